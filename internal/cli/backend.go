@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// backend is what the client commands need, served either by a daemon over
+// HTTP or by the agent files directly.
+type backend interface {
+	Ingest(ctx context.Context, agent string, ins []capture.Input) ([]store.Inserted, error)
+	Recall(ctx context.Context, agent string, req recall.Request) (recall.Result, error)
+	List(ctx context.Context, agent string, o client.ListOptions) ([]store.Memory, string, error)
+	Get(ctx context.Context, agent string, id int64) (store.Memory, error)
+	Delete(ctx context.Context, agent string, id int64) error
+	Stats(ctx context.Context, agent string) (store.Stats, error)
+	Agents(ctx context.Context) ([]string, error)
+	Close() error
+}
+
+// open picks the backend: --data means the files, otherwise the daemon at
+// --addr, DORMOUSE_ADDR or the configured listen address.
+func (c *common) open(ctx context.Context, env Env, write bool) (backend, error) {
+	if c.agent != "" {
+		if err := store.ValidateAgentName(c.agent); err != nil {
+			return nil, usagef("--agent: %v", err)
+		}
+	}
+	flags := map[string]string{}
+	if c.data != "" {
+		flags["data_dir"] = c.data
+	}
+	cfg, err := loadConfig(env, c.configPath, flags)
+	if err != nil {
+		return nil, err
+	}
+	if c.data != "" {
+		if write {
+			if err := refuseRootWrite(env, c.data); err != nil {
+				return nil, err
+			}
+		}
+		st, err := store.Open(ctx, daemon.StoreOptions(cfg, newLogger(env.Stderr, cfg.LogLevel)))
+		if err != nil {
+			return nil, err
+		}
+		return &local{st: st, eng: daemon.RecallEngine(cfg), maxContent: cfg.API.MaxContentBytes}, nil
+	}
+	addr := c.addr
+	if addr == "" {
+		addr = env.getenv("DORMOUSE_ADDR")
+	}
+	if addr == "" {
+		addr = dialable(cfg.Listen)
+	}
+	cl := client.New(addr, nil)
+	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
+		cl = cl.WithToken(tok)
+	}
+	return remote{cl}, nil
+}
+
+// dialable turns a listen address into one a client can dial: a wildcard
+// host means this machine.
+func dialable(listen string) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return listen
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
+}
+
+// refuseRootWrite stops root from creating files the daemon's user could
+// not open: writing as root is refused in a data directory root does not own.
+func refuseRootWrite(env Env, dir string) error {
+	if env.Euid != 0 {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil // a new directory will be root's own
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid != 0 {
+		return fmt.Errorf("refusing to write as root into %s, which belongs to uid %d: run as that user (sudo -u dormouse dormouse ...)", dir, st.Uid)
+	}
+	return nil
+}
+
+type remote struct{ *client.Client }
+
+func (remote) Close() error { return nil }
+
+type local struct {
+	st         *store.Store
+	eng        *recall.Engine
+	maxContent int
+}
+
+func (l *local) Close() error { return l.st.Close() }
+
+func (l *local) Ingest(ctx context.Context, agent string, ins []capture.Input) ([]store.Inserted, error) {
+	var out []store.Inserted
+	err := l.st.With(ctx, agent, true, func(a *store.Agent) error {
+		var err error
+		out, err = capture.Ingest(ctx, a, ins, l.maxContent, time.Now())
+		return err
+	})
+	return out, err
+}
+
+func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (recall.Result, error) {
+	q, err := req.Parse()
+	if err != nil {
+		return recall.Result{}, err
+	}
+	var res recall.Result
+	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
+		res, err = l.eng.Recall(ctx, a, q)
+		return err
+	})
+	return res, err
+}
+
+func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([]store.Memory, string, error) {
+	var mems []store.Memory
+	var next string
+	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
+		var err error
+		mems, next, err = a.List(ctx, store.ListOptions{Since: o.Since, Until: o.Until, Session: o.Session, Limit: o.Limit, Cursor: o.Cursor})
+		return err
+	})
+	return mems, next, err
+}
+
+func (l *local) Get(ctx context.Context, agent string, id int64) (store.Memory, error) {
+	var m store.Memory
+	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
+		var err error
+		m, err = a.Get(ctx, id)
+		return err
+	})
+	return m, err
+}
+
+func (l *local) Delete(ctx context.Context, agent string, id int64) error {
+	return l.st.With(ctx, agent, false, func(a *store.Agent) error { return a.Delete(ctx, id) })
+}
+
+func (l *local) Stats(ctx context.Context, agent string) (store.Stats, error) {
+	var st store.Stats
+	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
+		var err error
+		st, err = a.Stats(ctx)
+		return err
+	})
+	return st, err
+}
+
+func (l *local) Agents(context.Context) ([]string, error) { return l.st.Agents() }

@@ -1,0 +1,195 @@
+// Package cli implements the dormouse command: the daemon and the verbs that
+// talk to it over HTTP or, with --data, to the agent files directly.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/config"
+)
+
+// Version is set at build time (-ldflags -X).
+var Version = "dev"
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+// Env is the process's outside world, passed in so tests can run commands
+// in-process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Environ        []string
+	// Euid is the effective user id (local writes refuse root in a
+	// directory owned by someone else).
+	Euid int
+}
+
+func (e Env) getenv(key string) string {
+	for _, kv := range e.Environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env Env, args []string) error
+}
+
+func commands() []command {
+	return []command{
+		{"serve", "run the daemon", runServe},
+		{"ingest", "store a memory (text from arguments or stdin)", runIngest},
+		{"recall", "print the context recalled for a query, with citations", runRecall},
+		{"list", "list memories, newest first", runList},
+		{"show", "show one memory", runShow},
+		{"forget", "delete a memory", runForget},
+		{"status", "show agents, counts and file sizes", runStatus},
+		{"agents", "list agents", runAgents},
+		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
+			fmt.Fprintln(env.Stdout, "dormouse", Version)
+			return nil
+		}},
+	}
+}
+
+// usageError marks mistakes in how a command was called: exit code 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// Main runs the command line and returns the exit code.
+func Main(ctx context.Context, args []string, env Env) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		printUsage(env.Stdout)
+		if len(args) == 0 {
+			return ExitUsage
+		}
+		return ExitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, env, args[1:])
+		return report(env.Stderr, c.name, err)
+	}
+	fmt.Fprintf(env.Stderr, "dormouse: unknown command %q\n\n", args[0])
+	printUsage(env.Stderr)
+	return ExitUsage
+}
+
+func report(w io.Writer, name string, err error) int {
+	var ue *usageError
+	var ce *config.Error
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	case errors.As(err, &ue):
+		fmt.Fprintf(w, "dormouse %s: %s\nRun 'dormouse %s --help' for usage.\n", name, ue.msg, name)
+		return ExitUsage
+	case errors.As(err, &ce):
+		fmt.Fprintf(w, "dormouse %s: %s\n", name, err)
+		return ExitUsage
+	default:
+		fmt.Fprintf(w, "dormouse %s: %s\n", name, err)
+		return ExitError
+	}
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "dormouse — a memory appliance for AI agents")
+	fmt.Fprintln(w, "\nUsage: dormouse COMMAND [flags] [args]\n\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'dormouse COMMAND --help' for a command's flags.")
+}
+
+// newFlags returns a flag set that reports errors (not exits) and prints its
+// usage to env.Stderr, or to env.Stdout for --help.
+func newFlags(env Env, name, synopsis string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(env.Stdout, "Usage: dormouse %s %s\n\nFlags:\n", name, synopsis)
+		fs.SetOutput(env.Stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parse accepts flags before and after positional arguments ("recall 'what
+// did Bob say' --json") and returns the positional ones.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err // the flag set has printed its usage
+			}
+			return nil, usagef("%v", err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+// common are the flags every client command shares.
+type common struct {
+	configPath string
+	addr       string
+	data       string
+	agent      string
+	json       bool
+}
+
+func (c *common) register(fs *flag.FlagSet, withAgent bool) {
+	fs.StringVar(&c.configPath, "config", "", "configuration file (default "+config.DefaultPath+" if it exists; env DORMOUSE_CONFIG)")
+	fs.StringVar(&c.addr, "addr", "", "daemon address host:port (env DORMOUSE_ADDR; default: the configured listen address)")
+	fs.StringVar(&c.data, "data", "", "work on the agent files in this data directory directly, without a daemon")
+	if withAgent {
+		fs.StringVar(&c.agent, "agent", "main", "agent name")
+	}
+	fs.BoolVar(&c.json, "json", false, "print JSON")
+}
+
+// loadConfig applies the layered configuration. flags maps dotted keys to
+// values of the flags the user set.
+func loadConfig(env Env, path string, flags map[string]string) (config.Config, error) {
+	if path == "" {
+		path = env.getenv("DORMOUSE_CONFIG")
+	}
+	return config.Load(config.Options{Path: path, Environ: env.Environ, Flags: flags})
+}
+
+func newLogger(w io.Writer, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+}

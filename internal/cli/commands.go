@@ -1,0 +1,426 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+func bytesHuman(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func runServe(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "serve", "[--config FILE] [--addr HOST:PORT] [--data DIR]")
+	configPath := fs.String("config", "", "configuration file (default "+"/etc/dormouse/dormouse.yaml if it exists; env DORMOUSE_CONFIG)")
+	addr := fs.String("addr", "", "listen address host:port (config key listen)")
+	data := fs.String("data", "", "data directory (config key data_dir)")
+	level := fs.String("log-level", "", "debug, info, warn or error (config key log_level)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("serve takes no arguments, got %q", pos)
+	}
+	flags := map[string]string{}
+	for key, v := range map[string]string{"listen": *addr, "data_dir": *data, "log_level": *level} {
+		if v != "" {
+			flags[key] = v
+		}
+	}
+	cfg, err := loadConfig(env, *configPath, flags)
+	if err != nil {
+		return err
+	}
+	return daemon.Run(ctx, cfg, newLogger(env.Stderr, cfg.LogLevel))
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func parseTimeFlag(name, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return time.Time{}, usagef("--%s: %q is not an RFC 3339 time such as 2026-02-01T14:30:00Z", name, v)
+	}
+	return t, nil
+}
+
+func runIngest(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "ingest", "[flags] [TEXT...]   (no TEXT: read it from stdin)")
+	var c common
+	c.register(fs, true)
+	in := capture.Input{}
+	fs.StringVar(&in.SessionID, "session", "", "session id")
+	fs.StringVar(&in.Role, "role", "", "role (user, assistant, tool, note...)")
+	fs.StringVar(&in.InteractionType, "type", "", "interaction type")
+	fs.StringVar(&in.Source, "source", "cli", "source")
+	importance := fs.String("importance", "", "importance 0..1 (default: derived from the text)")
+	at := fs.String("at", "", "timestamp, RFC 3339 (default now)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 && !(len(pos) == 1 && pos[0] == "-") {
+		in.Content = strings.Join(pos, " ")
+	} else {
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, 16<<20))
+		if err != nil {
+			return fmt.Errorf("read stdin: %w", err)
+		}
+		in.Content = string(b)
+	}
+	if strings.TrimSpace(in.Content) == "" {
+		return usagef("nothing to ingest: give the text as arguments or on stdin")
+	}
+	if *importance != "" {
+		v, err := strconv.ParseFloat(*importance, 64)
+		if err != nil || v < 0 || v > 1 {
+			return usagef("--importance must be a number from 0 to 1, got %q", *importance)
+		}
+		in.Importance = &v
+	}
+	if _, err := parseTimeFlag("at", *at); err != nil {
+		return err
+	}
+	in.Timestamp = *at
+	b, err := c.open(ctx, env, true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	res, err := b.Ingest(ctx, c.agent, []capture.Input{in})
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(env.Stdout, map[string]any{"results": res})
+	}
+	for _, r := range res {
+		if r.Duplicate {
+			fmt.Fprintf(env.Stdout, "already stored as memory:%d\n", r.ID)
+		} else {
+			fmt.Fprintf(env.Stdout, "stored memory:%d\n", r.ID)
+		}
+	}
+	return nil
+}
+
+func runRecall(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "recall", "[flags] QUERY")
+	var c common
+	c.register(fs, true)
+	var req recall.Request
+	fs.IntVar(&req.BudgetTokens, "budget", 0, "token budget for the context (default: configured, 1000)")
+	fs.IntVar(&req.K, "k", 0, "maximum number of items (default: configured, 10)")
+	fs.StringVar(&req.AsOf, "as-of", "", "answer as of this time, RFC 3339: nothing newer is used")
+	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
+	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
+	fs.StringVar(&req.Session, "session", "", "only this session's memories")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	req.Query = strings.Join(pos, " ")
+	if _, err := req.Parse(); err != nil {
+		return usagef("%v", err)
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	res, err := b.Recall(ctx, c.agent, req)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(env.Stdout, res)
+	}
+	if len(res.Items) == 0 {
+		fmt.Fprintln(env.Stdout, "(nothing recalled)")
+		return nil
+	}
+	fmt.Fprintln(env.Stdout, res.Context)
+	return nil
+}
+
+func runList(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "list", "[flags]")
+	var c common
+	c.register(fs, true)
+	since := fs.String("since", "", "from this time on, RFC 3339")
+	until := fs.String("until", "", "up to this time, RFC 3339")
+	var o client.ListOptions
+	fs.StringVar(&o.Session, "session", "", "only this session")
+	fs.IntVar(&o.Limit, "limit", 50, "memories per page (1-1000)")
+	fs.StringVar(&o.Cursor, "cursor", "", "continue from a previous page's cursor")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("list takes no arguments, got %q", pos)
+	}
+	if o.Limit < 1 || o.Limit > 1000 {
+		return usagef("--limit must be from 1 to 1000")
+	}
+	if o.Since, err = parseTimeFlag("since", *since); err != nil {
+		return err
+	}
+	if o.Until, err = parseTimeFlag("until", *until); err != nil {
+		return err
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	mems, next, err := b.List(ctx, c.agent, o)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		out := map[string]any{"memories": mems}
+		if next != "" {
+			out["next_cursor"] = next
+		}
+		return printJSON(env.Stdout, out)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	for _, m := range mems {
+		fmt.Fprintf(tw, "memory:%d\t%s\t%s\t%s\n", m.ID, m.Timestamp.Format("2006-01-02 15:04"), m.Role, m.Summary)
+	}
+	tw.Flush()
+	if next != "" {
+		fmt.Fprintf(env.Stdout, "more: dormouse list --cursor %s\n", next)
+	}
+	return nil
+}
+
+// parseID accepts 42 or memory:42.
+func parseID(s string) (int64, error) {
+	s = strings.TrimPrefix(s, "memory:")
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, usagef("%q is not a memory id (a positive integer or memory:ID)", s)
+	}
+	return id, nil
+}
+
+func runShow(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "show", "[flags] ID")
+	var c common
+	c.register(fs, true)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("show takes one memory id")
+	}
+	id, err := parseID(pos[0])
+	if err != nil {
+		return err
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	m, err := b.Get(ctx, c.agent, id)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(env.Stdout, m)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "id:\tmemory:%d\n", m.ID)
+	fmt.Fprintf(tw, "time:\t%s\n", m.Timestamp.Format(time.RFC3339))
+	for _, kv := range [][2]string{{"session:", m.SessionID}, {"role:", m.Role}, {"type:", m.InteractionType}, {"source:", m.Source}, {"summary:", m.Summary}} {
+		if kv[1] != "" {
+			fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
+		}
+	}
+	fmt.Fprintf(tw, "importance:\t%.2f\n", m.Importance)
+	var ents []string
+	for _, e := range m.Entities {
+		ents = append(ents, e.Text+" ("+e.Type+")")
+	}
+	if len(ents) > 0 {
+		fmt.Fprintf(tw, "entities:\t%s\n", strings.Join(ents, ", "))
+	}
+	if len(m.Topics) > 0 {
+		fmt.Fprintf(tw, "topics:\t%s\n", strings.Join(m.Topics, ", "))
+	}
+	tw.Flush()
+	fmt.Fprintf(env.Stdout, "\n%s\n", m.Content)
+	return nil
+}
+
+func runForget(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "forget", "[flags] ID...")
+	var c common
+	c.register(fs, true)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("forget takes one or more memory ids")
+	}
+	ids := make([]int64, len(pos))
+	for i, p := range pos {
+		if ids[i], err = parseID(p); err != nil {
+			return err
+		}
+	}
+	b, err := c.open(ctx, env, true)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	var errs []error
+	var forgotten []int64
+	for _, id := range ids {
+		if err := b.Delete(ctx, c.agent, id); err != nil {
+			errs = append(errs, fmt.Errorf("memory:%d: %w", id, err))
+			continue
+		}
+		forgotten = append(forgotten, id)
+	}
+	if c.json {
+		if err := printJSON(env.Stdout, map[string]any{"forgotten": forgotten}); err != nil {
+			return err
+		}
+	} else {
+		for _, id := range forgotten {
+			fmt.Fprintf(env.Stdout, "forgot memory:%d\n", id)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func runAgents(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "agents", "[flags]")
+	var c common
+	c.register(fs, false)
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return usagef("agents takes no arguments")
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	names, err := b.Agents(ctx)
+	if err != nil {
+		return err
+	}
+	if c.json {
+		if names == nil {
+			names = []string{}
+		}
+		return printJSON(env.Stdout, map[string]any{"agents": names})
+	}
+	for _, n := range names {
+		fmt.Fprintln(env.Stdout, n)
+	}
+	return nil
+}
+
+func runStatus(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "status", "[flags]")
+	var c common
+	c.register(fs, false)
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return usagef("status takes no arguments")
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	names, err := b.Agents(ctx)
+	if err != nil {
+		return err
+	}
+	type agentStatus struct {
+		Name  string       `json:"name"`
+		Stats *store.Stats `json:"stats,omitempty"`
+		Error string       `json:"error,omitempty"`
+	}
+	var out []agentStatus
+	var failed error
+	for _, n := range names {
+		st, err := b.Stats(ctx, n)
+		if err != nil {
+			out = append(out, agentStatus{Name: n, Error: err.Error()})
+			failed = fmt.Errorf("agent %q: %w", n, err)
+			continue
+		}
+		out = append(out, agentStatus{Name: n, Stats: &st})
+	}
+	if c.json {
+		if out == nil {
+			out = []agentStatus{}
+		}
+		if err := printJSON(env.Stdout, map[string]any{"agents": out}); err != nil {
+			return err
+		}
+		return failed
+	}
+	if len(out) == 0 {
+		fmt.Fprintln(env.Stdout, "no agents yet")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tMEMORIES\tBACKLOG\tFACTS\tLAST CONSOLIDATED\tDB\tWAL")
+	for _, a := range out {
+		if a.Error != "" {
+			fmt.Fprintf(tw, "%s\terror: %s\n", a.Name, a.Error)
+			continue
+		}
+		st := a.Stats
+		last := st.LastConsolidated
+		if last == "" {
+			last = "never"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\n", a.Name, st.Memories, st.Unconsolidated,
+			st.CurrentFacts, last, bytesHuman(st.DBBytes), bytesHuman(st.WALBytes))
+	}
+	tw.Flush()
+	return failed
+}

@@ -1,0 +1,160 @@
+// Package config holds Dormouse's settings: compiled-in defaults, the YAML file, DORMOUSE_* environment
+// and flags, in that order of precedence, and their validation.
+package config
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is every setting of the daemon. Each field's yaml tag is its dotted key ("storage.read_conns"),
+// which also names its environment variable (DORMOUSE_STORAGE_READ_CONNS) and its flag key: adding a
+// setting is adding a field here, a default in Default, a check in Validate and a comment in
+// configs/dormouse.yaml (a test fails until it is there).
+type Config struct {
+	Listen   string  `yaml:"listen"`
+	DataDir  string  `yaml:"data_dir"`
+	LogLevel string  `yaml:"log_level"`
+	Timezone string  `yaml:"timezone"` // the day boundaries for consolidation
+	LLM      LLM     `yaml:"llm"`
+	Storage  Storage `yaml:"storage"`
+	API      API     `yaml:"api"`
+	Capture  Capture `yaml:"capture"`
+	Recall   Recall  `yaml:"recall"`
+}
+
+// LLM chooses the model behind extraction and consolidation.
+type LLM struct {
+	Provider string `yaml:"provider"`
+}
+
+// Storage tunes the per-agent SQLite files.
+type Storage struct {
+	Synchronous    string   `yaml:"synchronous"`
+	BusyTimeout    Duration `yaml:"busy_timeout"`
+	CacheSizeKiB   int      `yaml:"cache_size_kib"`   // per connection
+	ReadConns      int      `yaml:"read_conns"`       // per open agent
+	IdleClose      Duration `yaml:"idle_close"`       // an agent unused this long is closed
+	MaxOpenAgents  int      `yaml:"max_open_agents"`  // least recently used agents are closed beyond this
+	GroupCommitMax int      `yaml:"group_commit_max"` // requests per write transaction
+}
+
+// API limits the HTTP API and says which agents exist.
+type API struct {
+	MaxBodyBytes    int64    `yaml:"max_body_bytes"`
+	MaxBatch        int      `yaml:"max_batch"`
+	MaxContentBytes int      `yaml:"max_content_bytes"`
+	ReadTimeout     Duration `yaml:"read_timeout"`
+	WriteTimeout    Duration `yaml:"write_timeout"`
+	AutoCreate      bool     `yaml:"auto_create_agents"` // false: only the agents in Agents exist
+	Agents          []string `yaml:"agents"`
+}
+
+// Capture tunes how memories are taken in.
+type Capture struct {
+	DedupWindow Duration `yaml:"dedup_window"` // same content and session within this window is stored once
+}
+
+// Recall tunes ranking and the default size of an answer.
+type Recall struct {
+	BudgetTokens    int      `yaml:"budget_tokens"`
+	K               int      `yaml:"k"`
+	MaxCandidates   int      `yaml:"max_candidates"` // full-text candidates ranked per query
+	RecencyHalfLife Duration `yaml:"recency_half_life"`
+}
+
+// defaultDataDir is data_dir when systemd gave no $STATE_DIRECTORY: beside the binary's working
+// directory, so `dormouse serve` run by hand works without root.
+const defaultDataDir = "./dormouse-data"
+
+// Default returns the compiled-in defaults. Load starts from these and, before reading the file, sets
+// data_dir from $STATE_DIRECTORY when systemd provides it.
+func Default() Config {
+	return Config{
+		Listen:   "127.0.0.1:7733",
+		DataDir:  defaultDataDir,
+		LogLevel: "info",
+		Timezone: "Local",
+		LLM:      LLM{Provider: "offline"},
+		Storage: Storage{
+			Synchronous:    "NORMAL",
+			BusyTimeout:    Duration(5 * time.Second),
+			CacheSizeKiB:   2048,
+			ReadConns:      2,
+			IdleClose:      Duration(10 * time.Minute),
+			MaxOpenAgents:  32,
+			GroupCommitMax: 256,
+		},
+		API: API{
+			MaxBodyBytes:    1 << 20,
+			MaxBatch:        1000,
+			MaxContentBytes: 64 << 10,
+			ReadTimeout:     Duration(15 * time.Second),
+			WriteTimeout:    Duration(30 * time.Second),
+			AutoCreate:      true,
+		},
+		Capture: Capture{DedupWindow: Duration(24 * time.Hour)},
+		Recall: Recall{
+			BudgetTokens:    1000,
+			K:               10,
+			MaxCandidates:   400,
+			RecencyHalfLife: Duration(720 * time.Hour),
+		},
+	}
+}
+
+// Location returns the time zone named by Timezone. It falls back to the host's zone for a name that
+// does not load, which Validate has already refused for a loaded Config.
+func (c Config) Location() *time.Location {
+	loc, err := time.LoadLocation(c.Timezone)
+	if err != nil || c.Timezone == "" {
+		return time.Local
+	}
+	return loc
+}
+
+// Duration is a time.Duration written in files and the environment as a Go duration string ("500ms",
+// "24h"), never a bare number, whose unit nobody could guess.
+type Duration time.Duration
+
+// String is time.Duration's form without zero trailing units: "10m", not "10m0s".
+func (d Duration) String() string {
+	s := time.Duration(d).String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+// MarshalYAML writes the duration as a string so that a marshalled Config loads back.
+func (d Duration) MarshalYAML() (any, error) { return d.String(), nil }
+
+// UnmarshalYAML reads a duration string. Load does not go through it (it reports errors with the
+// setting's key); it is here for anyone decoding a Config with yaml directly.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("line %d: %s", n.Line, durationWant)
+	}
+	return d.UnmarshalText([]byte(n.Value))
+}
+
+// MarshalText makes a Duration a string in JSON too.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText parses a Go duration string.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("%s, got %q", durationWant, b)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+const durationWant = "want a duration such as 500ms, 5s, 10m or 24h"

@@ -1,0 +1,146 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// providers are the llm.provider values; only offline is implemented so far, but a file naming
+// another one should fail where that provider is built, not here.
+var providers = []string{"offline", "ollama", "openai", "anthropic", "googleai", "bedrock"}
+
+// agentName is the rule from the spec: an agent's name is also its file name, so it is never a path.
+var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+
+// Validate reports every setting that is out of bounds, each as an *Error, joined. It expects the
+// spelling Load produces: synchronous in upper case, log_level and llm.provider in lower case.
+func (c Config) Validate() error {
+	return c.validate().join()
+}
+
+// The bounds are wide: they are there to catch a wrong unit or a stray digit, not to tune for a Pi.
+func (c Config) validate() problems {
+	var p problems
+	p.listen("listen", c.Listen)
+	if c.DataDir == "" {
+		p.add("data_dir", "want a directory path, got an empty value")
+	}
+	p.oneOf("log_level", c.LogLevel, "debug", "info", "warn", "error")
+	p.timezone("timezone", c.Timezone)
+	p.oneOf("llm.provider", c.LLM.Provider, providers...)
+
+	s := c.Storage
+	p.oneOf("storage.synchronous", s.Synchronous, "NORMAL", "FULL")
+	p.duration("storage.busy_timeout", s.BusyTimeout, time.Millisecond, 10*time.Minute)
+	p.number("storage.cache_size_kib", int64(s.CacheSizeKiB), 64, 1<<20)
+	p.number("storage.read_conns", int64(s.ReadConns), 1, 16)
+	p.duration("storage.idle_close", s.IdleClose, time.Second, 7*24*time.Hour)
+	p.number("storage.max_open_agents", int64(s.MaxOpenAgents), 1, 1024)
+	p.number("storage.group_commit_max", int64(s.GroupCommitMax), 1, 10000)
+
+	a := c.API
+	p.number("api.max_body_bytes", a.MaxBodyBytes, 1<<10, 64<<20)
+	p.number("api.max_batch", int64(a.MaxBatch), 1, 100000)
+	if p.number("api.max_content_bytes", int64(a.MaxContentBytes), 1, 16<<20) &&
+		int64(a.MaxContentBytes) > a.MaxBodyBytes {
+		p.add("api.max_content_bytes", "want at most api.max_body_bytes (%d), since one memory must fit "+
+			"in a request; got %d", a.MaxBodyBytes, a.MaxContentBytes)
+	}
+	p.duration("api.read_timeout", a.ReadTimeout, time.Second, time.Hour)
+	p.duration("api.write_timeout", a.WriteTimeout, time.Second, time.Hour)
+	p.agents("api.agents", a.Agents)
+	if !a.AutoCreate && len(a.Agents) == 0 {
+		p.add("api.agents", "want at least one agent name when api.auto_create_agents is false, "+
+			"or no agent could ever be used; got none")
+	}
+
+	p.duration("capture.dedup_window", c.Capture.DedupWindow, time.Second, 365*24*time.Hour)
+
+	r := c.Recall
+	p.number("recall.budget_tokens", int64(r.BudgetTokens), 1, 1000000)
+	p.number("recall.k", int64(r.K), 1, 1000)
+	if p.number("recall.max_candidates", int64(r.MaxCandidates), 1, 100000) && r.MaxCandidates < r.K {
+		p.add("recall.max_candidates", "want at least recall.k (%d), or recall could not fill k items; got %d",
+			r.K, r.MaxCandidates)
+	}
+	p.duration("recall.recency_half_life", r.RecencyHalfLife, time.Hour, 10*365*24*time.Hour)
+	return p
+}
+
+// problems collects every bad setting so that a person fixes the file once, not once per error.
+type problems []*Error
+
+func (p problems) join() error {
+	errs := make([]error, len(p))
+	for i, e := range p {
+		errs[i] = e
+	}
+	return errors.Join(errs...)
+}
+
+func (p *problems) add(key, format string, args ...any) {
+	*p = append(*p, &Error{Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// number checks lo <= got <= hi and reports whether it is.
+func (p *problems) number(key string, got, lo, hi int64) bool {
+	if got < lo || got > hi {
+		p.add(key, "want %d to %d, got %d", lo, hi, got)
+		return false
+	}
+	return true
+}
+
+func (p *problems) duration(key string, got Duration, lo, hi time.Duration) {
+	if time.Duration(got) < lo || time.Duration(got) > hi {
+		p.add(key, "want a duration from %s to %s, got %s", Duration(lo), Duration(hi), got)
+	}
+}
+
+func (p *problems) oneOf(key, got string, allowed ...string) {
+	if !slices.Contains(allowed, got) {
+		p.add(key, "want one of %s; got %q", strings.Join(allowed, ", "), got)
+	}
+}
+
+func (p *problems) listen(key, got string) {
+	_, port, err := net.SplitHostPort(got)
+	if err != nil {
+		p.add(key, "want host:port such as 127.0.0.1:7733, [::1]:7733 or :7733 (every interface); got %q", got)
+		return
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		p.add(key, "want a port number from 0 to 65535 after the last colon; got %q", got)
+	}
+}
+
+func (p *problems) timezone(key, got string) {
+	const allowed = "want Local (the system's zone) or an IANA zone name such as Europe/Berlin or UTC"
+	if got == "" {
+		p.add(key, "%s; got an empty value", allowed)
+		return
+	}
+	if _, err := time.LoadLocation(got); err != nil {
+		p.add(key, "%s; got %q, which is not in the zone database", allowed, got)
+	}
+}
+
+func (p *problems) agents(key string, names []string) {
+	seen := map[string]bool{}
+	for _, name := range names {
+		switch {
+		case !agentName.MatchString(name):
+			p.add(key, "want names of 1 to 64 lowercase letters, digits, _ and -, starting with a letter "+
+				"or digit; got %q", name)
+		case seen[name]:
+			p.add(key, "want each agent once; got %q twice", name)
+		}
+		seen[name] = true
+	}
+}

@@ -1,0 +1,284 @@
+// Package recall assembles the context an agent asks for: candidates from the
+// three memory layers, ranked, de-duplicated and packed into a token budget
+// with stable citations.
+package recall
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// Searcher is what recall needs from an agent's storage.
+type Searcher interface {
+	SearchMemories(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
+	RecentMemories(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
+	SearchConsolidations(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
+	SearchFacts(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
+}
+
+// Engine ranks and packs. Zero fields take the documented defaults.
+type Engine struct {
+	MaxCandidates   int           // memory candidates ranked per query (400)
+	RecencyHalfLife time.Duration // age at which recency counts half (30 days)
+	DefaultBudget   int           // tokens, when a request gives none (1000)
+	DefaultK        int           // items, when a request gives none (10)
+	Now             func() time.Time
+}
+
+// Query is one recall request.
+type Query struct {
+	Text         string
+	BudgetTokens int
+	K            int
+	AsOf         time.Time // the question's time: nothing newer is returned
+	Since, Until time.Time
+	Session      string
+}
+
+// Item is one cited piece of context.
+type Item struct {
+	ID        string    `json:"id"`   // the citation: memory:42, consolidation:3, fact:7
+	Kind      string    `json:"kind"` // memory, consolidation or fact
+	Text      string    `json:"text"`
+	Score     float64   `json:"score"`
+	Timestamp time.Time `json:"timestamp"`
+	SessionID string    `json:"session_id,omitempty"`
+	Role      string    `json:"role,omitempty"`
+	Tokens    int       `json:"tokens"`
+}
+
+// Result is the ranked items and the context assembled from them.
+type Result struct {
+	Items   []Item `json:"items"`
+	Context string `json:"context"`
+	Tokens  int    `json:"tokens"`
+}
+
+// Ranking weights. With query terms, lexical relevance leads and importance
+// and recency break near-ties; without terms (an empty or stop-word-only
+// query) the most important recent items are offered.
+const (
+	wRelevance  = 0.60
+	wImportance = 0.25
+	wRecency    = 0.15
+
+	wNoQueryImportance = 0.5
+	wNoQueryRecency    = 0.5
+
+	layerCandidates = 20 // consolidation and fact candidates per query
+)
+
+func (e *Engine) defaults() (maxCand int, half time.Duration, budget, k int, now time.Time) {
+	maxCand, half, budget, k = e.MaxCandidates, e.RecencyHalfLife, e.DefaultBudget, e.DefaultK
+	if maxCand <= 0 {
+		maxCand = 400
+	}
+	if half <= 0 {
+		half = 30 * 24 * time.Hour
+	}
+	if budget <= 0 {
+		budget = 1000
+	}
+	if k <= 0 {
+		k = 10
+	}
+	now = time.Now()
+	if e.Now != nil {
+		now = e.Now()
+	}
+	return
+}
+
+// Recall returns the best context for q from s.
+func (e *Engine) Recall(ctx context.Context, s Searcher, q Query) (Result, error) {
+	maxCand, half, budget, k, now := e.defaults()
+	if q.BudgetTokens > 0 {
+		budget = q.BudgetTokens
+	}
+	if q.K > 0 {
+		k = q.K
+	}
+	asOf := q.AsOf
+	if asOf.IsZero() {
+		asOf = now
+	}
+	until := asOf
+	if !q.Until.IsZero() && q.Until.Before(until) {
+		until = q.Until
+	}
+	terms := text.Terms(q.Text)
+	o := store.SearchOptions{Terms: terms, Since: q.Since, Until: until, Session: q.Session}
+
+	var hits []store.Hit
+	if len(terms) > 0 {
+		o.Limit = maxCand
+		mem, err := s.SearchMemories(ctx, o)
+		if err != nil {
+			return Result{}, err
+		}
+		hits = append(hits, mem...)
+	} else {
+		o.Limit = max(k*5, 50)
+		mem, err := s.RecentMemories(ctx, o)
+		if err != nil {
+			return Result{}, err
+		}
+		hits = append(hits, mem...)
+	}
+	if q.Session == "" { // consolidations and facts span sessions
+		o.Limit = layerCandidates
+		cons, err := s.SearchConsolidations(ctx, o)
+		if err != nil {
+			return Result{}, err
+		}
+		facts, err := s.SearchFacts(ctx, o)
+		if err != nil {
+			return Result{}, err
+		}
+		hits = append(hits, cons...)
+		hits = append(hits, facts...)
+	}
+
+	items := score(hits, len(terms) > 0, asOf, half)
+	return pack(items, budget, k), nil
+}
+
+// score turns hits into items with a blended score. BM25 is normalised per
+// layer against the layer's best match, since the layers' scales differ.
+func score(hits []store.Hit, lexical bool, asOf time.Time, half time.Duration) []Item {
+	best := map[string]float64{}
+	for _, h := range hits {
+		if h.BM25 < best[h.Kind] {
+			best[h.Kind] = h.BM25
+		}
+	}
+	items := make([]Item, 0, len(hits))
+	for _, h := range hits {
+		age := asOf.Sub(h.Timestamp)
+		if age < 0 {
+			age = 0
+		}
+		rec := math.Exp2(-float64(age) / float64(half))
+		imp := math.Max(0, math.Min(1, h.Importance))
+		var sc float64
+		if lexical {
+			rel := 0.0
+			if b := best[h.Kind]; b < 0 {
+				rel = h.BM25 / b
+			}
+			sc = wRelevance*rel + wImportance*imp + wRecency*rec
+		} else {
+			sc = wNoQueryImportance*imp + wNoQueryRecency*rec
+		}
+		items = append(items, Item{
+			ID:        fmt.Sprintf("%s:%d", h.Kind, h.ID),
+			Kind:      h.Kind,
+			Text:      h.Text,
+			Score:     math.Round(sc*1e4) / 1e4,
+			Timestamp: h.Timestamp,
+			SessionID: h.SessionID,
+			Role:      h.Role,
+		})
+	}
+	sort.SliceStable(items, func(i, j int) bool {
+		if items[i].Score != items[j].Score {
+			return items[i].Score > items[j].Score
+		}
+		if !items[i].Timestamp.Equal(items[j].Timestamp) {
+			return items[i].Timestamp.After(items[j].Timestamp)
+		}
+		return items[i].ID < items[j].ID
+	})
+	return items
+}
+
+// Line renders an item as it appears in the context: citation first, so a
+// model can quote it.
+func Line(it Item) string {
+	var b strings.Builder
+	b.WriteString("[")
+	b.WriteString(it.ID)
+	b.WriteString("] ")
+	switch it.Kind {
+	case "memory":
+		b.WriteString(it.Timestamp.UTC().Format("2006-01-02 15:04"))
+		if it.Role != "" {
+			b.WriteString(" ")
+			b.WriteString(it.Role)
+		}
+		b.WriteString(": ")
+	case "consolidation":
+		b.WriteString("summary: ")
+	}
+	b.WriteString(oneLine(it.Text))
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// pack takes items in score order while they fit the budget, skipping
+// duplicates of text already taken. Each line's tokens are estimated
+// separately and rounded up, so the sum bounds the whole context's estimate.
+// A best item larger than the whole budget is cut to fit rather than dropped.
+func pack(items []Item, budget, k int) Result {
+	res := Result{Items: []Item{}}
+	seen := map[string]bool{}
+	var lines []string
+	used := 0
+	for _, it := range items {
+		if len(res.Items) >= k {
+			break
+		}
+		key := strings.ToLower(oneLine(it.Text))
+		if seen[key] {
+			continue
+		}
+		line := Line(it)
+		tok := text.EstimateTokens(line) + 1 // +1 for the newline
+		if used+tok > budget {
+			if len(res.Items) > 0 {
+				continue
+			}
+			line = cut(line, budget-1)
+			tok = text.EstimateTokens(line) + 1
+			if line == "" || tok > budget {
+				continue
+			}
+		}
+		seen[key] = true
+		it.Tokens = tok
+		used += tok
+		lines = append(lines, line)
+		res.Items = append(res.Items, it)
+	}
+	res.Context = strings.Join(lines, "\n")
+	res.Tokens = text.EstimateTokens(res.Context)
+	return res
+}
+
+// cut shortens s to at most tokens estimated tokens, at a word boundary.
+func cut(s string, tokens int) string {
+	if tokens <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	maxRunes := tokens*4 - 4 // leave room for the ellipsis
+	if maxRunes <= 0 {
+		return ""
+	}
+	if len(r) <= maxRunes {
+		return s
+	}
+	out := string(r[:maxRunes])
+	if i := strings.LastIndexByte(out, ' '); i > len(out)/2 {
+		out = out[:i]
+	}
+	return out + " …"
+}

@@ -1,0 +1,61 @@
+package recall
+
+import (
+	"fmt"
+	"time"
+)
+
+// Request is a recall request as clients send it (the body of POST
+// /v1/agents/{agent}/recall). Times are RFC 3339.
+type Request struct {
+	Query        string `json:"query"`
+	BudgetTokens int    `json:"budget_tokens,omitempty"`
+	K            int    `json:"k,omitempty"`
+	AsOf         string `json:"as_of,omitempty"`
+	Since        string `json:"since,omitempty"`
+	Until        string `json:"until,omitempty"`
+	Session      string `json:"session,omitempty"`
+}
+
+// Limits on a request.
+const (
+	MaxBudgetTokens = 200_000
+	MaxK            = 1000
+	MaxQueryBytes   = 4096
+)
+
+// RequestError is a request a client must fix.
+type RequestError struct{ Msg string }
+
+func (e *RequestError) Error() string { return e.Msg }
+
+func invalid(format string, args ...any) error {
+	return &RequestError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Parse validates r and turns it into a Query.
+func (r Request) Parse() (Query, error) {
+	q := Query{Text: r.Query, BudgetTokens: r.BudgetTokens, K: r.K, Session: r.Session}
+	switch {
+	case len(r.Query) > MaxQueryBytes:
+		return q, invalid("query is %d bytes; the limit is %d", len(r.Query), MaxQueryBytes)
+	case r.BudgetTokens < 0 || r.BudgetTokens > MaxBudgetTokens:
+		return q, invalid("budget_tokens must be from 1 to %d (or absent for the default)", MaxBudgetTokens)
+	case r.K < 0 || r.K > MaxK:
+		return q, invalid("k must be from 1 to %d (or absent for the default)", MaxK)
+	}
+	for _, f := range []struct {
+		name, v string
+		dst     *time.Time
+	}{{"as_of", r.AsOf, &q.AsOf}, {"since", r.Since, &q.Since}, {"until", r.Until, &q.Until}} {
+		if f.v == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, f.v)
+		if err != nil {
+			return q, invalid("%s: %q is not an RFC 3339 time such as 2026-02-01T14:30:00Z", f.name, f.v)
+		}
+		*f.dst = t
+	}
+	return q, nil
+}

@@ -1,0 +1,345 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// RequestError is a client mistake found while decoding a request.
+type RequestError struct {
+	Status int
+	Code   string
+	Msg    string
+}
+
+func (e *RequestError) Error() string { return e.Msg }
+
+func badRequest(code, format string, args ...any) *RequestError {
+	return &RequestError{Status: http.StatusBadRequest, Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// decodeJSON reads exactly one JSON value into v, refusing unknown fields and
+// trailing data.
+func decodeJSON(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return jsonError(err)
+		}
+		return badRequest("invalid_json", "the body must hold exactly one JSON value")
+	}
+	return nil
+}
+
+func jsonError(err error) error {
+	var mbe *http.MaxBytesError
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &mbe):
+		return &RequestError{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large",
+			Msg: fmt.Sprintf("the body is larger than %d bytes", mbe.Limit)}
+	case errors.Is(err, io.EOF):
+		return badRequest("invalid_json", "the body is empty; send a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return badRequest("invalid_json", "the JSON body ends too early")
+	case errors.As(err, &se):
+		return badRequest("invalid_json", "malformed JSON at byte %d: %v", se.Offset, se)
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "the body"
+		}
+		return badRequest("invalid_json", "%s must be %s, not JSON %s", field, te.Type, te.Value)
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return badRequest("unknown_field", "%s", strings.TrimPrefix(err.Error(), "json: "))
+	default:
+		return badRequest("invalid_json", "invalid JSON body: %v", err)
+	}
+}
+
+// memoriesRequest is one memory object or {"memories":[...]}.
+type memoriesRequest struct {
+	capture.Input
+	Memories []capture.Input `json:"memories"`
+}
+
+// DecodeMemories parses a POST /memories body into inputs. It checks shape
+// and batch size only; field validation is capture's.
+func DecodeMemories(r io.Reader, maxBatch int) ([]capture.Input, error) {
+	var req memoriesRequest
+	if err := decodeJSON(r, &req); err != nil {
+		return nil, err
+	}
+	if req.Memories == nil {
+		return []capture.Input{req.Input}, nil
+	}
+	single := req.Input
+	if single.Content != "" || single.SessionID != "" || single.Role != "" || single.InteractionType != "" ||
+		single.Context != nil || single.Importance != nil || single.Source != "" || single.Timestamp != "" {
+		return nil, badRequest("invalid_request", `send either one memory object or {"memories":[...]}, not both`)
+	}
+	switch n := len(req.Memories); {
+	case n == 0:
+		return nil, badRequest("invalid_request", "memories is empty")
+	case n > maxBatch:
+		return nil, &RequestError{Status: http.StatusRequestEntityTooLarge, Code: "batch_too_large",
+			Msg: fmt.Sprintf("the batch has %d memories; the limit is %d", n, maxBatch)}
+	}
+	return req.Memories, nil
+}
+
+func (s *Server) requestError(w http.ResponseWriter, r *http.Request, err error) {
+	var re *RequestError
+	var ie *capture.InputError
+	var qe *recall.RequestError
+	switch {
+	case errors.As(err, &qe):
+		writeError(w, http.StatusBadRequest, "invalid_request", qe.Error())
+	case errors.As(err, &re):
+		writeError(w, re.Status, re.Code, re.Msg)
+	case errors.As(err, &ie):
+		writeError(w, http.StatusUnprocessableEntity, "invalid_memory", ie.Error())
+	default:
+		s.storeError(w, r, err)
+	}
+}
+
+type postMemoriesResponse struct {
+	IDs     []int64          `json:"ids"`
+	Results []store.Inserted `json:"results"`
+}
+
+// postMemories decodes and validates the whole request before it opens (and
+// perhaps creates) the agent, so a bad request writes nothing at all.
+func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
+	name, create, ok := s.checkAgent(w, r, true)
+	if !ok {
+		return
+	}
+	ins, err := DecodeMemories(r.Body, s.opts.MaxBatch)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	mems, err := capture.PrepareAll(ins, s.opts.MaxContentBytes, s.opts.Now())
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	a, err := s.store.Acquire(r.Context(), name, create)
+	if err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	defer s.store.Release(a)
+	res, err := a.Insert(r.Context(), mems)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	ids := make([]int64, len(res))
+	for i, x := range res {
+		ids[i] = x.ID
+	}
+	writeJSON(w, http.StatusCreated, postMemoriesResponse{IDs: ids, Results: res})
+}
+
+func parseTimeParam(q map[string][]string, key string) (time.Time, error) {
+	v := ""
+	if vs := q[key]; len(vs) > 0 {
+		v = vs[0]
+	}
+	return parseTime(key, v)
+}
+
+func parseTime(key, v string) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		return time.Time{}, badRequest("invalid_parameter", "%s: %q is not an RFC 3339 time such as 2026-02-01T14:30:00Z", key, v)
+	}
+	return t, nil
+}
+
+func parseIntParam(q map[string][]string, key string, def, lo, hi int) (int, error) {
+	vs := q[key]
+	if len(vs) == 0 || vs[0] == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(vs[0])
+	if err != nil || n < lo || n > hi {
+		return 0, badRequest("invalid_parameter", "%s must be an integer from %d to %d, got %q", key, lo, hi, vs[0])
+	}
+	return n, nil
+}
+
+func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	q := r.URL.Query()
+	since, err := parseTimeParam(q, "since")
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	until, err := parseTimeParam(q, "until")
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	limit, err := parseIntParam(q, "limit", 50, 1, 1000)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	mems, next, err := a.List(r.Context(), store.ListOptions{
+		Since: since, Until: until, Session: q.Get("session"), Limit: limit, Cursor: q.Get("cursor"),
+	})
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	if mems == nil {
+		mems = []store.Memory{}
+	}
+	body := map[string]any{"memories": mems}
+	if next != "" {
+		body["next_cursor"] = next
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+func memoryID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, badRequest("invalid_id", "memory id must be a positive integer, got %q", r.PathValue("id"))
+	}
+	return id, nil
+}
+
+func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, err := memoryID(r)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	m, err := a.Get(r.Context(), id)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, err := memoryID(r)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	if err := a.Delete(r.Context(), id); err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"deleted": id})
+}
+
+func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	var req recall.Request
+	if err := decodeJSON(r.Body, &req); err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	q, err := req.Parse()
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	res, err := s.recall.Recall(r.Context(), a, q)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	q := r.URL.Query()
+	asOf, err := parseTimeParam(q, "as_of")
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	limit, err := parseIntParam(q, "limit", 1000, 1, 10000)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	history := false
+	if v := q.Get("history"); v != "" {
+		if history, err = strconv.ParseBool(v); err != nil {
+			s.requestError(w, r, badRequest("invalid_parameter", "history must be true or false, got %q", v))
+			return
+		}
+	}
+	facts, err := a.Facts(r.Context(), store.FactFilter{Entity: q.Get("entity"), History: history, AsOf: asOf, Limit: limit})
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	if facts == nil {
+		facts = []store.Fact{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"facts": facts})
+}
+
+func (s *Server) listConsolidations(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	q := r.URL.Query()
+	for _, k := range []string{"since", "until"} {
+		if v := q.Get(k); v != "" {
+			if _, err := time.Parse(time.DateOnly, v); err != nil {
+				s.requestError(w, r, badRequest("invalid_parameter", "%s must be a date such as 2026-02-01, got %q", k, v))
+				return
+			}
+		}
+	}
+	limit, err := parseIntParam(q, "limit", 100, 1, 1000)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	cs, err := a.Consolidations(r.Context(), q.Get("since"), q.Get("until"), limit)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	if cs == nil {
+		cs = []store.Consolidation{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"consolidations": cs})
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	st, err := a.Stats(r.Context())
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}

@@ -1,0 +1,221 @@
+// Package server is Dormouse's HTTP API: JSON in and out, every error as
+// {"error":{"code","message"}}, bounded bodies, agents checked before use.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"path"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Options bound what a request may ask for.
+type Options struct {
+	MaxBodyBytes    int64
+	MaxBatch        int
+	MaxContentBytes int
+	AutoCreate      bool     // create an agent on its first write
+	Agents          []string // the fixed agent list when AutoCreate is false
+	Logger          *slog.Logger
+	Now             func() time.Time
+}
+
+// Server serves the API over a Store.
+type Server struct {
+	store  *store.Store
+	recall *recall.Engine
+	opts   Options
+	log    *slog.Logger
+	mux    *http.ServeMux
+	ready  atomic.Bool
+}
+
+// New builds the API. It reports not ready until SetReady(true).
+func New(st *store.Store, eng *recall.Engine, o Options) *Server {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = 1 << 20
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 1000
+	}
+	if o.MaxContentBytes <= 0 {
+		o.MaxContentBytes = 64 << 10
+	}
+	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux()}
+	s.routes()
+	return s
+}
+
+// SetReady flips /readyz: false while starting and while draining.
+func (s *Server) SetReady(v bool) { s.ready.Store(v) }
+
+func (s *Server) routes() {
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	s.mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		if !s.ready.Load() {
+			writeError(w, http.StatusServiceUnavailable, "not_ready", "starting or draining")
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
+	})
+	s.mux.HandleFunc("GET /v1/agents", s.listAgents)
+	s.mux.HandleFunc("POST /v1/agents/{agent}/memories", s.postMemories)
+	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.agentHandler(s.listMemories))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.agentHandler(s.getMemory))
+	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.agentHandler(s.deleteMemory))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.agentHandler(s.postRecall))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.agentHandler(s.listFacts))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.agentHandler(s.stats))
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+}
+
+// ServeHTTP rejects paths that are not already clean (so "..", "." and empty
+// segments never reach routing or an agent name), bounds the body and logs
+// one line per request at debug level.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	if p := r.URL.Path; p == "" || path.Clean(p) != p {
+		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must not contain empty, '.' or '..' segments")
+	} else {
+		r.Body = http.MaxBytesReader(rec, r.Body, s.opts.MaxBodyBytes)
+		s.mux.ServeHTTP(rec, r)
+	}
+	s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
+		slog.String("method", r.Method), slog.String("path", r.URL.Path),
+		slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+type agentFunc func(w http.ResponseWriter, r *http.Request, a *store.Agent)
+
+// checkAgent validates the agent name in the path and decides whether the
+// request may create the agent: writes may (when allowed); reads of an agent
+// that does not exist are 404, except for the agents of a fixed list, which
+// always exist. It writes the error response itself when it returns false.
+func (s *Server) checkAgent(w http.ResponseWriter, r *http.Request, write bool) (name string, create, ok bool) {
+	name = r.PathValue("agent")
+	if err := store.ValidateAgentName(name); err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_agent", err.Error())
+		return "", false, false
+	}
+	listed := slices.Contains(s.opts.Agents, name)
+	if !s.opts.AutoCreate && !listed {
+		writeError(w, http.StatusNotFound, "unknown_agent", "agent "+strconv.Quote(name)+" is not in this server's agent list")
+		return "", false, false
+	}
+	return name, listed || (write && s.opts.AutoCreate), true
+}
+
+// agentHandler checks and opens the agent, then runs fn.
+func (s *Server) agentHandler(fn agentFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name, create, ok := s.checkAgent(w, r, false)
+		if !ok {
+			return
+		}
+		a, err := s.store.Acquire(r.Context(), name, create)
+		if err != nil {
+			s.storeError(w, r, err)
+			return
+		}
+		defer s.store.Release(a)
+		fn(w, r, a)
+	}
+}
+
+func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
+	names, err := s.store.Agents()
+	if err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	for _, n := range s.opts.Agents {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	type agent struct {
+		Name string `json:"name"`
+	}
+	out := make([]agent, len(names))
+	for i, n := range names {
+		out[i] = agent{Name: n}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"agents": out})
+}
+
+// storeError maps storage errors to statuses; unexpected ones are logged
+// and reported without their details.
+func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
+	var ne *store.NameError
+	switch {
+	case errors.As(err, &ne):
+		writeError(w, http.StatusBadRequest, "invalid_agent", err.Error())
+	case errors.Is(err, store.ErrNoAgent):
+		writeError(w, http.StatusNotFound, "unknown_agent", err.Error())
+	case errors.Is(err, store.ErrNotFound):
+		writeError(w, http.StatusNotFound, "not_found", err.Error())
+	case errors.Is(err, store.ErrBadCursor):
+		writeError(w, http.StatusBadRequest, "invalid_cursor", "cursor is not one this server returned")
+	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
+		writeError(w, http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		writeError(w, http.StatusServiceUnavailable, "timeout", "the request was cancelled or timed out")
+	default:
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		writeError(w, http.StatusInternalServerError, "internal", "internal error; see the server log")
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	_ = enc.Encode(v)
+}
+
+// ErrorBody is the shape of every error response.
+type ErrorBody struct {
+	Error struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	var b ErrorBody
+	b.Error.Code, b.Error.Message = code, msg
+	writeJSON(w, status, b)
+}

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Agent is one open agent file: a single writer goroutine that group-commits
+// queued writes, and a small pool of read connections.
+type Agent struct {
+	name string
+	path string
+	opts Options
+	log  *slog.Logger
+
+	writes    chan *writeReq
+	writerErr chan error // closed when the writer goroutine has exited
+	wconn     *conn
+
+	readers  chan *conn
+	readSlot chan struct{} // one token per read connection that may still be opened
+
+	// Guarded by the Store's mutex.
+	refs     int
+	lastUsed time.Time
+	closing  bool
+}
+
+// ErrClosed is returned for work submitted to an agent that is shutting down.
+var ErrClosed = errors.New("agent is closed")
+
+type writeReq struct {
+	fn   func(ctx context.Context, c *conn) error
+	ctx  context.Context
+	done chan error
+}
+
+func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error) {
+	w, err := openConn(ctx, path, o)
+	if err != nil {
+		return nil, fmt.Errorf("open agent %q: %w", name, err)
+	}
+	if err := migrate(ctx, w, len(migrations)); err != nil {
+		_ = w.close()
+		return nil, fmt.Errorf("open agent %q: %w", name, err)
+	}
+	a := &Agent{
+		name:      name,
+		path:      path,
+		opts:      o,
+		log:       o.Logger.With("agent", name),
+		writes:    make(chan *writeReq, o.GroupCommitMax),
+		writerErr: make(chan error),
+		wconn:     w,
+		readers:   make(chan *conn, o.ReadConns),
+		readSlot:  make(chan struct{}, o.ReadConns),
+	}
+	for range o.ReadConns {
+		a.readSlot <- struct{}{}
+	}
+	go a.writeLoop()
+	return a, nil
+}
+
+// Name returns the agent's validated name.
+func (a *Agent) Name() string { return a.name }
+
+// write queues fn to run inside the writer's next transaction and waits until
+// that transaction has committed (or fn failed). fn runs inside a savepoint:
+// when it fails, only its own changes are rolled back.
+func (a *Agent) write(ctx context.Context, fn func(ctx context.Context, c *conn) error) error {
+	req := &writeReq{fn: fn, ctx: ctx, done: make(chan error, 1)}
+	select {
+	case a.writes <- req:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// Once queued the write runs to completion even if ctx ends, so that an
+	// acknowledged write is always a committed one: wait for the verdict.
+	return <-req.done
+}
+
+func (a *Agent) writeLoop() {
+	defer close(a.writerErr)
+	batch := make([]*writeReq, 0, a.opts.GroupCommitMax)
+	for req := range a.writes {
+		batch = append(batch[:0], req)
+	drain:
+		for len(batch) < a.opts.GroupCommitMax {
+			select {
+			case r, ok := <-a.writes:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, r)
+			default:
+				break drain
+			}
+		}
+		a.commit(batch)
+	}
+}
+
+// commit runs one group: BEGIN IMMEDIATE, each request in its own savepoint,
+// COMMIT, then acknowledges every request with its own outcome.
+func (a *Agent) commit(batch []*writeReq) {
+	c := a.wconn
+	errs := make([]error, len(batch))
+	err := c.exec("BEGIN IMMEDIATE")
+	if err != nil {
+		err = fmt.Errorf("begin write transaction: %w", err)
+		for i := range errs {
+			errs[i] = err
+		}
+	} else {
+		ok := 0
+		for i, r := range batch {
+			if cerr := r.ctx.Err(); cerr != nil {
+				errs[i] = cerr
+				continue
+			}
+			if err := c.exec("SAVEPOINT w"); err != nil {
+				errs[i] = err
+				continue
+			}
+			if err := r.fn(r.ctx, c); err != nil {
+				errs[i] = err
+				if rerr := c.exec("ROLLBACK TO w"); rerr != nil {
+					a.log.Error("roll back savepoint", "err", rerr)
+				}
+			} else {
+				ok++
+			}
+			_ = c.exec("RELEASE w")
+		}
+		if err := c.exec("COMMIT"); err != nil {
+			err = fmt.Errorf("commit: %w", err)
+			_ = c.exec("ROLLBACK")
+			for i := range errs {
+				if errs[i] == nil {
+					errs[i] = err
+				}
+			}
+		}
+	}
+	for i, r := range batch {
+		r.done <- errs[i]
+	}
+}
+
+// read borrows a read connection for fn. Read connections are opened on
+// demand up to Options.ReadConns and reused.
+func (a *Agent) read(ctx context.Context, fn func(c *conn) error) error {
+	var c *conn
+	select {
+	case c = <-a.readers:
+	default:
+		select {
+		case c = <-a.readers:
+		case <-a.readSlot:
+			var err error
+			c, err = openConn(ctx, a.path, a.opts)
+			if err != nil {
+				a.readSlot <- struct{}{}
+				return fmt.Errorf("open read connection for agent %q: %w", a.name, err)
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	err := fn(c)
+	a.readers <- c
+	return err
+}
+
+// close stops accepting writes, lets queued ones commit, checkpoints the WAL
+// into the main file and closes every connection. The caller guarantees no
+// reads are in flight (refs == 0).
+func (a *Agent) close() error {
+	close(a.writes)
+	<-a.writerErr
+	var errs []error
+	for {
+		select {
+		case c := <-a.readers:
+			errs = append(errs, c.close())
+			continue
+		default:
+		}
+		break
+	}
+	if err := a.wconn.exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		errs = append(errs, fmt.Errorf("checkpoint: %w", err))
+	}
+	errs = append(errs, a.wconn.close())
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("close agent %q: %w", a.name, err)
+	}
+	return nil
+}

@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/fts5"
+)
+
+// conn is one SQLite connection with its prepared statements. A conn is
+// used by one goroutine at a time: the writer owns its conn, readers borrow
+// theirs from the agent's pool.
+type conn struct {
+	db    *sqlite3.Conn
+	stmts map[string]*sqlite3.Stmt
+}
+
+// openConn opens path with Dormouse's pragmas. The file is created 0600
+// before SQLite sees it, so the memories are never world-readable.
+func openConn(ctx context.Context, path string, o Options) (*conn, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	_ = f.Close()
+	db, err := sqlite3.OpenContext(ctx, "file:"+path)
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
+	if err := fts5.Register(db); err != nil {
+		c.close()
+		return nil, fmt.Errorf("register fts5: %w", err)
+	}
+	if err := db.BusyTimeout(o.BusyTimeout); err != nil {
+		c.close()
+		return nil, err
+	}
+	pragmas := fmt.Sprintf(`PRAGMA journal_mode = WAL;
+PRAGMA synchronous = %s;
+PRAGMA foreign_keys = ON;
+PRAGMA cache_size = -%d;
+PRAGMA temp_store = MEMORY;`, o.Synchronous, o.CacheSizeKiB)
+	if err := c.exec(pragmas); err != nil {
+		c.close()
+		return nil, fmt.Errorf("set pragmas: %w", err)
+	}
+	return c, nil
+}
+
+func (c *conn) close() error {
+	for _, s := range c.stmts {
+		_ = s.Close()
+	}
+	c.stmts = nil
+	return c.db.Close()
+}
+
+func (c *conn) exec(sql string) error { return c.db.Exec(sql) }
+
+// prepare returns a cached statement, reset and with its bindings cleared.
+func (c *conn) prepare(sql string) (*sqlite3.Stmt, error) {
+	if s, ok := c.stmts[sql]; ok {
+		return s, nil
+	}
+	s, tail, err := c.db.Prepare(sql)
+	if err != nil {
+		return nil, fmt.Errorf("prepare %q: %w", firstLine(sql), err)
+	}
+	if strings.TrimSpace(tail) != "" {
+		_ = s.Close()
+		return nil, fmt.Errorf("prepare %q: more than one statement", firstLine(sql))
+	}
+	c.stmts[sql] = s
+	return s, nil
+}
+
+// query prepares sql, binds args and calls row for each result row.
+func (c *conn) query(ctx context.Context, sql string, args []any, row func(*sqlite3.Stmt) error) (err error) {
+	s, err := c.prepare(sql)
+	if err != nil {
+		return err
+	}
+	old := c.db.SetInterrupt(ctx)
+	defer func() {
+		c.db.SetInterrupt(old)
+		if rerr := s.Reset(); rerr != nil && err == nil {
+			err = rerr
+		}
+		_ = s.ClearBindings()
+	}()
+	if err := bind(s, args); err != nil {
+		return err
+	}
+	for s.Step() {
+		if row == nil {
+			continue
+		}
+		if err := row(s); err != nil {
+			return err
+		}
+	}
+	return s.Err()
+}
+
+// execArgs runs a statement that returns no rows.
+func (c *conn) execArgs(ctx context.Context, sql string, args ...any) error {
+	return c.query(ctx, sql, args, nil)
+}
+
+func bind(s *sqlite3.Stmt, args []any) error {
+	for i, a := range args {
+		p := i + 1
+		var err error
+		switch v := a.(type) {
+		case nil:
+			err = s.BindNull(p)
+		case string:
+			err = s.BindText(p, v)
+		case []byte:
+			if v == nil {
+				err = s.BindNull(p)
+			} else {
+				err = s.BindText(p, string(v))
+			}
+		case int:
+			err = s.BindInt64(p, int64(v))
+		case int64:
+			err = s.BindInt64(p, v)
+		case *int64:
+			if v == nil {
+				err = s.BindNull(p)
+			} else {
+				err = s.BindInt64(p, *v)
+			}
+		case float64:
+			err = s.BindFloat(p, v)
+		case bool:
+			err = s.BindBool(p, v)
+		default:
+			return fmt.Errorf("bind parameter %d: unsupported type %T", p, a)
+		}
+		if err != nil {
+			return fmt.Errorf("bind parameter %d: %w", p, err)
+		}
+	}
+	return nil
+}
+
+func (c *conn) userVersion() (int, error) {
+	v := 0
+	err := c.query(context.Background(), "PRAGMA user_version", nil, func(s *sqlite3.Stmt) error {
+		v = s.ColumnInt(0)
+		return nil
+	})
+	return v, err
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return s
+}
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	return errors.Is(err, sqlite3.BUSY)
+}

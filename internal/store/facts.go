@@ -1,0 +1,282 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Consolidation is one day's summary record: layer 2.
+type Consolidation struct {
+	ID        int64           `json:"id"`
+	Date      string          `json:"date"` // YYYY-MM-DD, local
+	Summary   string          `json:"summary"`
+	KeyFacts  json.RawMessage `json:"key_facts"`
+	Entities  json.RawMessage `json:"entities"`
+	Topics    json.RawMessage `json:"topics"`
+	Insights  json.RawMessage `json:"insights"`
+	SourceIDs []int64         `json:"source_ids"`
+	Model     string          `json:"model"`
+	CreatedAt time.Time       `json:"created_at"`
+	UpdatedAt time.Time       `json:"updated_at"`
+}
+
+// Fact is a piece of long-term knowledge with provenance and a validity
+// interval: layer 3.
+type Fact struct {
+	ID                     int64      `json:"id"`
+	Entity                 string     `json:"entity"`
+	EntityType             string     `json:"entity_type"`
+	Attribute              string     `json:"attribute"`
+	FactType               string     `json:"fact_type"`
+	Content                string     `json:"content"`
+	Confidence             float64    `json:"confidence"`
+	SourceMemoryIDs        []int64    `json:"source_memory_ids"`
+	SourceConsolidationIDs []int64    `json:"source_consolidation_ids"`
+	ValidFrom              time.Time  `json:"valid_from"`
+	ValidTo                *time.Time `json:"valid_to,omitempty"`
+	SupersededBy           *int64     `json:"superseded_by,omitempty"`
+	Rejected               bool       `json:"rejected"`
+	CreatedAt              time.Time  `json:"created_at"`
+	LastAccessed           *time.Time `json:"last_accessed,omitempty"`
+	AccessCount            int64      `json:"access_count"`
+}
+
+const factColumns = `id, entity, entity_type, attribute, fact_type, content, confidence,
+	source_memory_ids, source_consolidation_ids, valid_from, valid_to, superseded_by, rejected,
+	created_at, last_accessed, access_count`
+
+func scanFact(s *sqlite3.Stmt) (Fact, error) {
+	f := Fact{
+		ID:          s.ColumnInt64(0),
+		Entity:      s.ColumnText(1),
+		EntityType:  s.ColumnText(2),
+		Attribute:   s.ColumnText(3),
+		FactType:    s.ColumnText(4),
+		Content:     s.ColumnText(5),
+		Confidence:  s.ColumnFloat(6),
+		ValidFrom:   time.UnixMilli(s.ColumnInt64(9)).UTC(),
+		Rejected:    s.ColumnBool(12),
+		CreatedAt:   time.UnixMilli(s.ColumnInt64(13)).UTC(),
+		AccessCount: s.ColumnInt64(15),
+	}
+	if err := json.Unmarshal(s.ColumnRawText(7), &f.SourceMemoryIDs); err != nil {
+		return f, fmt.Errorf("fact %d: decode source memories: %w", f.ID, err)
+	}
+	if err := json.Unmarshal(s.ColumnRawText(8), &f.SourceConsolidationIDs); err != nil {
+		return f, fmt.Errorf("fact %d: decode source consolidations: %w", f.ID, err)
+	}
+	if s.ColumnType(10) != sqlite3.NULL {
+		t := time.UnixMilli(s.ColumnInt64(10)).UTC()
+		f.ValidTo = &t
+	}
+	if s.ColumnType(11) != sqlite3.NULL {
+		id := s.ColumnInt64(11)
+		f.SupersededBy = &id
+	}
+	if s.ColumnType(14) != sqlite3.NULL {
+		t := time.UnixMilli(s.ColumnInt64(14)).UTC()
+		f.LastAccessed = &t
+	}
+	return f, nil
+}
+
+// AddFact stores a fact. When a current fact with the same entity and
+// attribute exists (and the attribute is not empty), the new fact supersedes
+// it: the old one gets valid_to and superseded_by, and stays queryable.
+func (a *Agent) AddFact(ctx context.Context, f Fact) (int64, error) {
+	var id int64
+	now := time.Now()
+	if f.ValidFrom.IsZero() {
+		f.ValidFrom = now
+	}
+	srcM, err := json.Marshal(nonNil(f.SourceMemoryIDs))
+	if err != nil {
+		return 0, err
+	}
+	srcC, err := json.Marshal(nonNil(f.SourceConsolidationIDs))
+	if err != nil {
+		return 0, err
+	}
+	err = a.write(ctx, func(ctx context.Context, c *conn) error {
+		err := c.execArgs(ctx, `INSERT INTO facts (entity, entity_type, attribute, fact_type, content,
+			confidence, source_memory_ids, source_consolidation_ids, valid_from, rejected, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			f.Entity, f.EntityType, f.Attribute, f.FactType, f.Content, f.Confidence,
+			string(srcM), string(srcC), f.ValidFrom.UnixMilli(), f.Rejected, now.UnixMilli())
+		if err != nil {
+			return err
+		}
+		id = c.db.LastInsertRowID()
+		if f.Attribute == "" || f.Rejected {
+			return nil
+		}
+		return c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ?
+			WHERE entity = ? AND attribute = ? AND id != ? AND valid_to IS NULL
+			AND superseded_by IS NULL AND rejected = 0`,
+			f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("add fact about %q: %w", f.Entity, err)
+	}
+	return id, nil
+}
+
+// RejectFact marks a fact as rejected by the user: it is never offered as
+// current again, and stays stored so the same claim is recognised later.
+func (a *Agent) RejectFact(ctx context.Context, id int64) error {
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		if err := c.execArgs(ctx, `UPDATE facts SET rejected = 1 WHERE id = ?`, id); err != nil {
+			return err
+		}
+		if c.db.Changes() == 0 {
+			return fmt.Errorf("fact %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+	return err
+}
+
+// FactFilter selects facts.
+type FactFilter struct {
+	Entity  string    // exact entity, case-insensitive; "" for all
+	History bool      // include superseded and rejected facts
+	AsOf    time.Time // facts valid at this time; zero means now
+	Limit   int
+}
+
+// Facts lists facts, newest first. Without History only facts current at
+// AsOf are returned: not superseded by then, not rejected.
+func (a *Agent) Facts(ctx context.Context, ff FactFilter) ([]Fact, error) {
+	sql := `SELECT ` + factColumns + ` FROM facts WHERE 1=1`
+	var args []any
+	if ff.Entity != "" {
+		sql += ` AND entity = ? COLLATE NOCASE`
+		args = append(args, ff.Entity)
+	}
+	if !ff.History {
+		asOf := ff.AsOf
+		if asOf.IsZero() {
+			asOf = time.Now()
+		}
+		sql += ` AND rejected = 0 AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)`
+		args = append(args, asOf.UnixMilli(), asOf.UnixMilli())
+	}
+	limit := ff.Limit
+	if limit <= 0 {
+		limit = 1000
+	}
+	sql += ` ORDER BY valid_from DESC, id DESC LIMIT ?`
+	args = append(args, limit)
+	var out []Fact
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			f, err := scanFact(s)
+			out = append(out, f)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list facts: %w", err)
+	}
+	return out, nil
+}
+
+const consolidationColumns = `id, date, summary, key_facts, entities, topics, insights, source_ids,
+	model, created_at, updated_at`
+
+func scanConsolidation(s *sqlite3.Stmt) (Consolidation, error) {
+	c := Consolidation{
+		ID:        s.ColumnInt64(0),
+		Date:      s.ColumnText(1),
+		Summary:   s.ColumnText(2),
+		KeyFacts:  json.RawMessage(s.ColumnText(3)),
+		Entities:  json.RawMessage(s.ColumnText(4)),
+		Topics:    json.RawMessage(s.ColumnText(5)),
+		Insights:  json.RawMessage(s.ColumnText(6)),
+		Model:     s.ColumnText(8),
+		CreatedAt: time.UnixMilli(s.ColumnInt64(9)).UTC(),
+		UpdatedAt: time.UnixMilli(s.ColumnInt64(10)).UTC(),
+	}
+	if err := json.Unmarshal(s.ColumnRawText(7), &c.SourceIDs); err != nil {
+		return c, fmt.Errorf("consolidation %d: decode source ids: %w", c.ID, err)
+	}
+	return c, nil
+}
+
+// PutConsolidation creates or replaces the record for c.Date and marks its
+// source memories consolidated by it, in one transaction. Re-running a day
+// replaces its record; it never creates a second one.
+func (a *Agent) PutConsolidation(ctx context.Context, c Consolidation) (int64, error) {
+	var id int64
+	now := time.Now().UnixMilli()
+	raw := func(r json.RawMessage) string {
+		if len(r) == 0 {
+			return "[]"
+		}
+		return string(r)
+	}
+	src, err := json.Marshal(nonNil(c.SourceIDs))
+	if err != nil {
+		return 0, err
+	}
+	err = a.write(ctx, func(ctx context.Context, cn *conn) error {
+		err := cn.query(ctx, `INSERT INTO consolidated_memories (date, summary, key_facts, entities, topics,
+			insights, source_ids, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT(date) DO UPDATE SET summary = excluded.summary, key_facts = excluded.key_facts,
+			entities = excluded.entities, topics = excluded.topics, insights = excluded.insights,
+			source_ids = excluded.source_ids, model = excluded.model, updated_at = excluded.updated_at
+			RETURNING id`,
+			[]any{c.Date, c.Summary, raw(c.KeyFacts), raw(c.Entities), raw(c.Topics), raw(c.Insights),
+				string(src), c.Model, now, now},
+			func(s *sqlite3.Stmt) error { id = s.ColumnInt64(0); return nil })
+		if err != nil {
+			return err
+		}
+		for _, mid := range c.SourceIDs {
+			if err := cn.execArgs(ctx, `UPDATE daily_memories SET consolidated = 1, consolidation_id = ?
+				WHERE id = ?`, id, mid); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store consolidation of %s: %w", c.Date, err)
+	}
+	return id, nil
+}
+
+// Consolidations lists day records, newest day first.
+func (a *Agent) Consolidations(ctx context.Context, since, until string, limit int) ([]Consolidation, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	sql := `SELECT ` + consolidationColumns + ` FROM consolidated_memories WHERE 1=1`
+	var args []any
+	if since != "" {
+		sql += ` AND date >= ?`
+		args = append(args, since)
+	}
+	if until != "" {
+		sql += ` AND date <= ?`
+		args = append(args, until)
+	}
+	sql += ` ORDER BY date DESC LIMIT ?`
+	args = append(args, limit)
+	var out []Consolidation
+	err := a.read(ctx, func(cn *conn) error {
+		return cn.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			c, err := scanConsolidation(s)
+			out = append(out, c)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list consolidations: %w", err)
+	}
+	return out, nil
+}

@@ -1,0 +1,279 @@
+package store
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Entity is a named thing found in a memory's text.
+type Entity struct {
+	Text string `json:"text"`
+	Type string `json:"type"`
+}
+
+// Memory is a raw, timestamped record: layer 1.
+type Memory struct {
+	ID              int64           `json:"id"`
+	SessionID       string          `json:"session_id"`
+	Timestamp       time.Time       `json:"timestamp"`
+	InteractionType string          `json:"interaction_type"`
+	Role            string          `json:"role"`
+	Content         string          `json:"content"`
+	Context         json.RawMessage `json:"context,omitempty"`
+	Importance      float64         `json:"importance"`
+	Source          string          `json:"source"`
+	ContentHash     string          `json:"content_hash"`
+	Summary         string          `json:"summary"`
+	Entities        []Entity        `json:"entities"`
+	Topics          []string        `json:"topics"`
+	Consolidated    bool            `json:"consolidated"`
+	ConsolidationID *int64          `json:"consolidation_id,omitempty"`
+	CreatedAt       time.Time       `json:"created_at"`
+}
+
+// Inserted reports the id a new memory got, or the id of the identical
+// memory already stored.
+type Inserted struct {
+	ID        int64 `json:"id"`
+	Duplicate bool  `json:"duplicate,omitempty"`
+}
+
+// ErrNotFound is returned for a memory, fact or consolidation id that does not exist.
+var ErrNotFound = errors.New("not found")
+
+const memoryColumns = `id, session_id, ts, interaction_type, role, content, context, importance,
+	source, content_hash, summary, entities, topics, consolidated, consolidation_id, created_at`
+
+// Insert stores mems in one transaction: all of them or none. A memory whose
+// content hash and session match one stored within the dedup window is not
+// stored again; its existing id is returned.
+func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
+	out := make([]Inserted, len(mems))
+	now := time.Now()
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		for i := range mems {
+			m := &mems[i]
+			ins, err := a.insertOne(ctx, c, m, now)
+			if err != nil {
+				return fmt.Errorf("insert memory %d of %d: %w", i+1, len(mems), err)
+			}
+			out[i] = ins
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time) (Inserted, error) {
+	ts := m.Timestamp.UnixMilli()
+	if w := a.opts.DedupWindow.Milliseconds(); w > 0 {
+		var dup int64
+		err := c.query(ctx, `SELECT id FROM daily_memories
+			WHERE content_hash = ? AND session_id = ? AND ts BETWEEN ? AND ? LIMIT 1`,
+			[]any{m.ContentHash, m.SessionID, ts - w, ts + w}, func(s *sqlite3.Stmt) error {
+				dup = s.ColumnInt64(0)
+				return nil
+			})
+		if err != nil {
+			return Inserted{}, err
+		}
+		if dup != 0 {
+			return Inserted{ID: dup, Duplicate: true}, nil
+		}
+	}
+	entities, err := json.Marshal(nonNil(m.Entities))
+	if err != nil {
+		return Inserted{}, err
+	}
+	topics, err := json.Marshal(nonNil(m.Topics))
+	if err != nil {
+		return Inserted{}, err
+	}
+	var context any
+	if len(m.Context) > 0 {
+		context = string(m.Context)
+	}
+	day := m.Timestamp.In(a.opts.Location).Format(time.DateOnly)
+	err = c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
+		content, context, importance, source, content_hash, summary, entities, topics, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.SessionID, ts, day, m.InteractionType, m.Role, m.Content, context, m.Importance,
+		m.Source, m.ContentHash, m.Summary, string(entities), string(topics), now.UnixMilli())
+	if err != nil {
+		return Inserted{}, err
+	}
+	return Inserted{ID: c.db.LastInsertRowID()}, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func scanMemory(s *sqlite3.Stmt) (Memory, error) {
+	m := Memory{
+		ID:              s.ColumnInt64(0),
+		SessionID:       s.ColumnText(1),
+		Timestamp:       time.UnixMilli(s.ColumnInt64(2)).UTC(),
+		InteractionType: s.ColumnText(3),
+		Role:            s.ColumnText(4),
+		Content:         s.ColumnText(5),
+		Importance:      s.ColumnFloat(7),
+		Source:          s.ColumnText(8),
+		ContentHash:     s.ColumnText(9),
+		Summary:         s.ColumnText(10),
+		Consolidated:    s.ColumnBool(13),
+		CreatedAt:       time.UnixMilli(s.ColumnInt64(15)).UTC(),
+	}
+	if s.ColumnType(6) != sqlite3.NULL {
+		m.Context = json.RawMessage(s.ColumnText(6))
+	}
+	if err := json.Unmarshal(s.ColumnRawText(11), &m.Entities); err != nil {
+		return m, fmt.Errorf("memory %d: decode entities: %w", m.ID, err)
+	}
+	if err := json.Unmarshal(s.ColumnRawText(12), &m.Topics); err != nil {
+		return m, fmt.Errorf("memory %d: decode topics: %w", m.ID, err)
+	}
+	if s.ColumnType(14) != sqlite3.NULL {
+		id := s.ColumnInt64(14)
+		m.ConsolidationID = &id
+	}
+	return m, nil
+}
+
+// Get returns one memory.
+func (a *Agent) Get(ctx context.Context, id int64) (Memory, error) {
+	var m Memory
+	found := false
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE id = ?`, []any{id},
+			func(s *sqlite3.Stmt) error {
+				var err error
+				m, err = scanMemory(s)
+				found = true
+				return err
+			})
+	})
+	if err != nil {
+		return Memory{}, fmt.Errorf("get memory %d: %w", id, err)
+	}
+	if !found {
+		return Memory{}, fmt.Errorf("memory %d: %w", id, ErrNotFound)
+	}
+	return m, nil
+}
+
+// Delete removes a memory (and its full-text entry). It reports ErrNotFound
+// when there was nothing to delete.
+func (a *Agent) Delete(ctx context.Context, id int64) error {
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		if err := c.execArgs(ctx, `DELETE FROM daily_memories WHERE id = ?`, id); err != nil {
+			return err
+		}
+		if c.db.Changes() == 0 {
+			return fmt.Errorf("memory %d: %w", id, ErrNotFound)
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("delete memory %d: %w", id, err)
+	}
+	return err
+}
+
+// ListOptions select a page of memories, newest first.
+type ListOptions struct {
+	Since, Until time.Time // inclusive bounds on the timestamp; zero means open
+	Session      string
+	Limit        int
+	Cursor       string // from a previous page's next cursor
+}
+
+// ErrBadCursor is returned for a cursor this store did not produce.
+var ErrBadCursor = errors.New("invalid cursor")
+
+// List returns one page of memories, newest first, and the cursor of the next
+// page ("" on the last page).
+func (a *Agent) List(ctx context.Context, o ListOptions) ([]Memory, string, error) {
+	limit := o.Limit
+	if limit <= 0 {
+		limit = 50
+	}
+	where := []string{"1=1"}
+	var args []any
+	if !o.Since.IsZero() {
+		where = append(where, "ts >= ?")
+		args = append(args, o.Since.UnixMilli())
+	}
+	if !o.Until.IsZero() {
+		where = append(where, "ts <= ?")
+		args = append(args, o.Until.UnixMilli())
+	}
+	if o.Session != "" {
+		where = append(where, "session_id = ?")
+		args = append(args, o.Session)
+	}
+	if o.Cursor != "" {
+		ts, id, err := decodeCursor(o.Cursor)
+		if err != nil {
+			return nil, "", err
+		}
+		where = append(where, "(ts < ? OR (ts = ? AND id < ?))")
+		args = append(args, ts, ts, id)
+	}
+	args = append(args, limit+1)
+	sql := `SELECT ` + memoryColumns + ` FROM daily_memories WHERE ` + strings.Join(where, " AND ") +
+		` ORDER BY ts DESC, id DESC LIMIT ?`
+	var out []Memory
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			m, err := scanMemory(s)
+			out = append(out, m)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, "", fmt.Errorf("list memories: %w", err)
+	}
+	next := ""
+	if len(out) > limit {
+		out = out[:limit]
+		last := out[limit-1]
+		next = encodeCursor(last.Timestamp.UnixMilli(), last.ID)
+	}
+	return out, next, nil
+}
+
+func encodeCursor(ts, id int64) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(strconv.FormatInt(ts, 10) + ":" + strconv.FormatInt(id, 10)))
+}
+
+func decodeCursor(c string) (ts, id int64, err error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return 0, 0, ErrBadCursor
+	}
+	t, i, ok := strings.Cut(string(b), ":")
+	if !ok {
+		return 0, 0, ErrBadCursor
+	}
+	ts, err1 := strconv.ParseInt(t, 10, 64)
+	id, err2 := strconv.ParseInt(i, 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, 0, ErrBadCursor
+	}
+	return ts, id, nil
+}

@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// migrations are applied in order; migration i brings a file from
+// user_version i to i+1. Never edit a released migration: add a new one.
+var migrations = []string{
+	// 1: the three memory layers.
+	`
+CREATE TABLE daily_memories (
+	id               INTEGER PRIMARY KEY AUTOINCREMENT,
+	session_id       TEXT    NOT NULL DEFAULT '',
+	ts               INTEGER NOT NULL,             -- unix milliseconds
+	day              TEXT    NOT NULL,             -- local date of ts, YYYY-MM-DD
+	interaction_type TEXT    NOT NULL DEFAULT '',
+	role             TEXT    NOT NULL DEFAULT '',
+	content          TEXT    NOT NULL,
+	context          TEXT,                         -- JSON object or NULL
+	importance       REAL    NOT NULL,
+	source           TEXT    NOT NULL DEFAULT '',
+	content_hash     TEXT    NOT NULL,
+	summary          TEXT    NOT NULL DEFAULT '',
+	entities         TEXT    NOT NULL DEFAULT '[]', -- JSON
+	topics           TEXT    NOT NULL DEFAULT '[]', -- JSON
+	consolidated     INTEGER NOT NULL DEFAULT 0,
+	consolidation_id INTEGER REFERENCES consolidated_memories(id) ON DELETE SET NULL,
+	created_at       INTEGER NOT NULL
+);
+CREATE INDEX daily_memories_ts ON daily_memories(ts);
+CREATE INDEX daily_memories_unconsolidated ON daily_memories(day, ts) WHERE consolidated = 0;
+CREATE INDEX daily_memories_session ON daily_memories(session_id, ts);
+CREATE INDEX daily_memories_hash ON daily_memories(content_hash);
+CREATE INDEX daily_memories_importance ON daily_memories(importance, ts);
+
+CREATE TABLE consolidated_memories (
+	id         INTEGER PRIMARY KEY AUTOINCREMENT,
+	date       TEXT    NOT NULL UNIQUE,            -- YYYY-MM-DD
+	summary    TEXT    NOT NULL,
+	key_facts  TEXT    NOT NULL DEFAULT '[]',
+	entities   TEXT    NOT NULL DEFAULT '[]',
+	topics     TEXT    NOT NULL DEFAULT '[]',
+	insights   TEXT    NOT NULL DEFAULT '[]',
+	source_ids TEXT    NOT NULL DEFAULT '[]',
+	model      TEXT    NOT NULL DEFAULT '',
+	created_at INTEGER NOT NULL,
+	updated_at INTEGER NOT NULL
+);
+
+CREATE TABLE facts (
+	id                       INTEGER PRIMARY KEY AUTOINCREMENT,
+	entity                   TEXT    NOT NULL,
+	entity_type              TEXT    NOT NULL DEFAULT '',
+	attribute                TEXT    NOT NULL DEFAULT '',
+	fact_type                TEXT    NOT NULL DEFAULT '',
+	content                  TEXT    NOT NULL,
+	confidence               REAL    NOT NULL DEFAULT 0.5,
+	source_memory_ids        TEXT    NOT NULL DEFAULT '[]',
+	source_consolidation_ids TEXT    NOT NULL DEFAULT '[]',
+	valid_from               INTEGER NOT NULL,
+	valid_to                 INTEGER,
+	superseded_by            INTEGER REFERENCES facts(id) ON DELETE SET NULL,
+	rejected                 INTEGER NOT NULL DEFAULT 0,
+	created_at               INTEGER NOT NULL,
+	last_accessed            INTEGER,
+	access_count             INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX facts_entity ON facts(entity, attribute);
+CREATE INDEX facts_current ON facts(valid_from) WHERE valid_to IS NULL AND superseded_by IS NULL AND rejected = 0;
+`,
+	// 2: full-text search over the three layers, kept in sync by triggers.
+	`
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+	content, content='daily_memories', content_rowid='id', tokenize='porter unicode61');
+CREATE TRIGGER daily_memories_ai AFTER INSERT ON daily_memories BEGIN
+	INSERT INTO memories_fts(rowid, content) VALUES (new.id, new.content);
+END;
+CREATE TRIGGER daily_memories_ad AFTER DELETE ON daily_memories BEGIN
+	INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.id, old.content);
+END;
+CREATE TRIGGER daily_memories_au AFTER UPDATE OF content ON daily_memories BEGIN
+	INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.id, old.content);
+	INSERT INTO memories_fts(rowid, content) VALUES (new.id, new.content);
+END;
+INSERT INTO memories_fts(memories_fts) VALUES ('rebuild');
+
+CREATE VIRTUAL TABLE consolidations_fts USING fts5(
+	summary, key_facts, content='consolidated_memories', content_rowid='id', tokenize='porter unicode61');
+CREATE TRIGGER consolidated_memories_ai AFTER INSERT ON consolidated_memories BEGIN
+	INSERT INTO consolidations_fts(rowid, summary, key_facts) VALUES (new.id, new.summary, new.key_facts);
+END;
+CREATE TRIGGER consolidated_memories_ad AFTER DELETE ON consolidated_memories BEGIN
+	INSERT INTO consolidations_fts(consolidations_fts, rowid, summary, key_facts)
+	VALUES ('delete', old.id, old.summary, old.key_facts);
+END;
+CREATE TRIGGER consolidated_memories_au AFTER UPDATE OF summary, key_facts ON consolidated_memories BEGIN
+	INSERT INTO consolidations_fts(consolidations_fts, rowid, summary, key_facts)
+	VALUES ('delete', old.id, old.summary, old.key_facts);
+	INSERT INTO consolidations_fts(rowid, summary, key_facts) VALUES (new.id, new.summary, new.key_facts);
+END;
+INSERT INTO consolidations_fts(consolidations_fts) VALUES ('rebuild');
+
+CREATE VIRTUAL TABLE facts_fts USING fts5(
+	entity, content, content='facts', content_rowid='id', tokenize='porter unicode61');
+CREATE TRIGGER facts_ai AFTER INSERT ON facts BEGIN
+	INSERT INTO facts_fts(rowid, entity, content) VALUES (new.id, new.entity, new.content);
+END;
+CREATE TRIGGER facts_ad AFTER DELETE ON facts BEGIN
+	INSERT INTO facts_fts(facts_fts, rowid, entity, content) VALUES ('delete', old.id, old.entity, old.content);
+END;
+CREATE TRIGGER facts_au AFTER UPDATE OF entity, content ON facts BEGIN
+	INSERT INTO facts_fts(facts_fts, rowid, entity, content) VALUES ('delete', old.id, old.entity, old.content);
+	INSERT INTO facts_fts(rowid, entity, content) VALUES (new.id, new.entity, new.content);
+END;
+INSERT INTO facts_fts(facts_fts) VALUES ('rebuild');
+`,
+}
+
+// SchemaVersion is the user_version a fully migrated agent file has.
+var SchemaVersion = len(migrations)
+
+// migrate brings the file on c up to the newest schema version, one
+// transaction per step, so a crash mid-way leaves a consistent older version.
+func migrate(ctx context.Context, c *conn, upTo int) error {
+	v, err := c.userVersion()
+	if err != nil {
+		return fmt.Errorf("read schema version: %w", err)
+	}
+	if v > len(migrations) {
+		return fmt.Errorf("schema version %d is newer than this dormouse understands (%d): upgrade dormouse", v, len(migrations))
+	}
+	for ; v < upTo; v++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		err := c.exec("BEGIN IMMEDIATE")
+		if err == nil {
+			err = c.exec(migrations[v])
+		}
+		if err == nil {
+			err = c.exec(fmt.Sprintf("PRAGMA user_version = %d", v+1))
+		}
+		if err == nil {
+			err = c.exec("COMMIT")
+		}
+		if err != nil {
+			_ = c.exec("ROLLBACK")
+			return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+		}
+	}
+	return nil
+}

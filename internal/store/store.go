@@ -1,0 +1,355 @@
+// Package store keeps each agent's memories in its own SQLite file and is the
+// only package that speaks SQL: schema, migrations, group commit and queries.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Options configure a Store. Zero values take the documented defaults.
+type Options struct {
+	Dir            string        // data directory; agent files live in Dir/agents
+	Synchronous    string        // NORMAL or FULL
+	BusyTimeout    time.Duration // how long a connection waits for a lock
+	CacheSizeKiB   int           // page cache per connection
+	ReadConns      int           // read connections per agent
+	IdleClose      time.Duration // an agent unused this long is closed
+	MaxOpenAgents  int           // beyond this, least recently used idle agents are closed
+	GroupCommitMax int           // writes per transaction at most
+	DedupWindow    time.Duration // same content and session within this window is stored once
+	Location       *time.Location
+	Logger         *slog.Logger
+}
+
+func (o *Options) fill() {
+	if o.Synchronous == "" {
+		o.Synchronous = "NORMAL"
+	}
+	if o.BusyTimeout <= 0 {
+		o.BusyTimeout = 5 * time.Second
+	}
+	if o.CacheSizeKiB <= 0 {
+		o.CacheSizeKiB = 2048
+	}
+	if o.ReadConns <= 0 {
+		o.ReadConns = 2
+	}
+	if o.IdleClose <= 0 {
+		o.IdleClose = 10 * time.Minute
+	}
+	if o.MaxOpenAgents <= 0 {
+		o.MaxOpenAgents = 32
+	}
+	if o.GroupCommitMax <= 0 {
+		o.GroupCommitMax = 256
+	}
+	if o.DedupWindow < 0 {
+		o.DedupWindow = 0
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// Store opens agent files lazily and closes idle ones, so memory stays
+// bounded however many agents exist.
+type Store struct {
+	opts Options
+	dir  string
+
+	mu     sync.Mutex
+	agents map[string]*Agent
+	closed bool
+	cond   *sync.Cond // signalled when an agent's refs drop to zero
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+var (
+	// ErrNoAgent is returned when an agent does not exist and may not be created.
+	ErrNoAgent = errors.New("no such agent")
+	// ErrStoreClosed is returned after Close.
+	ErrStoreClosed = errors.New("store is closed")
+)
+
+var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+
+// NameError reports an agent name that is not allowed.
+type NameError struct{ Name string }
+
+func (e *NameError) Error() string {
+	return fmt.Sprintf("invalid agent name %q: use 1-64 characters of a-z, 0-9, '_' and '-', starting with a letter or digit", e.Name)
+}
+
+// ValidateAgentName rejects every name that is not a plain file stem. It runs
+// before any path is built from the name.
+func ValidateAgentName(name string) error {
+	if !agentName.MatchString(name) {
+		return &NameError{Name: name}
+	}
+	return nil
+}
+
+// Open prepares the data directory (0700) and starts the idle-agent janitor.
+func Open(ctx context.Context, o Options) (*Store, error) {
+	o.fill()
+	if o.Dir == "" {
+		return nil, errors.New("open store: no data directory")
+	}
+	// SQLite's Go VFS creates -wal and -shm files with 0666 minus the umask,
+	// and they hold the same memories as the main file: keep them private.
+	syscall.Umask(syscall.Umask(0o077) | 0o077)
+	dir := filepath.Join(o.Dir, "agents")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("open store: create %s: %w", dir, err)
+	}
+	s := &Store{
+		opts:   o,
+		dir:    dir,
+		agents: map[string]*Agent{},
+		stop:   make(chan struct{}),
+		done:   make(chan struct{}),
+	}
+	s.cond = sync.NewCond(&s.mu)
+	go s.janitor()
+	return s, nil
+}
+
+// Dir returns the directory that holds the agent files.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) agentPath(name string) string { return filepath.Join(s.dir, name+".db") }
+
+// Acquire returns the named agent, opening its file if needed. With create
+// false a missing agent is ErrNoAgent. Every Acquire must be paired with a
+// Release.
+func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, error) {
+	if err := ValidateAgentName(name); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	for {
+		if s.closed {
+			s.mu.Unlock()
+			return nil, ErrStoreClosed
+		}
+		a, ok := s.agents[name]
+		if !ok {
+			break
+		}
+		if !a.closing {
+			a.refs++
+			a.lastUsed = time.Now()
+			s.mu.Unlock()
+			return a, nil
+		}
+		s.cond.Wait() // being closed by the janitor: wait and reopen
+	}
+	s.mu.Unlock()
+
+	// Opening runs migrations and may take a while: do it unlocked, then
+	// keep whichever instance got in first.
+	path := s.agentPath(name)
+	if !create {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %q", ErrNoAgent, name)
+		}
+	}
+	a, err := openAgent(ctx, name, path, s.opts)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		_ = a.close()
+		return nil, ErrStoreClosed
+	}
+	if other, ok := s.agents[name]; ok && !other.closing {
+		other.refs++
+		other.lastUsed = time.Now()
+		s.mu.Unlock()
+		_ = a.close()
+		return other, nil
+	}
+	a.refs = 1
+	a.lastUsed = time.Now()
+	s.agents[name] = a
+	s.mu.Unlock()
+	s.evictOverflow()
+	return a, nil
+}
+
+// Release returns an agent obtained from Acquire.
+func (s *Store) Release(a *Agent) {
+	s.mu.Lock()
+	a.refs--
+	a.lastUsed = time.Now()
+	if a.refs == 0 {
+		s.cond.Broadcast()
+	}
+	s.mu.Unlock()
+}
+
+// With acquires the agent, runs fn and releases it.
+func (s *Store) With(ctx context.Context, name string, create bool, fn func(*Agent) error) error {
+	a, err := s.Acquire(ctx, name, create)
+	if err != nil {
+		return err
+	}
+	defer s.Release(a)
+	return fn(a)
+}
+
+// Agents lists the agents that have a file, sorted by name.
+func (s *Store) Agents() ([]string, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, fmt.Errorf("list agents: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		stem, ok := strings.CutSuffix(e.Name(), ".db")
+		if !ok || !e.Type().IsRegular() || ValidateAgentName(stem) != nil {
+			continue
+		}
+		names = append(names, stem)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// OpenAgents returns the names of the agents whose files are open now.
+func (s *Store) OpenAgents() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.agents))
+	for n := range s.agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (s *Store) janitor() {
+	defer close(s.done)
+	every := min(s.opts.IdleClose/2, time.Minute)
+	t := time.NewTicker(max(every, 10*time.Millisecond))
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			s.closeIdle(time.Now().Add(-s.opts.IdleClose))
+		}
+	}
+}
+
+// closeIdle closes every unused agent last used before cutoff.
+func (s *Store) closeIdle(cutoff time.Time) {
+	s.mu.Lock()
+	var victims []*Agent
+	for _, a := range s.agents {
+		if a.refs == 0 && !a.closing && a.lastUsed.Before(cutoff) {
+			a.closing = true
+			victims = append(victims, a)
+		}
+	}
+	s.mu.Unlock()
+	s.finish(victims)
+}
+
+// evictOverflow closes least recently used idle agents beyond MaxOpenAgents.
+func (s *Store) evictOverflow() {
+	s.mu.Lock()
+	var idle []*Agent
+	open := 0
+	for _, a := range s.agents {
+		if a.closing {
+			continue
+		}
+		open++
+		if a.refs == 0 {
+			idle = append(idle, a)
+		}
+	}
+	var victims []*Agent
+	if over := open - s.opts.MaxOpenAgents; over > 0 {
+		sort.Slice(idle, func(i, j int) bool { return idle[i].lastUsed.Before(idle[j].lastUsed) })
+		for _, a := range idle[:min(over, len(idle))] {
+			a.closing = true
+			victims = append(victims, a)
+		}
+	}
+	s.mu.Unlock()
+	s.finish(victims)
+}
+
+func (s *Store) finish(victims []*Agent) {
+	for _, a := range victims {
+		if err := a.close(); err != nil {
+			s.opts.Logger.Warn("close idle agent", "agent", a.name, "err", err)
+		}
+		s.mu.Lock()
+		delete(s.agents, a.name)
+		s.cond.Broadcast()
+		s.mu.Unlock()
+	}
+}
+
+// Close waits for in-flight work on every agent, commits queued writes,
+// checkpoints each WAL and closes all files.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	close(s.stop)
+	<-s.done
+
+	s.mu.Lock()
+	for {
+		busy := false
+		for _, a := range s.agents {
+			if a.refs > 0 || a.closing {
+				busy = true
+			}
+		}
+		if !busy {
+			break
+		}
+		s.cond.Wait()
+	}
+	agents := make([]*Agent, 0, len(s.agents))
+	for _, a := range s.agents {
+		agents = append(agents, a)
+	}
+	s.agents = map[string]*Agent{}
+	s.mu.Unlock()
+
+	var errs []error
+	for _, a := range agents {
+		errs = append(errs, a.close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,77 @@
+// Package text splits text into the words that capture and recall agree on:
+// what a word is, which words are too common to search for, and what a token costs.
+package text
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Words returns the lowercased words of s in order. A word is a run of
+// Unicode letters, digits and combining marks; everything else separates
+// words, apostrophes and hyphens included, so "don't" gives "don" and "t" and
+// "e-mail" gives "e" and "mail". That is how SQLite FTS5's unicode61
+// tokenizer splits the stored text, so a query built from Words asks for the
+// same words the index holds; the fragments contractions leave behind are
+// stopwords. Invalid UTF-8 separates words and never appears in one.
+func Words(s string) []string {
+	var words []string
+	start := -1
+	for i, r := range s { // invalid bytes arrive as utf8.RuneError, which is not a word rune
+		if IsWordRune(r) {
+			if start < 0 {
+				start = i
+			}
+			continue
+		}
+		if start >= 0 {
+			words = append(words, strings.ToLower(s[start:i]))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		words = append(words, strings.ToLower(s[start:]))
+	}
+	return words
+}
+
+// IsWordRune reports whether r belongs inside a word as Words splits them.
+func IsWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
+}
+
+// Terms returns the words of s worth searching for: Words without stopwords
+// and one-character words, each once, in the order first seen.
+func Terms(s string) []string {
+	words := Words(s)
+	terms := words[:0] // filtering in place: each kept word is at or before its source
+	seen := make(map[string]struct{}, len(words))
+	for _, w := range words {
+		if IsStopword(w) || utf8.RuneCountInString(w) < 2 {
+			continue
+		}
+		if _, dup := seen[w]; dup {
+			continue
+		}
+		seen[w] = struct{}{}
+		terms = append(terms, w)
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	return terms
+}
+
+// EstimateTokens estimates what s costs in model tokens, for budgets: one
+// token per four characters (runes), rounded up, so 0 for "" and at least 1
+// for any other string. Four characters a token is the usual average for
+// English under BPE tokenizers; counting runes rather than bytes keeps accented
+// and non-Latin text from counting two to four times over. It is an estimate:
+// scripts without spaces, such as Chinese, cost more than it says.
+func EstimateTokens(s string) int {
+	return (utf8.RuneCountInString(s) + 3) / 4
+}
