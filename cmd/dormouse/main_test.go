@@ -353,8 +353,8 @@ func TestCLIBothModes(t *testing.T) {
 			}
 			out, _, code = cli("", "recall", "--agent", "home", "--json", "standup")
 			var res struct {
-				Items []struct{ ID string } `json:"items"`
-				Tokens int                  `json:"tokens"`
+				Items  []struct{ ID string } `json:"items"`
+				Tokens int                   `json:"tokens"`
 			}
 			if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || len(res.Items) != 1 || res.Items[0].ID != "memory:2" {
 				t.Errorf("recall --json: exit %d out %q", code, out)
