@@ -121,34 +121,51 @@ INSERT INTO facts_fts(facts_fts) VALUES ('rebuild');
 // SchemaVersion is the user_version a fully migrated agent file has.
 var SchemaVersion = len(migrations)
 
-// migrate brings the file on c up to the newest schema version, one
-// transaction per step, so a crash mid-way leaves a consistent older version.
+// migrate brings the file on c up to schema version upTo, one transaction per
+// step, so a crash mid-way leaves a consistent older version. The version is
+// read inside each write transaction: another process migrating the same file
+// at the same time is waited for, not raced.
 func migrate(ctx context.Context, c *conn, upTo int) error {
-	v, err := c.userVersion()
-	if err != nil {
-		return fmt.Errorf("read schema version: %w", err)
-	}
-	if v > len(migrations) {
-		return fmt.Errorf("schema version %d is newer than this dormouse understands (%d): upgrade dormouse", v, len(migrations))
-	}
-	for ; v < upTo; v++ {
+	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		err := c.exec("BEGIN IMMEDIATE")
-		if err == nil {
-			err = c.exec(migrations[v])
+		if err := c.exec("BEGIN IMMEDIATE"); err != nil {
+			return fmt.Errorf("migrate schema: %w", err)
 		}
-		if err == nil {
-			err = c.exec(fmt.Sprintf("PRAGMA user_version = %d", v+1))
-		}
-		if err == nil {
-			err = c.exec("COMMIT")
-		}
+		done, err := migrateStep(c, upTo)
 		if err != nil {
 			_ = c.exec("ROLLBACK")
-			return fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+			return err
+		}
+		if err := c.exec("COMMIT"); err != nil {
+			_ = c.exec("ROLLBACK")
+			return fmt.Errorf("migrate schema: commit: %w", err)
+		}
+		if done {
+			return nil
 		}
 	}
-	return nil
+}
+
+// migrateStep applies the next migration, if any, inside the caller's
+// transaction.
+func migrateStep(c *conn, upTo int) (done bool, err error) {
+	v, err := c.userVersion()
+	if err != nil {
+		return false, fmt.Errorf("read schema version: %w", err)
+	}
+	if v > len(migrations) {
+		return false, fmt.Errorf("schema version %d is newer than this dormouse understands (%d): upgrade dormouse", v, len(migrations))
+	}
+	if v >= upTo {
+		return true, nil
+	}
+	if err := c.exec(migrations[v]); err != nil {
+		return false, fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+	}
+	if err := c.exec(fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+		return false, fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+	}
+	return v+1 >= upTo, nil
 }

@@ -72,6 +72,8 @@ type Store struct {
 	opts Options
 	dir  string
 
+	openMu sync.Mutex // serialises opening files, so one agent is never opened twice at once
+
 	mu     sync.Mutex
 	agents map[string]*Agent
 	closed bool
@@ -163,8 +165,19 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 	}
 	s.mu.Unlock()
 
-	// Opening runs migrations and may take a while: do it unlocked, then
-	// keep whichever instance got in first.
+	// Opening runs migrations and may take a while: do it without holding
+	// s.mu, but one open at a time, and re-check that nobody else opened the
+	// agent meanwhile.
+	s.openMu.Lock()
+	defer s.openMu.Unlock()
+	s.mu.Lock()
+	if a, ok := s.agents[name]; ok && !a.closing {
+		a.refs++
+		a.lastUsed = time.Now()
+		s.mu.Unlock()
+		return a, nil
+	}
+	s.mu.Unlock()
 	path := s.agentPath(name)
 	if !create {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
@@ -180,13 +193,6 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 		s.mu.Unlock()
 		_ = a.close()
 		return nil, ErrStoreClosed
-	}
-	if other, ok := s.agents[name]; ok && !other.closing {
-		other.refs++
-		other.lastUsed = time.Now()
-		s.mu.Unlock()
-		_ = a.close()
-		return other, nil
 	}
 	a.refs = 1
 	a.lastUsed = time.Now()
@@ -308,7 +314,9 @@ func (s *Store) finish(victims []*Agent) {
 			s.opts.Logger.Warn("close idle agent", "agent", a.name, "err", err)
 		}
 		s.mu.Lock()
-		delete(s.agents, a.name)
+		if s.agents[a.name] == a {
+			delete(s.agents, a.name)
+		}
 		s.cond.Broadcast()
 		s.mu.Unlock()
 	}

@@ -446,6 +446,37 @@ func TestConcurrentWritersTwoProcesses(t *testing.T) {
 	}
 }
 
+// TestConcurrentFirstOpen has many requests arrive at once for an agent that
+// does not exist yet: one file, migrated once, every write stored.
+func TestConcurrentFirstOpen(t *testing.T) {
+	s := openTest(t, Options{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Go(func() {
+			errs <- s.With(t.Context(), "fresh", true, func(a *Agent) error {
+				_, err := a.Insert(t.Context(), []Memory{mem(fmt.Sprint("first words ", i), "")})
+				return err
+			})
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	a := acquire(t, s, "fresh")
+	st, err := a.Stats(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Memories != 16 {
+		t.Errorf("%d memories stored, want 16", st.Memories)
+	}
+}
+
 func TestIdleAgentsAreClosedAndReopen(t *testing.T) {
 	s := openTest(t, Options{IdleClose: 20 * time.Millisecond, MaxOpenAgents: 2})
 	ctx := t.Context()
