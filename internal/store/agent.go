@@ -69,8 +69,8 @@ func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error
 func (a *Agent) Name() string { return a.name }
 
 // write queues fn to run inside the writer's next transaction and waits until
-// that transaction has committed (or fn failed). fn runs inside a savepoint:
-// when it fails, only its own changes are rolled back.
+// that transaction has committed (or fn failed). fn may run twice (see
+// commit), so it must only assign its results, never accumulate them.
 func (a *Agent) write(ctx context.Context, fn func(ctx context.Context, c *conn) error) error {
 	req := &writeReq{fn: fn, ctx: ctx, done: make(chan error, 1)}
 	select {
@@ -78,8 +78,10 @@ func (a *Agent) write(ctx context.Context, fn func(ctx context.Context, c *conn)
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	// Once queued the write runs to completion even if ctx ends, so that an
-	// acknowledged write is always a committed one: wait for the verdict.
+	// Once queued, wait for the verdict even if ctx ends: the caller must
+	// never report failure for a write that commits, or success for one
+	// that does not. (A request whose ctx has ended by the time its
+	// transaction starts is not run.)
 	return <-req.done
 }
 
@@ -104,51 +106,49 @@ func (a *Agent) writeLoop() {
 	}
 }
 
-// commit runs one group: BEGIN IMMEDIATE, each request in its own savepoint,
-// COMMIT, then acknowledges every request with its own outcome.
+// commit runs a group of writes in one transaction and then acknowledges
+// each. Requests are validated before they are queued, so a failure is rare:
+// when one happens the whole transaction is rolled back and every request
+// is run again in a transaction of its own, so each gets its own outcome.
+// (Savepoints per request would do the same in one pass, but each savepoint
+// makes FTS5 flush its pending index, which costs more than the rare retry.)
 func (a *Agent) commit(batch []*writeReq) {
+	if len(batch) > 1 {
+		if err := a.runTx(batch); err == nil {
+			for _, r := range batch {
+				r.done <- nil
+			}
+			return
+		}
+	}
+	for _, r := range batch {
+		r.done <- a.runTx([]*writeReq{r})
+	}
+}
+
+// runTx runs reqs in one IMMEDIATE transaction: all commit or none.
+func (a *Agent) runTx(reqs []*writeReq) error {
 	c := a.wconn
-	errs := make([]error, len(batch))
-	err := c.exec("BEGIN IMMEDIATE")
-	if err != nil {
-		err = fmt.Errorf("begin write transaction: %w", err)
-		for i := range errs {
-			errs[i] = err
+	if err := c.exec("BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("begin write transaction: %w", err)
+	}
+	for _, r := range reqs {
+		err := r.ctx.Err()
+		if err == nil {
+			err = r.fn(r.ctx, c)
 		}
-	} else {
-		ok := 0
-		for i, r := range batch {
-			if cerr := r.ctx.Err(); cerr != nil {
-				errs[i] = cerr
-				continue
+		if err != nil {
+			if rerr := c.exec("ROLLBACK"); rerr != nil {
+				a.log.Error("roll back write transaction", "err", rerr)
 			}
-			if err := c.exec("SAVEPOINT w"); err != nil {
-				errs[i] = err
-				continue
-			}
-			if err := r.fn(r.ctx, c); err != nil {
-				errs[i] = err
-				if rerr := c.exec("ROLLBACK TO w"); rerr != nil {
-					a.log.Error("roll back savepoint", "err", rerr)
-				}
-			} else {
-				ok++
-			}
-			_ = c.exec("RELEASE w")
-		}
-		if err := c.exec("COMMIT"); err != nil {
-			err = fmt.Errorf("commit: %w", err)
-			_ = c.exec("ROLLBACK")
-			for i := range errs {
-				if errs[i] == nil {
-					errs[i] = err
-				}
-			}
+			return err
 		}
 	}
-	for i, r := range batch {
-		r.done <- errs[i]
+	if err := c.exec("COMMIT"); err != nil {
+		_ = c.exec("ROLLBACK")
+		return fmt.Errorf("commit: %w", err)
 	}
+	return nil
 }
 
 // read borrows a read connection for fn. Read connections are opened on

@@ -113,7 +113,11 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time
 	if err != nil {
 		return Inserted{}, err
 	}
-	return Inserted{ID: c.db.LastInsertRowID()}, nil
+	id := c.db.LastInsertRowID()
+	if err := c.execArgs(ctx, `INSERT INTO memories_fts(rowid, content) VALUES (?, ?)`, id, m.Content); err != nil {
+		return Inserted{}, fmt.Errorf("index memory %d: %w", id, err)
+	}
+	return Inserted{ID: id}, nil
 }
 
 func nonNil[T any](s []T) []T {

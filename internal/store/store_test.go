@@ -446,6 +446,48 @@ func TestConcurrentWritersTwoProcesses(t *testing.T) {
 	}
 }
 
+// TestFailedWriteFailsAlone mixes writes that fail (deleting ids that do not
+// exist) into concurrent groups of inserts: each request gets its own
+// outcome, and no insert is lost to a neighbour's failure.
+func TestFailedWriteFailsAlone(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	inserted, notFound := 0, 0
+	for w := range 16 {
+		wg.Go(func() {
+			for i := range 20 {
+				if (w+i)%4 == 0 {
+					err := a.Delete(t.Context(), int64(1_000_000+w*100+i))
+					if !errors.Is(err, ErrNotFound) {
+						t.Errorf("Delete of a missing id = %v, want ErrNotFound", err)
+					}
+					mu.Lock()
+					notFound++
+					mu.Unlock()
+					continue
+				}
+				if _, err := a.Insert(t.Context(), []Memory{mem(fmt.Sprintf("w%d i%d", w, i), "")}); err != nil {
+					t.Errorf("Insert: %v", err)
+					continue
+				}
+				mu.Lock()
+				inserted++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	st, err := a.Stats(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Memories != int64(inserted) || notFound == 0 {
+		t.Errorf("stored %d memories, want %d (with %d failed deletes among them)", st.Memories, inserted, notFound)
+	}
+}
+
 // TestConcurrentFirstOpen has many requests arrive at once for an agent that
 // does not exist yet: one file, migrated once, every write stored.
 func TestConcurrentFirstOpen(t *testing.T) {
