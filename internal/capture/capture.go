@@ -5,7 +5,6 @@ package capture
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -54,11 +53,10 @@ func Extract(content string) Derived {
 	}
 	toks, shouting := scan(content)
 	e := &extractor{
-		s:         content,
-		toks:      toks,
-		shouting:  shouting,
-		ents:      make([]Entity, 0, 8),
-		nameWords: make([]string, 0, 8),
+		s:        content,
+		toks:     toks,
+		shouting: shouting,
+		ents:     make([]Entity, 0, 8),
 	}
 	e.findEntities()
 	return Derived{
@@ -73,14 +71,15 @@ func Extract(content string) Derived {
 // space trimmed and every inner run of white space replaced by one space, so
 // that copies differing only in spacing or line endings dedupe.
 func ContentHash(content string) string {
-	h := sha256.New()
-	sep := false
+	// One buffer and one hash call: writing field by field to a hash.Hash
+	// allocates for every field.
+	buf := make([]byte, 0, len(content))
 	for f := range strings.FieldsSeq(content) {
-		if sep {
-			io.WriteString(h, " ")
+		if len(buf) > 0 {
+			buf = append(buf, ' ')
 		}
-		io.WriteString(h, f)
-		sep = true
+		buf = append(buf, f...)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:])
 }

@@ -232,7 +232,7 @@ func (e *extractor) topical(w string, cls class) bool {
 	if n < 3 || n > 24 { // longer is a hash, a blob or an unsegmented script
 		return false
 	}
-	const notTopics = stopword | filler | smallTalkWord | weekday | relativeUnit | monthName | monthAbbreviation
+	const notTopics = stopword | filler | vague | smallTalkWord | weekday | relativeUnit | monthName | monthAbbreviation
 	if cls&notTopics != 0 {
 		return false
 	}
@@ -241,7 +241,7 @@ func (e *extractor) topical(w string, cls class) bool {
 			return false
 		}
 	}
-	return !slices.Contains(e.nameWords, w)
+	return !e.nameWords.has(w)
 }
 
 // Importance weights. The client sets importance when it knows better; these

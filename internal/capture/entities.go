@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,7 +13,7 @@ type extractor struct {
 	toks      []token
 	shouting  bool
 	ents      []Entity
-	nameWords []string // lowercase pieces of names, kept out of topics
+	nameWords wordSet // lowercase pieces of names, kept out of topics
 	hasMoney  bool
 	hasWhen   bool // a date or a time
 
@@ -23,6 +24,38 @@ type extractor struct {
 }
 
 type seenAs struct{ lowercase, capitalisedMidSentence bool }
+
+// wordSet is a set of words that stays a slice while small, since most
+// texts name a handful of people, and becomes a map when a long one names
+// many, so lookups stay cheap either way.
+type wordSet struct {
+	list []string
+	m    map[string]struct{}
+}
+
+func (s *wordSet) add(w string) {
+	switch {
+	case s.m != nil:
+		s.m[w] = struct{}{}
+	case !slices.Contains(s.list, w):
+		s.list = append(s.list, w)
+		if len(s.list) > 16 {
+			s.m = make(map[string]struct{}, 2*len(s.list))
+			for _, x := range s.list {
+				s.m[x] = struct{}{}
+			}
+			s.list = nil
+		}
+	}
+}
+
+func (s *wordSet) has(w string) bool {
+	if s.m != nil {
+		_, ok := s.m[w]
+		return ok
+	}
+	return slices.Contains(s.list, w)
+}
 
 // longText is where building the seen map starts to beat scanning.
 const longText = 200
@@ -80,10 +113,16 @@ func (e *extractor) add(typ string, from, to int) {
 	s := e.s[e.toks[from].start:e.toks[to-1].end]
 	switch typ {
 	case TypeName:
-		s = trimPossessive(s)
+		if e.possessive(to - 1) {
+			s = trimPossessive(s)
+		}
 		for k := from; k < to; k++ {
+			if t := &e.toks[k]; !t.joined {
+				e.nameWords.add(t.base)
+				continue
+			}
 			for p, rest := nextPiece(e.toks[k].base); p != ""; p, rest = nextPiece(rest) {
-				e.nameWords = append(e.nameWords, p)
+				e.nameWords.add(p)
 			}
 		}
 	case TypeMoney:
@@ -157,13 +196,11 @@ func (e *extractor) date(k int) int {
 			j++ // "3rd of March", but not "3 of March"
 		}
 		if e.word(j) && e.is(j, monthName|monthAbbreviation) {
-			{
-				end := j + 1
-				if e.is(j, monthAbbreviation) && e.punctAt(end, ".") {
-					end++
-				}
-				return e.withYear(end) - k
+			end := j + 1
+			if e.is(j, monthAbbreviation) && e.punctAt(end, ".") {
+				end++
 			}
+			return e.withYear(end) - k
 		}
 		return 0
 	}
@@ -183,7 +220,7 @@ func (e *extractor) date(k int) int {
 		if e.punctAt(j, ",") {
 			j++
 		}
-		if e.word(j) && isDay(e.toks[j].low) || e.is(j, monthName|monthAbbreviation) {
+		if e.word(j) && (isDay(e.toks[j].low) || e.is(j, monthName|monthAbbreviation)) {
 			if n := e.date(j); n > 0 && e.toks[j].cls&weekday == 0 {
 				return j + n - k
 			}
@@ -208,8 +245,8 @@ func (e *extractor) withYear(end int) int {
 	return end
 }
 
-// clock matches "14:30", "10:30-11:00", "9:15 am", "3pm", "3 p.m.", "5 o'clock", "noon"
-// and "midnight". It returns the number of tokens.
+// clock matches "14:30", "10:30-11:00", "9:15 am", "3pm", "3 p.m.",
+// "5 o'clock", "noon" and "midnight". It returns the number of tokens.
 func (e *extractor) clock(k int) int {
 	low := e.toks[k].low
 	if low == "noon" || low == "midnight" {
@@ -449,10 +486,10 @@ func (e *extractor) seenAs(k int) seenAs {
 }
 
 func (s seenAs) with(t *token) seenAs {
+	r, _ := utf8.DecodeRuneInString(t.text)
 	switch {
-	case !t.capital && t.lower > 0:
-		r, _ := utf8.DecodeRuneInString(t.text)
-		s.lowercase = s.lowercase || unicode.IsLower(r)
+	case unicode.IsLower(r):
+		s.lowercase = true
 	case t.capital && !t.initial:
 		s.capitalisedMidSentence = true
 	}
@@ -494,7 +531,7 @@ func (e *extractor) nameEvidence(k int) bool {
 		if nt.cls&nameVerb != 0 {
 			return true
 		}
-		return !nt.capital && nt.lower > 0 && looksLikeVerb(nt.low)
+		return !nt.capital && nt.lower > 0 && nt.base == nt.low && looksLikeVerb(nt.low)
 	}
 	return false
 }

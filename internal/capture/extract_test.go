@@ -163,6 +163,26 @@ func TestExtractEntities(t *testing.T) {
 			want: []Entity{{"NAS", "name"}, {"ZFS", "name"}},
 		},
 		{
+			name: "a date or code after a capitalised word is not swallowed into a name",
+			in:   "On Jan 14 we read RFC 3339.",
+			want: []Entity{{"Jan 14", "date"}, {"RFC 3339", "code"}},
+		},
+		{
+			name: "a weekday and its date are one date",
+			in:   "Weekly sync, Tuesday 3 February 2026. Demo Friday, Feb 6.",
+			want: []Entity{{"Tuesday 3 February 2026", "date"}, {"Friday, Feb 6", "date"}},
+		},
+		{
+			name: "plural nouns opening a sentence are not names",
+			in:   "Timestamps must be UTC. Tests failed twice. James is late.",
+			want: []Entity{{"UTC", "name"}, {"James", "name"}},
+		},
+		{
+			name: "a speaker label after a list marker",
+			in:   "- Bob: deploy on Friday\n- Cash: 200",
+			want: []Entity{{"Bob", "name"}, {"Friday", "date"}},
+		},
+		{
 			name: "contractions are not names",
 			in:   "I'm sure. Don't go. I'll call.",
 			want: []Entity{},

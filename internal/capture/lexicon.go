@@ -25,6 +25,7 @@ const (
 	commonNoun
 	nameVerb
 	smallTalkWord
+	vague
 	emphasis
 	obligation
 	decision
@@ -44,7 +45,7 @@ var lexicon = func() map[string]class {
 		{currencyWord, currencyWords}, {scaleWord, scaleWords},
 		{abbreviation, abbreviations}, {connector, connectors},
 		{filler, fillers}, {commonNoun, commonNouns}, {nameVerb, nameVerbs},
-		{smallTalkWord, smallTalk}, {emphasis, emphasisWords},
+		{smallTalkWord, smallTalk}, {vague, vagueWords}, {emphasis, emphasisWords},
 		{obligation, obligationWords}, {decision, decisionWords},
 		{preference, preferenceWords},
 	} {
@@ -142,7 +143,8 @@ var fillers = []string{
 	"already", "again", "always", "never", "sometimes", "often", "here",
 	"there", "yet", "even", "only", "first", "second", "next", "last", "plus",
 	"literally", "seriously", "personally", "quite", "rather", "very", "lots",
-	"likely", "lately", "early", "sometime", "somehow", "every",
+	"likely", "lately", "early", "sometime", "somehow", "every", "super",
+	"totally", "pretty",
 	// verbs notes and messages start with, and verbs of saying and feeling
 	"remember", "remind", "note", "notes", "reminder", "ask", "asked", "tell",
 	"told", "say", "said", "says", "call", "called", "email", "emailed", "text",
@@ -166,7 +168,7 @@ var fillers = []string{
 	"answer", "summary", "context", "status", "action", "actions", "item",
 	"items", "decision", "decisions", "topic", "subject", "title", "attendees",
 	"agenda", "result", "results", "output", "input", "response", "request",
-	"reply", "comment", "feedback", "tip", "info", "update", "updates",
+	"reply", "comment", "feedback", "tip", "info", "updates",
 	"follow", "followup", "due", "versus", "roughly", "approximately",
 	"around", "about",
 	// titles
@@ -197,6 +199,7 @@ var commonNouns = []string{
 	"password", "deadline", "shopping", "groceries", "milk", "bread", "sync",
 	"standup", "retro", "sprint", "roadmap", "design", "docs", "api",
 	"ticket", "interview", "vacation", "holiday", "location", "date", "small",
+	"life", "world", "people", "art", "nature", "mental",
 	// labels that open lines of notes ("Cash: 200")
 	"cash", "total", "address", "venue", "owner", "goal", "goals", "outcome",
 	"blockers", "blocker", "risks", "risk", "links", "tags", "priority",
@@ -214,6 +217,14 @@ var nameVerbs = []string{
 	"also", "always", "never", "really", "still", "isn't", "wasn't",
 	"doesn't", "didn't", "won't", "can't", "hasn't", "hadn't", "wouldn't",
 	"couldn't", "shouldn't", "to", "and", "or",
+}
+
+// vagueWords are too general to be topics, yet may start a name ("New
+// York", "Best Buy"), so they are not fillers.
+var vagueWords = []string{
+	"new", "old", "best", "better", "worse", "worst", "big", "little", "part",
+	"end", "fun", "real", "easy", "hard", "different", "whole", "sounds",
+	"looks", "goes", "makes", "gonna", "wanna", "gotta", "stuff", "great",
 }
 
 // smallTalk words mark greetings and acknowledgements, which lower importance.

@@ -266,7 +266,7 @@ func hasScheme(s string) bool {
 	default:
 		return false
 	}
-	return isAlnumByte(s[n])
+	return isAlnumByte(s[n]) || s[n] >= utf8.RuneSelf // a host may be an IDN: https://例え.jp
 }
 
 // urlEnd returns the end of the URL starting at i: the next space, control
@@ -282,13 +282,16 @@ func urlEnd(s string, i int) int {
 		}
 		j += w
 	}
+	opens, closes := strings.Count(s[i:j], "("), strings.Count(s[i:j], ")")
 	for j > i {
 		r, w := utf8.DecodeLastRuneInString(s[i:j])
-		if strings.ContainsRune(".,;:!?'’”»*", r) || r == ')' && strings.Count(s[i:j], "(") < strings.Count(s[i:j], ")") || r == ']' {
-			j -= w
-			continue
+		switch {
+		case r == ')' && closes > opens:
+			closes--
+		case !strings.ContainsRune(".,;:!?'’”»*]", r):
+			return j
 		}
-		break
+		j -= w
 	}
 	return j
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"io"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -143,6 +144,7 @@ func BenchmarkConcurrentSingles(b *testing.B) {
 						b.Error(err)
 						return
 					}
+					io.Copy(io.Discard, resp.Body) // so the connection is reused
 					resp.Body.Close()
 					if resp.StatusCode != http.StatusCreated {
 						b.Errorf("status %d", resp.StatusCode)
