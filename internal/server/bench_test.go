@@ -2,8 +2,8 @@ package server
 
 import (
 	"bytes"
-	"io"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
