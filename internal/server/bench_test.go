@@ -157,6 +157,7 @@ func BenchmarkConcurrentSingles(b *testing.B) {
 		total += time.Since(start)
 	}
 	b.ReportMetric(float64(clients*each*b.N)/total.Seconds(), "mem/s")
+
 }
 
 // BenchmarkRecall100k recalls with 1–3 word queries (the content words of

@@ -23,6 +23,13 @@ type Agent struct {
 	readers  chan *conn
 	readSlot chan struct{} // one token per read connection that may still be opened
 
+	// The writer never checkpoints (an fsync on its path would stall every
+	// queued request): it nudges the checkpointer, which copies the WAL back
+	// into the database on a read connection, at most every checkpointEvery.
+	nudge    chan struct{}
+	stopCkpt chan struct{}
+	ckptDone chan struct{}
+
 	// Guarded by the Store's mutex.
 	refs     int
 	lastUsed time.Time
@@ -61,8 +68,32 @@ func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error
 	for range o.ReadConns {
 		a.readSlot <- struct{}{}
 	}
+	a.nudge = make(chan struct{}, 1)
+	a.ckptDone = make(chan struct{})
+	a.stopCkpt = make(chan struct{})
 	go a.writeLoop()
+	go a.checkpointLoop()
 	return a, nil
+}
+
+// checkpointEvery bounds how often the background checkpoint runs.
+const checkpointEvery = 500 * time.Millisecond
+
+func (a *Agent) checkpointLoop() {
+	defer close(a.ckptDone)
+	for range a.nudge {
+		err := a.read(context.Background(), func(c *conn) error {
+			return c.exec("PRAGMA wal_checkpoint(PASSIVE)")
+		})
+		if err != nil && !isBusy(err) {
+			a.log.Warn("checkpoint", "err", err)
+		}
+		select {
+		case <-time.After(checkpointEvery):
+		case <-a.stopCkpt:
+			return
+		}
+	}
 }
 
 // Name returns the agent's validated name.
@@ -103,6 +134,10 @@ func (a *Agent) writeLoop() {
 			}
 		}
 		a.commit(batch)
+		select {
+		case a.nudge <- struct{}{}:
+		default:
+		}
 	}
 }
 
@@ -129,7 +164,7 @@ func (a *Agent) commit(batch []*writeReq) {
 // runTx runs reqs in one IMMEDIATE transaction: all commit or none.
 func (a *Agent) runTx(reqs []*writeReq) error {
 	c := a.wconn
-	if err := c.exec("BEGIN IMMEDIATE"); err != nil {
+	if err := c.execPrepared("BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("begin write transaction: %w", err)
 	}
 	for _, r := range reqs {
@@ -138,14 +173,14 @@ func (a *Agent) runTx(reqs []*writeReq) error {
 			err = r.fn(r.ctx, c)
 		}
 		if err != nil {
-			if rerr := c.exec("ROLLBACK"); rerr != nil {
+			if rerr := c.execPrepared("ROLLBACK"); rerr != nil {
 				a.log.Error("roll back write transaction", "err", rerr)
 			}
 			return err
 		}
 	}
-	if err := c.exec("COMMIT"); err != nil {
-		_ = c.exec("ROLLBACK")
+	if err := c.execPrepared("COMMIT"); err != nil {
+		_ = c.execPrepared("ROLLBACK")
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
@@ -182,6 +217,9 @@ func (a *Agent) read(ctx context.Context, fn func(c *conn) error) error {
 func (a *Agent) close() error {
 	close(a.writes)
 	<-a.writerErr
+	close(a.stopCkpt)
+	close(a.nudge)
+	<-a.ckptDone
 	var errs []error
 	for {
 		select {

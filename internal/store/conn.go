@@ -44,7 +44,8 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 PRAGMA synchronous = %s;
 PRAGMA foreign_keys = ON;
 PRAGMA cache_size = -%d;
-PRAGMA temp_store = MEMORY;`, o.Synchronous, o.CacheSizeKiB)
+PRAGMA temp_store = MEMORY;
+PRAGMA wal_autocheckpoint = 0;`, o.Synchronous, o.CacheSizeKiB)
 	if err := c.exec(pragmas); err != nil {
 		c.close()
 		return nil, fmt.Errorf("set pragmas: %w", err)
@@ -61,6 +62,16 @@ func (c *conn) close() error {
 }
 
 func (c *conn) exec(sql string) error { return c.db.Exec(sql) }
+
+// execPrepared runs a parameterless statement from the statement cache: for
+// the BEGIN and COMMIT of every group, which exec would parse each time.
+func (c *conn) execPrepared(sql string) error {
+	s, err := c.prepare(sql)
+	if err != nil {
+		return err
+	}
+	return s.Exec()
+}
 
 // prepare returns a cached statement, reset and with its bindings cleared.
 func (c *conn) prepare(sql string) (*sqlite3.Stmt, error) {

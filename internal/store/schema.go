@@ -33,7 +33,7 @@ CREATE INDEX daily_memories_ts ON daily_memories(ts);
 CREATE INDEX daily_memories_unconsolidated ON daily_memories(day, ts) WHERE consolidated = 0;
 CREATE INDEX daily_memories_session ON daily_memories(session_id, ts);
 CREATE INDEX daily_memories_hash ON daily_memories(content_hash);
-CREATE INDEX daily_memories_importance ON daily_memories(importance, ts);
+CREATE INDEX daily_memories_important ON daily_memories(ts) WHERE importance >= 0.8;
 
 CREATE TABLE consolidated_memories (
 	id         INTEGER PRIMARY KEY AUTOINCREMENT,
