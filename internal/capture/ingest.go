@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -122,21 +124,48 @@ func Prepare(in Input, maxContent int, now time.Time) (store.Memory, error) {
 }
 
 // PrepareAll validates a batch: one bad memory rejects the whole batch, so
-// nothing is written for a request that gets an error.
+// nothing is written for a request that gets an error. Large batches are
+// derived on every CPU: extraction costs as much as the insert itself.
 func PrepareAll(ins []Input, maxContent int, now time.Time) ([]store.Memory, error) {
 	out := make([]store.Memory, len(ins))
-	for i, in := range ins {
-		m, err := Prepare(in, maxContent, now)
-		if err != nil {
-			if ie, ok := err.(*InputError); ok && len(ins) > 1 {
-				ie.Index, ie.batch = i, true
+	errs := make([]error, len(ins))
+	workers := min(runtime.GOMAXPROCS(0), len(ins)/parallelBatch)
+	if workers <= 1 {
+		for i, in := range ins {
+			if out[i], errs[i] = Prepare(in, maxContent, now); errs[i] != nil {
+				break
 			}
-			return nil, err
 		}
-		out[i] = m
+	} else {
+		var wg sync.WaitGroup
+		chunk := (len(ins) + workers - 1) / workers
+		for lo := 0; lo < len(ins); lo += chunk {
+			hi := min(lo+chunk, len(ins))
+			wg.Go(func() {
+				for i := lo; i < hi; i++ {
+					if out[i], errs[i] = Prepare(ins[i], maxContent, now); errs[i] != nil {
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		if ie, ok := err.(*InputError); ok && len(ins) > 1 {
+			ie.Index, ie.batch = i, true
+		}
+		return nil, err
 	}
 	return out, nil
 }
+
+// parallelBatch is the batch size from which PrepareAll uses more than one
+// goroutine per this many memories.
+const parallelBatch = 64
 
 // Ingest validates, derives and stores a batch in one transaction.
 func Ingest(ctx context.Context, a *store.Agent, ins []Input, maxContent int, now time.Time) ([]store.Inserted, error) {

@@ -64,9 +64,9 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]Hit, err
 	return a.hits(ctx, "memory", sql, args)
 }
 
-// RecentMemories returns the newest memories and, separately, the most
-// important ones within the filters: what recall offers when a query has no
-// searchable words.
+// RecentMemories returns the newest memories and the newest important ones
+// (importance >= 0.8) within the filters: what recall offers when a query has
+// no searchable words.
 func (a *Agent) RecentMemories(ctx context.Context, o SearchOptions) ([]Hit, error) {
 	base := `SELECT m.id, m.ts, m.session_id, m.role, m.content, m.importance, 0 FROM daily_memories m WHERE 1=1`
 	sql, args := memoryFilters(base, nil, o)
@@ -74,7 +74,9 @@ func (a *Agent) RecentMemories(ctx context.Context, o SearchOptions) ([]Hit, err
 	if err != nil {
 		return nil, err
 	}
-	important, err := a.hits(ctx, "memory", sql+` ORDER BY m.importance DESC, m.ts DESC LIMIT ?`, append(args, max(o.Limit, 1)))
+	// Important memories (the partial index's condition, so it is used),
+	// newest first, however old: a profile of what must not be forgotten.
+	important, err := a.hits(ctx, "memory", sql+` AND m.importance >= 0.8 ORDER BY m.ts DESC LIMIT ?`, append(args, max(o.Limit, 1)))
 	if err != nil {
 		return nil, err
 	}
