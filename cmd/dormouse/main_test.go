@@ -25,7 +25,10 @@ import (
 	"time"
 )
 
-var binary string
+var (
+	binary      string
+	emptyConfig string // so no test reads the machine's /etc/dormouse
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "dormouse-e2e-")
@@ -34,6 +37,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "dormouse")
+	emptyConfig = filepath.Join(dir, "empty.yaml")
+	if err := os.WriteFile(emptyConfig, nil, 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -54,6 +62,7 @@ func hermeticEnv(extra ...string) []string {
 		}
 		env = append(env, kv)
 	}
+	env = append(env, "DORMOUSE_CONFIG="+emptyConfig)
 	return append(env, extra...)
 }
 
