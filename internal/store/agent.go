@@ -113,7 +113,11 @@ func (a *Agent) write(ctx context.Context, fn func(ctx context.Context, c *conn)
 	// never report failure for a write that commits, or success for one
 	// that does not. (A request whose ctx has ended by the time its
 	// transaction starts is not run.)
-	return <-req.done
+	err := <-req.done
+	if err != nil && isFull(err) && !errors.Is(err, ErrFull) {
+		err = fmt.Errorf("%w: %v", ErrFull, err)
+	}
+	return err
 }
 
 func (a *Agent) writeLoop() {

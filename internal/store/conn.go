@@ -46,6 +46,9 @@ PRAGMA foreign_keys = ON;
 PRAGMA cache_size = -%d;
 PRAGMA temp_store = MEMORY;
 PRAGMA wal_autocheckpoint = 0;`, o.Synchronous, o.CacheSizeKiB)
+	if o.MaxPageCount > 0 {
+		pragmas += fmt.Sprintf("\nPRAGMA max_page_count = %d;", o.MaxPageCount)
+	}
 	if err := c.exec(pragmas); err != nil {
 		c.close()
 		return nil, fmt.Errorf("set pragmas: %w", err)
@@ -180,6 +183,11 @@ func firstLine(s string) string {
 		s = s[:60] + "…"
 	}
 	return s
+}
+
+// isFull reports whether err is SQLite's "database or disk is full".
+func isFull(err error) bool {
+	return errors.Is(err, sqlite3.FULL)
 }
 
 // isBusy reports whether err is SQLite's "database is locked".

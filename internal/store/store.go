@@ -29,6 +29,7 @@ type Options struct {
 	MaxOpenAgents  int           // beyond this, least recently used idle agents are closed
 	GroupCommitMax int           // writes per transaction at most
 	DedupWindow    time.Duration // same content and session within this window is stored once
+	MaxPageCount   int           // cap on each agent file's size in pages (0: only the disk's)
 	Location       *time.Location
 	Logger         *slog.Logger
 }
@@ -88,6 +89,9 @@ var (
 	ErrNoAgent = errors.New("no such agent")
 	// ErrStoreClosed is returned after Close.
 	ErrStoreClosed = errors.New("store is closed")
+	// ErrFull is returned when a write does not fit: the disk, or the agent
+	// file's size cap, is full. Nothing of that write was stored.
+	ErrFull = errors.New("storage is full")
 )
 
 var agentName = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
