@@ -102,6 +102,10 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(agents), ln.Addr()))
 	log.Info("listening", "addr", ln.Addr().String(), "data", cfg.DataDir, "agents", len(agents),
 		"provider", cfg.LLM.Provider)
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
+		log.Warn("listening beyond loopback without authentication: anyone who can reach this address can read and write every agent's memories",
+			"addr", ln.Addr().String())
+	}
 
 	var serveErr error
 	select {
