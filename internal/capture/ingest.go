@@ -47,6 +47,17 @@ const maxLabelBytes = 256
 // Prepare validates in and derives the stored fields. maxContent bounds the
 // content in bytes; now is the default timestamp.
 func Prepare(in Input, maxContent int, now time.Time) (store.Memory, error) {
+	m, err := validate(in, maxContent, now)
+	if err != nil {
+		return store.Memory{}, err
+	}
+	derive(&m, in.Importance != nil)
+	return m, nil
+}
+
+// validate checks in and fills every field that needs no derivation. It is
+// cheap; derive is where the time goes.
+func validate(in Input, maxContent int, now time.Time) (store.Memory, error) {
 	fail := func(field, format string, args ...any) (store.Memory, error) {
 		return store.Memory{}, &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -94,18 +105,13 @@ func Prepare(in Input, maxContent int, now time.Time) (store.Memory, error) {
 		}
 		ctxJSON = buf.Bytes()
 	}
-	d := Extract(in.Content)
-	importance := d.Importance
+	var importance float64
 	if in.Importance != nil {
 		v := *in.Importance
 		if !(v >= 0 && v <= 1) {
 			return fail("importance", "must be between 0 and 1, got %v", v)
 		}
 		importance = v
-	}
-	entities := make([]store.Entity, len(d.Entities))
-	for i, e := range d.Entities {
-		entities[i] = store.Entity{Text: e.Text, Type: e.Type}
 	}
 	return store.Memory{
 		SessionID:       in.SessionID,
@@ -116,11 +122,23 @@ func Prepare(in Input, maxContent int, now time.Time) (store.Memory, error) {
 		Context:         ctxJSON,
 		Importance:      importance,
 		Source:          in.Source,
-		ContentHash:     ContentHash(in.Content),
-		Summary:         d.Summary,
-		Entities:        entities,
-		Topics:          d.Topics,
 	}, nil
+}
+
+// derive adds what the offline extractor finds in m's content; the
+// importance only when the client gave none.
+func derive(m *store.Memory, explicitImportance bool) {
+	d := Extract(m.Content)
+	if !explicitImportance {
+		m.Importance = d.Importance
+	}
+	m.Entities = make([]store.Entity, len(d.Entities))
+	for i, e := range d.Entities {
+		m.Entities[i] = store.Entity{Text: e.Text, Type: e.Type}
+	}
+	m.ContentHash = ContentHash(m.Content)
+	m.Summary = d.Summary
+	m.Topics = d.Topics
 }
 
 // PrepareAll validates a batch: one bad memory rejects the whole batch, so
@@ -167,11 +185,73 @@ func PrepareAll(ins []Input, maxContent int, now time.Time) ([]store.Memory, err
 // goroutine per this many memories.
 const parallelBatch = 64
 
+// Batch is a validated request: nothing about it can fail any more except
+// storage itself.
+type Batch struct {
+	ins  []Input
+	mems []store.Memory // validated, not yet derived
+}
+
+// Validate checks every memory of a request, cheaply, before anything is
+// derived or stored: one bad memory rejects the whole request.
+func Validate(ins []Input, maxContent int, now time.Time) (*Batch, error) {
+	b := &Batch{ins: ins, mems: make([]store.Memory, len(ins))}
+	for i, in := range ins {
+		m, err := validate(in, maxContent, now)
+		if err != nil {
+			if ie, ok := err.(*InputError); ok && len(ins) > 1 {
+				ie.Index, ie.batch = i, true
+			}
+			return nil, err
+		}
+		b.mems[i] = m
+	}
+	return b, nil
+}
+
+// Store derives the batch's fields and stores it in one transaction: every
+// memory or none. A large batch is derived chunk by chunk while the store
+// inserts the chunks already derived, so extraction and SQLite run on two
+// cores at once.
+func (b *Batch) Store(ctx context.Context, a *store.Agent) ([]store.Inserted, error) {
+	if len(b.mems) < streamFrom {
+		for i := range b.mems {
+			derive(&b.mems[i], b.ins[i].Importance != nil)
+		}
+		return a.Insert(ctx, b.mems)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the producer if the store gives up first
+	chunks := make(chan []store.Memory, 2)
+	go func() {
+		defer close(chunks)
+		for lo := 0; lo < len(b.mems); lo += streamChunk {
+			chunk := b.mems[lo:min(lo+streamChunk, len(b.mems))]
+			for i := range chunk {
+				derive(&chunk[i], b.ins[lo+i].Importance != nil)
+			}
+			select {
+			case chunks <- chunk:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return a.InsertChunks(ctx, chunks)
+}
+
+// Batches from streamFrom memories are derived while they are inserted, in
+// chunks of streamChunk.
+const (
+	streamFrom  = 256
+	streamChunk = 64
+)
+
 // Ingest validates, derives and stores a batch in one transaction.
 func Ingest(ctx context.Context, a *store.Agent, ins []Input, maxContent int, now time.Time) ([]store.Inserted, error) {
-	mems, err := PrepareAll(ins, maxContent, now)
+	b, err := Validate(ins, maxContent, now)
 	if err != nil {
 		return nil, err
 	}
-	return a.Insert(ctx, mems)
+	return b.Store(ctx, a)
 }

@@ -137,7 +137,7 @@ func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
 		s.requestError(w, r, err)
 		return
 	}
-	mems, err := capture.PrepareAll(ins, s.opts.MaxContentBytes, s.opts.Now())
+	batch, err := capture.Validate(ins, s.opts.MaxContentBytes, s.opts.Now())
 	if err != nil {
 		s.requestError(w, r, err)
 		return
@@ -148,7 +148,7 @@ func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.store.Release(a)
-	res, err := a.Insert(r.Context(), mems)
+	res, err := batch.Store(r.Context(), a)
 	if err != nil {
 		s.requestError(w, r, err)
 		return
@@ -307,6 +307,21 @@ func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agen
 		facts = []store.Fact{}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"facts": facts})
+}
+
+// rejectFact is how a user deletes a fact: it is kept as rejected, so the
+// same claim arriving again does not come back as current.
+func (s *Server) rejectFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		s.requestError(w, r, badRequest("invalid_id", "fact id must be a positive integer, got %q", r.PathValue("id")))
+		return
+	}
+	if err := a.RejectFact(r.Context(), id); err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"rejected": id})
 }
 
 func (s *Server) listConsolidations(w http.ResponseWriter, r *http.Request, a *store.Agent) {

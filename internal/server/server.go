@@ -82,6 +82,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.agentHandler(s.deleteMemory))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.agentHandler(s.postRecall))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.agentHandler(s.listFacts))
+	s.mux.HandleFunc("DELETE /v1/agents/{agent}/facts/{id}", s.agentHandler(s.rejectFact))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.agentHandler(s.stats))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
@@ -96,7 +97,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
-		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must not contain empty, '.' or '..' segments")
+		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
 	} else {
 		r.Body = http.MaxBytesReader(rec, r.Body, s.opts.MaxBodyBytes)
 		s.mux.ServeHTTP(rec, r)
@@ -188,6 +189,9 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, http.StatusNotFound, "not_found", err.Error())
 	case errors.Is(err, store.ErrBadCursor):
 		writeError(w, http.StatusBadRequest, "invalid_cursor", "cursor is not one this server returned")
+	case errors.Is(err, store.ErrFull):
+		s.log.Error("storage full", "method", r.Method, "path", r.URL.Path, "err", err)
+		writeError(w, http.StatusInsufficientStorage, "storage_full", "the disk or the agent's size limit is full: nothing of this request was stored")
 	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
 		writeError(w, http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

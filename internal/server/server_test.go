@@ -428,3 +428,37 @@ func normalise(ins []capture.Input) []capture.Input {
 	}
 	return out
 }
+
+// TestFullStorageIs507 fills an agent file to its cap through the API: the
+// request that does not fit gets 507 and stores nothing.
+func TestFullStorageIs507(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(t.Context(), store.Options{Dir: dir, MaxPageCount: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true}))
+	defer func() { ts.Close(); st.Close() }()
+	f := &fixture{t: t, url: ts.URL, dir: dir, store: st}
+	acked := 0
+	for i := range 500 {
+		body := fmt.Sprintf(`{"content":"memory %d %s"}`, i, strings.Repeat("filler words ", 30))
+		var e ErrorBody
+		code := f.post("/v1/agents/main/memories", body, &e)
+		if code == http.StatusCreated {
+			acked++
+			continue
+		}
+		if code != http.StatusInsufficientStorage || e.Error.Code != "storage_full" {
+			t.Fatalf("status %d %+v, want 507 storage_full", code, e)
+		}
+		break
+	}
+	var stats store.Stats
+	if f.do("GET", "/v1/agents/main/stats", nil, &stats); stats.Memories != int64(acked) {
+		t.Errorf("%d memories stored, want the %d acknowledged", stats.Memories, acked)
+	}
+	if acked == 500 {
+		t.Error("the cap was never reached")
+	}
+}

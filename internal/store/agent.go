@@ -43,6 +43,7 @@ type writeReq struct {
 	fn   func(ctx context.Context, c *conn) error
 	ctx  context.Context
 	done chan error
+	solo bool // runs in a transaction of its own, exactly once (a stream cannot be replayed)
 }
 
 func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error) {
@@ -103,7 +104,17 @@ func (a *Agent) Name() string { return a.name }
 // that transaction has committed (or fn failed). fn may run twice (see
 // commit), so it must only assign its results, never accumulate them.
 func (a *Agent) write(ctx context.Context, fn func(ctx context.Context, c *conn) error) error {
-	req := &writeReq{fn: fn, ctx: ctx, done: make(chan error, 1)}
+	return a.submit(&writeReq{fn: fn, ctx: ctx, done: make(chan error, 1)})
+}
+
+// writeSolo is write for an fn that must run exactly once, alone in its
+// transaction.
+func (a *Agent) writeSolo(ctx context.Context, fn func(ctx context.Context, c *conn) error) error {
+	return a.submit(&writeReq{fn: fn, ctx: ctx, done: make(chan error, 1), solo: true})
+}
+
+func (a *Agent) submit(req *writeReq) error {
+	ctx := req.ctx
 	select {
 	case a.writes <- req:
 	case <-ctx.Done():
@@ -125,11 +136,16 @@ func (a *Agent) writeLoop() {
 	batch := make([]*writeReq, 0, a.opts.GroupCommitMax)
 	for req := range a.writes {
 		batch = append(batch[:0], req)
+		var solo *writeReq
 	drain:
-		for len(batch) < a.opts.GroupCommitMax {
+		for !req.solo && len(batch) < a.opts.GroupCommitMax {
 			select {
 			case r, ok := <-a.writes:
 				if !ok {
+					break drain
+				}
+				if r.solo {
+					solo = r
 					break drain
 				}
 				batch = append(batch, r)
@@ -138,6 +154,9 @@ func (a *Agent) writeLoop() {
 			}
 		}
 		a.commit(batch)
+		if solo != nil {
+			a.commit([]*writeReq{solo})
+		}
 		select {
 		case a.nudge <- struct{}{}:
 		default:

@@ -118,7 +118,13 @@ func (c *conn) query(ctx context.Context, sql string, args []any, row func(*sqli
 			return err
 		}
 	}
-	return s.Err()
+	if err := s.Err(); err != nil {
+		if cerr := ctx.Err(); cerr != nil { // SQLite says "interrupted": say why
+			return fmt.Errorf("%w: %v", cerr, err)
+		}
+		return err
+	}
+	return nil
 }
 
 // execArgs runs a statement that returns no rows.

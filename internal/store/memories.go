@@ -75,6 +75,40 @@ func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 	return out, nil
 }
 
+// InsertChunks stores the memories that arrive on chunks, in order, in one
+// transaction: all of them or none. It lets the caller derive the next chunk
+// while the previous one is being inserted; the transaction stays open until
+// chunks is closed, so the producer must keep up (or cancel ctx).
+func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Inserted, error) {
+	var out []Inserted
+	now := time.Now()
+	err := a.writeSolo(ctx, func(ctx context.Context, c *conn) error {
+		for {
+			var chunk []Memory
+			var ok bool
+			select {
+			case chunk, ok = <-chunks:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			if !ok {
+				return nil
+			}
+			for i := range chunk {
+				ins, err := a.insertOne(ctx, c, &chunk[i], now)
+				if err != nil {
+					return fmt.Errorf("insert memory %d: %w", len(out)+1, err)
+				}
+				out = append(out, ins)
+			}
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time) (Inserted, error) {
 	ts := m.Timestamp.UnixMilli()
 	if w := a.opts.DedupWindow.Milliseconds(); w > 0 {
