@@ -29,6 +29,26 @@ func summarize(s string) string {
 	return shorten(collapseSpace(s))
 }
 
+// Sentences splits s into its sentences as summarize sees them: each on one
+// line, Markdown markers dropped, those without a word left out.
+func Sentences(s string) []string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	var out []string
+	for rest := s; ; {
+		rest = strings.TrimLeftFunc(rest, isBlank)
+		if rest == "" {
+			return out
+		}
+		end, next := sentenceEnd(rest)
+		if line := collapseSpace(stripMarkers(rest[:end])); strings.ContainsFunc(line, text.IsWordRune) {
+			out = append(out, line)
+		}
+		rest = rest[next:]
+	}
+}
+
 func isBlank(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }
 
 // sentenceEnd returns where the sentence s starts with ends (closing quotes

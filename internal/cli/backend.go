@@ -10,6 +10,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -25,6 +26,7 @@ type backend interface {
 	Delete(ctx context.Context, agent string, id int64) error
 	Stats(ctx context.Context, agent string) (store.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
+	Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
 	Close() error
 }
 
@@ -54,7 +56,12 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 		if err != nil {
 			return nil, err
 		}
-		return &local{st: st, eng: daemon.RecallEngine(cfg), maxContent: cfg.API.MaxContentBytes}, nil
+		log := newLogger(env.Stderr, cfg.LogLevel)
+		cons, err := daemon.ConsolidationEngine(cfg, st, log)
+		if err != nil {
+			log.Debug("consolidation unavailable", "err", err)
+		}
+		return &local{st: st, eng: daemon.RecallEngine(cfg), cons: cons, consErr: err, maxContent: cfg.API.MaxContentBytes}, nil
 	}
 	addr := c.addr
 	if addr == "" {
@@ -106,7 +113,16 @@ func (remote) Close() error { return nil }
 type local struct {
 	st         *store.Store
 	eng        *recall.Engine
+	cons       *consolidate.Engine
+	consErr    error // why cons is nil
 	maxContent int
+}
+
+func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {
+	if l.cons == nil {
+		return consolidate.Result{}, l.consErr
+	}
+	return l.cons.Do(ctx, agent, req)
 }
 
 func (l *local) Close() error { return l.st.Close() }

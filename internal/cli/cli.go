@@ -58,6 +58,7 @@ func commands() []command {
 		{"list", "list memories, newest first", runList},
 		{"show", "show one memory", runShow},
 		{"forget", "delete a memory", runForget},
+		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},
 		{"agents", "list agents", runAgents},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
@@ -119,7 +120,7 @@ func printUsage(w io.Writer) {
 	fmt.Fprintln(w, "dormouse — a memory appliance for AI agents")
 	fmt.Fprintln(w, "\nUsage: dormouse COMMAND [flags] [args]\n\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'dormouse COMMAND --help' for a command's flags.")
 }

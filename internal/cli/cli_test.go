@@ -4,12 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/server"
+	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 // runMain runs the command line in-process with a hermetic environment.
@@ -135,5 +142,75 @@ func TestRefuseRootWrite(t *testing.T) {
 	}
 	if err := refuseRootWrite(Env{Euid: 1000}, dir); err != nil {
 		t.Errorf("non-root refused: %v", err)
+	}
+}
+
+func TestConsolidateCommand(t *testing.T) {
+	twoDaysAgo := time.Now().AddDate(0, 0, -2)
+	at := time.Date(twoDaysAgo.Year(), twoDaysAgo.Month(), twoDaysAgo.Day(), 12, 0, 0, 0, time.Local)
+	day := at.Format(time.DateOnly)
+
+	check := func(t *testing.T, where ...string) {
+		t.Helper()
+		if _, errOut, code := runMain(t, "", append([]string{"ingest", "--agent", "home", "--at", at.Format(time.RFC3339), "Alice's role is engineer."}, where...)...); code != ExitOK {
+			t.Fatalf("ingest: exit %d: %s", code, errOut)
+		}
+		out, errOut, code := runMain(t, "", append([]string{"consolidate", "--agent", "home", "--dry-run", "--json"}, where...)...)
+		if code != ExitOK {
+			t.Fatalf("consolidate --dry-run: exit %d: %s", code, errOut)
+		}
+		var plan struct {
+			Results []consolidate.Result `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(out), &plan); err != nil {
+			t.Fatalf("consolidate --dry-run --json = %q: %v", out, err)
+		}
+		want := []consolidate.DayPlan{{Day: day, Memories: 1, Unconsolidated: 1, Chunks: 1, EstimatedTokens: 19}}
+		if len(plan.Results) != 1 || plan.Results[0].Plan == nil {
+			t.Fatalf("dry run results = %+v", plan.Results)
+		}
+		if diff := cmp.Diff(plan.Results[0].Plan.Days, want); diff != "" {
+			t.Errorf("plan mismatch (-got +want):\n%s", diff)
+		}
+		out, errOut, code = runMain(t, "", append([]string{"consolidate", "--all"}, where...)...)
+		if code != ExitOK || !strings.Contains(out, "home") || !strings.Contains(out, day) || !strings.Contains(out, " ok ") {
+			t.Errorf("consolidate --all: exit %d, stdout %q, stderr %q", code, out, errOut)
+		}
+		out, _, code = runMain(t, "", append([]string{"status", "--json"}, where...)...)
+		if code != ExitOK || !strings.Contains(out, `"unconsolidated": 0`) || !strings.Contains(out, `"last_consolidated_date": "`+day+`"`) {
+			t.Errorf("status after consolidate: exit %d, %s", code, out)
+		}
+	}
+	t.Run("files", func(t *testing.T) { check(t, "--data", t.TempDir()) })
+	t.Run("daemon", func(t *testing.T) {
+		st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eng := &consolidate.Engine{Store: st, Consolidator: consolidate.Offline{}}
+		ts := httptest.NewServer(server.New(st, &recall.Engine{}, server.Options{AutoCreate: true, Consolidate: eng}))
+		t.Cleanup(func() {
+			ts.Close()
+			st.Close()
+		})
+		check(t, "--addr", strings.TrimPrefix(ts.URL, "http://"))
+	})
+
+	data := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"consolidate", "--data", data, "--agent", "home", "--all"}, ExitUsage, "not both"},
+		{[]string{"consolidate", "--data", data, "--date", "yesterday"}, ExitUsage, "not a date"},
+		{[]string{"consolidate", "--data", data, "--date", "2026-01-01", "--since", "2026-01-01"}, ExitUsage, "not both"},
+		{[]string{"consolidate", "--data", data, "--agent", "ghost"}, ExitError, "no such agent"},
+		{[]string{"consolidate", "--help"}, ExitOK, "-dry-run"},
+	} {
+		out, errOut, code := runMain(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.msg) {
+			t.Errorf("%q: exit %d, %q %q; want exit %d mentioning %q", tc.args, code, out, errOut, tc.code, tc.msg)
+		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -194,6 +195,18 @@ func (c *Client) Agents(ctx context.Context) ([]string, error) {
 		names[i] = a.Name
 	}
 	return names, nil
+}
+
+// Consolidate asks the daemon to consolidate (or, with DryRun, to plan).
+func (c *Client) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {
+	var out consolidate.Result
+	err := c.do(ctx, http.MethodPost, agentPath(agent, "/consolidate"), req, &out)
+	return out, err
+}
+
+// RejectFact deletes a fact as the user: it is kept as rejected.
+func (c *Client) RejectFact(ctx context.Context, agent string, id int64) error {
+	return c.do(ctx, http.MethodDelete, agentPath(agent, "/facts/", strconv.FormatInt(id, 10)), nil, nil)
 }
 
 // Healthz checks the daemon answers.

@@ -24,6 +24,8 @@ type Config struct {
 	API      API     `yaml:"api"`
 	Capture  Capture `yaml:"capture"`
 	Recall   Recall  `yaml:"recall"`
+
+	Consolidate Consolidate `yaml:"consolidate"`
 }
 
 // LLM chooses the model behind extraction and consolidation.
@@ -66,6 +68,15 @@ type Recall struct {
 	RecencyHalfLife Duration `yaml:"recency_half_life"`
 }
 
+// Consolidate tunes the nightly cycle and its early runs.
+type Consolidate struct {
+	CatchUp          bool     `yaml:"catch_up"`          // consolidate past days at start-up
+	BacklogThreshold int      `yaml:"backlog_threshold"` // 0: off
+	BacklogDebounce  Duration `yaml:"backlog_debounce"`
+	ChunkTokens      int      `yaml:"chunk_tokens"` // memory tokens per model call
+	LeaseTTL         Duration `yaml:"lease_ttl"`
+}
+
 // defaultDataDir is data_dir when systemd gave no $STATE_DIRECTORY: beside the binary's working
 // directory, so `dormouse serve` run by hand works without root.
 const defaultDataDir = "./dormouse-data"
@@ -102,6 +113,13 @@ func Default() Config {
 			K:               10,
 			MaxCandidates:   400,
 			RecencyHalfLife: Duration(720 * time.Hour),
+		},
+		Consolidate: Consolidate{
+			CatchUp:          true,
+			BacklogThreshold: 50,
+			BacklogDebounce:  Duration(time.Minute),
+			ChunkTokens:      6000,
+			LeaseTTL:         Duration(10 * time.Minute),
 		},
 	}
 }

@@ -70,6 +70,12 @@ func (c Config) validate() problems {
 			r.K, r.MaxCandidates)
 	}
 	p.duration("recall.recency_half_life", r.RecencyHalfLife, time.Hour, 10*365*24*time.Hour)
+
+	cs := c.Consolidate
+	p.number("consolidate.backlog_threshold", int64(cs.BacklogThreshold), 0, 1000000)
+	p.duration("consolidate.backlog_debounce", cs.BacklogDebounce, time.Second, 24*time.Hour)
+	p.number("consolidate.chunk_tokens", int64(cs.ChunkTokens), 256, 1000000)
+	p.duration("consolidate.lease_ttl", cs.LeaseTTL, 10*time.Second, 24*time.Hour)
 	return p
 }
 

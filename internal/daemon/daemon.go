@@ -14,6 +14,7 @@ import (
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -49,6 +50,23 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 	}
 }
 
+// ConsolidationEngine maps the configuration onto the consolidation engine.
+// Only the offline consolidator exists so far; Validate accepts the other
+// providers' names, so a file naming one is refused here.
+func ConsolidationEngine(cfg config.Config, st *store.Store, log *slog.Logger) (*consolidate.Engine, error) {
+	if cfg.LLM.Provider != "offline" {
+		return nil, fmt.Errorf("llm.provider %q is not implemented in this version; use offline", cfg.LLM.Provider)
+	}
+	return &consolidate.Engine{
+		Store:        st,
+		Consolidator: consolidate.Offline{},
+		Location:     cfg.Location(),
+		ChunkTokens:  cfg.Consolidate.ChunkTokens,
+		LeaseTTL:     time.Duration(cfg.Consolidate.LeaseTTL),
+		Logger:       log,
+	}, nil
+}
+
 // Run serves until ctx is cancelled, then drains: the listener stops, in-flight
 // requests (and so their writes) finish, every WAL is checkpointed and the
 // files are closed. It notifies systemd (when NOTIFY_SOCKET is set) with
@@ -78,14 +96,30 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		_ = st.Close()
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
 	}
-	api := server.New(st, RecallEngine(cfg), server.Options{
+	// Background work (catch-up, early rebuilds) runs under bg, which the
+	// drain cancels: a cancelled consolidation's transaction never commits.
+	bg, stopBG := context.WithCancel(ctx)
+	defer stopBG()
+	opts := server.Options{
 		MaxBodyBytes:    cfg.API.MaxBodyBytes,
 		MaxBatch:        cfg.API.MaxBatch,
 		MaxContentBytes: cfg.API.MaxContentBytes,
 		AutoCreate:      cfg.API.AutoCreate,
 		Agents:          cfg.API.Agents,
 		Logger:          log,
-	})
+	}
+	cons, err := ConsolidationEngine(cfg, st, log)
+	var backlog *consolidate.Backlog
+	if err != nil {
+		log.Warn("consolidation disabled", "err", err)
+	} else {
+		opts.Consolidate = cons
+		backlog = &consolidate.Backlog{Engine: cons, Threshold: cfg.Consolidate.BacklogThreshold,
+			Debounce: time.Duration(cfg.Consolidate.BacklogDebounce)}
+		backlog.Start(bg)
+		opts.OnWrite = backlog.Notify
+	}
+	api := server.New(st, RecallEngine(cfg), opts)
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -100,8 +134,18 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	api.SetReady(true)
 	notify(log, sd.SdNotifyReady)
 	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(agents), ln.Addr()))
+	go Watchdog(bg, log, Liveness(ln.Addr(), st)) // pings only while /healthz and the store answer
 	log.Info("listening", "addr", ln.Addr().String(), "data", cfg.DataDir, "agents", len(agents),
 		"provider", cfg.LLM.Provider)
+	catchUp := make(chan struct{})
+	if cons != nil && cfg.Consolidate.CatchUp {
+		go func() { // after READY: catch-up never delays start-up
+			defer close(catchUp)
+			cons.CatchUp(bg)
+		}()
+	} else {
+		close(catchUp)
+	}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 		log.Warn("listening beyond loopback without authentication: anyone who can reach this address can read and write every agent's memories",
 			"addr", ln.Addr().String())
@@ -118,7 +162,12 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 	log.Info("draining")
 	dctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
+	stopBG()
 	shutErr := srv.Shutdown(dctx)
+	<-catchUp
+	if backlog != nil {
+		backlog.Wait()
+	}
 	closeErr := st.Close()
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -156,6 +159,9 @@ func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
 	ids := make([]int64, len(res))
 	for i, x := range res {
 		ids[i] = x.ID
+	}
+	if s.opts.OnWrite != nil {
+		s.opts.OnWrite(name)
 	}
 	writeJSON(w, http.StatusCreated, postMemoriesResponse{IDs: ids, Results: res})
 }
@@ -322,6 +328,51 @@ func (s *Server) rejectFact(w http.ResponseWriter, r *http.Request, a *store.Age
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"rejected": id})
+}
+
+// postConsolidate consolidates on request: body {"date"}, {"since"} or
+// nothing (every past day with unconsolidated memories), with "dry_run" for
+// the plan alone. It answers {"agent","runs"[,"plan"]}.
+func (s *Server) postConsolidate(w http.ResponseWriter, r *http.Request) {
+	name, _, ok := s.checkAgent(w, r, false)
+	if !ok {
+		return
+	}
+	if s.opts.Consolidate == nil {
+		writeError(w, http.StatusNotImplemented, "not_implemented", "this server does not consolidate")
+		return
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		s.requestError(w, r, jsonError(err))
+		return
+	}
+	var req consolidate.Request
+	if len(bytes.TrimSpace(body)) > 0 {
+		if err := decodeJSON(bytes.NewReader(body), &req); err != nil {
+			s.requestError(w, r, err)
+			return
+		}
+	}
+	res, err := s.opts.Consolidate.Do(r.Context(), name, req)
+	var ce *consolidate.RequestError
+	switch {
+	case err == nil:
+		writeJSON(w, http.StatusOK, res)
+	case errors.As(err, &ce):
+		writeError(w, http.StatusBadRequest, "invalid_request", ce.Error())
+	case errors.Is(err, consolidate.ErrBusy):
+		writeError(w, http.StatusConflict, "busy", err.Error())
+	case errors.Is(err, consolidate.ErrImplausibleClock):
+		writeError(w, http.StatusServiceUnavailable, "clock_implausible", err.Error())
+	case errors.Is(err, store.ErrNoAgent), errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		s.storeError(w, r, err)
+	default:
+		// The run row holds the same message; the memories stay unconsolidated.
+		s.log.Warn("consolidation failed", "agent", name, "err", err)
+		writeError(w, http.StatusInternalServerError, "consolidation_failed", err.Error())
+	}
 }
 
 func (s *Server) listConsolidations(w http.ResponseWriter, r *http.Request, a *store.Agent) {

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -27,6 +28,16 @@ type Options struct {
 	Agents          []string // the fixed agent list when AutoCreate is false
 	Logger          *slog.Logger
 	Now             func() time.Time
+	// Consolidate runs on-demand consolidations; nil answers 501.
+	Consolidate Consolidator
+	// OnWrite, when set, is told of every agent that stored new memories
+	// (the daemon's backlog trigger listens).
+	OnWrite func(agent string)
+}
+
+// Consolidator carries out consolidation requests.
+type Consolidator interface {
+	Do(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
 }
 
 // Server serves the API over a Store.
@@ -84,6 +95,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.agentHandler(s.listFacts))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/facts/{id}", s.agentHandler(s.rejectFact))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/consolidate", s.postConsolidate)
 	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.agentHandler(s.stats))
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)

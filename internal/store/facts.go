@@ -3,10 +3,15 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Consolidation is one day's summary record: layer 2.
@@ -31,6 +36,7 @@ type Fact struct {
 	Entity                 string     `json:"entity"`
 	EntityType             string     `json:"entity_type"`
 	Attribute              string     `json:"attribute"`
+	Value                  string     `json:"value,omitempty"`
 	FactType               string     `json:"fact_type"`
 	Content                string     `json:"content"`
 	Confidence             float64    `json:"confidence"`
@@ -47,7 +53,7 @@ type Fact struct {
 
 const factColumns = `id, entity, entity_type, attribute, fact_type, content, confidence,
 	source_memory_ids, source_consolidation_ids, valid_from, valid_to, superseded_by, rejected,
-	created_at, last_accessed, access_count`
+	created_at, last_accessed, access_count, value`
 
 func scanFact(s *sqlite3.Stmt) (Fact, error) {
 	f := Fact{
@@ -62,6 +68,7 @@ func scanFact(s *sqlite3.Stmt) (Fact, error) {
 		Rejected:    s.ColumnBool(12),
 		CreatedAt:   time.UnixMilli(s.ColumnInt64(13)).UTC(),
 		AccessCount: s.ColumnInt64(15),
+		Value:       s.ColumnText(16),
 	}
 	if err := json.Unmarshal(s.ColumnRawText(7), &f.SourceMemoryIDs); err != nil {
 		return f, fmt.Errorf("fact %d: decode source memories: %w", f.ID, err)
@@ -84,45 +91,201 @@ func scanFact(s *sqlite3.Stmt) (Fact, error) {
 	return f, nil
 }
 
-// AddFact stores a fact. When a current fact with the same entity and
-// attribute exists (and the attribute is not empty), the new fact supersedes
-// it: the old one gets valid_to and superseded_by, and stays queryable.
+// Fact outcomes: what PutFact did with a fact.
+const (
+	FactCreated    = "created"    // a new current fact
+	FactSuperseded = "superseded" // a new current fact that replaced the current value
+	FactHistorical = "historical" // a new fact already superseded by a newer current one
+	FactReinforced = "reinforced" // the same claim was current: confidence raised, provenance added
+	FactRejected   = "rejected"   // the same claim was rejected by the user: nothing stored
+)
+
+// FactResult says what PutFact did and with which fact.
+type FactResult struct {
+	ID      int64  `json:"id"`
+	Outcome string `json:"outcome"`
+}
+
+// ErrRejected is returned by AddFact for a claim the user has rejected.
+var ErrRejected = errors.New("the user rejected this fact")
+
+// AddFact stores a fact as PutFact does and returns its id. A claim the user
+// rejected is ErrRejected.
 func (a *Agent) AddFact(ctx context.Context, f Fact) (int64, error) {
-	var id int64
+	r, err := a.PutFact(ctx, f)
+	if err != nil {
+		return 0, err
+	}
+	if r.Outcome == FactRejected {
+		return r.ID, fmt.Errorf("add fact about %q: %w (fact %d)", f.Entity, ErrRejected, r.ID)
+	}
+	return r.ID, nil
+}
+
+// PutFact stores a fact with its history:
+//   - a claim matching a rejected fact (same normalised content, or same
+//     entity, attribute and value) is not stored;
+//   - the same claim already current is reinforced: its confidence rises a
+//     little and the new provenance is added, no new row;
+//   - otherwise a new row, which supersedes the current fact with the same
+//     entity and attribute (when the attribute is not empty): the old one
+//     gets valid_to and superseded_by and stays queryable.
+func (a *Agent) PutFact(ctx context.Context, f Fact) (FactResult, error) {
+	var res FactResult
 	now := time.Now()
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		var err error
+		res, err = putFact(ctx, c, f, now)
+		return err
+	})
+	if err != nil {
+		return FactResult{}, fmt.Errorf("add fact about %q: %w", f.Entity, err)
+	}
+	return res, nil
+}
+
+// normalise is the form in which two claims count as the same: lowercased
+// words separated by single spaces, punctuation dropped.
+func normalise(s string) string { return strings.Join(text.Words(s), " ") }
+
+// reinforceStep is how much of the remaining doubt one more source removes.
+const reinforceStep = 0.1
+
+func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, error) {
 	if f.ValidFrom.IsZero() {
 		f.ValidFrom = now
 	}
+	norm, nval := normalise(f.Content), normalise(f.Value)
+	if !f.Rejected {
+		var rejected int64
+		err := c.query(ctx, `SELECT id, entity, attribute, value, content FROM facts WHERE rejected = 1`, nil,
+			func(s *sqlite3.Stmt) error {
+				if rejected != 0 {
+					return nil
+				}
+				sameValue := nval != "" && strings.EqualFold(s.ColumnText(1), f.Entity) &&
+					s.ColumnText(2) == f.Attribute && normalise(s.ColumnText(3)) == nval
+				if sameValue || normalise(s.ColumnText(4)) == norm {
+					rejected = s.ColumnInt64(0)
+				}
+				return nil
+			})
+		if err != nil {
+			return FactResult{}, fmt.Errorf("look for rejected claims: %w", err)
+		}
+		if rejected != 0 {
+			return FactResult{ID: rejected, Outcome: FactRejected}, nil
+		}
+	}
+
+	type current struct {
+		id         int64
+		same       bool
+		confidence float64
+		validFrom  int64
+		srcM, srcC []int64
+	}
+	var cur []current
+	if !f.Rejected {
+		err := c.query(ctx, `SELECT id, content, value, confidence, source_memory_ids, source_consolidation_ids, valid_from
+			FROM facts WHERE entity = ? COLLATE NOCASE AND attribute = ?
+			AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0`,
+			[]any{f.Entity, f.Attribute}, func(s *sqlite3.Stmt) error {
+				x := current{id: s.ColumnInt64(0), confidence: s.ColumnFloat(3), validFrom: s.ColumnInt64(6)}
+				x.same = normalise(s.ColumnText(1)) == norm ||
+					(f.Attribute != "" && nval != "" && normalise(s.ColumnText(2)) == nval)
+				if err := json.Unmarshal(s.ColumnRawText(4), &x.srcM); err != nil {
+					return fmt.Errorf("fact %d: decode source memories: %w", x.id, err)
+				}
+				if err := json.Unmarshal(s.ColumnRawText(5), &x.srcC); err != nil {
+					return fmt.Errorf("fact %d: decode source consolidations: %w", x.id, err)
+				}
+				cur = append(cur, x)
+				return nil
+			})
+		if err != nil {
+			return FactResult{}, fmt.Errorf("look for current facts: %w", err)
+		}
+	}
+	for _, x := range cur {
+		if !x.same {
+			continue
+		}
+		srcM, addedM := union(x.srcM, f.SourceMemoryIDs)
+		srcC, addedC := union(x.srcC, f.SourceConsolidationIDs)
+		conf := x.confidence
+		if addedM {
+			// Only new evidence counts: re-running a day must not raise it again.
+			conf = max(conf+(1-conf)*reinforceStep, f.Confidence)
+		}
+		if !addedM && !addedC {
+			return FactResult{ID: x.id, Outcome: FactReinforced}, nil
+		}
+		bm, _ := json.Marshal(srcM)
+		bc, _ := json.Marshal(srcC)
+		err := c.execArgs(ctx, `UPDATE facts SET confidence = ?, source_memory_ids = ?, source_consolidation_ids = ?
+			WHERE id = ?`, min(conf, 1), string(bm), string(bc), x.id)
+		if err != nil {
+			return FactResult{}, fmt.Errorf("reinforce fact %d: %w", x.id, err)
+		}
+		return FactResult{ID: x.id, Outcome: FactReinforced}, nil
+	}
+
 	srcM, err := json.Marshal(nonNil(f.SourceMemoryIDs))
 	if err != nil {
-		return 0, err
+		return FactResult{}, err
 	}
 	srcC, err := json.Marshal(nonNil(f.SourceConsolidationIDs))
 	if err != nil {
-		return 0, err
+		return FactResult{}, err
 	}
-	err = a.write(ctx, func(ctx context.Context, c *conn) error {
-		err := c.execArgs(ctx, `INSERT INTO facts (entity, entity_type, attribute, fact_type, content,
-			confidence, source_memory_ids, source_consolidation_ids, valid_from, rejected, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			f.Entity, f.EntityType, f.Attribute, f.FactType, f.Content, f.Confidence,
-			string(srcM), string(srcC), f.ValidFrom.UnixMilli(), f.Rejected, now.UnixMilli())
-		if err != nil {
-			return err
+	// A claim older than the current value (a past day consolidated late)
+	// goes into the history, superseded by the newer value, not over it.
+	var validTo, supersededBy *int64
+	if f.Attribute != "" {
+		for _, x := range cur {
+			if x.validFrom > f.ValidFrom.UnixMilli() && (validTo == nil || x.validFrom < *validTo) {
+				vf, id := x.validFrom, x.id
+				validTo, supersededBy = &vf, &id
+			}
 		}
-		id = c.db.LastInsertRowID()
-		if f.Attribute == "" || f.Rejected {
-			return nil
-		}
-		return c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ?
-			WHERE entity = ? AND attribute = ? AND id != ? AND valid_to IS NULL
-			AND superseded_by IS NULL AND rejected = 0`,
-			f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
-	})
+	}
+	err = c.execArgs(ctx, `INSERT INTO facts (entity, entity_type, attribute, value, fact_type, content,
+		confidence, source_memory_ids, source_consolidation_ids, valid_from, valid_to, superseded_by,
+		rejected, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType, f.Content, f.Confidence,
+		string(srcM), string(srcC), f.ValidFrom.UnixMilli(), validTo, supersededBy, f.Rejected, now.UnixMilli())
 	if err != nil {
-		return 0, fmt.Errorf("add fact about %q: %w", f.Entity, err)
+		return FactResult{}, err
 	}
-	return id, nil
+	id := c.db.LastInsertRowID()
+	switch {
+	case supersededBy != nil:
+		return FactResult{ID: id, Outcome: FactHistorical}, nil
+	case f.Attribute == "" || f.Rejected || len(cur) == 0:
+		return FactResult{ID: id, Outcome: FactCreated}, nil
+	}
+	err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ?
+		WHERE entity = ? COLLATE NOCASE AND attribute = ? AND id != ? AND valid_to IS NULL
+		AND superseded_by IS NULL AND rejected = 0`,
+		f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
+	if err != nil {
+		return FactResult{}, fmt.Errorf("supersede facts about %q %q: %w", f.Entity, f.Attribute, err)
+	}
+	return FactResult{ID: id, Outcome: FactSuperseded}, nil
+}
+
+// union returns a with the ids of b it lacks appended, and whether any were.
+func union(a, b []int64) ([]int64, bool) {
+	out := slices.Clone(nonNil(a))
+	added := false
+	for _, id := range b {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+			added = true
+		}
+	}
+	return out, added
 }
 
 // RejectFact marks a fact as rejected by the user: it is never offered as
@@ -212,7 +375,19 @@ func scanConsolidation(s *sqlite3.Stmt) (Consolidation, error) {
 // replaces its record; it never creates a second one.
 func (a *Agent) PutConsolidation(ctx context.Context, c Consolidation) (int64, error) {
 	var id int64
-	now := time.Now().UnixMilli()
+	now := time.Now()
+	err := a.write(ctx, func(ctx context.Context, cn *conn) error {
+		var err error
+		id, err = putConsolidation(ctx, cn, c, now)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store consolidation of %s: %w", c.Date, err)
+	}
+	return id, nil
+}
+
+func putConsolidation(ctx context.Context, cn *conn, c Consolidation, now time.Time) (int64, error) {
 	raw := func(r json.RawMessage) string {
 		if len(r) == 0 {
 			return "[]"
@@ -223,29 +398,24 @@ func (a *Agent) PutConsolidation(ctx context.Context, c Consolidation) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	err = a.write(ctx, func(ctx context.Context, cn *conn) error {
-		err := cn.query(ctx, `INSERT INTO consolidated_memories (date, summary, key_facts, entities, topics,
-			insights, source_ids, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT(date) DO UPDATE SET summary = excluded.summary, key_facts = excluded.key_facts,
-			entities = excluded.entities, topics = excluded.topics, insights = excluded.insights,
-			source_ids = excluded.source_ids, model = excluded.model, updated_at = excluded.updated_at
-			RETURNING id`,
-			[]any{c.Date, c.Summary, raw(c.KeyFacts), raw(c.Entities), raw(c.Topics), raw(c.Insights),
-				string(src), c.Model, now, now},
-			func(s *sqlite3.Stmt) error { id = s.ColumnInt64(0); return nil })
-		if err != nil {
-			return err
-		}
-		for _, mid := range c.SourceIDs {
-			if err := cn.execArgs(ctx, `UPDATE daily_memories SET consolidated = 1, consolidation_id = ?
-				WHERE id = ?`, id, mid); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	var id int64
+	err = cn.query(ctx, `INSERT INTO consolidated_memories (date, summary, key_facts, entities, topics,
+		insights, source_ids, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT(date) DO UPDATE SET summary = excluded.summary, key_facts = excluded.key_facts,
+		entities = excluded.entities, topics = excluded.topics, insights = excluded.insights,
+		source_ids = excluded.source_ids, model = excluded.model, updated_at = excluded.updated_at
+		RETURNING id`,
+		[]any{c.Date, c.Summary, raw(c.KeyFacts), raw(c.Entities), raw(c.Topics), raw(c.Insights),
+			string(src), c.Model, now.UnixMilli(), now.UnixMilli()},
+		func(s *sqlite3.Stmt) error { id = s.ColumnInt64(0); return nil })
 	if err != nil {
-		return 0, fmt.Errorf("store consolidation of %s: %w", c.Date, err)
+		return 0, err
+	}
+	// One statement for the whole day, however many memories it has.
+	err = cn.execArgs(ctx, `UPDATE daily_memories SET consolidated = 1, consolidation_id = ?
+		WHERE id IN (SELECT value FROM json_each(?))`, id, string(src))
+	if err != nil {
+		return 0, fmt.Errorf("mark memories consolidated: %w", err)
 	}
 	return id, nil
 }

@@ -117,6 +117,39 @@ CREATE TRIGGER facts_au AFTER UPDATE OF entity, content ON facts BEGIN
 END;
 INSERT INTO facts_fts(facts_fts) VALUES ('rebuild');
 `,
+	// 3: the nightly cycle: a row per consolidation run, a cross-process
+	// lease per job, a fact's value (for rejection by entity+attribute+value)
+	// and a day index for rebuilding a day's record from all its memories.
+	`
+CREATE TABLE consolidation_runs (
+	id               INTEGER PRIMARY KEY AUTOINCREMENT,
+	day              TEXT    NOT NULL,             -- YYYY-MM-DD, local
+	started_at       INTEGER NOT NULL,             -- unix milliseconds
+	finished_at      INTEGER NOT NULL,
+	provider         TEXT    NOT NULL DEFAULT '',
+	model            TEXT    NOT NULL DEFAULT '',
+	calls            INTEGER NOT NULL DEFAULT 0,
+	tokens_in        INTEGER NOT NULL DEFAULT 0,
+	tokens_out       INTEGER NOT NULL DEFAULT 0,
+	duration_ms      INTEGER NOT NULL DEFAULT 0,
+	status           TEXT    NOT NULL CHECK (status IN ('ok', 'failed', 'partial')),
+	error            TEXT    NOT NULL DEFAULT '',
+	consolidation_id INTEGER REFERENCES consolidated_memories(id) ON DELETE SET NULL,
+	memories         INTEGER NOT NULL DEFAULT 0,
+	facts            INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX consolidation_runs_day ON consolidation_runs(day, id);
+
+CREATE TABLE leases (
+	name       TEXT    PRIMARY KEY,
+	holder     TEXT    NOT NULL,
+	expires_at INTEGER NOT NULL                    -- unix milliseconds
+);
+
+ALTER TABLE facts ADD COLUMN value TEXT NOT NULL DEFAULT '';
+CREATE INDEX facts_rejected ON facts(id) WHERE rejected = 1;
+CREATE INDEX daily_memories_day ON daily_memories(day, ts);
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

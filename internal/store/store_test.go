@@ -609,6 +609,12 @@ func TestMigrations(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				// From version 2 on, the store's insert indexes a memory itself.
+				if from >= 2 {
+					if err := c.exec(`INSERT INTO memories_fts(rowid, content) SELECT id, content FROM daily_memories`); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
 			c.close()
 

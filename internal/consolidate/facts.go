@@ -1,0 +1,219 @@
+package consolidate
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// The shapes of sentence that state something durable. A capitalised
+// subject counts only when capture found it as a name in the memory (or it
+// is the speaker), so "This is a great idea" is not a fact about "This".
+const (
+	nameRE = `[A-Z][\p{L}\p{N}'’-]*(?: [A-Z][\p{L}\p{N}'’-]*){0,2}`
+	subjRE = `(I|[Ww]e|` + nameRE + `)`
+	nounRE = `(?i:(?:the|our|my|this|his|her|their|your) )?(\p{L}[\p{L} -]{1,30}?)`
+	// theRE finds "the dentist appointment is on 14 March" inside a longer sentence.
+	theRE = `\b(?i:the|our|my|his|her|their) (\p{L}[\p{L} -]{1,30}?)`
+)
+
+var (
+	possessiveRe = regexp.MustCompile(`^(` + nameRE + `)(?:'s|’s) ([a-z][a-z -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
+	mineRe       = regexp.MustCompile(`^((?i:my|our)) ([a-z][a-z'’ -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
+	relationRe   = regexp.MustCompile(`^` + subjRE + ` (?:now |just |recently |still )?(work at|works at|work for|works for|joined|live in|lives in|moved to|am based in|is based in|are based in|am married to|is married to|report to|reports to) (.{2,60})$`)
+	preferenceRe = regexp.MustCompile(`^` + subjRE + ` (?:really |also |absolutely |still |just |totally )?(love|loves|like|likes|adore|adores|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|can't stand|can’t stand|am allergic to|is allergic to|are allergic to) (.{2,80})$`)
+	habitRe      = regexp.MustCompile(`^` + subjRE + ` (always|never) (.{2,80})$`)
+	isRe         = regexp.MustCompile(`^(` + nameRE + `) (?:is|was) (?:now |still )?((the|our|my|their|his|her|a|an) .{2,60})$`)
+	amountRe     = regexp.MustCompile(`^` + nounRE + ` (?:is|was|costs|cost|will cost|came to|comes to|totals|totalled|totaled)(?: about| around| roughly| now)? (.+)$`)
+	dateVerbs    = ` (?:is|was|will be|is scheduled|is due|is moved|has been moved|was moved|got moved)(?: for| on| to| until| by)?(?: on| for)? (.+)$`
+	dateRe       = regexp.MustCompile(`^` + nounRE + dateVerbs)
+	innerDateRe  = regexp.MustCompile(theRE + dateVerbs)
+	decisionRe   = regexp.MustCompile(`(?i)\b(decided to|decided on|decided that|agreed to|agreed on|agreed that|settled on|going with|go with|chose to|the plan is|will switch to|switched to)\b`)
+	leadSubjRe   = regexp.MustCompile(`^` + subjRE + `\b`)
+	fillerRe     = regexp.MustCompile(`^(?i:(?:so|well|also|btw|actually|anyway|oh|ok|okay|yeah|yes|no|hey|update|note|noted|fyi|reminder)[,:!]? +)+`)
+)
+
+// eventWords make a dated sentence an event worth keeping.
+var eventWords = []string{"meeting", "appointment", "deadline", "launch", "birthday", "flight", "trip",
+	"wedding", "interview", "party", "concert", "exam", "release", "demo", "review", "vacation", "holiday"}
+
+// keyFacts returns the durable claims a sentence of m states: at most one.
+func keyFacts(s string, m *store.Memory) []KeyFact {
+	s = strings.TrimSpace(fillerRe.ReplaceAllString(s, ""))
+	s = strings.TrimRight(s, ".!?…;: ")
+	if len(s) < 8 || strings.HasSuffix(s, "?") || strings.Contains(s, "?") {
+		return nil // questions state nothing
+	}
+	conf := 0.6
+	if m.Importance >= 0.7 {
+		conf = 0.7
+	}
+	f := KeyFact{Content: s, Confidence: conf, MemoryIDs: []int64{m.ID}}
+	set := func(entity, etype, attr, value, typ string) []KeyFact {
+		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, clip(value), typ
+		if f.Entity == "" {
+			return nil
+		}
+		return []KeyFact{f}
+	}
+	if g := possessiveRe.FindStringSubmatch(s); g != nil {
+		if e, t, ok := subject(g[1], m); ok {
+			return set(e, t, g[2], g[3], attributeType(g[2], g[3], m))
+		}
+	}
+	if g := mineRe.FindStringSubmatch(s); g != nil {
+		e, t, _ := subject(g[1], m)
+		return set(e, t, g[2], g[3], attributeType(g[2], g[3], m))
+	}
+	if g := relationRe.FindStringSubmatch(s); g != nil {
+		if e, t, ok := subject(g[1], m); ok {
+			return set(e, t, relationAttr(g[2]), g[3], Relation)
+		}
+	}
+	if g := preferenceRe.FindStringSubmatch(s); g != nil {
+		if e, t, ok := subject(g[1], m); ok {
+			value := clip(g[3])
+			return set(e, t, "preference: "+strings.ToLower(value), preferenceValue(g[2]), Preference)
+		}
+	}
+	if g := habitRe.FindStringSubmatch(s); g != nil {
+		if e, t, ok := subject(g[1], m); ok {
+			return set(e, t, "", g[2]+" "+g[3], Preference)
+		}
+	}
+	if g := isRe.FindStringSubmatch(s); g != nil {
+		if e, t, ok := subject(g[1], m); ok {
+			attr := "role"
+			if g[3] == "a" || g[3] == "an" {
+				attr = "" // one of several kinds, not the one role
+			}
+			return set(e, t, attr, strings.TrimPrefix(strings.TrimPrefix(g[2], g[3]), " "), Attribute)
+		}
+	}
+	if money := entityIn(s, m, capture.TypeMoney); money != "" {
+		if g := amountRe.FindStringSubmatch(s); g != nil && strings.Contains(g[2], money) {
+			return set(strings.ToLower(g[1]), "thing", "amount", money, Attribute)
+		}
+	}
+	if date := entityIn(s, m, capture.TypeDate); date != "" {
+		for _, re := range []*regexp.Regexp{dateRe, innerDateRe} {
+			if g := re.FindStringSubmatch(s); g != nil && strings.Contains(g[2], date) {
+				return set(strings.ToLower(g[1]), "event", "date", date, Event)
+			}
+		}
+		low := strings.ToLower(s)
+		for _, w := range eventWords {
+			if strings.Contains(low, w) {
+				return set(w, "event", "", date, Event)
+			}
+		}
+	}
+	if decisionRe.MatchString(s) {
+		e, t := speaker(m)
+		if g := leadSubjRe.FindStringSubmatch(s); g != nil {
+			if se, st, ok := subject(g[1], m); ok {
+				e, t = se, st
+			}
+		}
+		f.Confidence = max(f.Confidence, 0.7)
+		return set(e, t, "", "", Decision)
+	}
+	return nil
+}
+
+// subject resolves a sentence's subject: I and my are the speaker, we and
+// our the speaker's group, a capitalised name only one capture found.
+func subject(s string, m *store.Memory) (entity, etype string, ok bool) {
+	switch strings.ToLower(s) {
+	case "i", "my":
+		e, t := speaker(m)
+		return e, t, true
+	case "we", "our":
+		return "we", "group", true
+	}
+	for _, e := range m.Entities {
+		if strings.EqualFold(e.Text, s) && linking[e.Type] {
+			return e.Text, e.Type, true
+		}
+	}
+	if e, t := speaker(m); strings.EqualFold(e, s) {
+		return e, t, true
+	}
+	return "", "", false
+}
+
+// speaker names who said m: its role when the role is a person's name (as
+// in chat logs), else "user" or the agent's role.
+func speaker(m *store.Memory) (entity, etype string) {
+	switch r := strings.ToLower(m.Role); r {
+	case "", "user", "human":
+		return "user", "person"
+	case "assistant", "agent", "ai", "system", "tool", "bot":
+		return r, "agent"
+	default:
+		return titleCase(m.Role), "person"
+	}
+}
+
+func entityIn(s string, m *store.Memory, typ string) string {
+	for _, e := range m.Entities {
+		if e.Type == typ && strings.Contains(s, e.Text) {
+			return e.Text
+		}
+	}
+	return ""
+}
+
+func attributeType(attr, value string, m *store.Memory) string {
+	switch {
+	case strings.Contains(attr, "favorite") || strings.Contains(attr, "favourite"):
+		return Preference
+	case entityIn(value, m, capture.TypeDate) != "" || strings.Contains(attr, "birthday") || strings.Contains(attr, "deadline"):
+		return Event
+	}
+	return Attribute
+}
+
+func relationAttr(verb string) string {
+	switch {
+	case strings.HasPrefix(verb, "work"), verb == "joined":
+		return "employer"
+	case strings.HasPrefix(verb, "live"), verb == "moved to", strings.HasSuffix(verb, "based in"):
+		return "home"
+	case strings.HasSuffix(verb, "married to"):
+		return "spouse"
+	default:
+		return "manager"
+	}
+}
+
+// preferenceValue is the stance a preference verb takes, so "Alice hates
+// tea" replaces "Alice likes tea" (same attribute, new value).
+func preferenceValue(verb string) string {
+	switch {
+	case strings.HasPrefix(verb, "prefer"):
+		return "prefers"
+	case strings.Contains(verb, "allergic"):
+		return "allergic"
+	case strings.HasPrefix(verb, "hate"), strings.HasPrefix(verb, "dislike"), strings.Contains(verb, "stand"):
+		return "dislikes"
+	}
+	return "likes"
+}
+
+// clip keeps the claim itself: a value ends before a reason or an aside.
+func clip(v string) string {
+	for _, sep := range []string{", ", " because ", " but ", " so ", " which ", " since ", " - ", " — "} {
+		if i := strings.Index(v, sep); i > 0 {
+			v = v[:i]
+		}
+	}
+	v = strings.TrimRight(strings.TrimSpace(v), ".!?…;:,")
+	v = strings.TrimSuffix(strings.TrimSuffix(v, " now"), " still")
+	for _, p := range []string{"on ", "at ", "in "} {
+		v = strings.TrimPrefix(v, p)
+	}
+	return v
+}

@@ -1,0 +1,127 @@
+package consolidate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// Request is an on-demand consolidation, from the CLI or the HTTP API.
+type Request struct {
+	// Date rebuilds that one day, whether or not it has unconsolidated
+	// memories (today included).
+	Date string `json:"date,omitempty"`
+	// Since consolidates the days from Since to yesterday that have
+	// unconsolidated memories. Without Date or Since: every such day.
+	Since  string `json:"since,omitempty"`
+	DryRun bool   `json:"dry_run,omitempty"`
+}
+
+// RequestError is a request that cannot be carried out as asked.
+type RequestError struct{ Msg string }
+
+func (e *RequestError) Error() string { return e.Msg }
+
+// Validate checks the dates.
+func (r Request) Validate() error {
+	if r.Date != "" && r.Since != "" {
+		return &RequestError{"give date or since, not both"}
+	}
+	for _, f := range []struct{ name, v string }{{"date", r.Date}, {"since", r.Since}} {
+		if f.v == "" {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, f.v); err != nil {
+			return &RequestError{fmt.Sprintf("%s: %q is not a date such as 2026-02-01", f.name, f.v)}
+		}
+	}
+	return nil
+}
+
+// Result is what a request did, or with DryRun what it would do.
+type Result struct {
+	Agent string      `json:"agent"`
+	Runs  []store.Run `json:"runs"`
+	Plan  *Plan       `json:"plan,omitempty"`
+}
+
+// Plan is what a consolidation would do, without calling anything.
+type Plan struct {
+	Provider string    `json:"provider"`
+	Model    string    `json:"model"`
+	Days     []DayPlan `json:"days"`
+}
+
+// DayPlan is the plan for one day.
+type DayPlan struct {
+	Day            string `json:"day"`
+	Memories       int    `json:"memories"`
+	Unconsolidated int    `json:"unconsolidated"`
+	Chunks         int    `json:"chunks"`
+	// Calls is model calls (chunks, plus one to merge them when there are
+	// several); the offline consolidator makes none.
+	Calls           int `json:"calls"`
+	EstimatedTokens int `json:"estimated_tokens"`
+}
+
+// Do carries out a request for one agent.
+func (e *Engine) Do(ctx context.Context, agent string, req Request) (Result, error) {
+	if err := req.Validate(); err != nil {
+		return Result{}, err
+	}
+	res := Result{Agent: agent, Runs: []store.Run{}}
+	days := []string{req.Date}
+	if req.Date == "" {
+		var err error
+		if days, err = e.pending(ctx, agent, req.Since, false); err != nil {
+			return res, err
+		}
+	} else if today, err := e.Today(); err != nil {
+		return res, err
+	} else if req.Date > today {
+		return res, &RequestError{fmt.Sprintf("date: %s has not happened yet (today is %s)", req.Date, today)}
+	}
+	if req.DryRun {
+		p, err := e.plan(ctx, agent, days)
+		res.Plan = p
+		return res, err
+	}
+	runs, err := e.runDays(ctx, agent, days)
+	res.Runs = append(res.Runs, runs...)
+	return res, err
+}
+
+func (e *Engine) plan(ctx context.Context, agent string, days []string) (*Plan, error) {
+	p := &Plan{Provider: e.Consolidator.Provider(), Model: e.Consolidator.Model(), Days: []DayPlan{}}
+	err := e.Store.With(ctx, agent, false, func(a *store.Agent) error {
+		for _, d := range days {
+			mems, err := a.DayMemories(ctx, d)
+			if err != nil {
+				return err
+			}
+			dp := DayPlan{Day: d, Memories: len(mems)}
+			for _, m := range mems {
+				if !m.Consolidated {
+					dp.Unconsolidated++
+				}
+				dp.EstimatedTokens += text.EstimateTokens(m.Content) + memoryOverhead
+			}
+			dp.Chunks = len(Chunks(mems, e.ChunkTokens))
+			if p.Provider != "offline" && dp.Chunks > 0 {
+				dp.Calls = dp.Chunks
+				if dp.Chunks > 1 {
+					dp.Calls++
+				}
+			}
+			p.Days = append(p.Days, dp)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("plan consolidation of agent %q: %w", agent, err)
+	}
+	return p, nil
+}

@@ -1,0 +1,126 @@
+package consolidate
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// CatchUp consolidates every past day of every agent that still has
+// unconsolidated memories: what the daemon does at start-up, after a night
+// the box was off. Errors are logged, not returned; a busy agent is left to
+// whoever holds it.
+func (e *Engine) CatchUp(ctx context.Context) {
+	if _, err := e.Today(); err != nil {
+		e.log().Error("catch-up consolidation skipped", "err", err)
+		return
+	}
+	agents, err := e.Store.Agents()
+	if err != nil {
+		e.log().Error("catch-up consolidation: list agents", "err", err)
+		return
+	}
+	for _, a := range agents {
+		if ctx.Err() != nil {
+			return
+		}
+		runs, err := e.RunAll(ctx, a, false)
+		switch {
+		case err == nil && len(runs) > 0:
+			e.log().Info("caught up", "agent", a, "days", len(runs))
+		case errors.Is(err, ErrBusy):
+			e.log().Info("catch-up skipped: agent busy", "agent", a)
+		case err != nil && ctx.Err() == nil:
+			e.log().Warn("catch-up consolidation", "agent", a, "err", err)
+		}
+	}
+}
+
+// Backlog rebuilds today's record of an agent early, once it has Threshold
+// unconsolidated memories from today. Writes are reported with Notify; the
+// check runs Debounce after the first of a burst, so a burst of writes
+// costs one check.
+type Backlog struct {
+	Engine    *Engine
+	Threshold int // <= 0: never
+	Debounce  time.Duration
+
+	mu      sync.Mutex
+	ctx     context.Context
+	pending map[string]bool
+	wg      sync.WaitGroup
+}
+
+// Start arms the trigger until ctx ends; Wait then returns once running
+// checks and consolidations have stopped.
+func (b *Backlog) Start(ctx context.Context) {
+	b.mu.Lock()
+	b.ctx = ctx
+	b.pending = map[string]bool{}
+	b.mu.Unlock()
+}
+
+// Wait waits for the checks and consolidations started so far.
+func (b *Backlog) Wait() { b.wg.Wait() }
+
+// Notify reports that agent stored new memories.
+func (b *Backlog) Notify(agent string) {
+	if b.Threshold <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ctx == nil || b.ctx.Err() != nil || b.pending[agent] {
+		return
+	}
+	b.pending[agent] = true
+	ctx := b.ctx
+	b.wg.Go(func() {
+		t := time.NewTimer(b.Debounce)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		b.mu.Lock()
+		delete(b.pending, agent)
+		b.mu.Unlock()
+		b.check(ctx, agent)
+	})
+}
+
+func (b *Backlog) check(ctx context.Context, agent string) {
+	log := b.Engine.log().With("agent", agent)
+	today, err := b.Engine.Today()
+	if err != nil {
+		log.Warn("backlog check skipped", "err", err)
+		return
+	}
+	backlog := 0
+	err = b.Engine.Store.With(ctx, agent, false, func(a *store.Agent) error {
+		days, err := a.UnconsolidatedDays(ctx, "")
+		for _, d := range days {
+			if d.Day == today {
+				backlog = d.Unconsolidated
+			}
+		}
+		return err
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn("backlog check", "err", err)
+		}
+		return
+	}
+	if backlog < b.Threshold {
+		return
+	}
+	log.Info("backlog over threshold: rebuilding today's record", "backlog", backlog, "threshold", b.Threshold)
+	if _, err := b.Engine.Run(ctx, agent, today); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
+		log.Warn("early consolidation", "err", err)
+	}
+}

@@ -1,0 +1,239 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Run statuses.
+const (
+	RunOK      = "ok"
+	RunFailed  = "failed"
+	RunPartial = "partial"
+)
+
+// Run is one consolidation of one day: who did it, what it cost and how it
+// ended.
+type Run struct {
+	ID              int64     `json:"id"`
+	Day             string    `json:"day"`
+	StartedAt       time.Time `json:"started_at"`
+	FinishedAt      time.Time `json:"finished_at"`
+	Provider        string    `json:"provider"`
+	Model           string    `json:"model"`
+	Calls           int       `json:"calls"`
+	TokensIn        int       `json:"tokens_in"`
+	TokensOut       int       `json:"tokens_out"`
+	DurationMS      int64     `json:"duration_ms"`
+	Status          string    `json:"status"`
+	Error           string    `json:"error,omitempty"`
+	ConsolidationID *int64    `json:"consolidation_id,omitempty"`
+	Memories        int       `json:"memories"`
+	Facts           int       `json:"facts"`
+}
+
+const runColumns = `id, day, started_at, finished_at, provider, model, calls, tokens_in, tokens_out,
+	duration_ms, status, error, consolidation_id, memories, facts`
+
+func scanRun(s *sqlite3.Stmt) Run {
+	r := Run{
+		ID:         s.ColumnInt64(0),
+		Day:        s.ColumnText(1),
+		StartedAt:  time.UnixMilli(s.ColumnInt64(2)).UTC(),
+		FinishedAt: time.UnixMilli(s.ColumnInt64(3)).UTC(),
+		Provider:   s.ColumnText(4),
+		Model:      s.ColumnText(5),
+		Calls:      s.ColumnInt(6),
+		TokensIn:   s.ColumnInt(7),
+		TokensOut:  s.ColumnInt(8),
+		DurationMS: s.ColumnInt64(9),
+		Status:     s.ColumnText(10),
+		Error:      s.ColumnText(11),
+		Memories:   s.ColumnInt(13),
+		Facts:      s.ColumnInt(14),
+	}
+	if s.ColumnType(12) != sqlite3.NULL {
+		id := s.ColumnInt64(12)
+		r.ConsolidationID = &id
+	}
+	return r
+}
+
+func insertRun(ctx context.Context, c *conn, r Run) (int64, error) {
+	err := c.execArgs(ctx, `INSERT INTO consolidation_runs (day, started_at, finished_at, provider, model,
+		calls, tokens_in, tokens_out, duration_ms, status, error, consolidation_id, memories, facts)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Day, r.StartedAt.UnixMilli(), r.FinishedAt.UnixMilli(), r.Provider, r.Model, r.Calls,
+		r.TokensIn, r.TokensOut, r.DurationMS, r.Status, r.Error, r.ConsolidationID, r.Memories, r.Facts)
+	if err != nil {
+		return 0, fmt.Errorf("record run: %w", err)
+	}
+	return c.db.LastInsertRowID(), nil
+}
+
+// RecordRun stores a run that committed nothing else: a failed one.
+func (a *Agent) RecordRun(ctx context.Context, r Run) (Run, error) {
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		var err error
+		r.ID, err = insertRun(ctx, c, r)
+		return err
+	})
+	if err != nil {
+		return Run{}, fmt.Errorf("record %s run of %s: %w", r.Status, r.Day, err)
+	}
+	return r, nil
+}
+
+// Runs lists the most recent runs, newest first; day "" means every day.
+func (a *Agent) Runs(ctx context.Context, day string, limit int) ([]Run, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	sql := `SELECT ` + runColumns + ` FROM consolidation_runs`
+	var args []any
+	if day != "" {
+		sql += ` WHERE day = ?`
+		args = append(args, day)
+	}
+	sql += ` ORDER BY id DESC LIMIT ?`
+	args = append(args, limit)
+	var out []Run
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			out = append(out, scanRun(s))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list runs: %w", err)
+	}
+	return out, nil
+}
+
+// Commit is everything one consolidation of a day writes.
+type Commit struct {
+	Record Consolidation
+	// Facts get the record's id added to their consolidation provenance.
+	Facts []Fact
+	Run   Run
+	// Lease, when set, must still be held by Holder when the transaction
+	// runs, so a run whose lease expired and was taken over commits nothing.
+	Lease, Holder string
+	// Now is the lease clock (the one AcquireLease was given); zero is time.Now.
+	Now time.Time
+}
+
+// Committed is what a Commit wrote.
+type Committed struct {
+	Run   Run          `json:"run"`
+	Facts []FactResult `json:"facts"`
+}
+
+// ErrLeaseLost is returned when a lease is no longer held by the caller.
+var ErrLeaseLost = errors.New("lease lost")
+
+// CommitConsolidation writes a day's consolidation in one transaction: the
+// day's record (created or replaced), its facts, the memories marked
+// consolidated by it and the run row. It all commits or none of it does.
+func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, error) {
+	var out Committed
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		out = Committed{} // fn may run twice: assign, never accumulate
+		now := time.Now()
+		if cm.Lease != "" {
+			leaseNow := cm.Now
+			if leaseNow.IsZero() {
+				leaseNow = now
+			}
+			held, err := holds(ctx, c, cm.Lease, cm.Holder, leaseNow)
+			if err != nil {
+				return err
+			}
+			if !held {
+				return fmt.Errorf("%w: %q is no longer held by %s", ErrLeaseLost, cm.Lease, cm.Holder)
+			}
+		}
+		id, err := putConsolidation(ctx, c, cm.Record, now)
+		if err != nil {
+			return err
+		}
+		results := make([]FactResult, 0, len(cm.Facts))
+		stored := 0
+		for i, f := range cm.Facts {
+			f.SourceConsolidationIDs = append(f.SourceConsolidationIDs[:len(f.SourceConsolidationIDs):len(f.SourceConsolidationIDs)], id)
+			r, err := putFact(ctx, c, f, now)
+			if err != nil {
+				return fmt.Errorf("fact %d of %d: %w", i+1, len(cm.Facts), err)
+			}
+			if r.Outcome != FactRejected {
+				stored++
+			}
+			results = append(results, r)
+		}
+		run := cm.Run
+		run.ConsolidationID = &id
+		run.Memories = len(cm.Record.SourceIDs)
+		run.Facts = stored
+		run.ID, err = insertRun(ctx, c, run)
+		if err != nil {
+			return err
+		}
+		out = Committed{Run: run, Facts: results}
+		return nil
+	})
+	if err != nil {
+		return Committed{}, fmt.Errorf("commit consolidation of %s: %w", cm.Record.Date, err)
+	}
+	return out, nil
+}
+
+// DayCount is a day and how many of its memories are unconsolidated.
+type DayCount struct {
+	Day            string `json:"day"`
+	Unconsolidated int    `json:"unconsolidated"`
+}
+
+// UnconsolidatedDays lists the days (oldest first) that have unconsolidated
+// memories, only those before the day before when it is not "".
+func (a *Agent) UnconsolidatedDays(ctx context.Context, before string) ([]DayCount, error) {
+	sql := `SELECT day, count(*) FROM daily_memories WHERE consolidated = 0`
+	var args []any
+	if before != "" {
+		sql += ` AND day < ?`
+		args = append(args, before)
+	}
+	sql += ` GROUP BY day ORDER BY day`
+	var out []DayCount
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			out = append(out, DayCount{Day: s.ColumnText(0), Unconsolidated: s.ColumnInt(1)})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list unconsolidated days: %w", err)
+	}
+	return out, nil
+}
+
+// DayMemories returns every memory of a local day, consolidated or not,
+// oldest first: re-running a day rebuilds its record from all of them.
+func (a *Agent) DayMemories(ctx context.Context, day string) ([]Memory, error) {
+	var out []Memory
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE day = ? ORDER BY ts, id`,
+			[]any{day}, func(s *sqlite3.Stmt) error {
+				m, err := scanMemory(s)
+				out = append(out, m)
+				return err
+			})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("memories of %s: %w", day, err)
+	}
+	return out, nil
+}
