@@ -57,7 +57,7 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 			return nil, err
 		}
 		log := newLogger(env.Stderr, cfg.LogLevel)
-		cons, err := daemon.ConsolidationEngine(cfg, st, log)
+		cons, err := daemon.ConsolidationEngine(ctx, cfg, env.Environ, st, log)
 		if err != nil {
 			log.Debug("consolidation unavailable", "err", err)
 		}

@@ -28,9 +28,24 @@ type Config struct {
 	Consolidate Consolidate `yaml:"consolidate"`
 }
 
-// LLM chooses the model behind extraction and consolidation.
+// LLM chooses the model behind consolidation and how it is called. API keys are not settings: they come
+// from the environment or $CREDENTIALS_DIRECTORY, never from the file.
 type LLM struct {
-	Provider string `yaml:"provider"`
+	Provider      string   `yaml:"provider"`
+	Model         string   `yaml:"model"`          // "": the provider's default
+	BaseURL       string   `yaml:"base_url"`       // "": the provider's public endpoint
+	Timeout       Duration `yaml:"timeout"`        // per request, each retry anew
+	MaxTokens     int      `yaml:"max_tokens"`     // per answer
+	Temperature   float64  `yaml:"temperature"`    // 0 to 2
+	ContextWindow int      `yaml:"context_window"` // tokens the model reads and writes per call
+	MaxRetries    int      `yaml:"max_retries"`    // after a timeout, 429 or 5xx
+	Budget        Budget   `yaml:"budget"`
+}
+
+// Budget limits what one night of consolidation may spend on a provider; 0 is no limit.
+type Budget struct {
+	MaxCalls  int `yaml:"max_calls"`
+	MaxTokens int `yaml:"max_tokens"` // tokens in and out
 }
 
 // Storage tunes the per-agent SQLite files.
@@ -89,7 +104,14 @@ func Default() Config {
 		DataDir:  defaultDataDir,
 		LogLevel: "info",
 		Timezone: "Local",
-		LLM:      LLM{Provider: "offline"},
+		LLM: LLM{
+			Provider:      "offline",
+			Timeout:       Duration(2 * time.Minute),
+			MaxTokens:     2048,
+			Temperature:   0.2,
+			ContextWindow: 8192,
+			MaxRetries:    3,
+		},
 		Storage: Storage{
 			Synchronous:    "NORMAL",
 			BusyTimeout:    Duration(5 * time.Second),

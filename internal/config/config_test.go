@@ -316,6 +316,21 @@ func TestLoadErrors(t *testing.T) {
 		{name: "timezone unknown", file: "timezone: Mars/Olympus\n", wantKeys: []string{"timezone"}},
 		{name: "timezone empty", file: `timezone: ""` + "\n", wantKeys: []string{"timezone"}},
 		{name: "provider", environ: []string{"DORMOUSE_LLM_PROVIDER=gpt"}, wantKeys: []string{"llm.provider"}},
+		{name: "base_url not http", file: "llm:\n  base_url: 127.0.0.1:11434\n", wantKeys: []string{"llm.base_url"}},
+		{name: "base_url with a password", file: "llm:\n  base_url: https://me:sk-123@api.example.com/v1\n",
+			wantKeys: []string{"llm.base_url"}, wantMsg: "$CREDENTIALS_DIRECTORY"},
+		{name: "temperature word", file: "llm:\n  temperature: warm\n", wantKeys: []string{"llm.temperature"},
+			wantMsg: `want a number such as 0.2, got "warm"`},
+		{name: "temperature NaN", environ: []string{"DORMOUSE_LLM_TEMPERATURE=NaN"}, wantKeys: []string{"llm.temperature"}},
+		{name: "temperature too hot", file: "llm:\n  temperature: 2.5\n", wantKeys: []string{"llm.temperature"}},
+		{name: "llm timeout", file: "llm:\n  timeout: 0s\n", wantKeys: []string{"llm.timeout"}},
+		{name: "max_tokens beyond half the context", file: "llm:\n  max_tokens: 5000\n  context_window: 8192\n",
+			wantKeys: []string{"llm.max_tokens"}, wantMsg: "half of llm.context_window"},
+		{name: "context_window small", file: "llm:\n  context_window: 512\n", wantKeys: []string{"llm.context_window"}},
+		{name: "max_retries", environ: []string{"DORMOUSE_LLM_MAX_RETRIES=50"}, wantKeys: []string{"llm.max_retries"}},
+		{name: "budget negative", file: "llm:\n  budget:\n    max_calls: -1\n", wantKeys: []string{"llm.budget.max_calls"}},
+		{name: "api key is not a setting", file: "llm:\n  api_key: sk-123\n", wantKeys: []string{"llm.api_key"},
+			wantMsg: "secrets never go in this file"},
 		{name: "synchronous", file: "storage:\n  synchronous: OFF\n", wantKeys: []string{"storage.synchronous"}},
 		{name: "busy_timeout negative", file: "storage:\n  busy_timeout: -1s\n",
 			wantKeys: []string{"storage.busy_timeout"}, wantMsg: "want a duration from 1ms to 10m, got -1s"},
@@ -649,4 +664,19 @@ func FuzzLoadYAML(f *testing.F) {
 			t.Fatalf("marshal round trip mismatch (-got +want):\n%s", diff)
 		}
 	})
+}
+
+func TestLLMSettings(t *testing.T) {
+	got, err := load([]byte("llm:\n  provider: Ollama\n  base_url: http://pi.local:11434\n  temperature: 0.5\n"+
+		"  budget:\n    max_tokens: 200000\n"), "dormouse.yaml",
+		[]string{"DORMOUSE_LLM_TEMPERATURE=0.7", "DORMOUSE_LLM_BUDGET_MAX_CALLS=40"}, map[string]string{"llm.model": "qwen2.5:3b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Default().LLM
+	want.Provider, want.BaseURL, want.Model, want.Temperature = "ollama", "http://pi.local:11434", "qwen2.5:3b", 0.7
+	want.Budget = Budget{MaxCalls: 40, MaxTokens: 200000}
+	if diff := cmp.Diff(got.LLM, want); diff != "" {
+		t.Errorf("llm settings mismatch (-got +want):\n%s", diff)
+	}
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -110,6 +111,8 @@ func want(t reflect.Type) string {
 		return "a whole number"
 	case reflect.Bool:
 		return "true or false"
+	case reflect.Float64:
+		return "a number such as 0.2"
 	}
 	return ""
 }
@@ -145,6 +148,12 @@ func (s setting) set(c *Config, raw string) error {
 			return fmt.Errorf("want a whole number, got %q", raw)
 		}
 		v.SetInt(n)
+	case reflect.Float64:
+		f, err := strconv.ParseFloat(strings.TrimSpace(raw), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("want a number such as 0.2, got %q", raw)
+		}
+		v.SetFloat(f)
 	case reflect.Bool:
 		switch strings.ToLower(strings.TrimSpace(raw)) {
 		case "true", "yes", "on", "1":
@@ -176,6 +185,12 @@ func (s setting) setList(c *Config, items []string) error {
 
 // unknown explains that key is not a setting and suggests the one probably meant.
 func unknown(key string) string {
+	if l := last(key); strings.Contains(l, "key") || strings.Contains(l, "token") || strings.Contains(l, "secret") ||
+		strings.Contains(l, "password") {
+		return "not a setting: secrets never go in this file; give API keys to the service through its " +
+			"environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_API_KEY, AWS_*) or a file of that name under " +
+			"$CREDENTIALS_DIRECTORY (systemd LoadCredential=)"
+	}
 	if s := suggest(key); s != "" {
 		return "not a setting; did you mean " + s + "?"
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,8 +12,7 @@ import (
 	"time"
 )
 
-// providers are the llm.provider values; only offline is implemented so far, but a file naming
-// another one should fail where that provider is built, not here.
+// providers are the llm.provider values.
 var providers = []string{"offline", "ollama", "openai", "anthropic", "googleai", "bedrock"}
 
 // agentName is the rule from the spec: an agent's name is also its file name, so it is never a path.
@@ -33,7 +33,7 @@ func (c Config) validate() problems {
 	}
 	p.oneOf("log_level", c.LogLevel, "debug", "info", "warn", "error")
 	p.timezone("timezone", c.Timezone)
-	p.oneOf("llm.provider", c.LLM.Provider, providers...)
+	p.llm(c.LLM)
 
 	s := c.Storage
 	p.oneOf("storage.synchronous", s.Synchronous, "NORMAL", "FULL")
@@ -77,6 +77,33 @@ func (c Config) validate() problems {
 	p.number("consolidate.chunk_tokens", int64(cs.ChunkTokens), 256, 1000000)
 	p.duration("consolidate.lease_ttl", cs.LeaseTTL, 10*time.Second, 24*time.Hour)
 	return p
+}
+
+func (p *problems) llm(l LLM) {
+	p.oneOf("llm.provider", l.Provider, providers...)
+	if l.BaseURL != "" {
+		u, err := url.Parse(l.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			p.add("llm.base_url", "want an http:// or https:// URL such as http://127.0.0.1:11434, or nothing "+
+				"for the provider's own endpoint; got %q", l.BaseURL)
+		}
+		if u != nil && u.User != nil {
+			p.add("llm.base_url", "want no user or password in the URL: give API keys through the environment "+
+				"or $CREDENTIALS_DIRECTORY")
+		}
+	}
+	p.duration("llm.timeout", l.Timeout, time.Second, time.Hour)
+	p.number("llm.max_retries", int64(l.MaxRetries), 0, 10)
+	if l.Temperature < 0 || l.Temperature > 2 {
+		p.add("llm.temperature", "want 0 to 2, got %g", l.Temperature)
+	}
+	if p.number("llm.context_window", int64(l.ContextWindow), 2048, 10_000_000) &&
+		p.number("llm.max_tokens", int64(l.MaxTokens), 64, 1_000_000) && l.MaxTokens > l.ContextWindow/2 {
+		p.add("llm.max_tokens", "want at most half of llm.context_window (%d), so that the day's memories "+
+			"fit beside the answer; got %d", l.ContextWindow/2, l.MaxTokens)
+	}
+	p.number("llm.budget.max_calls", int64(l.Budget.MaxCalls), 0, 1_000_000_000)
+	p.number("llm.budget.max_tokens", int64(l.Budget.MaxTokens), 0, 1<<62)
 }
 
 // problems collects every bad setting so that a person fixes the file once, not once per error.

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -45,7 +46,7 @@ const leaseName = "consolidate"
 
 // memoryOverhead is what a memory costs in a prompt beside its content: its
 // id, time and role.
-const memoryOverhead = 12
+const memoryOverhead = llm.NoteOverhead
 
 var (
 	// ErrBusy means another consolidation of the agent holds the lease.
@@ -192,14 +193,21 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 	log := e.log().With("agent", agent, "day", day)
 	if err != nil {
 		run.Status, run.Error = store.RunFailed, err.Error()
+		if errors.Is(err, llm.ErrBudget) {
+			run.Status = store.RunPartial
+		}
 		if ctx.Err() == nil {
 			if rec, rerr := a.RecordRun(ctx, run); rerr != nil {
-				log.Error("record failed consolidation", "err", rerr)
+				log.Error("record "+run.Status+" consolidation", "err", rerr)
 			} else {
 				run = rec
 			}
 		}
-		log.Warn("consolidation failed; its memories stay unconsolidated", "err", err)
+		if run.Status == store.RunPartial {
+			log.Warn("LLM budget spent: stopping; this day and the rest stay unconsolidated until the next night", "err", err)
+		} else {
+			log.Warn("consolidation failed; its memories stay unconsolidated", "err", err)
+		}
 		return run, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, err)
 	}
 	if committed != nil {
@@ -350,6 +358,9 @@ func (e *Engine) runDays(ctx context.Context, agent string, days []string) ([]st
 		run, err := e.Run(ctx, agent, d)
 		if run.Day != "" {
 			runs = append(runs, run)
+		}
+		if errors.Is(err, llm.ErrBudget) {
+			break // a clean stop: the run row says partial, the rest waits for the next night
 		}
 		if err != nil {
 			errs = append(errs, err)

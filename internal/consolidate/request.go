@@ -67,6 +67,14 @@ type DayPlan struct {
 	EstimatedTokens int `json:"estimated_tokens"`
 }
 
+// Estimator is a consolidator that calls a model and can say, without
+// calling it, what a day cut into chunks would cost: calls, and tokens in
+// and out by the same estimate a call is charged when the provider reports
+// no usage. Without it a plan shows the memories' tokens.
+type Estimator interface {
+	Estimate(day string, chunks [][]store.Memory) (calls, tokens int)
+}
+
 // Do carries out a request for one agent.
 func (e *Engine) Do(ctx context.Context, agent string, req Request) (Result, error) {
 	if err := req.Validate(); err != nil {
@@ -109,8 +117,12 @@ func (e *Engine) plan(ctx context.Context, agent string, days []string) (*Plan, 
 				}
 				dp.EstimatedTokens += text.EstimateTokens(m.Content) + memoryOverhead
 			}
-			dp.Chunks = len(Chunks(mems, e.ChunkTokens))
-			if p.Provider != "offline" && dp.Chunks > 0 {
+			chunks := Chunks(mems, e.ChunkTokens)
+			dp.Chunks = len(chunks)
+			switch est, ok := e.Consolidator.(Estimator); {
+			case ok && dp.Chunks > 0:
+				dp.Calls, dp.EstimatedTokens = est.Estimate(d, chunks)
+			case p.Provider != "offline" && dp.Chunks > 0:
 				dp.Calls = dp.Chunks
 				if dp.Chunks > 1 {
 					dp.Calls++

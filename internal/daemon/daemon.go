@@ -15,6 +15,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -50,21 +51,52 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 	}
 }
 
-// ConsolidationEngine maps the configuration onto the consolidation engine.
-// Only the offline consolidator exists so far; Validate accepts the other
-// providers' names, so a file naming one is refused here.
-func ConsolidationEngine(cfg config.Config, st *store.Store, log *slog.Logger) (*consolidate.Engine, error) {
-	if cfg.LLM.Provider != "offline" {
-		return nil, fmt.Errorf("llm.provider %q is not implemented in this version; use offline", cfg.LLM.Provider)
-	}
-	return &consolidate.Engine{
+// ConsolidationEngine maps the configuration onto the consolidation engine:
+// the offline consolidator, or a model through the LLM boundary, whose API
+// key is looked up in environ ("NAME=value" pairs) or $CREDENTIALS_DIRECTORY
+// there. Chunks are cut to the model's context window.
+func ConsolidationEngine(ctx context.Context, cfg config.Config, environ []string, st *store.Store, log *slog.Logger) (*consolidate.Engine, error) {
+	e := &consolidate.Engine{
 		Store:        st,
 		Consolidator: consolidate.Offline{},
 		Location:     cfg.Location(),
 		ChunkTokens:  cfg.Consolidate.ChunkTokens,
 		LeaseTTL:     time.Duration(cfg.Consolidate.LeaseTTL),
 		Logger:       log,
-	}, nil
+	}
+	if cfg.LLM.Provider == "offline" {
+		return e, nil
+	}
+	client, err := llm.New(ctx, LLMConfig(cfg, environ, log))
+	if err != nil {
+		return nil, err
+	}
+	c := consolidate.LLM{Client: client, Location: e.Location}
+	e.Consolidator = c
+	e.ChunkTokens = min(e.ChunkTokens, c.ChunkTokens())
+	return e, nil
+}
+
+// LLMConfig maps the configuration onto the LLM client's.
+func LLMConfig(cfg config.Config, environ []string, log *slog.Logger) llm.Config {
+	l := cfg.LLM
+	var budget *llm.Budget
+	if l.Budget.MaxCalls > 0 || l.Budget.MaxTokens > 0 {
+		budget = &llm.Budget{MaxCalls: l.Budget.MaxCalls, MaxTokens: l.Budget.MaxTokens, Location: cfg.Location()}
+	}
+	return llm.Config{
+		Provider:      l.Provider,
+		Model:         l.Model,
+		BaseURL:       l.BaseURL,
+		Timeout:       time.Duration(l.Timeout),
+		MaxTokens:     l.MaxTokens,
+		Temperature:   l.Temperature,
+		ContextWindow: l.ContextWindow,
+		MaxRetries:    l.MaxRetries,
+		Budget:        budget,
+		Environ:       environ,
+		Logger:        log,
+	}
 }
 
 // Run serves until ctx is cancelled, then drains: the listener stops, in-flight
@@ -72,7 +104,8 @@ func ConsolidationEngine(cfg config.Config, st *store.Store, log *slog.Logger) (
 // files are closed. It notifies systemd (when NOTIFY_SOCKET is set) with
 // READY=1 once the store is open and the listener bound, and STOPPING=1 when
 // the drain starts.
-func Run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
+// API keys for the LLM are looked up in environ.
+func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Logger) error {
 	st, err := store.Open(ctx, StoreOptions(cfg, log))
 	if err != nil {
 		return err
@@ -108,7 +141,7 @@ func Run(ctx context.Context, cfg config.Config, log *slog.Logger) error {
 		Agents:          cfg.API.Agents,
 		Logger:          log,
 	}
-	cons, err := ConsolidationEngine(cfg, st, log)
+	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
 	var backlog *consolidate.Backlog
 	if err != nil {
 		log.Warn("consolidation disabled", "err", err)
