@@ -47,3 +47,31 @@ cross:
 
 clean:
 	rm -rf $(BIN)
+
+# Debian packages: dist/dormouse_<version>_<arch>.deb for each of DEB_ARCHES,
+# from CGO_ENABLED=0 -trimpath builds stamped with the package's version.
+# nfpm runs through `go run` at a pinned version (go.mod is left alone).
+DEB_VERSION ?= $(shell packaging/deb-version.sh)
+DEB_ARCHES  ?= amd64 arm64
+NFPM        ?= $(GO) run github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
+ARCH        ?= amd64
+
+.PHONY: deb e2e-vm
+
+deb:
+	@set -e; for a in $(DEB_ARCHES); do \
+		rm -f dist/dormouse_*_$$a.deb; \
+		echo "building dist/dormouse_$(DEB_VERSION)_$$a.deb"; \
+		GOOS=linux GOARCH=$$a $(GO) build -trimpath \
+			-ldflags '-s -w -X github.com/dormouse-dev/dormouse/internal/cli.Version=$(DEB_VERSION)' \
+			-o dist/build/$$a/dormouse $(PKG); \
+		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse \
+			$(NFPM) package --config packaging/nfpm.yaml --packager deb \
+			--target dist/dormouse_$(DEB_VERSION)_$$a.deb; \
+	done; ls -l dist/*.deb
+
+# Boots Debian 12 under QEMU, installs the .deb, runs packaging/e2e/guest-test.sh
+# inside (needs root; ../shared/scripts/README.md). ARCH=arm64 for the Pi's.
+e2e-vm:
+	$(MAKE) deb DEB_ARCHES=$(ARCH)
+	../shared/scripts/vm-e2e.sh dist/dormouse_*_$(ARCH).deb $(ARCH) packaging/e2e/guest-test.sh

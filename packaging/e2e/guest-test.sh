@@ -1,0 +1,200 @@
+#!/bin/bash
+# Runs INSIDE a booted Debian 12 VM as root, after `dpkg -i dormouse_*.deb`
+# succeeded (../shared/scripts/vm-e2e.sh; `make e2e-vm`). Exit code = result.
+# Uses only what the base image has (systemd, curl, dpkg, apt).
+set -u
+fail=0
+ok()    { echo "ok   - $*"; }
+bad()   { echo "FAIL - $*"; fail=1; }
+check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
+hdr()   { echo; echo "### $*"; }
+ms()    { awk '{printf "%d", $1 * 1000}' /proc/uptime; }
+# wait_for SECONDS CMD...: poll until CMD succeeds
+wait_for() { local n=$(( $1 * 5 )); shift; for _ in $(seq 1 "$n"); do "$@" && return 0; sleep 0.2; done; "$@"; }
+prop()  { systemctl show -p "$2" --value "$1"; }
+API=http://127.0.0.1:7733
+ADMIN=alice
+as_admin() { runuser -u "$ADMIN" -- "$@"; }
+TIMERS=$(cd /usr/lib/systemd/system && ls dormouse*.timer 2>/dev/null)
+DEB=$(ls /mnt/e2e/dormouse_*.deb | head -1)
+
+hdr "installed package"
+dpkg -s dormouse | grep -E '^(Package|Version|Architecture|Status):'
+echo "timers shipped: ${TIMERS:-none}"
+check "dormouse version = package version" \
+  test "$(dormouse version)" = "dormouse $(dpkg-query -W -f='${Version}' dormouse)"
+
+hdr "system user and directories"
+getent passwd dormouse
+check "system user dormouse exists (home /var/lib/dormouse, nologin)" \
+  bash -c 'getent passwd dormouse | grep -q ":/var/lib/dormouse:/usr/sbin/nologin$"'
+check "user is a system user (uid < 1000)" test "$(id -u dormouse)" -lt 1000
+stat -c '%A %U:%G %n' /var/lib/dormouse /etc/dormouse /etc/dormouse/dormouse.yaml /etc/default/dormouse
+check "/var/lib/dormouse is dormouse:dormouse 0750" test "$(stat -c '%a %U:%G' /var/lib/dormouse)" = "750 dormouse:dormouse"
+check "/etc/default/dormouse is root-only 0600" test "$(stat -c '%a %U' /etc/default/dormouse)" = "600 root"
+check "conffiles are exactly the two in /etc" \
+  test "$(dpkg-query -W -f='${Conffiles}\n' dormouse | awk 'NF{print $1}' | sort | tr '\n' ' ')" = "/etc/default/dormouse /etc/dormouse/dormouse.yaml "
+
+hdr "dormouse.service: READY handshake, watchdog"
+systemctl status --no-pager dormouse.service | head -n 12
+check "dormouse.service active (READY=1 received)" systemctl is-active --quiet dormouse.service
+check "dormouse.service enabled" systemctl is-enabled --quiet dormouse.service
+systemctl show -p Type,NotifyAccess,User,WatchdogUSec,MainPID,StatusText,NRestarts,StateDirectoryMode dormouse.service
+check "StatusText came through" bash -c '[[ "$(systemctl show -p StatusText --value dormouse.service)" == serving* ]]'
+check "watchdog armed (WatchdogUSec=30s)" test "$(prop dormouse.service WatchdogUSec)" = 30s
+check "runs as dormouse" test "$(stat -c %U "/proc/$(prop dormouse.service MainPID)")" = dormouse
+
+hdr "timers"
+systemctl list-timers --all --no-pager
+for t in $TIMERS; do
+  check "$t enabled" systemctl is-enabled --quiet "$t"
+  check "$t active" systemctl is-active --quiet "$t"
+  check "list-timers shows $t with a next run" \
+    bash -c "systemctl list-timers --no-pager --no-legend '$t' | grep -q '$t' && [ -n \"\$(systemctl show -p NextElapseUSecRealtime --value '$t')\" ]"
+done
+if [ -e /usr/lib/systemd/system/dormouse-consolidate.timer ]; then
+  next=$(prop dormouse-consolidate.timer NextElapseUSecRealtime)
+  echo "dormouse-consolidate.timer NextElapseUSecRealtime=$next"
+  check "consolidation timer next run at 00:00:00 (+ randomized delay)" bash -c "[[ '$next' == *' 00:0'[0-5]':'* ]]"
+fi
+
+hdr "systemd-analyze verify / security on the installed units"
+out=$(systemd-analyze verify /usr/lib/systemd/system/dormouse*.service /usr/lib/systemd/system/dormouse*.timer 2>&1); vrc=$?
+echo "rc=$vrc output: ${out:-<none>}"
+check "systemd-analyze verify clean" test "$vrc" -eq 0 -a -z "$out"
+score=$(systemd-analyze security --no-pager dormouse.service 2>&1 | sed -n 's/.*Overall exposure level for dormouse.service: \([0-9.]*\).*/\1/p')
+echo "exposure: $score"
+check "systemd-analyze security exposure <= 2.0" awk -v s="$score" 'BEGIN{exit !(s != "" && s <= 2.0)}'
+
+hdr "health endpoints on 127.0.0.1:7733"
+for p in /healthz /readyz; do
+  echo "GET $p -> $(curl -sS --max-time 5 -w ' [%{http_code}]' "$API$p")"
+  check "GET $p = 200" curl -fsS -o /dev/null --max-time 5 "$API$p"
+done
+
+hdr "CLI as a non-root admin user ($ADMIN)"
+useradd --create-home --shell /bin/bash "$ADMIN"
+check "ingest as $ADMIN" as_admin dormouse ingest --agent main --role user "Alice keeps the spare key under the blue flowerpot"
+check "ingest from stdin as $ADMIN" as_admin bash -c 'echo "The wifi password changed on Monday" | dormouse ingest --agent main --session notes'
+recall=$(as_admin dormouse recall --agent main --json "where is the spare key?" 2>&1); echo "$recall" | head -c 600; echo
+check "recall as $ADMIN finds the memory" grep -q "blue flowerpot" <<<"$recall"
+check "agent file owned by dormouse, 0600" test "$(stat -c '%a %U' /var/lib/dormouse/agents/main.db)" = "600 dormouse"
+check "$ADMIN cannot read the data directory (0750 dormouse)" bash -c "! runuser -u $ADMIN -- ls /var/lib/dormouse >/dev/null 2>&1"
+
+hdr "watchdog pings arrive (only while /healthz and the store answer)"
+# The daemon pings every 15 s; the first ping comes right after READY.
+start=$(prop dormouse.service ExecMainStartTimestampMonotonic)
+wd=$(prop dormouse.service WatchdogTimestampMonotonic)
+echo "ExecMainStart=$start WatchdogTimestamp=$wd (monotonic us)"
+check "a WATCHDOG=1 ping was received" test "${wd:-0}" -gt 0
+check "journal: watchdog enabled" bash -c "journalctl -u dormouse.service --no-pager -o cat | grep -q 'systemd watchdog enabled'"
+
+if [ -e /usr/lib/systemd/system/dormouse-consolidate.service ]; then
+  hdr "systemctl start dormouse-consolidate (the timer's job)"
+  t=$(ms); systemctl start dormouse-consolidate.service; src=$?
+  echo "rc=$src took $(( $(ms) - t )) ms"
+  check "consolidation job succeeded" test "$src" -eq 0 -a "$(prop dormouse-consolidate.service Result)" = success
+  journalctl -u dormouse-consolidate.service --no-pager -o cat | tail -n 8
+  check "journal shows the consolidation run" \
+    bash -c '[ -n "$(journalctl -u dormouse-consolidate.service --no-pager -o cat | grep -v -e "^Starting" -e "^Finished" -e "Deactivated")" ]'
+fi
+
+hdr "kill -9: systemd restarts it, acknowledged memories survive"
+pid1=$(prop dormouse.service MainPID)
+t=$(ms)
+systemctl kill -s SIGKILL dormouse.service
+wait_for 30 bash -c "p=\$(systemctl show -p MainPID --value dormouse.service); [ \"\$p\" != 0 ] && [ \"\$p\" != $pid1 ] && systemctl is-active --quiet dormouse.service"
+echo "back after $(( $(ms) - t )) ms"
+systemctl show -p MainPID,NRestarts,ActiveState,Result dormouse.service
+check "restarted by systemd (NRestarts=1, new PID)" \
+  bash -c "[ \"\$(systemctl show -p NRestarts --value dormouse.service)\" = 1 ] && [ \"\$(systemctl show -p MainPID --value dormouse.service)\" != $pid1 ]"
+wait_for 10 curl -fsS -o /dev/null --max-time 2 "$API/readyz"
+check "ready again" curl -fsS -o /dev/null --max-time 5 "$API/readyz"
+recall=$(as_admin dormouse recall --agent main --json "spare key" 2>&1)
+check "memory still there after SIGKILL" grep -q "blue flowerpot" <<<"$recall"
+
+hdr "watchdog: a failing liveness check withholds the pings and systemd restarts it"
+# Test-only drop-in so the stall shows in seconds, not 30 s. The shipped unit
+# is unchanged. The daemon runs as dormouse without CAP_DAC_OVERRIDE, so an
+# unreadable agents directory makes its store check fail (/healthz still
+# answers): only the liveness check can notice.
+mkdir -p /run/systemd/system/dormouse.service.d
+printf '[Service]\nWatchdogSec=6s\nTimeoutAbortSec=5s\n' > /run/systemd/system/dormouse.service.d/e2e-watchdog.conf
+systemctl daemon-reload
+systemctl restart dormouse.service
+wait_for 10 curl -fsS -o /dev/null --max-time 2 "$API/readyz"
+check "watchdog now 6s" test "$(prop dormouse.service WatchdogUSec)" = 6s
+n0=$(prop dormouse.service NRestarts); pid1=$(prop dormouse.service MainPID)
+sleep 8   # more than the interval: a healthy daemon is not restarted
+check "healthy daemon kept alive by its pings" bash -c "systemctl is-active --quiet dormouse.service && [ \"\$(systemctl show -p MainPID --value dormouse.service)\" = $pid1 ]"
+t=$(ms)
+chmod 000 /var/lib/dormouse/agents
+wait_for 40 bash -c "journalctl -u dormouse.service --no-pager -o cat | grep -q 'Watchdog timeout'"
+echo "watchdog fired after $(( $(ms) - t )) ms"
+chmod 700 /var/lib/dormouse/agents
+journalctl -u dormouse.service --no-pager -o cat | grep -E 'liveness check failed|Watchdog timeout' | head -n 3
+check "daemon logged the failing check" bash -c "journalctl -u dormouse.service --no-pager -o cat | grep -q 'liveness check failed'"
+check "systemd: Watchdog timeout" bash -c "journalctl -u dormouse.service --no-pager -o cat | grep -q 'Watchdog timeout'"
+wait_for 40 bash -c "[ \"\$(systemctl show -p NRestarts --value dormouse.service)\" -gt $n0 ] && systemctl is-active --quiet dormouse.service && curl -fsS -o /dev/null --max-time 2 $API/readyz"
+echo "back after $(( $(ms) - t )) ms"
+systemctl show -p MainPID,NRestarts,ActiveState,Result dormouse.service
+check "restarted by systemd after the stall" bash -c "[ \"\$(systemctl show -p NRestarts --value dormouse.service)\" -gt $n0 ] && systemctl is-active --quiet dormouse.service"
+recall=$(as_admin dormouse recall --agent main --json "spare key" 2>&1)
+check "memory still there after the watchdog restart" grep -q "blue flowerpot" <<<"$recall"
+rm -rf /run/systemd/system/dormouse.service.d
+systemctl daemon-reload
+systemctl restart dormouse.service
+
+hdr "upgrade to a newer version keeps data and config; the daemon restarts"
+ver=$(dpkg-query -W -f='${Version}' dormouse)
+newver="$ver+e2e1"
+sed -i 's/^log_level: info$/log_level: debug/' /etc/dormouse/dormouse.yaml
+echo "DORMOUSE_E2E_MARK=1" >> /etc/default/dormouse
+work=$(mktemp -d)
+dpkg-deb -R "$DEB" "$work/pkg" && sed -i "s/^Version: .*/Version: $newver/" "$work/pkg/DEBIAN/control" \
+  && dpkg-deb -Znone -b "$work/pkg" "$work/new.deb" >/dev/null
+pid1=$(prop dormouse.service MainPID)
+t=$(ms)
+check "dpkg -i of $newver" bash -c "dpkg -i '$work/new.deb' </dev/null"
+echo "upgrade took $(( $(ms) - t )) ms"
+rm -rf "$work"
+check "version is now $newver" test "$(dpkg-query -W -f='${Version}' dormouse)" = "$newver"
+check "daemon restarted on upgrade (new PID)" bash -c "[ \"\$(systemctl show -p MainPID --value dormouse.service)\" != $pid1 ] && systemctl is-active --quiet dormouse.service"
+check "edited dormouse.yaml kept" grep -q '^log_level: debug$' /etc/dormouse/dormouse.yaml
+check "edited /etc/default/dormouse kept" grep -q '^DORMOUSE_E2E_MARK=1$' /etc/default/dormouse
+wait_for 10 curl -fsS -o /dev/null --max-time 2 "$API/readyz"
+recall=$(as_admin dormouse recall --agent main --json "spare key" 2>&1)
+check "memory still there after upgrade" grep -q "blue flowerpot" <<<"$recall"
+for t in $TIMERS; do check "$t still enabled and active" bash -c "systemctl is-enabled --quiet $t && systemctl is-active --quiet $t"; done
+
+hdr "apt remove: stops it, keeps data and config"
+t=$(ms)
+apt-get remove -y -q dormouse </dev/null 2>&1 | tail -n 3
+echo "remove took $(( $(ms) - t )) ms"
+check "daemon stopped" bash -c '! systemctl is-active --quiet dormouse.service'
+check "nothing listens on 7733" bash -c "! curl -s -o /dev/null --max-time 2 $API/healthz"
+check "binary gone" test ! -e /usr/bin/dormouse
+check "unit file gone" test ! -e /usr/lib/systemd/system/dormouse.service
+for t in $TIMERS; do check "$t stopped" bash -c "! systemctl is-active --quiet $t"; done
+check "data kept (/var/lib/dormouse/agents/main.db)" test -s /var/lib/dormouse/agents/main.db
+check "config kept" test -f /etc/dormouse/dormouse.yaml -a -f /etc/default/dormouse
+check "user kept" getent passwd dormouse
+dpkg -l dormouse | tail -n 1
+
+hdr "dpkg -P: purge removes data and config"
+t=$(ms)
+dpkg -P dormouse
+echo "purge took $(( $(ms) - t )) ms"
+check "package gone" bash -c '! dpkg -s dormouse >/dev/null 2>&1'
+check "/var/lib/dormouse removed" test ! -e /var/lib/dormouse
+check "/etc/dormouse removed" test ! -e /etc/dormouse
+check "/etc/default/dormouse removed" test ! -e /etc/default/dormouse
+check "no dormouse unit left enabled" bash -c '! ls /etc/systemd/system/*/dormouse* /etc/systemd/system/dormouse* 2>/dev/null | grep -q .'
+check "no failed units" bash -c '[ -z "$(systemctl list-units --failed --no-legend --plain dormouse\* 2>/dev/null)" ]'
+
+hdr "journal"
+journalctl --no-pager -o short-monotonic -u dormouse.service -u 'dormouse-consolidate.*' | tail -n 40
+
+echo
+[ "$fail" -eq 0 ] && echo "guest tests: all passed" || echo "guest tests: FAILURES"
+exit "$fail"
