@@ -141,7 +141,10 @@ func post(b *testing.B, addr, agent string, contents []string) {
 
 func startDaemonB(b *testing.B, data, notify string) *daemonProc {
 	b.Helper()
-	var env []string
+	// BENCH_DAEMON_ENV passes settings to the daemon under test (the test
+	// environment's own DORMOUSE_* are kept out), e.g.
+	// BENCH_DAEMON_ENV=DORMOUSE_STORAGE_CACHE_SIZE_KIB=1024.
+	env := strings.Fields(os.Getenv("BENCH_DAEMON_ENV"))
 	if notify != "" {
 		env = append(env, "NOTIFY_SOCKET="+notify)
 	}

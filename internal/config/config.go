@@ -115,7 +115,7 @@ func Default() Config {
 		Storage: Storage{
 			Synchronous:    "NORMAL",
 			BusyTimeout:    Duration(5 * time.Second),
-			CacheSizeKiB:   2048,
+			CacheSizeKiB:   1024,
 			ReadConns:      2,
 			IdleClose:      Duration(10 * time.Minute),
 			MaxOpenAgents:  32,
