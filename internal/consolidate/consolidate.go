@@ -5,6 +5,7 @@ package consolidate
 import (
 	"context"
 
+	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -17,32 +18,18 @@ const (
 	Event      = "event"
 )
 
-// KeyFact is a durable claim found in a day's memories.
-type KeyFact struct {
-	Entity     string  `json:"entity"`
-	EntityType string  `json:"entity_type,omitempty"`
-	Attribute  string  `json:"attribute,omitempty"` // empty: the claim never replaces another
-	Value      string  `json:"value,omitempty"`
-	FactType   string  `json:"fact_type"`
-	Content    string  `json:"content"`
-	Confidence float64 `json:"confidence"`
-	MemoryIDs  []int64 `json:"memory_ids"`
-}
-
-// Entity is an entity of the day and in how many memories it appears.
-type Entity struct {
-	Text  string `json:"text"`
-	Type  string `json:"type"`
-	Count int    `json:"count"`
-}
-
-// Insight is a connection between memories: what links them and which they are.
-type Insight struct {
-	Text      string   `json:"text"`
-	Entities  []string `json:"entities"`
-	Topics    []string `json:"topics,omitempty"`
-	MemoryIDs []int64  `json:"memory_ids"`
-}
+// The record's parts share their shape with the model's answer, which the
+// LLM boundary validates: one definition, in internal/llm.
+type (
+	// KeyFact is a durable claim found in a day's memories; an empty
+	// Attribute means the claim never replaces another.
+	KeyFact = llm.KeyFact
+	// Entity is an entity of the day and in how many memories it appears.
+	Entity = llm.Entity
+	// Insight is a connection between memories: what links them and which
+	// they are.
+	Insight = llm.Insight
+)
 
 // Partial is what a consolidator makes of a chunk of memories, and what
 // reducing partials makes of a whole day.

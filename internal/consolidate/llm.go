@@ -125,35 +125,25 @@ func usage(u llm.Usage) Usage {
 	return Usage{Calls: u.Calls, TokensIn: u.TokensIn, TokensOut: u.TokensOut}
 }
 
-// The schema's types and the record's have the same fields, so they convert.
+// A Partial and the model's Record share their parts' types; these copy
+// between the two (empty lists are nil in a Partial, [] in a prompt).
 
 func fromRecord(r llm.Record) Partial {
-	p := Partial{Summary: r.Summary, Topics: r.Topics}
-	for _, k := range r.KeyFacts {
-		p.KeyFacts = append(p.KeyFacts, KeyFact(k))
+	return Partial{
+		Summary:  r.Summary,
+		Topics:   r.Topics,
+		KeyFacts: append([]KeyFact(nil), r.KeyFacts...),
+		Entities: append([]Entity(nil), r.Entities...),
+		Insights: append([]Insight(nil), r.Insights...),
 	}
-	for _, e := range r.Entities {
-		p.Entities = append(p.Entities, Entity(e))
-	}
-	for _, in := range r.Insights {
-		p.Insights = append(p.Insights, Insight(in))
-	}
-	return p
 }
 
 func toRecord(p Partial) llm.Record {
-	r := llm.Record{Summary: p.Summary, Topics: nonNil(p.Topics)}
-	r.KeyFacts = make([]llm.KeyFact, 0, len(p.KeyFacts))
-	for _, k := range p.KeyFacts {
-		r.KeyFacts = append(r.KeyFacts, llm.KeyFact(k))
+	return llm.Record{
+		Summary:  p.Summary,
+		Topics:   nonNil(p.Topics),
+		KeyFacts: append(make([]KeyFact, 0, len(p.KeyFacts)), p.KeyFacts...),
+		Entities: append(make([]Entity, 0, len(p.Entities)), p.Entities...),
+		Insights: append(make([]Insight, 0, len(p.Insights)), p.Insights...),
 	}
-	r.Entities = make([]llm.Entity, 0, len(p.Entities))
-	for _, e := range p.Entities {
-		r.Entities = append(r.Entities, llm.Entity(e))
-	}
-	r.Insights = make([]llm.Insight, 0, len(p.Insights))
-	for _, in := range p.Insights {
-		r.Insights = append(r.Insights, llm.Insight(in))
-	}
-	return r
 }
