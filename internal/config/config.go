@@ -26,6 +26,7 @@ type Config struct {
 	Recall   Recall  `yaml:"recall"`
 
 	Consolidate Consolidate `yaml:"consolidate"`
+	Health      Health      `yaml:"health"`
 }
 
 // LLM chooses the model behind consolidation and how it is called. API keys are not settings: they come
@@ -92,6 +93,14 @@ type Consolidate struct {
 	LeaseTTL         Duration `yaml:"lease_ttl"`
 }
 
+// Health sets the thresholds that turn the health report from ok into degraded (or failing).
+type Health struct {
+	DiskPercent          float64  `yaml:"disk_percent"`          // of the data directory's filesystem
+	Backlog              int      `yaml:"backlog"`               // unconsolidated memories of one agent
+	ConsolidationOverdue Duration `yaml:"consolidation_overdue"` // age of the oldest unconsolidated memory
+	TemperatureC         float64  `yaml:"temperature_c"`         // SoC temperature
+}
+
 // defaultDataDir is data_dir when systemd gave no $STATE_DIRECTORY: beside the binary's working
 // directory, so `dormouse serve` run by hand works without root.
 const defaultDataDir = "./dormouse-data"
@@ -142,6 +151,12 @@ func Default() Config {
 			BacklogDebounce:  Duration(time.Minute),
 			ChunkTokens:      6000,
 			LeaseTTL:         Duration(10 * time.Minute),
+		},
+		Health: Health{
+			DiskPercent:          90,
+			Backlog:              500,
+			ConsolidationOverdue: Duration(36 * time.Hour),
+			TemperatureC:         80,
 		},
 	}
 }

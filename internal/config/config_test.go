@@ -371,6 +371,8 @@ func TestLoadErrors(t *testing.T) {
 			wantKeys: []string{"recall.max_candidates"}},
 		{name: "recency_half_life", file: "recall:\n  recency_half_life: 1m\n",
 			wantKeys: []string{"recall.recency_half_life"}},
+		{name: "health thresholds", file: "health:\n  disk_percent: 120\n  backlog: 0\n  consolidation_overdue: 10m\n  temperature_c: 5\n",
+			wantKeys: []string{"health.disk_percent", "health.backlog", "health.consolidation_overdue", "health.temperature_c"}},
 		{name: "errors from every layer together",
 			file:     "log_level: loud\n",
 			environ:  []string{"DORMOUSE_RECALL_K=ten"},

@@ -76,6 +76,16 @@ func (c Config) validate() problems {
 	p.duration("consolidate.backlog_debounce", cs.BacklogDebounce, time.Second, 24*time.Hour)
 	p.number("consolidate.chunk_tokens", int64(cs.ChunkTokens), 256, 1000000)
 	p.duration("consolidate.lease_ttl", cs.LeaseTTL, 10*time.Second, 24*time.Hour)
+
+	h := c.Health
+	if h.DiskPercent < 1 || h.DiskPercent > 100 {
+		p.add("health.disk_percent", "want 1 to 100, got %g", h.DiskPercent)
+	}
+	p.number("health.backlog", int64(h.Backlog), 1, 100_000_000)
+	p.duration("health.consolidation_overdue", h.ConsolidationOverdue, time.Hour, 365*24*time.Hour)
+	if h.TemperatureC < 30 || h.TemperatureC > 150 {
+		p.add("health.temperature_c", "want 30 to 150 (degrees Celsius), got %g", h.TemperatureC)
+	}
 	return p
 }
 

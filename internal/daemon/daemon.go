@@ -15,6 +15,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -75,6 +76,23 @@ func ConsolidationEngine(ctx context.Context, cfg config.Config, environ []strin
 	e.Consolidator = c
 	e.ChunkTokens = min(e.ChunkTokens, c.ChunkTokens())
 	return e, nil
+}
+
+// HealthMonitor maps the configuration onto the health monitor of the data
+// directory and the store's agents.
+func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health.Monitor {
+	h := cfg.Health
+	return &health.Monitor{
+		Collector: &health.Host{DataDir: cfg.DataDir, Store: st, Location: cfg.Location()},
+		Thresholds: health.Thresholds{
+			DiskPercent:          h.DiskPercent,
+			Backlog:              int64(h.Backlog),
+			ConsolidationOverdue: time.Duration(h.ConsolidationOverdue),
+			TemperatureC:         h.TemperatureC,
+		},
+		TTL:    5 * time.Second,
+		Logger: log,
+	}
 }
 
 // LLMConfig maps the configuration onto the LLM client's.
@@ -140,6 +158,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		AutoCreate:      cfg.API.AutoCreate,
 		Agents:          cfg.API.Agents,
 		Logger:          log,
+		Health:          HealthMonitor(cfg, st, log),
 	}
 	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
 	var backlog *consolidate.Backlog

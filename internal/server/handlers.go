@@ -159,6 +159,9 @@ func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
 	ids := make([]int64, len(res))
 	for i, x := range res {
 		ids[i] = x.ID
+		if !x.Duplicate {
+			s.met.ingested.Inc()
+		}
 	}
 	if s.opts.OnWrite != nil {
 		s.opts.OnWrite(name)
@@ -277,7 +280,9 @@ func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Age
 		s.requestError(w, r, err)
 		return
 	}
+	start := time.Now()
 	res, err := s.recall.Recall(r.Context(), a, q)
+	s.met.recall.Observe(time.Since(start).Seconds())
 	if err != nil {
 		s.requestError(w, r, err)
 		return

@@ -33,6 +33,9 @@ type Options struct {
 	// OnWrite, when set, is told of every agent that stored new memories
 	// (the daemon's backlog trigger listens).
 	OnWrite func(agent string)
+	// Health serves GET /health and the health gauges of /metrics; nil
+	// answers /health with 501.
+	Health Reporter
 }
 
 // Consolidator carries out consolidation requests.
@@ -48,6 +51,7 @@ type Server struct {
 	log    *slog.Logger
 	mux    *http.ServeMux
 	ready  atomic.Bool
+	met    *metrics
 }
 
 // New builds the API. It reports not ready until SetReady(true).
@@ -67,7 +71,7 @@ func New(st *store.Store, eng *recall.Engine, o Options) *Server {
 	if o.MaxContentBytes <= 0 {
 		o.MaxContentBytes = 64 << 10
 	}
-	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux()}
+	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux(), met: newMetrics(o.Health)}
 	s.routes()
 	return s
 }
@@ -86,6 +90,8 @@ func (s *Server) routes() {
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
+	s.mux.HandleFunc("GET /health", s.health)
+	s.mux.Handle("GET /metrics", s.met.handler())
 	s.mux.HandleFunc("GET /v1/agents", s.listAgents)
 	s.mux.HandleFunc("POST /v1/agents/{agent}/memories", s.postMemories)
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.agentHandler(s.listMemories))
@@ -108,12 +114,18 @@ func (s *Server) routes() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	route := "invalid_path"
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
 		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
 	} else {
 		r.Body = http.MaxBytesReader(rec, r.Body, s.opts.MaxBodyBytes)
 		s.mux.ServeHTTP(rec, r)
+		route = r.Pattern // set by the mux: bounded label values, never raw paths
+		if route == "" {
+			route = "unmatched" // e.g. a 405 for a known path
+		}
 	}
+	s.met.observe(route, rec.status, time.Since(start))
 	s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path),
 		slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))

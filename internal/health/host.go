@@ -1,0 +1,190 @@
+package health
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/shirou/gopsutil/v3/cpu"
+	"github.com/shirou/gopsutil/v3/disk"
+	"github.com/shirou/gopsutil/v3/host"
+	"github.com/shirou/gopsutil/v3/load"
+	"github.com/shirou/gopsutil/v3/mem"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Host collects readings of this machine (through gopsutil, which honours
+// HOST_PROC and HOST_SYS) and of every agent in Store.
+type Host struct {
+	DataDir  string         // whose filesystem's usage is measured
+	Store    *store.Store   // nil: no agent readings
+	Location *time.Location // the store's day boundaries; nil is time.Local
+
+	mu      sync.Mutex
+	prevCPU *cpu.TimesStat // the previous sample, for CPU % between samples
+}
+
+// Collect implements Collector.
+func (h *Host) Collect(ctx context.Context) Readings {
+	var r Readings
+	fail := func(what string, err error) { r.Errors = append(r.Errors, fmt.Sprintf("%s: %v", what, err)) }
+	r.System = h.system(ctx, fail)
+	if h.Store != nil {
+		r.Agents = h.agents(ctx, fail)
+	}
+	return r
+}
+
+func (h *Host) system(ctx context.Context, fail func(string, error)) System {
+	var s System
+	if ts, err := cpu.TimesWithContext(ctx, false); err != nil || len(ts) == 0 {
+		fail("cpu", fmt.Errorf("no cpu times: %v", err))
+	} else {
+		s.CPUPercent = h.cpuPercent(ts[0])
+	}
+	if l, err := load.AvgWithContext(ctx); err != nil {
+		fail("load", err)
+	} else {
+		s.Load1, s.Load5, s.Load15 = l.Load1, l.Load5, l.Load15
+	}
+	// VirtualMemory reads /proc/meminfo, swap included; SwapMemory would ask
+	// sysinfo(2) and so ignore HOST_PROC.
+	if m, err := mem.VirtualMemoryWithContext(ctx); err != nil {
+		fail("memory", err)
+	} else {
+		s.MemUsedBytes, s.MemTotalBytes = m.Total-m.Available, m.Total
+		s.SwapUsedBytes, s.SwapTotal = m.SwapTotal-m.SwapFree, m.SwapTotal
+	}
+	if h.DataDir != "" {
+		s.DiskPath = h.DataDir
+		if u, err := disk.UsageWithContext(ctx, h.DataDir); err != nil {
+			fail("disk", err)
+		} else {
+			s.DiskUsedBytes, s.DiskTotal, s.DiskPercent = u.Used, u.Total, u.UsedPercent
+		}
+	}
+	// Sensors that cannot be read are warnings; a host without any is fine.
+	temps, _ := host.SensorsTemperaturesWithContext(ctx)
+	s.TemperatureC = socTemperature(temps)
+	if up, err := host.UptimeWithContext(ctx); err != nil {
+		fail("uptime", err)
+	} else {
+		s.UptimeSeconds = up
+	}
+	return s
+}
+
+// cpuPercent is the busy share of CPU time since the previous sample; nil on
+// the first one.
+func (h *Host) cpuPercent(t cpu.TimesStat) *float64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	prev := h.prevCPU
+	h.prevCPU = &t
+	if prev == nil {
+		return nil
+	}
+	idle := func(t *cpu.TimesStat) float64 { return t.Idle + t.Iowait }
+	total := func(t *cpu.TimesStat) float64 {
+		// Guest time is already counted in user and nice.
+		return t.User + t.Nice + t.System + t.Idle + t.Iowait + t.Irq + t.Softirq + t.Steal
+	}
+	dt := total(&t) - total(prev)
+	if dt <= 0 {
+		return nil
+	}
+	p := 100 * (dt - (idle(&t) - idle(prev))) / dt
+	p = min(max(p, 0), 100)
+	return &p
+}
+
+// socTemperature picks the SoC's sensor: on a Pi the thermal zone
+// "cpu-thermal" (or hwmon "cpu_thermal"); elsewhere the hottest sensor, which
+// is what throttles first.
+func socTemperature(ts []host.TemperatureStat) *float64 {
+	var best *float64
+	for _, t := range ts {
+		if t.Temperature <= 0 {
+			continue
+		}
+		v := t.Temperature
+		key := strings.ToLower(t.SensorKey)
+		if strings.Contains(key, "cpu") || strings.Contains(key, "soc") {
+			return &v
+		}
+		if best == nil || v > *best {
+			best = &v
+		}
+	}
+	return best
+}
+
+// runsLooked is how many recent runs are searched for the last success and
+// failure: enough for weeks of nightly runs, cheap to read.
+const runsLooked = 50
+
+func (h *Host) agents(ctx context.Context, fail func(string, error)) []Agent {
+	names, err := h.Store.Agents()
+	if err != nil {
+		fail("agents", err)
+		return nil
+	}
+	slices.Sort(names)
+	loc := h.Location
+	if loc == nil {
+		loc = time.Local
+	}
+	out := make([]Agent, 0, len(names))
+	for _, name := range names {
+		var a Agent
+		err := h.Store.With(ctx, name, false, func(sa *store.Agent) error {
+			var err error
+			a, err = agentReading(ctx, sa, loc)
+			return err
+		})
+		if err != nil {
+			fail("agent "+name, err)
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func agentReading(ctx context.Context, sa *store.Agent, loc *time.Location) (Agent, error) {
+	st, err := sa.Stats(ctx)
+	if err != nil {
+		return Agent{}, err
+	}
+	a := Agent{Name: sa.Name(), DBBytes: st.DBBytes, WALBytes: st.WALBytes, Memories: st.Memories,
+		Backlog: st.Unconsolidated, LastConsolidated: st.LastConsolidated}
+	if st.Unconsolidated > 0 {
+		days, err := sa.UnconsolidatedDays(ctx, "")
+		if err != nil {
+			return Agent{}, err
+		}
+		if len(days) > 0 {
+			if d, err := time.ParseInLocation(time.DateOnly, days[0].Day, loc); err == nil {
+				a.OldestUnconsolidated = &d
+			}
+		}
+	}
+	runs, err := sa.Runs(ctx, "", runsLooked)
+	if err != nil {
+		return Agent{}, err
+	}
+	for _, r := range runs { // newest first
+		switch {
+		case r.Status == store.RunOK && a.LastSuccess == nil:
+			t := r.FinishedAt
+			a.LastSuccess = &t
+		case r.Status == store.RunFailed && a.LastFailure == nil:
+			a.LastFailure = &Failure{Day: r.Day, At: r.FinishedAt, Error: r.Error}
+		}
+	}
+	return a, nil
+}
