@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -43,17 +41,6 @@ func (e *InputError) Error() string {
 
 // maxLabelBytes bounds the short string fields (session, role, type, source).
 const maxLabelBytes = 256
-
-// Prepare validates in and derives the stored fields. maxContent bounds the
-// content in bytes; now is the default timestamp.
-func Prepare(in Input, maxContent int, now time.Time) (store.Memory, error) {
-	m, err := validate(in, maxContent, now)
-	if err != nil {
-		return store.Memory{}, err
-	}
-	derive(&m, in.Importance != nil)
-	return m, nil
-}
 
 // validate checks in and fills every field that needs no derivation. It is
 // cheap; derive is where the time goes.
@@ -141,50 +128,6 @@ func derive(m *store.Memory, explicitImportance bool) {
 	m.Topics = d.Topics
 }
 
-// PrepareAll validates a batch: one bad memory rejects the whole batch, so
-// nothing is written for a request that gets an error. Large batches are
-// derived on every CPU: extraction costs as much as the insert itself.
-func PrepareAll(ins []Input, maxContent int, now time.Time) ([]store.Memory, error) {
-	out := make([]store.Memory, len(ins))
-	errs := make([]error, len(ins))
-	workers := min(runtime.GOMAXPROCS(0), len(ins)/parallelBatch)
-	if workers <= 1 {
-		for i, in := range ins {
-			if out[i], errs[i] = Prepare(in, maxContent, now); errs[i] != nil {
-				break
-			}
-		}
-	} else {
-		var wg sync.WaitGroup
-		chunk := (len(ins) + workers - 1) / workers
-		for lo := 0; lo < len(ins); lo += chunk {
-			hi := min(lo+chunk, len(ins))
-			wg.Go(func() {
-				for i := lo; i < hi; i++ {
-					if out[i], errs[i] = Prepare(ins[i], maxContent, now); errs[i] != nil {
-						return
-					}
-				}
-			})
-		}
-		wg.Wait()
-	}
-	for i, err := range errs {
-		if err == nil {
-			continue
-		}
-		if ie, ok := err.(*InputError); ok && len(ins) > 1 {
-			ie.Index, ie.batch = i, true
-		}
-		return nil, err
-	}
-	return out, nil
-}
-
-// parallelBatch is the batch size from which PrepareAll uses more than one
-// goroutine per this many memories.
-const parallelBatch = 64
-
 // Batch is a validated request: nothing about it can fail any more except
 // storage itself.
 type Batch struct {
@@ -215,10 +158,7 @@ func Validate(ins []Input, maxContent int, now time.Time) (*Batch, error) {
 // cores at once.
 func (b *Batch) Store(ctx context.Context, a *store.Agent) ([]store.Inserted, error) {
 	if len(b.mems) < streamFrom {
-		for i := range b.mems {
-			derive(&b.mems[i], b.ins[i].Importance != nil)
-		}
-		return a.Insert(ctx, b.mems)
+		return a.Insert(ctx, b.derive(0, len(b.mems)))
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the producer if the store gives up first
@@ -226,10 +166,7 @@ func (b *Batch) Store(ctx context.Context, a *store.Agent) ([]store.Inserted, er
 	go func() {
 		defer close(chunks)
 		for lo := 0; lo < len(b.mems); lo += streamChunk {
-			chunk := b.mems[lo:min(lo+streamChunk, len(b.mems))]
-			for i := range chunk {
-				derive(&chunk[i], b.ins[lo+i].Importance != nil)
-			}
+			chunk := b.derive(lo, min(lo+streamChunk, len(b.mems)))
 			select {
 			case chunks <- chunk:
 			case <-ctx.Done():
@@ -239,6 +176,18 @@ func (b *Batch) Store(ctx context.Context, a *store.Agent) ([]store.Inserted, er
 	}()
 	return a.InsertChunks(ctx, chunks)
 }
+
+// derive fills the derived fields of memories lo to hi and returns them.
+func (b *Batch) derive(lo, hi int) []store.Memory {
+	for i := lo; i < hi; i++ {
+		derive(&b.mems[i], b.ins[i].Importance != nil)
+	}
+	return b.mems[lo:hi]
+}
+
+// Memories derives the whole batch and returns it, for callers that store
+// it themselves (the raw-insert benchmark).
+func (b *Batch) Memories() []store.Memory { return b.derive(0, len(b.mems)) }
 
 // Batches from streamFrom memories are derived while they are inserted, in
 // chunks of streamChunk.

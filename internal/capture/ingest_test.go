@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// TestPrepareAllNamesTheBadMemory checks a batch error names the first bad
-// memory's index, whether the batch was derived on one goroutine or several.
-func TestPrepareAllNamesTheBadMemory(t *testing.T) {
+// TestValidateNamesTheBadMemory checks a batch error names the first bad
+// memory's index, in a small batch and a large one.
+func TestValidateNamesTheBadMemory(t *testing.T) {
 	for _, n := range []int{3, 500} {
 		ins := make([]Input, n)
 		for i := range ins {
@@ -21,13 +21,13 @@ func TestPrepareAllNamesTheBadMemory(t *testing.T) {
 		bad := n / 2
 		ins[bad].Timestamp = "not a time"
 		ins[n-1].Content = ""
-		_, err := PrepareAll(ins, 1<<16, time.Now())
+		_, err := Validate(ins, 1<<16, time.Now())
 		want := "memories[" + strconv.Itoa(bad) + "].timestamp"
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("batch of %d: err = %v, want it to start with %s", n, err, want)
 		}
 	}
-	if _, err := PrepareAll([]Input{{Content: ""}}, 1<<16, time.Now()); err == nil || !strings.HasPrefix(err.Error(), "content:") {
+	if _, err := Validate([]Input{{Content: ""}}, 1<<16, time.Now()); err == nil || !strings.HasPrefix(err.Error(), "content:") {
 		t.Errorf("single: err = %v, want a content error without an index", err)
 	}
 }

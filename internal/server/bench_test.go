@@ -69,10 +69,11 @@ func BenchmarkIngestVsRaw(b *testing.B) {
 		}
 		bodies = append(bodies, body)
 	}
-	prepared, err := capture.PrepareAll(ins, 64<<10, benchEnd)
+	valid, err := capture.Validate(ins, 64<<10, benchEnd)
 	if err != nil {
 		b.Fatal(err)
 	}
+	prepared := valid.Memories()
 	var httpTime, rawTime time.Duration
 	for b.Loop() {
 		b.StopTimer()
