@@ -24,6 +24,7 @@ type backend interface {
 	List(ctx context.Context, agent string, o client.ListOptions) ([]store.Memory, string, error)
 	Get(ctx context.Context, agent string, id int64) (store.Memory, error)
 	Delete(ctx context.Context, agent string, id int64) error
+	RejectFact(ctx context.Context, agent string, id int64) error
 	Stats(ctx context.Context, agent string) (store.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
 	Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
@@ -173,6 +174,10 @@ func (l *local) Get(ctx context.Context, agent string, id int64) (store.Memory, 
 
 func (l *local) Delete(ctx context.Context, agent string, id int64) error {
 	return l.st.With(ctx, agent, false, func(a *store.Agent) error { return a.Delete(ctx, id) })
+}
+
+func (l *local) RejectFact(ctx context.Context, agent string, id int64) error {
+	return l.st.With(ctx, agent, false, func(a *store.Agent) error { return a.RejectFact(ctx, id) })
 }
 
 func (l *local) Stats(ctx context.Context, agent string) (store.Stats, error) {

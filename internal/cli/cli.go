@@ -57,7 +57,7 @@ func commands() []command {
 		{"recall", "print the context recalled for a query, with citations", runRecall},
 		{"list", "list memories, newest first", runList},
 		{"show", "show one memory", runShow},
-		{"forget", "delete a memory", runForget},
+		{"forget", "forget memories (ID, memory:ID) or facts (fact:ID, --fact ID)", runForget},
 		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},
 		{"agents", "list agents", runAgents},

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -216,7 +215,11 @@ func runList(ctx context.Context, env Env, args []string) error {
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	for _, m := range mems {
-		fmt.Fprintf(tw, "memory:%d\t%s\t%s\t%s\n", m.ID, m.Timestamp.Format("2006-01-02 15:04"), m.Role, m.Summary)
+		summary := m.Summary
+		if m.Flagged { // forgotten before: kept, never recalled
+			summary = "[flagged] " + summary
+		}
+		fmt.Fprintf(tw, "memory:%d\t%s\t%s\t%s\n", m.ID, m.Timestamp.Format("2006-01-02 15:04"), m.Role, summary)
 	}
 	tw.Flush()
 	if next != "" {
@@ -271,6 +274,9 @@ func runShow(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	fmt.Fprintf(tw, "importance:\t%.2f\n", m.Importance)
+	if m.Flagged {
+		fmt.Fprintln(tw, "flagged:\tyes: said before and forgotten; never recalled or consolidated")
+	}
 	var ents []string
 	for _, e := range m.Entities {
 		ents = append(ents, e.Text+" ("+e.Type+")")
@@ -284,49 +290,6 @@ func runShow(ctx context.Context, env Env, args []string) error {
 	tw.Flush()
 	fmt.Fprintf(env.Stdout, "\n%s\n", m.Content)
 	return nil
-}
-
-func runForget(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "forget", "[flags] ID...")
-	var c common
-	c.register(fs, true)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return usagef("forget takes one or more memory ids")
-	}
-	ids := make([]int64, len(pos))
-	for i, p := range pos {
-		if ids[i], err = parseID(p); err != nil {
-			return err
-		}
-	}
-	b, err := c.open(ctx, env, true)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	var errs []error
-	var forgotten []int64
-	for _, id := range ids {
-		if err := b.Delete(ctx, c.agent, id); err != nil {
-			errs = append(errs, fmt.Errorf("memory:%d: %w", id, err))
-			continue
-		}
-		forgotten = append(forgotten, id)
-	}
-	if c.json {
-		if err := printJSON(env.Stdout, map[string]any{"forgotten": forgotten}); err != nil {
-			return err
-		}
-	} else {
-		for _, id := range forgotten {
-			fmt.Fprintf(env.Stdout, "forgot memory:%d\n", id)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 func runAgents(ctx context.Context, env Env, args []string) error {

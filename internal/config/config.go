@@ -27,6 +27,12 @@ type Config struct {
 
 	Consolidate Consolidate `yaml:"consolidate"`
 	Health      Health      `yaml:"health"`
+	Retention   Retention   `yaml:"retention"`
+}
+
+// Retention prunes old raw memories once they are consolidated; day records and facts are kept.
+type Retention struct {
+	RawDays int `yaml:"raw_days"` // 0: keep raw memories for ever
 }
 
 // LLM chooses the model behind consolidation and how it is called. API keys are not settings: they come

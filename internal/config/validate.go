@@ -76,6 +76,7 @@ func (c Config) validate() problems {
 	p.duration("consolidate.backlog_debounce", cs.BacklogDebounce, time.Second, 24*time.Hour)
 	p.number("consolidate.chunk_tokens", int64(cs.ChunkTokens), 256, 1000000)
 	p.duration("consolidate.lease_ttl", cs.LeaseTTL, 10*time.Second, 24*time.Hour)
+	p.number("retention.raw_days", int64(c.Retention.RawDays), 0, 36500)
 
 	h := c.Health
 	if h.DiskPercent < 1 || h.DiskPercent > 100 {

@@ -30,6 +30,9 @@ type Engine struct {
 	Holder       string           // lease holder; "" is host:pid:n
 	Now          func() time.Time // nil is time.Now
 	Logger       *slog.Logger
+	// Retention runs after the nightly consolidation of an agent (Do
+	// without a date, and CatchUp); its zero value is off.
+	Retention Retention
 
 	holderOnce sync.Once
 	holder     string
@@ -95,7 +98,9 @@ func (e *Engine) lessee() string {
 		e.holder = e.Holder
 		if e.holder == "" {
 			host, _ := os.Hostname()
-			e.holder = fmt.Sprintf("%s:%d:%d", host, os.Getpid(), holders.Add(1))
+			// The start time tells apart two processes that had the same pid
+			// the same night: runs are counted by holder (SpentElsewhere).
+			e.holder = fmt.Sprintf("%s:%d:%d:%d", host, os.Getpid(), holders.Add(1), time.Now().UnixMilli())
 		}
 	})
 	return e.holder
@@ -182,7 +187,7 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 	}()
 	defer func() { stop(nil); <-renewed }()
 
-	run := store.Run{Day: day, StartedAt: now, Provider: e.Consolidator.Provider(), Model: e.Consolidator.Model()}
+	run := store.Run{Day: day, StartedAt: now, Provider: e.Consolidator.Provider(), Model: e.Consolidator.Model(), Holder: holder}
 	start := time.Now()
 	committed, err := e.consolidate(work, a, &run, holder)
 	if cause := context.Cause(work); err != nil && errors.Is(cause, store.ErrLeaseLost) {
@@ -240,7 +245,7 @@ func (e *Engine) keepLease(ctx context.Context, a *store.Agent, holder string, s
 
 // consolidate does the work of Run under the lease; nil, nil for an empty day.
 func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run, holder string) (*store.Committed, error) {
-	mems, err := a.DayMemories(ctx, run.Day)
+	mems, base, err := dayInput(ctx, a, run.Day)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +255,10 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	}
 	var usage Usage
 	chunks := Chunks(mems, e.ChunkTokens)
-	parts := make([]Partial, 0, len(chunks))
+	parts := make([]Partial, 0, len(chunks)+1)
+	if base != nil { // what retention pruned of the day, as its record had it
+		parts = append(parts, base.Partial)
+	}
 	for i, c := range chunks {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -279,6 +287,9 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	rec, facts, err := record(run.Day, e.Consolidator.Provider()+"/"+e.Consolidator.Model(), mems, day)
 	if err != nil {
 		return nil, err
+	}
+	if base != nil {
+		rec.SourceIDs = mergeIDs(base.sourceIDs, rec.SourceIDs)
 	}
 	run.FinishedAt = e.now()
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()

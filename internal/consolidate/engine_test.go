@@ -351,14 +351,25 @@ func TestRejectedFactDoesNotComeBack(t *testing.T) {
 	if err := a.RejectFact(ctx, cur[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	// The same sentence on a later day, consolidated again.
-	ingest(t, st, "main", []capture.Input{say(claim, time.Date(2026, 3, 5, 9, 0, 0, 0, time.UTC))})
+	// On a later day: the same sentence (stored flagged, consolidated by
+	// nothing) and the same claim in other words (consolidated, but its
+	// entity, attribute and value are those of the rejected fact).
+	ids := ingest(t, st, "main", []capture.Input{
+		say(claim, time.Date(2026, 3, 5, 9, 0, 0, 0, time.UTC)),
+		say("Alice's favourite drink is now green tea", time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)),
+	})
+	if m, err := a.Get(ctx, ids[0]); err != nil || !m.Flagged || !m.Consolidated {
+		t.Errorf("the rejected claim said again = %+v, %v; want it stored flagged", m, err)
+	}
+	if m, err := a.Get(ctx, ids[1]); err != nil || m.Flagged {
+		t.Errorf("the claim in other words = %+v, %v; want it stored unflagged", m, err)
+	}
 	runs, err := e.RunAll(ctx, "main", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 1 || runs[0].Day != "2026-03-05" || runs[0].Facts != 0 {
-		t.Errorf("runs = %+v, want the later day consolidated with no fact stored", runs)
+	if len(runs) != 1 || runs[0].Day != "2026-03-05" || runs[0].Facts != 0 || runs[0].Memories != 1 {
+		t.Errorf("runs = %+v, want the later day consolidated from its one unflagged memory, with no fact stored", runs)
 	}
 	cur, err = a.Facts(ctx, store.FactFilter{Entity: "Alice"})
 	if err != nil {

@@ -46,6 +46,8 @@ type Result struct {
 	Agent string      `json:"agent"`
 	Runs  []store.Run `json:"runs"`
 	Plan  *Plan       `json:"plan,omitempty"`
+	// Retention is what retention did after the runs, when it is on.
+	Retention *RetentionResult `json:"retention,omitempty"`
 }
 
 // Plan is what a consolidation would do, without calling anything.
@@ -99,6 +101,11 @@ func (e *Engine) Do(ctx context.Context, agent string, req Request) (Result, err
 	}
 	runs, err := e.runDays(ctx, agent, days)
 	res.Runs = append(res.Runs, runs...)
+	if req.Date == "" && err == nil {
+		rr, rerr := e.retain(ctx, agent)
+		res.Retention = rr
+		err = rerr
+	}
 	return res, err
 }
 
@@ -106,7 +113,7 @@ func (e *Engine) plan(ctx context.Context, agent string, days []string) (*Plan, 
 	p := &Plan{Provider: e.Consolidator.Provider(), Model: e.Consolidator.Model(), Days: []DayPlan{}}
 	err := e.Store.With(ctx, agent, false, func(a *store.Agent) error {
 		for _, d := range days {
-			mems, err := a.DayMemories(ctx, d)
+			mems, _, err := dayInput(ctx, a, d)
 			if err != nil {
 				return err
 			}

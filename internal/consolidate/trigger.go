@@ -28,6 +28,9 @@ func (e *Engine) CatchUp(ctx context.Context) {
 			return
 		}
 		runs, err := e.RunAll(ctx, a, false)
+		if err == nil {
+			_, err = e.retain(ctx, a)
+		}
 		switch {
 		case err == nil && len(runs) > 0:
 			e.log().Info("caught up", "agent", a, "days", len(runs))

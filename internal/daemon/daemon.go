@@ -64,11 +64,16 @@ func ConsolidationEngine(ctx context.Context, cfg config.Config, environ []strin
 		ChunkTokens:  cfg.Consolidate.ChunkTokens,
 		LeaseTTL:     time.Duration(cfg.Consolidate.LeaseTTL),
 		Logger:       log,
+		Retention:    consolidate.Retention{RawDays: cfg.Retention.RawDays, Location: cfg.Location()},
 	}
 	if cfg.LLM.Provider == "offline" {
 		return e, nil
 	}
-	client, err := llm.New(ctx, LLMConfig(cfg, environ, log))
+	lc := LLMConfig(cfg, environ, log)
+	if lc.Budget != nil { // one budget per night across processes
+		lc.Budget.Elsewhere = e.SpentElsewhere
+	}
+	client, err := llm.New(ctx, lc)
 	if err != nil {
 		return nil, err
 	}

@@ -261,7 +261,7 @@ func (c *Client) Generate(ctx context.Context, req Request) (string, Usage, erro
 func (c *Client) generate(ctx context.Context, req Request, call *Call) (string, Usage, error) {
 	estIn := req.EstimateIn()
 	if b := c.cfg.Budget; b != nil {
-		if err := b.reserve(c.cfg.Now(), estIn); err != nil {
+		if err := b.reserve(ctx, c.cfg.Now(), estIn); err != nil {
 			call.Outcome = "budget"
 			return "", Usage{}, err
 		}

@@ -44,11 +44,16 @@ type writeReq struct {
 	ctx  context.Context
 	done chan error
 	solo bool // runs in a transaction of its own, exactly once (a stream cannot be replayed)
+	noTx bool // solo, and outside any transaction (VACUUM): see Vacuum
 }
 
 func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error) {
 	w, err := openConn(ctx, path, o)
 	if err != nil {
+		return nil, fmt.Errorf("open agent %q: %w", name, err)
+	}
+	if err := setIncrementalForNewFile(w); err != nil { // retention.go
+		_ = w.close()
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
 	if err := migrate(ctx, w, len(migrations)); err != nil {
@@ -187,6 +192,9 @@ func (a *Agent) commit(batch []*writeReq) {
 // runTx runs reqs in one IMMEDIATE transaction: all commit or none.
 func (a *Agent) runTx(reqs []*writeReq) error {
 	c := a.wconn
+	if len(reqs) == 1 && reqs[0].noTx {
+		return reqs[0].fn(reqs[0].ctx, c)
+	}
 	if err := c.execPrepared("BEGIN IMMEDIATE"); err != nil {
 		return fmt.Errorf("begin write transaction: %w", err)
 	}

@@ -289,18 +289,12 @@ func union(a, b []int64) ([]int64, bool) {
 }
 
 // RejectFact marks a fact as rejected by the user: it is never offered as
-// current again, and stays stored so the same claim is recognised later.
+// current again, and stays stored so the same claim is recognised later; a
+// new memory with its normalised content is flagged (see forget.go).
 func (a *Agent) RejectFact(ctx context.Context, id int64) error {
-	err := a.write(ctx, func(ctx context.Context, c *conn) error {
-		if err := c.execArgs(ctx, `UPDATE facts SET rejected = 1 WHERE id = ?`, id); err != nil {
-			return err
-		}
-		if c.db.Changes() == 0 {
-			return fmt.Errorf("fact %d: %w", id, ErrNotFound)
-		}
-		return nil
+	return a.write(ctx, func(ctx context.Context, c *conn) error {
+		return rejectFact(ctx, c, id, time.Now())
 	})
-	return err
 }
 
 // FactFilter selects facts.

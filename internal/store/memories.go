@@ -37,6 +37,9 @@ type Memory struct {
 	Consolidated    bool            `json:"consolidated"`
 	ConsolidationID *int64          `json:"consolidation_id,omitempty"`
 	CreatedAt       time.Time       `json:"created_at"`
+	// Flagged: the content was forgotten or rejected before (see Forget).
+	// A flagged memory is kept and listed, never recalled or consolidated.
+	Flagged bool `json:"flagged,omitempty"`
 }
 
 // Inserted reports the id a new memory got, or the id of the identical
@@ -50,7 +53,7 @@ type Inserted struct {
 var ErrNotFound = errors.New("not found")
 
 const memoryColumns = `id, session_id, ts, interaction_type, role, content, context, importance,
-	source, content_hash, summary, entities, topics, consolidated, consolidation_id, created_at`
+	source, content_hash, summary, entities, topics, consolidated, consolidation_id, created_at, flagged`
 
 // Insert stores mems in one transaction: all of them or none. A memory whose
 // content hash and session match one stored within the dedup window is not
@@ -139,11 +142,19 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time
 		context = string(m.Context)
 	}
 	day := m.Timestamp.In(a.opts.Location).Format(time.DateOnly)
+	// A forgotten claim said again is kept but flagged, and counts as
+	// consolidated (by nothing): no day record or fact will carry it.
+	flagged, err := isForgotten(ctx, c, m.Content)
+	if err != nil {
+		return Inserted{}, err
+	}
 	err = c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
-		content, context, importance, source, content_hash, summary, entities, topics, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		content, context, importance, source, content_hash, summary, entities, topics, created_at,
+		flagged, consolidated)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.SessionID, ts, day, m.InteractionType, m.Role, m.Content, context, m.Importance,
-		m.Source, m.ContentHash, m.Summary, string(entities), string(topics), now.UnixMilli())
+		m.Source, m.ContentHash, m.Summary, string(entities), string(topics), now.UnixMilli(),
+		flagged, flagged)
 	if err != nil {
 		return Inserted{}, err
 	}
@@ -175,6 +186,7 @@ func scanMemory(s *sqlite3.Stmt) (Memory, error) {
 		Summary:         s.ColumnText(10),
 		Consolidated:    s.ColumnBool(13),
 		CreatedAt:       time.UnixMilli(s.ColumnInt64(15)).UTC(),
+		Flagged:         s.ColumnBool(16),
 	}
 	if s.ColumnType(6) != sqlite3.NULL {
 		m.Context = json.RawMessage(s.ColumnText(6))
@@ -214,17 +226,13 @@ func (a *Agent) Get(ctx context.Context, id int64) (Memory, error) {
 	return m, nil
 }
 
-// Delete removes a memory (and its full-text entry). It reports ErrNotFound
-// when there was nothing to delete.
+// Delete forgets a memory: it is removed (with its full-text entry), the
+// day record citing it is taken apart for a rebuild, facts lose it as a
+// source, and the same content arriving again is flagged (see forgetMemory).
+// It reports ErrNotFound when there was nothing to delete.
 func (a *Agent) Delete(ctx context.Context, id int64) error {
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
-		if err := c.execArgs(ctx, `DELETE FROM daily_memories WHERE id = ?`, id); err != nil {
-			return err
-		}
-		if c.db.Changes() == 0 {
-			return fmt.Errorf("memory %d: %w", id, ErrNotFound)
-		}
-		return nil
+		return forgetMemory(ctx, c, id, time.Now())
 	})
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("delete memory %d: %w", id, err)

@@ -34,10 +34,13 @@ type Run struct {
 	ConsolidationID *int64    `json:"consolidation_id,omitempty"`
 	Memories        int       `json:"memories"`
 	Facts           int       `json:"facts"`
+	// Holder is the process that ran it (its lease holder name), so a
+	// budget can count what other processes spent (see budget.go).
+	Holder string `json:"holder,omitempty"`
 }
 
 const runColumns = `id, day, started_at, finished_at, provider, model, calls, tokens_in, tokens_out,
-	duration_ms, status, error, consolidation_id, memories, facts`
+	duration_ms, status, error, consolidation_id, memories, facts, holder`
 
 func scanRun(s *sqlite3.Stmt) Run {
 	r := Run{
@@ -55,6 +58,7 @@ func scanRun(s *sqlite3.Stmt) Run {
 		Error:      s.ColumnText(11),
 		Memories:   s.ColumnInt(13),
 		Facts:      s.ColumnInt(14),
+		Holder:     s.ColumnText(15),
 	}
 	if s.ColumnType(12) != sqlite3.NULL {
 		id := s.ColumnInt64(12)
@@ -65,10 +69,10 @@ func scanRun(s *sqlite3.Stmt) Run {
 
 func insertRun(ctx context.Context, c *conn, r Run) (int64, error) {
 	err := c.execArgs(ctx, `INSERT INTO consolidation_runs (day, started_at, finished_at, provider, model,
-		calls, tokens_in, tokens_out, duration_ms, status, error, consolidation_id, memories, facts)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		calls, tokens_in, tokens_out, duration_ms, status, error, consolidation_id, memories, facts, holder)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Day, r.StartedAt.UnixMilli(), r.FinishedAt.UnixMilli(), r.Provider, r.Model, r.Calls,
-		r.TokensIn, r.TokensOut, r.DurationMS, r.Status, r.Error, r.ConsolidationID, r.Memories, r.Facts)
+		r.TokensIn, r.TokensOut, r.DurationMS, r.Status, r.Error, r.ConsolidationID, r.Memories, r.Facts, r.Holder)
 	if err != nil {
 		return 0, fmt.Errorf("record run: %w", err)
 	}

@@ -150,6 +150,38 @@ ALTER TABLE facts ADD COLUMN value TEXT NOT NULL DEFAULT '';
 CREATE INDEX facts_rejected ON facts(id) WHERE rejected = 1;
 CREATE INDEX daily_memories_day ON daily_memories(day, ts);
 `,
+	// 4: forgetting that sticks, retention, and the LLM budget across
+	// processes. forgotten holds the SHA-256 of the normalised content of
+	// forgotten memories and rejected facts (never the text itself): a new
+	// memory saying the same is stored flagged, consolidated by nothing and
+	// never recalled. pruned_days keeps a day's record as it was when
+	// retention deleted its raw memories, so a rebuild of that day starts
+	// from it. A run names its process, so a budget can count the others.
+	`
+CREATE TABLE forgotten (
+	norm_hash  TEXT    PRIMARY KEY,
+	kind       TEXT    NOT NULL CHECK (kind IN ('memory', 'fact')),
+	source_id  INTEGER NOT NULL,
+	created_at INTEGER NOT NULL
+) WITHOUT ROWID;
+ALTER TABLE daily_memories ADD COLUMN flagged INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE pruned_days (
+	date       TEXT    PRIMARY KEY,
+	summary    TEXT    NOT NULL,
+	key_facts  TEXT    NOT NULL DEFAULT '[]',
+	entities   TEXT    NOT NULL DEFAULT '[]',
+	topics     TEXT    NOT NULL DEFAULT '[]',
+	insights   TEXT    NOT NULL DEFAULT '[]',
+	source_ids TEXT    NOT NULL DEFAULT '[]',  -- every memory the record summarised, pruned ones included
+	model      TEXT    NOT NULL DEFAULT '',
+	pruned     INTEGER NOT NULL DEFAULT 0,     -- raw memories deleted by retention, all prunings together
+	pruned_at  INTEGER NOT NULL
+);
+
+ALTER TABLE consolidation_runs ADD COLUMN holder TEXT NOT NULL DEFAULT '';
+CREATE INDEX consolidation_runs_started ON consolidation_runs(started_at);
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

@@ -93,6 +93,9 @@ func (a *Agent) RecentMemories(ctx context.Context, o SearchOptions) ([]Hit, err
 }
 
 func memoryFilters(sql string, args []any, o SearchOptions) (string, []any) {
+	// Forgetting: a flagged memory (a forgotten claim said again) is never
+	// a recall candidate. See forget.go.
+	sql += ` AND m.flagged = 0`
 	if !o.Since.IsZero() {
 		sql += ` AND m.ts >= ?`
 		args = append(args, o.Since.UnixMilli())

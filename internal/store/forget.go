@@ -1,0 +1,289 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Forgetting that sticks. Deleting a memory (Delete) or rejecting a fact
+// (RejectFact) records the SHA-256 of its normalised content in the
+// forgotten table: never the text. A new memory whose normalised content has
+// that hash is stored flagged: listed, never recalled, consolidated by
+// nothing. Deleting a memory also takes apart the day record that cited it
+// (the record is deleted and the day's other memories are unconsolidated
+// again, so the next consolidation rebuilds the day without it) and removes
+// it from the facts it supports; a fact it alone supported is dropped.
+
+// Kinds of forgotten content.
+const (
+	ForgottenMemory = "memory"
+	ForgottenFact   = "fact"
+)
+
+// normHash is the hash under which content is remembered as forgotten, and
+// false for content with no words (nothing to recognise it by).
+func normHash(content string) (string, bool) {
+	n := normalise(content)
+	if n == "" {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(n))
+	return hex.EncodeToString(sum[:]), true
+}
+
+// isForgotten reports whether content, normalised, was forgotten or
+// rejected before. It costs one probe of an empty table on a file where
+// nothing was ever forgotten.
+func isForgotten(ctx context.Context, c *conn, content string) (bool, error) {
+	some := false
+	if err := c.query(ctx, `SELECT 1 FROM forgotten LIMIT 1`, nil, func(*sqlite3.Stmt) error {
+		some = true
+		return nil
+	}); err != nil {
+		return false, fmt.Errorf("look for forgotten content: %w", err)
+	}
+	if !some {
+		return false, nil
+	}
+	h, ok := normHash(content)
+	if !ok {
+		return false, nil
+	}
+	found := false
+	err := c.query(ctx, `SELECT 1 FROM forgotten WHERE norm_hash = ?`, []any{h}, func(*sqlite3.Stmt) error {
+		found = true
+		return nil
+	})
+	if err != nil {
+		return false, fmt.Errorf("look for forgotten content: %w", err)
+	}
+	return found, nil
+}
+
+// remember records content as forgotten.
+func remember(ctx context.Context, c *conn, kind string, id int64, content string, now time.Time) error {
+	h, ok := normHash(content)
+	if !ok {
+		return nil
+	}
+	err := c.execArgs(ctx, `INSERT INTO forgotten (norm_hash, kind, source_id, created_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT(norm_hash) DO NOTHING`, h, kind, id, now.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("remember forgotten %s %d: %w", kind, id, err)
+	}
+	return nil
+}
+
+// IsForgotten reports whether content, normalised, is that of a forgotten
+// memory or a rejected fact: a new memory saying it would be flagged.
+func (a *Agent) IsForgotten(ctx context.Context, content string) (bool, error) {
+	var found bool
+	err := a.read(ctx, func(c *conn) error {
+		var err error
+		found, err = isForgotten(ctx, c, content)
+		return err
+	})
+	return found, err
+}
+
+// forgetMemory deletes memory id inside the caller's transaction and undoes
+// what was derived from it.
+func forgetMemory(ctx context.Context, c *conn, id int64, now time.Time) error {
+	var content string
+	found := false
+	err := c.query(ctx, `SELECT content FROM daily_memories WHERE id = ?`, []any{id}, func(s *sqlite3.Stmt) error {
+		content, found = s.ColumnText(0), true
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("memory %d: %w", id, ErrNotFound)
+	}
+	// The records citing it: its own, and any other whose sources name it.
+	var recs []int64
+	err = c.query(ctx, `SELECT id FROM consolidated_memories
+		WHERE id = (SELECT consolidation_id FROM daily_memories WHERE id = ?1)
+		OR EXISTS (SELECT 1 FROM json_each(source_ids) WHERE value = ?1)`, []any{id},
+		func(s *sqlite3.Stmt) error {
+			recs = append(recs, s.ColumnInt64(0))
+			return nil
+		})
+	if err != nil {
+		return fmt.Errorf("find records citing memory %d: %w", id, err)
+	}
+	if err := c.execArgs(ctx, `DELETE FROM daily_memories WHERE id = ?`, id); err != nil {
+		return err
+	}
+	if err := remember(ctx, c, ForgottenMemory, id, content, now); err != nil {
+		return err
+	}
+	for _, r := range recs {
+		if err := takeApart(ctx, c, r, now); err != nil {
+			return err
+		}
+	}
+	if err := dropMemorySource(ctx, c, id, now); err != nil {
+		return fmt.Errorf("remove memory %d from its facts: %w", id, err)
+	}
+	return nil
+}
+
+// takeApart deletes day record rec and unconsolidates the day's memories it
+// covered, so the next consolidation of the day rebuilds it from them. A day
+// whose raw memories retention pruned gets back the record it had then.
+func takeApart(ctx context.Context, c *conn, rec int64, now time.Time) error {
+	var date string
+	err := c.query(ctx, `SELECT date FROM consolidated_memories WHERE id = ?`, []any{rec},
+		func(s *sqlite3.Stmt) error { date = s.ColumnText(0); return nil })
+	if err != nil {
+		return fmt.Errorf("take apart record %d: %w", rec, err)
+	}
+	if date == "" {
+		return nil
+	}
+	err = c.execArgs(ctx, `UPDATE daily_memories SET consolidated = 0, consolidation_id = NULL
+		WHERE (consolidation_id = ? OR day = ?) AND flagged = 0`, rec, date)
+	if err != nil {
+		return fmt.Errorf("take apart record of %s: %w", date, err)
+	}
+	if err := c.execArgs(ctx, `DELETE FROM consolidated_memories WHERE id = ?`, rec); err != nil {
+		return fmt.Errorf("take apart record of %s: %w", date, err)
+	}
+	if err := dropConsolidationSource(ctx, c, rec); err != nil {
+		return fmt.Errorf("take apart record of %s: %w", date, err)
+	}
+	// With nothing left to rebuild from, a pruned day's base is its record.
+	left := 0
+	err = c.query(ctx, `SELECT count(*) FROM daily_memories WHERE day = ? AND flagged = 0`, []any{date},
+		func(s *sqlite3.Stmt) error { left = s.ColumnInt(0); return nil })
+	if err != nil {
+		return err
+	}
+	if left > 0 {
+		return nil
+	}
+	base, ok, err := prunedBase(ctx, c, date)
+	if err != nil || !ok {
+		return err
+	}
+	if _, err := putConsolidation(ctx, c, base, now); err != nil {
+		return fmt.Errorf("restore the pruned record of %s: %w", date, err)
+	}
+	return nil
+}
+
+// factSources is a fact's provenance, as dropMemorySource rewrites it.
+type factSources struct {
+	id           int64
+	rejected     bool
+	validTo      *int64
+	supersededBy *int64
+	mems, cons   []int64
+}
+
+func factsCiting(ctx context.Context, c *conn, column string, id int64) ([]factSources, error) {
+	var out []factSources
+	err := c.query(ctx, `SELECT id, rejected, valid_to, superseded_by, source_memory_ids, source_consolidation_ids
+		FROM facts WHERE EXISTS (SELECT 1 FROM json_each(`+column+`) WHERE value = ?)`, []any{id},
+		func(s *sqlite3.Stmt) error {
+			f := factSources{id: s.ColumnInt64(0), rejected: s.ColumnBool(1)}
+			if s.ColumnType(2) != sqlite3.NULL {
+				v := s.ColumnInt64(2)
+				f.validTo = &v
+			}
+			if s.ColumnType(3) != sqlite3.NULL {
+				v := s.ColumnInt64(3)
+				f.supersededBy = &v
+			}
+			if err := json.Unmarshal(s.ColumnRawText(4), &f.mems); err != nil {
+				return fmt.Errorf("fact %d: decode source memories: %w", f.id, err)
+			}
+			if err := json.Unmarshal(s.ColumnRawText(5), &f.cons); err != nil {
+				return fmt.Errorf("fact %d: decode source consolidations: %w", f.id, err)
+			}
+			out = append(out, f)
+			return nil
+		})
+	return out, err
+}
+
+// dropMemorySource removes memory id from every fact's provenance. A fact
+// left with no source memory is dropped (its content remembered as
+// forgotten), and the facts it had superseded take over its validity: the
+// value it replaced is current again when it was. A rejected fact is kept
+// whatever its sources: the rejection must stick.
+func dropMemorySource(ctx context.Context, c *conn, id int64, now time.Time) error {
+	fs, err := factsCiting(ctx, c, "source_memory_ids", id)
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
+		mems := slices.DeleteFunc(f.mems, func(m int64) bool { return m == id })
+		if len(mems) > 0 || f.rejected {
+			b, _ := json.Marshal(nonNil(mems))
+			if err := c.execArgs(ctx, `UPDATE facts SET source_memory_ids = ? WHERE id = ?`, string(b), f.id); err != nil {
+				return err
+			}
+			continue
+		}
+		var content string
+		err := c.query(ctx, `SELECT content FROM facts WHERE id = ?`, []any{f.id},
+			func(s *sqlite3.Stmt) error { content = s.ColumnText(0); return nil })
+		if err != nil {
+			return err
+		}
+		if err := remember(ctx, c, ForgottenFact, f.id, content, now); err != nil {
+			return err
+		}
+		err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ? WHERE superseded_by = ?`,
+			f.validTo, f.supersededBy, f.id)
+		if err != nil {
+			return fmt.Errorf("hand fact %d's validity to the facts it superseded: %w", f.id, err)
+		}
+		if err := c.execArgs(ctx, `DELETE FROM facts WHERE id = ?`, f.id); err != nil {
+			return fmt.Errorf("drop fact %d: %w", f.id, err)
+		}
+	}
+	return nil
+}
+
+// dropConsolidationSource removes record rec from every fact's provenance;
+// the rebuilt record adds its own id back to the facts it still yields.
+func dropConsolidationSource(ctx context.Context, c *conn, rec int64) error {
+	fs, err := factsCiting(ctx, c, "source_consolidation_ids", rec)
+	if err != nil {
+		return err
+	}
+	for _, f := range fs {
+		cons := slices.DeleteFunc(f.cons, func(x int64) bool { return x == rec })
+		b, _ := json.Marshal(nonNil(cons))
+		if err := c.execArgs(ctx, `UPDATE facts SET source_consolidation_ids = ? WHERE id = ?`, string(b), f.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rejectFact marks fact id rejected and remembers its content as forgotten.
+func rejectFact(ctx context.Context, c *conn, id int64, now time.Time) error {
+	var content string
+	found := false
+	err := c.query(ctx, `UPDATE facts SET rejected = 1 WHERE id = ? RETURNING content`, []any{id},
+		func(s *sqlite3.Stmt) error { content, found = s.ColumnText(0), true; return nil })
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("fact %d: %w", id, ErrNotFound)
+	}
+	return remember(ctx, c, ForgottenFact, id, content, now)
+}
