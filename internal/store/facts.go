@@ -176,6 +176,10 @@ func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, e
 		if rejected != 0 {
 			return FactResult{ID: rejected, Outcome: FactRejected}, nil
 		}
+		// A claim worded as a forgotten memory or fact is not stored either.
+		if forgotten, err := isForgotten(ctx, c, f.Content); err != nil || forgotten {
+			return FactResult{Outcome: FactRejected}, err
+		}
 	}
 
 	type current struct {
