@@ -52,10 +52,6 @@ func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error
 	if err != nil {
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
-	if err := setIncrementalForNewFile(w); err != nil { // retention.go
-		_ = w.close()
-		return nil, fmt.Errorf("open agent %q: %w", name, err)
-	}
 	if err := migrate(ctx, w, len(migrations)); err != nil {
 		_ = w.close()
 		return nil, fmt.Errorf("open agent %q: %w", name, err)

@@ -26,7 +26,11 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
+	fi, err := f.Stat()
 	_ = f.Close()
+	if err != nil {
+		return nil, err
+	}
 	db, err := sqlite3.OpenContext(ctx, "file:"+path)
 	if err != nil {
 		return nil, err
@@ -40,7 +44,13 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		c.close()
 		return nil, err
 	}
-	pragmas := fmt.Sprintf(`PRAGMA journal_mode = WAL;
+	pragmas := ""
+	if fi.Size() == 0 {
+		// Before anything is written: a new file frees pages incrementally
+		// (retention.go). It cannot be set later without a VACUUM.
+		pragmas = "PRAGMA auto_vacuum = INCREMENTAL;\n"
+	}
+	pragmas += fmt.Sprintf(`PRAGMA journal_mode = WAL;
 PRAGMA synchronous = %s;
 PRAGMA foreign_keys = ON;
 PRAGMA cache_size = -%d;

@@ -182,20 +182,6 @@ const (
 	autoVacuumIncremental = 2
 )
 
-// setIncrementalForNewFile makes a file without tables incremental-vacuum:
-// the mode can only be set before the first table is created.
-func setIncrementalForNewFile(c *conn) error {
-	tables := 0
-	if err := c.query(context.Background(), `SELECT count(*) FROM sqlite_master`, nil,
-		func(s *sqlite3.Stmt) error { tables = s.ColumnInt(0); return nil }); err != nil {
-		return err
-	}
-	if tables > 0 {
-		return nil
-	}
-	return c.exec(`PRAGMA auto_vacuum = INCREMENTAL`)
-}
-
 // VacuumResult is what Vacuum did.
 type VacuumResult struct {
 	Converted   bool  `json:"converted"` // the file was rewritten once to allow incremental vacuum
