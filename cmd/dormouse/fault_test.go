@@ -25,8 +25,8 @@ import (
 // test says.
 type modelServer struct {
 	mu       sync.Mutex
-	mode     string // "fail": 500; "stall-after-1": one answer, then hang; "ok"
-	requests int // since the mode was set
+	mode     string        // "fail": 500; "stall-after-1": one answer, then hang; "ok"
+	requests int           // since the mode was set
 	stalled  chan struct{} // closed when a request hangs
 	release  chan struct{} // closed at the end: no request hangs beyond the test
 	once     sync.Once
