@@ -38,10 +38,9 @@ func normHash(content string) (string, bool) {
 	return hex.EncodeToString(sum[:]), true
 }
 
-// isForgotten reports whether content, normalised, was forgotten or
-// rejected before. It costs one probe of an empty table on a file where
-// nothing was ever forgotten.
-func isForgotten(ctx context.Context, c *conn, content string) (bool, error) {
+// anyForgotten reports whether anything was ever forgotten: a write that
+// inserts many memories asks once, and looks each one up only then.
+func anyForgotten(ctx context.Context, c *conn) (bool, error) {
 	some := false
 	if err := c.query(ctx, `SELECT 1 FROM forgotten LIMIT 1`, nil, func(*sqlite3.Stmt) error {
 		some = true
@@ -49,9 +48,21 @@ func isForgotten(ctx context.Context, c *conn, content string) (bool, error) {
 	}); err != nil {
 		return false, fmt.Errorf("look for forgotten content: %w", err)
 	}
-	if !some {
-		return false, nil
+	return some, nil
+}
+
+// isForgotten reports whether content, normalised, was forgotten or
+// rejected before.
+func isForgotten(ctx context.Context, c *conn, content string) (bool, error) {
+	some, err := anyForgotten(ctx, c)
+	if err != nil || !some {
+		return false, err
 	}
+	return isForgottenHash(ctx, c, content)
+}
+
+// isForgottenHash looks content's normalised hash up.
+func isForgottenHash(ctx context.Context, c *conn, content string) (bool, error) {
 	h, ok := normHash(content)
 	if !ok {
 		return false, nil

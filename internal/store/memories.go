@@ -62,9 +62,13 @@ func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 	out := make([]Inserted, len(mems))
 	now := time.Now()
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		check, err := anyForgotten(ctx, c)
+		if err != nil {
+			return err
+		}
 		for i := range mems {
 			m := &mems[i]
-			ins, err := a.insertOne(ctx, c, m, now)
+			ins, err := a.insertOne(ctx, c, m, now, check)
 			if err != nil {
 				return fmt.Errorf("insert memory %d of %d: %w", i+1, len(mems), err)
 			}
@@ -86,6 +90,10 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 	var out []Inserted
 	now := time.Now()
 	err := a.writeSolo(ctx, func(ctx context.Context, c *conn) error {
+		check, err := anyForgotten(ctx, c)
+		if err != nil {
+			return err
+		}
 		for {
 			var chunk []Memory
 			var ok bool
@@ -98,7 +106,7 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 				return nil
 			}
 			for i := range chunk {
-				ins, err := a.insertOne(ctx, c, &chunk[i], now)
+				ins, err := a.insertOne(ctx, c, &chunk[i], now, check)
 				if err != nil {
 					return fmt.Errorf("insert memory %d: %w", len(out)+1, err)
 				}
@@ -112,7 +120,9 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 	return out, nil
 }
 
-func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time) (Inserted, error) {
+// insertOne stores m; checkForgotten says whether anything was ever
+// forgotten, so its content must be looked up (forget.go).
+func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time, checkForgotten bool) (Inserted, error) {
 	ts := m.Timestamp.UnixMilli()
 	if w := a.opts.DedupWindow.Milliseconds(); w > 0 {
 		var dup int64
@@ -144,9 +154,11 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time
 	day := m.Timestamp.In(a.opts.Location).Format(time.DateOnly)
 	// A forgotten claim said again is kept but flagged, and counts as
 	// consolidated (by nothing): no day record or fact will carry it.
-	flagged, err := isForgotten(ctx, c, m.Content)
-	if err != nil {
-		return Inserted{}, err
+	flagged := false
+	if checkForgotten {
+		if flagged, err = isForgottenHash(ctx, c, m.Content); err != nil {
+			return Inserted{}, err
+		}
 	}
 	err = c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
 		content, context, importance, source, content_hash, summary, entities, topics, created_at,

@@ -245,8 +245,25 @@ func (a *Agent) vacuum(ctx context.Context, c *conn) (VacuumResult, error) {
 		}
 		res.FreedPages = free
 	}
-	if err := c.exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil && !isBusy(err) {
-		return res, fmt.Errorf("vacuum agent %q: checkpoint: %w", a.name, err)
+	// The freed pages leave the file only once the WAL is copied back; a
+	// read in flight (the background checkpoint) may hold it up a moment.
+	for try := 0; ; try++ {
+		busy := false
+		err := c.query(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`, nil, func(s *sqlite3.Stmt) error {
+			busy = s.ColumnInt(0) != 0
+			return nil
+		})
+		if err != nil && !isBusy(err) {
+			return res, fmt.Errorf("vacuum agent %q: checkpoint: %w", a.name, err)
+		}
+		if (err == nil && !busy) || try == 20 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return res, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	res.BytesAfter = fileSize(a.path) + fileSize(a.path+"-wal")
 	return res, nil
