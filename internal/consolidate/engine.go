@@ -293,8 +293,12 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	}
 	run.FinishedAt = e.now()
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
+	read := make([]int64, len(mems))
+	for i, m := range mems {
+		read[i] = m.ID
+	}
 	c, err := a.CommitConsolidation(ctx, store.Commit{
-		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(),
+		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read,
 	})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -258,5 +259,47 @@ func TestFlaggedMemoryIsNeverAnswered(t *testing.T) {
 	}
 	if runs, err := engine(st, Offline{}).RunAll(ctx, "main", false); err != nil || len(runs) != 0 {
 		t.Errorf("runs = %+v, %v; a flagged memory is nothing to consolidate", runs, err)
+	}
+}
+
+// TestForgetDuringARun: a memory forgotten while its day is being
+// consolidated (the model is slow) never reaches a record: the run commits
+// nothing and says why, and the next run builds the day without it.
+func TestForgetDuringARun(t *testing.T) {
+	ctx := t.Context()
+	st := openStore(t)
+	d := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	ids := ingest(t, st, "main", []capture.Input{say("The vault code is 8812.", d), say("Lunch was ramen.", d.Add(time.Hour))})
+	forgot := false
+	e := engine(st, fake{mapFn: func(ctx context.Context, day string, mems []store.Memory) (Partial, Usage, error) {
+		if !forgot {
+			forgot = true
+			if err := st.With(ctx, "main", false, func(a *store.Agent) error { return a.Delete(ctx, ids[0]) }); err != nil {
+				t.Error(err)
+			}
+		}
+		p, _, err := Offline{}.Map(ctx, day, mems)
+		return p, Usage{Calls: 1}, err
+	}})
+	run, err := e.Run(ctx, "main", "2026-03-01")
+	if !errors.Is(err, store.ErrSourceGone) || run.Status != store.RunFailed {
+		t.Fatalf("run = %+v, %v; want failed: a memory was forgotten meanwhile", run, err)
+	}
+	if s := stats(t, st, "main"); s.Consolidations != 0 || s.Facts != 0 {
+		t.Errorf("after the run: %+v, want nothing committed", s)
+	}
+	run, err = e.Run(ctx, "main", "2026-03-01")
+	if err != nil || run.Memories != 1 {
+		t.Fatalf("next run = %+v, %v", run, err)
+	}
+	err = st.With(ctx, "main", false, func(a *store.Agent) error {
+		recs, err := a.Consolidations(ctx, "", "", 0)
+		if len(recs) != 1 || strings.Contains(recs[0].Summary+string(recs[0].KeyFacts), "8812") {
+			t.Errorf("records = %+v, want one without the vault code", recs)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

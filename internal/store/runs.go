@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -129,7 +130,15 @@ type Commit struct {
 	Lease, Holder string
 	// Now is the lease clock (the one AcquireLease was given); zero is time.Now.
 	Now time.Time
+	// Memories are the ids the record was made from: if one was forgotten
+	// (or pruned) meanwhile, nothing is committed (ErrSourceGone), so a
+	// forgotten memory never reaches a record through a run in flight.
+	Memories []int64
 }
+
+// ErrSourceGone is returned when a memory a consolidation read was deleted
+// before it could commit.
+var ErrSourceGone = errors.New("a memory of the day was forgotten during the consolidation")
 
 // Committed is what a Commit wrote.
 type Committed struct {
@@ -159,6 +168,21 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 			}
 			if !held {
 				return fmt.Errorf("%w: %q is no longer held by %s", ErrLeaseLost, cm.Lease, cm.Holder)
+			}
+		}
+		if len(cm.Memories) > 0 {
+			ids, err := json.Marshal(cm.Memories)
+			if err != nil {
+				return err
+			}
+			n := 0
+			err = c.query(ctx, `SELECT count(*) FROM daily_memories WHERE id IN (SELECT value FROM json_each(?))`,
+				[]any{string(ids)}, func(s *sqlite3.Stmt) error { n = s.ColumnInt(0); return nil })
+			if err != nil {
+				return fmt.Errorf("check the day's memories: %w", err)
+			}
+			if n != len(cm.Memories) {
+				return fmt.Errorf("%w: %d of its %d memories are gone", ErrSourceGone, len(cm.Memories)-n, len(cm.Memories))
 			}
 		}
 		id, err := putConsolidation(ctx, c, cm.Record, now)
