@@ -61,6 +61,8 @@ func commands() []command {
 		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},
 		{"agents", "list agents", runAgents},
+		{"backup", "write verified copies of the agent files (what the nightly timer runs)", runBackup},
+		{"restore", "put an agent's file back from a backup (daemon stopped)", runRestore},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil
