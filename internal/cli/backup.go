@@ -208,4 +208,3 @@ func daemonAnswers(ctx context.Context, addr string) bool {
 	_ = resp.Body.Close()
 	return true // whatever it says (503 while starting or draining), something serves there
 }
-
