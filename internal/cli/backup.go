@@ -61,7 +61,7 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o := backup.Options{Dir: cfg.BackupDir(), Keep: cfg.Backup.Keep, Logger: newLogger(env.Stderr, cfg.LogLevel)}
+	o := backup.Options{Dir: cfg.BackupDir(), Keep: cfg.Backup.Keep, Logger: envLogger(env, cfg.LogLevel)}
 	if *dest != "" {
 		o.Dir = *dest
 	}

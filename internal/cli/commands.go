@@ -53,7 +53,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return daemon.Run(ctx, cfg, env.Environ, newLogger(env.Stderr, cfg.LogLevel))
+	return daemon.Run(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
 }
 
 func printJSON(w io.Writer, v any) error {
