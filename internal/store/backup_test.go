@@ -199,3 +199,33 @@ func TestQuiesce(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestRunTotals(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	empty, err := a.RunTotals(t.Context(), []int64{100, 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if empty.Count != 0 || len(empty.ByStatus) != 0 || empty.Buckets[1] != 0 {
+		t.Errorf("no runs: %+v", empty)
+	}
+	for _, r := range []Run{
+		{Day: "2026-02-01", Status: RunOK, TokensIn: 100, TokensOut: 10, DurationMS: 50},
+		{Day: "2026-02-02", Status: RunOK, TokensIn: 200, TokensOut: 20, DurationMS: 500},
+		{Day: "2026-02-03", Status: RunFailed, TokensIn: 7, DurationMS: 5000},
+	} {
+		r.StartedAt, r.FinishedAt = testTime, testTime
+		if _, err := a.RecordRun(t.Context(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := a.RunTotals(t.Context(), []int64{100, 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ByStatus[RunOK] != 2 || got.ByStatus[RunFailed] != 1 || got.TokensIn != 307 || got.TokensOut != 30 ||
+		got.Count != 3 || got.SumMS != 5550 || fmt.Sprint(got.Buckets) != "[1 2]" {
+		t.Errorf("totals %+v", got)
+	}
+}
