@@ -360,7 +360,7 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 }
 
 func runStatus(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "status", "[flags]")
+	fs := newFlags(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
 	var c common
 	c.register(fs, false)
 	if pos, err := parse(fs, args); err != nil {
@@ -393,14 +393,24 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 		}
 		out = append(out, agentStatus{Name: n, Stats: &st})
 	}
+	rep, herr := c.healthReport(ctx, env, b)
 	if c.json {
 		if out == nil {
 			out = []agentStatus{}
 		}
-		if err := printJSON(env.Stdout, map[string]any{"agents": out}); err != nil {
+		doc := map[string]any{"agents": out, "health": rep}
+		if herr != nil {
+			doc = map[string]any{"agents": out, "health_error": herr.Error()}
+		}
+		if err := printJSON(env.Stdout, doc); err != nil {
 			return err
 		}
 		return failed
+	}
+	if herr != nil {
+		fmt.Fprintf(env.Stdout, "health: unknown (%v)\n", herr)
+	} else {
+		printHealth(env.Stdout, rep)
 	}
 	if len(out) == 0 {
 		fmt.Fprintln(env.Stdout, "no agents yet")
