@@ -82,7 +82,7 @@ func TestRunHealthyInstall(t *testing.T) {
 		Config: cfg, Euid: os.Geteuid(),
 		Systemd: func() bool { return true },
 		Run: fakeSystemctl(map[string]string{
-			"timedatectl show":                    "yes\n",
+			"timedatectl show":                     "yes\n",
 			"systemctl is-active dormouse.service": "active\n",
 			"systemctl list-timers":                string(timers),
 		}),
@@ -128,7 +128,7 @@ func TestRunFindsProblems(t *testing.T) {
 		WatchedFolders: []string{"/home/alice/notes", "/srv/shared"},
 		Systemd:        func() bool { return true },
 		Run: fakeSystemctl(map[string]string{
-			"timedatectl show":                    "no\n",
+			"timedatectl show":                     "no\n",
 			"systemctl is-active dormouse.service": "failed\n",
 			"systemctl list-timers":                timers,
 			"systemctl show dormouse.service":      "ProtectHome=yes\nBindReadOnlyPaths=\nBindPaths=\n",

@@ -79,7 +79,7 @@ func checkWatched(ctx context.Context, o Options) []Check {
 	}
 	return []Check{{Name: "watched folders", Status: Fail,
 		Detail: "hidden from the daemon by ProtectHome=" + protect + ": " + strings.Join(missing, ", "),
-		Fix:    "create a drop-in with `sudo systemctl edit dormouse` holding:\n" + DropIn(missing) +
+		Fix: "create a drop-in with `sudo systemctl edit dormouse` holding:\n" + DropIn(missing) +
 			"then `sudo systemctl restart dormouse`, and let user dormouse read them: sudo setfacl -R -m u:dormouse:rX " + strings.Join(missing, " ")}}
 }
 
