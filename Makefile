@@ -73,6 +73,9 @@ deb:
 
 # Boots Debian 12 under QEMU, installs the .deb, runs packaging/e2e/guest-test.sh
 # inside (needs root; ../shared/scripts/README.md). ARCH=arm64 for the Pi's.
+# VM_E2E: the harness (../shared/scripts beside the checkout, or /work/shared).
+VM_E2E ?= $(firstword $(wildcard ../shared/scripts/vm-e2e.sh /work/shared/scripts/vm-e2e.sh))
 e2e-vm:
+	@test -n "$(VM_E2E)" || { echo "no vm-e2e.sh found: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
 	$(MAKE) deb DEB_ARCHES=$(ARCH)
-	../shared/scripts/vm-e2e.sh dist/dormouse_*_$(ARCH).deb $(ARCH) packaging/e2e/guest-test.sh
+	$(VM_E2E) dist/dormouse_*_$(ARCH).deb $(ARCH) packaging/e2e/guest-test.sh

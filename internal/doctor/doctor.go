@@ -136,7 +136,7 @@ func checkDataDir(o Options) (out []Check, canOpen bool) {
 	fi, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []Check{{Name: "data directory", Status: Warn, Detail: dir + " does not exist yet",
-			Fix: "start the daemon once (sudo systemctl start dormouse), which creates it"}}, false
+			Fix: "start the daemon once (sudo systemctl start dormouse), which creates it; or point doctor at the daemon's directory with --data (the package's is /var/lib/dormouse)"}}, false
 	}
 	if err != nil {
 		return []Check{{Name: "data directory", Status: Fail, Detail: err.Error(),
