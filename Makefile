@@ -75,6 +75,9 @@ deb:
 # inside (needs root; ../shared/scripts/README.md). ARCH=arm64 for the Pi's.
 # VM_E2E: the harness (../shared/scripts beside the checkout, or /work/shared).
 VM_E2E ?= $(firstword $(wildcard ../shared/scripts/vm-e2e.sh /work/shared/scripts/vm-e2e.sh))
+# The harness's defaults (300 s amd64, 1200 s arm64) assume an idle machine;
+# a loaded one boots the emulated guest alone in over 2 minutes.
+export VM_TIMEOUT ?= $(if $(filter arm64,$(ARCH)),2400,1200)
 e2e-vm:
 	@test -n "$(VM_E2E)" || { echo "no vm-e2e.sh found: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
 	$(MAKE) deb DEB_ARCHES=$(ARCH)
