@@ -56,8 +56,10 @@ func units(t *testing.T) []string {
 			names = append(names, e.Name())
 		}
 	}
-	if !slices.Contains(names, serviceName) {
-		t.Fatalf("systemd/ has no %s (found %v)", serviceName, names)
+	for _, u := range []string{serviceName, "dormouse-consolidate.timer", "dormouse-backup.timer", "dormouse-backup.service"} {
+		if !slices.Contains(names, u) {
+			t.Fatalf("systemd/ has no %s (found %v)", u, names)
+		}
 	}
 	return names
 }

@@ -53,11 +53,11 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 				return nil, err
 			}
 		}
-		st, err := store.Open(ctx, daemon.StoreOptions(cfg, newLogger(env.Stderr, cfg.LogLevel)))
+		log := envLogger(env, cfg.LogLevel)
+		st, err := store.Open(ctx, daemon.StoreOptions(cfg, log))
 		if err != nil {
 			return nil, err
 		}
-		log := newLogger(env.Stderr, cfg.LogLevel)
 		cons, err := daemon.ConsolidationEngine(ctx, cfg, env.Environ, st, log)
 		if err != nil {
 			log.Debug("consolidation unavailable", "err", err)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/logging"
 )
 
 // Version is set at build time (-ldflags -X).
@@ -61,6 +62,9 @@ func commands() []command {
 		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},
 		{"agents", "list agents", runAgents},
+		{"backup", "write verified copies of the agent files (what the nightly timer runs)", runBackup},
+		{"restore", "put an agent's file back from a backup (daemon stopped)", runRestore},
+		{"doctor", "check the installation and say how to fix what is wrong", runDoctor},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil
@@ -188,9 +192,11 @@ func loadConfig(env Env, path string, flags map[string]string) (config.Config, e
 }
 
 func newLogger(w io.Writer, level string) *slog.Logger {
-	var l slog.Level
-	if err := l.UnmarshalText([]byte(level)); err != nil {
-		l = slog.LevelInfo
-	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l}))
+	return logging.Text(w, logging.ParseLevel(level))
+}
+
+// envLogger logs to journald when systemd connected stderr to the journal
+// (the daemon and the nightly jobs), to stderr as text otherwise.
+func envLogger(env Env, level string) *slog.Logger {
+	return logging.New(env.Environ, env.Stderr, level)
 }

@@ -52,7 +52,7 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	return daemon.Run(ctx, cfg, env.Environ, newLogger(env.Stderr, cfg.LogLevel))
+	return daemon.Run(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
 }
 
 func printJSON(w io.Writer, v any) error {
@@ -323,7 +323,7 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 }
 
 func runStatus(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "status", "[flags]")
+	fs := newFlags(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
 	var c common
 	c.register(fs, false)
 	if pos, err := parse(fs, args); err != nil {
@@ -356,14 +356,24 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 		}
 		out = append(out, agentStatus{Name: n, Stats: &st})
 	}
+	rep, herr := c.healthReport(ctx, env, b)
 	if c.json {
 		if out == nil {
 			out = []agentStatus{}
 		}
-		if err := printJSON(env.Stdout, map[string]any{"agents": out}); err != nil {
+		doc := map[string]any{"agents": out, "health": rep}
+		if herr != nil {
+			doc = map[string]any{"agents": out, "health_error": herr.Error()}
+		}
+		if err := printJSON(env.Stdout, doc); err != nil {
 			return err
 		}
 		return failed
+	}
+	if herr != nil {
+		fmt.Fprintf(env.Stdout, "health: unknown (%v)\n", herr)
+	} else {
+		printHealth(env.Stdout, rep)
 	}
 	if len(out) == 0 {
 		fmt.Fprintln(env.Stdout, "no agents yet")

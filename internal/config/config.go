@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,6 +29,7 @@ type Config struct {
 	Consolidate Consolidate `yaml:"consolidate"`
 	Health      Health      `yaml:"health"`
 	Retention   Retention   `yaml:"retention"`
+	Backup      Backup      `yaml:"backup"`
 }
 
 // Retention prunes old raw memories once they are consolidated; day records and facts are kept.
@@ -107,6 +109,21 @@ type Health struct {
 	TemperatureC         float64  `yaml:"temperature_c"`         // SoC temperature
 }
 
+// Backup says where `dormouse backup` (and the nightly dormouse-backup.timer) writes verified copies
+// of the agent files, and how many it keeps.
+type Backup struct {
+	Dir  string `yaml:"dir"`  // "": <data_dir>/backups
+	Keep int    `yaml:"keep"` // newest backups kept per agent
+}
+
+// BackupDir is backup.dir, or <data_dir>/backups when it is empty.
+func (c Config) BackupDir() string {
+	if c.Backup.Dir != "" {
+		return c.Backup.Dir
+	}
+	return filepath.Join(c.DataDir, "backups")
+}
+
 // defaultDataDir is data_dir when systemd gave no $STATE_DIRECTORY: beside the binary's working
 // directory, so `dormouse serve` run by hand works without root.
 const defaultDataDir = "./dormouse-data"
@@ -164,6 +181,7 @@ func Default() Config {
 			ConsolidationOverdue: Duration(36 * time.Hour),
 			TemperatureC:         80,
 		},
+		Backup: Backup{Keep: 7},
 	}
 }
 

@@ -87,6 +87,7 @@ func (c Config) validate() problems {
 	if h.TemperatureC < 30 || h.TemperatureC > 150 {
 		p.add("health.temperature_c", "want 30 to 150 (degrees Celsius), got %g", h.TemperatureC)
 	}
+	p.number("backup.keep", int64(c.Backup.Keep), 1, 1000)
 	return p
 }
 

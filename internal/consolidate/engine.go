@@ -208,6 +208,7 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 				run = rec
 			}
 		}
+		log = log.With("run_id", run.ID) // 0 when it could not be recorded
 		if run.Status == store.RunPartial {
 			log.Warn("LLM budget spent: stopping; this day and the rest stay unconsolidated until the next night", "err", err)
 		} else {
@@ -218,7 +219,7 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 	if committed != nil {
 		run = committed.Run
 	}
-	log.Info("consolidated", "memories", run.Memories, "facts", run.Facts, "calls", run.Calls,
+	log.Info("consolidated", "run_id", run.ID, "memories", run.Memories, "facts", run.Facts, "calls", run.Calls,
 		"tokens_in", run.TokensIn, "tokens_out", run.TokensOut, "took_ms", run.DurationMS)
 	return run, nil
 }

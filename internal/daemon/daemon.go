@@ -163,7 +163,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		AutoCreate:      cfg.API.AutoCreate,
 		Agents:          cfg.API.Agents,
 		Logger:          log,
-		Health:          HealthMonitor(cfg, st, log),
+		Health:          HealthMonitorFor(cfg, environ, st, log),
 	}
 	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
 	var backlog *consolidate.Backlog
@@ -192,6 +192,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	notify(log, sd.SdNotifyReady)
 	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(agents), ln.Addr()))
 	go Watchdog(bg, log, Liveness(ln.Addr(), st)) // pings only while /healthz and the store answer
+	go Summarize(bg, opts.Health, ln.Addr().String(), SummaryEvery, log, func(s string) { notify(log, s) })
 	log.Info("listening", "addr", ln.Addr().String(), "data", cfg.DataDir, "agents", len(agents),
 		"provider", cfg.LLM.Provider)
 	catchUp := make(chan struct{})

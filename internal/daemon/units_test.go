@@ -28,13 +28,17 @@ func TestConsolidateUnitsVerify(t *testing.T) {
 		t.Fatal(err)
 	}
 	var paths []string
-	for _, name := range []string{"dormouse-consolidate.service", "dormouse-consolidate.timer"} {
+	for _, name := range []string{"dormouse-consolidate.service", "dormouse-consolidate.timer",
+		"dormouse-backup.service", "dormouse-backup.timer"} {
 		b, err := os.ReadFile(filepath.Join(unitsDir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if name == "dormouse-consolidate.service" && !bytes.Contains(b, []byte("ExecStart=/usr/bin/dormouse consolidate --all --data /var/lib/dormouse\n")) {
 			t.Errorf("%s: ExecStart is not the packaged binary running consolidate --all on /var/lib/dormouse", name)
+		}
+		if name == "dormouse-backup.service" && !bytes.Contains(b, []byte("ExecStart=/usr/bin/dormouse backup --data /var/lib/dormouse\n")) {
+			t.Errorf("%s: ExecStart is not the packaged binary backing up /var/lib/dormouse", name)
 		}
 		b = bytes.ReplaceAll(b, []byte("/usr/bin/dormouse"), []byte(stub))
 		p := filepath.Join(dir, name)
@@ -59,6 +63,16 @@ func TestConsolidateUnitsContent(t *testing.T) {
 		},
 		"dormouse-consolidate.timer": {
 			"OnCalendar=*-*-* 00:00:00", "Persistent=true", "RandomizedDelaySec=", "WantedBy=timers.target",
+		},
+		"dormouse-backup.service": {
+			"Type=oneshot", "User=dormouse", "Nice=10", "IOSchedulingClass=idle", "TimeoutStartSec=",
+			"After=dormouse-consolidate.service", "PrivateNetwork=yes", "RestrictAddressFamilies=AF_UNIX\n",
+			"ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes",
+			"SystemCallFilter=@system-service", "UMask=0077", "StateDirectory=dormouse", "EnvironmentFile=-/etc/default/dormouse",
+			"CapabilityBoundingSet=\n",
+		},
+		"dormouse-backup.timer": {
+			"OnCalendar=*-*-* 03:00:00", "Persistent=true", "RandomizedDelaySec=", "WantedBy=timers.target",
 		},
 	} {
 		b, err := os.ReadFile(filepath.Join(unitsDir, name))

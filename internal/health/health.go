@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 // States of a Report, from best to worst.
@@ -55,6 +57,8 @@ type Agent struct {
 	LastSuccess          *time.Time `json:"last_success,omitempty"`           // when the last ok run finished
 	LastSuccessAgeHours  *float64   `json:"last_success_age_hours,omitempty"`
 	LastFailure          *Failure   `json:"last_failure,omitempty"`
+	// Consolidation sums every run in the agent's file (for /metrics).
+	Consolidation *store.RunTotals `json:"consolidation_runs,omitempty"`
 }
 
 // Failure is the latest failed consolidation run among the recent ones.
@@ -68,6 +72,8 @@ type Failure struct {
 type Readings struct {
 	System System  `json:"system"`
 	Agents []Agent `json:"agents"`
+	// Provider is the LLM provider's reachability; nil when none is probed.
+	Provider *Provider `json:"provider,omitempty"`
 	// Errors are the readings that could not be taken; the rest still count.
 	Errors []string `json:"errors,omitempty"`
 }
@@ -117,6 +123,9 @@ func Evaluate(r Readings, th Thresholds, now time.Time) (state string, reasons [
 	}
 	if sys.TemperatureC != nil && th.TemperatureC > 0 && *sys.TemperatureC > th.TemperatureC {
 		worse(Degraded, fmt.Sprintf("SoC temperature %.1f°C (over %g°C)", *sys.TemperatureC, th.TemperatureC))
+	}
+	if p := r.Provider; p != nil && !p.Reachable {
+		worse(Degraded, fmt.Sprintf("LLM provider %s unreachable: %s", p.Name, p.Error))
 	}
 	for _, a := range r.Agents {
 		if th.Backlog > 0 && a.Backlog > th.Backlog {

@@ -23,6 +23,7 @@ type Host struct {
 	DataDir  string         // whose filesystem's usage is measured
 	Store    *store.Store   // nil: no agent readings
 	Location *time.Location // the store's day boundaries; nil is time.Local
+	Provider *ProviderProbe // nil: the provider is not probed
 
 	mu      sync.Mutex
 	prevCPU *cpu.TimesStat // the previous sample, for CPU % between samples
@@ -35,6 +36,10 @@ func (h *Host) Collect(ctx context.Context) Readings {
 	r.System = h.system(ctx, fail)
 	if h.Store != nil {
 		r.Agents = h.agents(ctx, fail)
+	}
+	if h.Provider != nil {
+		p := h.Provider.Check(ctx)
+		r.Provider = &p
 	}
 	return r
 }
@@ -123,6 +128,10 @@ func socTemperature(ts []host.TemperatureStat) *float64 {
 	return best
 }
 
+// RunDurationBoundsMS are the buckets of the consolidation run duration
+// histogram: a second to the units' two-hour limit.
+var RunDurationBoundsMS = []int64{1e3, 5e3, 15e3, 60e3, 300e3, 900e3, 3600e3, 7200e3}
+
 // runsLooked is how many recent runs are searched for the last success and
 // failure: enough for weeks of nightly runs, cheap to read.
 const runsLooked = 50
@@ -173,6 +182,11 @@ func agentReading(ctx context.Context, sa *store.Agent, loc *time.Location) (Age
 			}
 		}
 	}
+	totals, err := sa.RunTotals(ctx, RunDurationBoundsMS)
+	if err != nil {
+		return Agent{}, err
+	}
+	a.Consolidation = &totals
 	runs, err := sa.Runs(ctx, "", runsLooked)
 	if err != nil {
 		return Agent{}, err

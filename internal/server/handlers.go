@@ -375,7 +375,7 @@ func (s *Server) postConsolidate(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, err)
 	default:
 		// The run row holds the same message; the memories stay unconsolidated.
-		s.log.Warn("consolidation failed", "agent", name, "err", err)
+		s.log.WarnContext(r.Context(), "consolidation failed", "agent", name, "err", err)
 		writeError(w, http.StatusInternalServerError, "consolidation_failed", err.Error())
 	}
 }

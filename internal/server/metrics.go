@@ -94,6 +94,9 @@ func (c healthCollector) Describe(ch chan<- *prometheus.Desc) {
 	for _, d := range []*prometheus.Desc{stateDesc, dbBytesDesc, walBytesDesc, memoriesDesc, backlogDesc, diskDesc, tempDesc} {
 		ch <- d
 	}
+	for _, d := range consolidationDescs {
+		ch <- d
+	}
 }
 
 func (c healthCollector) Collect(ch chan<- prometheus.Metric) {
@@ -119,6 +122,7 @@ func (c healthCollector) Collect(ch chan<- prometheus.Metric) {
 	if t := r.System.TemperatureC; t != nil {
 		ch <- prometheus.MustNewConstMetric(tempDesc, prometheus.GaugeValue, *t)
 	}
+	collectConsolidation(ch, r)
 }
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {

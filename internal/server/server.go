@@ -114,6 +114,7 @@ func (s *Server) routes() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	r = withRequestID(rec, r)
 	route := "invalid_path"
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
 		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
@@ -214,14 +215,14 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, store.ErrBadCursor):
 		writeError(w, http.StatusBadRequest, "invalid_cursor", "cursor is not one this server returned")
 	case errors.Is(err, store.ErrFull):
-		s.log.Error("storage full", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "storage full", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeError(w, http.StatusInsufficientStorage, "storage_full", "the disk or the agent's size limit is full: nothing of this request was stored")
 	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
 		writeError(w, http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		writeError(w, http.StatusServiceUnavailable, "timeout", "the request was cancelled or timed out")
 	default:
-		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeError(w, http.StatusInternalServerError, "internal", "internal error; see the server log")
 	}
 }

@@ -12,6 +12,7 @@ ms()    { awk '{printf "%d", $1 * 1000}' /proc/uptime; }
 # wait_for SECONDS CMD...: poll until CMD succeeds
 wait_for() { local n=$(( $1 * 5 )); shift; for _ in $(seq 1 "$n"); do "$@" && return 0; sleep 0.2; done; "$@"; }
 prop()  { systemctl show -p "$2" --value "$1"; }
+has()   { grep -q -- "$1" <<<"$2"; }  # has PATTERN TEXT
 API=http://127.0.0.1:7733
 ADMIN=alice
 as_admin() { runuser -u "$ADMIN" -- "$@"; }
@@ -91,13 +92,82 @@ check "journal: watchdog enabled" bash -c "journalctl -u dormouse.service --no-p
 
 if [ -e /usr/lib/systemd/system/dormouse-consolidate.service ]; then
   hdr "systemctl start dormouse-consolidate (the timer's job)"
+  # A memory of a past day, so the job has a day to consolidate (today's wait for midnight).
+  check "ingest a memory dated two days ago" as_admin dormouse ingest --agent main --at "$(date -d '12:00 2 days ago' -Iseconds)" "Bob fixed the garden fence on Saturday"
   t=$(ms); systemctl start dormouse-consolidate.service; src=$?
   echo "rc=$src took $(( $(ms) - t )) ms"
   check "consolidation job succeeded" test "$src" -eq 0 -a "$(prop dormouse-consolidate.service Result)" = success
   journalctl -u dormouse-consolidate.service --no-pager -o cat | tail -n 8
   check "journal shows the consolidation run" \
     bash -c '[ -n "$(journalctl -u dormouse-consolidate.service --no-pager -o cat | grep -v -e "^Starting" -e "^Finished" -e "Deactivated")" ]'
+  # Native journal entries: the run's fields, the level as PRIORITY.
+  entry=$(journalctl -u dormouse-consolidate.service --no-pager -o json SYSLOG_IDENTIFIER=dormouse | grep '"MESSAGE":"consolidated ' | tail -n 1)
+  echo "$entry" | tr ',' '\n' | grep -E '"(PRIORITY|SYSLOG_IDENTIFIER|MESSAGE|AGENT|RUN_ID|DAY|MEMORIES|CODE_FUNC)"'
+  check "journal entry of the run has AGENT=main" grep -q '"AGENT":"main"' <<<"$entry"
+  check "journal entry of the run has RUN_ID=" grep -qE '"RUN_ID":"[1-9][0-9]*"' <<<"$entry"
+  check "journal entry of the run has PRIORITY=6 (info)" grep -q '"PRIORITY":"6"' <<<"$entry"
+  check "journalctl AGENT=main finds the daemon's and the job's entries" \
+    bash -c '[ "$(journalctl --no-pager -o cat AGENT=main | wc -l)" -ge 1 ]'
+  metrics=$(curl -fsS --max-time 10 "$API/metrics")
+  echo "$metrics" | grep -E '^dormouse_consolidation_(runs_total|tokens_total|duration_seconds_count)' | head
+  check "/metrics counts the job's run (runs by outcome)" grep -qE '^dormouse_consolidation_runs_total\{agent="main",outcome="ok"\} [1-9]' <<<"$metrics"
+  check "/metrics has the run duration histogram" grep -qE '^dormouse_consolidation_duration_seconds_count\{agent="main"\} [1-9]' <<<"$metrics"
 fi
+
+hdr "daemon logs to the journal natively"
+journalctl -u dormouse.service --no-pager -o json SYSLOG_IDENTIFIER=dormouse | grep '"MESSAGE":"health summary' | head -n 1 | tr ',' '\n' | grep -E '"(PRIORITY|MESSAGE|STATE|AGENTS|MEMORIES)"'
+check "daemon entries carry SYSLOG_IDENTIFIER=dormouse and PRIORITY" \
+  bash -c 'journalctl -u dormouse.service --no-pager -o verbose SYSLOG_IDENTIFIER=dormouse | grep -qE "^ *PRIORITY=[0-7]$"'
+check "health summary logged with its fields (STATE=)" \
+  bash -c 'journalctl -u dormouse.service --no-pager -o verbose SYSLOG_IDENTIFIER=dormouse | grep -qE "^ *STATE=(ok|degraded|failing)$"'
+check "a request id comes back in X-Request-Id" bash -c "curl -fsS -D - -o /dev/null -H 'X-Request-Id: e2e-req-1' $API/healthz | grep -qi '^x-request-id: e2e-req-1'"
+st=$(prop dormouse.service StatusText); echo "StatusText=$st"
+check "STATUS= has agents, memories, backlog, last consolidation" \
+  bash -c "[[ '$st' == serving*agents*memories*unconsolidated*'last consolidated day'* ]]"
+health=$(curl -sS --max-time 10 "$API/health"); echo "$health" | head -c 400; echo
+check "/health has per-agent consolidation totals" grep -q '"consolidation_runs"' <<<"$health"
+
+hdr "backup: the timer's job, verified copies, restore"
+if [ -e /usr/lib/systemd/system/dormouse-backup.service ]; then
+  next=$(prop dormouse-backup.timer NextElapseUSecRealtime)
+  echo "dormouse-backup.timer NextElapseUSecRealtime=$next"
+  check "backup timer next run at 03:00 (+ randomized delay)" bash -c "[[ '$next' == *' 03:'[01]?':'* ]]"
+  t=$(ms); systemctl start dormouse-backup.service; brc=$?
+  echo "rc=$brc took $(( $(ms) - t )) ms"
+  journalctl -u dormouse-backup.service --no-pager -o cat | tail -n 4
+  check "backup job succeeded" test "$brc" -eq 0 -a "$(prop dormouse-backup.service Result)" = success
+  ls -la /var/lib/dormouse/backups/main/ 2>&1
+  b=$(ls /var/lib/dormouse/backups/main/main-*.db 2>/dev/null | tail -n 1)
+  check "a backup of main exists" test -n "$b"
+  check "backup file dormouse 0600, its directory 0700" \
+    bash -c "[ \"\$(stat -c '%a %U' '$b')\" = '600 dormouse' ] && [ \"\$(stat -c '%a' /var/lib/dormouse/backups/main)\" = 700 ]"
+  check "journal: the backup entry has AGENT=main" \
+    bash -c 'journalctl -u dormouse-backup.service --no-pager -o verbose SYSLOG_IDENTIFIER=dormouse | grep -qE "^ *AGENT=main$"'
+  as_dm() { runuser -u dormouse -- "$@"; }
+  as_dm dormouse restore --data /var/lib/dormouse --agent main --list
+  check "restore refused while the daemon runs" bash -c "! runuser -u dormouse -- dormouse restore --data /var/lib/dormouse --agent main 2>&1 | tee /dev/stderr | grep -q restored"
+  as_admin dormouse ingest --agent main "Carol borrowed the ladder after the backup"
+  systemctl stop dormouse.service
+  out=$(as_dm dormouse restore --data /var/lib/dormouse --agent main 2>&1); rrc=$?; echo "$out"
+  check "restore with the daemon stopped" test "$rrc" -eq 0
+  check "the replaced file is kept aside" bash -c 'ls /var/lib/dormouse/agents/main.db.replaced-* >/dev/null'
+  systemctl start dormouse.service
+  wait_for 10 curl -fsS -o /dev/null --max-time 2 "$API/readyz"
+  recall=$(as_admin dormouse recall --agent main --json "spare key" 2>&1)
+  check "restored agent recalls what the backup held" grep -q "blue flowerpot" <<<"$recall"
+  recall=$(as_admin dormouse recall --agent main --json "who borrowed the ladder" 2>&1)
+  check "and not what came after it" bash -c "! grep -q 'borrowed the ladder' <<<'$recall'"
+fi
+
+hdr "dormouse doctor"
+out=$(runuser -u dormouse -- dormouse doctor --data /var/lib/dormouse 2>&1); drc=$?; echo "$out"
+check "doctor as dormouse passes" test "$drc" -eq 0
+check "doctor: consolidation timer" has '^OK *dormouse-consolidate.timer' "$out"
+check "doctor: backup timer" has '^OK *dormouse-backup.timer' "$out"
+check "doctor checked the integrity of main" has '^OK *integrity main' "$out"
+out=$(dormouse doctor --data /var/lib/dormouse --watch /home/alice/notes 2>&1); drc=$?; echo "$out"
+check "doctor exits non-zero for a watched folder hidden in /home" test "$drc" -ne 0
+check "doctor gives the drop-in for it" has 'BindReadOnlyPaths=/home/alice/notes' "$out"
 
 hdr "kill -9: systemd restarts it, acknowledged memories survive"
 pid1=$(prop dormouse.service MainPID)
@@ -193,7 +263,7 @@ check "no dormouse unit left enabled" bash -c '! ls /etc/systemd/system/*/dormou
 check "no failed units" bash -c '[ -z "$(systemctl list-units --failed --no-legend --plain dormouse\* 2>/dev/null)" ]'
 
 hdr "journal"
-journalctl --no-pager -o short-monotonic -u dormouse.service -u 'dormouse-consolidate.*' | tail -n 40
+journalctl --no-pager -o short-monotonic -u dormouse.service -u 'dormouse-consolidate.*' -u 'dormouse-backup.*' | tail -n 40
 
 echo
 [ "$fail" -eq 0 ] && echo "guest tests: all passed" || echo "guest tests: FAILURES"

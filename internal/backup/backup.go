@@ -1,0 +1,235 @@
+// Package backup takes verified online copies of the agent files and puts
+// one back: what `dormouse backup`, `dormouse restore` and the nightly
+// dormouse-backup.timer do.
+//
+// A backup of agent A is Dir/A/A-<UTC time>.db, written with SQLite's VACUUM
+// INTO while the daemon keeps serving, checked with PRAGMA integrity_check
+// before it counts, and only then given its final name; the newest Keep per
+// agent stay. Directories are 0700, files 0600.
+package backup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// stampLayout is the UTC time in a backup's name: sortable as text.
+const stampLayout = "20060102T150405.000Z"
+
+// Options say where backups go and how many stay.
+type Options struct {
+	Dir    string // one subdirectory per agent
+	Keep   int    // newest backups kept per agent (at least 1)
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+func (o *Options) fill() error {
+	if o.Dir == "" {
+		return errors.New("no backup directory")
+	}
+	if o.Keep < 1 {
+		o.Keep = 1
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}
+
+// Result is one agent's backup.
+type Result struct {
+	Agent   string   `json:"agent"`
+	Path    string   `json:"path"`
+	Bytes   int64    `json:"bytes"`
+	TookMS  int64    `json:"took_ms"`
+	Removed []string `json:"removed,omitempty"` // older backups deleted to keep Keep
+}
+
+// Agent backs up one agent of st: copy, verify, name, prune.
+func Agent(ctx context.Context, st *store.Store, agent string, o Options) (Result, error) {
+	if err := store.ValidateAgentName(agent); err != nil {
+		return Result{}, err
+	}
+	if err := o.fill(); err != nil {
+		return Result{}, err
+	}
+	start := time.Now()
+	dir := filepath.Join(o.Dir, agent)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return Result{}, fmt.Errorf("back up agent %q: create %s: %w", agent, dir, err)
+	}
+	name := agent + "-" + o.Now().UTC().Format(stampLayout) + ".db"
+	final := filepath.Join(dir, name)
+	if _, err := os.Stat(final); err == nil {
+		return Result{}, fmt.Errorf("back up agent %q: %s already exists", agent, final)
+	}
+	tmp := filepath.Join(dir, "."+name+".tmp")
+	err := st.With(ctx, agent, false, func(a *store.Agent) error { return a.BackupTo(ctx, tmp) })
+	if err != nil {
+		return Result{}, err
+	}
+	if err := store.CheckFile(ctx, tmp); err != nil {
+		_ = os.Remove(tmp)
+		return Result{}, fmt.Errorf("back up agent %q: the copy failed verification, nothing kept: %w", agent, err)
+	}
+	if err := syncFile(tmp); err != nil {
+		_ = os.Remove(tmp)
+		return Result{}, fmt.Errorf("back up agent %q: %w", agent, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		_ = os.Remove(tmp)
+		return Result{}, fmt.Errorf("back up agent %q: %w", agent, err)
+	}
+	if err := syncDir(dir); err != nil {
+		return Result{}, fmt.Errorf("back up agent %q: %w", agent, err)
+	}
+	res := Result{Agent: agent, Path: final, TookMS: time.Since(start).Milliseconds()}
+	if fi, err := os.Stat(final); err == nil {
+		res.Bytes = fi.Size()
+	}
+	res.Removed, err = prune(dir, agent, o.Keep, time.Now()) // file times are the real clock's
+	if err != nil {
+		return res, fmt.Errorf("back up agent %q: prune old backups: %w", agent, err)
+	}
+	o.Logger.Info("backup", "agent", agent, "path", final, "bytes", res.Bytes, "took_ms", res.TookMS, "removed", len(res.Removed))
+	return res, nil
+}
+
+// All backs up every agent of st, going on past failures, and returns what
+// succeeded along with every failure joined.
+func All(ctx context.Context, st *store.Store, o Options) ([]Result, error) {
+	agents, err := st.Agents()
+	if err != nil {
+		return nil, err
+	}
+	var out []Result
+	var errs []error
+	for _, a := range agents {
+		if ctx.Err() != nil {
+			errs = append(errs, ctx.Err())
+			break
+		}
+		r, err := Agent(ctx, st, a, o)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if r.Path != "" {
+			out = append(out, r)
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// Backup is one backup file on disk.
+type Backup struct {
+	Agent string    `json:"agent"`
+	Path  string    `json:"path"`
+	Time  time.Time `json:"time"`
+	Bytes int64     `json:"bytes"`
+}
+
+// List returns the backups of agent under dir, oldest first. No directory
+// is no backups.
+func List(dir, agent string) ([]Backup, error) {
+	if err := store.ValidateAgentName(agent); err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, agent))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list backups of agent %q: %w", agent, err)
+	}
+	var out []Backup
+	for _, e := range entries {
+		t, ok := parseName(e.Name(), agent)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		b := Backup{Agent: agent, Path: filepath.Join(dir, agent, e.Name()), Time: t}
+		if fi, err := e.Info(); err == nil {
+			b.Bytes = fi.Size()
+		}
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out, nil
+}
+
+// parseName returns the time in a backup's file name "agent-<stamp>.db".
+func parseName(name, agent string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(name, agent+"-")
+	if !ok {
+		return time.Time{}, false
+	}
+	rest, ok = strings.CutSuffix(rest, ".db")
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(stampLayout, rest)
+	return t, err == nil
+}
+
+// staleTmp is how old a half-written copy left by a killed run must be
+// before a later run deletes it (a concurrent run's copy is younger).
+const staleTmp = time.Hour
+
+// prune deletes all but the newest keep backups of agent in dir, and
+// half-written copies of killed runs.
+func prune(dir, agent string, keep int, now time.Time) ([]string, error) {
+	list, err := List(filepath.Dir(dir), agent)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for len(list) > keep {
+		if err := os.Remove(list[0].Path); err != nil {
+			errs = append(errs, err)
+		} else {
+			removed = append(removed, list[0].Path)
+		}
+		list = list[1:]
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".tmp") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleTmp {
+			p := filepath.Join(dir, e.Name())
+			if err := os.Remove(p); err == nil {
+				removed = append(removed, p)
+			}
+		}
+	}
+	return removed, errors.Join(errs...)
+}
+
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("sync %s: %w", path, err)
+	}
+	return nil
+}
+
+func syncDir(dir string) error { return syncFile(dir) }

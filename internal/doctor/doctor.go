@@ -1,0 +1,403 @@
+// Package doctor checks a Dormouse installation the way an admin would —
+// configuration, the data directory's ownership and modes, the clock, every
+// agent file's integrity, the LLM provider, the disk, the systemd timers —
+// and says for each failure what to do about it. `dormouse doctor` prints
+// its findings.
+package doctor
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/shirou/gopsutil/v3/disk"
+
+	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Results of a check, from best to worst.
+const (
+	OK   = "ok"
+	Warn = "warn"
+	Fail = "fail"
+	Skip = "skip"
+)
+
+// Check is one finding.
+type Check struct {
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"` // what to do, for warn and fail
+}
+
+// Options are what the checks look at. Zero funcs take the real thing.
+type Options struct {
+	Config  config.Config
+	Environ []string
+	Euid    int
+	// WatchedFolders are folders the daemon must read (watched folders);
+	// those under /home, /root or /run/user need a drop-in.
+	WatchedFolders []string
+	// ProbeProvider asks the LLM provider a free question (llm.Probe).
+	ProbeProvider func(ctx context.Context) error
+	NotProbed     error // ProbeProvider's "no probe for this provider"
+	// Run runs a command and returns its standard output (systemctl).
+	Run func(ctx context.Context, name string, args ...string) ([]byte, error)
+	// Systemd reports whether systemd is the init system here.
+	Systemd func() bool
+	Now     func() time.Time
+}
+
+func (o *Options) fill() {
+	if o.Run == nil {
+		o.Run = func(ctx context.Context, name string, args ...string) ([]byte, error) {
+			return exec.CommandContext(ctx, name, args...).Output()
+		}
+	}
+	if o.Systemd == nil {
+		o.Systemd = func() bool {
+			fi, err := os.Stat("/run/systemd/system")
+			_, lerr := exec.LookPath("systemctl")
+			return err == nil && fi.IsDir() && lerr == nil
+		}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+}
+
+// Run runs every check in order.
+func Run(ctx context.Context, o Options) []Check {
+	o.fill()
+	var out []Check
+	out = append(out, checkClock(o)...)
+	perms, canOpen := checkDataDir(o)
+	out = append(out, perms...)
+	out = append(out, checkIntegrity(ctx, o, canOpen)...)
+	out = append(out, checkDisk(ctx, o))
+	out = append(out, checkProvider(ctx, o))
+	out = append(out, checkSystemd(ctx, o)...)
+	out = append(out, checkWatched(ctx, o)...)
+	return out
+}
+
+// Failed reports whether any check failed.
+func Failed(cs []Check) bool {
+	for _, c := range cs {
+		if c.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+func checkClock(o Options) []Check {
+	now := o.Now()
+	c := Check{Name: "clock", Status: OK, Detail: "the clock says " + now.UTC().Format(time.RFC3339)}
+	switch {
+	case consolidate.CheckClock(now) != nil:
+		c.Status, c.Fix = Fail, "the clock is before "+consolidate.EarliestPlausible.Format(time.DateOnly)+
+			" (a Pi has no real-time clock): enable time sync (sudo timedatectl set-ntp true) and check the network; nothing is consolidated until then"
+	case now.Year() > 2100:
+		c.Status, c.Fix = Fail, "the clock is far in the future: set it (sudo timedatectl set-time ...) or fix time sync"
+	}
+	out := []Check{c}
+	if o.Systemd() {
+		if b, err := o.Run(context.Background(), "timedatectl", "show", "-p", "NTPSynchronized", "--value"); err == nil {
+			s := Check{Name: "clock sync", Status: OK, Detail: "NTP synchronized"}
+			if strings.TrimSpace(string(b)) != "yes" {
+				s.Status, s.Detail = Warn, "the clock is not NTP synchronized"
+				s.Fix = "sudo timedatectl set-ntp true, and check that the box reaches an NTP server (timedatectl timesync-status)"
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkDataDir checks the data directory and the agent files: private modes
+// and one owner. canOpen says whether this process may open the files (as
+// their owner; root in someone else's directory would leave root-owned
+// -wal and -shm files the daemon cannot open).
+func checkDataDir(o Options) (out []Check, canOpen bool) {
+	dir := o.Config.DataDir
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []Check{{Name: "data directory", Status: Warn, Detail: dir + " does not exist yet",
+			Fix: "start the daemon once (sudo systemctl start dormouse), which creates it; or point doctor at the daemon's directory with --data (the package's is /var/lib/dormouse)"}}, false
+	}
+	if err != nil {
+		return []Check{{Name: "data directory", Status: Fail, Detail: err.Error(),
+			Fix: "run doctor as root or as the daemon's user (sudo -u dormouse dormouse doctor)"}}, false
+	}
+	if !fi.IsDir() {
+		return []Check{{Name: "data directory", Status: Fail, Detail: dir + " is not a directory",
+			Fix: "point data_dir at a directory"}}, false
+	}
+	owner := uid(fi)
+	c := Check{Name: "data directory", Status: OK, Detail: fmt.Sprintf("%s: mode %04o, owner %s", dir, fi.Mode().Perm(), userName(owner))}
+	if fi.Mode().Perm()&0o027 != 0 {
+		c.Status = Fail
+		c.Detail += ": group-writable or readable by others"
+		c.Fix = fmt.Sprintf("sudo chmod 0750 %s (others must not read memories)", dir)
+	}
+	out = append(out, c)
+
+	agents := filepath.Join(dir, "agents")
+	entries, err := os.ReadDir(agents)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return out, o.Euid == owner || o.Euid != 0
+	case errors.Is(err, fs.ErrPermission):
+		out = append(out, Check{Name: "agent files", Status: Skip, Detail: "cannot read " + agents + " as uid " + fmt.Sprint(o.Euid),
+			Fix: "run doctor as the daemon's user to check the files: sudo -u " + userName(owner) + " dormouse doctor"})
+		return out, false
+	case err != nil:
+		out = append(out, Check{Name: "agent files", Status: Fail, Detail: err.Error()})
+		return out, false
+	}
+	var bad []string
+	check := func(p string) {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("%s: %v", p, err))
+			return
+		}
+		want := fs.FileMode(0o700)
+		if !fi.IsDir() {
+			want = 0o600
+		}
+		if fi.Mode().Perm()&^want != 0 {
+			bad = append(bad, fmt.Sprintf("%s is mode %04o (want %04o)", filepath.Base(p), fi.Mode().Perm(), want))
+		}
+		if u := uid(fi); u != owner {
+			bad = append(bad, fmt.Sprintf("%s belongs to %s, not %s", filepath.Base(p), userName(u), userName(owner)))
+		}
+	}
+	check(agents)
+	n := 0
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".db") || strings.HasSuffix(e.Name(), ".db-wal") || strings.HasSuffix(e.Name(), ".db-shm") {
+			check(filepath.Join(agents, e.Name()))
+			n++
+		}
+	}
+	a := Check{Name: "agent files", Status: OK, Detail: fmt.Sprintf("%d files in %s, private, owned by %s", n, agents, userName(owner))}
+	if len(bad) > 0 {
+		a.Status, a.Detail = Fail, strings.Join(bad, "; ")
+		a.Fix = fmt.Sprintf("sudo chown -R %s: %s && sudo chmod 0700 %s && sudo chmod 0600 %s/*", userName(owner), agents, agents, agents)
+	}
+	out = append(out, a)
+	canOpen = o.Euid == owner || (o.Euid != 0 && len(bad) == 0)
+	if !canOpen {
+		out = append(out, Check{Name: "integrity", Status: Skip,
+			Detail: fmt.Sprintf("not opening files of %s as uid %d (it would leave files the daemon cannot open)", userName(owner), o.Euid),
+			Fix:    "run as the daemon's user: sudo -u " + userName(owner) + " dormouse doctor"})
+	}
+	return out, canOpen
+}
+
+// checkIntegrity runs PRAGMA integrity_check on every agent file.
+func checkIntegrity(ctx context.Context, o Options, canOpen bool) []Check {
+	if !canOpen {
+		return nil
+	}
+	st, err := store.Open(ctx, store.Options{Dir: o.Config.DataDir, Location: o.Config.Location(), IdleClose: time.Minute})
+	if err != nil {
+		return []Check{{Name: "integrity", Status: Fail, Detail: err.Error()}}
+	}
+	defer st.Close()
+	names, err := st.Agents()
+	if err != nil {
+		return []Check{{Name: "integrity", Status: Fail, Detail: err.Error()}}
+	}
+	if len(names) == 0 {
+		return []Check{{Name: "integrity", Status: OK, Detail: "no agents yet"}}
+	}
+	var out []Check
+	for _, n := range names {
+		c := Check{Name: "integrity " + n, Status: OK, Detail: "PRAGMA integrity_check: ok"}
+		err := st.With(ctx, n, false, func(a *store.Agent) error { return a.IntegrityCheck(ctx) })
+		if err != nil {
+			c.Status, c.Detail = Fail, err.Error()
+			c.Fix = fmt.Sprintf("stop the daemon and restore the agent's last good backup: sudo systemctl stop dormouse; sudo -u dormouse dormouse restore --agent %s; sudo systemctl start dormouse (list them with --list)", n)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func checkDisk(ctx context.Context, o Options) Check {
+	c := Check{Name: "disk", Status: OK}
+	u, err := disk.UsageWithContext(ctx, o.Config.DataDir)
+	if err != nil {
+		c.Status, c.Detail = Skip, fmt.Sprintf("cannot measure %s: %v", o.Config.DataDir, err)
+		return c
+	}
+	c.Detail = fmt.Sprintf("%s: %.1f%% used, %d MiB free", u.Path, u.UsedPercent, u.Free>>20)
+	switch {
+	case u.UsedPercent > 98:
+		c.Status, c.Fix = Fail, "free space now: writes fail soon (delete old backups, journal: sudo journalctl --vacuum-size=100M)"
+	case u.UsedPercent > o.Config.Health.DiskPercent:
+		c.Status, c.Fix = Warn, fmt.Sprintf("over health.disk_percent (%g%%): free space or move backup.dir to another disk", o.Config.Health.DiskPercent)
+	}
+	return c
+}
+
+func checkProvider(ctx context.Context, o Options) Check {
+	p := o.Config.LLM.Provider
+	c := Check{Name: "llm provider", Status: OK}
+	if p == "offline" || o.ProbeProvider == nil {
+		c.Detail = p + ": consolidation needs no network"
+		return c
+	}
+	err := o.ProbeProvider(ctx)
+	switch {
+	case err == nil:
+		c.Detail = p + " answers"
+	case o.NotProbed != nil && errors.Is(err, o.NotProbed):
+		c.Status, c.Detail = Skip, p+": no free request to probe it with"
+	default:
+		c.Status, c.Detail = Fail, err.Error()
+		c.Fix = "check llm.base_url in /etc/dormouse/dormouse.yaml, that the server runs and is reachable from this box, and the API key in /etc/default/dormouse"
+	}
+	return c
+}
+
+// Timers the package ships and doctor expects enabled with a next run.
+var Timers = []string{"dormouse-consolidate.timer", "dormouse-backup.timer"}
+
+func checkSystemd(ctx context.Context, o Options) []Check {
+	if !o.Systemd() {
+		return []Check{{Name: "timers", Status: Skip, Detail: "systemd is not running here"}}
+	}
+	var out []Check
+	b, _ := o.Run(ctx, "systemctl", "is-active", "dormouse.service")
+	s := Check{Name: "dormouse.service", Status: OK, Detail: "active"}
+	if st := strings.TrimSpace(string(b)); st != "active" {
+		s.Status, s.Detail = Warn, "dormouse.service is "+st
+		s.Fix = "sudo systemctl enable --now dormouse; see journalctl -u dormouse"
+	}
+	out = append(out, s)
+	b, err := o.Run(ctx, "systemctl", "list-timers", "--all", "--no-pager", "--no-legend", "dormouse*")
+	if err != nil {
+		return append(out, Check{Name: "timers", Status: Fail, Detail: "systemctl list-timers: " + err.Error()})
+	}
+	timers := ParseListTimers(b)
+	for _, name := range Timers {
+		c := Check{Name: name, Status: OK}
+		t, ok := timers[name]
+		switch {
+		case !ok:
+			c.Status, c.Detail = Fail, "not loaded"
+			c.Fix = "reinstall the package (sudo apt install --reinstall dormouse), then sudo systemctl enable --now " + name
+		case t.Next == "":
+			c.Status, c.Detail = Fail, "loaded but has no next run (disabled or stopped)"
+			c.Fix = "sudo systemctl enable --now " + name
+		default:
+			c.Detail = "next run " + t.Next
+			if t.Last != "" {
+				c.Detail += ", last " + t.Last
+			}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// Timer is one row of systemctl list-timers.
+type Timer struct {
+	Unit, Activates string
+	Next, Last      string // "" when there is none ("-" or "n/a")
+}
+
+// ParseListTimers reads `systemctl list-timers --all --no-legend` output:
+// NEXT LEFT LAST PASSED UNIT ACTIVATES, where a time is "Tue 2026-12-01
+// 00:03:12 UTC", a distance "16h left" or "1 day 2h ago", and a missing one
+// a lone "-" (or "n/a" in older systemd). The unit is the field that ends in
+// ".timer".
+func ParseListTimers(out []byte) map[string]Timer {
+	timers := map[string]Timer{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		u := slices.IndexFunc(f, func(w string) bool { return strings.HasSuffix(w, ".timer") })
+		if u < 0 {
+			continue
+		}
+		t := Timer{Unit: f[u]}
+		if u+1 < len(f) {
+			t.Activates = f[u+1]
+		}
+		cols := f[:u]
+		var i int
+		t.Next, i = readTime(cols, 0, "left")
+		t.Last, _ = readTime(cols, i, "ago")
+		timers[t.Unit] = t
+	}
+	return timers
+}
+
+func lone(w string) bool { return w == "-" || w == "n/a" }
+
+// readTime reads a time column and its distance column from cols[i:]: it
+// returns the time ("" when missing) and where the next column starts.
+func readTime(cols []string, i int, distanceEnd string) (string, int) {
+	if i >= len(cols) {
+		return "", i
+	}
+	if lone(cols[i]) {
+		i++
+		if i < len(cols) && lone(cols[i]) { // the distance is missing too
+			i++
+		}
+		return "", i
+	}
+	// Weekday, date, time, and a time zone unless the distance starts.
+	n := min(3, len(cols)-i)
+	if i+n < len(cols) && !strings.ContainsAny(cols[i+n][:1], "0123456789-") {
+		n++
+	}
+	when := strings.Join(cols[i:i+n], " ")
+	i += n
+	for i < len(cols) {
+		w := cols[i]
+		i++
+		if w == distanceEnd || lone(w) {
+			break
+		}
+	}
+	return when, i
+}
+
+func uid(fi fs.FileInfo) int {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Uid)
+	}
+	return -1
+}
+
+// userName is the name of uid from /etc/passwd, or the number.
+func userName(u int) string {
+	b, err := os.ReadFile("/etc/passwd")
+	if err == nil {
+		for _, l := range bytes.Split(b, []byte("\n")) {
+			f := strings.Split(string(l), ":")
+			if len(f) > 2 && f[2] == fmt.Sprint(u) {
+				return f[0]
+			}
+		}
+	}
+	return fmt.Sprint(u)
+}

@@ -1,0 +1,184 @@
+package doctor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+func TestParseListTimers(t *testing.T) {
+	b, err := os.ReadFile("testdata/list-timers.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ParseListTimers(b)
+	want := map[string]Timer{
+		"dormouse-consolidate.timer": {Unit: "dormouse-consolidate.timer", Activates: "dormouse-consolidate.service",
+			Next: "Tue 2026-12-01 00:03:12 UTC", Last: "Mon 2026-11-30 00:01:02 UTC"},
+		"dormouse-backup.timer": {Unit: "dormouse-backup.timer", Activates: "dormouse-backup.service",
+			Next: "Tue 2026-12-01 03:05:00 UTC"},
+		"dormouse-old.timer": {Unit: "dormouse-old.timer", Activates: "dormouse-old.service",
+			Last: "Sun 2026-11-29 10:00:00 CET"},
+		"dormouse-na.timer": {Unit: "dormouse-na.timer", Activates: "dormouse-na.service"},
+		"dormouse-long.timer": {Unit: "dormouse-long.timer", Activates: "dormouse-long.service",
+			Next: "Wed 2026-12-02 03:00:00 UTC", Last: "Fri 2026-11-27 03:00:00 UTC"},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %v\nwant %v", got, want)
+	}
+}
+
+// fakeSystemctl answers like systemctl from canned outputs.
+func fakeSystemctl(outputs map[string]string) func(ctx context.Context, name string, args ...string) ([]byte, error) {
+	return func(_ context.Context, name string, args ...string) ([]byte, error) {
+		key := name + " " + strings.Join(args, " ")
+		for k, v := range outputs {
+			if strings.HasPrefix(key, k) {
+				return []byte(v), nil
+			}
+		}
+		return nil, fmt.Errorf("%s: not faked", key)
+	}
+}
+
+func find(cs []Check, name string) Check {
+	for _, c := range cs {
+		if c.Name == name {
+			return c
+		}
+	}
+	return Check{Name: name, Status: "missing"}
+}
+
+func TestRunHealthyInstall(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	if err := os.Chmod(cfg.DataDir, 0o750); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(t.Context(), store.Options{Dir: cfg.DataDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.With(t.Context(), "main", true, func(a *store.Agent) error {
+		_, err := a.Insert(t.Context(), []store.Memory{{SessionID: "s", Timestamp: time.Now(), Role: "user", Content: "x", ContentHash: "x"}})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	timers, _ := os.ReadFile("testdata/list-timers.txt")
+	cs := Run(t.Context(), Options{
+		Config: cfg, Euid: os.Geteuid(),
+		Systemd: func() bool { return true },
+		Run: fakeSystemctl(map[string]string{
+			"timedatectl show":                     "yes\n",
+			"systemctl is-active dormouse.service": "active\n",
+			"systemctl list-timers":                string(timers),
+		}),
+		Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) },
+	})
+	for _, c := range cs {
+		t.Logf("%-28s %-4s %s", c.Name, c.Status, c.Detail)
+	}
+	if Failed(cs) {
+		t.Error("a healthy install failed a check")
+	}
+	for _, name := range []string{"clock", "clock sync", "data directory", "agent files", "integrity main", "disk",
+		"llm provider", "dormouse.service", "dormouse-consolidate.timer", "dormouse-backup.timer"} {
+		if c := find(cs, name); c.Status != OK {
+			t.Errorf("%s: %+v, want ok", name, c)
+		}
+	}
+}
+
+func TestRunFindsProblems(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.LLM.Provider = "ollama"
+	agents := filepath.Join(cfg.DataDir, "agents")
+	if err := os.MkdirAll(agents, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(cfg.DataDir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	// An agent file that is not a database, and readable by everyone.
+	if err := os.WriteFile(filepath.Join(agents, "broken.db"), []byte("this is not an SQLite database, just some bytes......"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(agents, "broken.db"), 0o644); err != nil { // whatever the umask
+		t.Fatal(err)
+	}
+	timers := "Tue 2026-12-01 00:03:12 UTC 16h left - - dormouse-consolidate.timer dormouse-consolidate.service\n" +
+		"- - - - dormouse-backup.timer dormouse-backup.service\n"
+	cs := Run(t.Context(), Options{
+		Config: cfg, Euid: os.Geteuid(),
+		ProbeProvider:  func(context.Context) error { return errors.New("dial tcp 127.0.0.1:11434: connection refused") },
+		WatchedFolders: []string{"/home/alice/notes", "/srv/shared"},
+		Systemd:        func() bool { return true },
+		Run: fakeSystemctl(map[string]string{
+			"timedatectl show":                     "no\n",
+			"systemctl is-active dormouse.service": "failed\n",
+			"systemctl list-timers":                timers,
+			"systemctl show dormouse.service":      "ProtectHome=yes\nBindReadOnlyPaths=\nBindPaths=\n",
+		}),
+		Now: func() time.Time { return time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC) },
+	})
+	for _, c := range cs {
+		t.Logf("%-28s %-4s %s | %s", c.Name, c.Status, c.Detail, c.Fix)
+	}
+	if !Failed(cs) {
+		t.Fatal("nothing failed")
+	}
+	for name, status := range map[string]string{
+		"clock": Fail, "clock sync": Warn, "data directory": Fail, "agent files": Fail, "integrity broken": Fail,
+		"llm provider": Fail, "dormouse.service": Warn, "dormouse-consolidate.timer": OK, "dormouse-backup.timer": Fail,
+		"watched folders": Fail,
+	} {
+		c := find(cs, name)
+		if c.Status != status {
+			t.Errorf("%s: %+v, want %s", name, c, status)
+		}
+		if (c.Status == Fail || c.Status == Warn) && c.Fix == "" {
+			t.Errorf("%s fails without saying what to do", name)
+		}
+	}
+	w := find(cs, "watched folders")
+	if !strings.Contains(w.Fix, "ProtectHome=tmpfs\nBindReadOnlyPaths=/home/alice/notes\n") || strings.Contains(w.Fix, "/srv/shared") {
+		t.Errorf("watched folders fix:\n%s", w.Fix)
+	}
+	if !strings.Contains(find(cs, "dormouse-backup.timer").Fix, "systemctl enable --now dormouse-backup.timer") {
+		t.Errorf("backup timer fix: %q", find(cs, "dormouse-backup.timer").Fix)
+	}
+}
+
+func TestWatchedFoldersWithDropIn(t *testing.T) {
+	o := Options{WatchedFolders: []string{"/home/alice/notes/work"}, Systemd: func() bool { return true },
+		Run: fakeSystemctl(map[string]string{
+			"systemctl show dormouse.service": "ProtectHome=tmpfs\nBindReadOnlyPaths=/home/alice/notes:/home/alice/notes:rbind\nBindPaths=\n",
+		})}
+	o.fill()
+	cs := checkWatched(t.Context(), o)
+	if len(cs) != 1 || cs[0].Status != OK {
+		t.Errorf("%+v, want ok: the drop-in binds a parent", cs)
+	}
+}
+
+func TestNoSystemd(t *testing.T) {
+	o := Options{Systemd: func() bool { return false }}
+	o.fill()
+	if cs := checkSystemd(t.Context(), o); len(cs) != 1 || cs[0].Status != Skip {
+		t.Errorf("%+v, want one skip", cs)
+	}
+}

@@ -1,0 +1,104 @@
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ErrNotProbed is Probe's answer for a provider it has no cheap request
+// for (bedrock signs every request with AWS credentials).
+var ErrNotProbed = errors.New("no cheap reachability probe for this provider")
+
+// probeTimeout bounds one probe when the caller's context does not.
+const probeTimeout = 10 * time.Second
+
+// Probe asks the provider of cfg a cheap question that costs no tokens —
+// ollama GET /api/tags, OpenAI-compatible GET /models, anthropic GET
+// /v1/models, googleai GET /models — and returns nil when it answers 200.
+// A refused API key is an error too (consolidation would fail the same
+// way). The offline provider needs nothing and always passes. Keys are
+// looked up as New does; they never appear in the error.
+func Probe(ctx context.Context, cfg Config, hc *http.Client) error {
+	if cfg.Provider == "offline" || cfg.Provider == "" {
+		return nil
+	}
+	if !slices.Contains(Providers, cfg.Provider) {
+		return fmt.Errorf("llm provider %q is not one of %s", cfg.Provider, strings.Join(Providers, ", "))
+	}
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	sec := lookupSecrets(cfg.Environ, keyVars[cfg.Provider]...)
+	key := sec.first(keyVars[cfg.Provider]...)
+	base := strings.TrimSuffix(cfg.BaseURL, "/")
+	header := http.Header{}
+	var path string
+	switch cfg.Provider {
+	case "ollama":
+		if base == "" {
+			base = "http://127.0.0.1:11434"
+		}
+		path = "/api/tags"
+		if key != "" {
+			header.Set("Authorization", "Bearer "+key)
+		}
+	case "openai":
+		if base == "" {
+			base = "https://api.openai.com/v1"
+		}
+		path = "/models"
+		if key != "" {
+			header.Set("Authorization", "Bearer "+key)
+		}
+	case "anthropic":
+		if base == "" {
+			base = "https://api.anthropic.com/v1"
+		}
+		path = "/models"
+		header.Set("x-api-key", key)
+		header.Set("anthropic-version", "2023-06-01")
+	case "googleai":
+		if base == "" {
+			base = "https://generativelanguage.googleapis.com/v1beta"
+		}
+		path = "/models"
+		header.Set("x-goog-api-key", key)
+	default:
+		return ErrNotProbed
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, probeTimeout)
+		defer cancel()
+	}
+	url := base + path
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("probe %s: %w", cfg.Provider, err)
+	}
+	req.Header = header
+	resp, err := hc.Do(req)
+	if err != nil {
+		msg := err.Error()
+		for _, v := range sec.values() {
+			msg = strings.ReplaceAll(msg, v, "[redacted]")
+		}
+		return fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, msg)
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	_ = resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusOK:
+		return nil
+	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
+		return fmt.Errorf("probe %s at %s: %s: the API key is missing or refused", cfg.Provider, url, resp.Status)
+	default:
+		return fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, resp.Status)
+	}
+}

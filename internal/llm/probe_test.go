@@ -1,0 +1,89 @@
+package llm
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestProbe replays each provider's documented answer to its model-list
+// request and checks the request Probe makes: the path and the key header.
+func TestProbe(t *testing.T) {
+	const key = "sk-secret-probe-key"
+	tests := []struct {
+		provider, path, header, want, file string
+		env                                string
+	}{
+		{"ollama", "/api/tags", "", "", "ollama_tags.json", ""},
+		{"ollama", "/api/tags", "Authorization", "Bearer " + key, "ollama_tags.json", "OLLAMA_API_KEY"},
+		{"openai", "/models", "Authorization", "Bearer " + key, "openai_models.json", "OPENAI_API_KEY"},
+		{"anthropic", "/models", "X-Api-Key", key, "anthropic_models.json", "ANTHROPIC_API_KEY"},
+		{"googleai", "/models", "X-Goog-Api-Key", key, "googleai_models.json", "GOOGLE_API_KEY"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.provider+"/"+tt.env, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join("testdata/probe", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var status = http.StatusOK
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method != http.MethodGet || r.URL.Path != "/v1"+tt.path {
+					t.Errorf("request %s %s, want GET /v1%s", r.Method, r.URL.Path, tt.path)
+				}
+				if tt.header != "" && r.Header.Get(tt.header) != tt.want {
+					t.Errorf("%s: %q, want %q", tt.header, r.Header.Get(tt.header), tt.want)
+				}
+				if strings.Contains(r.URL.RawQuery, key) {
+					t.Errorf("the key travels in the URL: %s", r.URL)
+				}
+				w.WriteHeader(status)
+				w.Write(body)
+			}))
+			defer srv.Close()
+			cfg := Config{Provider: tt.provider, BaseURL: srv.URL + "/v1/"}
+			if tt.env != "" {
+				cfg.Environ = []string{tt.env + "=" + key}
+			}
+			if err := Probe(t.Context(), cfg, srv.Client()); err != nil {
+				t.Fatalf("Probe: %v", err)
+			}
+			for _, s := range []int{http.StatusUnauthorized, http.StatusInternalServerError, http.StatusNotFound} {
+				status = s
+				err := Probe(t.Context(), cfg, srv.Client())
+				if err == nil || !strings.Contains(err.Error(), http.StatusText(s)) {
+					t.Errorf("status %d: err %v", s, err)
+				}
+				if err != nil && strings.Contains(err.Error(), key) {
+					t.Errorf("the key leaks into the error: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestProbeUnreachableAndOffline(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	if err := Probe(t.Context(), Config{Provider: "ollama", BaseURL: "http://" + addr}, nil); err == nil {
+		t.Error("Probe of a closed port passed")
+	}
+	if err := Probe(t.Context(), Config{Provider: "offline"}, nil); err != nil {
+		t.Errorf("offline: %v", err)
+	}
+	if err := Probe(t.Context(), Config{Provider: "bedrock"}, nil); !errors.Is(err, ErrNotProbed) {
+		t.Errorf("bedrock: %v, want ErrNotProbed", err)
+	}
+	if err := Probe(t.Context(), Config{Provider: "nonsense"}, nil); err == nil {
+		t.Error("unknown provider passed")
+	}
+}
