@@ -27,6 +27,8 @@ type Config struct {
 
 	Consolidate Consolidate `yaml:"consolidate"`
 	Health      Health      `yaml:"health"`
+
+	Watch []WatchFolder `yaml:"watch"` // watched folders: a list, only in the file (see watch.go)
 }
 
 // LLM chooses the model behind consolidation and how it is called. API keys are not settings: they come

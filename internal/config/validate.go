@@ -86,6 +86,7 @@ func (c Config) validate() problems {
 	if h.TemperatureC < 30 || h.TemperatureC > 150 {
 		p.add("health.temperature_c", "want 30 to 150 (degrees Celsius), got %g", h.TemperatureC)
 	}
+	p.watch(c.Watch, c.API)
 	return p
 }
 
