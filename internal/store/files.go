@@ -85,7 +85,9 @@ type FileChange struct {
 	MTime      time.Time
 	Status     string // FileOK, FileSkipped or FileFailed
 	Error      string
-	NextRetry  time.Time // for FileFailed
+	NextRetry  time.Time // for FileFailed; zero: computed from RetryBase and RetryMax
+	// RetryBase is the wait after a first failure, doubled for each failure in a row up to RetryMax.
+	RetryBase, RetryMax time.Duration
 	// Memories are stored, tagged with SHA256, unless that content's memories are stored already
 	// (the same file under another path, or moved): then they are reused.
 	Memories []Memory
@@ -147,8 +149,15 @@ func (a *Agent) CommitFile(ctx context.Context, ch FileChange) (FileResult, erro
 			}
 		}
 		var retry int64
-		if !ch.NextRetry.IsZero() {
+		switch {
+		case !ch.NextRetry.IsZero():
 			retry = ch.NextRetry.UnixMilli()
+		case ch.Status == FileFailed && ch.RetryBase > 0:
+			wait := ch.RetryBase << min(attempts-1, 30)
+			if ch.RetryMax > 0 && (wait > ch.RetryMax || wait <= 0) {
+				wait = ch.RetryMax
+			}
+			retry = now.Add(wait).UnixMilli()
 		}
 		err = c.execArgs(ctx, `INSERT INTO tracked_files (`+trackedColumns+`)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
