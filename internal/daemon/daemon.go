@@ -159,6 +159,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		Agents:          cfg.API.Agents,
 		Logger:          log,
 		Health:          HealthMonitor(cfg, st, log),
+		MaxUploadBytes:  cfg.API.MaxUploadBytes,
 	}
 	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
 	var backlog *consolidate.Backlog
@@ -171,6 +172,9 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		backlog.Start(bg)
 		opts.OnWrite = backlog.Notify
 	}
+	watchers := Watchers(cfg, st, log)
+	watchers.Ingester().OnWrite = opts.OnWrite
+	opts.Files, opts.Watch = watchers.Ingester(), watchers
 	api := server.New(st, RecallEngine(cfg), opts)
 	srv := &http.Server{
 		Handler:           api,
@@ -187,6 +191,8 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	notify(log, sd.SdNotifyReady)
 	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(agents), ln.Addr()))
 	go Watchdog(bg, log, Liveness(ln.Addr(), st)) // pings only while /healthz and the store answer
+	// After READY: the first scan of a big vault never delays start-up.
+	watchers.Start(bg)
 	log.Info("listening", "addr", ln.Addr().String(), "data", cfg.DataDir, "agents", len(agents),
 		"provider", cfg.LLM.Provider)
 	catchUp := make(chan struct{})
@@ -217,6 +223,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	stopBG()
 	shutErr := srv.Shutdown(dctx)
 	<-catchUp
+	watchers.Wait()
 	if backlog != nil {
 		backlog.Wait()
 	}

@@ -27,6 +27,8 @@ type Ingester struct {
 	RetryBase       time.Duration  // first retry after a failure; doubles per failure; 0: 30s
 	RetryMax        time.Duration  // longest wait between retries; 0: 1h
 	Logger          *slog.Logger
+	// OnWrite, when set, is told of every agent that stored new memories (the backlog trigger).
+	OnWrite func(agent string)
 }
 
 // Outcome is what became of one file.
@@ -92,6 +94,9 @@ func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, 
 	}
 	out.Status, out.Error = ch.Status, ch.Error
 	out.Inserted, out.Reused, out.Retired = res.Inserted, res.Reused, res.Retired
+	if res.Inserted > 0 && in.OnWrite != nil {
+		in.OnWrite(agent)
+	}
 	if ch.Status == store.FileFailed && in.Logger != nil {
 		in.Logger.Warn("file failed; will retry", "agent", agent, "root", f.Root, "path", f.Path, "err", ch.Error)
 	}
@@ -215,7 +220,15 @@ func (in *Ingester) Upload(ctx context.Context, agent, name string, data []byte,
 	if mtime.IsZero() {
 		mtime = time.Now()
 	}
-	return in.Ingest(ctx, agent, File{Root: UploadRoot, Path: base, Data: data, Size: int64(len(data)), MTime: mtime})
+	f := File{Root: UploadRoot, Path: base, Data: data, Size: int64(len(data)), MTime: mtime}
+	// An upload that gives nothing is refused, not tracked: no watcher would ever retry it.
+	if _, err := in.memories(ctx, f); err != nil {
+		if ctx.Err() != nil {
+			return Outcome{}, ctx.Err()
+		}
+		return Outcome{}, &InputError{Msg: fmt.Sprintf("file %q: %v", base, err)}
+	}
+	return in.Ingest(ctx, agent, f)
 }
 
 // InputError is a request the pipeline refuses as it stands.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -15,7 +16,7 @@ type Manager struct {
 	ing      *Ingester
 	watchers []*Watcher
 	wg       sync.WaitGroup
-	running  bool
+	running  atomic.Bool
 }
 
 // NewManager prepares a watcher per folder.
@@ -32,7 +33,7 @@ func (m *Manager) Ingester() *Ingester { return m.ing }
 
 // Start runs every watcher until ctx ends; Wait waits for them to stop.
 func (m *Manager) Start(ctx context.Context) {
-	m.running = true
+	m.running.Store(true)
 	for _, w := range m.watchers {
 		m.wg.Add(1)
 		go func() {
@@ -65,7 +66,7 @@ func (m *Manager) Scan(ctx context.Context, agent string) ([]ScanResult, error) 
 		}
 		var res ScanResult
 		var err error
-		if m.running {
+		if m.running.Load() {
 			res, err = w.Scan(ctx)
 		} else {
 			res, err = w.ScanOnce(ctx)
