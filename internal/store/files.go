@@ -105,81 +105,100 @@ type FileResult struct {
 
 // CommitFile records ch in one transaction.
 func (a *Agent) CommitFile(ctx context.Context, ch FileChange) (FileResult, error) {
-	var res FileResult
+	res, err := a.CommitFiles(ctx, []FileChange{ch})
+	if err != nil {
+		return FileResult{}, err
+	}
+	return res[0], nil
+}
+
+// CommitFiles records several files in one transaction, in order (a scan's batch): all or none.
+func (a *Agent) CommitFiles(ctx context.Context, chs []FileChange) ([]FileResult, error) {
+	out := make([]FileResult, len(chs))
 	now := time.Now()
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
-		res = FileResult{}
-		old, found, err := trackedRow(ctx, c, ch.Root, ch.Path)
-		if err != nil {
-			return err
-		}
-		count := 0
-		if ch.Status == FileOK {
-			active, err := countFileMemories(ctx, c, ch.SHA256)
-			if err != nil {
-				return err
-			}
-			switch {
-			case active > 0:
-				res.Reused, count = true, active
-			default:
-				// Content seen before and retired (a file deleted, then restored or moved back):
-				// bring its memories back rather than store them twice.
-				if err := c.execArgs(ctx, `UPDATE daily_memories SET retired_at = NULL, source = ?
-					WHERE file_hash = ? AND retired_at IS NOT NULL`, ch.Path, ch.SHA256); err != nil {
-					return fmt.Errorf("restore memories of %s: %w", ch.Path, err)
-				}
-				if n := int(c.db.Changes()); n > 0 {
-					res.Reused, count = true, n
-					break
-				}
-				for i := range ch.Memories {
-					if err := insertFileMemory(ctx, c, a.opts.Location, &ch.Memories[i], ch.SHA256, now); err != nil {
-						return fmt.Errorf("store memory %d of %s: %w", i+1, ch.Path, err)
-					}
-				}
-				res.Inserted, count = len(ch.Memories), len(ch.Memories)
+		for i := range chs {
+			var err error
+			if out[i], err = a.commitFile(ctx, c, &chs[i], now); err != nil {
+				return fmt.Errorf("commit file %s: %w", chs[i].Path, err)
 			}
 		}
-		attempts := 0
-		if ch.Status == FileFailed {
-			attempts = 1
-			if found && old.Status == FileFailed && old.SHA256 == ch.SHA256 {
-				attempts = old.Attempts + 1
-			}
-		}
-		var retry int64
-		switch {
-		case !ch.NextRetry.IsZero():
-			retry = ch.NextRetry.UnixMilli()
-		case ch.Status == FileFailed && ch.RetryBase > 0:
-			wait := ch.RetryBase << min(attempts-1, 30)
-			if ch.RetryMax > 0 && (wait > ch.RetryMax || wait <= 0) {
-				wait = ch.RetryMax
-			}
-			retry = now.Add(wait).UnixMilli()
-		}
-		err = c.execArgs(ctx, `INSERT INTO tracked_files (`+trackedColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (root, path) DO UPDATE SET sha256 = excluded.sha256, size = excluded.size,
-			mtime = excluded.mtime, status = excluded.status, error = excluded.error,
-			attempts = excluded.attempts, next_retry = excluded.next_retry, memories = excluded.memories,
-			updated_at = excluded.updated_at`,
-			ch.Root, ch.Path, ch.SHA256, ch.Size, ch.MTime.UnixNano(), ch.Status, ch.Error, attempts, retry,
-			count, now.UnixMilli())
-		if err != nil {
-			return fmt.Errorf("track %s: %w", ch.Path, err)
-		}
-		// A failure keeps the previous content's memories: they are still the best the file gave.
-		if found && old.SHA256 != ch.SHA256 && ch.Status != FileFailed {
-			res.Retired, err = a.release(ctx, c, old.SHA256, ch.Replace, now)
-		}
-		return err
+		return nil
 	})
 	if err != nil {
-		return FileResult{}, fmt.Errorf("commit file %s: %w", ch.Path, err)
+		return nil, err
 	}
-	return res, nil
+	return out, nil
+}
+
+func (a *Agent) commitFile(ctx context.Context, c *conn, ch *FileChange, now time.Time) (FileResult, error) {
+	var res FileResult
+	old, found, err := trackedRow(ctx, c, ch.Root, ch.Path)
+	if err != nil {
+		return res, err
+	}
+	count := 0
+	if ch.Status == FileOK {
+		active, err := countFileMemories(ctx, c, ch.SHA256)
+		if err != nil {
+			return res, err
+		}
+		switch {
+		case active > 0:
+			res.Reused, count = true, active
+		default:
+			// Content seen before and retired (a file deleted, then restored or moved back):
+			// bring its memories back rather than store them twice.
+			if err := c.execArgs(ctx, `UPDATE daily_memories SET retired_at = NULL, source = ?
+				WHERE file_hash = ? AND retired_at IS NOT NULL`, ch.Path, ch.SHA256); err != nil {
+				return res, fmt.Errorf("restore memories: %w", err)
+			}
+			if n := int(c.db.Changes()); n > 0 {
+				res.Reused, count = true, n
+				break
+			}
+			for i := range ch.Memories {
+				if err := insertFileMemory(ctx, c, a.opts.Location, &ch.Memories[i], ch.SHA256, now); err != nil {
+					return res, fmt.Errorf("store memory %d: %w", i+1, err)
+				}
+			}
+			res.Inserted, count = len(ch.Memories), len(ch.Memories)
+		}
+	}
+	attempts := 0
+	if ch.Status == FileFailed {
+		attempts = 1
+		if found && old.Status == FileFailed && old.SHA256 == ch.SHA256 {
+			attempts = old.Attempts + 1
+		}
+	}
+	var retry int64
+	switch {
+	case !ch.NextRetry.IsZero():
+		retry = ch.NextRetry.UnixMilli()
+	case ch.Status == FileFailed && ch.RetryBase > 0:
+		wait := ch.RetryBase << min(attempts-1, 30)
+		if ch.RetryMax > 0 && (wait > ch.RetryMax || wait <= 0) {
+			wait = ch.RetryMax
+		}
+		retry = now.Add(wait).UnixMilli()
+	}
+	err = c.execArgs(ctx, `INSERT INTO tracked_files (`+trackedColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (root, path) DO UPDATE SET sha256 = excluded.sha256, size = excluded.size,
+		mtime = excluded.mtime, status = excluded.status, error = excluded.error,
+		attempts = excluded.attempts, next_retry = excluded.next_retry, memories = excluded.memories,
+		updated_at = excluded.updated_at`,
+		ch.Root, ch.Path, ch.SHA256, ch.Size, ch.MTime.UnixNano(), ch.Status, ch.Error, attempts, retry,
+		count, now.UnixMilli())
+	if err != nil {
+		return res, fmt.Errorf("track: %w", err)
+	}
+	// A failure keeps the previous content's memories: they are still the best the file gave.
+	if found && old.SHA256 != ch.SHA256 && ch.Status != FileFailed {
+		res.Retired, err = a.release(ctx, c, old.SHA256, ch.Replace, now)
+	}
+	return res, err
 }
 
 // ForgetFile stops tracking a file that is gone. With retire (mirror mode) its content's memories

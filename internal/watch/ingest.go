@@ -57,8 +57,20 @@ const UploadRoot = "upload:"
 
 // Ingest turns f into memories of agent and records it, in one transaction.
 func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, error) {
+	ch, err := in.prepare(ctx, f)
+	if err != nil {
+		return Outcome{}, err
+	}
+	outs, err := in.commit(ctx, agent, []store.FileChange{ch})
+	if err != nil {
+		return Outcome{}, err
+	}
+	return outs[0], nil
+}
+
+// prepare parses and derives f's memories: the change to record. It fails only when ctx ends.
+func (in *Ingester) prepare(ctx context.Context, f File) (store.FileChange, error) {
 	ch := store.FileChange{Root: f.Root, Path: f.Path, Size: f.Size, MTime: f.MTime, Replace: f.Mirror}
-	out := Outcome{Path: f.Path}
 	switch {
 	case f.Err != nil && files.IsSkip(f.Err):
 		ch.Status, ch.Error = store.FileSkipped, f.Err.Error()
@@ -71,11 +83,10 @@ func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, 
 		switch {
 		case err == nil:
 			ch.Status, ch.Memories = store.FileOK, mems
-			out.Parts = len(mems)
 		case files.IsSkip(err):
 			ch.Status, ch.Error = store.FileSkipped, err.Error()
 		case ctx.Err() != nil:
-			return Outcome{}, ctx.Err()
+			return ch, ctx.Err()
 		default:
 			ch.Status, ch.Error = store.FileFailed, err.Error()
 		}
@@ -83,24 +94,34 @@ func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, 
 	if ch.Status == store.FileFailed {
 		ch.RetryBase, ch.RetryMax = in.retryBase(), in.retryMax()
 	}
-	var res store.FileResult
+	return ch, nil
+}
+
+// commit records prepared changes of agent's files in one transaction.
+func (in *Ingester) commit(ctx context.Context, agent string, chs []store.FileChange) ([]Outcome, error) {
+	var res []store.FileResult
 	err := in.Store.With(ctx, agent, in.AutoCreate, func(a *store.Agent) error {
 		var err error
-		res, err = a.CommitFile(ctx, ch)
+		res, err = a.CommitFiles(ctx, chs)
 		return err
 	})
 	if err != nil {
-		return Outcome{}, err
+		return nil, err
 	}
-	out.Status, out.Error = ch.Status, ch.Error
-	out.Inserted, out.Reused, out.Retired = res.Inserted, res.Reused, res.Retired
-	if res.Inserted > 0 && in.OnWrite != nil {
+	outs := make([]Outcome, len(chs))
+	inserted := 0
+	for i, ch := range chs {
+		outs[i] = Outcome{Path: ch.Path, Status: ch.Status, Error: ch.Error, Parts: len(ch.Memories),
+			Inserted: res[i].Inserted, Reused: res[i].Reused, Retired: res[i].Retired}
+		inserted += res[i].Inserted
+		if ch.Status == store.FileFailed && in.Logger != nil {
+			in.Logger.Warn("file failed; will retry", "agent", agent, "root", ch.Root, "path", ch.Path, "err", ch.Error)
+		}
+	}
+	if inserted > 0 && in.OnWrite != nil {
 		in.OnWrite(agent)
 	}
-	if ch.Status == store.FileFailed && in.Logger != nil {
-		in.Logger.Warn("file failed; will retry", "agent", agent, "root", f.Root, "path", f.Path, "err", ch.Error)
-	}
-	return out, nil
+	return outs, nil
 }
 
 func (in *Ingester) retryBase() time.Duration {

@@ -12,11 +12,21 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-// scanWorkers files are read, parsed and committed at once: their commits share transactions (the
-// store group-commits concurrent writes), which is most of a scan's speed.
-const scanWorkers = 8
+// scanWorkers files are read and parsed at once, and up to commitBatch of them are stored in one
+// transaction: a transaction per file would cost most of a scan's time in commits.
+const (
+	scanWorkers = 4
+	commitBatch = 64
+)
+
+type preparedFile struct {
+	ch      store.FileChange
+	tracked *store.TrackedFile
+}
 
 func sha(data []byte) string {
 	sum := sha256.Sum256(data)
@@ -65,9 +75,18 @@ func (w *Watcher) doScan(ctx context.Context, deep bool, res *ScanResult) error 
 		return err
 	}
 
+	// Workers read and parse files; one committer stores them in batches, one transaction each.
 	var mu sync.Mutex
 	var firstErr error
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
 	jobs := make(chan string)
+	prepared := make(chan preparedFile, commitBatch)
 	var wg sync.WaitGroup
 	for range scanWorkers {
 		wg.Add(1)
@@ -75,16 +94,54 @@ func (w *Watcher) doScan(ctx context.Context, deep bool, res *ScanResult) error 
 			defer wg.Done()
 			for rel := range jobs {
 				t, ok := tracked[rel]
-				o, err := w.process(ctx, rel, ptr(t, ok), deep)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
+				f, unchanged := w.check(rel, ptr(t, ok), deep)
+				if f == nil {
+					mu.Lock()
+					res.add(unchanged)
+					mu.Unlock()
+					continue
 				}
-				res.add(o)
-				mu.Unlock()
+				ch, err := w.ing.prepare(ctx, *f)
+				if err != nil {
+					fail(err)
+					continue
+				}
+				prepared <- preparedFile{ch: ch, tracked: ptr(t, ok)}
 			}
 		}()
 	}
+	committed := make(chan struct{})
+	go func() {
+		defer close(committed)
+		batch := make([]preparedFile, 0, commitBatch)
+		flush := func() {
+			if len(batch) == 0 {
+				return
+			}
+			chs := make([]store.FileChange, len(batch))
+			for i, p := range batch {
+				chs[i] = p.ch
+			}
+			outs, err := w.ing.commit(ctx, w.f.Agent, chs)
+			if err != nil {
+				fail(err)
+			}
+			for i, o := range outs {
+				mu.Lock()
+				res.add(o)
+				mu.Unlock()
+				w.done(o.Path, o, batch[i].tracked)
+			}
+			batch = batch[:0]
+		}
+		for p := range prepared {
+			batch = append(batch, p)
+			if len(batch) >= commitBatch || len(prepared) == 0 {
+				flush()
+			}
+		}
+		flush()
+	}()
 	seen := map[string]bool{}
 	unreadable := []string{} // folders whose files must not be taken for deleted
 	walkErr := filepath.WalkDir(w.f.Path, func(p string, d fs.DirEntry, err error) error {
@@ -133,6 +190,8 @@ func (w *Watcher) doScan(ctx context.Context, deep bool, res *ScanResult) error 
 	})
 	close(jobs)
 	wg.Wait()
+	close(prepared)
+	<-committed
 	if firstErr != nil {
 		return firstErr
 	}

@@ -481,9 +481,32 @@ func (w *Watcher) forget(ctx context.Context, rel string) (int, error) {
 	return w.ing.Forget(ctx, w.f.Agent, w.f.Path, rel, w.f.mirror())
 }
 
-// process brings one file's tracking up to date. With deep, an unchanged size and mtime is not
-// trusted: the content is hashed and compared.
+// process brings one file's tracking up to date.
 func (w *Watcher) process(ctx context.Context, rel string, t *store.TrackedFile, deep bool) (Outcome, error) {
+	f, unchanged := w.check(rel, t, deep)
+	if f == nil {
+		return unchanged, nil
+	}
+	o, err := w.ing.Ingest(ctx, w.f.Agent, *f)
+	if err != nil {
+		return Outcome{}, err
+	}
+	w.done(rel, o, t)
+	return o, nil
+}
+
+// done finishes a file once its change is committed: an inbox moves it away.
+func (w *Watcher) done(rel string, o Outcome, t *store.TrackedFile) {
+	if w.f.Move && !w.f.mirror() {
+		w.moveInbox(rel, o, t)
+	}
+}
+
+// check stats and, when it may have changed, reads one file. It returns nil and an "unchanged"
+// outcome when the tracked state is current. With deep, an unchanged size and mtime is not trusted:
+// the content is hashed and compared.
+func (w *Watcher) check(rel string, t *store.TrackedFile, deep bool) (*File, Outcome) {
+	unchanged := Outcome{Path: rel, Status: "unchanged"}
 	full := filepath.Join(w.f.Path, filepath.FromSlash(rel))
 	f := File{Root: w.f.Path, Path: rel, Mirror: w.f.mirror()}
 	// The folders a scan walks and inotify reports are real folders inside the root (neither
@@ -498,13 +521,13 @@ func (w *Watcher) process(ctx context.Context, rel string, t *store.TrackedFile,
 	}
 	switch {
 	case errors.Is(err, fs.ErrNotExist): // a dangling symlink, or gone since
-		return Outcome{Path: rel, Status: "unchanged"}, nil
+		return nil, unchanged
 	case files.IsSkip(err):
 		f.Err, f.Size, f.MTime = err, fi.Size(), fi.ModTime()
 	case err != nil:
 		f.Err = fmt.Errorf("stat: %w", err)
 	case !fi.Mode().IsRegular():
-		return Outcome{Path: rel, Status: "unchanged"}, nil
+		return nil, unchanged
 	default:
 		f.Size, f.MTime = fi.Size(), fi.ModTime()
 	}
@@ -512,9 +535,9 @@ func (w *Watcher) process(ctx context.Context, rel string, t *store.TrackedFile,
 	if t != nil && sameStat {
 		switch {
 		case t.Status == store.FileFailed && w.now().Before(t.NextRetry):
-			return Outcome{Path: rel, Status: "unchanged"}, nil
+			return nil, unchanged
 		case t.Status != store.FileFailed && (!deep || t.SHA256 == ""):
-			return Outcome{Path: rel, Status: "unchanged"}, nil
+			return nil, unchanged
 		}
 	}
 	if f.Err == nil && f.Size > w.f.maxBytes() {
@@ -527,16 +550,9 @@ func (w *Watcher) process(ctx context.Context, rel string, t *store.TrackedFile,
 		}
 	}
 	if t != nil && f.Err == nil && t.Status != store.FileFailed && t.SHA256 == sha(f.Data) && sameStat {
-		return Outcome{Path: rel, Status: "unchanged"}, nil
+		return nil, unchanged
 	}
-	o, err := w.ing.Ingest(ctx, w.f.Agent, f)
-	if err != nil {
-		return Outcome{}, err
-	}
-	if w.f.Move && !w.f.mirror() {
-		w.moveInbox(rel, o, t)
-	}
-	return o, nil
+	return &f, Outcome{}
 }
 
 // inside reports whether full, with symlinks resolved, is within the root.
