@@ -429,5 +429,6 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 			st.CurrentFacts, last, bytesHuman(st.DBBytes), bytesHuman(st.WALBytes))
 	}
 	tw.Flush()
+	printFailingFiles(ctx, env, b) // files of watched folders that failed, if any
 	return failed
 }

@@ -215,6 +215,37 @@ func ingestFile(ctx context.Context, env Env, c common, name string) error {
 	return nil
 }
 
+// printFailingFiles adds the failing files of watched folders to `dormouse status`. A daemon that
+// watches nothing (or predates watched folders) has none to show.
+func printFailingFiles(ctx context.Context, env Env, b backend) {
+	var failing []watch.FailingFile
+	switch be := b.(type) {
+	case remote:
+		rep, err := be.WatchStatus(ctx)
+		if err != nil {
+			return
+		}
+		failing = rep.Failing
+	case *local:
+		var err error
+		if failing, err = watch.FailingFiles(ctx, be.st, nil); err != nil {
+			fmt.Fprintf(env.Stdout, "\nfailing files: %v\n", err)
+			return
+		}
+	}
+	if len(failing) == 0 {
+		return
+	}
+	fmt.Fprintf(env.Stdout, "\n%d failing files (dormouse watch status for all):\n", len(failing))
+	for i, f := range failing {
+		if i == 10 {
+			fmt.Fprintf(env.Stdout, "  … and %d more\n", len(failing)-10)
+			break
+		}
+		fmt.Fprintf(env.Stdout, "  %s %s/%s: %s\n", f.Agent, f.Root, f.Path, f.Error)
+	}
+}
+
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}

@@ -64,6 +64,10 @@ func TestIngestFileAndWatchLocal(t *testing.T) {
 		!strings.Contains(out, "no line holds valid JSON") {
 		t.Errorf("watch status: exit %d, %q", code, out)
 	}
+	out, _, code = runMain(t, "", "status", "--data", data)
+	if code != ExitOK || !strings.Contains(out, "1 failing files") || !strings.Contains(out, "b.jsonl: parse JSON Lines") {
+		t.Errorf("status lists failing files: exit %d, %q", code, out)
+	}
 	_, _, code = runMain(t, "", "watch")
 	if code != ExitUsage {
 		t.Errorf("watch without a verb: exit %d, want usage", code)
