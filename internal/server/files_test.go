@@ -2,7 +2,9 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -49,6 +51,16 @@ func TestFilesAndWatchAPI(t *testing.T) {
 	if err != nil || len(mems) != 1 || !mems[0].Timestamp.Equal(mtime) || mems[0].Source != "trip.md" {
 		t.Fatalf("after upload: %+v, %v", mems, err)
 	}
+	resp, err := http.Get(fmt.Sprintf("%s/v1/agents/main/memories/%d/origin", ts.URL, mems[0].ID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var origin store.MemoryOrigin
+	if err := json.NewDecoder(resp.Body).Decode(&origin); err != nil || resp.StatusCode != 200 ||
+		len(origin.FileHash) != 64 || origin.RetiredAt != nil || len(origin.Paths) != 1 || origin.Paths[0] != "upload:/trip.md" {
+		t.Errorf("origin = %d %+v, %v", resp.StatusCode, origin, err)
+	}
+	resp.Body.Close()
 	out, err = cl.UploadFile(ctx, "main", "copy.md", []byte("# Trip\n\nWe saw a kingfisher at the lake.\n"), mtime)
 	if err != nil || !out.Reused || out.Inserted != 0 {
 		t.Errorf("same content uploaded again = %+v, %v; want reused", out, err)
@@ -68,7 +80,7 @@ func TestFilesAndWatchAPI(t *testing.T) {
 	if !errors.As(err, &apiErr) || apiErr.Status != 413 {
 		t.Errorf("upload over max_upload_bytes: %v, want 413", err)
 	}
-	resp, err := http.Post(ts.URL+"/v1/agents/main/files", "application/json", strings.NewReader(`{}`))
+	resp, err = http.Post(ts.URL+"/v1/agents/main/files", "application/json", strings.NewReader(`{}`))
 	if err != nil || resp.StatusCode != http.StatusUnsupportedMediaType {
 		t.Errorf("JSON to /files: %v %v, want 415", resp.StatusCode, err)
 	}

@@ -110,6 +110,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /v1/agents/{agent}/consolidate", s.postConsolidate)
 	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.agentHandler(s.stats))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/files", s.postFile)
+	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}/origin", s.agentHandler(s.memoryOrigin))
 	s.mux.HandleFunc("POST /v1/watch/scan", s.postWatchScan)
 	s.mux.HandleFunc("GET /v1/watch/status", s.getWatchStatus)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
