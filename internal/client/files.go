@@ -13,6 +13,16 @@ import (
 
 // UploadFile sends a file to POST /v1/agents/{agent}/files, dated mtime.
 func (c *Client) UploadFile(ctx context.Context, agent, name string, data []byte, mtime time.Time) (watch.Outcome, error) {
+	return c.upload(ctx, agent, name, data, mtime, "")
+}
+
+// UploadFileAt sends a file kept at path rel (relative): a new upload at the same path replaces the
+// memories of the previous one, as a re-saved file in a watched folder does.
+func (c *Client) UploadFileAt(ctx context.Context, agent, rel string, data []byte, mtime time.Time) (watch.Outcome, error) {
+	return c.upload(ctx, agent, rel, data, mtime, rel)
+}
+
+func (c *Client) upload(ctx context.Context, agent, name string, data []byte, mtime time.Time, rel string) (watch.Outcome, error) {
 	var b bytes.Buffer
 	mw := multipart.NewWriter(&b)
 	part, err := mw.CreateFormFile("file", filepath.Base(name))
@@ -25,9 +35,16 @@ func (c *Client) UploadFile(ctx context.Context, agent, name string, data []byte
 	if err := mw.Close(); err != nil {
 		return watch.Outcome{}, err
 	}
-	p := agentPath(agent, "/files")
+	q := url.Values{}
 	if !mtime.IsZero() {
-		p += "?mtime=" + url.QueryEscape(mtime.UTC().Format(time.RFC3339Nano))
+		q.Set("mtime", mtime.UTC().Format(time.RFC3339Nano))
+	}
+	if rel != "" {
+		q.Set("path", rel)
+	}
+	p := agentPath(agent, "/files")
+	if len(q) > 0 {
+		p += "?" + q.Encode()
 	}
 	var out watch.Outcome
 	err = c.send(ctx, "POST", p, mw.FormDataContentType(), &b, &out)

@@ -17,6 +17,7 @@ import (
 // FileIngester runs the file pipeline on an upload.
 type FileIngester interface {
 	Upload(ctx context.Context, agent, name string, data []byte, mtime time.Time) (watch.Outcome, error)
+	UploadAt(ctx context.Context, agent, rel string, data []byte, mtime time.Time) (watch.Outcome, error)
 }
 
 // Watcher scans watched folders and reports on them.
@@ -39,6 +40,7 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 
 // postFile ingests one uploaded file (multipart/form-data, field "file") through the same pipeline
 // as watched folders: formats, content identity, limits. ?mtime= (RFC 3339) dates it; default now.
+// ?path= (relative) keeps it at that path: a new upload there replaces its memories.
 func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
 	name, create, ok := s.checkAgent(w, r, true)
 	if !ok {
@@ -106,7 +108,12 @@ func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, err)
 		return
 	}
-	out, err := s.opts.Files.Upload(r.Context(), name, filename, data, mtime)
+	var out watch.Outcome
+	if rel := r.URL.Query().Get("path"); rel != "" {
+		out, err = s.opts.Files.UploadAt(r.Context(), name, rel, data, mtime)
+	} else {
+		out, err = s.opts.Files.Upload(r.Context(), name, filename, data, mtime)
+	}
 	switch {
 	case watch.IsInputError(err):
 		writeError(w, http.StatusUnprocessableEntity, "invalid_file", err.Error())

@@ -41,6 +41,7 @@ func TestFilesAndWatchAPI(t *testing.T) {
 	cl := client.New(ts.URL, nil)
 	ctx := t.Context()
 
+	var apiErr *client.APIError
 	// Upload: stored, then the same content again is reused.
 	mtime := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
 	out, err := cl.UploadFile(ctx, "main", "/some/where/trip.md", []byte("# Trip\n\nWe saw a kingfisher at the lake.\n"), mtime)
@@ -66,8 +67,25 @@ func TestFilesAndWatchAPI(t *testing.T) {
 		t.Errorf("same content uploaded again = %+v, %v; want reused", out, err)
 	}
 
+	// Kept at a path: a new version replaces the old one's memories.
+	v1 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	if out, err := cl.UploadFileAt(ctx, "main", "notes/building.md", []byte("Building entrance: the gate code is 1234#."), v1); err != nil || out.Inserted != 1 {
+		t.Fatalf("UploadFileAt v1 = %+v, %v", out, err)
+	}
+	out, err = cl.UploadFileAt(ctx, "main", "notes/building.md", []byte("Building entrance: the gate code is 5678#."), v1.Add(24*time.Hour))
+	if err != nil || out.Inserted != 1 || out.Retired != 1 || out.Path != "notes/building.md" {
+		t.Fatalf("UploadFileAt v2 = %+v, %v", out, err)
+	}
+	res, err := cl.Recall(ctx, "main", recall.Request{Query: "gate code"})
+	if err != nil || !strings.Contains(res.Context, "5678") || strings.Contains(res.Context, "1234") {
+		t.Errorf("recall after the re-upload: %q, %v; want only the new code", res.Context, err)
+	}
+	_, err = cl.UploadFileAt(ctx, "main", "../escape.md", []byte("x"), v1)
+	if !errors.As(err, &apiErr) || apiErr.Status != 422 || !strings.Contains(apiErr.Message, "not a file path inside") {
+		t.Errorf("upload at ../escape.md: %v, want 422", err)
+	}
+
 	// Refusals: unsupported, binary, too large, not multipart, bad agent.
-	var apiErr *client.APIError
 	_, err = cl.UploadFile(ctx, "main", "x.exe", []byte("MZ"), mtime)
 	if !errors.As(err, &apiErr) || apiErr.Status != 422 || !strings.Contains(apiErr.Message, "unsupported format") {
 		t.Errorf("upload of x.exe: %v, want 422 unsupported format", err)

@@ -252,6 +252,38 @@ func (in *Ingester) Upload(ctx context.Context, agent, name string, data []byte,
 	return in.Ingest(ctx, agent, f)
 }
 
+// UploadAt is Upload for a client that keeps a file at a path of its own (slash-separated,
+// relative): like a mirror-mode folder's file, a new upload at the same path replaces the memories of
+// the previous one, and one with nothing to remember retires them. It is also what `dormouse eval`'s
+// ingest_file event uses through the API (POST /v1/agents/{agent}/files?path=).
+func (in *Ingester) UploadAt(ctx context.Context, agent, rel string, data []byte, mtime time.Time) (Outcome, error) {
+	rel, err := cleanRel(rel)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if !files.Supported(rel) {
+		return Outcome{}, &InputError{Msg: fmt.Sprintf("file %q: unsupported format; want .md .txt .log .json .jsonl .csv .yaml .yml .pdf .png .jpg .jpeg .gif or .webp", rel)}
+	}
+	if mtime.IsZero() {
+		mtime = time.Now()
+	}
+	ch, err := in.prepare(ctx, File{Root: UploadRoot, Path: rel, Data: data, Size: int64(len(data)), MTime: mtime, Mirror: true})
+	if err != nil {
+		return Outcome{}, err
+	}
+	if ch.Status == store.FileFailed { // not tracked: no watcher would retry it
+		return Outcome{}, &InputError{Msg: fmt.Sprintf("file %q: %s", rel, ch.Error)}
+	}
+	outs, err := in.commit(ctx, agent, []store.FileChange{ch})
+	if err != nil {
+		return Outcome{}, err
+	}
+	if outs[0].Status == store.FileSkipped {
+		return outs[0], &InputError{Msg: fmt.Sprintf("file %q: %s", rel, ch.Error)}
+	}
+	return outs[0], nil
+}
+
 // InputError is a request the pipeline refuses as it stands.
 type InputError struct{ Msg string }
 
