@@ -175,6 +175,10 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	watchers := Watchers(cfg, st, log)
 	watchers.Ingester().OnWrite = opts.OnWrite
 	opts.Files, opts.Watch = watchers.Ingester(), watchers
+	rebuilder := &DayRebuilder{Engine: cons, Store: st, Logger: log} // days that cited changed files
+	if cons != nil {
+		watchers.Ingester().OnRetire = rebuilder.Notify
+	}
 	api := server.New(st, RecallEngine(cfg), opts)
 	srv := &http.Server{
 		Handler:           api,
@@ -193,6 +197,9 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	go Watchdog(bg, log, Liveness(ln.Addr(), st)) // pings only while /healthz and the store answer
 	// After READY: the first scan of a big vault never delays start-up.
 	watchers.Start(bg)
+	if cons != nil {
+		rebuilder.Start(bg, agents)
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "data", cfg.DataDir, "agents", len(agents),
 		"provider", cfg.LLM.Provider)
 	catchUp := make(chan struct{})
@@ -224,6 +231,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	shutErr := srv.Shutdown(dctx)
 	<-catchUp
 	watchers.Wait()
+	rebuilder.Wait()
 	if backlog != nil {
 		backlog.Wait()
 	}

@@ -253,7 +253,17 @@ func (a *Agent) release(ctx context.Context, c *conn, hash string, retire bool, 
 		now.UnixMilli(), hash); err != nil {
 		return 0, fmt.Errorf("retire memories: %w", err)
 	}
-	return int(c.db.Changes()), nil
+	n := int(c.db.Changes())
+	// A marked day with no current memory left would rebuild into nothing: its record goes now.
+	if err := c.execArgs(ctx, `DELETE FROM consolidated_memories WHERE date IN (SELECT day FROM file_rebuild_days)
+		AND NOT EXISTS (SELECT 1 FROM daily_memories m WHERE m.day = consolidated_memories.date AND m.retired_at IS NULL)`); err != nil {
+		return 0, fmt.Errorf("drop emptied day records: %w", err)
+	}
+	if err := c.execArgs(ctx, `DELETE FROM file_rebuild_days
+		WHERE NOT EXISTS (SELECT 1 FROM consolidated_memories c WHERE c.date = file_rebuild_days.day)`); err != nil {
+		return 0, fmt.Errorf("drop emptied day records: %w", err)
+	}
+	return n, nil
 }
 
 func trackedRow(ctx context.Context, c *conn, root, path string) (TrackedFile, bool, error) {
@@ -357,7 +367,9 @@ func (a *Agent) FileMemories(ctx context.Context, hash string) ([]Memory, error)
 	return out, nil
 }
 
-// RebuildDay is a day whose consolidation cited memories of a file that has since changed or gone.
+// RebuildDay is a day whose consolidation cited memories of a file that has since changed or gone:
+// re-running its consolidation (which reads only current memories) repairs it. A day left with no
+// current memory has its record deleted at once instead.
 type RebuildDay struct {
 	Day      string    `json:"day"`
 	Reason   string    `json:"reason"`

@@ -200,3 +200,28 @@ func TestFileFailuresAndInbox(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+func TestRetiringADaysLastMemoriesDropsItsRecord(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	ctx := t.Context()
+	commit(t, a, FileChange{Path: "b.md", SHA256: "h1", Memories: fileMems("b.md", "the gate code is 1234")})
+	ids := searchIDs(t, a, "gate")
+	if _, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-01-05", Summary: "gate code 1234", SourceIDs: ids}); err != nil {
+		t.Fatal(err)
+	}
+	later := fileMems("b.md", "the gate code is 5678")
+	later[0].Timestamp = later[0].Timestamp.Add(19 * 24 * time.Hour)
+	commit(t, a, FileChange{Path: "b.md", SHA256: "h2", Memories: later})
+	recs, err := a.Consolidations(ctx, "", "", 10)
+	if err != nil || len(recs) != 0 {
+		t.Errorf("Consolidations = %+v, %v; want the emptied day's record gone", recs, err)
+	}
+	if days, err := a.FileRebuildDays(ctx); err != nil || len(days) != 0 {
+		t.Errorf("FileRebuildDays = %v, %v; want nothing left to rebuild", days, err)
+	}
+	hits, err := a.SearchConsolidations(ctx, SearchOptions{Terms: []string{"1234"}, Limit: 10})
+	if err != nil || len(hits) != 0 {
+		t.Errorf("SearchConsolidations(1234) = %v, %v", hits, err)
+	}
+}

@@ -29,6 +29,9 @@ type Ingester struct {
 	Logger          *slog.Logger
 	// OnWrite, when set, is told of every agent that stored new memories (the backlog trigger).
 	OnWrite func(agent string)
+	// OnRetire, when set, is told of every agent whose memories were retired: days whose
+	// consolidations cited them may wait for a rebuild (store.FileRebuildDays).
+	OnRetire func(agent string)
 }
 
 // Outcome is what became of one file.
@@ -109,17 +112,21 @@ func (in *Ingester) commit(ctx context.Context, agent string, chs []store.FileCh
 		return nil, err
 	}
 	outs := make([]Outcome, len(chs))
-	inserted := 0
+	inserted, retired := 0, 0
 	for i, ch := range chs {
 		outs[i] = Outcome{Path: ch.Path, Status: ch.Status, Error: ch.Error, Parts: len(ch.Memories),
 			Inserted: res[i].Inserted, Reused: res[i].Reused, Retired: res[i].Retired}
 		inserted += res[i].Inserted
+		retired += res[i].Retired
 		if ch.Status == store.FileFailed && in.Logger != nil {
 			in.Logger.Warn("file failed; will retry", "agent", agent, "root", ch.Root, "path", ch.Path, "err", ch.Error)
 		}
 	}
 	if inserted > 0 && in.OnWrite != nil {
 		in.OnWrite(agent)
+	}
+	if retired > 0 && in.OnRetire != nil {
+		in.OnRetire(agent)
 	}
 	return outs, nil
 }
@@ -224,6 +231,9 @@ func (in *Ingester) Forget(ctx context.Context, agent, root, rel string, mirror 
 		n, err = a.ForgetFile(ctx, root, rel, mirror)
 		return err
 	})
+	if n > 0 && in.OnRetire != nil {
+		in.OnRetire(agent)
+	}
 	return n, err
 }
 
