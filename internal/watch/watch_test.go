@@ -229,6 +229,11 @@ func TestWatchFollowsEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.eventually("deleted folder retired", func() bool { ids, _ := e.found("capybara"); return len(ids) == 0 })
+	// a folder of the same name made again is watched again
+	e.write("new/deeper/d.md", "The dormouse sleeps.\n")
+	e.eventually("file in re-created folder", func() bool { ids, _ := e.found("dormouse"); return len(ids) == 1 })
+	e.write("new/deeper/e.md", "The hedgehog wakes.\n")
+	e.eventually("second file in re-created folder", func() bool { ids, _ := e.found("hedgehog"); return len(ids) == 1 })
 }
 
 func TestSlowCopyIsReadOnceComplete(t *testing.T) {

@@ -296,6 +296,9 @@ func (w *Watcher) event(ev fsnotify.Event) {
 	if ev.Op == fsnotify.Chmod {
 		return // a permission change alone is picked up when the content changes or at a retry
 	}
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		w.unwatch(ev.Name)
+	}
 	w.touch(rel)
 }
 
@@ -367,6 +370,23 @@ func (w *Watcher) watch(dir string) {
 	w.watched[dir] = true
 	w.status.Watching = true
 	w.mu.Unlock()
+}
+
+// unwatch forgets the watches of a folder that went away (and of its subfolders), so that a folder
+// of the same name created later is watched anew.
+func (w *Watcher) unwatch(dir string) {
+	w.mu.Lock()
+	var gone []string
+	for d := range w.watched {
+		if d == dir || strings.HasPrefix(d, dir+string(filepath.Separator)) {
+			gone = append(gone, d)
+			delete(w.watched, d)
+		}
+	}
+	w.mu.Unlock()
+	for _, d := range gone {
+		_ = w.notifier.Remove(d) // already gone with the folder, mostly
+	}
 }
 
 // rel returns name relative to the root, slash-separated, and whether it is inside it.
