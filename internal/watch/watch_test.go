@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -507,5 +508,43 @@ func BenchmarkVaultInitialScan(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
+	}
+}
+
+// TestOutOfInotifyWatches: when the kernel refuses more watches (ENOSPC, faked here: raising the
+// limit is machine-wide), the folder is still scanned, the problem is reported, and a rescan picks
+// up changes in the folders that could not be watched.
+func TestOutOfInotifyWatches(t *testing.T) {
+	e := newEnv(t)
+	e.write("a/one.md", "The first falcon.\n")
+	e.write("b/two.md", "The second falcon.\n")
+	w := NewWatcher(e.folder(), e.ing, nil)
+	added := 0
+	w.addWatch = func(dir string) error {
+		if added >= 1 { // the root only
+			return fmt.Errorf("add watch %s: %w", dir, syscall.ENOSPC)
+		}
+		added++
+		return w.notifier.Add(dir)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	e.eventually("initial scan", func() bool { return w.Status().LastScan != nil })
+	if ids, _ := e.found("falcon"); len(ids) != 2 {
+		t.Fatalf("initial scan found %v, want both notes", ids)
+	}
+	st := w.Status()
+	if !st.Watching || st.WatchedDirs != 1 || !strings.Contains(st.WatchError, "inotify watch limit reached") {
+		t.Errorf("status = %+v, want the root watched and the limit reported", st)
+	}
+	e.write("b/three.md", "The third falcon.\n") // in an unwatched folder: no event
+	res, err := w.Scan(ctx)
+	if err != nil || res.Ingested != 1 {
+		t.Errorf("rescan = %+v, %v; want the new note ingested", res, err)
+	}
+	if ids, _ := e.found("falcon"); len(ids) != 3 {
+		t.Errorf("after the rescan found %v, want 3", ids)
 	}
 }

@@ -124,6 +124,8 @@ type Watcher struct {
 	pending  map[string]pendingFile // rel → last event
 	watched  map[string]bool        // absolute directories with an inotify watch
 	notifier *fsnotify.Watcher
+	// addWatch adds an inotify watch (notifier.Add); tests make it run out of watches.
+	addWatch func(dir string) error
 	overflow bool // events were lost: rescan
 }
 
@@ -188,6 +190,9 @@ func (w *Watcher) Run(ctx context.Context) {
 		w.log.Warn("inotify unavailable; rescans only", "err", err)
 	} else {
 		w.notifier = n
+		if w.addWatch == nil {
+			w.addWatch = n.Add
+		}
 		defer n.Close()
 		go w.events(ctx, n)
 	}
@@ -352,7 +357,7 @@ func (w *Watcher) watch(dir string) {
 	if done {
 		return
 	}
-	if err := w.notifier.Add(dir); err != nil {
+	if err := w.addWatch(dir); err != nil {
 		msg := fmt.Sprintf("cannot watch %s: %v", dir, err)
 		if errors.Is(err, syscall.ENOSPC) {
 			msg = fmt.Sprintf("inotify watch limit reached at %s (raise fs.inotify.max_user_watches); "+
