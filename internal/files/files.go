@@ -173,8 +173,10 @@ func (d *doc) finish(parts []Part, fcs []fileContext, extra map[string]any) []Pa
 			obj[k] = v
 		}
 		b, err := json.Marshal(obj)
-		if err != nil { // extra comes from sanitize, which leaves only JSON values; keep the file's place
-			b, _ = json.Marshal(map[string]any{"file": fc})
+		// extra comes from sanitize, which leaves only JSON values; but a huge front matter repeated
+		// in every part would swamp the memories: keep the file's place only.
+		if err != nil || len(b) > maxContextBytes {
+			b, _ = json.Marshal(map[string]any{"file": fc, "omitted": "front matter or metadata over 16 KiB"})
 		}
 		parts[i].Context = b
 		if parts[i].Timestamp.IsZero() {
@@ -183,6 +185,9 @@ func (d *doc) finish(parts []Part, fcs []fileContext, extra map[string]any) []Pa
 	}
 	return parts
 }
+
+// maxContextBytes bounds one part's context.
+const maxContextBytes = 16 << 10
 
 // chunks groups pieces (paragraphs, lines, records) into parts of about ChunkBytes, each starting with
 // prefix when there is one, and cuts any piece longer than a part may be.

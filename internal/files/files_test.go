@@ -399,3 +399,15 @@ func TestLongTitleIsClipped(t *testing.T) {
 		}
 	}
 }
+
+func TestHugeFrontMatterIsNotRepeated(t *testing.T) {
+	note := "---\nblob: " + strings.Repeat("x", 20000) + "\n---\n# T\n\none\n\n## Two\n\ntwo\n"
+	for _, p := range parse(t, "h.md", []byte(note)) {
+		if len(p.Context) > maxContextBytes {
+			t.Errorf("context of %d bytes", len(p.Context))
+		}
+		if c := fileCtx(t, p); c["omitted"] == nil || c["file"] == nil {
+			t.Errorf("context %v, want the file's place and a note of what was left out", c)
+		}
+	}
+}

@@ -158,6 +158,9 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 	}
 	ins := make([]capture.Input, len(parts))
 	for i, p := range parts {
+		if y := p.Timestamp.Year(); y < 1970 || y > 9999 { // a clock or a front matter gone wrong
+			p.Timestamp = time.Now()
+		}
 		ins[i] = capture.Input{
 			Content:         p.Content,
 			Context:         p.Context,
@@ -251,15 +254,19 @@ func (in *Ingester) Upload(ctx context.Context, agent, name string, data []byte,
 	if mtime.IsZero() {
 		mtime = time.Now()
 	}
-	f := File{Root: UploadRoot, Path: base, Data: data, Size: int64(len(data)), MTime: mtime}
-	// An upload that gives nothing is refused, not tracked: no watcher would ever retry it.
-	if _, err := in.memories(ctx, f); err != nil {
-		if ctx.Err() != nil {
-			return Outcome{}, ctx.Err()
-		}
-		return Outcome{}, &InputError{Msg: fmt.Sprintf("file %q: %v", base, err)}
+	ch, err := in.prepare(ctx, File{Root: UploadRoot, Path: base, Data: data, Size: int64(len(data)), MTime: mtime})
+	if err != nil {
+		return Outcome{}, err
 	}
-	return in.Ingest(ctx, agent, f)
+	// An upload that gives nothing is refused, not tracked: no watcher would ever retry it.
+	if ch.Status != store.FileOK {
+		return Outcome{}, &InputError{Msg: fmt.Sprintf("file %q: %s", base, ch.Error)}
+	}
+	outs, err := in.commit(ctx, agent, []store.FileChange{ch})
+	if err != nil {
+		return Outcome{}, err
+	}
+	return outs[0], nil
 }
 
 // UploadAt is Upload for a client that keeps a file at a path of its own (slash-separated,

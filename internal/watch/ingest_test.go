@@ -88,3 +88,20 @@ func TestFilter(t *testing.T) {
 		t.Error("non-recursive include *.log: want only top-level .log files")
 	}
 }
+
+func TestImplausibleDatesAreNow(t *testing.T) {
+	e := newEnv(t)
+	before := time.Now().Add(-time.Second)
+	out, err := e.ing.IngestContent(context.Background(), "main", "/r", "old.md",
+		[]byte("---\ndate: 0001-01-01\n---\nAncient note.\n"), time.Unix(0, 0).Add(-time.Hour))
+	if err != nil || out.Status != store.FileOK {
+		t.Fatalf("IngestContent = %+v, %v; want the note stored", out, err)
+	}
+	e.agent(func(a *store.Agent) error {
+		list, _, err := a.List(context.Background(), store.ListOptions{})
+		if err == nil && (len(list) != 1 || list[0].Timestamp.Before(before)) {
+			t.Errorf("memories %+v, want one dated now", list)
+		}
+		return err
+	})
+}
