@@ -548,3 +548,28 @@ func TestOutOfInotifyWatches(t *testing.T) {
 		t.Errorf("after the rescan found %v, want 3", ids)
 	}
 }
+
+// TestFolderThatAppearsLater: a folder missing at start (a disk not mounted yet) is reported, and
+// scanned and watched once it is there.
+func TestFolderThatAppearsLater(t *testing.T) {
+	e := newEnv(t)
+	f := e.folder()
+	f.Path = filepath.Join(e.root, "later")
+	w := NewWatcher(f, e.ing, nil)
+	w.folderRetry = 50 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); w.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	e.eventually("initial scan", func() bool { return w.Status().LastScan != nil })
+	if st := w.Status(); !strings.Contains(st.Error, "no such file") {
+		t.Errorf("status = %+v, want the missing folder reported", st)
+	}
+	e.write("later/n.md", "The late lynx.\n")
+	e.eventually("folder scanned once it exists", func() bool { ids, _ := e.found("lynx"); return len(ids) == 1 })
+	e.write("later/m.md", "The later lark.\n")
+	e.eventually("folder watched once it exists", func() bool { ids, _ := e.found("lark"); return len(ids) == 1 })
+	if st := w.Status(); st.Error != "" || !st.Watching {
+		t.Errorf("status = %+v, want no error and watching", st)
+	}
+}

@@ -117,7 +117,8 @@ type Watcher struct {
 	real   string // f.Path with symlinks resolved: what containment is checked against
 	now    func() time.Time
 
-	scanReq chan scanRequest
+	scanReq     chan scanRequest
+	folderRetry time.Duration // how often a folder that could not be scanned is tried again
 
 	mu       sync.Mutex
 	status   Status
@@ -157,7 +158,7 @@ func NewWatcher(f Folder, ing *Ingester, log *slog.Logger) *Watcher {
 	w := &Watcher{
 		f: f, ing: ing, filter: newFilter(f), now: time.Now,
 		log:     log.With("watch", f.Path, "agent", f.Agent),
-		scanReq: make(chan scanRequest),
+		scanReq: make(chan scanRequest), folderRetry: time.Minute,
 		pending: map[string]pendingFile{},
 		watched: map[string]bool{},
 	}
@@ -207,7 +208,7 @@ func (w *Watcher) Run(ctx context.Context) {
 	defer rescan.Stop()
 	tick := time.NewTicker(max(w.f.settle()/4, 10*time.Millisecond))
 	defer tick.Stop()
-	lastRetryCheck := w.now()
+	lastRetryCheck, lastFolderTry := w.now(), w.now()
 	for {
 		select {
 		case <-ctx.Done():
@@ -231,9 +232,15 @@ func (w *Watcher) Run(ctx context.Context) {
 				continue
 			}
 			w.settled(ctx)
-			if now := w.now(); now.Sub(lastRetryCheck) >= min(w.ing.retryBase(), 10*time.Second) {
+			now := w.now()
+			if now.Sub(lastRetryCheck) >= min(w.ing.retryBase(), 10*time.Second) {
 				lastRetryCheck = now
 				w.retry(ctx)
+			}
+			// A folder that could not be scanned (not mounted yet, say) is tried every minute.
+			if w.Status().Error != "" && now.Sub(lastFolderTry) >= w.folderRetry {
+				lastFolderTry = now
+				_, _ = w.scan(ctx, false)
 			}
 		}
 	}
@@ -286,6 +293,9 @@ func (w *Watcher) events(ctx context.Context, n *fsnotify.Watcher) {
 }
 
 func (w *Watcher) event(ev fsnotify.Event) {
+	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
+		w.unwatch(ev.Name) // a folder (the root too) that went is watched anew if it comes back
+	}
 	rel, ok := w.rel(ev.Name)
 	if !ok || rel == "." {
 		return
@@ -300,9 +310,6 @@ func (w *Watcher) event(ev fsnotify.Event) {
 	}
 	if ev.Op == fsnotify.Chmod {
 		return // a permission change alone is picked up when the content changes or at a retry
-	}
-	if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-		w.unwatch(ev.Name)
 	}
 	w.touch(rel)
 }
