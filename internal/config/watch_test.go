@@ -66,3 +66,22 @@ func TestWatchListErrors(t *testing.T) {
 		t.Errorf("load error = %v, want the agent refused", err)
 	}
 }
+
+func TestWatchListOddYAML(t *testing.T) {
+	for _, data := range []string{
+		"watch: [[a]]",
+		"watch: [{path: [x], agent: m}]",
+		"watch: [{? [a]: b}]",
+		"watch:\n  - &a {path: /a, agent: m}\n  - *a",
+		"watch: [{path: /a, agent: m, include: [[x]]}]",
+		"watch: [~, {}]",
+		"watch: {path: /a}",
+	} {
+		_, err := load([]byte(data), "w.yaml", nil, nil)
+		if err == nil {
+			t.Errorf("load(%q) succeeded, want an error", data)
+		} else if !strings.Contains(err.Error(), "config: watch") {
+			t.Errorf("load(%q) error %q, want it to name the watch key", data, err)
+		}
+	}
+}
