@@ -55,6 +55,8 @@ type Agent struct {
 	LastSuccess          *time.Time `json:"last_success,omitempty"`           // when the last ok run finished
 	LastSuccessAgeHours  *float64   `json:"last_success_age_hours,omitempty"`
 	LastFailure          *Failure   `json:"last_failure,omitempty"`
+	// FailingFiles are the watched folders' files whose last attempt failed, as "root/path: error".
+	FailingFiles []string `json:"failing_files,omitempty"`
 }
 
 // Failure is the latest failed consolidation run among the recent ones.
