@@ -585,3 +585,25 @@ func cpuTime() time.Duration {
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestFailedFileIsRetried: a file whose read failed (recorded as the pipeline records a permission
+// error; see TestUnreadableFileIsRetried for the real one, which root cannot run) is retried by the
+// running watcher once its backoff has passed, and then ingested.
+func TestFailedFileIsRetried(t *testing.T) {
+	e := newEnv(t)
+	e.write("flaky.md", "The flaky finch.\n")
+	fi, err := os.Stat(filepath.Join(e.root, "flaky.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := e.ing.Ingest(context.Background(), "main", File{Root: e.root, Path: "flaky.md", Size: fi.Size(),
+		MTime: fi.ModTime(), Err: fmt.Errorf("read: open flaky.md: %w", os.ErrPermission), Mirror: true})
+	if err != nil || out.Status != store.FileFailed {
+		t.Fatalf("recording the failure: %+v, %v", out, err)
+	}
+	e.run(e.folder()) // size and mtime are unchanged: only the backoff having passed brings it back
+	e.eventually("retried and ingested", func() bool { ids, _ := e.found("finch"); return len(ids) == 1 })
+	if got := e.trackedFiles()["flaky.md"]; got.Status != store.FileOK || got.Attempts != 0 || got.Error != "" {
+		t.Errorf("tracked after the retry = %+v, want ok with the failure cleared", got)
+	}
+}
