@@ -38,6 +38,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) ./internal/capture/
 	$(GO) test -run='^$$' -fuzz='^FuzzWords$$' -fuzztime=$(FUZZTIME) ./internal/text/
 	$(GO) test -run='^$$' -fuzz='^FuzzLoadYAML$$' -fuzztime=$(FUZZTIME) ./internal/config/
+	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...

@@ -65,6 +65,7 @@ func commands() []command {
 		{"backup", "write verified copies of the agent files (what the nightly timer runs)", runBackup},
 		{"restore", "put an agent's file back from a backup (daemon stopped)", runRestore},
 		{"doctor", "check the installation and say how to fix what is wrong", runDoctor},
+		{"watch", "watched folders: list, scan, status", runWatch},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil

@@ -83,9 +83,16 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 	fs.StringVar(&in.Source, "source", "cli", "source")
 	importance := fs.String("importance", "", "importance 0..1 (default: derived from the text)")
 	at := fs.String("at", "", "timestamp, RFC 3339 (default now)")
+	file := fs.String("file", "", "ingest this file through the file pipeline (.md .txt .pdf ...) instead of text")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *file != "" {
+		if len(pos) > 0 {
+			return usagef("--file takes no text arguments, got %q", pos)
+		}
+		return ingestFile(ctx, env, c, *file)
 	}
 	if len(pos) > 0 && !(len(pos) == 1 && pos[0] == "-") {
 		in.Content = strings.Join(pos, " ")
@@ -395,5 +402,6 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 			st.CurrentFacts, last, bytesHuman(st.DBBytes), bytesHuman(st.WALBytes))
 	}
 	tw.Flush()
+	printFailingFiles(ctx, env, b) // files of watched folders that failed, if any
 	return failed
 }

@@ -57,19 +57,25 @@ func (e *APIError) Error() string {
 
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
 	var body io.Reader
+	contentType := ""
 	if in != nil {
 		b, err := json.Marshal(in)
 		if err != nil {
 			return err
 		}
-		body = bytes.NewReader(b)
+		body, contentType = bytes.NewReader(b), "application/json"
 	}
+	return c.send(ctx, method, path, contentType, body, out)
+}
+
+// send makes a request with a body of any type and decodes the JSON answer into out.
+func (c *Client) send(ctx context.Context, method, path, contentType string, body io.Reader, out any) error {
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
 	if err != nil {
 		return err
 	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)

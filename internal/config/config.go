@@ -30,6 +30,8 @@ type Config struct {
 	Health      Health      `yaml:"health"`
 	Retention   Retention   `yaml:"retention"`
 	Backup      Backup      `yaml:"backup"`
+
+	Watch []WatchFolder `yaml:"watch"` // watched folders: a list, only in the file (see watch.go)
 }
 
 // Retention prunes old raw memories once they are consolidated; day records and facts are kept.
@@ -73,6 +75,7 @@ type API struct {
 	MaxBodyBytes    int64    `yaml:"max_body_bytes"`
 	MaxBatch        int      `yaml:"max_batch"`
 	MaxContentBytes int      `yaml:"max_content_bytes"`
+	MaxUploadBytes  int64    `yaml:"max_upload_bytes"` // POST /v1/agents/{agent}/files
 	ReadTimeout     Duration `yaml:"read_timeout"`
 	WriteTimeout    Duration `yaml:"write_timeout"`
 	AutoCreate      bool     `yaml:"auto_create_agents"` // false: only the agents in Agents exist
@@ -157,6 +160,7 @@ func Default() Config {
 			MaxBodyBytes:    1 << 20,
 			MaxBatch:        1000,
 			MaxContentBytes: 64 << 10,
+			MaxUploadBytes:  20 << 20,
 			ReadTimeout:     Duration(15 * time.Second),
 			WriteTimeout:    Duration(30 * time.Second),
 			AutoCreate:      true,

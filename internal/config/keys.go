@@ -35,12 +35,14 @@ type table struct {
 	byKey    map[string]int      // dotted key → settings index
 	byEnv    map[string]int      // variable name → settings index
 	children map[string][]string // "" and each section key → the names directly under it, in field order
+	lists    map[string][]int    // keys of lists of sections (watch) → their field index; file only
 }
 
 var tab = buildTable()
 
 func buildTable() table {
-	t := table{byKey: map[string]int{}, byEnv: map[string]int{}, children: map[string][]string{}}
+	t := table{byKey: map[string]int{}, byEnv: map[string]int{}, children: map[string][]string{},
+		lists: map[string][]int{}}
 	var walk func(typ reflect.Type, prefix string, index []int)
 	walk = func(typ reflect.Type, prefix string, index []int) {
 		for i := range typ.NumField() {
@@ -54,6 +56,10 @@ func buildTable() table {
 			idx := append(slices.Clip(index), i)
 			if f.Type.Kind() == reflect.Struct {
 				walk(f.Type, key, idx)
+				continue
+			}
+			if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
+				t.lists[key] = idx // decoded by walker.list; no environment variable or flag
 				continue
 			}
 			if want(f.Type) == "" {
@@ -120,8 +126,13 @@ func want(t reflect.Type) string {
 // set parses raw into this setting of c. It is the one way a value from the environment, a flag or a
 // YAML scalar reaches a Config, so all three accept the same spellings. A list is comma-separated.
 func (s setting) set(c *Config, raw string) error {
-	v := reflect.ValueOf(c).Elem().FieldByIndex(s.index)
-	switch s.typ {
+	return setValue(reflect.ValueOf(c).Elem().FieldByIndex(s.index), raw)
+}
+
+// setValue parses raw into v, a settable field of one of the types want accepts.
+func setValue(v reflect.Value, raw string) error {
+	typ := v.Type()
+	switch typ {
 	case durationType:
 		var d Duration
 		if err := d.UnmarshalText([]byte(strings.TrimSpace(raw))); err != nil {
@@ -134,13 +145,13 @@ func (s setting) set(c *Config, raw string) error {
 		for item := range strings.SplitSeq(raw, ",") {
 			items = append(items, strings.TrimSpace(item))
 		}
-		return s.setList(c, items)
+		return setListValue(v, items)
 	}
-	switch s.typ.Kind() {
+	switch typ.Kind() {
 	case reflect.String:
 		v.SetString(raw)
 	case reflect.Int, reflect.Int64:
-		n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, s.typ.Bits())
+		n, err := strconv.ParseInt(strings.TrimSpace(raw), 10, typ.Bits())
 		if errors.Is(err, strconv.ErrRange) {
 			return fmt.Errorf("want a whole number, got %q, which is out of range", raw)
 		}
@@ -170,8 +181,12 @@ func (s setting) set(c *Config, raw string) error {
 // setList sets a list setting from items, dropping empty ones so that "", "a,,b" and [] read as a
 // person means them; an empty list is nil, as in Default.
 func (s setting) setList(c *Config, items []string) error {
-	if s.typ != stringsType {
-		return fmt.Errorf("want %s, got a list", want(s.typ))
+	return setListValue(reflect.ValueOf(c).Elem().FieldByIndex(s.index), items)
+}
+
+func setListValue(v reflect.Value, items []string) error {
+	if v.Type() != stringsType {
+		return fmt.Errorf("want %s, got a list", want(v.Type()))
 	}
 	var list []string
 	for _, item := range items {
@@ -179,7 +194,7 @@ func (s setting) setList(c *Config, items []string) error {
 			list = append(list, item)
 		}
 	}
-	reflect.ValueOf(c).Elem().FieldByIndex(s.index).Set(reflect.ValueOf(list))
+	v.Set(reflect.ValueOf(list))
 	return nil
 }
 

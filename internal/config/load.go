@@ -199,6 +199,10 @@ func (w *walker) mapping(prefix string, n *yaml.Node) {
 			w.leaf(tab.settings[i], v)
 			continue
 		}
+		if index, ok := tab.lists[key]; ok {
+			w.list(key, index, v)
+			continue
+		}
 		if _, ok := tab.children[key]; !ok {
 			w.fail(key, k.Line, unknown(key))
 			continue

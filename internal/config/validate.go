@@ -52,6 +52,7 @@ func (c Config) validate() problems {
 		p.add("api.max_content_bytes", "want at most api.max_body_bytes (%d), since one memory must fit "+
 			"in a request; got %d", a.MaxBodyBytes, a.MaxContentBytes)
 	}
+	p.number("api.max_upload_bytes", a.MaxUploadBytes, 1<<10, 1<<30)
 	p.duration("api.read_timeout", a.ReadTimeout, time.Second, time.Hour)
 	p.duration("api.write_timeout", a.WriteTimeout, time.Second, time.Hour)
 	p.agents("api.agents", a.Agents)
@@ -88,6 +89,7 @@ func (c Config) validate() problems {
 		p.add("health.temperature_c", "want 30 to 150 (degrees Celsius), got %g", h.TemperatureC)
 	}
 	p.number("backup.keep", int64(c.Backup.Keep), 1, 1000)
+	p.watch(c.Watch, c.API)
 	return p
 }
 

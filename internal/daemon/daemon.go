@@ -164,6 +164,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		Agents:          cfg.API.Agents,
 		Logger:          log,
 		Health:          HealthMonitorFor(cfg, environ, st, log),
+		MaxUploadBytes:  cfg.API.MaxUploadBytes,
 	}
 	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
 	var backlog *consolidate.Backlog
@@ -175,6 +176,13 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 			Debounce: time.Duration(cfg.Consolidate.BacklogDebounce)}
 		backlog.Start(bg)
 		opts.OnWrite = backlog.Notify
+	}
+	watchers := Watchers(cfg, st, log)
+	watchers.Ingester().OnWrite = opts.OnWrite
+	opts.Files, opts.Watch = watchers.Ingester(), watchers
+	rebuilder := &DayRebuilder{Engine: cons, Store: st, Logger: log} // days that cited changed files
+	if cons != nil {
+		watchers.Ingester().OnRetire = rebuilder.Notify
 	}
 	api := server.New(st, RecallEngine(cfg), opts)
 	srv := &http.Server{
@@ -193,6 +201,11 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(agents), ln.Addr()))
 	go Watchdog(bg, log, Liveness(ln.Addr(), st)) // pings only while /healthz and the store answer
 	go Summarize(bg, opts.Health, ln.Addr().String(), SummaryEvery, log, func(s string) { notify(log, s) })
+	// After READY: the first scan of a big vault never delays start-up.
+	watchers.Start(bg)
+	if cons != nil {
+		rebuilder.Start(bg, agents)
+	}
 	log.Info("listening", "addr", ln.Addr().String(), "data", cfg.DataDir, "agents", len(agents),
 		"provider", cfg.LLM.Provider)
 	catchUp := make(chan struct{})
@@ -223,6 +236,8 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	stopBG()
 	shutErr := srv.Shutdown(dctx)
 	<-catchUp
+	watchers.Wait()
+	rebuilder.Wait()
 	if backlog != nil {
 		backlog.Wait()
 	}

@@ -59,6 +59,8 @@ type Agent struct {
 	LastFailure          *Failure   `json:"last_failure,omitempty"`
 	// Consolidation sums every run in the agent's file (for /metrics).
 	Consolidation *store.RunTotals `json:"consolidation_runs,omitempty"`
+	// FailingFiles are the watched folders' files whose last attempt failed, as "root/path: error".
+	FailingFiles []string `json:"failing_files,omitempty"`
 }
 
 // Failure is the latest failed consolidation run among the recent ones.

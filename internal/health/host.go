@@ -171,6 +171,13 @@ func agentReading(ctx context.Context, sa *store.Agent, loc *time.Location) (Age
 	}
 	a := Agent{Name: sa.Name(), DBBytes: st.DBBytes, WALBytes: st.WALBytes, Memories: st.Memories,
 		Backlog: st.Unconsolidated, LastConsolidated: st.LastConsolidated}
+	failing, err := sa.FailedFiles(ctx) // watched folders
+	if err != nil {
+		return Agent{}, err
+	}
+	for _, f := range failing {
+		a.FailingFiles = append(a.FailingFiles, f.Root+"/"+f.Path+": "+f.Error)
+	}
 	if st.Unconsolidated > 0 {
 		days, err := sa.UnconsolidatedDays(ctx, "")
 		if err != nil {

@@ -36,6 +36,12 @@ type Options struct {
 	// Health serves GET /health and the health gauges of /metrics; nil
 	// answers /health with 501.
 	Health Reporter
+	// Files ingests uploaded files (POST /v1/agents/{agent}/files); nil answers 501.
+	Files FileIngester
+	// Watch scans watched folders and reports on them (/v1/watch/...); nil answers 501.
+	Watch Watcher
+	// MaxUploadBytes bounds an upload's body instead of MaxBodyBytes; 0: 20 MiB.
+	MaxUploadBytes int64
 }
 
 // Consolidator carries out consolidation requests.
@@ -103,6 +109,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/consolidate", s.postConsolidate)
 	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.agentHandler(s.stats))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/files", s.postFile)
+	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}/origin", s.agentHandler(s.memoryOrigin))
+	s.mux.HandleFunc("POST /v1/watch/scan", s.postWatchScan)
+	s.mux.HandleFunc("GET /v1/watch/status", s.getWatchStatus)
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
@@ -119,7 +129,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
 		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
 	} else {
-		r.Body = http.MaxBytesReader(rec, r.Body, s.opts.MaxBodyBytes)
+		r.Body = http.MaxBytesReader(rec, r.Body, s.bodyLimit(r))
 		s.mux.ServeHTTP(rec, r)
 		route = r.Pattern // set by the mux: bounded label values, never raw paths
 		if route == "" {

@@ -270,7 +270,7 @@ func (a *Agent) List(ctx context.Context, o ListOptions) ([]Memory, string, erro
 	if limit <= 0 {
 		limit = 50
 	}
-	where := []string{"1=1"}
+	where := []string{"retired_at IS NULL"} // watched files: retired memories are not listed
 	var args []any
 	if !o.Since.IsZero() {
 		where = append(where, "ts >= ?")

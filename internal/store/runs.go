@@ -228,7 +228,7 @@ type DayCount struct {
 // UnconsolidatedDays lists the days (oldest first) that have unconsolidated
 // memories, only those before the day before when it is not "".
 func (a *Agent) UnconsolidatedDays(ctx context.Context, before string) ([]DayCount, error) {
-	sql := `SELECT day, count(*) FROM daily_memories WHERE consolidated = 0`
+	sql := `SELECT day, count(*) FROM daily_memories WHERE consolidated = 0 AND retired_at IS NULL` // watched files: retired ones wait for nothing
 	var args []any
 	if before != "" {
 		sql += ` AND day < ?`
@@ -253,7 +253,7 @@ func (a *Agent) UnconsolidatedDays(ctx context.Context, before string) ([]DayCou
 func (a *Agent) DayMemories(ctx context.Context, day string) ([]Memory, error) {
 	var out []Memory
 	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE day = ? ORDER BY ts, id`,
+		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE day = ? AND retired_at IS NULL ORDER BY ts, id`,
 			[]any{day}, func(s *sqlite3.Stmt) error {
 				m, err := scanMemory(s)
 				out = append(out, m)

@@ -182,6 +182,38 @@ CREATE TABLE pruned_days (
 ALTER TABLE consolidation_runs ADD COLUMN holder TEXT NOT NULL DEFAULT '';
 CREATE INDEX consolidation_runs_started ON consolidation_runs(started_at);
 `,
+	// 5: watched folders: memories know the file content they came from and
+	// may be retired (no longer recalled, still explainable) when it changes
+	// or goes; every file seen is tracked by root and path with its hash and
+	// state; days whose consolidations cited a retired memory await a rebuild.
+	`
+ALTER TABLE daily_memories ADD COLUMN file_hash TEXT;      -- SHA-256 of the file content it came from
+ALTER TABLE daily_memories ADD COLUMN retired_at INTEGER;  -- unix milliseconds; NULL while current
+CREATE INDEX daily_memories_file ON daily_memories(file_hash) WHERE file_hash IS NOT NULL;
+
+CREATE TABLE tracked_files (
+	root       TEXT    NOT NULL,                   -- the watched folder, absolute
+	path       TEXT    NOT NULL,                   -- relative to root, slash-separated
+	sha256     TEXT    NOT NULL,
+	size       INTEGER NOT NULL,
+	mtime      INTEGER NOT NULL,                   -- unix nanoseconds
+	status     TEXT    NOT NULL CHECK (status IN ('ok', 'skipped', 'failed')),
+	error      TEXT    NOT NULL DEFAULT '',
+	attempts   INTEGER NOT NULL DEFAULT 0,         -- failures in a row
+	next_retry INTEGER NOT NULL DEFAULT 0,         -- unix milliseconds
+	memories   INTEGER NOT NULL DEFAULT 0,
+	updated_at INTEGER NOT NULL,
+	PRIMARY KEY (root, path)
+) WITHOUT ROWID;
+CREATE INDEX tracked_files_hash ON tracked_files(sha256);
+CREATE INDEX tracked_files_failed ON tracked_files(next_retry) WHERE status = 'failed';
+
+CREATE TABLE file_rebuild_days (
+	day       TEXT    PRIMARY KEY,                 -- YYYY-MM-DD, local
+	reason    TEXT    NOT NULL,
+	marked_at INTEGER NOT NULL
+);
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

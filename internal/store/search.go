@@ -96,6 +96,7 @@ func memoryFilters(sql string, args []any, o SearchOptions) (string, []any) {
 	// Forgetting: a flagged memory (a forgotten claim said again) is never
 	// a recall candidate. See forget.go.
 	sql += ` AND m.flagged = 0`
+	sql += ` AND m.retired_at IS NULL` // watched files: a retired memory is never recalled
 	if !o.Since.IsZero() {
 		sql += ` AND m.ts >= ?`
 		args = append(args, o.Since.UnixMilli())
@@ -201,7 +202,7 @@ type Stats struct {
 func (a *Agent) Stats(ctx context.Context) (Stats, error) {
 	st := Stats{Agent: a.name}
 	err := a.read(ctx, func(c *conn) error {
-		err := c.query(ctx, `SELECT count(*), coalesce(sum(consolidated = 0), 0), min(ts), max(ts) FROM daily_memories`, nil,
+		err := c.query(ctx, `SELECT count(*), coalesce(sum(consolidated = 0 AND retired_at IS NULL), 0), min(ts), max(ts) FROM daily_memories`, nil,
 			func(s *sqlite3.Stmt) error {
 				st.Memories = s.ColumnInt64(0)
 				st.Unconsolidated = s.ColumnInt64(1)

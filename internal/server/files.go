@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/watch"
+)
+
+// FileIngester runs the file pipeline on an upload.
+type FileIngester interface {
+	Upload(ctx context.Context, agent, name string, data []byte, mtime time.Time) (watch.Outcome, error)
+	UploadAt(ctx context.Context, agent, rel string, data []byte, mtime time.Time) (watch.Outcome, error)
+}
+
+// Watcher scans watched folders and reports on them.
+type Watcher interface {
+	Scan(ctx context.Context, agent string) ([]watch.ScanResult, error)
+	Status() []watch.Status
+	FailingFiles(ctx context.Context) ([]watch.FailingFile, error)
+}
+
+// bodyLimit is the most a request's body may hold: uploads have their own limit.
+func (s *Server) bodyLimit(r *http.Request) int64 {
+	if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/agents/") && strings.HasSuffix(r.URL.Path, "/files") {
+		if s.opts.MaxUploadBytes > 0 {
+			return s.opts.MaxUploadBytes
+		}
+		return 20 << 20
+	}
+	return s.opts.MaxBodyBytes
+}
+
+// postFile ingests one uploaded file (multipart/form-data, field "file") through the same pipeline
+// as watched folders: formats, content identity, limits. ?mtime= (RFC 3339) dates it; default now.
+// ?path= (relative) keeps it at that path: a new upload there replaces its memories.
+func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
+	name, create, ok := s.checkAgent(w, r, true)
+	if !ok {
+		return
+	}
+	if s.opts.Files == nil {
+		writeError(w, http.StatusNotImplemented, "not_implemented", "this server does not take files")
+		return
+	}
+	mtime := s.opts.Now()
+	if v := r.URL.Query().Get("mtime"); v != "" {
+		t, err := parseTime("mtime", v)
+		if err != nil {
+			s.requestError(w, r, err)
+			return
+		}
+		mtime = t
+	}
+	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
+		writeError(w, http.StatusUnsupportedMediaType, "unsupported_media_type",
+			`want multipart/form-data with the file in a part named "file" (curl -F file=@notes.md)`)
+		return
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "invalid_request", "read multipart body: "+err.Error())
+		return
+	}
+	var filename string
+	var data []byte
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			s.uploadReadError(w, r, err)
+			return
+		}
+		if part.FormName() != "file" {
+			_, _ = io.Copy(io.Discard, part)
+			continue
+		}
+		if filename != "" {
+			writeError(w, http.StatusBadRequest, "invalid_request", "one file per request")
+			return
+		}
+		filename = part.FileName()
+		if filename == "" {
+			writeError(w, http.StatusBadRequest, "invalid_request", `the "file" part has no file name; its extension says its format`)
+			return
+		}
+		if data, err = io.ReadAll(part); err != nil {
+			s.uploadReadError(w, r, err)
+			return
+		}
+	}
+	if filename == "" {
+		writeError(w, http.StatusBadRequest, "invalid_request", `no part named "file" in the form`)
+		return
+	}
+	// The agent exists (or is created) before the pipeline runs, as for any write.
+	if err := s.store.With(r.Context(), name, create, func(*store.Agent) error { return nil }); err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	var out watch.Outcome
+	if rel := r.URL.Query().Get("path"); rel != "" {
+		out, err = s.opts.Files.UploadAt(r.Context(), name, rel, data, mtime)
+	} else {
+		out, err = s.opts.Files.Upload(r.Context(), name, filename, data, mtime)
+	}
+	switch {
+	case watch.IsInputError(err):
+		writeError(w, http.StatusUnprocessableEntity, "invalid_file", err.Error())
+	case err != nil:
+		s.storeError(w, r, err)
+	default:
+		if out.Inserted > 0 {
+			s.met.ingested.Add(float64(out.Inserted))
+			if s.opts.OnWrite != nil {
+				s.opts.OnWrite(name)
+			}
+		}
+		writeJSON(w, http.StatusCreated, out)
+	}
+}
+
+func (s *Server) uploadReadError(w http.ResponseWriter, r *http.Request, err error) {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		writeError(w, http.StatusRequestEntityTooLarge, "too_large",
+			fmt.Sprintf("the upload is over %d bytes (api.max_upload_bytes)", mbe.Limit))
+		return
+	}
+	writeError(w, http.StatusBadRequest, "invalid_request", "read multipart body: "+err.Error())
+}
+
+// postWatchScan runs a full scan of every watched folder (or ?agent='s) now and returns what each did.
+func (s *Server) postWatchScan(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Watch == nil {
+		writeError(w, http.StatusNotImplemented, "not_implemented", "this server watches no folders")
+		return
+	}
+	res, err := s.opts.Watch.Scan(r.Context(), r.URL.Query().Get("agent"))
+	body := map[string]any{"scans": nonNilSlice(res)}
+	if err != nil {
+		body["error"] = err.Error()
+	}
+	writeJSON(w, http.StatusOK, body)
+}
+
+// getWatchStatus reports every watched folder and every failing file.
+func (s *Server) getWatchStatus(w http.ResponseWriter, r *http.Request) {
+	if s.opts.Watch == nil {
+		writeError(w, http.StatusNotImplemented, "not_implemented", "this server watches no folders")
+		return
+	}
+	failing, err := s.opts.Watch.FailingFiles(r.Context())
+	if err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"folders": nonNilSlice(s.opts.Watch.Status()), "failing": nonNilSlice(failing)})
+}
+
+// memoryOrigin explains a memory from a file: the content's hash, whether (and when) it was
+// retired, and the tracked paths that hold that content now.
+func (s *Server) memoryOrigin(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, err := memoryID(r)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	o, err := a.MemoryOrigin(r.Context(), id)
+	if err != nil {
+		s.storeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, o)
+}
+
+func nonNilSlice[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,227 @@
+package store
+
+import (
+	"errors"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func fileMems(src string, texts ...string) []Memory {
+	var out []Memory
+	for _, t := range texts {
+		out = append(out, Memory{Content: t, Source: src, Timestamp: time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC),
+			ContentHash: t, InteractionType: "file", Importance: 0.5})
+	}
+	return out
+}
+
+func searchIDs(t *testing.T, a *Agent, term string) []int64 {
+	t.Helper()
+	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{term}, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, h := range hits {
+		ids = append(ids, h.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+func commit(t *testing.T, a *Agent, ch FileChange) FileResult {
+	t.Helper()
+	if ch.Root == "" {
+		ch.Root = "/vault"
+	}
+	if ch.Status == "" {
+		ch.Status = FileOK
+	}
+	ch.Replace = true
+	res, err := a.CommitFile(t.Context(), ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestFileLifecycle(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	ctx := t.Context()
+
+	// New file: memories stored and tracked.
+	res := commit(t, a, FileChange{Path: "a.md", SHA256: "h1", Size: 10, Memories: fileMems("a.md", "alpha apples", "alpha pears")})
+	if res != (FileResult{Inserted: 2}) {
+		t.Fatalf("first commit = %+v", res)
+	}
+	first := searchIDs(t, a, "alpha")
+	if len(first) != 2 {
+		t.Fatalf("search alpha = %v, want 2 memories", first)
+	}
+
+	// The same content under a second path is stored once.
+	res = commit(t, a, FileChange{Path: "copy/a.md", SHA256: "h1", Size: 10, Memories: fileMems("copy/a.md", "alpha apples", "alpha pears")})
+	if !res.Reused || res.Inserted != 0 {
+		t.Fatalf("second path commit = %+v, want reused", res)
+	}
+	if got := searchIDs(t, a, "alpha"); !slices.Equal(got, first) {
+		t.Fatalf("after a copy, search alpha = %v, want %v", got, first)
+	}
+
+	// Deleting one of the two paths retires nothing; the memories cite the other path.
+	if n, err := a.ForgetFile(ctx, "/vault", "a.md", true); err != nil || n != 0 {
+		t.Fatalf("ForgetFile(a.md) = %d, %v; want 0 retired", n, err)
+	}
+	m, err := a.Get(ctx, first[0])
+	if err != nil || m.Source != "copy/a.md" {
+		t.Fatalf("memory source = %q (%v), want copy/a.md", m.Source, err)
+	}
+
+	// The day is consolidated, then the file changes: old memories retired, new stored, day marked.
+	if _, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-01-05", Summary: "alpha day", SourceIDs: first}); err != nil {
+		t.Fatal(err)
+	}
+	res = commit(t, a, FileChange{Path: "copy/a.md", SHA256: "h2", Size: 12, Memories: fileMems("copy/a.md", "beta bananas")})
+	if res != (FileResult{Inserted: 1, Retired: 2}) {
+		t.Fatalf("changed file commit = %+v", res)
+	}
+	if got := searchIDs(t, a, "alpha"); len(got) != 0 {
+		t.Errorf("retired memories still found: %v", got)
+	}
+	if got := searchIDs(t, a, "beta"); len(got) != 1 {
+		t.Errorf("new memory not found: %v", got)
+	}
+	list, _, err := a.List(ctx, ListOptions{})
+	if err != nil || len(list) != 1 || list[0].Content != "beta bananas" {
+		t.Errorf("List = %v (%v), want only the current memory", list, err)
+	}
+	recent, err := a.RecentMemories(ctx, SearchOptions{Limit: 10})
+	if err != nil || len(recent) != 1 {
+		t.Errorf("RecentMemories = %v (%v), want 1", recent, err)
+	}
+	days, err := a.DayMemories(ctx, "2026-01-05")
+	if err != nil || len(days) != 1 {
+		t.Errorf("DayMemories = %d (%v), want only the current memory", len(days), err)
+	}
+	rebuild, err := a.FileRebuildDays(ctx)
+	if err != nil || len(rebuild) != 1 || rebuild[0].Day != "2026-01-05" {
+		t.Errorf("FileRebuildDays = %v (%v), want 2026-01-05", rebuild, err)
+	}
+	// Retired memories stay explainable.
+	old, err := a.Get(ctx, first[0])
+	if err != nil || old.Content != "alpha apples" {
+		t.Fatalf("Get(retired) = %v, %v", old, err)
+	}
+	origin, err := a.MemoryOrigin(ctx, first[0])
+	if err != nil || origin.FileHash != "h1" || origin.RetiredAt == nil {
+		t.Errorf("MemoryOrigin(retired) = %+v, %v", origin, err)
+	}
+	if err := a.ClearFileRebuildDay(ctx, "2026-01-05"); err != nil {
+		t.Fatal(err)
+	}
+
+	// Undo the edit: the old content comes back, its memories are restored, not stored twice.
+	res = commit(t, a, FileChange{Path: "copy/a.md", SHA256: "h1", Size: 10, Memories: fileMems("copy/a.md", "alpha apples", "alpha pears")})
+	if res != (FileResult{Reused: true, Retired: 1}) {
+		t.Fatalf("reverted commit = %+v", res)
+	}
+	if got := searchIDs(t, a, "alpha"); !slices.Equal(got, first) {
+		t.Errorf("after revert, search alpha = %v, want the original %v", got, first)
+	}
+
+	// Deleting the last path retires its memories.
+	if n, err := a.ForgetFile(ctx, "/vault", "copy/a.md", true); err != nil || n != 2 {
+		t.Fatalf("ForgetFile(last path) = %d, %v; want 2 retired", n, err)
+	}
+	if got := searchIDs(t, a, "alpha"); len(got) != 0 {
+		t.Errorf("deleted file's memories still found: %v", got)
+	}
+	tracked, err := a.TrackedFiles(ctx, "")
+	if err != nil || len(tracked) != 0 {
+		t.Errorf("TrackedFiles = %v, %v; want none", tracked, err)
+	}
+	st, err := a.Stats(ctx)
+	if err != nil || st.Unconsolidated != 0 {
+		t.Errorf("Stats.Unconsolidated = %d (%v), want retired memories not counted", st.Unconsolidated, err)
+	}
+}
+
+func TestFileFailuresAndInbox(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	ctx := t.Context()
+	commit(t, a, FileChange{Path: "n.md", SHA256: "h1", Memories: fileMems("n.md", "gamma one")})
+	retry := time.Now().Add(time.Minute).Truncate(time.Millisecond)
+	for want := 1; want <= 3; want++ {
+		res := commit(t, a, FileChange{Path: "n.md", SHA256: "h2", Status: FileFailed, Error: "parse JSON: boom", NextRetry: retry})
+		if res.Retired != 0 || res.Inserted != 0 {
+			t.Fatalf("failed commit = %+v, want nothing stored or retired", res)
+		}
+		failed, err := a.FailedFiles(ctx)
+		if err != nil || len(failed) != 1 {
+			t.Fatalf("FailedFiles = %v, %v", failed, err)
+		}
+		f := failed[0]
+		if f.Attempts != want || f.Error != "parse JSON: boom" || !f.NextRetry.Equal(retry.UTC()) {
+			t.Errorf("failed file = %+v, want attempt %d", f, want)
+		}
+	}
+	if got := searchIDs(t, a, "gamma"); len(got) != 1 {
+		t.Errorf("a failed update must keep the old memories, got %v", got)
+	}
+
+	// Inbox mode: a new version adds memories, a deletion keeps them.
+	in := FileChange{Root: "/inbox", Path: "drop.txt", SHA256: "i1", Status: FileOK, Memories: fileMems("drop.txt", "delta first")}
+	if _, err := a.CommitFile(ctx, in); err != nil {
+		t.Fatal(err)
+	}
+	in.SHA256, in.Memories = "i2", fileMems("drop.txt", "delta second")
+	if res, err := a.CommitFile(ctx, in); err != nil || res.Retired != 0 {
+		t.Fatalf("inbox update = %+v, %v; want nothing retired", res, err)
+	}
+	if n, err := a.ForgetFile(ctx, "/inbox", "drop.txt", false); err != nil || n != 0 {
+		t.Fatalf("inbox ForgetFile = %d, %v", n, err)
+	}
+	if got := searchIDs(t, a, "delta"); len(got) != 2 {
+		t.Errorf("inbox memories = %v, want both kept", got)
+	}
+	if _, err := a.MemoryOrigin(ctx, 9999); !errors.Is(err, ErrNotFound) {
+		t.Errorf("MemoryOrigin(unknown) error = %v, want ErrNotFound", err)
+	}
+	got, err := a.FileMemories(ctx, "i2")
+	if err != nil || len(got) != 1 || got[0].Content != "delta second" {
+		t.Errorf("FileMemories(i2) = %v, %v", got, err)
+	}
+	if diff := cmp.Diff(got[0].Source, "drop.txt"); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestRetiringADaysLastMemoriesDropsItsRecord(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	ctx := t.Context()
+	commit(t, a, FileChange{Path: "b.md", SHA256: "h1", Memories: fileMems("b.md", "the gate code is 1234")})
+	ids := searchIDs(t, a, "gate")
+	if _, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-01-05", Summary: "gate code 1234", SourceIDs: ids}); err != nil {
+		t.Fatal(err)
+	}
+	later := fileMems("b.md", "the gate code is 5678")
+	later[0].Timestamp = later[0].Timestamp.Add(19 * 24 * time.Hour)
+	commit(t, a, FileChange{Path: "b.md", SHA256: "h2", Memories: later})
+	recs, err := a.Consolidations(ctx, "", "", 10)
+	if err != nil || len(recs) != 0 {
+		t.Errorf("Consolidations = %+v, %v; want the emptied day's record gone", recs, err)
+	}
+	if days, err := a.FileRebuildDays(ctx); err != nil || len(days) != 0 {
+		t.Errorf("FileRebuildDays = %v, %v; want nothing left to rebuild", days, err)
+	}
+	hits, err := a.SearchConsolidations(ctx, SearchOptions{Terms: []string{"1234"}, Limit: 10})
+	if err != nil || len(hits) != 0 {
+		t.Errorf("SearchConsolidations(1234) = %v, %v", hits, err)
+	}
+}
