@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -36,6 +37,9 @@ type Options struct {
 	// Health serves GET /health and the health gauges of /metrics; nil
 	// answers /health with 501.
 	Health Reporter
+	// Answer answers POST /ask; nil answers extractively from the recall
+	// engine's context (the offline provider).
+	Answer *answer.Answerer
 }
 
 // Consolidator carries out consolidation requests.
@@ -98,6 +102,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.agentHandler(s.getMemory))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.agentHandler(s.deleteMemory))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.agentHandler(s.postRecall))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/ask", s.agentHandler(s.postAsk))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.agentHandler(s.listFacts))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/facts/{id}", s.agentHandler(s.rejectFact))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))
