@@ -366,6 +366,10 @@ func (w *world) apply(ctx context.Context, ev Event) error {
 				continue
 			}
 			res, err := w.cl.Consolidate(ctx, a, consolidate.Request{Date: ev.Day})
+			var ae *client.APIError
+			if errors.As(err, &ae) && ae.Code == "unknown_agent" {
+				continue // listed but nothing stored yet: nothing to consolidate
+			}
 			if err != nil {
 				return fmt.Errorf("consolidate %s for %s: %w", ev.Day, a, err)
 			}
