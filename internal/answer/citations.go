@@ -8,10 +8,10 @@ import (
 
 // citationRe finds what may be citations: a bracketed or parenthesised group
 // ("[memory:12]", "[Memory 12, fact:3]", "(fact #3)") or a bare "memory:12".
-var citationRe = regexp.MustCompile(`\[[^\[\]\n]{1,200}\]|\([^()\n]{1,200}\)|(?i:\b(?:memory|fact|consolidation):\d{1,18}\b)`)
+var citationRe = regexp.MustCompile(`\[[^\[\]\n]{1,200}\]|\([^()\n]{1,200}\)|(?i:\b(?:memory|fact|consolidation):\d+\b)`)
 
 // partRe is one citation inside a group, as models write them.
-var partRe = regexp.MustCompile(`(?i)^\s*(memory|memories|fact|facts|consolidation|consolidations)\s*[:#]?\s*(\d{1,18})\s*$`)
+var partRe = regexp.MustCompile(`(?i)^\s*(memory|memories|fact|facts|consolidation|consolidations)\s*[:#]?\s*(\d+)\s*$`)
 
 // partSep separates the citations of one group.
 var partSep = regexp.MustCompile(`\s*(?:,|;|\band\b|\]\s*\[)\s*`)
@@ -83,11 +83,11 @@ func parseGroup(g string) ([]string, bool) {
 		if kind == "memorie" {
 			kind = "memory"
 		}
-		n, err := strconv.ParseInt(m[2], 10, 64)
-		if err != nil {
-			return nil, false
+		id := kind + ":" + m[2] // an id beyond int64 names no item: dropped
+		if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
+			id = kind + ":" + strconv.FormatInt(n, 10)
 		}
-		ids = append(ids, kind+":"+strconv.FormatInt(n, 10))
+		ids = append(ids, id)
 	}
 	return ids, len(ids) > 0
 }
