@@ -328,7 +328,7 @@ func (w *world) apply(ctx context.Context, ev Event) error {
 		ins := make([]capture.Input, 0, ev.Repeat)
 		for i := 1; i <= ev.Repeat; i++ {
 			content := ev.Content
-			if ev.Repeat > 1 {
+			if ev.Repeated {
 				content = strings.ReplaceAll(content, "{i}", strconv.Itoa(i))
 			}
 			at := ev.At.Add(time.Duration(i-1) * time.Minute)

@@ -176,7 +176,18 @@ events:
     session: s
     content: "Ticket {i} moved to review."
   - consolidate: 2026-05-02
+  - repeat: 1
+    at: 2026-05-02T12:00:00
+    content: "Lone repeat {i} done."
+  - at: 2026-05-02T12:01:00
+    content: "Template {i} kept as written."
 probes:
+  - ask: "lone repeat"
+    needs: ["Lone repeat 1 done."]
+    expect_any: ["Lone repeat 1 done"]
+  - ask: "template kept"
+    needs: ["Template {i} kept as written."]
+    expect_any: ["Template {i} kept"]
   - ask: "ticket 1500"
     needs: ["Ticket 1500 moved to review."]
     expect_any: ["Ticket 1500 moved"]
@@ -186,10 +197,10 @@ probes:
 	}
 	r := &eval.Runner{Config: evalConfig(), TempDir: t.TempDir()}
 	res := r.Run(t.Context(), sc)
-	if res.Error != "" || !res.Probes[0].On.Pass || res.Probes[0].AsOf != "2026-05-03T00:01:00Z" {
+	if res.Error != "" || !res.Probes[0].On.Pass || !res.Probes[1].On.Pass || !res.Probes[2].On.Pass || res.Probes[0].AsOf != "2026-05-03T00:01:00Z" {
 		t.Errorf("repeat: %+v", res)
 	}
-	if !strings.Contains(res.Probes[0].On.Context, "2026-05-02 00:59") {
+	if !strings.Contains(res.Probes[2].On.Context, "2026-05-02 00:59") {
 		t.Errorf("memory 1500 should be stamped 1499 minutes after the first: %s", res.Probes[0].On.Context)
 	}
 }

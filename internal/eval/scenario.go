@@ -55,6 +55,7 @@ type Event struct {
 	Source     string
 	Content    string
 	Repeat     int    // EventMemory: how many times (1 unless repeat:)
+	Repeated   bool   // EventMemory from repeat: ({i} is replaced)
 	Day        string // EventConsolidate: YYYY-MM-DD
 	Match      string // EventForget
 	Path       string // EventIngestFile
@@ -367,7 +368,7 @@ func buildEvent(re rawEvent, what string, l int, agent agentFunc, parseAt timeFu
 			if *re.Repeat < 1 || *re.Repeat > MaxRepeat {
 				return ev, fmt.Errorf("repeat must be from 1 to %d", MaxRepeat)
 			}
-			ev.Repeat = *re.Repeat
+			ev.Repeat, ev.Repeated = *re.Repeat, true
 		}
 		if re.At == nil {
 			return ev, errors.New("at is required")

@@ -92,6 +92,7 @@ func TestScenarios(t *testing.T) {
 			}
 			seen[sc.Name] = true
 			t.Run(sc.Name, func(t *testing.T) {
+				t.Parallel() // each scenario has its own data directory, store and server
 				res := r.Run(t.Context(), sc)
 				if res.Error != "" {
 					t.Fatalf("%s: %s", sc.File, res.Error)
