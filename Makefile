@@ -40,6 +40,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzLoadYAML$$' -fuzztime=$(FUZZTIME) ./internal/config/
 	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/eval/
+	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzztime=$(FUZZTIME) ./internal/answer/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...

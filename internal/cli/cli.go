@@ -56,6 +56,8 @@ func commands() []command {
 		{"serve", "run the daemon", runServe},
 		{"ingest", "store a memory (text from arguments or stdin)", runIngest},
 		{"recall", "print the context recalled for a query, with citations", runRecall},
+		{"ask", "answer a question from memory, citing what it used", runAsk},
+		{"eval", "play memory scenarios and report what memory contributes", runEval},
 		{"list", "list memories, newest first", runList},
 		{"show", "show one memory", runShow},
 		{"forget", "forget memories (ID, memory:ID) or facts (fact:ID, --fact ID)", runForget},

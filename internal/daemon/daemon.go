@@ -184,6 +184,9 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	if cons != nil {
 		watchers.Ingester().OnRetire = rebuilder.Notify
 	}
+	if opts.Answer, err = Answerer(ctx, cfg, environ, log); err != nil {
+		log.Warn("answers are extractive: the LLM is unavailable", "err", err)
+	}
 	api := server.New(st, RecallEngine(cfg), opts)
 	srv := &http.Server{
 		Handler:           api,

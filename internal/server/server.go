@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -42,6 +43,9 @@ type Options struct {
 	Watch Watcher
 	// MaxUploadBytes bounds an upload's body instead of MaxBodyBytes; 0: 20 MiB.
 	MaxUploadBytes int64
+	// Answer answers POST /ask; nil answers extractively from the recall
+	// engine's context (the offline provider).
+	Answer *answer.Answerer
 }
 
 // Consolidator carries out consolidation requests.
@@ -104,6 +108,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.agentHandler(s.getMemory))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.agentHandler(s.deleteMemory))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.agentHandler(s.postRecall))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/ask", s.agentHandler(s.postAsk))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.agentHandler(s.listFacts))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/facts/{id}", s.agentHandler(s.rejectFact))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))

@@ -128,7 +128,9 @@ type Commit struct {
 	// Lease, when set, must still be held by Holder when the transaction
 	// runs, so a run whose lease expired and was taken over commits nothing.
 	Lease, Holder string
-	// Now is the lease clock (the one AcquireLease was given); zero is time.Now.
+	// Now is the consolidation's clock: the lease's (the one AcquireLease
+	// was given) and the time the record and facts are written at, which
+	// as_of compares with; zero is time.Now.
 	Now time.Time
 	// Memories are the ids the record was made from: if one was forgotten
 	// (or pruned) meanwhile, nothing is committed (ErrSourceGone), so a
@@ -156,13 +158,12 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 	var out Committed
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
 		out = Committed{} // fn may run twice: assign, never accumulate
-		now := time.Now()
+		now := cm.Now
+		if now.IsZero() {
+			now = time.Now()
+		}
 		if cm.Lease != "" {
-			leaseNow := cm.Now
-			if leaseNow.IsZero() {
-				leaseNow = now
-			}
-			held, err := holds(ctx, c, cm.Lease, cm.Holder, leaseNow)
+			held, err := holds(ctx, c, cm.Lease, cm.Holder, now)
 			if err != nil {
 				return err
 			}

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+func runAsk(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "ask", "[flags] QUESTION")
+	var c common
+	c.register(fs, true)
+	var req recall.Request
+	fs.IntVar(&req.BudgetTokens, "budget", 0, "token budget for the context (default: configured, 1000)")
+	fs.IntVar(&req.K, "k", 0, "maximum number of context items (default: configured, 10)")
+	fs.StringVar(&req.AsOf, "as-of", "", "ask as of this time, RFC 3339: nothing newer is used")
+	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
+	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
+	fs.StringVar(&req.Session, "session", "", "only this session's memories")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	req.Query = strings.Join(pos, " ")
+	if strings.TrimSpace(req.Query) == "" {
+		return usagef("give a question")
+	}
+	q, err := req.Parse()
+	if err != nil {
+		return usagef("%v", err)
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	var res answer.Result
+	switch be := b.(type) {
+	case remote:
+		res, err = be.Ask(ctx, c.agent, req)
+	case *local:
+		res, err = askLocal(ctx, env, &c, be, q)
+	default:
+		err = fmt.Errorf("ask: unsupported backend %T", b)
+	}
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(env.Stdout, res)
+	}
+	fmt.Fprintln(env.Stdout, res.Answer)
+	if len(res.Citations) > 0 {
+		fmt.Fprintln(env.Stdout, "\nSources:")
+		byID := map[string]recall.Item{}
+		for _, it := range res.Items {
+			byID[it.ID] = it
+		}
+		for _, id := range res.Citations {
+			fmt.Fprintln(env.Stdout, "  "+recall.Line(byID[id]))
+		}
+	}
+	return nil
+}
+
+// askLocal answers from the agent files, with the configured model.
+func askLocal(ctx context.Context, env Env, c *common, l *local, q recall.Query) (answer.Result, error) {
+	cfg, err := loadConfig(env, c.configPath, map[string]string{"data_dir": c.data})
+	if err != nil {
+		return answer.Result{}, err
+	}
+	ans, err := daemon.Answerer(ctx, cfg, env.Environ, newLogger(env.Stderr, cfg.LogLevel))
+	if err != nil {
+		return answer.Result{}, err
+	}
+	ans.Recall = l.eng
+	var res answer.Result
+	err = l.st.With(ctx, c.agent, false, func(a *store.Agent) error {
+		res, err = ans.Ask(ctx, a, q)
+		return err
+	})
+	return res, err
+}

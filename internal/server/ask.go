@@ -1,0 +1,56 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/llm"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// postAsk answers a question from the agent's memory: the body is a recall
+// request ({"query",...}); the answer cites the items of the context it
+// comes with.
+func (s *Server) postAsk(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	var req recall.Request
+	if err := decodeJSON(r.Body, &req); err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	q, err := req.Parse()
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	if q.AsOf.IsZero() {
+		q.AsOf = s.opts.Now()
+	}
+	ans := s.opts.Answer
+	if ans == nil {
+		ans = &answer.Answerer{Recall: s.recall}
+	}
+	res, err := ans.Ask(r.Context(), a, q)
+	if err != nil {
+		s.answerError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// answerError maps a model's failure to a status; anything else is the
+// recall's or the store's.
+func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, llm.ErrBudget):
+		writeError(w, http.StatusServiceUnavailable, "llm_budget", err.Error())
+	case errors.Is(err, llm.ErrUnavailable):
+		writeError(w, http.StatusServiceUnavailable, "llm_unavailable", err.Error())
+	case errors.Is(err, llm.ErrRefused):
+		s.log.Warn("the LLM refused an answer request", "err", err)
+		writeError(w, http.StatusBadGateway, "llm_refused", err.Error())
+	default:
+		s.requestError(w, r, err)
+	}
+}
