@@ -234,6 +234,9 @@ type world struct {
 	http  *http.Client
 	url   string
 	ans   *answer.Answerer // for the off and oracle arms with a model
+	// rebuild re-runs the days whose records cited a file's replaced
+	// memories, as the daemon's DayRebuilder does a few seconds later.
+	rebuild *daemon.DayRebuilder
 }
 
 // Run plays one scenario. An error that stops it is reported in the result.
@@ -299,11 +302,13 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 		Now:             clk.Now,
 		Consolidate:     cons,
 		Answer:          ans,
+		Files:           daemon.FileIngester(cfg, st, log),
 	})
 	api.SetReady(true)
 	ts := httptest.NewServer(api)
 	defer ts.Close()
-	w := &world{sc: sc, loc: loc, clock: clk, cl: client.New(ts.URL, ts.Client()), http: ts.Client(), url: ts.URL, ans: ans}
+	w := &world{sc: sc, loc: loc, clock: clk, cl: client.New(ts.URL, ts.Client()), http: ts.Client(), url: ts.URL, ans: ans,
+		rebuild: &daemon.DayRebuilder{Engine: cons, Store: st, Logger: log}}
 
 	for _, ev := range sc.Events {
 		if err := w.apply(ctx, ev); err != nil {
@@ -345,15 +350,17 @@ func (w *world) apply(ctx context.Context, ev Event) error {
 			ins = ins[n:]
 		}
 	case EventIngestFile:
-		// INTERIM, until the watched-folder ingest lands: the file's content
-		// is stored as one memory, source = its path, time = its mtime. The
-		// lead switches this to the watcher's pipeline (write the file into
-		// the watched folder with that mtime and wait for it to be taken in).
+		// Through the watched folders' pipeline, as a file saved at path
+		// with mtime at: a re-saved path replaces its memories.
 		w.clock.set(ev.At)
-		in := capture.Input{Content: ev.Content, Role: "note", InteractionType: "file", Source: ev.Path,
-			Timestamp: ev.At.Format(time.RFC3339Nano)}
-		if _, err := w.cl.Ingest(ctx, ev.Agent, []capture.Input{in}); err != nil {
+		out, err := w.cl.UploadFileAt(ctx, ev.Agent, ev.Path, []byte(ev.Content), ev.At)
+		if err != nil {
 			return fmt.Errorf("ingest file %s: %w", ev.Path, err)
+		}
+		if out.Retired > 0 {
+			if err := w.rebuild.Rebuild(ctx, ev.Agent); err != nil {
+				return fmt.Errorf("rebuild the days that cited the old %s: %w", ev.Path, err)
+			}
 		}
 	case EventConsolidate:
 		w.clock.set(consolidationTime(ev.Day, w.loc))
