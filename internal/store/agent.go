@@ -52,7 +52,16 @@ func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error
 	if err != nil {
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
+	from, err := w.userVersion()
+	if err != nil {
+		_ = w.close()
+		return nil, fmt.Errorf("open agent %q: %w", name, err)
+	}
 	if err := migrate(ctx, w, len(migrations)); err != nil {
+		_ = w.close()
+		return nil, fmt.Errorf("open agent %q: %w", name, err)
+	}
+	if err := backfillForgotten(ctx, w, from); err != nil { // forget.go
 		_ = w.close()
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}

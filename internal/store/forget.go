@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -297,4 +298,52 @@ func rejectFact(ctx context.Context, c *conn, id int64, now time.Time) error {
 		return fmt.Errorf("fact %d: %w", id, ErrNotFound)
 	}
 	return remember(ctx, c, ForgottenFact, id, content, now)
+}
+
+// forgottenSince is the schema version that brought the forgotten table
+// (found, not written down, so renumbering the migrations cannot break it).
+var forgottenSince = func() int {
+	for i, m := range migrations {
+		if strings.Contains(m, "CREATE TABLE forgotten") {
+			return i + 1
+		}
+	}
+	panic("no migration creates the forgotten table")
+}()
+
+// backfillForgotten remembers the content of the facts rejected before the
+// file had a forgotten table (schema version from < 4), so a new memory
+// saying a claim rejected then is flagged too. It runs once, right after the
+// migration (again, harmlessly, if two processes migrated at once).
+func backfillForgotten(ctx context.Context, c *conn, from int) error {
+	if from == 0 || from >= forgottenSince {
+		return nil
+	}
+	type rejected struct {
+		id      int64
+		content string
+	}
+	var rs []rejected
+	err := c.query(ctx, `SELECT id, content FROM facts WHERE rejected = 1`, nil, func(s *sqlite3.Stmt) error {
+		rs = append(rs, rejected{s.ColumnInt64(0), s.ColumnText(1)})
+		return nil
+	})
+	if err != nil || len(rs) == 0 {
+		return err
+	}
+	if err := c.exec("BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("remember rejected facts: %w", err)
+	}
+	now := time.Now()
+	for _, r := range rs {
+		if err := remember(ctx, c, ForgottenFact, r.id, r.content, now); err != nil {
+			_ = c.exec("ROLLBACK")
+			return err
+		}
+	}
+	if err := c.exec("COMMIT"); err != nil {
+		_ = c.exec("ROLLBACK")
+		return fmt.Errorf("remember rejected facts: %w", err)
+	}
+	return nil
 }

@@ -255,3 +255,32 @@ func mkdirAll(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRejectedBeforeForgettingExisted: a fact rejected in a file from
+// before schema 4 flags new memories saying it once the file is migrated.
+func TestRejectedBeforeForgettingExisted(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "agents", "main.db")
+	mkdirAll(t, filepath.Dir(path))
+	c, err := openConn(ctx, path, withDefaults(Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(ctx, c, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.exec(`INSERT INTO facts (entity, content, valid_from, rejected, created_at)
+		VALUES ('Bob', 'Bob''s bike is red', 0, 1, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	c.close()
+	a := acquire(t, openTest(t, Options{Dir: dir}), "main")
+	ins, err := a.Insert(ctx, []Memory{mem("Bob's bike is red.", "s")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, err := a.Get(ctx, ins[0].ID); err != nil || !m.Flagged {
+		t.Errorf("memory saying a fact rejected before schema 4 = %+v, %v; want flagged", m, err)
+	}
+}
