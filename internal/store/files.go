@@ -249,6 +249,20 @@ func (a *Agent) release(ctx context.Context, c *conn, hash string, retire bool, 
 	if err != nil {
 		return 0, fmt.Errorf("mark days for rebuild: %w", err)
 	}
+	// Facts made from the old content alone stop being current (the value they
+	// superseded is current again), as for a deleted memory, but nothing is
+	// remembered as forgotten: the file may say it again.
+	var ids []int64
+	err = c.query(ctx, `SELECT id FROM daily_memories WHERE file_hash = ? AND retired_at IS NULL`, []any{hash},
+		func(s *sqlite3.Stmt) error { ids = append(ids, s.ColumnInt64(0)); return nil })
+	if err != nil {
+		return 0, fmt.Errorf("find the memories to retire: %w", err)
+	}
+	for _, id := range ids {
+		if err := dropSource(ctx, c, id, now, false); err != nil {
+			return 0, fmt.Errorf("remove retired memory %d from its facts: %w", id, err)
+		}
+	}
 	if err := c.execArgs(ctx, `UPDATE daily_memories SET retired_at = ? WHERE file_hash = ? AND retired_at IS NULL`,
 		now.UnixMilli(), hash); err != nil {
 		return 0, fmt.Errorf("retire memories: %w", err)

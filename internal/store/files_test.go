@@ -225,3 +225,46 @@ func TestRetiringADaysLastMemoriesDropsItsRecord(t *testing.T) {
 		t.Errorf("SearchConsolidations(1234) = %v, %v", hits, err)
 	}
 }
+
+// A changed file takes the facts made from its old content alone with it (the
+// value they superseded is current again), but does not forget the old claim:
+// the file may honestly say it again.
+func TestChangedFileDropsFactsOfItsOldContent(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	ctx := t.Context()
+	day := time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
+	older, err := a.AddFact(ctx, Fact{Entity: "gate", Attribute: "code", Value: "0000", Content: "the gate code is 0000",
+		ValidFrom: day.Add(-48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit(t, a, FileChange{Path: "b.md", SHA256: "h1", Memories: fileMems("b.md", "the gate code is 1234")})
+	ids := searchIDs(t, a, "gate")
+	fromFile, err := a.AddFact(ctx, Fact{Entity: "gate", Attribute: "code", Value: "1234", Content: "the gate code is 1234",
+		ValidFrom: day, SourceMemoryIDs: ids})
+	if err != nil {
+		t.Fatal(err)
+	}
+	current := func() []int64 {
+		fs, err := a.Facts(ctx, FactFilter{Entity: "gate"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []int64
+		for _, f := range fs {
+			out = append(out, f.ID)
+		}
+		return out
+	}
+	if got := current(); !slices.Equal(got, []int64{fromFile}) {
+		t.Fatalf("current facts before the change = %v, want [%d]", got, fromFile)
+	}
+	commit(t, a, FileChange{Path: "b.md", SHA256: "h2", Memories: fileMems("b.md", "the gate code is 5678")})
+	if got := current(); !slices.Equal(got, []int64{older}) {
+		t.Errorf("current facts after the change = %v, want the superseded value back [%d]", got, older)
+	}
+	if f, err := a.IsForgotten(ctx, "the gate code is 1234"); err != nil || f {
+		t.Errorf("IsForgotten(old content) = %v, %v; want false: a changed file forgets nothing", f, err)
+	}
+}

@@ -175,7 +175,7 @@ func takeApart(ctx context.Context, c *conn, rec int64, now time.Time) error {
 	}
 	// With nothing left to rebuild from, a pruned day's base is its record.
 	left := 0
-	err = c.query(ctx, `SELECT count(*) FROM daily_memories WHERE day = ? AND flagged = 0`, []any{date},
+	err = c.query(ctx, `SELECT count(*) FROM daily_memories WHERE day = ? AND flagged = 0 AND retired_at IS NULL`, []any{date},
 		func(s *sqlite3.Stmt) error { left = s.ColumnInt(0); return nil })
 	if err != nil {
 		return err
@@ -234,6 +234,13 @@ func factsCiting(ctx context.Context, c *conn, column string, id int64) ([]factS
 // value it replaced is current again when it was. A rejected fact is kept
 // whatever its sources: the rejection must stick.
 func dropMemorySource(ctx context.Context, c *conn, id int64, now time.Time) error {
+	return dropSource(ctx, c, id, now, true)
+}
+
+// dropSource is dropMemorySource; forget says whether a fact dropped for
+// want of sources is remembered as forgotten (a deleted memory) or not (a
+// retired one: the file changed, and the old claim may honestly come back).
+func dropSource(ctx context.Context, c *conn, id int64, now time.Time, forget bool) error {
 	fs, err := factsCiting(ctx, c, "source_memory_ids", id)
 	if err != nil {
 		return err
@@ -253,8 +260,10 @@ func dropMemorySource(ctx context.Context, c *conn, id int64, now time.Time) err
 		if err != nil {
 			return err
 		}
-		if err := remember(ctx, c, ForgottenFact, f.id, content, now); err != nil {
-			return err
+		if forget {
+			if err := remember(ctx, c, ForgottenFact, f.id, content, now); err != nil {
+				return err
+			}
 		}
 		err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ? WHERE superseded_by = ?`,
 			f.validTo, f.supersededBy, f.id)
