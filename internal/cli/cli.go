@@ -61,6 +61,7 @@ func commands() []command {
 		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},
 		{"agents", "list agents", runAgents},
+		{"mcp", "serve the MCP tools over stdio (for Claude Code and other MCP clients)", runMCP},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil

@@ -172,6 +172,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		opts.OnWrite = backlog.Notify
 	}
 	api := server.New(st, RecallEngine(cfg), opts)
+	api.Handle("/mcp", MCPHandler(api, log))
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -24,6 +24,8 @@ type Daemon struct {
 	log     *syncBuffer
 	cancel  context.CancelFunc
 	done    chan error
+	once    sync.Once
+	err     error
 }
 
 // URL is the daemon's base URL.
@@ -64,10 +66,14 @@ func Run(cfg config.Config) (*Daemon, error) {
 	}
 }
 
-// Close stops the daemon, waits for it to drain and returns its error.
+// Close stops the daemon, waits for it to drain and returns its error. It
+// may be called more than once.
 func (d *Daemon) Close() error {
-	d.cancel()
-	return <-d.done
+	d.once.Do(func() {
+		d.cancel()
+		d.err = <-d.done
+	})
+	return d.err
 }
 
 // Start runs a daemon over a data directory in tb.TempDir(), edited by edit
