@@ -134,7 +134,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any, retry
 	if in != nil {
 		var err error
 		if body, err = json.Marshal(in); err != nil {
-			return 0, fmt.Errorf("dormouse: %s %s: encode request: %w", method, path, err)
+			return 0, fmt.Errorf("%s %s: encode request: %w", method, path, err)
 		}
 	}
 	for attempt := 0; ; attempt++ {
@@ -147,12 +147,12 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any, retry
 				return status, nil
 			}
 			if err := json.Unmarshal(data, out); err != nil {
-				return status, fmt.Errorf("dormouse: %s %s: decode response: %w", method, path, err)
+				return status, fmt.Errorf("%s %s: decode response: %w", method, path, err)
 			}
 			return status, nil
 		}
 		ae := apiError(method, path, status, data, hdr)
-		if !retry || attempt >= c.retries || (status != http.StatusTooManyRequests && status != http.StatusServiceUnavailable) {
+		if !retry || attempt >= c.retries || !retryable(ae) {
 			return status, ae
 		}
 		wait := c.backoff(attempt, ae.RetryAfter)
@@ -163,7 +163,7 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any, retry
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return status, fmt.Errorf("dormouse: %s %s: %w (while waiting to retry after: %v)", method, path, ctx.Err(), ae)
+			return status, fmt.Errorf("%s %s: %w (while waiting to retry after: %v)", method, path, ctx.Err(), ae)
 		case <-t.C:
 		}
 	}
@@ -179,7 +179,7 @@ func (c *Client) once(ctx context.Context, method, path string, body []byte) (in
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, r)
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("dormouse: %s %s: %w", method, path, err)
+		return 0, nil, nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
@@ -193,12 +193,12 @@ func (c *Client) once(ctx context.Context, method, path string, body []byte) (in
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("dormouse: %s %s: %w", method, path, err)
+		return 0, nil, nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
 	defer resp.Body.Close()
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse))
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("dormouse: %s %s: read response: %w", method, path, err)
+		return 0, nil, nil, fmt.Errorf("%s %s: read response: %w", method, path, err)
 	}
 	return resp.StatusCode, data, resp.Header, nil
 }
@@ -224,6 +224,13 @@ func apiError(method, path string, status int, data []byte, hdr http.Header) *AP
 		ae.Message = http.StatusText(status)
 	}
 	return ae
+}
+
+// retryable: too many requests, or unavailable for a moment (starting,
+// draining, storage busy) — not a clock the daemon will not trust yet.
+func retryable(ae *APIError) bool {
+	return ae.Status == http.StatusTooManyRequests ||
+		ae.Status == http.StatusServiceUnavailable && ae.Code != "clock_implausible"
 }
 
 // retryAfter parses a Retry-After header: seconds or an HTTP date.

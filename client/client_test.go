@@ -326,6 +326,19 @@ func TestRetries(t *testing.T) {
 			t.Errorf("took %v and %d attempts; a wait beyond the deadline must not be slept", took, n.Load())
 		}
 	})
+	t.Run("no retry on an implausible clock", func(t *testing.T) {
+		var n atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			w.WriteHeader(http.StatusServiceUnavailable)
+			fmt.Fprint(w, `{"error":{"code":"clock_implausible","message":"the clock says 1970"}}`)
+		}))
+		defer srv.Close()
+		_, err := client.New(srv.URL).Consolidate(ctx, "a", client.ConsolidateRequest{})
+		if err == nil || n.Load() != 1 {
+			t.Errorf("err %v after %d attempts, want one attempt", err, n.Load())
+		}
+	})
 	t.Run("no retry on 4xx", func(t *testing.T) {
 		srv, n := flaky(t, 1, http.StatusBadRequest, "")
 		err := client.New(srv.URL).Healthz(ctx)

@@ -2,28 +2,30 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	pub "github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-// Client is safe for concurrent use.
+// Client is safe for concurrent use. Its requests go through the public
+// client (github.com/dormouse-dev/dormouse/client): one HTTP implementation,
+// with its retries on 429 and 503.
 type Client struct {
 	base  string
 	http  *http.Client
 	token string
+	pub   *pub.Client
 }
 
 // New returns a client for the daemon at addr ("host:port" or a URL).
@@ -34,13 +36,24 @@ func New(addr string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = &http.Client{Timeout: 60 * time.Second}
 	}
-	return &Client{base: strings.TrimRight(addr, "/"), http: hc}
+	c := &Client{base: strings.TrimRight(addr, "/"), http: hc}
+	c.pub = c.public()
+	return c
+}
+
+func (c *Client) public() *pub.Client {
+	opts := []pub.Option{pub.WithHTTPClient(c.http), pub.WithUserAgent("dormouse-cli")}
+	if c.token != "" {
+		opts = append(opts, pub.WithToken(c.token))
+	}
+	return pub.New(c.base, opts...)
 }
 
 // WithToken returns a copy that sends a bearer token.
 func (c *Client) WithToken(tok string) *Client {
 	cc := *c
 	cc.token = tok
+	cc.pub = cc.public()
 	return &cc
 }
 
@@ -56,49 +69,16 @@ func (e *APIError) Error() string {
 }
 
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
+	err := c.pub.Do(ctx, method, path, in, out)
+	var ae *pub.APIError
+	if errors.As(err, &ae) {
+		code := ae.Code
+		if strings.HasPrefix(code, "http_") { // the body was not an error object
+			code = "http"
 		}
-		body = bytes.NewReader(b)
+		return &APIError{Status: ae.Status, Code: code, Message: ae.Message}
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
-	if err != nil {
-		return err
-	}
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return fmt.Errorf("%s %s: read response: %w", method, path, err)
-	}
-	if resp.StatusCode >= 400 {
-		var eb struct {
-			Error struct{ Code, Message string }
-		}
-		if json.Unmarshal(data, &eb) == nil && eb.Error.Message != "" {
-			return &APIError{Status: resp.StatusCode, Code: eb.Error.Code, Message: eb.Error.Message}
-		}
-		return &APIError{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(data))}
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: decode response: %w", method, path, err)
-	}
-	return nil
+	return err
 }
 
 func agentPath(agent string, rest ...string) string {
