@@ -24,7 +24,7 @@ type rememberArgs struct {
 	SessionID  string   `json:"session_id,omitempty" jsonschema:"the conversation or task it belongs to, to recall or list it together"`
 	Importance *float64 `json:"importance,omitempty" jsonschema:"0 to 1: how much it matters later; estimated from the text when left out"`
 	Timestamp  string   `json:"timestamp,omitempty" jsonschema:"when it happened, RFC 3339 such as 2026-03-01T09:30:00Z (default now)"`
-	Source     string   `json:"source,omitempty" jsonschema:"where it came from, e.g. a file or URL"`
+	Source     string   `json:"source,omitempty" jsonschema:"where it came from, e.g. a file or URL (default mcp)"`
 }
 
 type recallArgs struct {
@@ -208,9 +208,13 @@ func (s *Server) remember(ctx context.Context, in rememberArgs) (*mcp.CallToolRe
 	if role == "" {
 		role = "user"
 	}
+	source := in.Source
+	if source == "" {
+		source = "mcp"
+	}
 	ins, err := s.c.Remember(ctx, agent, client.MemoryInput{
 		Content: in.Content, Role: role, SessionID: in.SessionID, Importance: in.Importance,
-		Timestamp: ts, Source: in.Source, InteractionType: "mcp",
+		Timestamp: ts, Source: source,
 	})
 	if err != nil {
 		return nil, s.toolError(agent, err)
