@@ -42,6 +42,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/eval/
 	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzztime=$(FUZZTIME) ./internal/answer/
+	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...

@@ -2,9 +2,8 @@
 package client
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -13,17 +12,21 @@ import (
 	"strings"
 	"time"
 
+	pub "github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-// Client is safe for concurrent use.
+// Client is safe for concurrent use. Its requests go through the public
+// client (github.com/dormouse-dev/dormouse/client): one HTTP implementation,
+// with its retries on 429 and 503.
 type Client struct {
 	base  string
 	http  *http.Client
 	token string
+	pub   *pub.Client
 }
 
 // New returns a client for the daemon at addr ("host:port" or a URL).
@@ -34,13 +37,24 @@ func New(addr string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = &http.Client{Timeout: 60 * time.Second}
 	}
-	return &Client{base: strings.TrimRight(addr, "/"), http: hc}
+	c := &Client{base: strings.TrimRight(addr, "/"), http: hc}
+	c.pub = c.public()
+	return c
+}
+
+func (c *Client) public() *pub.Client {
+	opts := []pub.Option{pub.WithHTTPClient(c.http), pub.WithUserAgent("dormouse-cli")}
+	if c.token != "" {
+		opts = append(opts, pub.WithToken(c.token))
+	}
+	return pub.New(c.base, opts...)
 }
 
 // WithToken returns a copy that sends a bearer token.
 func (c *Client) WithToken(tok string) *Client {
 	cc := *c
 	cc.token = tok
+	cc.pub = cc.public()
 	return &cc
 }
 
@@ -56,55 +70,30 @@ func (e *APIError) Error() string {
 }
 
 func (c *Client) do(ctx context.Context, method, path string, in, out any) error {
-	var body io.Reader
-	contentType := ""
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body, contentType = bytes.NewReader(b), "application/json"
-	}
-	return c.send(ctx, method, path, contentType, body, out)
+	return apiErr(c.pub.Do(ctx, method, path, in, out))
 }
 
-// send makes a request with a body of any type and decodes the JSON answer into out.
+// apiErr turns the public client's API errors into this package's.
+func apiErr(err error) error {
+	var ae *pub.APIError
+	if errors.As(err, &ae) {
+		code := ae.Code
+		if strings.HasPrefix(code, "http_") { // the body was not an error object
+			code = "http"
+		}
+		return &APIError{Status: ae.Status, Code: code, Message: ae.Message}
+	}
+	return err
+}
+
+// send makes a request with a body of any type (an upload) and decodes the
+// JSON answer into out.
 func (c *Client) send(ctx context.Context, method, path, contentType string, body io.Reader, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	data, err := io.ReadAll(body)
 	if err != nil {
-		return err
+		return fmt.Errorf("%s %s: read request body: %w", method, path, err)
 	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
-	if err != nil {
-		return fmt.Errorf("%s %s: read response: %w", method, path, err)
-	}
-	if resp.StatusCode >= 400 {
-		var eb struct {
-			Error struct{ Code, Message string }
-		}
-		if json.Unmarshal(data, &eb) == nil && eb.Error.Message != "" {
-			return &APIError{Status: resp.StatusCode, Code: eb.Error.Code, Message: eb.Error.Message}
-		}
-		return &APIError{Status: resp.StatusCode, Code: "http", Message: strings.TrimSpace(string(data))}
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s %s: decode response: %w", method, path, err)
-	}
-	return nil
+	return apiErr(c.pub.DoBody(ctx, method, path, contentType, data, out))
 }
 
 func agentPath(agent string, rest ...string) string {

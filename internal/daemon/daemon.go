@@ -188,6 +188,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		log.Warn("answers are extractive: the LLM is unavailable", "err", err)
 	}
 	api := server.New(st, RecallEngine(cfg), opts)
+	api.Handle("/mcp", MCPHandler(api, log))
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,

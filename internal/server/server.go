@@ -86,6 +86,10 @@ func New(st *store.Store, eng *recall.Engine, o Options) *Server {
 	return s
 }
 
+// Handle mounts another surface (MCP, the web page) on the API's mux, behind
+// the same path checks, body limit, metrics and request log.
+func (s *Server) Handle(pattern string, h http.Handler) { s.mux.Handle(pattern, h) }
+
 // SetReady flips /readyz: false while starting and while draining.
 func (s *Server) SetReady(v bool) { s.ready.Store(v) }
 

@@ -1,0 +1,297 @@
+package client
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// MemoryInput is one memory to store. Only Content is required.
+type MemoryInput struct {
+	Content         string          `json:"content"`
+	SessionID       string          `json:"session_id,omitempty"`
+	Role            string          `json:"role,omitempty"`             // user, assistant, system, tool…
+	InteractionType string          `json:"interaction_type,omitempty"` // conversation, document, observation…
+	Context         json.RawMessage `json:"context,omitempty"`          // any JSON object, kept as given
+	Importance      *float64        `json:"importance,omitempty"`       // 0..1; derived when absent
+	Source          string          `json:"source,omitempty"`
+	Timestamp       time.Time       `json:"-"` // when it happened; zero means now
+}
+
+// MarshalJSON writes Timestamp as RFC 3339, and leaves it out when zero.
+func (m MemoryInput) MarshalJSON() ([]byte, error) {
+	type plain MemoryInput
+	var ts string
+	if !m.Timestamp.IsZero() {
+		ts = m.Timestamp.Format(time.RFC3339Nano)
+	}
+	return json.Marshal(struct {
+		plain
+		Timestamp string `json:"timestamp,omitempty"`
+	}{plain(m), ts})
+}
+
+// Inserted is the outcome of storing one memory: its id, and whether it was
+// a duplicate of one already stored (then ID is the existing memory's).
+type Inserted struct {
+	ID        int64 `json:"id"`
+	Duplicate bool  `json:"duplicate,omitempty"`
+}
+
+// Entity is a name, handle, date, amount… found in a memory.
+type Entity struct {
+	Text string `json:"text"`
+	Type string `json:"type"`
+}
+
+// Memory is a stored memory with what capture derived from it.
+type Memory struct {
+	ID              int64           `json:"id"`
+	SessionID       string          `json:"session_id"`
+	Timestamp       time.Time       `json:"timestamp"`
+	InteractionType string          `json:"interaction_type"`
+	Role            string          `json:"role"`
+	Content         string          `json:"content"`
+	Context         json.RawMessage `json:"context,omitempty"`
+	Importance      float64         `json:"importance"`
+	Source          string          `json:"source"`
+	ContentHash     string          `json:"content_hash"`
+	Summary         string          `json:"summary"`
+	Entities        []Entity        `json:"entities"`
+	Topics          []string        `json:"topics"`
+	Consolidated    bool            `json:"consolidated"`
+	ConsolidationID *int64          `json:"consolidation_id,omitempty"`
+	CreatedAt       time.Time       `json:"created_at"`
+}
+
+// ListOptions select a page of memories, newest first. Zero fields select
+// everything; Limit 0 means the server's default (50).
+type ListOptions struct {
+	Since, Until time.Time
+	Session      string
+	Limit        int
+	Cursor       string // NextCursor of the previous page
+}
+
+// MemoryPage is a page of memories. NextCursor is empty on the last page.
+type MemoryPage struct {
+	Memories   []Memory `json:"memories"`
+	NextCursor string   `json:"next_cursor,omitempty"`
+}
+
+// RecallRequest asks for the context relevant to Query. Zero fields take
+// the server's defaults.
+type RecallRequest struct {
+	Query        string    `json:"query"`
+	BudgetTokens int       `json:"budget_tokens,omitempty"` // most tokens of context to return
+	K            int       `json:"k,omitempty"`             // most items to return
+	AsOf         time.Time `json:"-"`                       // the question's time: nothing newer is returned
+	Since        time.Time `json:"-"`
+	Until        time.Time `json:"-"`
+	Session      string    `json:"session,omitempty"`
+}
+
+// MarshalJSON writes the times as RFC 3339, leaving zero ones out.
+func (r RecallRequest) MarshalJSON() ([]byte, error) {
+	type plain RecallRequest
+	return json.Marshal(struct {
+		plain
+		AsOf  string `json:"as_of,omitempty"`
+		Since string `json:"since,omitempty"`
+		Until string `json:"until,omitempty"`
+	}{plain(r), rfc3339(r.AsOf), rfc3339(r.Since), rfc3339(r.Until)})
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Format(time.RFC3339Nano)
+}
+
+// RecallItem is one cited piece of context.
+type RecallItem struct {
+	ID        string    `json:"id"`   // the citation: memory:42, consolidation:3, fact:7
+	Kind      string    `json:"kind"` // memory, consolidation or fact
+	Text      string    `json:"text"`
+	Score     float64   `json:"score"`
+	Timestamp time.Time `json:"timestamp"`
+	SessionID string    `json:"session_id,omitempty"`
+	Role      string    `json:"role,omitempty"`
+	Tokens    int       `json:"tokens"`
+}
+
+// RecallResult is the ranked items and the context assembled from them, one
+// line per item, each starting with its citation ("[memory:42] …").
+type RecallResult struct {
+	Items   []RecallItem `json:"items"`
+	Context string       `json:"context"`
+	Tokens  int          `json:"tokens"`
+}
+
+// Fact is a claim about an entity, with where it came from and, with
+// history, what it replaced or what replaced it.
+type Fact struct {
+	ID                     int64      `json:"id"`
+	Entity                 string     `json:"entity"`
+	EntityType             string     `json:"entity_type"`
+	Attribute              string     `json:"attribute"`
+	Value                  string     `json:"value,omitempty"`
+	FactType               string     `json:"fact_type"`
+	Content                string     `json:"content"`
+	Confidence             float64    `json:"confidence"`
+	SourceMemoryIDs        []int64    `json:"source_memory_ids"`
+	SourceConsolidationIDs []int64    `json:"source_consolidation_ids"`
+	ValidFrom              time.Time  `json:"valid_from"`
+	ValidTo                *time.Time `json:"valid_to,omitempty"`
+	SupersededBy           *int64     `json:"superseded_by,omitempty"`
+	Rejected               bool       `json:"rejected"`
+	CreatedAt              time.Time  `json:"created_at"`
+	LastAccessed           *time.Time `json:"last_accessed,omitempty"`
+	AccessCount            int64      `json:"access_count"`
+}
+
+// FactsOptions select facts. The zero value lists the current facts.
+type FactsOptions struct {
+	Entity  string    // only this entity's facts
+	History bool      // superseded and rejected facts too
+	AsOf    time.Time // the facts that held at this time
+	Limit   int       // 0: the server's default (1000)
+}
+
+// Consolidation is the record of one consolidated day.
+type Consolidation struct {
+	ID        int64           `json:"id"`
+	Date      string          `json:"date"` // YYYY-MM-DD in the server's time zone
+	Summary   string          `json:"summary"`
+	KeyFacts  json.RawMessage `json:"key_facts"`
+	Entities  json.RawMessage `json:"entities"`
+	Topics    json.RawMessage `json:"topics"`
+	Insights  json.RawMessage `json:"insights"`
+	SourceIDs []int64         `json:"source_ids"`
+	Model     string          `json:"model"`
+	CreatedAt time.Time       `json:"created_at"`
+	UpdatedAt time.Time       `json:"updated_at"`
+}
+
+// ConsolidationsOptions select day records by date (YYYY-MM-DD, inclusive).
+type ConsolidationsOptions struct {
+	Since, Until string
+	Limit        int // 0: the server's default (100)
+}
+
+// ConsolidateRequest asks for a consolidation. With neither Date nor Since,
+// every past day with unconsolidated memories is consolidated.
+type ConsolidateRequest struct {
+	Date   string `json:"date,omitempty"`  // rebuild this one day (YYYY-MM-DD)
+	Since  string `json:"since,omitempty"` // the days from Since to yesterday
+	DryRun bool   `json:"dry_run,omitempty"`
+}
+
+// Run is the record of one day's consolidation run.
+type Run struct {
+	ID              int64     `json:"id"`
+	Day             string    `json:"day"`
+	StartedAt       time.Time `json:"started_at"`
+	FinishedAt      time.Time `json:"finished_at"`
+	Provider        string    `json:"provider"`
+	Model           string    `json:"model"`
+	Calls           int       `json:"calls"`
+	TokensIn        int       `json:"tokens_in"`
+	TokensOut       int       `json:"tokens_out"`
+	DurationMS      int64     `json:"duration_ms"`
+	Status          string    `json:"status"`
+	Error           string    `json:"error,omitempty"`
+	ConsolidationID *int64    `json:"consolidation_id,omitempty"`
+	Memories        int       `json:"memories"`
+	Facts           int       `json:"facts"`
+}
+
+// ConsolidateResult is what a consolidation did, or with DryRun its Plan.
+type ConsolidateResult struct {
+	Agent string `json:"agent"`
+	Runs  []Run  `json:"runs"`
+	Plan  *Plan  `json:"plan,omitempty"`
+}
+
+// Plan is what a consolidation would do.
+type Plan struct {
+	Provider string    `json:"provider"`
+	Model    string    `json:"model"`
+	Days     []DayPlan `json:"days"`
+}
+
+// DayPlan is one day of a Plan.
+type DayPlan struct {
+	Day             string `json:"day"`
+	Memories        int    `json:"memories"`
+	Unconsolidated  int    `json:"unconsolidated"`
+	Chunks          int    `json:"chunks"`
+	Calls           int    `json:"calls"` // model calls; the offline consolidator makes none
+	EstimatedTokens int    `json:"estimated_tokens"`
+}
+
+// Stats are an agent's counts and file sizes.
+type Stats struct {
+	Agent            string     `json:"agent"`
+	Memories         int64      `json:"memories"`
+	Unconsolidated   int64      `json:"unconsolidated"`
+	Consolidations   int64      `json:"consolidations"`
+	Facts            int64      `json:"facts"`
+	CurrentFacts     int64      `json:"current_facts"`
+	Oldest           *time.Time `json:"oldest,omitempty"`
+	Newest           *time.Time `json:"newest,omitempty"`
+	LastConsolidated string     `json:"last_consolidated_date,omitempty"`
+	DBBytes          int64      `json:"db_bytes"`
+	WALBytes         int64      `json:"wal_bytes"`
+	SchemaVersion    int        `json:"schema_version"`
+}
+
+// Health is the daemon's judged state ("ok", "degraded" or "failing"), why,
+// and the readings it was judged on.
+type Health struct {
+	State   string        `json:"state"`
+	Reasons []string      `json:"reasons"`
+	At      time.Time     `json:"at"`
+	System  HealthSystem  `json:"system"`
+	Agents  []HealthAgent `json:"agents"`
+	Errors  []string      `json:"errors,omitempty"` // readings that could not be taken
+}
+
+// HealthSystem are the host's readings.
+type HealthSystem struct {
+	CPUPercent    *float64 `json:"cpu_percent"`
+	Load1         float64  `json:"load1"`
+	Load5         float64  `json:"load5"`
+	Load15        float64  `json:"load15"`
+	MemUsedBytes  uint64   `json:"mem_used_bytes"`
+	MemTotalBytes uint64   `json:"mem_total_bytes"`
+	SwapUsedBytes uint64   `json:"swap_used_bytes"`
+	SwapTotal     uint64   `json:"swap_total_bytes"`
+	DiskPath      string   `json:"disk_path"`
+	DiskUsedBytes uint64   `json:"disk_used_bytes"`
+	DiskTotal     uint64   `json:"disk_total_bytes"`
+	DiskPercent   float64  `json:"disk_percent"`
+	TemperatureC  *float64 `json:"temperature_c"`
+	UptimeSeconds uint64   `json:"uptime_seconds"`
+}
+
+// HealthAgent are one agent's readings.
+type HealthAgent struct {
+	Name                 string         `json:"name"`
+	DBBytes              int64          `json:"db_bytes"`
+	WALBytes             int64          `json:"wal_bytes"`
+	Memories             int64          `json:"memories"`
+	Backlog              int64          `json:"backlog"` // unconsolidated memories
+	OldestUnconsolidated *time.Time     `json:"oldest_unconsolidated,omitempty"`
+	LastConsolidated     string         `json:"last_consolidated_date,omitempty"`
+	LastSuccess          *time.Time     `json:"last_success,omitempty"`
+	LastSuccessAgeHours  *float64       `json:"last_success_age_hours,omitempty"`
+	LastFailure          *HealthFailure `json:"last_failure,omitempty"`
+}
+
+// HealthFailure is an agent's last failed consolidation.
+type HealthFailure struct {
+	Day   string    `json:"day"`
+	At    time.Time `json:"at"`
+	Error string    `json:"error,omitempty"`
+}
