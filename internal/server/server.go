@@ -36,6 +36,10 @@ type Options struct {
 	// Health serves GET /health and the health gauges of /metrics; nil
 	// answers /health with 501.
 	Health Reporter
+	// Web serves every path outside the API (the memory-bank page at /);
+	// nil answers them with the API's 404. Unknown /v1 paths are always the
+	// API's 404.
+	Web http.Handler
 }
 
 // Consolidator carries out consolidation requests.
@@ -103,9 +107,15 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/consolidate", s.postConsolidate)
 	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.agentHandler(s.stats))
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
-	})
+	}
+	s.mux.HandleFunc("/v1/", notFound)
+	if s.opts.Web != nil {
+		s.mux.Handle("/", s.opts.Web)
+	} else {
+		s.mux.HandleFunc("/", notFound)
+	}
 }
 
 // ServeHTTP rejects paths that are not already clean (so "..", "." and empty

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -150,4 +151,29 @@ func (a *Agent) CorrectFact(ctx context.Context, id int64, corr Correction) (Fac
 		return FactResult{}, fmt.Errorf("correct fact %d: %w", id, err)
 	}
 	return res, nil
+}
+
+// ConsolidationDates maps consolidation record ids to their days; ids
+// with no record (none should be missing) are left out.
+func (a *Agent) ConsolidationDates(ctx context.Context, ids []int64) (map[int64]string, error) {
+	out := map[int64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	b, err := json.Marshal(ids)
+	if err != nil {
+		return nil, err
+	}
+	err = a.read(ctx, func(c *conn) error {
+		clear(out)
+		return c.query(ctx, `SELECT id, date FROM consolidated_memories WHERE id IN (SELECT value FROM json_each(?))`,
+			[]any{string(b)}, func(s *sqlite3.Stmt) error {
+				out[s.ColumnInt64(0)] = s.ColumnText(1)
+				return nil
+			})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("look up consolidation days: %w", err)
+	}
+	return out, nil
 }

@@ -151,3 +151,24 @@ func TestFactByID(t *testing.T) {
 		t.Errorf("Fact(unknown): err = %v, want ErrNotFound", err)
 	}
 }
+
+func TestConsolidationDates(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	id1, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-02-01", Summary: "one"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id2, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-02-03", Summary: "two"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.ConsolidationDates(ctx, []int64{id2, id1, 999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[int64]string{id1: "2026-02-01", id2: "2026-02-03"}, got); diff != "" {
+		t.Errorf("ConsolidationDates (-want +got):\n%s", diff)
+	}
+}
