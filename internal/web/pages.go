@@ -123,7 +123,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		if query, err = req.Parse(); err == nil {
 			start := time.Now()
 			d.Result, err = h.opts.Recall.Recall(r.Context(), a, query)
-			d.Took = time.Since(start)
+			d.Took = time.Since(start).Round(10 * time.Microsecond)
 		}
 	}
 	var re *recall.RequestError

@@ -357,7 +357,7 @@ func TestConsolidateFromThePage(t *testing.T) {
 		t.Fatalf("consolidate: %d %q", r.status, r.header.Get("Location"))
 	}
 	page := f.get(r.header.Get("Location"))
-	if !strings.Contains(page.body, "This consolidation") || strings.Count(page.body, `<tr class="run-ok">`) != 4 {
+	if !strings.Contains(page.body, "This consolidation") || strings.Count(page.body, `<li class="run-ok">`) != 4 {
 		t.Errorf("the runs page does not show the two new runs twice (this request, recent):\n%s", page.body)
 	}
 	// Again: nothing left to do.
