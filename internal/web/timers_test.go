@@ -43,3 +43,30 @@ func TestSystemdTimersWithoutSystemd(t *testing.T) {
 		t.Errorf("SystemdTimers without systemctl = %+v", got)
 	}
 }
+
+// FuzzParseShow: any output gives one timer per unit asked about, in order,
+// and never a time before the epoch.
+func FuzzParseShow(f *testing.F) {
+	if b, err := os.ReadFile("testdata/systemctl-show.txt"); err == nil {
+		f.Add(b)
+	}
+	f.Add([]byte("Id=a.timer\nLastTriggerUSec=@-5\nNextElapseUSecRealtime=@99999999999999999999.9\n"))
+	f.Add([]byte("Id=\n\n\nId=a.timer\nId=b.timer\n"))
+	units := []string{"a.timer", "dormouse-consolidate.timer"}
+	f.Fuzz(func(t *testing.T, out []byte) {
+		got := parseShow(out, units)
+		if len(got) != len(units) {
+			t.Fatalf("%d timers for %d units", len(got), len(units))
+		}
+		for i, tm := range got {
+			if tm.Unit != units[i] {
+				t.Errorf("timer %d is %q, want %q", i, tm.Unit, units[i])
+			}
+			for _, x := range []time.Time{tm.Last, tm.Next} {
+				if !x.IsZero() && x.Unix() <= 0 {
+					t.Errorf("time %v before the epoch", x)
+				}
+			}
+		}
+	})
+}
