@@ -493,3 +493,41 @@ func TestFactHistory(t *testing.T) {
 		t.Errorf("groupFacts = %+v", groups)
 	}
 }
+
+func TestDaysPaging(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	var mems []string
+	start := time.Date(2025, 12, 1, 9, 0, 0, 0, time.UTC)
+	for i := range daysPerPage + 5 {
+		mems = append(mems, fmt.Sprintf(`{"content":"note %d","timestamp":%q}`, i, start.AddDate(0, 0, i).Format(time.RFC3339)))
+	}
+	f.seed("main", `{"memories":[`+strings.Join(mems, ",")+`]}`)
+	first := f.get("/agents/main/days")
+	last := start.AddDate(0, 0, 5).Format(time.DateOnly) // the oldest day of the first page
+	if !strings.Contains(first.body, `href="/agents/main/days?before=`+last+`"`) || strings.Contains(first.body, "/days/2025-12-01\"") {
+		t.Fatalf("the first page of days has no link to the older ones (before %s), or already lists them:\n%s", last, first.body)
+	}
+	second := f.get("/agents/main/days?before=" + last)
+	for i := range 5 {
+		if d := start.AddDate(0, 0, i).Format(time.DateOnly); !strings.Contains(second.body, `/days/`+d+`"`) {
+			t.Errorf("the second page lacks %s", d)
+		}
+	}
+	if strings.Contains(second.body, "Older days") {
+		t.Error("the last page links to older days")
+	}
+}
+
+func TestFlashIsFixedText(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	for _, done := range []string{"<script>alert(1)</script>", "deleted2", ""} {
+		r := f.get("/agents/main?done=" + url.QueryEscape(done))
+		if r.status != http.StatusOK || strings.Contains(r.body, `class="flash"`) {
+			t.Errorf("?done=%q shows a flash message", done)
+		}
+	}
+	if r := f.get("/agents/main?done=deleted"); !strings.Contains(r.body, `<p class="flash" role="status">The memory was deleted.</p>`) {
+		t.Error("?done=deleted shows no message")
+	}
+}
