@@ -4,15 +4,18 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// DefaultTimerUnits are the timers the page reports: the nightly
+// defaultTimerUnits are the timers the page reports: the nightly
 // consolidation and the backup.
-var DefaultTimerUnits = []string{"dormouse-consolidate.timer", "dormouse-backup.timer"}
+func defaultTimerUnits() []string {
+	return []string{"dormouse-consolidate.timer", "dormouse-backup.timer"}
+}
 
 // Timer is what systemd knows of one timer unit. Known is false when systemd
 // could not be asked (no systemd, no systemctl, no bus): then nothing else
@@ -34,7 +37,11 @@ func SystemdTimers(units ...string) func(ctx context.Context) []Timer {
 		defer cancel()
 		args := append([]string{"show", "--timestamp=unix",
 			"--property=Id,LoadState,ActiveState,LastTriggerUSec,NextElapseUSecRealtime", "--"}, units...)
-		out, err := exec.CommandContext(ctx, "systemctl", args...).Output()
+		cmd := exec.CommandContext(ctx, "systemctl", args...)
+		// systemd before 254 ignores --timestamp here and prints local time
+		// in the locale's words: make that "Tue 2026-12-01 00:01:28 UTC".
+		cmd.Env = append(os.Environ(), "TZ=UTC", "LC_ALL=C")
+		out, err := cmd.Output()
 		if err != nil {
 			return unknownTimers(units)
 		}
@@ -52,8 +59,9 @@ func unknownTimers(units []string) []Timer {
 
 // parseShow reads `systemctl show --timestamp=unix` output: one block of
 // KEY=VALUE lines per unit, blocks separated by an empty line, timestamps as
-// "@<seconds since the epoch>", "" or "n/a" when there is none. A unit whose
-// block is missing is unknown.
+// "@<seconds since the epoch>" (systemd 254 and later) or "Tue 2026-12-01
+// 00:01:28 UTC" (older ones, under TZ=UTC), "" or "n/a" when there is none.
+// A unit whose block is missing is unknown.
 func parseShow(out []byte, units []string) []Timer {
 	byID := map[string]Timer{}
 	var cur Timer
@@ -100,9 +108,16 @@ func parseShow(out []byte, units []string) []Timer {
 	return res
 }
 
+// showLayout is systemd's default timestamp ("%a %Y-%m-%d %H:%M:%S %Z").
+const showLayout = "Mon 2006-01-02 15:04:05 MST"
+
 func unixStamp(v string) time.Time {
 	s, ok := strings.CutPrefix(v, "@")
 	if !ok {
+		// Only UTC is trusted: another zone's abbreviation has no reliable offset.
+		if t, err := time.Parse(showLayout, v); err == nil && strings.HasSuffix(v, " UTC") {
+			return t.UTC()
+		}
 		return time.Time{}
 	}
 	sec, frac, _ := strings.Cut(s, ".")

@@ -34,6 +34,30 @@ func TestParseShow(t *testing.T) {
 	}
 }
 
+// testdata/systemctl-show-252.txt is the same command's output as Debian 12's
+// systemd 252 gives it inside the installed service (make e2e-vm, under
+// TZ=UTC): --timestamp does not reach these properties there.
+func TestParseShowSystemd252(t *testing.T) {
+	out, err := os.ReadFile("testdata/systemctl-show-252.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := parseShow(out, []string{"dormouse-consolidate.timer", "dormouse-backup.timer"})
+	want := []Timer{
+		{Unit: "dormouse-consolidate.timer", Known: true, Installed: true, Active: "active",
+			Next: time.Date(2026, 12, 1, 0, 1, 28, 0, time.UTC)},
+		{Unit: "dormouse-backup.timer", Known: true, Active: "inactive"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parseShow (-want +got):\n%s", diff)
+	}
+	for _, v := range []string{"Tue 2026-12-01 00:01:28 CET", "Di 2026-12-01 00:01:28 UTC", "n/a", "@abc", "@0"} {
+		if got := unixStamp(v); !got.IsZero() {
+			t.Errorf("unixStamp(%q) = %v, want none", v, got)
+		}
+	}
+}
+
 // Without systemd (this machine, a container, or no systemctl on PATH) every
 // timer is unknown, never an error.
 func TestSystemdTimersWithoutSystemd(t *testing.T) {

@@ -52,7 +52,7 @@ type Options struct {
 	// Health is the daemon's health monitor; nil shows the health as unknown.
 	Health Reporter
 	// Timers reports the systemd timers' last and next runs; nil asks
-	// systemctl about DefaultTimerUnits.
+	// systemctl about dormouse-consolidate.timer and dormouse-backup.timer.
 	Timers func(ctx context.Context) []Timer
 	// AutoCreate and Agents are the API's rules: which agents exist. The page
 	// never creates an agent, except one of a fixed list (which always exists).
@@ -87,7 +87,7 @@ func New(o Options) (*Handler, error) {
 		o.Location = time.Local
 	}
 	if o.Timers == nil {
-		o.Timers = SystemdTimers(DefaultTimerUnits...)
+		o.Timers = SystemdTimers(defaultTimerUnits()...)
 	}
 	c, err := newCSRF(o.CSRFKey)
 	if err != nil {
