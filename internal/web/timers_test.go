@@ -34,9 +34,10 @@ func TestParseShow(t *testing.T) {
 	}
 }
 
-// testdata/systemctl-show-252.txt is the same command's output as Debian 12's
-// systemd 252 gives it inside the installed service (make e2e-vm, under
-// TZ=UTC): --timestamp does not reach these properties there.
+// testdata/systemctl-show-252.txt is the same command's output, recorded in
+// Debian 12's systemd 252 with the package installed (vm-e2e.sh): properties
+// in systemd's order, not the one asked for, and --timestamp does not reach
+// these two, which come as local time (TZ=UTC, as the daemon runs it).
 func TestParseShowSystemd252(t *testing.T) {
 	out, err := os.ReadFile("testdata/systemctl-show-252.txt")
 	if err != nil {
@@ -45,7 +46,7 @@ func TestParseShowSystemd252(t *testing.T) {
 	got := parseShow(out, []string{"dormouse-consolidate.timer", "dormouse-backup.timer"})
 	want := []Timer{
 		{Unit: "dormouse-consolidate.timer", Known: true, Installed: true, Active: "active",
-			Next: time.Date(2026, 12, 1, 0, 1, 28, 0, time.UTC)},
+			Next: time.Date(2026, 12, 1, 0, 2, 40, 0, time.UTC)},
 		{Unit: "dormouse-backup.timer", Known: true, Active: "inactive"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
