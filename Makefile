@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/eval/
 	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzztime=$(FUZZTIME) ./internal/answer/
 	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzztime=$(FUZZTIME) ./internal/web/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...

@@ -20,6 +20,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/web"
 )
 
 // drainTimeout bounds how long shutdown waits for in-flight requests.
@@ -98,6 +99,20 @@ func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health
 		TTL:    5 * time.Second,
 		Logger: log,
 	}
+}
+
+// WebPage builds the memory-bank page over the same store, recall engine,
+// consolidation engine and health monitor as the API.
+func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, log *slog.Logger) (http.Handler, error) {
+	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
+		Location: cfg.Location(), Logger: log}
+	if cons != nil {
+		o.Consolidate = cons
+	}
+	if mon != nil {
+		o.Health = mon
+	}
+	return web.New(o)
 }
 
 // LLMConfig maps the configuration onto the LLM client's.
@@ -187,7 +202,17 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	if opts.Answer, err = Answerer(ctx, cfg, environ, log); err != nil {
 		log.Warn("answers are extractive: the LLM is unavailable", "err", err)
 	}
-	api := server.New(st, RecallEngine(cfg), opts)
+	eng := RecallEngine(cfg)
+	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, log); err != nil {
+		stopBG()
+		if backlog != nil {
+			backlog.Wait()
+		}
+		_ = ln.Close()
+		_ = st.Close()
+		return fmt.Errorf("build the web page: %w", err)
+	}
+	api := server.New(st, eng, opts)
 	api.Handle("/mcp", MCPHandler(api, log))
 	srv := &http.Server{
 		Handler:           api,

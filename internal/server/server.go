@@ -46,6 +46,10 @@ type Options struct {
 	// Answer answers POST /ask; nil answers extractively from the recall
 	// engine's context (the offline provider).
 	Answer *answer.Answerer
+	// Web serves every path outside the API (the memory-bank page at /);
+	// nil answers them with the API's 404. Unknown /v1 paths are always the
+	// API's 404.
+	Web http.Handler
 }
 
 // Consolidator carries out consolidation requests.
@@ -122,9 +126,15 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}/origin", s.agentHandler(s.memoryOrigin))
 	s.mux.HandleFunc("POST /v1/watch/scan", s.postWatchScan)
 	s.mux.HandleFunc("GET /v1/watch/status", s.getWatchStatus)
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
-	})
+	}
+	s.mux.HandleFunc("/v1/", notFound)
+	if s.opts.Web != nil {
+		s.mux.Handle("/", s.opts.Web)
+	} else {
+		s.mux.HandleFunc("/", notFound)
+	}
 }
 
 // ServeHTTP rejects paths that are not already clean (so "..", "." and empty

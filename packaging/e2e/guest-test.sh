@@ -73,6 +73,11 @@ for p in /healthz /readyz; do
   check "GET $p = 200" curl -fsS -o /dev/null --max-time 5 "$API$p"
 done
 
+hdr "web page: the timers as the sandboxed service sees them (systemctl show over D-Bus)"
+curl -fsS --max-time 10 -o /tmp/index.html "$API/" && sed -n '/<h2>Timers<\/h2>/,/<\/table>/p' /tmp/index.html
+check "GET / shows dormouse-consolidate.timer's next run" \
+  bash -c "grep -A3 '<td>dormouse-consolidate.timer</td>' /tmp/index.html | grep -q '<td>20[0-9][0-9]-'"
+
 hdr "CLI as a non-root admin user ($ADMIN)"
 useradd --create-home --shell /bin/bash "$ADMIN"
 check "ingest as $ADMIN" as_admin dormouse ingest --agent main --role user "Alice keeps the spare key under the blue flowerpot"

@@ -1,0 +1,227 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"math"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// page is what every template gets: the layout's fields and the page's own
+// data in Data.
+type page struct {
+	Title string
+	Agent string // the agent the page is about; "" for the overview
+	Nav   string // which agent tab is current
+	Flash string // a fixed message after a redirect (never user input)
+	Error string
+	CSRF  string
+	Data  any
+}
+
+func (h *Handler) newPage(w http.ResponseWriter, r *http.Request, title string) *page {
+	return &page{Title: title, CSRF: h.csrf.token(w, r), Flash: flashes[r.URL.Query().Get("done")]}
+}
+
+// flashes are the messages a redirect may ask for by name, so a link can
+// never make the page say something of its own choosing.
+var flashes = map[string]string{
+	"deleted":   "The memory was deleted.",
+	"rejected":  "The fact was rejected: it will not be offered as current again, nor come back from a later consolidation.",
+	"corrected": "Your correction is now the current fact; the old value stays in its history.",
+	"nothing":   "Nothing to consolidate: no past day has unconsolidated memories. Pick a date to rebuild that day.",
+}
+
+// parsePages builds one template set per page: the layout plus the page.
+func parsePages(loc *time.Location) (map[string]*template.Template, error) {
+	funcs := template.FuncMap{
+		"when": func(t time.Time) string {
+			if t.IsZero() {
+				return "—"
+			}
+			return t.In(loc).Format("2006-01-02 15:04")
+		},
+		"whenp": func(t *time.Time) string {
+			if t == nil || t.IsZero() {
+				return "—"
+			}
+			return t.In(loc).Format("2006-01-02 15:04")
+		},
+		"iso":     func(t time.Time) string { return t.Format(time.RFC3339) },
+		"pct":     func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
+		"score":   func(f float64) string { return fmt.Sprintf("%.3f", f) },
+		"bar":     func(f float64) int { return int(math.Round(math.Max(0, math.Min(1, f)) * 100)) },
+		"bytes":   humanBytes,
+		"dur":     humanDuration,
+		"deref":   func(p *float64) float64 { return *p },
+		"derefid": func(p *int64) int64 { return *p },
+		"ids":     joinIDs,
+		"secs":    func(n uint64) time.Duration { return time.Duration(n) * time.Second },
+		"state":   factState,
+		"dict":    dict,
+	}
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	if err != nil {
+		return nil, fmt.Errorf("parse the page layout: %w", err)
+	}
+	names, err := fs.Glob(templateFS, "templates/*.html")
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]*template.Template{}
+	for _, n := range names {
+		base := strings.TrimSuffix(path.Base(n), ".html")
+		if base == "layout" {
+			continue
+		}
+		t, err := template.Must(layout.Clone()).ParseFS(templateFS, n)
+		if err != nil {
+			return nil, fmt.Errorf("parse page %s: %w", n, err)
+		}
+		pages[base] = t
+	}
+	return pages, nil
+}
+
+// render writes a page, all of it or (when the template fails) an error
+// status with nothing half-written.
+func (h *Handler) render(w http.ResponseWriter, status int, name string, p *page) {
+	t, ok := h.pages[name]
+	var buf bytes.Buffer
+	err := fmt.Errorf("no template %q", name)
+	if ok {
+		err = t.ExecuteTemplate(&buf, "layout.html", p)
+	}
+	if err != nil {
+		h.log.Error("render page", "page", name, "err", err)
+		http.Error(w, "internal error rendering the page; see the server log", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// redirect answers a POST with 303 to a page and a named flash message.
+func redirect(w http.ResponseWriter, r *http.Request, to, done string) {
+	if done != "" {
+		to += "?done=" + done
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+func humanBytes(n any) string {
+	var v float64
+	switch x := n.(type) {
+	case int64:
+		v = float64(x)
+	case uint64:
+		v = float64(x)
+	case int:
+		v = float64(x)
+	default:
+		return fmt.Sprint(n)
+	}
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i := 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%.0f B", v)
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}
+
+func humanDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "in " + humanDuration(-d)
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh %dm", int(d.Hours()), int(d.Minutes())%60)
+	default:
+		return fmt.Sprintf("%dd %dh", int(d.Hours())/24, int(d.Hours())%24)
+	}
+}
+
+// dict passes several values to a shared template: dict "Agent" $a "Days" $d.
+func dict(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, fmt.Errorf("dict needs key and value pairs, got %d arguments", len(kv))
+	}
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("dict key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
+}
+
+func joinIDs(ids []int64) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = fmt.Sprint(id)
+	}
+	return strings.Join(s, ", ")
+}
+
+// scoreParts is what a recall item says about its score beyond the score
+// itself: any field this page does not already show (an explanation such
+// as {"relevance":…,"importance":…,"recency":…}), flattened one level and
+// sorted, so the page shows whatever recall reports.
+func scoreParts(item any) []part {
+	b, err := json.Marshal(item)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	shown := map[string]bool{"id": true, "kind": true, "text": true, "score": true, "timestamp": true,
+		"session_id": true, "role": true, "tokens": true}
+	var out []part
+	var add func(prefix string, v any)
+	add = func(prefix string, v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				name := k
+				if prefix != "" {
+					name = prefix + "." + k
+				}
+				add(name, e)
+			}
+		case float64:
+			out = append(out, part{prefix, fmt.Sprintf("%.3g", x)})
+		case nil:
+		default:
+			j, _ := json.Marshal(x)
+			out = append(out, part{prefix, string(j)})
+		}
+	}
+	for k, v := range m {
+		if !shown[k] {
+			add(k, v)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+type part struct{ Name, Value string }

@@ -1,0 +1,223 @@
+// Package web is the memory-bank page the daemon serves at /: a person looks
+// at what each agent remembers, searches it, corrects or rejects facts,
+// deletes memories and runs a consolidation, from a browser or a phone.
+//
+// Pages are rendered on the server with html/template from embedded files:
+// no JavaScript, no build step, nothing fetched from elsewhere. Every
+// state-changing request is a POST carrying a CSRF token, and it calls the
+// same store, recall and consolidation services as the HTTP API.
+package web
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Consolidator carries out consolidation requests (the daemon's engine).
+type Consolidator interface {
+	Do(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
+}
+
+// Reporter gives the current health report, as GET /health serves it.
+type Reporter interface {
+	Report(ctx context.Context) health.Report
+}
+
+// Options are the services the page shows and acts through.
+type Options struct {
+	Store  *store.Store
+	Recall *recall.Engine
+	// Consolidate runs on-demand consolidations; nil hides the button.
+	Consolidate Consolidator
+	// Health is the daemon's health monitor; nil shows the health as unknown.
+	Health Reporter
+	// Timers reports the systemd timers' last and next runs; nil asks
+	// systemctl about dormouse-consolidate.timer and dormouse-backup.timer.
+	Timers func(ctx context.Context) []Timer
+	// AutoCreate and Agents are the API's rules: which agents exist. The page
+	// never creates an agent, except one of a fixed list (which always exists).
+	AutoCreate bool
+	Agents     []string
+	// Location is the zone days and times are shown in; nil is time.Local.
+	Location *time.Location
+	// CSRFKey signs the forms' tokens; nil draws a random key, so tokens
+	// last as long as the process.
+	CSRFKey []byte
+	Logger  *slog.Logger
+}
+
+// Handler serves the pages.
+type Handler struct {
+	opts  Options
+	log   *slog.Logger
+	mux   *http.ServeMux
+	pages map[string]*template.Template
+	csrf  *csrf
+}
+
+// New builds the page handler.
+func New(o Options) (*Handler, error) {
+	if o.Store == nil || o.Recall == nil {
+		return nil, errors.New("web: a store and a recall engine are required")
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Location == nil {
+		o.Location = time.Local
+	}
+	if o.Timers == nil {
+		o.Timers = SystemdTimers(defaultTimerUnits()...)
+	}
+	c, err := newCSRF(o.CSRFKey)
+	if err != nil {
+		return nil, err
+	}
+	h := &Handler{opts: o, log: o.Logger, mux: http.NewServeMux(), csrf: c}
+	if h.pages, err = parsePages(o.Location); err != nil {
+		return nil, err
+	}
+	h.routes()
+	return h, nil
+}
+
+func (h *Handler) routes() {
+	static, _ := fs.Sub(staticFS, "static")
+	files := http.FileServerFS(static)
+	h.mux.Handle("GET /static/", http.StripPrefix("/static", cacheFor(files, 24*time.Hour)))
+	h.mux.HandleFunc("GET /{$}", h.index)
+	h.mux.HandleFunc("GET /agents/{agent}", h.agent(h.overview))
+	h.mux.HandleFunc("GET /agents/{agent}/search", h.agent(h.search))
+	h.mux.HandleFunc("GET /agents/{agent}/days", h.agent(h.days))
+	h.mux.HandleFunc("GET /agents/{agent}/days/{day}", h.agent(h.day))
+	h.mux.HandleFunc("GET /agents/{agent}/memories/{id}", h.agent(h.memory))
+	h.mux.HandleFunc("POST /agents/{agent}/memories/{id}/delete", h.post(h.agent(h.deleteMemory)))
+	h.mux.HandleFunc("GET /agents/{agent}/facts", h.agent(h.facts))
+	h.mux.HandleFunc("GET /agents/{agent}/facts/{id}", h.agent(h.fact))
+	h.mux.HandleFunc("POST /agents/{agent}/facts/{id}/reject", h.post(h.agent(h.rejectFact)))
+	h.mux.HandleFunc("POST /agents/{agent}/facts/{id}/correct", h.post(h.agent(h.correctFact)))
+	h.mux.HandleFunc("GET /agents/{agent}/consolidate", h.agent(h.consolidatePage))
+	h.mux.HandleFunc("POST /agents/{agent}/consolidate", h.post(h.agent(h.consolidate)))
+	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		h.failStatus(w, r, http.StatusNotFound, "There is no page at "+r.URL.Path+".")
+	})
+}
+
+// ServeHTTP sets the headers every page shares: a policy that allows no
+// script at all and nothing from elsewhere, no framing, no caching of
+// private pages.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hd := w.Header()
+	hd.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("X-Frame-Options", "DENY")
+	hd.Set("Referrer-Policy", "same-origin")
+	hd.Set("Cache-Control", "no-store")
+	h.mux.ServeHTTP(w, r)
+}
+
+func cacheFor(next http.Handler, d time.Duration) http.Handler {
+	v := "public, max-age=" + strconv.Itoa(int(d.Seconds()))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", v)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// agentFunc handles a request for one open agent.
+type agentFunc func(w http.ResponseWriter, r *http.Request, a *store.Agent)
+
+// agent checks the agent name by the API's rules and opens the agent; an
+// agent that does not exist is a 404, never created by looking at it.
+func (h *Handler) agent(fn agentFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		name := r.PathValue("agent")
+		if err := store.ValidateAgentName(name); err != nil {
+			h.failStatus(w, r, http.StatusBadRequest, err.Error())
+			return
+		}
+		listed := slices.Contains(h.opts.Agents, name)
+		if !h.opts.AutoCreate && !listed {
+			h.failStatus(w, r, http.StatusNotFound, fmt.Sprintf("Agent %q is not in this server's agent list.", name))
+			return
+		}
+		a, err := h.opts.Store.Acquire(r.Context(), name, listed)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		defer h.opts.Store.Release(a)
+		fn(w, r, a)
+	}
+}
+
+// agentNames is every agent with a file, and those of the fixed list.
+func (h *Handler) agentNames() ([]string, error) {
+	names, err := h.opts.Store.Agents()
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range h.opts.Agents {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// fail shows an error page with the status the API would give.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var ne *store.NameError
+	var ce *store.CorrectionError
+	var re *recall.RequestError
+	var qe *consolidate.RequestError
+	switch {
+	case errors.As(err, &ne), errors.As(err, &re), errors.As(err, &qe):
+		h.failStatus(w, r, http.StatusBadRequest, err.Error())
+	case errors.As(err, &ce):
+		h.failStatus(w, r, http.StatusUnprocessableEntity, ce.Error())
+	case errors.Is(err, store.ErrNoAgent), errors.Is(err, store.ErrNotFound):
+		h.failStatus(w, r, http.StatusNotFound, err.Error())
+	case errors.Is(err, store.ErrFull):
+		h.log.Error("storage full", "path", r.URL.Path, "err", err)
+		h.failStatus(w, r, http.StatusInsufficientStorage, "The disk or the agent's size limit is full.")
+	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
+		h.failStatus(w, r, http.StatusServiceUnavailable, "The server is shutting down.")
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		h.failStatus(w, r, http.StatusServiceUnavailable, "The request was cancelled or timed out.")
+	default:
+		h.log.Error("page failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		h.failStatus(w, r, http.StatusInternalServerError, "Something went wrong; the server log has the details.")
+	}
+}
+
+func (h *Handler) failStatus(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	p := h.newPage(w, r, http.StatusText(status))
+	p.Agent = r.PathValue("agent")
+	if store.ValidateAgentName(p.Agent) != nil {
+		p.Agent = ""
+	}
+	p.Error = msg
+	h.render(w, status, "error", p)
+}
