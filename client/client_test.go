@@ -168,7 +168,8 @@ func TestEveryEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Agent != agent || st.Memories != 2 || st.Consolidations != 2 || st.SchemaVersion == 0 {
+	// Deleting a memory takes its day's record apart until the day is rebuilt.
+	if st.Agent != agent || st.Memories != 2 || st.Consolidations != 1 || st.Unconsolidated != 1 || st.SchemaVersion == 0 {
 		t.Errorf("Stats = %+v", st)
 	}
 	agents, err := c.Agents(ctx)
@@ -182,9 +183,16 @@ func TestEveryEndpoint(t *testing.T) {
 	if !found {
 		t.Errorf("Agents = %v, missing %q", agents, agent)
 	}
-	h, err := c.Health(ctx)
-	if err != nil {
-		t.Fatal(err)
+	// The daemon caches its health report for 5 s, and may have taken one
+	// before the agent existed.
+	var h client.Health
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if h, err = c.Health(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if len(h.Agents) > 0 || time.Now().After(deadline) {
+			break
+		}
 	}
 	if h.State == "" || h.At.IsZero() || len(h.Agents) == 0 {
 		t.Errorf("Health = %+v", h)

@@ -61,6 +61,9 @@ type Memory struct {
 	Consolidated    bool            `json:"consolidated"`
 	ConsolidationID *int64          `json:"consolidation_id,omitempty"`
 	CreatedAt       time.Time       `json:"created_at"`
+	// Flagged: it says again what the user forgot or rejected; it is kept
+	// but never recalled or consolidated.
+	Flagged bool `json:"flagged,omitempty"`
 }
 
 // ListOptions select a page of memories, newest first. Zero fields select
@@ -204,6 +207,7 @@ type Run struct {
 	ConsolidationID *int64    `json:"consolidation_id,omitempty"`
 	Memories        int       `json:"memories"`
 	Facts           int       `json:"facts"`
+	Holder          string    `json:"holder,omitempty"` // the process that ran it
 }
 
 // ConsolidateResult is what a consolidation did, or with DryRun its Plan.
@@ -211,6 +215,23 @@ type ConsolidateResult struct {
 	Agent string `json:"agent"`
 	Runs  []Run  `json:"runs"`
 	Plan  *Plan  `json:"plan,omitempty"`
+	// Retention is what retention did after the runs, when it is on.
+	Retention *RetentionResult `json:"retention,omitempty"`
+}
+
+// RetentionResult is what pruning old raw memories did for an agent.
+type RetentionResult struct {
+	Agent  string `json:"agent"`
+	Pruned struct {
+		Days     int `json:"days"`
+		Memories int `json:"memories"`
+	} `json:"pruned"`
+	Vacuum struct {
+		Converted   bool  `json:"converted"` // rewritten once to allow incremental vacuum
+		FreedPages  int64 `json:"freed_pages"`
+		BytesBefore int64 `json:"bytes_before"`
+		BytesAfter  int64 `json:"bytes_after"`
+	} `json:"vacuum"`
 }
 
 // Plan is what a consolidation would do.
@@ -254,7 +275,9 @@ type Health struct {
 	At      time.Time     `json:"at"`
 	System  HealthSystem  `json:"system"`
 	Agents  []HealthAgent `json:"agents"`
-	Errors  []string      `json:"errors,omitempty"` // readings that could not be taken
+	// Provider is the LLM provider's reachability, from a rate-limited probe.
+	Provider *HealthProvider `json:"provider,omitempty"`
+	Errors   []string        `json:"errors,omitempty"` // readings that could not be taken
 }
 
 // HealthSystem are the host's readings.
@@ -287,6 +310,10 @@ type HealthAgent struct {
 	LastSuccess          *time.Time     `json:"last_success,omitempty"`
 	LastSuccessAgeHours  *float64       `json:"last_success_age_hours,omitempty"`
 	LastFailure          *HealthFailure `json:"last_failure,omitempty"`
+	// Consolidation sums the agent's consolidation runs.
+	Consolidation *HealthRuns `json:"consolidation_runs,omitempty"`
+	// FailingFiles are watched files whose last attempt failed, as "root/path: error".
+	FailingFiles []string `json:"failing_files,omitempty"`
 }
 
 // HealthFailure is an agent's last failed consolidation.
@@ -294,4 +321,20 @@ type HealthFailure struct {
 	Day   string    `json:"day"`
 	At    time.Time `json:"at"`
 	Error string    `json:"error,omitempty"`
+}
+
+// HealthProvider is the LLM provider's reachability.
+type HealthProvider struct {
+	Name      string    `json:"name"`
+	Reachable bool      `json:"reachable"`
+	NotProbed bool      `json:"not_probed,omitempty"` // no cheap probe exists for it: not judged
+	Error     string    `json:"error,omitempty"`
+	CheckedAt time.Time `json:"checked_at"`
+}
+
+// HealthRuns sums an agent's consolidation runs.
+type HealthRuns struct {
+	ByStatus  map[string]int64 `json:"by_status"` // runs per status (ok, failed, partial)
+	TokensIn  int64            `json:"tokens_in"`
+	TokensOut int64            `json:"tokens_out"`
 }
