@@ -1,0 +1,66 @@
+package consolidate
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// TestClaims: sentences to the claim they state, keyed so that successive
+// values of one thing share entity and attribute. Entities come from
+// capture, as at ingest.
+func TestClaims(t *testing.T) {
+	for _, tc := range []struct {
+		sentence string
+		role     string
+		want     []string // entity|attribute|value
+	}{
+		// Amounts, and the correction of one: the asserted value, never the negated one.
+		{"Met with Alice today. Q3 budget is approved, $2.4M.", "user", []string{"q3 budget|amount|$2.4M"}},
+		{"Noted: Q3 budget approved at $2.4M, per Alice.", "assistant", []string{"q3 budget|amount|$2.4M"}},
+		{"Correction from finance: the Q3 budget is $2.1M, not $2.4M.", "user", []string{"q3 budget|amount|$2.1M"}},
+		{"The Q3 budget is not $2.4M.", "user", nil},
+		{"The Q3 budget is no longer $2.4M.", "user", nil},
+		{"Our rent is 1,450 a month, paid on the first.", "user", []string{"rent|amount|1,450 a month"}},
+		{"The landlord raised the rent to 1,520 a month from June.", "user", []string{"rent|amount|1,520 a month"}},
+		{"The rent went up to 1,600 a month.", "user", []string{"rent|amount|1,600 a month"}},
+		{"The proxy timeout is 30 seconds; the login call takes 45.", "user", []string{"proxy timeout|amount|30 seconds"}},
+		// The speaker's own attributes, however introduced.
+		{"My phone number is 555-0142, text me there if the delivery is late.", "user", []string{"user|phone number|555-0142"}},
+		{"I changed carriers, my phone number is now 555-0199.", "user", []string{"user|phone number|555-0199"}},
+		{"My mobile is 555-0100.", "user", []string{"user|phone number|555-0100"}},
+		{"Please send the invoices to my home address, 12 Birch Lane, Harwick.", "user", []string{"user|address|12 Birch Lane"}},
+		{"We moved house last weekend. My address is now 48 Quay Street, Harwick.", "user", []string{"user|address|48 Quay Street"}},
+		{"My favorite color is orange.", "user", []string{"user|favourite colour|orange"}},
+		// "your" said by the agent is the user's; reported speech is the claim it reports.
+		{"Earlier you said your favourite colour is orange.", "assistant", []string{"user|favourite colour|orange"}},
+		{"Your favourite colour is teal.", "user", nil},
+		{"Her phone number is 555-0111.", "user", nil},
+		// Named events: one key however the sentence names them; the new date, not the left-behind one.
+		{"Product launch for the Kestrel app is planned for May 12.", "user", []string{"kestrel launch|date|May 12"}},
+		{"The Kestrel launch slipped a week: it is now on May 19.", "user", []string{"kestrel launch|date|May 19"}},
+		{"The Kestrel launch moved from May 12 to May 26.", "user", []string{"kestrel launch|date|May 26"}},
+		{"The Kestrel launch is on May 19, not May 12.", "user", []string{"kestrel launch|date|May 19"}},
+		// Not claims.
+		{"I paid 40 for lunch.", "user", nil},
+		{"It is 5 minutes away.", "user", nil},
+	} {
+		var ents []store.Entity
+		for _, e := range capture.Extract(tc.sentence).Entities {
+			ents = append(ents, store.Entity{Text: e.Text, Type: e.Type})
+		}
+		m := &store.Memory{ID: 3, Role: tc.role, Importance: 0.5, Entities: ents}
+		var got []string
+		for _, s := range capture.Sentences(tc.sentence) {
+			for _, f := range keyFacts(s, m) {
+				got = append(got, f.Entity+"|"+f.Attribute+"|"+f.Value)
+			}
+		}
+		if diff := cmp.Diff(got, tc.want); diff != "" {
+			t.Errorf("claims of %q (%s) mismatch (-got +want):\n%s", tc.sentence, tc.role, diff)
+		}
+	}
+}
