@@ -255,6 +255,9 @@ func dropMemorySource(ctx context.Context, c *conn, id int64, now time.Time) err
 		if err := remember(ctx, c, ForgottenFact, f.id, content, now); err != nil {
 			return err
 		}
+		if err := rememberClaim(ctx, c, f.id, now); err != nil {
+			return err
+		}
 		err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ? WHERE superseded_by = ?`,
 			f.validTo, f.supersededBy, f.id)
 		if err != nil {
@@ -295,6 +298,9 @@ func rejectFact(ctx context.Context, c *conn, id int64, now time.Time) error {
 	}
 	if !found {
 		return fmt.Errorf("fact %d: %w", id, ErrNotFound)
+	}
+	if err := rememberClaim(ctx, c, id, now); err != nil {
+		return err
 	}
 	return remember(ctx, c, ForgottenFact, id, content, now)
 }
