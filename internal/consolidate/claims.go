@@ -49,7 +49,10 @@ var (
 	// negationRe ends a clause that denies: what follows it is never a claimed value.
 	negationRe = regexp.MustCompile(`(?i)\b(?:not|no longer|never|rather than|instead of|isn't|aren't|wasn't|weren't|isn’t|wasn’t)\b[^,;:]*$`)
 	// phoneRe is a phone number.
-	phoneRe       = regexp.MustCompile(`^\+?\(?\d[\d ()-]{4,}\d`)
+	phoneRe = regexp.MustCompile(`^\+?\(?\d[\d ()-]{4,}\d`)
+	// denialRe is a clause right after a claimed value that denies another:
+	// ", not $2.4M", " rather than May 12".
+	denialRe      = regexp.MustCompile(`^(?i:[,;]? *(?:but |and )?(?:not|rather than|instead of|no longer)\b[^,;:]*)`)
 	amountStartRe = regexp.MustCompile(`^` + amountText)
 	amountWholeRe = regexp.MustCompile(`^` + amountText + `(?:[^\p{L}\p{N}]|$)`)
 	// clauseRe splits a sentence into clauses.
@@ -326,4 +329,18 @@ func negated(s, value string) bool {
 func clauses(s string) []string {
 	parts := clauseRe.Split(s, -1)
 	return slices.DeleteFunc(parts, func(p string) bool { return len(strings.TrimSpace(p)) < 8 })
+}
+
+// withoutDenial is s with the clause that denies another value right after
+// value taken out: a fact's content states what is, and a denied (stale)
+// value in it would be offered as if it were current. "Correction from
+// finance: the Q3 budget is $2.1M, not $2.4M" is stored as "Correction from
+// finance: the Q3 budget is $2.1M".
+func withoutDenial(s, value string) string {
+	i := strings.Index(s, value)
+	if value == "" || i < 0 {
+		return s
+	}
+	head, tail := s[:i+len(value)], s[i+len(value):]
+	return head + denialRe.ReplaceAllString(tail, "")
 }

@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,12 +17,12 @@ func TestClaims(t *testing.T) {
 	for _, tc := range []struct {
 		sentence string
 		role     string
-		want     []string // entity|attribute|value
+		want     []string // entity|attribute|value, and |content when the content is not the sentence
 	}{
 		// Amounts, and the correction of one: the asserted value, never the negated one.
 		{"Met with Alice today. Q3 budget is approved, $2.4M.", "user", []string{"q3 budget|amount|$2.4M"}},
-		{"Noted: Q3 budget approved at $2.4M, per Alice.", "assistant", []string{"q3 budget|amount|$2.4M"}},
-		{"Correction from finance: the Q3 budget is $2.1M, not $2.4M.", "user", []string{"q3 budget|amount|$2.1M"}},
+		{"Noted: Q3 budget approved at $2.4M, per Alice.", "assistant", []string{"q3 budget|amount|$2.4M|Q3 budget approved at $2.4M, per Alice"}},
+		{"Correction from finance: the Q3 budget is $2.1M, not $2.4M.", "user", []string{"q3 budget|amount|$2.1M|Correction from finance: the Q3 budget is $2.1M"}},
 		{"The Q3 budget is not $2.4M.", "user", nil},
 		{"The Q3 budget is no longer $2.4M.", "user", nil},
 		{"Our rent is 1,450 a month, paid on the first.", "user", []string{"rent|amount|1,450 a month"}},
@@ -43,7 +44,8 @@ func TestClaims(t *testing.T) {
 		{"Product launch for the Kestrel app is planned for May 12.", "user", []string{"kestrel launch|date|May 12"}},
 		{"The Kestrel launch slipped a week: it is now on May 19.", "user", []string{"kestrel launch|date|May 19"}},
 		{"The Kestrel launch moved from May 12 to May 26.", "user", []string{"kestrel launch|date|May 26"}},
-		{"The Kestrel launch is on May 19, not May 12.", "user", []string{"kestrel launch|date|May 19"}},
+		{"The Kestrel launch is on May 19, not May 12.", "user", []string{"kestrel launch|date|May 19|The Kestrel launch is on May 19"}},
+		{"My phone number is 555-0142, text me if it is not urgent.", "user", []string{"user|phone number|555-0142"}},
 		// Not claims.
 		{"I paid 40 for lunch.", "user", nil},
 		{"It is 5 minutes away.", "user", nil},
@@ -56,7 +58,11 @@ func TestClaims(t *testing.T) {
 		var got []string
 		for _, s := range capture.Sentences(tc.sentence) {
 			for _, f := range keyFacts(s, m) {
-				got = append(got, f.Entity+"|"+f.Attribute+"|"+f.Value)
+				g := f.Entity + "|" + f.Attribute + "|" + f.Value
+				if f.Content != strings.TrimRight(s, ".") {
+					g += "|" + f.Content
+				}
+				got = append(got, g)
 			}
 		}
 		if diff := cmp.Diff(got, tc.want); diff != "" {

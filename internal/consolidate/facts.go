@@ -55,21 +55,19 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 	}
 	f := KeyFact{Content: s, Confidence: conf, MemoryIDs: []int64{m.ID}}
 	c, _ := cleanClaim(s)
-	if out := claimFacts(c, m, f); out != nil {
-		return out
-	}
-	if out := shapeFacts(c, m, f); out != nil {
-		return out
-	}
+	try := []string{c}
 	if parts := clauses(c); len(parts) > 1 {
-		for _, p := range parts {
-			p, _ = cleanClaim(p)
-			if out := claimFacts(p, m, f); out != nil {
-				return out
-			}
-			if out := shapeFacts(p, m, f); out != nil {
-				return out
-			}
+		try = append(try, parts...)
+	}
+	for _, p := range try {
+		p, _ = cleanClaim(p)
+		out := claimFacts(p, m, f)
+		if out == nil {
+			out = shapeFacts(p, m, f)
+		}
+		if out != nil {
+			out[0].Content = withoutDenial(s, out[0].Value)
+			return out
 		}
 	}
 	return nil
