@@ -70,3 +70,50 @@ func TestClaims(t *testing.T) {
 		}
 	}
 }
+
+// FuzzKeyFacts: whatever the sentence, extraction does not panic, a claim
+// with an attribute (but a preference, whose value is its stance) has a
+// value that is in the sentence, and that value is
+// never one the sentence denies.
+func FuzzKeyFacts(f *testing.F) {
+	for _, s := range []string{
+		"Correction from finance: the Q3 budget is $2.1M, not $2.4M.",
+		"The landlord raised the rent to 1,520 a month from June.",
+		"I changed carriers, my phone number is now 555-0199.",
+		"Please send the invoices to my home address, 12 Birch Lane, Harwick.",
+		"The Kestrel launch slipped a week: it is now on May 19.",
+		"Earlier you said your favourite colour is orange.",
+		"The Q3 budget is not $2.4M.",
+		"my , : ; - — to to from not",
+		"I love hiking in the Alps.",
+	} {
+		f.Add(s, "user")
+		f.Add(s, "assistant")
+	}
+	f.Fuzz(func(t *testing.T, content, role string) {
+		if len(content) > 2000 {
+			return
+		}
+		var ents []store.Entity
+		for _, e := range capture.Extract(content).Entities {
+			ents = append(ents, store.Entity{Text: e.Text, Type: e.Type})
+		}
+		m := &store.Memory{ID: 1, Role: role, Importance: 0.5, Entities: ents}
+		for _, s := range capture.Sentences(content) {
+			for _, k := range keyFacts(s, m) {
+				if k.Entity == "" {
+					t.Errorf("claim without entity from %q: %+v", s, k)
+				}
+				if k.Attribute == "" || k.Value == "" || strings.HasPrefix(k.Attribute, "preference: ") {
+					continue // a preference's value is its stance ("likes"), not a quote
+				}
+				if !strings.Contains(s, k.Value) {
+					t.Errorf("value %q is not in %q", k.Value, s)
+				}
+				if negated(s, k.Value) {
+					t.Errorf("value %q is denied in %q", k.Value, s)
+				}
+			}
+		}
+	})
+}
