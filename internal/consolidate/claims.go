@@ -93,17 +93,23 @@ func canonAttr(s string) string {
 // from finance:") and reported speech ("Earlier you said").
 func cleanClaim(s string) (string, bool) {
 	reported := false
-	for {
-		t := strings.TrimSpace(fillerRe.ReplaceAllString(s, ""))
-		t = labelRe.ReplaceAllString(t, "")
-		if r := reportedRe.ReplaceAllString(t, ""); r != t {
-			t, reported = r, true
+	for range 4 { // "Update: noted, earlier you said ..." peels in a few rounds
+		t := s
+		if strings.ContainsAny(t[:min(len(t), 60)], ":,-") {
+			t = strings.TrimSpace(fillerRe.ReplaceAllString(t, ""))
+			t = labelRe.ReplaceAllString(t, "")
+		}
+		if strings.Contains(strings.ToLower(t[:min(len(t), 60)]), "you ") {
+			if r := reportedRe.ReplaceAllString(t, ""); r != t {
+				t, reported = r, true
+			}
 		}
 		if t == s {
-			return s, reported
+			break
 		}
 		s = t
 	}
+	return s, reported
 }
 
 // claimFacts finds the claims of sentence s of m that the shapes of
@@ -118,24 +124,33 @@ func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, value, typ
 		return []KeyFact{f}
 	}
-	if g := appositionRe.FindStringSubmatch(s); g != nil {
-		if attr := canonAttr(g[2]); isIdentifier(attr) {
-			if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok && a == attr {
+	// Cheap tests first: most sentences state none of these, and the
+	// regular expressions are what a day's consolidation spends its time on.
+	low := strings.ToLower(s)
+	if strings.Contains(low, "my ") || strings.Contains(low, "our ") {
+		if g := appositionRe.FindStringSubmatch(s); g != nil {
+			if attr := canonAttr(g[2]); isIdentifier(attr) {
+				if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok && a == attr {
+					return set(e, t, a, g[3], Attribute)
+				}
+			}
+		}
+	}
+	if strings.Contains(s, " to ") {
+		for _, re := range []*regexp.Regexp{changeRe, passiveRe} {
+			if g := re.FindStringSubmatch(s); g != nil {
+				value := valueOf(g[3], m)
+				if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], value, m); ok {
+					return set(e, t, a, value, factTypeOf(a))
+				}
+			}
+		}
+	}
+	if strings.ContainsAny(s, "0123456789") {
+		if g := amountClaimRe.FindStringSubmatch(s); g != nil && !personal[strings.ToLower(g[1])] {
+			if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok {
 				return set(e, t, a, g[3], Attribute)
 			}
-		}
-	}
-	for _, re := range []*regexp.Regexp{changeRe, passiveRe} {
-		if g := re.FindStringSubmatch(s); g != nil {
-			value := valueOf(g[3], m)
-			if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], value, m); ok {
-				return set(e, t, a, value, factTypeOf(a))
-			}
-		}
-	}
-	if g := amountClaimRe.FindStringSubmatch(s); g != nil && !personal[strings.ToLower(g[1])] {
-		if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok {
-			return set(e, t, a, g[3], Attribute)
 		}
 	}
 	return nil

@@ -16,6 +16,9 @@ import (
 // consolidator writes the record: the same claims the facts are keyed by.
 // A memory giving the attribute a new value is kept.
 func withoutRejected(ctx context.Context, a *store.Agent, mems []store.Memory) (keep []store.Memory, flag []int64, err error) {
+	if some, err := a.AnyForgotten(ctx); err != nil || !some {
+		return mems, nil, err
+	}
 	var claims []store.Claim
 	owner := []int{} // owner[i] is the memory claims[i] came from
 	for i := range mems {

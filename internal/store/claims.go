@@ -104,6 +104,18 @@ func isForgottenClaim(ctx context.Context, c *conn, cl Claim) (bool, error) {
 	return found, nil
 }
 
+// AnyForgotten reports whether anything was ever forgotten or rejected in
+// this agent: until then no claim needs checking.
+func (a *Agent) AnyForgotten(ctx context.Context) (bool, error) {
+	var some bool
+	err := a.read(ctx, func(c *conn) error {
+		var err error
+		some, err = anyForgotten(ctx, c)
+		return err
+	})
+	return some, err
+}
+
 // ForgottenClaims reports, for each claim, whether the user rejected it or
 // forgot the memory it came from: a memory stating it again, in any words,
 // is flagged by the consolidation, and no fact is made of it.
