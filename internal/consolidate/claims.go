@@ -65,7 +65,8 @@ var personal = map[string]bool{"my": true, "your": true, "his": true, "her": tru
 
 // pronouns and words that are never the thing a claim is about.
 var notThings = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "it": true, "they": true,
-	"this": true, "that": true, "from": true, "to": true, "up": true, "down": true, "back": true, "there": true, "here": true, "what": true, "which": true, "who": true, "one": true}
+	"this": true, "that": true, "since": true, "when": true, "because": true, "if": true,
+	"as": true, "so": true, "and": true, "but": true, "or": true, "then": true, "just": true, "also": true, "from": true, "to": true, "up": true, "down": true, "back": true, "there": true, "here": true, "what": true, "which": true, "who": true, "one": true}
 
 // attributeSynonyms name one attribute one way, so "home address" and
 // "address" are the same attribute.
@@ -358,4 +359,24 @@ func withoutDenial(s, value string) string {
 	}
 	head, tail := s[:i+len(value)], s[i+len(value):]
 	return head + denialRe.ReplaceAllString(tail, "")
+}
+
+// plausibleAttr rejects an attribute that is a run of words rather than
+// the name of one ("son's ok and that"): at most six words, no
+// conjunction or relative pronoun among them.
+func plausibleAttr(attr string) bool {
+	if strings.HasPrefix(attr, "preference: ") {
+		return true // the thing preferred, which may be long
+	}
+	w := strings.Fields(attr)
+	if len(w) > 6 {
+		return false
+	}
+	for _, x := range w {
+		switch x {
+		case "and", "or", "but", "that", "which", "who", "when", "because", "if", "so":
+			return false
+		}
+	}
+	return true
 }

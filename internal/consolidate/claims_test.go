@@ -49,6 +49,10 @@ func TestClaims(t *testing.T) {
 		// Not claims.
 		{"I paid 40 for lunch.", "user", nil},
 		{"It is 5 minutes away.", "user", nil},
+		{"Since I was 17 or so.", "user", nil},
+		{"Thankfully, my son's ok and that was a reminder that life is precious.", "user", nil},
+		{"That's really cool, I like it!", "user", nil},
+		{"My parking spot at the office is P-117.", "user", []string{"user|parking spot at the office|P-117"}},
 	} {
 		var ents []store.Entity
 		for _, e := range capture.Extract(tc.sentence).Entities {

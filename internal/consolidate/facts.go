@@ -59,11 +59,11 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 	if parts := clauses(c); len(parts) > 1 {
 		try = append(try, parts...)
 	}
-	for _, p := range try {
+	for i, p := range try {
 		p, _ = cleanClaim(p)
 		out := claimFacts(p, m, f)
 		if out == nil {
-			out = shapeFacts(p, m, f)
+			out = shapeFacts(p, m, f, i > 0)
 		}
 		if out != nil {
 			out[0].Content = withoutDenial(s, out[0].Value)
@@ -73,11 +73,14 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 	return nil
 }
 
-// shapeFacts matches s against the shapes of a durable sentence.
-func shapeFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
+// shapeFacts matches s against the shapes of a durable sentence. A clause
+// of a longer sentence is only matched against the shapes of an attribute
+// ("my phone number is now ..."): the others, out of context, read too
+// much into a clause ("I like it").
+func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 	set := func(entity, etype, attr, value, typ string) []KeyFact {
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, clip(value), typ
-		if f.Entity == "" || negated(s, f.Value) || strings.HasPrefix(strings.ToLower(f.Value), "not ") {
+		if f.Entity == "" || negated(s, f.Value) || strings.HasPrefix(strings.ToLower(f.Value), "not ") || !plausibleAttr(attr) {
 			return nil
 		}
 		return []KeyFact{f}
@@ -97,6 +100,9 @@ func shapeFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 		if ok {
 			return set(e, t, canonAttr(g[2]), g[3], attributeType(g[2], g[3], m))
 		}
+		return nil
+	}
+	if clause {
 		return nil
 	}
 	if g := relationRe.FindStringSubmatch(s); g != nil {
