@@ -251,8 +251,16 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 		return nil, err
 	}
 	run.Status = store.RunOK
+	read := make([]int64, len(mems))
+	for i, m := range mems {
+		read[i] = m.ID
+	}
+	mems, flag, err := withoutRejected(ctx, a, mems)
+	if err != nil {
+		return nil, err
+	}
 	if len(mems) == 0 {
-		return nil, nil
+		return nil, a.FlagMemories(ctx, flag)
 	}
 	var usage Usage
 	chunks := Chunks(mems, e.ChunkTokens)
@@ -294,12 +302,8 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	}
 	run.FinishedAt = e.now()
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
-	read := make([]int64, len(mems))
-	for i, m := range mems {
-		read[i] = m.ID
-	}
 	c, err := a.CommitConsolidation(ctx, store.Commit{
-		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read,
+		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read, Flag: flag,
 	})
 	if err != nil {
 		return nil, err

@@ -352,8 +352,9 @@ func TestRejectedFactDoesNotComeBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	// On a later day: the same sentence (stored flagged, consolidated by
-	// nothing) and the same claim in other words (consolidated, but its
-	// entity, attribute and value are those of the rejected fact).
+	// nothing) and the same claim in other words (stored, then flagged by
+	// the consolidation: its entity, attribute and value are those of the
+	// rejected fact).
 	ids := ingest(t, st, "main", []capture.Input{
 		say(claim, time.Date(2026, 3, 5, 9, 0, 0, 0, time.UTC)),
 		say("Alice's favourite drink is now green tea", time.Date(2026, 3, 5, 10, 0, 0, 0, time.UTC)),
@@ -368,8 +369,11 @@ func TestRejectedFactDoesNotComeBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(runs) != 1 || runs[0].Day != "2026-03-05" || runs[0].Facts != 0 || runs[0].Memories != 1 {
-		t.Errorf("runs = %+v, want the later day consolidated from its one unflagged memory, with no fact stored", runs)
+	if len(runs) != 1 || runs[0].Day != "2026-03-05" || runs[0].Facts != 0 || runs[0].Memories != 0 {
+		t.Errorf("runs = %+v, want the later day left without record or fact", runs)
+	}
+	if m, err := a.Get(ctx, ids[1]); err != nil || !m.Flagged || !m.Consolidated {
+		t.Errorf("the claim in other words after the run = %+v, %v; want it flagged", m, err)
 	}
 	cur, err = a.Facts(ctx, store.FactFilter{Entity: "Alice"})
 	if err != nil {

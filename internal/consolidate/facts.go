@@ -21,7 +21,7 @@ const (
 
 var (
 	possessiveRe = regexp.MustCompile(`^(` + nameRE + `)(?:'s|’s) ([a-z][a-z -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
-	mineRe       = regexp.MustCompile(`^((?i:my|our)) ([a-z][a-z'’ -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
+	mineRe       = regexp.MustCompile(`^((?i:my|our|your)) ([a-z][a-z'’ -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
 	relationRe   = regexp.MustCompile(`^` + subjRE + ` (?:now |just |recently |still )?(work at|works at|work for|works for|joined|live in|lives in|moved to|am based in|is based in|are based in|am married to|is married to|report to|reports to) (.{2,60})$`)
 	preferenceRe = regexp.MustCompile(`^` + subjRE + ` (?:really |also |absolutely |still |just |totally )?(love|loves|like|likes|adore|adores|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|can't stand|can’t stand|am allergic to|is allergic to|are allergic to) (.{2,80})$`)
 	habitRe      = regexp.MustCompile(`^` + subjRE + ` (always|never) (.{2,80})$`)
@@ -40,6 +40,9 @@ var eventWords = []string{"meeting", "appointment", "deadline", "launch", "birth
 	"wedding", "interview", "party", "concert", "exam", "release", "demo", "review", "vacation", "holiday"}
 
 // keyFacts returns the durable claims a sentence of m states: at most one.
+// The whole sentence is tried first, then each of its clauses ("I changed
+// carriers, my phone number is now 555-0199"); the fact's content is the
+// whole sentence.
 func keyFacts(s string, m *store.Memory) []KeyFact {
 	s = strings.TrimSpace(fillerRe.ReplaceAllString(s, ""))
 	s = strings.TrimRight(s, ".!?…;: ")
@@ -51,21 +54,56 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 		conf = 0.7
 	}
 	f := KeyFact{Content: s, Confidence: conf, MemoryIDs: []int64{m.ID}}
+	c, _ := cleanClaim(s)
+	try := []string{c}
+	if parts := clauses(c); len(parts) > 1 {
+		try = append(try, parts...)
+	}
+	for i, p := range try {
+		p, _ = cleanClaim(p)
+		out := claimFacts(p, m, f)
+		if out == nil {
+			out = shapeFacts(p, m, f, i > 0)
+		}
+		if out != nil {
+			out[0].Content = withoutDenial(s, out[0].Value)
+			return out
+		}
+	}
+	return nil
+}
+
+// shapeFacts matches s against the shapes of a durable sentence. A clause
+// of a longer sentence is only matched against the shapes of an attribute
+// ("my phone number is now ..."): the others, out of context, read too
+// much into a clause ("I like it").
+func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 	set := func(entity, etype, attr, value, typ string) []KeyFact {
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, clip(value), typ
-		if f.Entity == "" {
+		if f.Entity == "" || negated(s, f.Value) || strings.HasPrefix(strings.ToLower(f.Value), "not ") || !plausibleAttr(attr) {
 			return nil
 		}
 		return []KeyFact{f}
 	}
 	if g := possessiveRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
-			return set(e, t, g[2], g[3], attributeType(g[2], g[3], m))
+			return set(e, t, canonAttr(g[2]), g[3], attributeType(g[2], g[3], m))
 		}
 	}
 	if g := mineRe.FindStringSubmatch(s); g != nil {
-		e, t, _ := subject(g[1], m)
-		return set(e, t, g[2], g[3], attributeType(g[2], g[3], m))
+		e, t, ok := subject(g[1], m)
+		if strings.EqualFold(g[1], "your") { // the user's, when the agent says it
+			e, t = "user", "person"
+			_, st := speaker(m)
+			ok = st == "agent"
+		}
+		if ok {
+			return set(e, t, canonAttr(g[2]), g[3], attributeType(g[2], g[3], m))
+		}
+		return nil
+	}
+	if clause {
+		return nil
 	}
 	if g := relationRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
@@ -96,6 +134,9 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 		if g := amountRe.FindStringSubmatch(s); g != nil && strings.Contains(g[2], money) {
 			return set(strings.ToLower(g[1]), "thing", "amount", money, Attribute)
 		}
+	}
+	if e, date, ok := namedEvent(s, m); ok {
+		return set(e, "event", "date", date, Event)
 	}
 	if date := entityIn(s, m, capture.TypeDate); date != "" {
 		for _, re := range []*regexp.Regexp{dateRe, innerDateRe} {

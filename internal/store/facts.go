@@ -176,8 +176,12 @@ func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, e
 		if rejected != 0 {
 			return FactResult{ID: rejected, Outcome: FactRejected}, nil
 		}
-		// A claim worded as a forgotten memory or fact is not stored either.
+		// A claim worded as a forgotten memory or fact is not stored either,
+		// nor the claim of a fact dropped with its forgotten memory.
 		if forgotten, err := isForgotten(ctx, c, f.Content); err != nil || forgotten {
+			return FactResult{Outcome: FactRejected}, err
+		}
+		if forgotten, err := isForgottenClaim(ctx, c, Claim{f.Entity, f.Attribute, f.Value}); err != nil || forgotten {
 			return FactResult{Outcome: FactRejected}, err
 		}
 	}

@@ -265,6 +265,9 @@ func dropSource(ctx context.Context, c *conn, id int64, now time.Time, forget bo
 				return err
 			}
 		}
+		if err := rememberClaim(ctx, c, f.id, now); err != nil {
+			return err
+		}
 		err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ? WHERE superseded_by = ?`,
 			f.validTo, f.supersededBy, f.id)
 		if err != nil {
@@ -305,6 +308,9 @@ func rejectFact(ctx context.Context, c *conn, id int64, now time.Time) error {
 	}
 	if !found {
 		return fmt.Errorf("fact %d: %w", id, ErrNotFound)
+	}
+	if err := rememberClaim(ctx, c, id, now); err != nil {
+		return err
 	}
 	return remember(ctx, c, ForgottenFact, id, content, now)
 }

@@ -136,6 +136,9 @@ type Commit struct {
 	// (or pruned) meanwhile, nothing is committed (ErrSourceGone), so a
 	// forgotten memory never reaches a record through a run in flight.
 	Memories []int64
+	// Flag are memories of the day that state a claim the user rejected:
+	// flagged (see FlagMemories), in the same transaction.
+	Flag []int64
 }
 
 // ErrSourceGone is returned when a memory a consolidation read was deleted
@@ -185,6 +188,9 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 			if n != len(cm.Memories) {
 				return fmt.Errorf("%w: %d of its %d memories are gone", ErrSourceGone, len(cm.Memories)-n, len(cm.Memories))
 			}
+		}
+		if err := flagMemories(ctx, c, cm.Flag); err != nil {
+			return err
 		}
 		id, err := putConsolidation(ctx, c, cm.Record, now)
 		if err != nil {

@@ -1,0 +1,382 @@
+package consolidate
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Claims: the (entity, attribute, value) a durable sentence states, keyed so
+// that successive values of the same thing collide and the newer supersedes
+// the older. "Our rent is 1,450 a month" and "the landlord raised the rent
+// to 1,520 a month" are both rent/amount; "my phone number is 555-0142" and
+// "I changed carriers, my phone number is now 555-0199" are both
+// user/phone number; "the Q3 budget is $2.1M, not $2.4M" is Q3 budget/amount
+// = $2.1M (a negated value is never the claim).
+
+const (
+	// amountText is a quantity: "$2.4M", "1,450 a month", "€30k", "12.5 million".
+	amountText = `[$€£]?\d[\d,]*(?:\.\d+)?(?: ?(?:[kKmMbB]n?|million|billion|thousand)\b)?(?: ?(?:%|percent|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|kg|km|miles?|GB|MB|TB|people|users))?(?: (?:a|per|each|every) (?:month|year|week|day|hour|night))?`
+	// possText is a thing's possessor or article.
+	possText = `(?:((?i:the|our|my|your|his|her|their)) )?`
+	// thingText is the thing a claim is about: "rent", "Q3 budget".
+	thingText = `([\p{L}\p{N}][\p{L}\p{N}'’-]*(?: [\p{L}\p{N}'’-]+){0,3}?)`
+	copula    = `(?:is|are|was|were|has been|have been|got|will be|costs?|came to|comes to|totals?|totall?ed)`
+	changed   = `(?:approved|confirmed|set|agreed|fixed|capped|budgeted|raised|increased|lowered|reduced|cut|changed|updated|bumped|revised|corrected|moved|pushed|postponed|delayed|rescheduled|brought forward)`
+)
+
+var (
+	// labelRe is a label before the claim: "Correction from finance: ".
+	labelRe = regexp.MustCompile(`^(?i:correction|corrected|update|updated|change|changed|note|fyi|heads up|reminder)(?: from [\p{L}\p{N}' -]{1,30})?[:,-] +`)
+	// reportedRe is reported speech: "Earlier you said (that) ".
+	reportedRe = regexp.MustCompile(`^(?:(?i:earlier|before|previously|last time|as|so|and),? )*(?i:you) (?:said|told me|mentioned|wrote|noted)(?: (?:earlier|before|that))* `)
+	// amountClaimRe: "the Q3 budget is $2.1M", "Q3 budget approved at
+	// $2.4M", "our rent is now 1,450 a month".
+	amountClaimRe = regexp.MustCompile(`^` + possText + thingText + ` (?:` + copula +
+		`(?: now| still| about| around| roughly| only)*(?: ` + changed + `)?|` + changed + `)(?: now)?(?: at| to| for)?,? (` + amountText + `)(?:[^\p{L}\p{N}-]|$)`)
+	// changeRe: "the landlord raised the rent to 1,520 a month".
+	changeRe = regexp.MustCompile(`\b(?:raised|increased|lowered|reduced|cut|changed|moved|updated|bumped|pushed|put|set|revised|corrected|postponed|delayed|rescheduled)(?: up| down| back| forward)? ` +
+		possText + thingText + `(?: up| down| back| forward)?(?: from .{1,40}?)? to (.{1,80})$`)
+	// passiveRe: "the launch was moved to May 19", "my rent went up to 900".
+	passiveRe = regexp.MustCompile(`^` + possText + thingText + ` (?:(?:is|are|was|were|has been|have been|got|is being)(?: now)? ` + changed +
+		`|went (?:up|down)|has gone (?:up|down)|slipped|moved|changed|rose|fell|dropped)(?: back| forward| up| down)?(?: again)?(?: from .{1,40}?)? to (.{1,80})$`)
+	// appositionRe: "send it to my home address, 12 Birch Lane, Harwick".
+	appositionRe = regexp.MustCompile(`\b(my|our) ([a-z][a-z -]{1,30}?)(?:,| is| -|:) ((?:\+|\d|[A-Z]).{1,80})$`)
+	// negationRe ends a clause that denies: what follows it is never a claimed value.
+	negationRe = regexp.MustCompile(`(?i)\b(?:not|no longer|never|rather than|instead of|isn't|aren't|wasn't|weren't|isn’t|wasn’t)\b[^,;:]*$`)
+	// phoneRe is a phone number.
+	phoneRe = regexp.MustCompile(`^\+?\(?\d[\d ()-]{4,}\d`)
+	// denialRe is a clause right after a claimed value that denies another:
+	// ", not $2.4M", " rather than May 12".
+	denialRe      = regexp.MustCompile(`^(?i:[,;]? *(?:but |and )?(?:not|rather than|instead of|no longer)\b[^,;:]*)`)
+	amountStartRe = regexp.MustCompile(`^` + amountText)
+	amountWholeRe = regexp.MustCompile(`^` + amountText + `(?:[^\p{L}\p{N}]|$)`)
+	// clauseRe splits a sentence into clauses.
+	clauseRe = regexp.MustCompile(`(?:[:;]|, (?:and |but |so )?| - | — ) *`)
+)
+
+// personal possessors: "my salary is $90k" is the speaker's attribute,
+// which the shapes of keyFacts find.
+var personal = map[string]bool{"my": true, "your": true, "his": true, "her": true, "their": true}
+
+// pronouns and words that are never the thing a claim is about.
+var notThings = map[string]bool{"i": true, "we": true, "you": true, "he": true, "she": true, "it": true, "they": true,
+	"this": true, "that": true, "since": true, "when": true, "because": true, "if": true,
+	"as": true, "so": true, "and": true, "but": true, "or": true, "then": true, "just": true, "also": true, "from": true, "to": true, "up": true, "down": true, "back": true, "there": true, "here": true, "what": true, "which": true, "who": true, "one": true}
+
+// attributeSynonyms name one attribute one way, so "home address" and
+// "address" are the same attribute.
+var attributeSynonyms = map[string]string{
+	"home address": "address", "postal address": "address", "street address": "address", "mailing address": "address",
+	"address": "address", "home": "address",
+	"phone": "phone number", "phone number": "phone number", "mobile": "phone number", "mobile number": "phone number",
+	"cell": "phone number", "cell number": "phone number", "cell phone number": "phone number", "telephone number": "phone number",
+	"mobile phone number": "phone number", "telephone": "phone number", "number": "phone number",
+	"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email",
+	"favorite color": "favourite colour", "favorite colour": "favourite colour", "favourite color": "favourite colour",
+}
+
+// canonAttr is an attribute's canonical name: lowercased, synonyms merged,
+// American "favorite" spelt as the British.
+func canonAttr(s string) string {
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	if c, ok := attributeSynonyms[s]; ok {
+		return c
+	}
+	return strings.Replace(s, "favorite ", "favourite ", 1)
+}
+
+// cleanClaim drops what comes before a claim: fillers, labels ("Correction
+// from finance:") and reported speech ("Earlier you said").
+func cleanClaim(s string) (string, bool) {
+	reported := false
+	for range 4 { // "Update: noted, earlier you said ..." peels in a few rounds
+		t := s
+		if strings.ContainsAny(t[:min(len(t), 60)], ":,-") {
+			t = strings.TrimSpace(fillerRe.ReplaceAllString(t, ""))
+			t = labelRe.ReplaceAllString(t, "")
+		}
+		if strings.Contains(strings.ToLower(t[:min(len(t), 60)]), "you ") {
+			if r := reportedRe.ReplaceAllString(t, ""); r != t {
+				t, reported = r, true
+			}
+		}
+		if t == s {
+			break
+		}
+		s = t
+	}
+	return s, reported
+}
+
+// claimFacts finds the claims of sentence s of m that the shapes of
+// keyFacts do not: amounts, changes of value, corrections, appositions and
+// corrections. s is already cleaned.
+func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
+	set := func(entity, etype, attr, value, typ string) []KeyFact {
+		value = clip(value)
+		if entity == "" || value == "" || negated(s, value) {
+			return nil
+		}
+		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, value, typ
+		return []KeyFact{f}
+	}
+	// Cheap tests first: most sentences state none of these, and the
+	// regular expressions are what a day's consolidation spends its time on.
+	low := strings.ToLower(s)
+	if strings.Contains(low, "my ") || strings.Contains(low, "our ") {
+		if g := appositionRe.FindStringSubmatch(s); g != nil {
+			if attr := canonAttr(g[2]); isIdentifier(attr) {
+				if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok && a == attr {
+					return set(e, t, a, g[3], Attribute)
+				}
+			}
+		}
+	}
+	if strings.Contains(s, " to ") {
+		for _, re := range []*regexp.Regexp{changeRe, passiveRe} {
+			if g := re.FindStringSubmatch(s); g != nil {
+				value := valueOf(g[3], m)
+				if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], value, m); ok {
+					return set(e, t, a, value, factTypeOf(a))
+				}
+			}
+		}
+	}
+	if strings.ContainsAny(s, "0123456789") {
+		if g := amountClaimRe.FindStringSubmatch(s); g != nil && !personal[strings.ToLower(g[1])] {
+			if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok {
+				return set(e, t, a, g[3], Attribute)
+			}
+		}
+	}
+	return nil
+}
+
+// isIdentifier reports whether attr is a value that identifies how to
+// reach someone: the attributes an apposition ("my address, 12 Birch Lane")
+// states.
+func isIdentifier(attr string) bool {
+	return attr == "address" || attr == "phone number" || attr == "email"
+}
+
+// valueOf is the claimed value in the text after "to": an amount or a
+// date when it starts with one, else the text up to an aside.
+func valueOf(v string, m *store.Memory) string {
+	if a := amountStartRe.FindString(v); a != "" && !phoneRe.MatchString(v) {
+		return a
+	}
+	for _, e := range m.Entities {
+		if e.Type == capture.TypeDate && strings.HasPrefix(strings.TrimPrefix(v, "on "), e.Text) {
+			return e.Text
+		}
+	}
+	return v
+}
+
+// claimKey is the entity and attribute a claim about thing (with its
+// possessor poss: "my", "our", "the" or "") and value is keyed under. The
+// speaker's own things are the speaker's attributes (user/phone number);
+// "your" said by an agent is the user's; a shared thing ("our rent", "the
+// rent") is an entity whose attribute is the kind of value it has
+// (rent/amount, kestrel launch/date). A thing of his, her or their is not
+// resolved: no claim.
+func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr string, ok bool) {
+	thing = strings.TrimSpace(thing)
+	words := strings.Fields(strings.ToLower(thing))
+	if len(words) == 0 || notThings[words[0]] {
+		return "", "", "", false
+	}
+	kind := valueKind(value, m)
+	switch poss {
+	case "my":
+		e, t := speaker(m)
+		return e, t, canonAttr(thing), true
+	case "your":
+		if _, t := speaker(m); t != "agent" {
+			return "", "", "", false
+		}
+		return "user", "person", canonAttr(thing), true
+	case "his", "her", "their":
+		return "", "", "", false
+	case "our":
+		if kind == "" {
+			return "we", "group", canonAttr(thing), true
+		}
+	}
+	if kind == "" {
+		return "", "", "", false
+	}
+	thing = strings.ToLower(thing)
+	if kind == "date" {
+		if name, ev, found := eventName(thing, m); found {
+			return strings.ToLower(name) + " " + ev, "event", "date", true
+		}
+		return thing, "event", "date", true
+	}
+	return thing, "thing", kind, true
+}
+
+// valueKind says what kind of value v is: "amount", "date", "phone
+// number", or "" for anything else.
+func valueKind(v string, m *store.Memory) string {
+	v = strings.TrimSpace(v)
+	switch {
+	case phoneRe.MatchString(v) && strings.ContainsAny(v, "- ") && !strings.ContainsAny(v[:min(len(v), 3)], "$€£"):
+		return "phone number"
+	case amountWholeRe.MatchString(v):
+		return "amount"
+	}
+	for _, e := range m.Entities {
+		if e.Type == capture.TypeDate && strings.HasPrefix(strings.TrimPrefix(v, "on "), e.Text) {
+			return "date"
+		}
+	}
+	return ""
+}
+
+func factTypeOf(attr string) string {
+	if attr == "date" {
+		return Event
+	}
+	if strings.HasPrefix(attr, "favourite ") {
+		return Preference
+	}
+	return Attribute
+}
+
+// eventName finds in s an event word and the name nearest to it: the
+// "Kestrel" and "launch" of "Product launch for the Kestrel app".
+func eventName(s string, m *store.Memory) (name, event string, ok bool) {
+	low := strings.ToLower(s)
+	evAt := -1
+	for _, w := range eventWords {
+		if i := wordIndex(low, w); i >= 0 && (evAt < 0 || i < evAt) {
+			evAt, event = i, w
+		}
+	}
+	if evAt < 0 {
+		return "", "", false
+	}
+	best := -1
+	for _, e := range m.Entities {
+		if e.Type != capture.TypeName {
+			continue
+		}
+		i := wordIndex(low, strings.ToLower(e.Text))
+		if i < 0 {
+			continue
+		}
+		d := i - evAt
+		if d < 0 {
+			d = -d
+		}
+		if best < 0 || d < best {
+			best, name = d, e.Text
+		}
+	}
+	return name, event, best >= 0
+}
+
+// namedEvent is the date of a named event: "Product launch for the Kestrel
+// app is planned for May 12" and "The Kestrel launch slipped a week: it is
+// now on May 19" are both kestrel launch/date. The date is the last one in
+// s that is not denied or left behind ("not May 12", "from May 12").
+func namedEvent(s string, m *store.Memory) (entity, date string, ok bool) {
+	name, ev, found := eventName(s, m)
+	if !found {
+		return "", "", false
+	}
+	for _, e := range m.Entities {
+		if e.Type != capture.TypeDate {
+			continue
+		}
+		i := strings.Index(s, e.Text)
+		if i < 0 || negated(s[:i+len(e.Text)], e.Text) || strings.HasSuffix(strings.ToLower(s[:i]), "from ") {
+			continue
+		}
+		if date == "" || i > strings.Index(s, date) {
+			date = e.Text
+		}
+	}
+	if date == "" {
+		return "", "", false
+	}
+	return strings.ToLower(name) + " " + ev, date, true
+}
+
+// wordIndex is the byte index of word w in s as a whole word, or -1.
+func wordIndex(s, w string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], w)
+		if i < 0 {
+			return -1
+		}
+		i += off
+		end := i + len(w)
+		before := i == 0 || !isWordByte(s[i-1])
+		after := end == len(s) || !isWordByte(s[end])
+		if before && after {
+			return i
+		}
+		off = i + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b < 0x80 && (unicode.IsLetter(rune(b)) || unicode.IsDigit(rune(b)))
+}
+
+// negated reports whether value, in s, is denied: "not $2.4M", "no longer
+// at 12 Birch Lane", "rather than May 12".
+func negated(s, value string) bool {
+	i := strings.Index(s, value)
+	if i < 0 {
+		return false
+	}
+	return negationRe.MatchString(s[:i])
+}
+
+// clauses splits s at colons, semicolons and commas that join clauses.
+func clauses(s string) []string {
+	parts := clauseRe.Split(s, -1)
+	return slices.DeleteFunc(parts, func(p string) bool { return len(strings.TrimSpace(p)) < 8 })
+}
+
+// withoutDenial is s with the clause that denies another value right after
+// value taken out: a fact's content states what is, and a denied (stale)
+// value in it would be offered as if it were current. "Correction from
+// finance: the Q3 budget is $2.1M, not $2.4M" is stored as "Correction from
+// finance: the Q3 budget is $2.1M".
+func withoutDenial(s, value string) string {
+	i := strings.Index(s, value)
+	if value == "" || i < 0 {
+		return s
+	}
+	head, tail := s[:i+len(value)], s[i+len(value):]
+	return head + denialRe.ReplaceAllString(tail, "")
+}
+
+// plausibleAttr rejects an attribute that is a run of words rather than
+// the name of one ("son's ok and that"): at most six words, no
+// conjunction or relative pronoun among them.
+func plausibleAttr(attr string) bool {
+	if strings.HasPrefix(attr, "preference: ") {
+		return true // the thing preferred, which may be long
+	}
+	w := strings.Fields(attr)
+	if len(w) > 6 {
+		return false
+	}
+	for _, x := range w {
+		switch x {
+		case "and", "or", "but", "that", "which", "who", "when", "because", "if", "so":
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,123 @@
+package consolidate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// TestClaims: sentences to the claim they state, keyed so that successive
+// values of one thing share entity and attribute. Entities come from
+// capture, as at ingest.
+func TestClaims(t *testing.T) {
+	for _, tc := range []struct {
+		sentence string
+		role     string
+		want     []string // entity|attribute|value, and |content when the content is not the sentence
+	}{
+		// Amounts, and the correction of one: the asserted value, never the negated one.
+		{"Met with Alice today. Q3 budget is approved, $2.4M.", "user", []string{"q3 budget|amount|$2.4M"}},
+		{"Noted: Q3 budget approved at $2.4M, per Alice.", "assistant", []string{"q3 budget|amount|$2.4M|Q3 budget approved at $2.4M, per Alice"}},
+		{"Correction from finance: the Q3 budget is $2.1M, not $2.4M.", "user", []string{"q3 budget|amount|$2.1M|Correction from finance: the Q3 budget is $2.1M"}},
+		{"The Q3 budget is not $2.4M.", "user", nil},
+		{"The Q3 budget is no longer $2.4M.", "user", nil},
+		{"Our rent is 1,450 a month, paid on the first.", "user", []string{"rent|amount|1,450 a month"}},
+		{"The landlord raised the rent to 1,520 a month from June.", "user", []string{"rent|amount|1,520 a month"}},
+		{"The rent went up to 1,600 a month.", "user", []string{"rent|amount|1,600 a month"}},
+		{"The proxy timeout is 30 seconds; the login call takes 45.", "user", []string{"proxy timeout|amount|30 seconds"}},
+		// The speaker's own attributes, however introduced.
+		{"My phone number is 555-0142, text me there if the delivery is late.", "user", []string{"user|phone number|555-0142"}},
+		{"I changed carriers, my phone number is now 555-0199.", "user", []string{"user|phone number|555-0199"}},
+		{"My mobile is 555-0100.", "user", []string{"user|phone number|555-0100"}},
+		{"Please send the invoices to my home address, 12 Birch Lane, Harwick.", "user", []string{"user|address|12 Birch Lane"}},
+		{"We moved house last weekend. My address is now 48 Quay Street, Harwick.", "user", []string{"user|address|48 Quay Street"}},
+		{"My favorite color is orange.", "user", []string{"user|favourite colour|orange"}},
+		// "your" said by the agent is the user's; reported speech is the claim it reports.
+		{"Earlier you said your favourite colour is orange.", "assistant", []string{"user|favourite colour|orange"}},
+		{"Your favourite colour is teal.", "user", nil},
+		{"Her phone number is 555-0111.", "user", nil},
+		// Named events: one key however the sentence names them; the new date, not the left-behind one.
+		{"Product launch for the Kestrel app is planned for May 12.", "user", []string{"kestrel launch|date|May 12"}},
+		{"The Kestrel launch slipped a week: it is now on May 19.", "user", []string{"kestrel launch|date|May 19"}},
+		{"The Kestrel launch moved from May 12 to May 26.", "user", []string{"kestrel launch|date|May 26"}},
+		{"The Kestrel launch is on May 19, not May 12.", "user", []string{"kestrel launch|date|May 19|The Kestrel launch is on May 19"}},
+		{"My phone number is 555-0142, text me if it is not urgent.", "user", []string{"user|phone number|555-0142"}},
+		// Not claims.
+		{"I paid 40 for lunch.", "user", nil},
+		{"It is 5 minutes away.", "user", nil},
+		{"Since I was 17 or so.", "user", nil},
+		{"Thankfully, my son's ok and that was a reminder that life is precious.", "user", nil},
+		{"That's really cool, I like it!", "user", nil},
+		{"My parking spot at the office is P-117.", "user", []string{"user|parking spot at the office|P-117"}},
+	} {
+		var ents []store.Entity
+		for _, e := range capture.Extract(tc.sentence).Entities {
+			ents = append(ents, store.Entity{Text: e.Text, Type: e.Type})
+		}
+		m := &store.Memory{ID: 3, Role: tc.role, Importance: 0.5, Entities: ents}
+		var got []string
+		for _, s := range capture.Sentences(tc.sentence) {
+			for _, f := range keyFacts(s, m) {
+				g := f.Entity + "|" + f.Attribute + "|" + f.Value
+				if f.Content != strings.TrimRight(s, ".") {
+					g += "|" + f.Content
+				}
+				got = append(got, g)
+			}
+		}
+		if diff := cmp.Diff(got, tc.want); diff != "" {
+			t.Errorf("claims of %q (%s) mismatch (-got +want):\n%s", tc.sentence, tc.role, diff)
+		}
+	}
+}
+
+// FuzzKeyFacts: whatever the sentence, extraction does not panic, a claim
+// with an attribute (but a preference, whose value is its stance) has a
+// value that is in the sentence, and that value is
+// never one the sentence denies.
+func FuzzKeyFacts(f *testing.F) {
+	for _, s := range []string{
+		"Correction from finance: the Q3 budget is $2.1M, not $2.4M.",
+		"The landlord raised the rent to 1,520 a month from June.",
+		"I changed carriers, my phone number is now 555-0199.",
+		"Please send the invoices to my home address, 12 Birch Lane, Harwick.",
+		"The Kestrel launch slipped a week: it is now on May 19.",
+		"Earlier you said your favourite colour is orange.",
+		"The Q3 budget is not $2.4M.",
+		"my , : ; - — to to from not",
+		"I love hiking in the Alps.",
+	} {
+		f.Add(s, "user")
+		f.Add(s, "assistant")
+	}
+	f.Fuzz(func(t *testing.T, content, role string) {
+		if len(content) > 2000 {
+			return
+		}
+		var ents []store.Entity
+		for _, e := range capture.Extract(content).Entities {
+			ents = append(ents, store.Entity{Text: e.Text, Type: e.Type})
+		}
+		m := &store.Memory{ID: 1, Role: role, Importance: 0.5, Entities: ents}
+		for _, s := range capture.Sentences(content) {
+			for _, k := range keyFacts(s, m) {
+				if k.Entity == "" {
+					t.Errorf("claim without entity from %q: %+v", s, k)
+				}
+				if k.Attribute == "" || k.Value == "" || strings.HasPrefix(k.Attribute, "preference: ") {
+					continue // a preference's value is its stance ("likes"), not a quote
+				}
+				if !strings.Contains(s, k.Value) {
+					t.Errorf("value %q is not in %q", k.Value, s)
+				}
+				if negated(s, k.Value) {
+					t.Errorf("value %q is denied in %q", k.Value, s)
+				}
+			}
+		}
+	})
+}
