@@ -61,6 +61,7 @@ func commands() []command {
 		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},
 		{"agents", "list agents", runAgents},
+		{"bench", "run a benchmark: bench locomo --data FILE", runBench},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil
