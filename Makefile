@@ -38,6 +38,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) ./internal/capture/
 	$(GO) test -run='^$$' -fuzz='^FuzzWords$$' -fuzztime=$(FUZZTIME) ./internal/text/
 	$(GO) test -run='^$$' -fuzz='^FuzzLoadYAML$$' -fuzztime=$(FUZZTIME) ./internal/config/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/when/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...

@@ -37,7 +37,7 @@ type Options struct {
 type Outcome struct {
 	Sample   string
 	Question Question
-	Turns    []string    // dia_ids of the returned turns, in rank order
+	Turns    []string // dia_ids of the returned turns, in rank order
 	Recall   map[int]float64
 	Tokens   map[int]int
 	Result   recall.Result
