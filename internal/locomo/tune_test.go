@@ -59,6 +59,14 @@ func TestTuneDev(t *testing.T) {
 					t.Speaker = f
 				case "nb":
 					t.Neighbour = f
+				case "ctx":
+					t.Context = f
+				case "rel":
+					t.Relevance = f
+				case "reply":
+					t.Reply = f
+				case "nbfrom":
+					t.NeighbourFrom = int(f)
 				case "span":
 					t.NeighbourSpan = int(f)
 				case "day":

@@ -37,6 +37,7 @@ type Explain struct {
 	InRange    float64 `json:"in_range,omitempty"`   // inside the question's date range
 	Neighbour  float64 `json:"neighbour,omitempty"`  // score passed on from an adjacent turn
 	DayRecord  float64 `json:"day_record,omitempty"` // its day's record matched the question
+	Context    float64 `json:"context,omitempty"`    // relevance of the turns beside it
 	Pinned     bool    `json:"pinned,omitempty"`     // offered as a critical memory
 	Total      float64 `json:"total"`
 }
@@ -46,8 +47,8 @@ type Explain struct {
 type Tuning struct {
 	Relevance, Expansion, Importance, Recency float64
 	Speaker, Entity, InRange, Neighbour       float64
-	DayRecord, Coverage                       float64
-	NeighbourSpan                             int
+	DayRecord, Coverage, Reply, Context       float64
+	NeighbourSpan, NeighbourFrom              int
 	FeedbackDocs, FeedbackTerms               int
 	// MinCoverage is the precision floor: an item holding less than this
 	// share of the query's (weighted) words is not offered, and when no
@@ -65,9 +66,9 @@ type Tuning struct {
 // DefaultTuning is the ranker's defaults.
 var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
-	Speaker: 0.15, Entity: 0.1, InRange: 0.5, Neighbour: 0.5, DayRecord: 0.1,
-	NeighbourSpan: 1, FeedbackDocs: 5, FeedbackTerms: 6,
-	MinCoverage: 0.2, PinImportance: 0.9, DayRecords: true,
+	Speaker: 0.15, Entity: 0.1, InRange: 0.5, Neighbour: 0.3, Reply: 0.8, DayRecord: 0.1, Context: 0.3,
+	NeighbourSpan: 1, NeighbourFrom: 20, FeedbackDocs: 5, FeedbackTerms: 6,
+	MinCoverage: 0.2, PinImportance: 0.9, DayRecords: true, Coverage: 0.3,
 }
 
 // TuningWith is DefaultTuning with the configured precision floor.
@@ -122,6 +123,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	// speaker match rather than as words (a name in a turn is mostly the
 	// other speaker addressing them).
 	var memHits []store.MemoryHit
+	var speakers []string
 	if len(words) > 0 {
 		o := base
 		o.Terms, o.Limit = words, maxCand
@@ -129,7 +131,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		if err != nil {
 			return Result{}, err
 		}
-		speakers := speakerNames(names, hits)
+		speakers = speakerNames(names, hits)
 		if len(speakers) > 0 && !t.NoSpeaker {
 			rest := without(words, speakers)
 			if len(rest) > 0 {
@@ -283,6 +285,21 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 	}
 
+	// A turn inside a passage that matches: its adjacent turns' relevance.
+	byID := map[int64]*cand{}
+	for _, c := range cands {
+		if c.hit.Kind == "memory" {
+			byID[c.hit.ID] = c
+		}
+	}
+	for _, c := range byID {
+		for _, d := range []int64{-1, 1} {
+			if n := byID[c.hit.ID+d]; n != nil && n.hit.SessionID == c.hit.SessionID {
+				c.ex.Context = max(c.ex.Context, n.ex.Relevance+n.ex.Expansion*t.Expansion)
+			}
+		}
+	}
+
 	// Score.
 	lexical := len(words) > 0
 	for _, c := range cands {
@@ -297,7 +314,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 
 	// 6. The turns around the best hits inherit part of their score.
 	if lexical && !t.NoNeighbours && t.NeighbourSpan > 0 && t.Neighbour > 0 {
-		top := topMemories(cands, k)
+		top := topMemories(cands, max(k, t.NeighbourFrom))
 		var ids []int64
 		for _, c := range top {
 			ids = append(ids, c.hit.ID)
@@ -306,14 +323,23 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		if err != nil {
 			return Result{}, err
 		}
-		parent := map[int64]float64{}
+		parent := map[int64]*cand{}
 		for _, c := range top {
-			parent[c.hit.ID] = c.ex.Total
+			parent[c.hit.ID] = c
 		}
 		for _, h := range nb {
 			inherit := 0.0
 			for d := int64(-int64(t.NeighbourSpan)); d <= int64(t.NeighbourSpan); d++ {
-				inherit = max(inherit, parent[h.ID+d])
+				p := parent[h.ID+d]
+				if p == nil {
+					continue
+				}
+				share := 1.0
+				if d == -1 && h.SessionID == p.hit.SessionID && strings.Contains(p.hit.Text, "?") {
+					// The reply to a question that matched: often the answer.
+					share = t.Reply / t.Neighbour
+				}
+				inherit = max(inherit, share*p.ex.Total)
 			}
 			c := get(h.Hit)
 			if c.entities == nil {
@@ -324,6 +350,11 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				age := asOf.Sub(c.hit.Timestamp)
 				c.ex.Recency = math.Exp2(-math.Max(0, float64(age)) / float64(half))
 				c.ex.Coverage = coverage(words, c.hit.Text)
+			}
+			for _, sp := range speakers {
+				if strings.EqualFold(firstWord(h.Role), sp) {
+					c.ex.Speaker = 1
+				}
 			}
 			c.ex.Neighbour = max(c.ex.Neighbour, inherit)
 			c.ex.Total = total(t, c.ex, lexical)
@@ -360,7 +391,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		// No words to search for: the simple ranking's recent and important.
 		return Result{}, errNoTerms
 	}
-	items, dropped, err := e.dropSuperseded(ctx, s, cands, items, asOf)
+	items, dropped, err := e.dropSuperseded(ctx, s, cands, items, asOf, k)
 	if err != nil {
 		return Result{}, err
 	}
@@ -381,7 +412,7 @@ func total(t Tuning, ex Explain, lexical bool) float64 {
 	}
 	lex := t.Relevance*ex.Relevance + t.Expansion*ex.Expansion
 	lex = max(lex, t.Neighbour*ex.Neighbour)
-	return lex + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
+	return lex + t.Context*ex.Context + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
 		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord
 }
 
@@ -389,7 +420,7 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func roundExplain(x *Explain) {
 	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.Coverage, &x.Importance, &x.Recency,
-		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Total} {
+		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Total} {
 		*p = round4(*p)
 	}
 }
