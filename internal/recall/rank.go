@@ -66,10 +66,38 @@ type Tuning struct {
 // DefaultTuning is the ranker's defaults.
 var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
-	Speaker: 0.15, Entity: 0.1, InRange: 0.5, Neighbour: 0.3, Reply: 0.8, DayRecord: 0.1, Context: 0.3,
+	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.3, Reply: 0.8, DayRecord: 0.1, Context: 0.35,
 	NeighbourSpan: 1, NeighbourFrom: 20, FeedbackDocs: 5, FeedbackTerms: 6,
-	MinCoverage: 0.2, PinImportance: 0.9, DayRecords: true, Coverage: 0.3,
+	MinCoverage: 0.2, PinImportance: 0.9, DayRecords: true, Coverage: 0.4,
 }
+
+// coverageCands bounds how many lexical candidates get their coverage
+// counted (and so can pass the precision floor).
+const coverageCands = 150
+
+// bestCands returns up to n candidates by lexical score.
+func bestCands(cands map[string]*cand, n int, t Tuning) []*cand {
+	out := make([]*cand, 0, len(cands))
+	for _, c := range cands {
+		out = append(out, c)
+	}
+	pre := func(c *cand) float64 {
+		return t.Relevance*c.ex.Relevance + t.Expansion*c.ex.Expansion + t.Speaker*c.ex.Speaker
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if pi, pj := pre(out[i]), pre(out[j]); pi != pj {
+			return pi > pj
+		}
+		return out[i].hit.ID < out[j].hit.ID
+	})
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+// latestRecency is the recency weight for questions that ask for the latest.
+const latestRecency = 0.5
 
 // TuningWith is DefaultTuning with the configured precision floor.
 func TuningWith(minCoverage float64) Tuning {
@@ -101,6 +129,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	if !q.Until.IsZero() && q.Until.Before(until) {
 		until = q.Until
 	}
+	if intent.Latest {
+		t.Recency = max(t.Recency, latestRecency) // "the last meeting with Bob": the newest match wins
+	}
 	words := text.Terms(intent.Rest)
 	names := properNames(q.Text)
 	base := store.RankOptions{
@@ -119,7 +150,32 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		return c
 	}
 
-	// 1. Lexical: the query's words; names that are speakers count as a
+	// 1. The question's date range: the memories of that time, most
+	// important first, and its day records.
+	if intent.Found && !intent.From.IsZero() {
+		o := base
+		o.Since, o.Until = maxTime(since, intent.From), minTime(until, intent.To)
+		o.Limit = max(k*3, 30)
+		hits, err := s.MemoriesInRange(ctx, o)
+		if err != nil {
+			return Result{}, err
+		}
+		if len(hits) == 0 {
+			// Nothing then: the phrase was probably not a date to search by
+			// ("friends for 4 years"); its words count as words.
+			intent = Temporal{Rest: q.Text}
+			words = text.Terms(q.Text)
+		}
+		for _, h := range hits {
+			c := get(h.Hit)
+			c.entities = h.Entities
+			if len(words) == 0 {
+				c.ex.Coverage = 1 // the date is the whole question
+			}
+		}
+	}
+
+	// 2. Lexical: the query's words; names that are speakers count as a
 	// speaker match rather than as words (a name in a turn is mostly the
 	// other speaker addressing them).
 	var memHits []store.MemoryHit
@@ -157,7 +213,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			}
 		}
 
-		// 2. Related words: concepts from the lexicon, and pseudo-relevance
+		// 3. Related words: concepts from the lexicon, and pseudo-relevance
 		// feedback from the best hits' own words.
 		var related []string
 		if !t.NoExpansion {
@@ -179,35 +235,13 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				c.ex.Expansion = max(c.ex.Expansion, rel)
 			}
 		}
-		for _, c := range cands {
+		// Coverage for the candidates that can still rank (the floor drops
+		// the rest), best preliminary score first.
+		for _, c := range bestCands(cands, coverageCands, t) {
 			c.ex.Coverage = coverage(words, c.hit.Text)
 			if c.ex.Speaker > 0 {
 				// The speaker is part of what the question asks for.
 				c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(words)+1))
-			}
-		}
-	}
-
-	// 3. The question's date range: the memories of that time, most
-	// important first, and its day records.
-	if intent.Found && !intent.From.IsZero() {
-		o := base
-		o.Since, o.Until = maxTime(since, intent.From), minTime(until, intent.To)
-		o.Limit = max(k*3, 30)
-		hits, err := s.MemoriesInRange(ctx, o)
-		if err != nil {
-			return Result{}, err
-		}
-		for _, h := range hits {
-			c := get(h.Hit)
-			c.entities = h.Entities
-			if len(words) == 0 {
-				c.ex.Coverage = 1 // the date is the whole question
-			}
-		}
-		for _, c := range cands {
-			if c.hit.Kind == "memory" && !c.hit.Timestamp.Before(intent.From) && c.hit.Timestamp.Before(intent.To) {
-				c.ex.InRange = 1
 			}
 		}
 	}
@@ -270,6 +304,14 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				if c.fact != nil {
 					c.ex.Coverage = coverage(words, c.hit.Text)
 				}
+			}
+		}
+	}
+
+	if intent.Found && !intent.From.IsZero() {
+		for _, c := range cands {
+			if c.hit.Kind == "memory" && !c.hit.Timestamp.Before(intent.From) && c.hit.Timestamp.Before(intent.To) {
+				c.ex.InRange = 1
 			}
 		}
 	}

@@ -28,6 +28,9 @@ var correction = regexp.MustCompile(`(?i)[,;]?\s*\b(?:not|instead of|rather than
 // staleIn returns the values a memory says are no longer right, and its
 // text with those clauses taken out ("from X to Y" keeps "to Y").
 func staleIn(s string) (stale [][]string, cleaned string) {
+	if !mayCorrect(s) {
+		return nil, s
+	}
 	locs := correction.FindAllStringSubmatchIndex(s, -1)
 	if len(locs) == 0 {
 		return nil, s
@@ -119,6 +122,21 @@ func (e *Engine) dropSuperseded(ctx context.Context, s RankSearcher, cands map[s
 	}
 	sortItems(kept)
 	return kept, dropped, nil
+}
+
+// mayCorrect is a cheap test that s could hold a correction: a digit and
+// one of the correction words.
+func mayCorrect(s string) bool {
+	if strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
+		return false
+	}
+	l := strings.ToLower(s)
+	for _, w := range []string{"not ", "instead of", "rather than", "no longer", "formerly", "previously", "from "} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // isCorrecting reports whether the item's stored text names a stale value.

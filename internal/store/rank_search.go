@@ -79,15 +79,50 @@ func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o RankOpt
 	if len(ids) == 0 || span <= 0 {
 		return nil, nil
 	}
-	b, _ := json.Marshal(ids)
-	sql := `SELECT DISTINCT ` + memoryHitColumns + `, 0 FROM json_each(?) h
-		JOIN daily_memories c ON c.id = h.value
-		JOIN daily_memories m ON m.id BETWEEN c.id - ? AND c.id + ? AND m.id != c.id AND m.session_id = c.session_id
-		WHERE m.id NOT IN (SELECT value FROM json_each(?))`
-	args := []any{string(b), span, span, string(b)}
+	given := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		given[id] = true
+	}
+	want := make([]int64, 0, len(ids)*(2*span+1))
+	for _, id := range ids {
+		for d := -int64(span); d <= int64(span); d++ {
+			want = append(want, id+d)
+		}
+	}
+	b, _ := json.Marshal(want)
 	o.Terms = nil
-	sql, args = rankFilters(sql, args, o)
-	return a.memoryHits(ctx, sql, args)
+	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?))`, []any{string(b)}, o)
+	// The given memories themselves are read too, for their sessions.
+	sql = `SELECT * FROM (` + sql + `) UNION SELECT ` + memoryHitColumns + `, 0 FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?))`
+	idsJSON, _ := json.Marshal(ids)
+	args = append(args, string(idsJSON))
+	all, err := a.memoryHits(ctx, sql, args)
+	if err != nil {
+		return nil, err
+	}
+	session := make(map[int64]string, len(ids))
+	for _, h := range all {
+		if given[h.ID] {
+			session[h.ID] = h.SessionID
+		}
+	}
+	var out []MemoryHit
+	seen := map[int64]bool{}
+	for _, h := range all {
+		if given[h.ID] || seen[h.ID] {
+			continue
+		}
+		for d := -int64(span); d <= int64(span); d++ {
+			if s, ok := session[h.ID+d]; ok && given[h.ID+d] && s == h.SessionID {
+				out = append(out, h)
+				seen[h.ID] = true
+				break
+			}
+		}
+	}
+	return out, nil
 }
 
 func (a *Agent) memoryHits(ctx context.Context, sql string, args []any) ([]MemoryHit, error) {
