@@ -204,13 +204,8 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			c.entities = hits[i].Entities
 			c.ex.Relevance = max(c.ex.Relevance, rel)
 		}
-		for _, h := range memHits {
-			c := cands[fmt.Sprintf("memory:%d", h.ID)]
-			for _, sp := range speakers {
-				if strings.EqualFold(firstWord(h.Role), sp) {
-					c.ex.Speaker = 1
-				}
-			}
+		if !t.NoSpeaker {
+			markSpeakers(cands, names)
 		}
 
 		// 3. Related words: concepts from the lexicon, and pseudo-relevance
@@ -308,6 +303,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 	}
 
+	if !t.NoSpeaker {
+		markSpeakers(cands, names)
+	}
 	if intent.Found && !intent.From.IsZero() {
 		for _, c := range cands {
 			if c.hit.Kind == "memory" && !c.hit.Timestamp.Before(intent.From) && c.hit.Timestamp.Before(intent.To) {
@@ -393,8 +391,8 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				c.ex.Recency = math.Exp2(-math.Max(0, float64(age)) / float64(half))
 				c.ex.Coverage = coverage(words, c.hit.Text)
 			}
-			for _, sp := range speakers {
-				if strings.EqualFold(firstWord(h.Role), sp) {
+			for _, n := range names {
+				if !t.NoSpeaker && strings.EqualFold(firstWord(h.Role), n) {
 					c.ex.Speaker = 1
 				}
 			}
@@ -533,6 +531,18 @@ func properNames(q string) []string {
 		first = false
 	}
 	return dedupe(out)
+}
+
+// markSpeakers sets the speaker part of the memories whose role's first
+// word is a name the question uses.
+func markSpeakers(cands map[string]*cand, names []string) {
+	for _, c := range cands {
+		for _, n := range names {
+			if c.hit.Kind == "memory" && strings.EqualFold(firstWord(c.hit.Role), n) {
+				c.ex.Speaker = 1
+			}
+		}
+	}
 }
 
 // speakerNames are the names that are the first word of a hit's role.
