@@ -28,6 +28,7 @@ fmt-check:
 # The race detector needs cgo; the binary itself never does.
 test: vet fmt-check
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run '^TestLocomoDevFloor$$' ./internal/locomo/
 	$(MAKE) fuzz
 
 # Each fuzz target for 20,000 inputs (a count, not a duration: a -fuzztime

@@ -169,10 +169,9 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 		return printJSON(env.Stdout, res)
 	}
 	if len(res.Items) == 0 {
+		fmt.Fprintln(env.Stdout, "(nothing recalled)")
 		if res.Note != "" {
-			fmt.Fprintf(env.Stdout, "(nothing recalled: %s)\n", res.Note)
-		} else {
-			fmt.Fprintln(env.Stdout, "(nothing recalled)")
+			fmt.Fprintln(env.Stderr, "note:", res.Note)
 		}
 		return nil
 	}
