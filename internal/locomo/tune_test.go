@@ -59,6 +59,8 @@ func TestTuneDev(t *testing.T) {
 					t.Speaker = f
 				case "nb":
 					t.Neighbour = f
+				case "ctx2":
+					t.Context2 = f
 				case "ctx":
 					t.Context = f
 				case "rel":

@@ -23,6 +23,7 @@ type RankSearcher interface {
 	SearchDayRecords(ctx context.Context, o store.SearchOptions) ([]store.ConsolidationHit, error)
 	SearchCurrentFacts(ctx context.Context, o store.SearchOptions) ([]store.FactHit, error)
 	FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]store.FactHit, error)
+	ImportantMemories(ctx context.Context, o store.RankOptions) ([]store.MemoryHit, error)
 }
 
 // Explain is why an item ranked where it did: the parts of its score.
@@ -48,15 +49,19 @@ type Tuning struct {
 	Relevance, Expansion, Importance, Recency float64
 	Speaker, Entity, InRange, Neighbour       float64
 	DayRecord, Coverage, Reply, Context       float64
+	Context2                                  float64 // share of Context two turns away
 	NeighbourSpan, NeighbourFrom              int
 	FeedbackDocs, FeedbackTerms               int
 	// MinCoverage is the precision floor: an item holding less than this
 	// share of the query's (weighted) words is not offered, and when no
 	// item reaches it the result is empty with Found false.
 	MinCoverage float64
-	// PinImportance: memories at least this important that match the
-	// query are always offered (a profile); 0 is 0.9, above 1 disables.
+	// PinImportance: the memories at least this important (a profile:
+	// "I am allergic to penicillin") are offered after the ranked items,
+	// whatever the words, when the question found something and the
+	// budget allows; at most PinMax of them. Above 1 disables.
 	PinImportance float64
+	PinMax        int
 	// DayRecords: offer day records (consolidations) as items.
 	DayRecords bool
 	// NoFeedback, NoNeighbours, NoSpeaker switch parts off (for measuring).
@@ -68,7 +73,7 @@ var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
 	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.3, Reply: 0.8, DayRecord: 0.1, Context: 0.35,
 	NeighbourSpan: 1, NeighbourFrom: 20, FeedbackDocs: 5, FeedbackTerms: 6,
-	MinCoverage: 0.2, PinImportance: 0.9, DayRecords: true, Coverage: 0.4,
+	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4,
 }
 
 // coverageCands bounds how many lexical candidates get their coverage
@@ -333,9 +338,13 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 	}
 	for _, c := range byID {
-		for _, d := range []int64{-1, 1} {
-			if n := byID[c.hit.ID+d]; n != nil && n.hit.SessionID == c.hit.SessionID {
-				c.ex.Context = max(c.ex.Context, n.ex.Relevance+n.ex.Expansion*t.Expansion)
+		for _, d := range []int64{-2, -1, 1, 2} {
+			w := 1.0
+			if d == -2 || d == 2 {
+				w = t.Context2
+			}
+			if n := byID[c.hit.ID+d]; n != nil && w > 0 && n.hit.SessionID == c.hit.SessionID {
+				c.ex.Context = max(c.ex.Context, w*(n.ex.Relevance+n.ex.Expansion*t.Expansion))
 			}
 		}
 	}
@@ -437,6 +446,11 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	}
 	res := pack(items, budget, k)
 	res.Found = len(res.Items) > 0
+	if res.Found && t.PinImportance <= 1 && t.PinMax > 0 && q.Session == "" {
+		if err := e.pin(ctx, s, &res, base, t, budget, k, q.Explain); err != nil {
+			return Result{}, err
+		}
+	}
 	if dropped > 0 {
 		res.Note = fmt.Sprintf("%d item(s) holding a superseded value left out", dropped)
 	}
@@ -444,6 +458,48 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		res.Note = "nothing stored matches the question well enough"
 	}
 	return res, nil
+}
+
+// pin offers the most important memories not already offered, at the end
+// of the context: critical facts about the user are always there. They take
+// the last of the k places and must fit the budget like any item.
+func (e *Engine) pin(ctx context.Context, s RankSearcher, res *Result, base store.RankOptions, t Tuning, budget, k int, explain bool) error {
+	o := base
+	o.Limit = 50
+	hits, err := s.ImportantMemories(ctx, o)
+	if err != nil {
+		return err
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Importance > hits[j].Importance })
+	have := map[string]bool{}
+	for _, it := range res.Items {
+		have[it.ID] = true
+		have[strings.ToLower(oneLine(it.Text))] = true
+	}
+	var pins []Item
+	for _, h := range hits {
+		if len(pins) >= min(t.PinMax, k-1) || h.Importance < t.PinImportance {
+			break
+		}
+		id := fmt.Sprintf("memory:%d", h.ID)
+		if have[id] || have[strings.ToLower(oneLine(h.Text))] {
+			continue
+		}
+		have[id] = true
+		it := Item{ID: id, Kind: "memory", Text: h.Text, Timestamp: h.Timestamp, SessionID: h.SessionID, Role: h.Role}
+		if explain {
+			it.Explain = &Explain{Importance: round4(h.Importance), Pinned: true}
+		}
+		pins = append(pins, it)
+	}
+	if len(pins) == 0 {
+		return nil
+	}
+	ranked := res.Items[:min(len(res.Items), k-len(pins))]
+	note := res.Note
+	*res = pack(append(append([]Item(nil), ranked...), pins...), budget, k)
+	res.Found, res.Note = true, note
+	return nil
 }
 
 func total(t Tuning, ex Explain, lexical bool) float64 {

@@ -288,3 +288,37 @@ func TestExpand(t *testing.T) {
 		}
 	}
 }
+
+func TestPinnedProfile(t *testing.T) {
+	a := agentWith(t, conversation)
+	allergy := store.Memory{Content: "I am allergic to penicillin", Timestamp: day0.Add(-90 * 24 * time.Hour),
+		SessionID: "health", Role: "user", Importance: 0.95, ContentHash: "pin"}
+	if _, err := a.Insert(t.Context(), []store.Memory{allergy}); err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{}
+	res, err := e.Recall(t.Context(), a, Query{Text: "Did Bob go to the pottery class?", AsOf: day0.Add(72 * time.Hour), Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.Items[len(res.Items)-1]
+	if last.Text != allergy.Content || last.Explain == nil || !last.Explain.Pinned || !strings.Contains(res.Context, "penicillin") {
+		t.Errorf("the profile memory is not pinned last: %v\n%s", ids(res.Items), res.Context)
+	}
+	// Nothing found: nothing pinned either.
+	res, err = e.Recall(t.Context(), a, Query{Text: "quantum chromodynamics", AsOf: day0.Add(72 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) != 0 {
+		t.Errorf("pinned without a match: %v", ids(res.Items))
+	}
+	// A tight budget leaves it out rather than overflowing.
+	res, err = e.Recall(t.Context(), a, Query{Text: "Did Bob go to the pottery class?", AsOf: day0.Add(72 * time.Hour), BudgetTokens: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Tokens > 20 {
+		t.Errorf("context of %d tokens over a budget of 20", res.Tokens)
+	}
+}

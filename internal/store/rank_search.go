@@ -292,3 +292,13 @@ func (a *Agent) FactsAbout(ctx context.Context, entity, attribute string, asOf t
 	}
 	return out, nil
 }
+
+// ImportantMemories returns the newest memories with importance of at least
+// 0.8 (the partial index's condition, so it is used) within the filters, up
+// to Limit: the profile recall may pin.
+func (a *Agent) ImportantMemories(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
+	o.Terms = nil
+	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE m.importance >= 0.8`, nil, o)
+	sql += ` ORDER BY m.ts DESC LIMIT ?`
+	return a.memoryHits(ctx, sql, append(args, max(o.Limit, 1)))
+}
