@@ -101,6 +101,10 @@ func bestCands(cands map[string]*cand, n int, t Tuning) []*cand {
 	return out
 }
 
+// windowNote: the newest 2.5 × max_candidates full-text matches (1,000 by
+// default) are scored by BM25, which bounds the cost of common words in a
+// large store and ranks every match in a small one.
+
 // latestRecency is the recency weight for questions that ask for the latest.
 const latestRecency = 0.5
 
@@ -142,6 +146,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	base := store.RankOptions{
 		SearchOptions: store.SearchOptions{Since: since, Until: until, Session: q.Session},
 		Role:          q.Role, Source: q.Source, Entity: q.Entity,
+		Window: maxCand * 5 / 2, // see windowNote
 	}
 
 	cands := map[string]*cand{}

@@ -17,6 +17,9 @@ type RankOptions struct {
 	Role   string // only memories with this role (case-insensitive); "" any
 	Source string // only memories from this source; "" any
 	Entity string // only memories naming this entity (case-insensitive); "" any
+	// Window bounds the cost of common words: only the Window most recently
+	// stored matches are scored (0: all of them).
+	Window int
 }
 
 // MemoryHit is a memory candidate with the fields recall's ranking and
@@ -46,19 +49,23 @@ func rankFilters(sql string, args []any, o RankOptions) (string, []any) {
 	return sql, args
 }
 
-// SearchMemoriesRanked returns the Limit best memories by BM25 among all
-// those matching any term (not just the newest matches, as SearchMemories
-// does), with their scores.
+// SearchMemoriesRanked returns the Limit best memories by BM25 among those
+// matching any term (the Window newest matches, or all), with their scores.
 func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
 	if len(o.Terms) == 0 {
 		return nil, nil
 	}
-	sql := `SELECT ` + memoryHitColumns + `, bm25(memories_fts)
+	sql := `SELECT ` + memoryHitColumns + `, bm25(memories_fts) AS score
 		FROM memories_fts JOIN daily_memories m ON m.id = memories_fts.rowid
 		WHERE memories_fts MATCH ?`
 	args := []any{matchAny(o.Terms)}
 	sql, args = rankFilters(sql, args, o)
-	sql += ` ORDER BY bm25(memories_fts) LIMIT ?`
+	if o.Window > 0 {
+		sql = `SELECT * FROM (` + sql + ` ORDER BY memories_fts.rowid DESC LIMIT ?) ORDER BY score LIMIT ?`
+		args = append(args, o.Window)
+	} else {
+		sql += ` ORDER BY score LIMIT ?`
+	}
 	args = append(args, max(o.Limit, 1))
 	return a.memoryHits(ctx, sql, args)
 }
