@@ -72,7 +72,7 @@ type Tuning struct {
 var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
 	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.3, Reply: 0.8, DayRecord: 0.1, Context: 0.35,
-	NeighbourSpan: 1, NeighbourFrom: 20, FeedbackDocs: 5, FeedbackTerms: 6,
+	NeighbourSpan: 2, NeighbourFrom: 20, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
 	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4,
 }
 
