@@ -55,19 +55,54 @@ func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]Memo
 	if len(o.Terms) == 0 {
 		return nil, nil
 	}
-	sql := `SELECT ` + memoryHitColumns + `, bm25(memories_fts) AS score
+	// Score ids first and read the whole rows of the best Limit only: the
+	// sorter then handles two numbers a match, not its text.
+	inner := `SELECT m.id AS id, bm25(memories_fts) AS score
 		FROM memories_fts JOIN daily_memories m ON m.id = memories_fts.rowid
 		WHERE memories_fts MATCH ?`
 	args := []any{matchAny(o.Terms)}
-	sql, args = rankFilters(sql, args, o)
-	if o.Window > 0 {
-		sql = `SELECT * FROM (` + sql + ` ORDER BY memories_fts.rowid DESC LIMIT ?) ORDER BY score LIMIT ?`
-		args = append(args, o.Window)
-	} else {
-		sql += ` ORDER BY score LIMIT ?`
+	unfiltered, err := a.noFilter(ctx, o)
+	if err != nil {
+		return nil, err
 	}
+	if unfiltered {
+		// Nothing to filter on: the index alone, without reading a row per match.
+		inner = `SELECT rowid AS id, bm25(memories_fts) AS score FROM memories_fts WHERE memories_fts MATCH ?`
+	} else {
+		inner, args = rankFilters(inner, args, o)
+	}
+	if o.Window > 0 {
+		// memories_fts.rowid, not an alias: FTS5 then walks the index
+		// backwards and scores only the rows the limit lets through.
+		inner = `SELECT id, score FROM (` + inner + ` ORDER BY memories_fts.rowid DESC LIMIT ?)`
+		args = append(args, o.Window)
+	}
+	sql := `SELECT ` + memoryHitColumns + `, r.score FROM (` + inner + ` ORDER BY score LIMIT ?) r
+		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
 	args = append(args, max(o.Limit, 1))
 	return a.memoryHits(ctx, sql, args)
+}
+
+// noFilter reports whether o filters nothing out: no filter but Until, and
+// Until at or after the newest memory (an as_of of now).
+func (a *Agent) noFilter(ctx context.Context, o RankOptions) (bool, error) {
+	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" {
+		return false, nil
+	}
+	if o.Until.IsZero() {
+		return true, nil
+	}
+	var newest int64
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `SELECT coalesce(max(ts), 0) FROM daily_memories`, nil, func(s *sqlite3.Stmt) error {
+			newest = s.ColumnInt64(0)
+			return nil
+		})
+	})
+	if err != nil {
+		return false, fmt.Errorf("newest memory: %w", err)
+	}
+	return o.Until.UnixMilli() >= newest, nil
 }
 
 // MemoriesInRange returns memories within the filters (Since and Until
