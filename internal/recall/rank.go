@@ -258,7 +258,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	if q.Session == "" && q.Role == "" && q.Source == "" {
 		o := store.SearchOptions{Terms: words, Since: since, Until: until, Limit: layerCandidates}
 		if intent.Found && !intent.From.IsZero() {
+			// The date names the records: every day record in the range.
 			o.Since, o.Until = maxTime(since, intent.From), minTime(until, intent.To.Add(-time.Millisecond))
+			o.Terms = nil
 		}
 		if len(o.Terms) > 0 || intent.Found {
 			days, err := s.SearchDayRecords(ctx, o)
@@ -442,7 +444,18 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	}
 	sortItems(items)
 	if !found && (lexical || intent.Found) {
-		return Result{Items: []Item{}, Found: false, Note: "nothing stored matches the question well enough"}, nil
+		res := Result{Items: []Item{}, Found: false, Note: "nothing stored matches the question well enough"}
+		if t.PinImportance <= 1 && t.PinMax > 0 && q.Session == "" {
+			// The profile is offered even so: "is there any medicine I
+			// should avoid?" shares no word with "I am allergic to penicillin".
+			if err := e.pin(ctx, s, &res, base, t, budget, k, q.Explain); err != nil {
+				return Result{}, err
+			}
+			if len(res.Items) > 0 {
+				res.Note = "nothing stored matches the question well enough; the pinned profile is offered"
+			}
+		}
+		return res, nil
 	}
 	if !lexical && !intent.Found {
 		// No words to search for: the simple ranking's recent and important.
@@ -454,7 +467,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	}
 	res := pack(items, budget, k)
 	res.Found = len(res.Items) > 0
-	if res.Found && t.PinImportance <= 1 && t.PinMax > 0 && q.Session == "" {
+	if t.PinImportance <= 1 && t.PinMax > 0 && q.Session == "" {
 		if err := e.pin(ctx, s, &res, base, t, budget, k, q.Explain); err != nil {
 			return Result{}, err
 		}
@@ -469,8 +482,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 }
 
 // pin offers the most important memories not already offered, at the end
-// of the context: critical facts about the user are always there. They take
-// the last of the k places and must fit the budget like any item.
+// of the context: critical facts about the user are always there, even when
+// nothing else matched (Found stays as it was). They take the last of the k
+// places and must fit the budget like any item.
 func (e *Engine) pin(ctx context.Context, s RankSearcher, res *Result, base store.RankOptions, t Tuning, budget, k int, explain bool) error {
 	o := base
 	o.Limit = 50
@@ -505,8 +519,9 @@ func (e *Engine) pin(ctx context.Context, s RankSearcher, res *Result, base stor
 	}
 	ranked := res.Items[:min(len(res.Items), k-len(pins))]
 	note := res.Note
+	found := res.Found
 	*res = pack(append(append([]Item(nil), ranked...), pins...), budget, k)
-	res.Found, res.Note = true, note
+	res.Found, res.Note = found, note
 	return nil
 }
 

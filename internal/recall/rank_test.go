@@ -305,13 +305,14 @@ func TestPinnedProfile(t *testing.T) {
 	if last.Text != allergy.Content || last.Explain == nil || !last.Explain.Pinned || !strings.Contains(res.Context, "penicillin") {
 		t.Errorf("the profile memory is not pinned last: %v\n%s", ids(res.Items), res.Context)
 	}
-	// Nothing found: nothing pinned either.
-	res, err = e.Recall(t.Context(), a, Query{Text: "quantum chromodynamics", AsOf: day0.Add(72 * time.Hour)})
+	// Nothing matches the words: the profile is still offered, and Found
+	// says nothing matched.
+	res, err = e.Recall(t.Context(), a, Query{Text: "Is there any medicine I should avoid?", AsOf: day0.Add(72 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Items) != 0 {
-		t.Errorf("pinned without a match: %v", ids(res.Items))
+	if res.Found || len(res.Items) != 1 || res.Items[0].Text != allergy.Content {
+		t.Errorf("found=%v items=%v; want the pinned profile only, found false", res.Found, ids(res.Items))
 	}
 	// A tight budget leaves it out rather than overflowing.
 	res, err = e.Recall(t.Context(), a, Query{Text: "Did Bob go to the pottery class?", AsOf: day0.Add(72 * time.Hour), BudgetTokens: 20})
