@@ -28,6 +28,7 @@ fmt-check:
 # The race detector needs cgo; the binary itself never does.
 test: vet fmt-check
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run '^TestLocomoDevFloor$$' ./internal/locomo/
 	$(MAKE) fuzz
 
 # Each fuzz target for 20,000 inputs (a count, not a duration: a -fuzztime
@@ -45,6 +46,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzztime=$(FUZZTIME) ./internal/answer/
 	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzztime=$(FUZZTIME) ./internal/web/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/when/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...

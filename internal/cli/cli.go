@@ -69,6 +69,7 @@ func commands() []command {
 		{"doctor", "check the installation and say how to fix what is wrong", runDoctor},
 		{"watch", "watched folders: list, scan, status", runWatch},
 		{"mcp", "serve the MCP tools over stdio (for Claude Code and other MCP clients)", runMCP},
+		{"bench", "run a benchmark: bench locomo --data FILE", runBench},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil

@@ -57,6 +57,11 @@ func TestExitCodes(t *testing.T) {
 		{"hostile agent", []string{"recall", "--data", data, "--agent", "../x", "q"}, ExitUsage, "invalid agent name"},
 		{"unknown agent", []string{"list", "--data", data, "--agent", "ghost"}, ExitError, "no such agent"},
 		{"version", []string{"version"}, ExitOK, "dormouse "},
+		{"bench without a benchmark", []string{"bench"}, ExitUsage, "name a benchmark"},
+		{"unknown benchmark", []string{"bench", "beir"}, ExitUsage, `unknown benchmark "beir"`},
+		{"bench locomo without data", []string{"bench", "locomo"}, ExitUsage, "--data FILE is required"},
+		{"bench locomo bad samples", []string{"bench", "locomo", "--data", "x.json", "--k", "0"}, ExitUsage, "--k"},
+		{"bench locomo missing file", []string{"bench", "locomo", "--data", filepath.Join(data, "none.json")}, ExitError, "read LoCoMo data"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,9 +89,13 @@ func TestLocalModeInProcess(t *testing.T) {
 	if code != ExitOK || !strings.HasPrefix(out, "[memory:1] ") {
 		t.Errorf("recall with flags after the query: exit %d, %q", code, out)
 	}
-	out, _, code = runMain(t, "", "recall", "--data", data, "--agent", "home", "volcanoes")
-	if code != ExitOK || strings.TrimSpace(out) != "(nothing recalled)" {
-		t.Errorf("recall of nothing: exit %d, %q", code, out)
+	out, errOut, code = runMain(t, "", "recall", "--data", data, "--agent", "home", "volcanoes")
+	if code != ExitOK || strings.TrimSpace(out) != "(nothing recalled)" || !strings.Contains(errOut, "nothing stored matches") {
+		t.Errorf("recall of nothing: exit %d, %q, stderr %q", code, out, errOut)
+	}
+	out, _, code = runMain(t, "", "recall", "--data", data, "--agent", "home", "--explain", "--role", "", "green tea")
+	if code != ExitOK || !strings.Contains(out, "[memory:1]") || !strings.Contains(out, "relevance 1.00") {
+		t.Errorf("recall --explain: exit %d, %q", code, out)
 	}
 	out, _, code = runMain(t, "", "status", "--data", data)
 	if code != ExitOK || !strings.Contains(out, "home") || !strings.Contains(out, "never") {

@@ -150,6 +150,10 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
 	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
 	fs.StringVar(&req.Session, "session", "", "only this session's memories")
+	fs.StringVar(&req.Role, "role", "", "only memories with this role (who said it)")
+	fs.StringVar(&req.Source, "source", "", "only memories from this source")
+	fs.StringVar(&req.Entity, "entity", "", "only memories naming this entity")
+	fs.BoolVar(&req.Explain, "explain", false, "show why each item ranked where it did (score parts)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -172,9 +176,24 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 	}
 	if len(res.Items) == 0 {
 		fmt.Fprintln(env.Stdout, "(nothing recalled)")
+		if res.Note != "" {
+			fmt.Fprintln(env.Stderr, "note:", res.Note)
+		}
 		return nil
 	}
 	fmt.Fprintln(env.Stdout, res.Context)
+	if req.Explain {
+		fmt.Fprintln(env.Stdout)
+		for _, it := range res.Items {
+			if x := it.Explain; x != nil {
+				fmt.Fprintf(env.Stdout, "%-18s %.3f = relevance %.2f expansion %.2f coverage %.2f importance %.2f recency %.2f speaker %.0f entity %.0f in_range %.0f neighbour %.2f day_record %.2f\n",
+					it.ID, x.Total, x.Relevance, x.Expansion, x.Coverage, x.Importance, x.Recency, x.Speaker, x.Entity, x.InRange, x.Neighbour, x.DayRecord)
+			}
+		}
+	}
+	if res.Note != "" {
+		fmt.Fprintln(env.Stderr, "note:", res.Note)
+	}
 	return nil
 }
 

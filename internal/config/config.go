@@ -93,6 +93,8 @@ type Recall struct {
 	K               int      `yaml:"k"`
 	MaxCandidates   int      `yaml:"max_candidates"` // full-text candidates ranked per query
 	RecencyHalfLife Duration `yaml:"recency_half_life"`
+	MinCoverage     float64  `yaml:"min_coverage"` // precision floor: share of the query's words an item must hold
+	Explain         bool     `yaml:"explain"`      // attach score parts to every item
 }
 
 // Consolidate tunes the nightly cycle and its early runs.
@@ -171,6 +173,7 @@ func Default() Config {
 			K:               10,
 			MaxCandidates:   400,
 			RecencyHalfLife: Duration(720 * time.Hour),
+			MinCoverage:     0.2,
 		},
 		Consolidate: Consolidate{
 			CatchUp:          true,

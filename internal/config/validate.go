@@ -71,6 +71,9 @@ func (c Config) validate() problems {
 			r.K, r.MaxCandidates)
 	}
 	p.duration("recall.recency_half_life", r.RecencyHalfLife, time.Hour, 10*365*24*time.Hour)
+	if r.MinCoverage < 0 || r.MinCoverage > 1 {
+		p.add("recall.min_coverage", "want 0 to 1, got %g", r.MinCoverage)
+	}
 
 	cs := c.Consolidate
 	p.number("consolidate.backlog_threshold", int64(cs.BacklogThreshold), 0, 1000000)

@@ -50,6 +50,8 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 		RecencyHalfLife: time.Duration(cfg.Recall.RecencyHalfLife),
 		DefaultBudget:   cfg.Recall.BudgetTokens,
 		DefaultK:        cfg.Recall.K,
+		Tuning:          recall.TuningWith(cfg.Recall.MinCoverage),
+		Explain:         cfg.Recall.Explain,
 	}
 }
 

@@ -5,6 +5,7 @@ package recall
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -30,6 +31,13 @@ type Engine struct {
 	DefaultBudget   int           // tokens, when a request gives none (1000)
 	DefaultK        int           // items, when a request gives none (10)
 	Now             func() time.Time
+	// Tuning weighs the full ranker's parts; the zero value is DefaultTuning.
+	Tuning Tuning
+	// Simple selects the original ranking (BM25, importance, recency over
+	// the newest matches), for comparison.
+	Simple bool
+	// Explain attaches score parts to every item, asked or not.
+	Explain bool
 }
 
 // Query is one recall request.
@@ -40,6 +48,10 @@ type Query struct {
 	AsOf         time.Time // the question's time: nothing newer is returned
 	Since, Until time.Time
 	Session      string
+	Role         string // only memories with this role
+	Source       string // only memories from this source
+	Entity       string // only memories naming this entity
+	Explain      bool   // attach each item's score parts
 }
 
 // Item is one cited piece of context.
@@ -52,6 +64,7 @@ type Item struct {
 	SessionID string    `json:"session_id,omitempty"`
 	Role      string    `json:"role,omitempty"`
 	Tokens    int       `json:"tokens"`
+	Explain   *Explain  `json:"explain,omitempty"`
 }
 
 // Result is the ranked items and the context assembled from them.
@@ -59,6 +72,10 @@ type Result struct {
 	Items   []Item `json:"items"`
 	Context string `json:"context"`
 	Tokens  int    `json:"tokens"`
+	// Found is false when nothing stored matched the question well enough
+	// (the precision floor): Items is then empty and Note says so.
+	Found bool   `json:"found"`
+	Note  string `json:"note,omitempty"`
 }
 
 // Ranking weights. With query terms, lexical relevance leads and importance
@@ -74,6 +91,10 @@ const (
 
 	layerCandidates = 20 // consolidation and fact candidates per query
 )
+
+// errNoTerms sends a query with no searchable words and no date to the
+// simple ranking's recent-and-important path.
+var errNoTerms = errors.New("no terms")
 
 func (e *Engine) defaults() (maxCand int, half time.Duration, budget, k int, now time.Time) {
 	maxCand, half, budget, k = e.MaxCandidates, e.RecencyHalfLife, e.DefaultBudget, e.DefaultK
@@ -113,6 +134,12 @@ func (e *Engine) Recall(ctx context.Context, s Searcher, q Query) (Result, error
 	if !q.Until.IsZero() && q.Until.Before(until) {
 		until = q.Until
 	}
+	if rs, ok := s.(RankSearcher); ok && !e.Simple {
+		res, err := e.rankRecall(ctx, rs, q, asOf, half, budget, k, maxCand)
+		if !errors.Is(err, errNoTerms) {
+			return res, err
+		}
+	}
 	terms := text.Terms(q.Text)
 	o := store.SearchOptions{Terms: terms, Since: q.Since, Until: until, Session: q.Session}
 
@@ -147,7 +174,9 @@ func (e *Engine) Recall(ctx context.Context, s Searcher, q Query) (Result, error
 	}
 
 	items := score(hits, len(terms) > 0, asOf, half)
-	return pack(items, budget, k), nil
+	res := pack(items, budget, k)
+	res.Found = len(res.Items) > 0
+	return res, nil
 }
 
 // score turns hits into items with a blended score. BM25 is normalised per

@@ -90,8 +90,9 @@ func TestRecallOrdering(t *testing.T) {
 		// A stated preference (more important) edges out a recent chore.
 		{"coffee", []string{"memory:8", "memory:9"}},
 		{"SQLite decision", []string{"memory:7"}},
-		// Nothing matches: nothing is returned rather than noise.
-		{"quantum chromodynamics", nil},
+		// Nothing matches: no best bad match, only the pinned profile
+		// (importance 0.95), which is always offered.
+		{"quantum chromodynamics", []string{"memory:1"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.query, func(t *testing.T) {

@@ -15,6 +15,10 @@ type Request struct {
 	Since        string `json:"since,omitempty"`
 	Until        string `json:"until,omitempty"`
 	Session      string `json:"session,omitempty"`
+	Role         string `json:"role,omitempty"`    // only memories with this role
+	Source       string `json:"source,omitempty"`  // only memories from this source
+	Entity       string `json:"entity,omitempty"`  // only memories naming this entity
+	Explain      bool   `json:"explain,omitempty"` // attach each item's score parts
 }
 
 // Limits on a request.
@@ -35,7 +39,8 @@ func invalid(format string, args ...any) error {
 
 // Parse validates r and turns it into a Query.
 func (r Request) Parse() (Query, error) {
-	q := Query{Text: r.Query, BudgetTokens: r.BudgetTokens, K: r.K, Session: r.Session}
+	q := Query{Text: r.Query, BudgetTokens: r.BudgetTokens, K: r.K, Session: r.Session,
+		Role: r.Role, Source: r.Source, Entity: r.Entity, Explain: r.Explain}
 	switch {
 	case len(r.Query) > MaxQueryBytes:
 		return q, invalid("query is %d bytes; the limit is %d", len(r.Query), MaxQueryBytes)
@@ -43,6 +48,8 @@ func (r Request) Parse() (Query, error) {
 		return q, invalid("budget_tokens must be from 1 to %d (or absent for the default)", MaxBudgetTokens)
 	case r.K < 0 || r.K > MaxK:
 		return q, invalid("k must be from 1 to %d (or absent for the default)", MaxK)
+	case len(r.Role) > 256 || len(r.Source) > 256 || len(r.Entity) > 256:
+		return q, invalid("role, source and entity are at most 256 bytes each")
 	}
 	for _, f := range []struct {
 		name, v string

@@ -1,0 +1,99 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/locomo"
+)
+
+func runBench(ctx context.Context, env Env, args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(env.Stdout, "Usage: dormouse bench locomo --data FILE [--samples 0-4] [--k 5,10,25,50] [--json]")
+		fmt.Fprintln(env.Stdout, "\nBenchmarks:\n  locomo   evidence recall@k on the LoCoMo conversations (offline, in a temporary data directory)")
+		if len(args) == 0 {
+			return usagef("name a benchmark")
+		}
+		return nil
+	}
+	if args[0] != "locomo" {
+		return usagef("unknown benchmark %q (known: locomo)", args[0])
+	}
+	return runBenchLocomo(ctx, env, args[1:])
+}
+
+func runBenchLocomo(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "bench locomo", "--data FILE [--samples 0-4] [--k 5,10,25,50] [--json]")
+	data := fs.String("data", "", "the LoCoMo file (locomo10.json); required")
+	samples := fs.String("samples", "all", "samples to run: a range such as 0-4 (development) or 5-9 (held out), a list, or all")
+	kflag := fs.String("k", "5,10,25,50", "recall@k cut-offs, in turns")
+	configPath := fs.String("config", "", "configuration file whose recall settings are used (default: built-in defaults and "+
+		"the usual configuration file if it exists)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("bench locomo takes no arguments, got %q", pos)
+	}
+	if *data == "" {
+		return usagef("--data FILE is required (the LoCoMo locomo10.json)")
+	}
+	ks, err := locomo.ParseKs(*kflag)
+	if err != nil {
+		return usagef("--%v", err)
+	}
+	set, err := locomo.Load(*data)
+	if err != nil {
+		return err
+	}
+	idx, err := locomo.ParseSamples(*samples, len(set))
+	if err != nil {
+		return usagef("--%v", err)
+	}
+	cfg, err := loadConfig(env, *configPath, nil)
+	if err != nil {
+		return err
+	}
+	rep, err := locomo.Run(ctx, set, locomo.Options{
+		Samples: idx, Ks: ks, Engine: daemon.RecallEngine(cfg), Logger: newLogger(env.Stderr, "warn"),
+	})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env.Stdout, rep)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "category\tn\t")
+	for _, k := range ks {
+		fmt.Fprintf(tw, "R@%d\t", k)
+	}
+	for _, k := range ks {
+		fmt.Fprintf(tw, "tok@%d\t", k)
+	}
+	fmt.Fprintln(tw)
+	row := func(name string, s locomo.Score) {
+		fmt.Fprintf(tw, "%s\t%d\t", name, s.N)
+		for _, k := range ks {
+			fmt.Fprintf(tw, "%.1f\t", 100*s.Recall[fmt.Sprint(k)])
+		}
+		for _, k := range ks {
+			fmt.Fprintf(tw, "%.0f\t", s.Tokens[fmt.Sprint(k)])
+		}
+		fmt.Fprintln(tw)
+	}
+	for _, c := range rep.CategoryKeys() {
+		var n int
+		fmt.Sscan(c, &n)
+		row(c+" "+locomo.CategoryNames[n], rep.Categories[c])
+	}
+	row("overall", rep.Overall)
+	tw.Flush()
+	fmt.Fprintf(env.Stdout, "\nsamples %v, %d memories, %d questions without usable evidence skipped, %.1f s (ingest %.1f, consolidate %.1f, recall %.1f)\n",
+		rep.Samples, rep.Memories, rep.Skipped, rep.Seconds, rep.Timing["ingest"], rep.Timing["consolidate"], rep.Timing["recall"])
+	return nil
+}

@@ -1,0 +1,46 @@
+package locomo
+
+import (
+	"testing"
+
+	"github.com/dormouse-dev/dormouse/internal/recall"
+)
+
+// devFloor is the development split's (samples 0-4) evidence recall as
+// reported in the README, less 2 points: a change that loses more fails.
+var devFloor = map[string]float64{"5": 0.667 - 0.02, "10": 0.774 - 0.02, "25": 0.859 - 0.02, "50": 0.894 - 0.02}
+
+// TestLocomoDevFloor runs `bench locomo` on the development split with the
+// default engine. It reads ../shared/data/locomo/locomo10.json (or
+// $DORMOUSE_LOCOMO) and skips where that file is absent. Under the race
+// detector the wasm SQLite is too slow for it; make test runs it without.
+func TestLocomoDevFloor(t *testing.T) {
+	if raceEnabled {
+		t.Skip("skipped under -race (slow); make test runs it in a plain pass")
+	}
+	if testing.Short() {
+		t.Skip("skipped with -short")
+	}
+	set, err := Load(dataPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(t.Context(), set, Options{Samples: []int{0, 1, 2, 3, 4}, Engine: &recall.Engine{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Overall.N != 997 {
+		t.Errorf("scored %d questions, want 997 (999 less 2 without usable evidence)", rep.Overall.N)
+	}
+	for k, floor := range devFloor {
+		if got := rep.Overall.Recall[k]; got < floor {
+			t.Errorf("dev R@%s = %.3f, below the floor %.3f", k, got, floor)
+		}
+	}
+	if tok := rep.Overall.Tokens["10"]; tok > 1500 {
+		t.Errorf("mean context at k=10 is %.0f tokens, over 1,500", tok)
+	}
+	t.Logf("dev: R@5 %.3f R@10 %.3f R@25 %.3f R@50 %.3f, %.0f tokens at k=10, %.1fs",
+		rep.Overall.Recall["5"], rep.Overall.Recall["10"], rep.Overall.Recall["25"], rep.Overall.Recall["50"],
+		rep.Overall.Tokens["10"], rep.Seconds)
+}

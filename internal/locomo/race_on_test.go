@@ -1,0 +1,5 @@
+//go:build race
+
+package locomo
+
+const raceEnabled = true

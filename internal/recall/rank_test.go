@@ -1,0 +1,325 @@
+package recall
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+type turn struct {
+	at      time.Time
+	session string
+	role    string
+	content string
+	ents    []string
+}
+
+func agentWith(t *testing.T, turns []turn) *store.Agent {
+	t.Helper()
+	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	a, err := st.Acquire(t.Context(), "main", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Release(a) })
+	mems := make([]store.Memory, len(turns))
+	for i, tr := range turns {
+		var ents []store.Entity
+		for _, e := range tr.ents {
+			ents = append(ents, store.Entity{Text: e, Type: "person"})
+		}
+		mems[i] = store.Memory{Content: tr.content, Timestamp: tr.at, SessionID: tr.session, Role: tr.role,
+			Importance: 0.5, ContentHash: fmt.Sprint(i), Entities: ents}
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+var day0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+
+// conversation is two friends over three days; the ranker tests below
+// depend on each line.
+var conversation = []turn{
+	{day0, "s1", "Bob", "Hey Alice, how was the trip to the mountains?", nil},                              // 1
+	{day0.Add(time.Minute), "s1", "Alice", "Wonderful, we hiked every morning and slept in a cabin.", nil}, // 2
+	{day0.Add(2 * time.Minute), "s1", "Bob", "What made you start counseling, Alice?", []string{"Alice"}},  // 3
+	{day0.Add(3 * time.Minute), "s1", "Alice", "My own journey through therapy; I want to help others.", nil},
+	{day0.Add(24 * time.Hour), "s2", "Alice", "Bob, did you finish the pottery class?", []string{"Bob"}},                        // 5
+	{day0.Add(24*time.Hour + time.Minute), "s2", "Bob", "Yes, I made a blue bowl for my mother.", nil},                          // 6
+	{day0.Add(48 * time.Hour), "s3", "Bob", "I adopted a puppy named Rex yesterday.", nil},                                      // 7
+	{day0.Add(48*time.Hour + time.Minute), "s3", "Alice", "Rex is adorable! Alice loves dogs, as you know.", []string{"Alice"}}, // 8
+	{day0.Add(48*time.Hour + 2*time.Minute), "s3", "Bob", "The weather is lovely for a walk with the dog today.", nil},          // 9
+}
+
+func TestRankOrder(t *testing.T) {
+	a := agentWith(t, conversation)
+	asOf := day0.Add(72 * time.Hour)
+	e := &Engine{}
+	cases := []struct {
+		query string
+		want  []string // the leading items, in order
+	}{
+		// The question that matches all the words leads; the reply to it,
+		// which shares none but is by the speaker asked about, follows.
+		{"What motivated Alice to start counseling?", []string{"memory:3", "memory:4"}},
+		// A name is who spoke, not a word to find: Alice's own turn
+		// about hiking beats Bob's greeting that names her.
+		{"Where did Alice go hiking?", []string{"memory:2"}},
+		// A date phrase picks the day (2 March); the words rank within it.
+		{"what did Alice talk about on March 2", []string{"memory:4", "memory:2"}},
+		// Bob's dog walk and the turn that says "dogs" match; the puppy
+		// turn, which does not say "dog", comes in beside them.
+		{"Does Bob have a dog?", []string{"memory:9", "memory:8", "memory:7"}},
+	}
+	for _, c := range cases {
+		t.Run(c.query, func(t *testing.T) {
+			res, err := e.Recall(t.Context(), a, Query{Text: c.query, AsOf: asOf, Explain: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := ids(res.Items)
+			if len(got) > len(c.want) {
+				got = got[:len(c.want)]
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				b, _ := json.MarshalIndent(res.Items, "", " ")
+				t.Errorf("order (-want +got):\n%s\n%s", diff, b)
+			}
+			if !res.Found {
+				t.Errorf("Found = false, want true")
+			}
+		})
+	}
+}
+
+func TestExplainAddsUp(t *testing.T) {
+	a := agentWith(t, conversation)
+	e := &Engine{}
+	res, err := e.Recall(t.Context(), a, Query{Text: "pottery bowl", AsOf: day0.Add(72 * time.Hour), Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 {
+		t.Fatal("no items")
+	}
+	for _, it := range res.Items {
+		if it.Explain == nil {
+			t.Fatalf("%s: no explain", it.ID)
+		}
+		if it.Explain.Total != it.Score {
+			t.Errorf("%s: explain total %v, score %v", it.ID, it.Explain.Total, it.Score)
+		}
+	}
+	res, err = e.Recall(t.Context(), a, Query{Text: "pottery bowl", AsOf: day0.Add(72 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range res.Items {
+		if it.Explain != nil {
+			t.Errorf("%s: explain without asking", it.ID)
+		}
+	}
+}
+
+func TestPrecisionFloor(t *testing.T) {
+	a := agentWith(t, conversation)
+	e := &Engine{}
+	for _, q := range []string{"What is my blood type?", "quantum chromodynamics lecture notes", "What did Carol cook in July 2020?"} {
+		res, err := e.Recall(t.Context(), a, Query{Text: q, AsOf: day0.Add(72 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found || len(res.Items) != 0 || res.Note == "" {
+			t.Errorf("%q: found=%v items=%v note=%q; want nothing, with a note", q, res.Found, ids(res.Items), res.Note)
+		}
+	}
+	// The floor is configurable: off, the best bad match comes back.
+	off := &Engine{Tuning: TuningWith(0)}
+	res, err := off.Recall(t.Context(), a, Query{Text: "What is my blood type walk?", AsOf: day0.Add(72 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 {
+		t.Error("with the floor off, a partial match should be offered")
+	}
+}
+
+func TestFilters(t *testing.T) {
+	a := agentWith(t, conversation)
+	e := &Engine{}
+	asOf := day0.Add(72 * time.Hour)
+	res, err := e.Recall(t.Context(), a, Query{Text: "Rex puppy dog walk", AsOf: asOf, Role: "bob"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) == 0 {
+		t.Fatal("no items")
+	}
+	for _, it := range res.Items {
+		if it.Kind == "memory" && it.Role != "Bob" {
+			t.Errorf("role filter: %s by %q", it.ID, it.Role)
+		}
+	}
+	res, err = e.Recall(t.Context(), a, Query{Text: "Rex adorable dogs", AsOf: asOf, Entity: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"memory:8"}, ids(res.Items)); diff != "" {
+		t.Errorf("entity filter (-want +got):\n%s", diff)
+	}
+}
+
+func TestDateQuestion(t *testing.T) {
+	a := agentWith(t, conversation)
+	e := &Engine{}
+	res, err := e.Recall(t.Context(), a, Query{Text: "what happened yesterday?", AsOf: day0.Add(49 * time.Hour), K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Yesterday is 3 March: session s2 only.
+	if len(res.Items) == 0 {
+		t.Fatal("nothing recalled for yesterday")
+	}
+	for _, it := range res.Items {
+		if it.Kind == "memory" && it.SessionID != "s2" {
+			t.Errorf("%s (%s) is not from yesterday", it.ID, it.Timestamp)
+		}
+	}
+}
+
+func TestStaleValuesLeftOut(t *testing.T) {
+	turns := []turn{
+		{time.Date(2026, 3, 2, 10, 15, 0, 0, time.UTC), "s1", "user", "Met with Alice today. Q3 budget is approved, $2.4M.", nil},
+		{time.Date(2026, 3, 2, 10, 16, 0, 0, time.UTC), "s1", "assistant", "Noted: Q3 budget approved at $2.4M, per Alice.", nil},
+		{time.Date(2026, 3, 9, 9, 0, 0, 0, time.UTC), "s2", "user", "Correction from finance: the Q3 budget is $2.1M, not $2.4M.", nil},
+	}
+	a := agentWith(t, turns)
+	e := &Engine{}
+	res, err := e.Recall(t.Context(), a, Query{Text: "What is the Q3 budget?", AsOf: time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Context, "2.1M") || strings.Contains(res.Context, "2.4M") {
+		t.Errorf("context must hold 2.1M and not 2.4M:\n%s", res.Context)
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "memory:3" {
+		t.Errorf("the correction should lead: %v", ids(res.Items))
+	}
+	// Before the correction, the old value is current and is offered.
+	res, err = e.Recall(t.Context(), a, Query{Text: "What is the Q3 budget?", AsOf: time.Date(2026, 3, 5, 12, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Context, "2.4M") {
+		t.Errorf("as of 5 March the budget was $2.4M:\n%s", res.Context)
+	}
+}
+
+func TestStaleFactValuesLeftOut(t *testing.T) {
+	turns := []turn{
+		{time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), "s1", "user", "Alice's role is team lead of platform.", nil},
+		{time.Date(2026, 2, 5, 9, 0, 0, 0, time.UTC), "s2", "user", "Alice got promoted: she is director of engineering now.", nil},
+	}
+	a := agentWith(t, turns)
+	for _, f := range []store.Fact{
+		{Entity: "Alice", Attribute: "role", Value: "team lead", Content: "Alice's role is team lead", Confidence: 0.8,
+			SourceMemoryIDs: []int64{1}, ValidFrom: turns[0].at},
+		{Entity: "Alice", Attribute: "role", Value: "director of engineering", Content: "Alice's role is director of engineering",
+			Confidence: 0.8, SourceMemoryIDs: []int64{2}, ValidFrom: turns[1].at},
+	} {
+		if _, err := a.PutFact(t.Context(), f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &Engine{}
+	res, err := e.Recall(t.Context(), a, Query{Text: "What is Alice's role?", AsOf: time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Context, "director of engineering") || strings.Contains(res.Context, "team lead") {
+		t.Errorf("context must hold the current role only:\n%s", res.Context)
+	}
+}
+
+func TestStaleIn(t *testing.T) {
+	cases := []struct {
+		in, cleaned string
+		stale       []string
+	}{
+		{"Correction from finance: the Q3 budget is $2.1M, not $2.4M.", "Correction from finance: the Q3 budget is $2.1M.", []string{"2 4m"}},
+		{"The standup moved from 9:30 to 10:30.", "The standup moved to 10:30.", []string{"9 30"}},
+		{"Meet at 4pm instead of 3pm", "Meet at 4pm", []string{"3pm"}},
+		{"Open from 9 am on weekdays", "Open from 9 am on weekdays", nil},
+		{"I am not sure about it", "I am not sure about it", nil},
+	}
+	for _, c := range cases {
+		st, cleaned := staleIn(c.in)
+		var got []string
+		for _, w := range st {
+			got = append(got, strings.Join(w, " "))
+		}
+		if cleaned != c.cleaned || !cmp.Equal(got, c.stale) {
+			t.Errorf("staleIn(%q) = %q, %q; want %q, %q", c.in, got, cleaned, c.stale, c.cleaned)
+		}
+	}
+}
+
+func TestExpand(t *testing.T) {
+	got := Expand([]string{"penicillin", "puppy"})
+	for _, want := range []string{"antibiotic", "dog"} {
+		found := false
+		for _, g := range got {
+			found = found || g == want
+		}
+		if !found {
+			t.Errorf("Expand: %q missing from %v", want, got)
+		}
+	}
+}
+
+func TestPinnedProfile(t *testing.T) {
+	a := agentWith(t, conversation)
+	allergy := store.Memory{Content: "I am allergic to penicillin", Timestamp: day0.Add(-90 * 24 * time.Hour),
+		SessionID: "health", Role: "user", Importance: 0.95, ContentHash: "pin"}
+	if _, err := a.Insert(t.Context(), []store.Memory{allergy}); err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{}
+	res, err := e.Recall(t.Context(), a, Query{Text: "Did Bob go to the pottery class?", AsOf: day0.Add(72 * time.Hour), Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.Items[len(res.Items)-1]
+	if last.Text != allergy.Content || last.Explain == nil || !last.Explain.Pinned || !strings.Contains(res.Context, "penicillin") {
+		t.Errorf("the profile memory is not pinned last: %v\n%s", ids(res.Items), res.Context)
+	}
+	// Nothing matches the words: the profile is still offered, and Found
+	// says nothing matched.
+	res, err = e.Recall(t.Context(), a, Query{Text: "Is there any medicine I should avoid?", AsOf: day0.Add(72 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found || len(res.Items) != 1 || res.Items[0].Text != allergy.Content {
+		t.Errorf("found=%v items=%v; want the pinned profile only, found false", res.Found, ids(res.Items))
+	}
+	// A tight budget leaves it out rather than overflowing.
+	res, err = e.Recall(t.Context(), a, Query{Text: "Did Bob go to the pottery class?", AsOf: day0.Add(72 * time.Hour), BudgetTokens: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Tokens > 20 {
+		t.Errorf("context of %d tokens over a budget of 20", res.Tokens)
+	}
+}

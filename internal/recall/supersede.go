@@ -1,0 +1,165 @@
+package recall
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// Stale values are never offered as current. Two sources say a value is
+// stale:
+//   - a current fact among the first k items whose entity and attribute
+//     have superseded values (the consolidation's fact history);
+//   - a correcting memory among them that names the old value outright:
+//     "the Q3 budget is $2.1M, not $2.4M", "changed from 3pm to 4pm",
+//     "instead of 10:30".
+//
+// Memories and day records that state a stale value are then left out, and
+// a correcting memory is offered without its "not $2.4M" clause, ranked at
+// least as high as the best item it displaced.
+
+// correction finds "not X", "instead of X", "rather than X", "no longer X",
+// "from X to Y" where X is a value (it holds a digit).
+var correction = regexp.MustCompile(`(?i)[,;]?\s*\b(?:not|instead of|rather than|no longer|formerly|previously|from)\s+((?:[$€£]\s?)?\d[\w.,:%/$€£-]*[\w%])(?:\s+to\b)?`)
+
+// staleIn returns the values a memory says are no longer right, and its
+// text with those clauses taken out ("from X to Y" keeps "to Y").
+func staleIn(s string) (stale [][]string, cleaned string) {
+	if !mayCorrect(s) {
+		return nil, s
+	}
+	locs := correction.FindAllStringSubmatchIndex(s, -1)
+	if len(locs) == 0 {
+		return nil, s
+	}
+	var b strings.Builder
+	last := 0
+	for _, l := range locs {
+		phrase := strings.ToLower(s[l[0]:l[1]])
+		val := s[l[2]:l[3]]
+		isFrom := strings.Contains(phrase, "from")
+		if isFrom && !strings.HasSuffix(strings.TrimSpace(phrase), " to") {
+			continue // "from 9 am" alone is a time, not a change
+		}
+		if w := text.Words(val); len(w) > 0 {
+			stale = append(stale, w)
+		}
+		b.WriteString(s[last:l[0]])
+		if isFrom {
+			b.WriteString(" to")
+		}
+		last = l[1]
+	}
+	b.WriteString(s[last:])
+	return stale, strings.Join(strings.Fields(b.String()), " ")
+}
+
+func (e *Engine) dropSuperseded(ctx context.Context, s RankSearcher, cands map[string]*cand, items []Item, asOf time.Time, k int) ([]Item, int, error) {
+	var stale [][]string
+	current := map[string]bool{}
+	correcting := map[int]bool{}
+	for i, it := range items {
+		if i >= k {
+			break
+		}
+		c := cands[it.ID]
+		if c == nil {
+			continue
+		}
+		if c.fact != nil && c.fact.Attribute != "" {
+			current[strings.Join(text.Words(c.fact.Value), " ")] = true
+			old, err := s.FactsAbout(ctx, c.fact.Entity, c.fact.Attribute, asOf)
+			if err != nil {
+				return nil, 0, err
+			}
+			for _, f := range old {
+				if w := text.Words(f.Value); len(w) > 0 {
+					stale = append(stale, w)
+				}
+			}
+			continue
+		}
+		if it.Kind == "memory" {
+			if st, cleaned := staleIn(it.Text); len(st) > 0 {
+				stale = append(stale, st...)
+				items[i].Text = cleaned
+				correcting[i] = true
+			}
+		}
+	}
+	var keep [][]string
+	for _, w := range stale {
+		if !current[strings.Join(w, " ")] {
+			keep = append(keep, w)
+		}
+	}
+	if len(keep) == 0 {
+		return items, 0, nil
+	}
+	kept := items[:0:0]
+	dropped := 0
+	best := 0.0
+	for i, it := range items {
+		if it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), keep) {
+			dropped++
+			best = max(best, it.Score)
+			continue
+		}
+		kept = append(kept, it)
+	}
+	for i := range kept {
+		if kept[i].Kind == "memory" && kept[i].Score < best {
+			if _, cleanedOK := cands[kept[i].ID]; cleanedOK && isCorrecting(kept[i], cands) {
+				kept[i].Score = best
+				if kept[i].Explain != nil {
+					kept[i].Explain.Total = best
+				}
+			}
+		}
+	}
+	sortItems(kept)
+	return kept, dropped, nil
+}
+
+// mayCorrect is a cheap test that s could hold a correction: a digit and
+// one of the correction words.
+func mayCorrect(s string) bool {
+	if strings.IndexFunc(s, func(r rune) bool { return r >= '0' && r <= '9' }) < 0 {
+		return false
+	}
+	l := strings.ToLower(s)
+	for _, w := range []string{"not ", "instead of", "rather than", "no longer", "formerly", "previously", "from "} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// isCorrecting reports whether the item's stored text names a stale value.
+func isCorrecting(it Item, cands map[string]*cand) bool {
+	st, _ := staleIn(cands[it.ID].hit.Text)
+	return len(st) > 0
+}
+
+// containsAny reports whether words holds any of the sequences.
+func containsAny(words []string, seqs [][]string) bool {
+	for _, seq := range seqs {
+		for i := 0; i+len(seq) <= len(words); i++ {
+			match := true
+			for j, w := range seq {
+				if words[i+j] != w {
+					match = false
+					break
+				}
+			}
+			if match {
+				return true
+			}
+		}
+	}
+	return false
+}

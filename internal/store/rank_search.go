@@ -1,0 +1,346 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// RankOptions narrow the searches recall ranks: SearchOptions plus filters
+// on who said it, where it came from and whom it is about.
+type RankOptions struct {
+	SearchOptions
+	Role   string // only memories with this role (case-insensitive); "" any
+	Source string // only memories from this source; "" any
+	Entity string // only memories naming this entity (case-insensitive); "" any
+	// Window bounds the cost of common words: only the Window most recently
+	// stored matches are scored (0: all of them).
+	Window int
+}
+
+// MemoryHit is a memory candidate with the fields recall's ranking and
+// filters read beyond Hit's.
+type MemoryHit struct {
+	Hit
+	Source   string
+	Entities []string // entity texts, as derived at capture
+}
+
+const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities`
+
+func rankFilters(sql string, args []any, o RankOptions) (string, []any) {
+	sql, args = memoryFilters(sql, args, o.SearchOptions)
+	if o.Role != "" {
+		sql += ` AND m.role = ? COLLATE NOCASE`
+		args = append(args, o.Role)
+	}
+	if o.Source != "" {
+		sql += ` AND m.source = ?`
+		args = append(args, o.Source)
+	}
+	if o.Entity != "" {
+		sql += ` AND EXISTS (SELECT 1 FROM json_each(m.entities) e WHERE json_extract(e.value, '$.text') = ? COLLATE NOCASE)`
+		args = append(args, o.Entity)
+	}
+	return sql, args
+}
+
+// SearchMemoriesRanked returns the Limit best memories by BM25 among those
+// matching any term (the Window newest matches, or all), with their scores.
+func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
+	if len(o.Terms) == 0 {
+		return nil, nil
+	}
+	// Score ids first and read the whole rows of the best Limit only: the
+	// sorter then handles two numbers a match, not its text.
+	inner := `SELECT m.id AS id, bm25(memories_fts) AS score
+		FROM memories_fts JOIN daily_memories m ON m.id = memories_fts.rowid
+		WHERE memories_fts MATCH ?`
+	args := []any{matchAny(o.Terms)}
+	unfiltered, err := a.noFilter(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if unfiltered {
+		// Nothing to filter on: the index alone, without reading a row per match.
+		inner = `SELECT rowid AS id, bm25(memories_fts) AS score FROM memories_fts WHERE memories_fts MATCH ?`
+	} else {
+		inner, args = rankFilters(inner, args, o)
+	}
+	if o.Window > 0 {
+		// memories_fts.rowid, not an alias: FTS5 then walks the index
+		// backwards and scores only the rows the limit lets through.
+		inner = `SELECT id, score FROM (` + inner + ` ORDER BY memories_fts.rowid DESC LIMIT ?)`
+		args = append(args, o.Window)
+	}
+	sql := `SELECT ` + memoryHitColumns + `, r.score FROM (` + inner + ` ORDER BY score LIMIT ?) r
+		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
+	args = append(args, max(o.Limit, 1))
+	return a.memoryHits(ctx, sql, args)
+}
+
+// noFilter reports whether o filters nothing out: no filter but Until, and
+// Until at or after the newest memory (an as_of of now).
+func (a *Agent) noFilter(ctx context.Context, o RankOptions) (bool, error) {
+	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" {
+		return false, nil
+	}
+	if o.Until.IsZero() {
+		return true, nil
+	}
+	var newest int64
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `SELECT coalesce(max(ts), 0) FROM daily_memories`, nil, func(s *sqlite3.Stmt) error {
+			newest = s.ColumnInt64(0)
+			return nil
+		})
+	})
+	if err != nil {
+		return false, fmt.Errorf("newest memory: %w", err)
+	}
+	return o.Until.UnixMilli() >= newest, nil
+}
+
+// MemoriesInRange returns memories within the filters (Since and Until
+// bound the time), the most important first, then the newest: what a date
+// question with no other words is answered from.
+func (a *Agent) MemoriesInRange(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
+	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE 1=1`, nil, o)
+	sql += ` ORDER BY m.importance DESC, m.ts DESC LIMIT ?`
+	return a.memoryHits(ctx, sql, append(args, max(o.Limit, 1)))
+}
+
+// Neighbours returns the memories of the same session stored within span
+// ids of each given memory (the turns around a hit), excluding the given
+// ones, filtered by o (its Terms are ignored).
+func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o RankOptions) ([]MemoryHit, error) {
+	if len(ids) == 0 || span <= 0 {
+		return nil, nil
+	}
+	given := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		given[id] = true
+	}
+	want := make([]int64, 0, len(ids)*(2*span+1))
+	for _, id := range ids {
+		for d := -int64(span); d <= int64(span); d++ {
+			want = append(want, id+d)
+		}
+	}
+	b, _ := json.Marshal(want)
+	o.Terms = nil
+	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?))`, []any{string(b)}, o)
+	// The given memories themselves are read too, for their sessions.
+	sql = `SELECT * FROM (` + sql + `) UNION SELECT ` + memoryHitColumns + `, 0 FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?))`
+	idsJSON, _ := json.Marshal(ids)
+	args = append(args, string(idsJSON))
+	all, err := a.memoryHits(ctx, sql, args)
+	if err != nil {
+		return nil, err
+	}
+	session := make(map[int64]string, len(ids))
+	for _, h := range all {
+		if given[h.ID] {
+			session[h.ID] = h.SessionID
+		}
+	}
+	var out []MemoryHit
+	seen := map[int64]bool{}
+	for _, h := range all {
+		if given[h.ID] || seen[h.ID] {
+			continue
+		}
+		for d := -int64(span); d <= int64(span); d++ {
+			if s, ok := session[h.ID+d]; ok && given[h.ID+d] && s == h.SessionID {
+				out = append(out, h)
+				seen[h.ID] = true
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func (a *Agent) memoryHits(ctx context.Context, sql string, args []any) ([]MemoryHit, error) {
+	var out []MemoryHit
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			h := MemoryHit{Hit: Hit{
+				Kind:       "memory",
+				ID:         s.ColumnInt64(0),
+				Timestamp:  time.UnixMilli(s.ColumnInt64(1)).UTC(),
+				SessionID:  s.ColumnText(2),
+				Role:       s.ColumnText(3),
+				Text:       s.ColumnText(4),
+				Importance: s.ColumnFloat(5),
+				BM25:       s.ColumnFloat(8),
+			}, Source: s.ColumnText(6)}
+			var ents []Entity
+			if raw := s.ColumnRawText(7); len(raw) > 2 && json.Unmarshal(raw, &ents) == nil {
+				for _, e := range ents {
+					h.Entities = append(h.Entities, e.Text)
+				}
+			}
+			out = append(out, h)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search memories: %w", err)
+	}
+	return out, nil
+}
+
+// ConsolidationHit is a day record candidate.
+type ConsolidationHit struct {
+	Hit
+	Date      string // YYYY-MM-DD
+	SourceIDs []int64
+}
+
+// SearchDayRecords returns day records matching any term (all of them, day
+// by day, without terms) for the days from Since to Until. Unlike
+// SearchConsolidations it bounds the record's day, not when it was written:
+// a record of a day before as_of describes only memories before as_of, even
+// when the consolidation ran later.
+func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]ConsolidationHit, error) {
+	sql := `SELECT c.id, c.date, c.summary, c.source_ids, `
+	var args []any
+	if len(o.Terms) > 0 {
+		sql += `bm25(consolidations_fts) FROM consolidations_fts
+			JOIN consolidated_memories c ON c.id = consolidations_fts.rowid WHERE consolidations_fts MATCH ?`
+		args = append(args, matchAny(o.Terms))
+	} else {
+		sql += `0 FROM consolidated_memories c WHERE 1=1`
+	}
+	if !o.Until.IsZero() {
+		sql += ` AND c.date <= ?`
+		args = append(args, o.Until.In(a.opts.Location).Format(time.DateOnly))
+	}
+	if !o.Since.IsZero() {
+		sql += ` AND c.date >= ?`
+		args = append(args, o.Since.In(a.opts.Location).Format(time.DateOnly))
+	}
+	if len(o.Terms) > 0 {
+		sql += ` ORDER BY bm25(consolidations_fts) LIMIT ?`
+	} else {
+		sql += ` ORDER BY c.date DESC LIMIT ?`
+	}
+	args = append(args, max(o.Limit, 1))
+	var out []ConsolidationHit
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			date := s.ColumnText(1)
+			ts, _ := time.ParseInLocation(time.DateOnly, date, a.opts.Location)
+			h := ConsolidationHit{Hit: Hit{
+				Kind: "consolidation", ID: s.ColumnInt64(0), Timestamp: ts.UTC(), Text: s.ColumnText(2),
+				Importance: 0.5, BM25: s.ColumnFloat(4),
+			}, Date: date}
+			_ = json.Unmarshal(s.ColumnRawText(3), &h.SourceIDs)
+			out = append(out, h)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search day records: %w", err)
+	}
+	return out, nil
+}
+
+// FactHit is a current fact candidate.
+type FactHit struct {
+	Hit
+	Entity, Attribute, Value string
+	SourceMemoryIDs          []int64
+	AccessCount              int64
+}
+
+// SearchCurrentFacts returns the facts current at o.Until (or now) that
+// match any term, best match first: never a superseded or rejected one.
+func (a *Agent) SearchCurrentFacts(ctx context.Context, o SearchOptions) ([]FactHit, error) {
+	return a.factHits(ctx, o)
+}
+
+func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error) {
+	asOf := o.Until
+	if asOf.IsZero() {
+		asOf = time.Now()
+	}
+	sql := `SELECT f.id, f.valid_from, f.entity, f.attribute, f.value, f.content, f.confidence, f.source_memory_ids, f.access_count, `
+	var args []any
+	if len(o.Terms) > 0 {
+		sql += `bm25(facts_fts) FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ?`
+		args = append(args, matchAny(o.Terms))
+	} else {
+		sql += `0 FROM facts f WHERE 1=1`
+	}
+	sql += ` AND f.rejected = 0 AND f.valid_from <= ?`
+	args = append(args, asOf.UnixMilli())
+	sql += ` AND (f.valid_to IS NULL OR f.valid_to > ?)`
+	args = append(args, asOf.UnixMilli())
+	if len(o.Terms) > 0 {
+		sql += ` ORDER BY bm25(facts_fts) LIMIT ?`
+	} else {
+		sql += ` ORDER BY f.confidence DESC, f.valid_from DESC LIMIT ?`
+	}
+	args = append(args, max(o.Limit, 1))
+	var out []FactHit
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			h := FactHit{Hit: Hit{
+				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: time.UnixMilli(s.ColumnInt64(1)).UTC(),
+				Text: s.ColumnText(2) + ": " + s.ColumnText(5), Importance: s.ColumnFloat(6), BM25: s.ColumnFloat(9),
+			}, Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4), AccessCount: s.ColumnInt64(8)}
+			_ = json.Unmarshal(s.ColumnRawText(7), &h.SourceMemoryIDs)
+			out = append(out, h)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search facts: %w", err)
+	}
+	return out, nil
+}
+
+// FactsAbout returns the superseded (not rejected) facts with the given
+// entity and attribute, as of asOf: the old values of a current fact.
+func (a *Agent) FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]FactHit, error) {
+	if strings.TrimSpace(attribute) == "" {
+		return nil, nil
+	}
+	sql := `SELECT f.id, f.valid_from, f.entity, f.attribute, f.value, f.content, f.confidence, f.source_memory_ids, f.access_count, 0
+		FROM facts f WHERE f.entity = ? COLLATE NOCASE AND f.attribute = ? AND f.rejected = 0
+		AND f.valid_to IS NOT NULL AND f.valid_to <= ?`
+	var out []FactHit
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, []any{entity, attribute, asOf.UnixMilli()}, func(s *sqlite3.Stmt) error {
+			h := FactHit{Hit: Hit{
+				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: time.UnixMilli(s.ColumnInt64(1)).UTC(),
+				Text: s.ColumnText(2) + ": " + s.ColumnText(5), Importance: s.ColumnFloat(6),
+			}, Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4), AccessCount: s.ColumnInt64(8)}
+			_ = json.Unmarshal(s.ColumnRawText(7), &h.SourceMemoryIDs)
+			out = append(out, h)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("facts about %q %q: %w", entity, attribute, err)
+	}
+	return out, nil
+}
+
+// ImportantMemories returns the newest memories with importance of at least
+// 0.8 (the partial index's condition, so it is used) within the filters, up
+// to Limit: the profile recall may pin.
+func (a *Agent) ImportantMemories(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
+	o.Terms = nil
+	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE m.importance >= 0.8`, nil, o)
+	sql += ` ORDER BY m.ts DESC LIMIT ?`
+	return a.memoryHits(ctx, sql, append(args, max(o.Limit, 1)))
+}

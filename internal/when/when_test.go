@@ -1,0 +1,96 @@
+package when
+
+import (
+	"testing"
+	"time"
+)
+
+// asOf is a Wednesday.
+var asOf = time.Date(2026, 3, 11, 15, 30, 0, 0, time.UTC)
+
+func d(y int, m time.Month, day int) time.Time { return time.Date(y, m, day, 0, 0, 0, 0, time.UTC) }
+
+func TestParse(t *testing.T) {
+	cases := []struct {
+		q        string
+		from, to time.Time
+		latest   bool
+		rest     string
+	}{
+		{"what happened on Feb 1 2026", d(2026, 2, 1), d(2026, 2, 2), false, "what happened"},
+		{"what happened on Feb 1, 2026?", d(2026, 2, 1), d(2026, 2, 2), false, "what happened ?"},
+		{"what did we decide on February 1st 2025", d(2025, 2, 1), d(2025, 2, 2), false, "what did we decide"},
+		{"notes from 1 February", d(2026, 2, 1), d(2026, 2, 2), false, "notes"},
+		{"what about the 1st of February 2024", d(2024, 2, 1), d(2024, 2, 2), false, "what about the"},
+		{"meeting on 2026-02-01", d(2026, 2, 1), d(2026, 2, 2), false, "meeting"},
+		{"Dec 25 plans", d(2025, 12, 25), d(2025, 12, 26), false, "plans"},
+		{"on March 3", d(2026, 3, 3), d(2026, 3, 4), false, ""},
+		{"on March 20", d(2025, 3, 20), d(2025, 3, 21), false, ""},
+		{"what did I eat yesterday", d(2026, 3, 10), d(2026, 3, 11), false, "what did I eat"},
+		{"what did I eat today", d(2026, 3, 11), d(2026, 3, 12), false, "what did I eat"},
+		{"anything earlier today?", d(2026, 3, 11), d(2026, 3, 12), false, "anything ?"},
+		{"what did I do this morning", d(2026, 3, 11), d(2026, 3, 12), false, "what did I do"},
+		{"what happened last night", d(2026, 3, 10), d(2026, 3, 11), false, "what happened"},
+		{"the day before yesterday", d(2026, 3, 9), d(2026, 3, 10), false, ""},
+		{"what is planned for tomorrow", d(2026, 3, 12), d(2026, 3, 13), false, "what is planned for"},
+		{"what did Bob say last week", d(2026, 3, 2), d(2026, 3, 9), false, "what did Bob say"},
+		{"this week's tasks", d(2026, 3, 9), d(2026, 3, 12), false, "'s tasks"},
+		{"over the past week", d(2026, 3, 4), d(2026, 3, 12), false, "over the"},
+		{"last month", d(2026, 2, 1), d(2026, 3, 1), false, ""},
+		{"this month", d(2026, 3, 1), d(2026, 3, 12), false, ""},
+		{"last year", d(2025, 1, 1), d(2026, 1, 1), false, ""},
+		{"this year", d(2026, 1, 1), d(2026, 3, 12), false, ""},
+		{"last weekend", d(2026, 3, 7), d(2026, 3, 9), false, ""},
+		{"what happened in March", d(2026, 3, 1), d(2026, 4, 1), false, "what happened"},
+		{"what happened in May", d(2025, 5, 1), d(2025, 6, 1), false, "what happened"},
+		{"what happened last March", d(2025, 3, 1), d(2025, 4, 1), false, "what happened"},
+		{"in March 2025", d(2025, 3, 1), d(2025, 4, 1), false, ""},
+		{"trips in 2024", d(2024, 1, 1), d(2025, 1, 1), false, "trips"},
+		{"what did we do last Tuesday", d(2026, 3, 10), d(2026, 3, 11), false, "what did we do"},
+		{"last Wednesday", d(2026, 3, 4), d(2026, 3, 5), false, ""},
+		{"on Wednesday", d(2026, 3, 11), d(2026, 3, 12), false, ""},
+		{"on Friday", d(2026, 3, 6), d(2026, 3, 7), false, ""},
+		{"3 days ago", d(2026, 3, 8), d(2026, 3, 9), false, ""},
+		{"two days ago", d(2026, 3, 9), d(2026, 3, 10), false, ""},
+		{"a couple of days ago", d(2026, 3, 9), d(2026, 3, 10), false, ""},
+		{"a week ago", d(2026, 3, 1), d(2026, 3, 8), false, ""},
+		{"two weeks ago", d(2026, 2, 22), d(2026, 3, 1), false, ""},
+		{"a month ago", d(2026, 1, 27), d(2026, 2, 27), false, ""},
+		{"in the last 3 days", d(2026, 3, 8), d(2026, 3, 12), false, ""},
+		{"in the past two weeks", d(2026, 2, 25), d(2026, 3, 12), false, ""},
+		{"the last meeting with Bob", time.Time{}, time.Time{}, true, "meeting with Bob"},
+		{"what was the most recent trip", time.Time{}, time.Time{}, true, "what was the trip"},
+		{"what may I eat", time.Time{}, time.Time{}, false, "what may I eat"},
+		{"I march on", time.Time{}, time.Time{}, false, "I march on"},
+		{"what is my blood type", time.Time{}, time.Time{}, false, "what is my blood type"},
+		{"", time.Time{}, time.Time{}, false, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.q, func(t *testing.T) {
+			r := Parse(c.q, asOf, nil)
+			if !r.From.Equal(c.from) || !r.To.Equal(c.to) || r.Latest != c.latest || r.Rest != c.rest {
+				t.Errorf("Parse(%q) = [%s, %s) latest=%v rest=%q (phrase %q); want [%s, %s) latest=%v rest=%q",
+					c.q, r.From.Format(time.DateOnly), r.To.Format(time.DateOnly), r.Latest, r.Rest, r.Phrase,
+					c.from.Format(time.DateOnly), c.to.Format(time.DateOnly), c.latest, c.rest)
+			}
+			if r.Found() != (!c.from.IsZero() || c.latest) {
+				t.Errorf("Found() = %v", r.Found())
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"on Feb 1 2026", "last 3 weeks", "the last meeting", "1st of", "in 2025", "3 days ago"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		r := Parse(q, asOf, nil)
+		if !r.From.IsZero() && !r.To.After(r.From) {
+			t.Fatalf("Parse(%q): empty range [%s, %s)", q, r.From, r.To)
+		}
+		if len(r.Rest) > len(q) {
+			t.Fatalf("Parse(%q): rest %q longer than the question", q, r.Rest)
+		}
+	})
+}
