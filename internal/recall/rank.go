@@ -260,7 +260,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		if intent.Found && !intent.From.IsZero() {
 			// The date names the records: every day record in the range.
 			o.Since, o.Until = maxTime(since, intent.From), minTime(until, intent.To.Add(-time.Millisecond))
-			o.Terms = nil
+			if len(words) == 0 {
+				o.Terms = nil // the date is the whole question: every record then
+			}
 		}
 		if len(o.Terms) > 0 || intent.Found {
 			days, err := s.SearchDayRecords(ctx, o)
@@ -353,7 +355,8 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			if d == -2 || d == 2 {
 				w = t.Context2
 			}
-			if n := byID[c.hit.ID+d]; n != nil && w > 0 && n.hit.SessionID == c.hit.SessionID {
+			if n := byID[c.hit.ID+d]; n != nil && w > 0 && n.hit.SessionID == c.hit.SessionID &&
+				nearInTime(n.hit.Timestamp, c.hit.Timestamp) {
 				c.ex.Context = max(c.ex.Context, w*(n.ex.Relevance+n.ex.Expansion*t.Expansion))
 			}
 		}
@@ -390,7 +393,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			inherit := 0.0
 			for d := int64(-int64(t.NeighbourSpan)); d <= int64(t.NeighbourSpan); d++ {
 				p := parent[h.ID+d]
-				if p == nil {
+				if p == nil || !nearInTime(p.hit.Timestamp, h.Timestamp) {
 					continue
 				}
 				share := 1.0
@@ -422,11 +425,23 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 
 	items := make([]Item, 0, len(cands))
 	found := false
+	// Within the question's date range, its other words select when they
+	// select anything: "how many times did I go climbing in May" is not
+	// answered by May's lunch, but "what happened on Feb 1" (no memory says
+	// "happened") is answered by all of that day.
+	wordsSelect := false
+	for _, c := range cands {
+		if c.hit.Kind == "memory" && c.ex.InRange > 0 && (c.ex.Relevance > 0 || c.ex.Expansion > 0) {
+			wordsSelect = true
+		}
+	}
 	for id, c := range cands {
-		if lexical && c.ex.Coverage < t.MinCoverage && c.ex.Neighbour == 0 && c.ex.InRange == 0 {
+		inRange := c.ex.InRange > 0 && (!wordsSelect || c.hit.Kind != "memory" ||
+			c.ex.Relevance > 0 || c.ex.Expansion > 0)
+		if lexical && c.ex.Coverage < t.MinCoverage && c.ex.Neighbour == 0 && !inRange {
 			continue
 		}
-		if c.ex.Coverage >= t.MinCoverage || c.ex.InRange > 0 {
+		if c.ex.Coverage >= t.MinCoverage || inRange {
 			found = true
 		}
 		ex := c.ex
@@ -681,6 +696,16 @@ func containsFold(list []string, w string) bool {
 		}
 	}
 	return false
+}
+
+// neighbourGap bounds how far apart in time two turns of a session may be
+// and still lend each other relevance: a session id reused the next day
+// ("status", "daily") is not one conversation.
+const neighbourGap = 6 * time.Hour
+
+func nearInTime(a, b time.Time) bool {
+	d := a.Sub(b)
+	return d <= neighbourGap && d >= -neighbourGap
 }
 
 func maxTime(a, b time.Time) time.Time {

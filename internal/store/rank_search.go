@@ -89,11 +89,17 @@ func (a *Agent) noFilter(ctx context.Context, o RankOptions) (bool, error) {
 	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" {
 		return false, nil
 	}
-	if o.Until.IsZero() {
-		return true, nil
-	}
+	// Flagged (forgotten content said again) and retired (a watched file's
+	// old content) memories are never candidates: with any of them stored
+	// the index alone will not do. A partial index answers this at once.
+	excluded := false
 	var newest int64
 	err := a.read(ctx, func(c *conn) error {
+		err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE (flagged = 1 OR retired_at IS NOT NULL) LIMIT 1`, nil,
+			func(s *sqlite3.Stmt) error { excluded = true; return nil })
+		if err != nil || excluded || o.Until.IsZero() {
+			return err
+		}
 		return c.query(ctx, `SELECT coalesce(max(ts), 0) FROM daily_memories`, nil, func(s *sqlite3.Stmt) error {
 			newest = s.ColumnInt64(0)
 			return nil
@@ -102,7 +108,10 @@ func (a *Agent) noFilter(ctx context.Context, o RankOptions) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("newest memory: %w", err)
 	}
-	return o.Until.UnixMilli() >= newest, nil
+	if excluded {
+		return false, nil
+	}
+	return o.Until.IsZero() || o.Until.UnixMilli() >= newest, nil
 }
 
 // MemoriesInRange returns memories within the filters (Since and Until

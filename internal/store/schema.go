@@ -214,6 +214,11 @@ CREATE TABLE file_rebuild_days (
 	marked_at INTEGER NOT NULL
 );
 `,
+	// 6: recall's index-only fast path must know at once whether any memory
+	// is excluded from recall (flagged or retired).
+	`
+CREATE INDEX daily_memories_excluded ON daily_memories(id) WHERE flagged = 1 OR retired_at IS NOT NULL;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.
