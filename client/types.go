@@ -91,6 +91,10 @@ type RecallRequest struct {
 	Since        time.Time `json:"-"`
 	Until        time.Time `json:"-"`
 	Session      string    `json:"session,omitempty"`
+	Role         string    `json:"role,omitempty"`    // only memories with this role
+	Source       string    `json:"source,omitempty"`  // only memories from this source
+	Entity       string    `json:"entity,omitempty"`  // only memories naming this entity
+	Explain      bool      `json:"explain,omitempty"` // attach each item's score parts
 }
 
 // MarshalJSON writes the times as RFC 3339, leaving zero ones out.
@@ -121,6 +125,24 @@ type RecallItem struct {
 	SessionID string    `json:"session_id,omitempty"`
 	Role      string    `json:"role,omitempty"`
 	Tokens    int       `json:"tokens"`
+	Explain   *Explain  `json:"explain,omitempty"` // with RecallRequest.Explain
+}
+
+// Explain is why an item ranked where it did: the parts of its score.
+type Explain struct {
+	Relevance  float64 `json:"relevance"`            // BM25 against the query's words, relative to the best match
+	Expansion  float64 `json:"expansion,omitempty"`  // BM25 against related words (concepts, feedback)
+	Coverage   float64 `json:"coverage"`             // share of the query's words the item holds
+	Importance float64 `json:"importance"`           // as stored (confidence for facts)
+	Recency    float64 `json:"recency"`              // 1 now, 0.5 one half-life ago
+	Speaker    float64 `json:"speaker,omitempty"`    // the question names who said it
+	Entity     float64 `json:"entity,omitempty"`     // the item names an entity the question names
+	InRange    float64 `json:"in_range,omitempty"`   // inside the question's date range
+	Neighbour  float64 `json:"neighbour,omitempty"`  // score passed on from an adjacent turn
+	DayRecord  float64 `json:"day_record,omitempty"` // its day's record matched the question
+	Context    float64 `json:"context,omitempty"`    // relevance of the turns beside it
+	Pinned     bool    `json:"pinned,omitempty"`     // offered as a critical memory
+	Total      float64 `json:"total"`
 }
 
 // RecallResult is the ranked items and the context assembled from them, one
@@ -129,6 +151,10 @@ type RecallResult struct {
 	Items   []RecallItem `json:"items"`
 	Context string       `json:"context"`
 	Tokens  int          `json:"tokens"`
+	// Found is false when nothing stored matches the question well enough
+	// (Items then holds at most the pinned profile); Note says why.
+	Found bool   `json:"found"`
+	Note  string `json:"note,omitempty"`
 }
 
 // Fact is a claim about an entity, with where it came from and, with

@@ -72,8 +72,10 @@ func Example() {
 	// Output:
 	// The model saw this history:
 	// [memory:1] 2026-03-01 09:00 user: My sister Ana moved to Porto last spring.
+	// [memory:2] 2026-03-01 09:00 assistant: Noted!
 	// search_memory("Ana sister city") answered:
 	// [memory:1] 2026-03-01 09:00 user: My sister Ana moved to Porto last spring.
+	// [memory:2] 2026-03-01 09:00 assistant: Noted!
 	// Answer: Fly to Porto: Ana lives there [memory:1].
 	// stored [memory:4] assistant: Fly to Porto: Ana lives there [memory:1].
 	// stored [memory:3] user: Which city should I fly to, to visit my sister?

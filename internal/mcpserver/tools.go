@@ -246,8 +246,11 @@ func (s *Server) recall(ctx context.Context, in recallArgs) (*mcp.CallToolResult
 		return nil, s.toolError(agent, err)
 	}
 	text := res.Context
-	if len(res.Items) == 0 {
+	if !res.Found {
 		text = fmt.Sprintf("Nothing in agent %q's memory matches %q.", agent, in.Query)
+		if len(res.Items) > 0 {
+			text += "\nThe pinned profile (memories marked critical) is offered anyway:\n" + res.Context
+		}
 	}
 	return result(text, res), nil
 }

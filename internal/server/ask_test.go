@@ -92,12 +92,13 @@ func TestAskModelCitationsAreChecked(t *testing.T) {
 	f := newFixture(t, Options{AutoCreate: true, Answer: &answer.Answerer{Recall: &recall.Engine{}, Model: model}})
 	f.post("/v1/agents/main/memories", `{"memories":[
 		{"content":"I am allergic to penicillin.","timestamp":"2026-02-01T09:00:00Z"},
-		{"content":"Bought aspirin at the pharmacy.","timestamp":"2026-02-01T10:00:00Z"}]}`, nil)
+		{"content":"Bought aspirin at the pharmacy.","timestamp":"2026-02-03T10:00:00Z"}]}`, nil)
 	var res answer.Result
 	if code := f.post("/v1/agents/main/ask", `{"query":"penicillin","as_of":"2026-02-05T00:00:00Z"}`, &res); code != http.StatusOK {
 		t.Fatalf("ask: %d", code)
 	}
-	// memory:2 exists but was not recalled for "penicillin": it is not in
+	// memory:2 exists but was not recalled for "penicillin" (two days later,
+	// it is not even a neighbouring turn): it is not in
 	// the context, so citing it is dropped like the invented fact:9.
 	if res.Answer != "Penicillin [memory:1]; also aspirin and." || !slices.Equal(res.Citations, []string{"memory:1"}) ||
 		!slices.Equal(res.Dropped, []string{"memory:2", "fact:9"}) {
