@@ -35,13 +35,17 @@ func (d *Daemon) URL() string { return "http://" + d.Addr }
 func (d *Daemon) Log() string { return d.log.String() }
 
 // Config is the configuration Start uses: the defaults, listening on a free
-// loopback port, with its data in dataDir, logging at debug level, in UTC.
+// loopback port, with its data in dataDir, logging at debug level, in UTC,
+// and without the start-up catch-up: it runs once, soon after READY, and
+// would consolidate whatever past days a test stored meanwhile, racing the
+// test's own consolidation requests.
 func Config(dataDir string) config.Config {
 	cfg := config.Default()
 	cfg.Listen = "127.0.0.1:0"
 	cfg.DataDir = dataDir
 	cfg.LogLevel = "debug"
 	cfg.Timezone = "UTC"
+	cfg.Consolidate.CatchUp = false
 	return cfg
 }
 

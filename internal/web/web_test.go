@@ -60,7 +60,7 @@ func TestPagesRender(t *testing.T) {
 			"2026-02-10 00:03", "2026-02-11 00:00", "not installed", "unknown (systemd not reachable)", "/health"}},
 		{"/agents/main", []string{"4 (1 waiting for consolidation)", "2026-02-09", `action="/agents/main/search"`, "#1", "offline"}},
 		{"/agents/main/search", []string{`name="q"`, "0.60 × relevance"}},
-		{"/agents/main/search?q=Alice+role", []string{"Alice&#39;s role is engineer.", `href="/agents/main/memories/1"`, "score 0.", "<meter"}},
+		{"/agents/main/search?q=Alice+role", []string{"Alice&#39;s role is engineer.", `href="/agents/main/memories/1"`, "score ", "<meter"}},
 		{"/agents/main/search?q=", []string{"items", "Today the Atlas review went well."}},
 		{"/agents/main/days", []string{`href="/agents/main/days/2026-02-10"`, "1 waiting", "consolidated"}},
 		{"/agents/main/days/2026-02-08", []string{"Alice&#39;s role is engineer.", "Bob fixed the login timeout", "Key facts",
