@@ -83,3 +83,36 @@ func ExampleClient_Consolidate() {
 	// Alice role CTO current
 	// Alice role engineer superseded
 }
+
+// Ask a question: the answer cites the memories it came from.
+func ExampleClient_Ask() {
+	ctx := context.Background()
+	c := client.New(os.Getenv("DORMOUSE_ADDR"))
+	at := time.Date(2026, 3, 3, 18, 0, 0, 0, time.UTC)
+	if _, err := c.Remember(ctx, "example-ask", client.MemoryInput{Content: "The dentist appointment is on Thursday at 10.", Role: "user", Timestamp: at}); err != nil {
+		log.Fatal(err)
+	}
+	a, err := c.Ask(ctx, "example-ask", client.RecallRequest{Query: "When is the dentist appointment?"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(a.Answer)
+	fmt.Println(a.Citations, a.Provider)
+	// Output:
+	// The dentist appointment is on Thursday at 10. [memory:1]
+	// [memory:1] offline
+}
+
+// Upload a note: the file pipeline splits it into memories, one per section.
+func ExampleClient_UploadFile() {
+	ctx := context.Background()
+	c := client.New(os.Getenv("DORMOUSE_ADDR"))
+	note := []byte("# Garden\n\nWater the tomatoes every evening.\n\n## Shed\n\nThe key is under the blue pot.\n")
+	out, err := c.UploadFile(ctx, "example-files", "garden.md", note, client.UploadOptions{MTime: time.Date(2026, 3, 4, 8, 0, 0, 0, time.UTC)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out.Status, out.Parts, "parts,", out.Inserted, "memories")
+	// Output:
+	// ok 2 parts, 2 memories
+}

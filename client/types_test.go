@@ -11,11 +11,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/watch"
 )
 
 // fill sets every field of the value v points to, recursively, to a
@@ -95,6 +97,12 @@ func TestTypesMatchTheServer(t *testing.T) {
 	roundTrip(t, "ConsolidateResult", &consolidate.Result{}, &client.ConsolidateResult{})
 	roundTrip(t, "Stats", &store.Stats{}, &client.Stats{})
 	roundTrip(t, "Health", &health.Report{}, &client.Health{})
+	roundTrip(t, "Answer", &answer.Result{}, &client.Answer{})
+	roundTrip(t, "FileOutcome", &watch.Outcome{}, &client.FileOutcome{})
+	roundTrip(t, "ScanResult", &watch.ScanResult{}, &client.ScanResult{})
+	roundTrip(t, "WatchFolder", &watch.Status{}, &client.WatchFolder{})
+	roundTrip(t, "FailingFile", &watch.FailingFile{}, &client.FailingFile{})
+	roundTrip(t, "MemoryOrigin", &store.MemoryOrigin{}, &client.MemoryOrigin{})
 	// Requests: the client's type into the server's.
 	roundTrip(t, "MemoryInput", &client.MemoryInput{}, &capture.Input{})
 	roundTrip(t, "RecallRequest", &client.RecallRequest{}, &recall.Request{})

@@ -59,8 +59,8 @@ func TestMCPOverStdioToTheDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 7 {
-		t.Errorf("%d tools, want 7", len(tools.Tools))
+	if len(tools.Tools) != 8 {
+		t.Errorf("%d tools, want 8", len(tools.Tools))
 	}
 	if got := toolText(t, cs, "remember", map[string]any{"content": "The wifi password is on the fridge.", "agent": "home"}); got != "Stored as memory:1." {
 		t.Errorf("remember = %q", got)
@@ -80,6 +80,10 @@ func TestMCPOverStdioOnTheFiles(t *testing.T) {
 	data := t.TempDir()
 	cs := mcpSession(t, "--data", data, "--agent", "coder")
 	toolText(t, cs, "remember", map[string]any{"content": "The build needs CGO_ENABLED=0."})
+	// ask works on the files too (the in-process API answers offline).
+	if got := toolText(t, cs, "ask", map[string]any{"question": "What does the build need?"}); !strings.Contains(got, "CGO_ENABLED=0") || !strings.Contains(got, "[memory:1]") {
+		t.Errorf("ask = %q", got)
+	}
 	got := toolText(t, cs, "status", nil)
 	if !strings.Contains(got, "agent coder: 1 memories") || !strings.Contains(got, "Dormouse is ") {
 		t.Errorf("status = %q", got)

@@ -20,6 +20,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/watch"
 	"github.com/dormouse-dev/dormouse/internal/web"
 )
 
@@ -106,8 +107,17 @@ func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health
 // WebPage builds the memory-bank page over the same store, recall engine,
 // consolidation engine and health monitor as the API.
 func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, log *slog.Logger) (http.Handler, error) {
+	return WebPageWithFiles(cfg, st, eng, cons, mon, nil, log)
+}
+
+// WebPageWithFiles is WebPage whose upload form runs files through files,
+// the ingester behind POST /v1/agents/{agent}/files (nil hides the form).
+func WebPageWithFiles(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, log *slog.Logger) (http.Handler, error) {
 	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
-		Location: cfg.Location(), Logger: log}
+		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes}
+	if files != nil {
+		o.Files = files
+	}
 	if cons != nil {
 		o.Consolidate = cons
 	}
@@ -205,7 +215,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		log.Warn("answers are extractive: the LLM is unavailable", "err", err)
 	}
 	eng := RecallEngine(cfg)
-	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, log); err != nil {
+	if opts.Web, err = WebPageWithFiles(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), log); err != nil {
 		stopBG()
 		if backlog != nil {
 			backlog.Wait()

@@ -15,7 +15,7 @@ import (
 // result (a tool error for bad arguments, with a message), never a crash,
 // and the server keeps answering.
 func FuzzToolCall(f *testing.F) {
-	tools := []string{"remember", "recall", "list_recent", "facts", "forget", "consolidate", "status"}
+	tools := []string{"remember", "recall", "list_recent", "facts", "forget", "consolidate", "status", "ask"}
 	for i, args := range []string{
 		`{"content":"Alice's role is CTO.","timestamp":"2026-03-01T09:00:00Z"}`,
 		`{"query":"Alice","budget_tokens":5,"as_of":"2026-03-02T00:00:00Z"}`,
@@ -24,6 +24,7 @@ func FuzzToolCall(f *testing.F) {
 		`{"id":"fact:1"}`,
 		`{"date":"2026-03-01"}`,
 		`{}`,
+		`{"question":"What is Alice's role?","k":3,"as_of":"2026-03-02T00:00:00Z"}`,
 		`{"content":null}`,
 		`[]`,
 		`{"query":"\u0000\ud800"}`,

@@ -1,7 +1,8 @@
 // Package mcpserver serves Dormouse to MCP clients (Claude Code and the
-// like): tools to remember, recall, list, read facts, forget, consolidate
-// and check status. Every tool is a call through the Go client to the HTTP
-// API, over the network or in-process, so every rule is the API's.
+// like): tools to remember, recall, answer with citations, list, read facts,
+// forget, consolidate and check status. Every tool is a call through the Go
+// client to the HTTP API, over the network or in-process, so every rule is
+// the API's.
 package mcpserver
 
 import (
@@ -46,7 +47,7 @@ type Server struct {
 
 // instructions tell the model what the server is for and how to use it.
 const instructions = `Dormouse is this user's long-term memory, kept on their own machine.
-Call recall before answering anything that may depend on the past (people, preferences, decisions, earlier work), and cite what you use by its id, such as [memory:42] or [fact:7].
+Call recall before answering anything that may depend on the past (people, preferences, decisions, earlier work), and cite what you use by its id, such as [memory:42] or [fact:7]. Call ask for a cited answer to a question about the past, drawn from memory alone.
 Call remember for what is worth keeping: facts about people and things, preferences, decisions, commitments, outcomes. One self-contained statement per call, in plain words.
 Call facts for the current facts about an entity, with history=true to see what changed. Call forget with a memory or fact id only when the user asks to forget something or a fact is wrong.`
 

@@ -117,7 +117,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"consolidate", "facts", "forget", "list_recent", "recall", "remember", "status"}; !slices.Equal(names, want) {
+	if want := []string{"ask", "consolidate", "facts", "forget", "list_recent", "recall", "remember", "status"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 
@@ -145,6 +145,14 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 	got = call(t, cs, "recall", with("query", "zebra crossings"), false)
 	// memory:2 (importance 0.9) is the pinned profile: offered, but not as a match.
 	mustContain(t, "recall of nothing", got, "Nothing in agent", "pinned profile", "[memory:2]")
+
+	got = call(t, cs, "ask", with("question", "When is the launch?"), false)
+	mustContain(t, "ask", got, "Friday", "[memory:3]", "Sources:\n[memory:3] 2026-03-02 10:00")
+	got = call(t, cs, "ask", with("question", "When is the launch?", "as_of", "2026-03-01T12:00:00Z"), false)
+	mustContain(t, "ask before it was said", got, "Nothing stored answers this.")
+	if strings.Contains(got, "memory:3") {
+		t.Errorf("ask as of 1 March cites a memory of the 2nd: %q", got)
+	}
 
 	got = call(t, cs, "list_recent", with("limit", 2), false)
 	mustContain(t, "list_recent", got, "[memory:3] 2026-03-02 10:00 user: The launch", "[memory:2]", "More: call again with cursor")
@@ -210,6 +218,12 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 		{"recall", with("query", "x", "budget_tokens", -1), "budget_tokens"},
 		{"recall", with("query", "x", "k", "ten"), "k"},
 		{"recall", map[string]any{"agent": "nobody", "query": "x"}, "does not exist yet"},
+		{"ask", a, "question"},
+		{"ask", with("question", ""), "question"},
+		{"ask", with("question", "   "), "question"},
+		{"ask", with("question", "x", "as_of", "yesterday"), "RFC 3339"},
+		{"ask", with("question", "x", "k", 0), "k"},
+		{"ask", map[string]any{"agent": "nobody", "question": "x"}, "does not exist yet"},
 		{"list_recent", with("limit", 1000), "limit"},
 		{"list_recent", with("cursor", "garbage"), "invalid arguments"},
 		{"facts", with("as_of", "last week"), "RFC 3339"},
@@ -236,7 +250,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 			t.Errorf("%s(%v) = error %v %q, want a tool error mentioning %q", tc.tool, tc.args, res.IsError, got, tc.want)
 		}
 	}
-	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask", Arguments: a}); err == nil {
+	if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "answer_everything", Arguments: a}); err == nil {
 		t.Error("calling a tool that does not exist succeeded")
 	}
 	// The server is still there.

@@ -176,6 +176,7 @@ func (s *Server) addTools(srv *mcp.Server) {
 		}),
 		Annotations: readOnly,
 	}, s.status)
+	s.addAskTool(srv)
 }
 
 // result is a text for the model and the same data structured.

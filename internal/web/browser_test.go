@@ -370,11 +370,37 @@ func TestBrowser(t *testing.T) {
 		b.checkClean("delete")
 	})
 
+	t.Run("upload a file", func(t *testing.T) {
+		b.t = t
+		file := filepath.Join(t.TempDir(), "trip.md")
+		if err := os.WriteFile(file, []byte("# Trip\n\nThe train to Porto leaves at nine.\n\n## Hotel\n\nThe hotel is on Rua Augusta.\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		b.open("/agents/main/upload")
+		b.do(chromedp.SetUploadFiles(chromedp.CSS(`input[type=file]`), []string{file}, chromedp.NodeReady),
+			chromedp.SetValue(chromedp.CSS(`input[name=date]`), "2026-02-07", chromedp.NodeReady))
+		b.submit(`form.stack button[type=submit]`)
+		if res := b.text("#upload-result"); !strings.Contains(res, "trip.md") || !strings.Contains(res, "2 parts read, 2 new memories stored") {
+			t.Errorf("the upload's result:\n%s", res)
+		}
+		b.checkClean("upload")
+		b.shot("upload")
+		b.open("/agents/main/days/2026-02-07")
+		if txt := b.text("ol.mems"); !strings.Contains(txt, "Porto") || !strings.Contains(txt, "Rua Augusta") {
+			t.Errorf("the uploaded file's day:\n%s", txt)
+		}
+		b.phone(true)
+		b.open("/agents/main/upload")
+		b.checkClean("upload on a phone")
+		b.shot("upload-phone")
+		b.phone(false)
+	})
+
 	t.Run("every page loads", func(t *testing.T) {
 		b.t = t
 		for _, p := range []string{"/agents/main", "/agents/main/days", "/agents/main/days/2026-02-10",
 			"/agents/main/memories/1", "/agents/main/facts", "/agents/main/facts?history=1",
-			"/agents/main/consolidate", "/agents/notes", "/agents/notes/search?q="} {
+			"/agents/main/consolidate", "/agents/main/upload", "/agents/notes", "/agents/notes/search?q="} {
 			b.open(p)
 			if title := eval[string](b, `document.title`); !strings.HasSuffix(title, "· Dormouse") {
 				t.Errorf("%s: title %q", p, title)

@@ -17,6 +17,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/watch"
 )
 
 // fixtureNow is the clock of every service in the fixture.
@@ -37,6 +38,8 @@ type fixture struct {
 type fixtureOptions struct {
 	noConsolidate bool
 	agents        []string // a fixed agent list: AutoCreate off
+	noFiles       bool     // no file pipeline: the upload form is hidden
+	maxUpload     int64
 	timers        []Timer
 }
 
@@ -58,6 +61,11 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	o := Options{Store: st, Recall: eng, Health: mon, AutoCreate: fo.agents == nil, Agents: fo.agents,
 		Location: time.UTC, Timers: func(context.Context) []Timer { return fo.timers }}
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
+	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
+		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true}
+		o.Files, so.Files = ing, ing
+		o.MaxUploadBytes, so.MaxUploadBytes = fo.maxUpload, fo.maxUpload
+	}
 	if !fo.noConsolidate {
 		cons := &consolidate.Engine{Store: st, Consolidator: consolidate.Offline{}, Location: time.UTC, Now: now}
 		o.Consolidate, so.Consolidate = cons, cons

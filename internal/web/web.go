@@ -49,6 +49,11 @@ type Options struct {
 	Recall *recall.Engine
 	// Consolidate runs on-demand consolidations; nil hides the button.
 	Consolidate Consolidator
+	// Files runs uploads through the file pipeline (the API's POST
+	// /v1/agents/{agent}/files ingester); nil hides the upload form.
+	Files FileIngester
+	// MaxUploadBytes bounds an uploaded file (api.max_upload_bytes); 0: 20 MiB.
+	MaxUploadBytes int64
 	// Health is the daemon's health monitor; nil shows the health as unknown.
 	Health Reporter
 	// Timers reports the systemd timers' last and next runs; nil asks
@@ -118,6 +123,8 @@ func (h *Handler) routes() {
 	h.mux.HandleFunc("POST /agents/{agent}/facts/{id}/correct", h.post(h.agent(h.correctFact)))
 	h.mux.HandleFunc("GET /agents/{agent}/consolidate", h.agent(h.consolidatePage))
 	h.mux.HandleFunc("POST /agents/{agent}/consolidate", h.post(h.agent(h.consolidate)))
+	h.mux.HandleFunc("GET /agents/{agent}/upload", h.agent(h.uploadPage))
+	h.mux.HandleFunc("POST /agents/{agent}/upload", h.postUpload(h.agent(h.upload)))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.failStatus(w, r, http.StatusNotFound, "There is no page at "+r.URL.Path+".")
 	})
