@@ -162,6 +162,21 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		return c
 	}
 
+	// A question about someone or something that no memory or fact names
+	// ("When is Bob's birthday?" with only Alice's stored) has no answer
+	// here: saying so beats offering someone else's.
+	if name, err := unknownName(ctx, s, properNames(intent.Rest), until); err != nil {
+		return Result{}, err
+	} else if name != "" {
+		res := Result{Items: []Item{}, Found: false, Note: fmt.Sprintf("nothing stored names %q", name)}
+		if t.PinImportance <= 1 && t.PinMax > 0 && q.Session == "" {
+			if err := e.pin(ctx, s, &res, base, t, budget, k, q.Explain); err != nil {
+				return Result{}, err
+			}
+		}
+		return res, nil
+	}
+
 	// 1. The question's date range: the memories of that time, most
 	// important first, and its day records.
 	if intent.Found && !intent.From.IsZero() {
@@ -605,6 +620,34 @@ func topMemories(cands map[string]*cand, n int) []*cand {
 		out = out[:n]
 	}
 	return out
+}
+
+// unknownName returns the first of names when no memory and no current
+// fact stored by until contains any of them, or "". One known name is
+// enough to go on: a capitalised word may be a concept worded otherwise
+// ("Thanksgiving" beside a known "Caroline").
+func unknownName(ctx context.Context, s RankSearcher, names []string, until time.Time) (string, error) {
+	for _, n := range names {
+		o := store.SearchOptions{Terms: []string{n}, Until: until, Limit: 1}
+		mems, err := s.SearchMemoriesRanked(ctx, store.RankOptions{SearchOptions: o})
+		if err != nil {
+			return "", err
+		}
+		if len(mems) > 0 {
+			return "", nil
+		}
+		facts, err := s.SearchCurrentFacts(ctx, o)
+		if err != nil {
+			return "", err
+		}
+		if len(facts) > 0 {
+			return "", nil
+		}
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	return names[0], nil
 }
 
 // properNames are the capitalised words of a question after its first word

@@ -323,3 +323,30 @@ func TestPinnedProfile(t *testing.T) {
 		t.Errorf("context of %d tokens over a budget of 20", res.Tokens)
 	}
 }
+
+// A question naming only someone nothing stored names is not answered with
+// another person's memory; one known name among the question's is enough to
+// go on.
+func TestUnknownNameAbstains(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, role: "user", content: "Alice's birthday is on 3 June, she likes orchids."},
+	})
+	e := &Engine{}
+	asOf := day0.Add(24 * time.Hour)
+	res, err := e.Recall(t.Context(), a, Query{Text: "When is Bob's birthday?", AsOf: asOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found || len(res.Items) != 0 || !strings.Contains(res.Note, `"bob"`) {
+		t.Errorf("Bob's birthday: found=%v items=%v note=%q; want nothing, naming bob", res.Found, ids(res.Items), res.Note)
+	}
+	for _, q := range []string{"When is Alice's birthday?", "Does Alice celebrate her birthday with Bob?"} {
+		res, err := e.Recall(t.Context(), a, Query{Text: q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || len(res.Items) == 0 {
+			t.Errorf("%q: found=%v items=%v note=%q; want Alice's birthday", q, res.Found, ids(res.Items), res.Note)
+		}
+	}
+}
