@@ -106,13 +106,9 @@ func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health
 
 // WebPage builds the memory-bank page over the same store, recall engine,
 // consolidation engine and health monitor as the API.
-func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, log *slog.Logger) (http.Handler, error) {
-	return WebPageWithFiles(cfg, st, eng, cons, mon, nil, log)
-}
-
-// WebPageWithFiles is WebPage whose upload form runs files through files,
-// the ingester behind POST /v1/agents/{agent}/files (nil hides the form).
-func WebPageWithFiles(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, log *slog.Logger) (http.Handler, error) {
+// Its upload form runs files through files, the ingester behind
+// POST /v1/agents/{agent}/files (nil hides the form).
+func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, log *slog.Logger) (http.Handler, error) {
 	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
 		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes}
 	if files != nil {
@@ -183,16 +179,8 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	// drain cancels: a cancelled consolidation's transaction never commits.
 	bg, stopBG := context.WithCancel(ctx)
 	defer stopBG()
-	opts := server.Options{
-		MaxBodyBytes:    cfg.API.MaxBodyBytes,
-		MaxBatch:        cfg.API.MaxBatch,
-		MaxContentBytes: cfg.API.MaxContentBytes,
-		AutoCreate:      cfg.API.AutoCreate,
-		Agents:          cfg.API.Agents,
-		Logger:          log,
-		Health:          HealthMonitorFor(cfg, environ, st, log),
-		MaxUploadBytes:  cfg.API.MaxUploadBytes,
-	}
+	opts := APIOptions(cfg, log)
+	opts.Health = HealthMonitorFor(cfg, environ, st, log)
 	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
 	var backlog *consolidate.Backlog
 	if err != nil {
@@ -215,7 +203,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		log.Warn("answers are extractive: the LLM is unavailable", "err", err)
 	}
 	eng := RecallEngine(cfg)
-	if opts.Web, err = WebPageWithFiles(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), log); err != nil {
+	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), log); err != nil {
 		stopBG()
 		if backlog != nil {
 			backlog.Wait()

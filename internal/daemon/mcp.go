@@ -21,6 +21,7 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		MaxContentBytes: cfg.API.MaxContentBytes,
 		AutoCreate:      cfg.API.AutoCreate,
 		Agents:          cfg.API.Agents,
+		MaxUploadBytes:  cfg.API.MaxUploadBytes,
 		Logger:          log,
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -48,14 +47,10 @@ func (s *Server) ask(ctx context.Context, in askArgs) (*mcp.CallToolResult, erro
 	if strings.TrimSpace(in.Question) == "" {
 		return nil, fmt.Errorf("invalid arguments: question is empty: ask something, e.g. 'When is the launch?'")
 	}
-	req := client.RecallRequest{Query: in.Question, BudgetTokens: in.BudgetTokens, K: in.K, Session: in.SessionID}
-	for _, f := range []struct {
-		name, v string
-		dst     *time.Time
-	}{{"since", in.Since, &req.Since}, {"until", in.Until, &req.Until}, {"as_of", in.AsOf, &req.AsOf}} {
-		if *f.dst, err = parseTime(f.name, f.v); err != nil {
-			return nil, err
-		}
+	req, err := recallRequest(in.Question, recallArgs{BudgetTokens: in.BudgetTokens, K: in.K,
+		Since: in.Since, Until: in.Until, AsOf: in.AsOf, SessionID: in.SessionID})
+	if err != nil {
+		return nil, err
 	}
 	res, err := s.c.Ask(ctx, agent, req)
 	if err != nil {

@@ -38,6 +38,22 @@ type recallArgs struct {
 	SessionID    string `json:"session_id,omitempty" jsonschema:"only this session's memories"`
 }
 
+// recallRequest is the request recall and ask send: the query and a's
+// budget, filters and times (RFC 3339, checked).
+func recallRequest(query string, a recallArgs) (client.RecallRequest, error) {
+	req := client.RecallRequest{Query: query, BudgetTokens: a.BudgetTokens, K: a.K, Session: a.SessionID}
+	for _, f := range []struct {
+		name, v string
+		dst     *time.Time
+	}{{"since", a.Since, &req.Since}, {"until", a.Until, &req.Until}, {"as_of", a.AsOf, &req.AsOf}} {
+		var err error
+		if *f.dst, err = parseTime(f.name, f.v); err != nil {
+			return req, err
+		}
+	}
+	return req, nil
+}
+
 type listArgs struct {
 	Agent     string `json:"agent,omitempty"`
 	Limit     int    `json:"limit,omitempty" jsonschema:"how many memories, newest first (default 20)"`
@@ -233,14 +249,9 @@ func (s *Server) recall(ctx context.Context, in recallArgs) (*mcp.CallToolResult
 	if err != nil {
 		return nil, err
 	}
-	req := client.RecallRequest{Query: in.Query, BudgetTokens: in.BudgetTokens, K: in.K, Session: in.SessionID}
-	for _, f := range []struct {
-		name, v string
-		dst     *time.Time
-	}{{"since", in.Since, &req.Since}, {"until", in.Until, &req.Until}, {"as_of", in.AsOf, &req.AsOf}} {
-		if *f.dst, err = parseTime(f.name, f.v); err != nil {
-			return nil, err
-		}
+	req, err := recallRequest(in.Query, in)
+	if err != nil {
+		return nil, err
 	}
 	res, err := s.c.Recall(ctx, agent, req)
 	if err != nil {
