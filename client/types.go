@@ -132,6 +132,7 @@ type RecallItem struct {
 type Explain struct {
 	Relevance  float64 `json:"relevance"`            // BM25 against the query's words, relative to the best match
 	Expansion  float64 `json:"expansion,omitempty"`  // BM25 against related words (concepts, feedback)
+	ByKind     float64 `json:"by_kind,omitempty"`    // BM25 of the question's words against the kinds of thing its words name
 	Coverage   float64 `json:"coverage"`             // share of the query's words the item holds
 	Importance float64 `json:"importance"`           // as stored (confidence for facts)
 	Recency    float64 `json:"recency"`              // 1 now, 0.5 one half-life ago

@@ -83,6 +83,8 @@ func TestTuneDev(t *testing.T) {
 					t.MinCoverage = f
 				case "ent":
 					t.Entity = f
+				case "kind":
+					t.Kind = f
 				case "nospk":
 					t.NoSpeaker = true
 				case "nofb":
@@ -91,6 +93,8 @@ func TestTuneDev(t *testing.T) {
 					t.NoNeighbours = true
 				case "noexp":
 					t.NoExpansion = true
+				case "nostrict":
+					t.NoStrictDates = true
 				case "nodays":
 					t.DayRecords = false
 				}
@@ -105,8 +109,8 @@ func TestTuneDev(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%-18s R@5 %.1f R@10 %.1f R@25 %.1f R@50 %.1f | multi-hop R@10 %.1f | tok@10 %.0f | %.1fs",
+		t.Logf("%-18s R@5 %.1f R@10 %.1f R@25 %.1f R@50 %.1f | multi-hop R@10 %.1f @25 %.1f @50 %.1f | tok@10 %.0f | %.1fs",
 			v.name, 100*rep.Overall.Recall["5"], 100*rep.Overall.Recall["10"], 100*rep.Overall.Recall["25"],
-			100*rep.Overall.Recall["50"], 100*rep.Categories["1"].Recall["10"], rep.Overall.Tokens["10"], rep.Seconds)
+			100*rep.Overall.Recall["50"], 100*rep.Categories["1"].Recall["10"], 100*rep.Categories["1"].Recall["25"], 100*rep.Categories["1"].Recall["50"], rep.Overall.Tokens["10"], rep.Seconds)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -30,6 +31,7 @@ type RankSearcher interface {
 type Explain struct {
 	Relevance  float64 `json:"relevance"`            // BM25 against the query's words, relative to the best match
 	Expansion  float64 `json:"expansion,omitempty"`  // BM25 against related words (concepts, feedback)
+	ByKind     float64 `json:"by_kind,omitempty"`    // BM25 of the question's words against the kinds of thing its words name
 	Coverage   float64 `json:"coverage"`             // share of the query's words the item holds
 	Importance float64 `json:"importance"`           // as stored (confidence for facts)
 	Recency    float64 `json:"recency"`              // 1 now, 0.5 one half-life ago
@@ -47,6 +49,7 @@ type Explain struct {
 // (measured on LoCoMo's development split; see the package README).
 type Tuning struct {
 	Relevance, Expansion, Importance, Recency float64
+	Kind                                      float64 // weight of a match by kind ("cities": Chicago)
 	Speaker, Entity, InRange, Neighbour       float64
 	DayRecord, Coverage, Reply, Context       float64
 	Context2                                  float64 // share of Context two turns away
@@ -66,14 +69,17 @@ type Tuning struct {
 	DayRecords bool
 	// NoFeedback, NoNeighbours, NoSpeaker switch parts off (for measuring).
 	NoFeedback, NoNeighbours, NoSpeaker, NoExpansion bool
+	// NoStrictDates keeps items from outside the question's date range
+	// (ranked lower) instead of leaving them out.
+	NoStrictDates bool
 }
 
 // DefaultTuning is the ranker's defaults.
 var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
-	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.3, Reply: 0.8, DayRecord: 0.1, Context: 0.35,
+	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, DayRecord: 0.1, Context: 0.5,
 	NeighbourSpan: 2, NeighbourFrom: 20, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
-	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4,
+	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4, Kind: 0.4,
 }
 
 // coverageCands bounds how many lexical candidates get their coverage
@@ -87,7 +93,7 @@ func bestCands(cands map[string]*cand, n int, t Tuning) []*cand {
 		out = append(out, c)
 	}
 	pre := func(c *cand) float64 {
-		return t.Relevance*c.ex.Relevance + t.Expansion*c.ex.Expansion + t.Speaker*c.ex.Speaker
+		return t.Relevance*c.ex.Relevance + t.Expansion*c.ex.Expansion + t.Kind*c.ex.ByKind + t.Speaker*c.ex.Speaker
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if pi, pj := pre(out[i]), pre(out[j]); pi != pj {
@@ -258,10 +264,34 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				c.ex.Expansion = max(c.ex.Expansion, rel)
 			}
 		}
+		// 3b. Kinds: the question's words against the kinds of thing the
+		// memories' words name ("which cities": "we drove to Chicago").
+		if t.Kind > 0 {
+			kw := without(words, lowerAll(names))
+			if len(kw) > 0 {
+				o.Terms, o.Kinds = kw, true
+				o.Window = maxCand / 2
+				kh, err := s.SearchMemoriesRanked(ctx, o)
+				if err != nil {
+					return Result{}, err
+				}
+				o.Kinds = false
+				for i, rel := range normBM25(len(kh), func(i int) float64 { return kh[i].BM25 }) {
+					c := get(kh[i].Hit)
+					c.entities = kh[i].Entities
+					c.ex.ByKind = max(c.ex.ByKind, rel)
+				}
+			}
+		}
 		// Coverage for the candidates that can still rank (the floor drops
-		// the rest), best preliminary score first.
+		// the rest), best preliminary score first. A word the item names
+		// only by kind counts as held.
 		for _, c := range bestCands(cands, coverageCands, t) {
-			c.ex.Coverage = coverage(words, c.hit.Text)
+			txt := c.hit.Text
+			if c.ex.ByKind > 0 {
+				txt += " " + kinds.Of(txt)
+			}
+			c.ex.Coverage = coverage(words, txt)
 			if c.ex.Speaker > 0 {
 				// The speaker is part of what the question asks for.
 				c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(words)+1))
@@ -438,6 +468,55 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 	}
 
+	// "The last meeting with Bob": the newest memory that matches the
+	// question's words and names is the one meant; its day is the range.
+	if intent.Latest && intent.From.IsZero() && lexical && !t.NoStrictDates {
+		var newest *cand
+		for _, c := range cands {
+			if c.hit.Kind != "memory" || c.ex.Relevance == 0 || c.ex.Coverage < t.MinCoverage {
+				continue
+			}
+			if len(names) > 0 && c.ex.Entity == 0 && c.ex.Speaker == 0 && !namesAny(c.hit.Text, names) {
+				continue
+			}
+			if newest == nil || c.hit.Timestamp.After(newest.hit.Timestamp) {
+				newest = c
+			}
+		}
+		if newest != nil {
+			intent.From = dayStart(newest.hit.Timestamp, asOf.Location())
+			intent.To = intent.From.AddDate(0, 0, 1)
+			for _, c := range cands {
+				c.ex.InRange = 0
+				if c.hit.Kind == "memory" && !c.hit.Timestamp.Before(intent.From) && c.hit.Timestamp.Before(intent.To) {
+					c.ex.InRange = 1
+				}
+			}
+		}
+	}
+	// A question about a time is answered from that time when anything
+	// stored then answers it: items from other times are left out ("what
+	// trips did I take in April" is not answered by February's). What
+	// happened is often told afterwards ("last week I went to…"), so the
+	// range reaches on after its end by its own length.
+	var strict func(c *cand) bool
+	if intent.Found && !intent.From.IsZero() && !t.NoStrictDates {
+		from, to := intent.From, intent.To.Add(intent.To.Sub(intent.From))
+		inside := func(c *cand) bool {
+			if c.day != "" {
+				d, err := time.ParseInLocation(time.DateOnly, c.day, asOf.Location())
+				return err == nil && !d.Before(dayStart(from, asOf.Location())) && d.Before(to)
+			}
+			return !c.hit.Timestamp.Before(from) && c.hit.Timestamp.Before(to)
+		}
+		for _, c := range cands {
+			if c.hit.Kind == "memory" && inside(c) && (!lexical || c.ex.Relevance > 0 || c.ex.Expansion > 0 || c.ex.ByKind > 0) {
+				strict = inside
+				break
+			}
+		}
+	}
+
 	items := make([]Item, 0, len(cands))
 	found := false
 	// Within the question's date range, its other words select when they
@@ -451,6 +530,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 	}
 	for id, c := range cands {
+		if strict != nil && !strict(c) {
+			continue
+		}
 		inRange := c.ex.InRange > 0 && (!wordsSelect || c.hit.Kind != "memory" ||
 			c.ex.Relevance > 0 || c.ex.Expansion > 0)
 		if lexical && c.ex.Coverage < t.MinCoverage && c.ex.Neighbour == 0 && !inRange {
@@ -559,7 +641,7 @@ func total(t Tuning, ex Explain, lexical bool) float64 {
 	if !lexical {
 		return t.InRange*ex.InRange + 0.3*ex.Importance + 0.1*ex.Recency + t.Entity*ex.Entity
 	}
-	lex := t.Relevance*ex.Relevance + t.Expansion*ex.Expansion
+	lex := t.Relevance*ex.Relevance + t.Expansion*ex.Expansion + t.Kind*ex.ByKind
 	lex = max(lex, t.Neighbour*ex.Neighbour)
 	return lex + t.Context*ex.Context + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
 		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord
@@ -568,7 +650,7 @@ func total(t Tuning, ex Explain, lexical bool) float64 {
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func roundExplain(x *Explain) {
-	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.Coverage, &x.Importance, &x.Recency,
+	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.ByKind, &x.Coverage, &x.Importance, &x.Recency,
 		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Total} {
 		*p = round4(*p)
 	}
@@ -766,6 +848,32 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // coverage is the share of words whose stem occurs in s.
+// namesAny reports whether s contains any of names as a word.
+func namesAny(s string, names []string) bool {
+	for _, w := range text.Words(s) {
+		for _, n := range names {
+			if strings.EqualFold(w, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dayStart is the midnight that starts t's day in loc.
+func dayStart(t time.Time, loc *time.Location) time.Time {
+	t = t.In(loc)
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+}
+
+func lowerAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	return out
+}
+
 func coverage(words []string, s string) float64 {
 	if len(words) == 0 {
 		return 0

@@ -307,12 +307,20 @@ func TestPinnedProfile(t *testing.T) {
 	}
 	// Nothing matches the words: the profile is still offered, and Found
 	// says nothing matched.
-	res, err = e.Recall(t.Context(), a, Query{Text: "Is there any medicine I should avoid?", AsOf: day0.Add(72 * time.Hour)})
+	res, err = e.Recall(t.Context(), a, Query{Text: "Is there anything I should avoid?", AsOf: day0.Add(72 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Found || len(res.Items) != 1 || res.Items[0].Text != allergy.Content {
 		t.Errorf("found=%v items=%v; want the pinned profile only, found false", res.Found, ids(res.Items))
+	}
+	// Asked by kind, it is found: penicillin is a medicine.
+	res, err = e.Recall(t.Context(), a, Query{Text: "Is there any medicine I should avoid?", AsOf: day0.Add(72 * time.Hour), Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || len(res.Items) == 0 || res.Items[0].Text != allergy.Content || res.Items[0].Explain.ByKind == 0 {
+		t.Errorf("found=%v items=%v; want the allergy first, found by kind", res.Found, ids(res.Items))
 	}
 	// A tight budget leaves it out rather than overflowing.
 	res, err = e.Recall(t.Context(), a, Query{Text: "Did Bob go to the pottery class?", AsOf: day0.Add(72 * time.Hour), BudgetTokens: 20})
@@ -348,5 +356,71 @@ func TestUnknownNameAbstains(t *testing.T) {
 		if !res.Found || len(res.Items) == 0 {
 			t.Errorf("%q: found=%v items=%v note=%q; want Alice's birthday", q, res.Found, ids(res.Items), res.Note)
 		}
+	}
+}
+
+// A question about a time is answered from that time: what was stored at
+// other times is left out when anything then answers it, and "the last
+// meeting with Bob" is the newest one with Bob.
+func TestDatesSelect(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(time.DateTime, s); return tm }
+	a := agentWith(t, []turn{
+		{at("2026-02-03 07:00:00"), "t1", "user", "Trip to Leeds for Hannah's wedding.", nil},
+		{at("2026-04-08 06:30:00"), "t2", "user", "Trip to Lisbon for the robotics conference.", nil},
+		{at("2026-06-12 12:00:00"), "t3", "user", "Trip to Oslo to see family.", nil},
+		{at("2026-07-01 10:00:00"), "m1", "user", "Meeting with Bob: we agreed on Sunvolt as the supplier.", []string{"Bob"}},
+		{at("2026-07-15 10:00:00"), "m2", "user", "Meeting with Bob: he approved the revised budget.", []string{"Bob"}},
+		{at("2026-07-20 10:00:00"), "m3", "user", "Meeting with Carol: she wants the logo in teal.", []string{"Carol"}},
+	})
+	asOf := at("2026-07-22 09:00:00")
+	for _, c := range []struct {
+		q           string
+		want, never []string
+	}{
+		{"What trips did I take in April?", []string{"Lisbon"}, []string{"Leeds", "Oslo"}},
+		{"What trips did I take?", []string{"Lisbon", "Leeds", "Oslo"}, nil},
+		{"What came out of the last meeting with Bob?", []string{"approved"}, []string{"Sunvolt", "teal"}},
+		// Nothing stored in May: the date does not select, the words do.
+		{"What trips did I take in May?", []string{"Lisbon"}, nil},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(res.Context, w) {
+				t.Errorf("%q: context lacks %q:\n%s", c.q, w, res.Context)
+			}
+		}
+		for _, w := range c.never {
+			if strings.Contains(res.Context, w) {
+				t.Errorf("%q: context holds %q:\n%s", c.q, w, res.Context)
+			}
+		}
+	}
+}
+
+// Items that say the same thing but for a number take one place.
+func TestNearDuplicatesTakeOnePlace(t *testing.T) {
+	turns := []turn{{day0, "s", "user", "Dana Whitfield joined as our new accountant; she handles payroll.", nil}}
+	for i := range 25 {
+		turns = append(turns, turn{day0.Add(time.Duration(i+1) * time.Hour), "s", "user",
+			fmt.Sprintf("Forwarded receipt %d to Dana for the quarterly books.", i+1), nil})
+	}
+	a := agentWith(t, turns)
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "Who is Dana?", AsOf: day0.Add(48 * time.Hour), K: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The introduction comes before the second receipt; the other
+	// receipts fill the places left.
+	intro, second := strings.Index(res.Context, "accountant"), -1
+	if i := strings.Index(res.Context, "Forwarded receipt"); i >= 0 {
+		if j := strings.Index(res.Context[i+1:], "Forwarded receipt"); j >= 0 {
+			second = i + 1 + j
+		}
+	}
+	if intro < 0 || second < 0 || intro > second || len(res.Items) != 5 {
+		t.Errorf("want the introduction before the second receipt, 5 items:\n%s", res.Context)
 	}
 }

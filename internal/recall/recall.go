@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -252,15 +253,59 @@ func Line(it Item) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// sameKey is what two items that say nearly the same thing share: their
+// words, lowercased, with numbers as "#" ("Forwarded receipt 7 to Dana" and
+// "… receipt 8 …").
+func sameKey(s string) string {
+	var b strings.Builder
+	digits := false
+	for _, r := range s {
+		if unicode.IsDigit(r) {
+			if !digits {
+				b.WriteByte('#')
+			}
+			digits = true
+			continue
+		}
+		digits = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // pack takes items in score order while they fit the budget, skipping
-// duplicates of text already taken. Each line's tokens are estimated
-// separately and rounded up, so the sum bounds the whole context's estimate.
-// A best item larger than the whole budget is cut to fit rather than dropped.
+// duplicates of text already taken. An item saying what a better one said
+// but for its numbers waits until every other item has had its place: 25
+// forwarded receipts do not crowd out the note that introduced Dana, and
+// nine successive codes are all still offered when k allows. Each line's
+// tokens are estimated separately and rounded up, so the sum bounds the
+// whole context's estimate. A best item larger than the whole budget is
+// cut to fit rather than dropped.
 func pack(items []Item, budget, k int) Result {
 	res := Result{Items: []Item{}}
-	seen := map[string]bool{}
+	seen := map[string]bool{}    // exact text, lowercased
+	similar := map[string]bool{} // sameKey
 	var lines []string
+	var later []Item
 	used := 0
+	take := func(it Item) {
+		line := Line(it)
+		tok := text.EstimateTokens(line) + 1 // +1 for the newline
+		if used+tok > budget {
+			if len(res.Items) > 0 {
+				return
+			}
+			line = cut(line, budget-1)
+			tok = text.EstimateTokens(line) + 1
+			if line == "" || tok > budget {
+				return
+			}
+		}
+		it.Tokens = tok
+		used += tok
+		lines = append(lines, line)
+		res.Items = append(res.Items, it)
+	}
 	for _, it := range items {
 		if len(res.Items) >= k {
 			break
@@ -269,23 +314,23 @@ func pack(items []Item, budget, k int) Result {
 		if seen[key] {
 			continue
 		}
-		line := Line(it)
-		tok := text.EstimateTokens(line) + 1 // +1 for the newline
-		if used+tok > budget {
-			if len(res.Items) > 0 {
-				continue
-			}
-			line = cut(line, budget-1)
-			tok = text.EstimateTokens(line) + 1
-			if line == "" || tok > budget {
-				continue
+		if sk := sameKey(key); similar[sk] {
+			later = append(later, it)
+			seen[key] = true
+			continue
+		} else {
+			n := len(res.Items)
+			take(it)
+			if len(res.Items) > n {
+				seen[key], similar[sk] = true, true
 			}
 		}
-		seen[key] = true
-		it.Tokens = tok
-		used += tok
-		lines = append(lines, line)
-		res.Items = append(res.Items, it)
+	}
+	for _, it := range later {
+		if len(res.Items) >= k {
+			break
+		}
+		take(it)
 	}
 	res.Context = strings.Join(lines, "\n")
 	res.Tokens = text.EstimateTokens(res.Context)

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/dormouse-dev/dormouse/internal/kinds"
+
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +41,11 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 	if err := fts5.Register(db); err != nil {
 		c.close()
 		return nil, fmt.Errorf("register fts5: %w", err)
+	}
+	if err := db.CreateFunction("dormouse_kinds", 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
+		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kinds.Of(arg[0].Text())) }); err != nil {
+		c.close()
+		return nil, fmt.Errorf("register dormouse_kinds: %w", err)
 	}
 	if err := db.BusyTimeout(o.BusyTimeout); err != nil {
 		c.close()

@@ -321,7 +321,7 @@ func insertFileMemory(ctx context.Context, c *conn, loc *time.Location, m *Memor
 	}
 	id := c.db.LastInsertRowID()
 	m.ID = id
-	return c.execArgs(ctx, `INSERT INTO memories_fts(rowid, content) VALUES (?, ?)`, id, m.Content)
+	return index(ctx, c, id, m.Content)
 }
 
 // MemoryOrigin explains where a memory from a file came from and whether it is still current.

@@ -171,10 +171,19 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time
 		return Inserted{}, err
 	}
 	id := c.db.LastInsertRowID()
-	if err := c.execArgs(ctx, `INSERT INTO memories_fts(rowid, content) VALUES (?, ?)`, id, m.Content); err != nil {
+	if err := index(ctx, c, id, m.Content); err != nil {
 		return Inserted{}, fmt.Errorf("index memory %d: %w", id, err)
 	}
 	return Inserted{ID: id}, nil
+}
+
+// index adds a new memory to the full-text indexes: its words and their
+// kinds. (Deletes and updates are indexed by triggers; see schema.go.)
+func index(ctx context.Context, c *conn, id int64, content string) error {
+	if err := c.execArgs(ctx, `INSERT INTO memories_fts(rowid, content) VALUES (?, ?)`, id, content); err != nil {
+		return err
+	}
+	return c.execArgs(ctx, `INSERT INTO memory_kinds(rowid, kinds) VALUES (?, dormouse_kinds(?))`, id, content)
 }
 
 func nonNil[T any](s []T) []T {

@@ -20,6 +20,9 @@ type RankOptions struct {
 	// Window bounds the cost of common words: only the Window most recently
 	// stored matches are scored (0: all of them).
 	Window int
+	// Kinds searches the memories' kinds (internal/kinds) rather than their
+	// words: "cities" finds "Chicago".
+	Kinds bool
 }
 
 // MemoryHit is a memory candidate with the fields recall's ranking and
@@ -60,6 +63,7 @@ func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]Memo
 	inner := `SELECT m.id AS id, bm25(memories_fts) AS score
 		FROM memories_fts JOIN daily_memories m ON m.id = memories_fts.rowid
 		WHERE memories_fts MATCH ?`
+	table := "memories_fts"
 	args := []any{matchAny(o.Terms)}
 	unfiltered, err := a.noFilter(ctx, o)
 	if err != nil {
@@ -76,6 +80,9 @@ func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]Memo
 		// backwards and scores only the rows the limit lets through.
 		inner = `SELECT id, score FROM (` + inner + ` ORDER BY memories_fts.rowid DESC LIMIT ?)`
 		args = append(args, o.Window)
+	}
+	if o.Kinds {
+		inner = strings.ReplaceAll(inner, table, "memory_kinds")
 	}
 	sql := `SELECT ` + memoryHitColumns + `, r.score FROM (` + inner + ` ORDER BY score LIMIT ?) r
 		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`

@@ -74,3 +74,56 @@ func TestNeighbours(t *testing.T) {
 		t.Errorf("neighbours of 1, 2: %+v, want memory 3 only", got)
 	}
 }
+
+// A memory is found by the kinds of thing it names ("Chicago": a city)
+// when asked for, under the same filters as by its words, and leaves the
+// kinds index when deleted.
+func TestSearchByKind(t *testing.T) {
+	st := openTest(t, Options{Location: time.UTC})
+	a, err := st.Acquire(t.Context(), "main", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Release(a)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	ins, err := a.Insert(t.Context(), []Memory{
+		{Content: "We drove to Chicago for the game", Timestamp: t0, ContentHash: "a", Role: "john"},
+		{Content: "I love exploring new cities", Timestamp: t0.Add(time.Minute), ContentHash: "b", Role: "tim"},
+		{Content: "Started karate classes", Timestamp: t0.Add(2 * time.Minute), ContentHash: "c", Role: "john"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(kinds bool, role string, terms ...string) []int64 {
+		t.Helper()
+		hits, err := a.SearchMemoriesRanked(t.Context(), RankOptions{SearchOptions: SearchOptions{Terms: terms, Limit: 5},
+			Role: role, Kinds: kinds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, h := range hits {
+			ids = append(ids, h.ID)
+		}
+		return ids
+	}
+	chicago, cities, karate := ins[0].ID, ins[1].ID, ins[2].ID
+	if got := search(true, "", "cities"); len(got) != 1 || got[0] != chicago {
+		t.Errorf("by kind, cities: %v, want only the Chicago memory %d", got, chicago)
+	}
+	if got := search(false, "", "cities"); len(got) != 1 || got[0] != cities {
+		t.Errorf("by words, cities: %v, want only %d", got, cities)
+	}
+	if got := search(true, "john", "martial", "arts"); len(got) != 1 || got[0] != karate {
+		t.Errorf("by kind, martial arts said by john: %v, want %d", got, karate)
+	}
+	if got := search(true, "tim", "martial"); len(got) != 0 {
+		t.Errorf("by kind, martial arts said by tim: %v, want none", got)
+	}
+	if err := a.Delete(t.Context(), chicago); err != nil {
+		t.Fatal(err)
+	}
+	if got := search(true, "", "city"); len(got) != 0 {
+		t.Errorf("deleted memory still found by kind: %v", got)
+	}
+}

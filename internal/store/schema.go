@@ -219,6 +219,22 @@ CREATE TABLE file_rebuild_days (
 	`
 CREATE INDEX daily_memories_excluded ON daily_memories(id) WHERE flagged = 1 OR retired_at IS NOT NULL;
 `,
+	// 7: every memory is indexed under the kinds of thing its words name
+	// ("Chicago": city), so a question asked by kind finds it. The index
+	// keeps no copy of the kinds (contentless); dormouse_kinds is the Go
+	// function every connection registers (internal/kinds).
+	`
+CREATE VIRTUAL TABLE memory_kinds USING fts5(
+	kinds, content='', contentless_delete=1, tokenize='porter unicode61');
+INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
+CREATE TRIGGER daily_memories_kinds_ad AFTER DELETE ON daily_memories BEGIN
+	DELETE FROM memory_kinds WHERE rowid = old.id;
+END;
+CREATE TRIGGER daily_memories_kinds_au AFTER UPDATE OF content ON daily_memories BEGIN
+	DELETE FROM memory_kinds WHERE rowid = old.id;
+	INSERT INTO memory_kinds(rowid, kinds) VALUES (new.id, dormouse_kinds(new.content));
+END;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

@@ -635,6 +635,14 @@ func TestMigrations(t *testing.T) {
 				if len(hits) != 1 {
 					t.Errorf("row written at v%d not found by full-text search after migration: %+v", from, hits)
 				}
+				// Penicillin is a medicine: the migration indexed its kinds.
+				kh, err := a.SearchMemoriesRanked(ctx, RankOptions{SearchOptions: SearchOptions{Terms: []string{"medicine"}, Limit: 5}, Kinds: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(kh) != 1 {
+					t.Errorf("row written at v%d not found by kind after migration: %+v", from, kh)
+				}
 			}
 			if diff := cmp.Diff(want, schemaOf(t, path)); diff != "" {
 				t.Errorf("schema after migrating from v%d differs from a new file (-new +migrated):\n%s", from, diff)

@@ -24,8 +24,9 @@ import (
 )
 
 type synset struct {
-	words []string
-	ptrs  []ptr
+	words    []string
+	rawWords []string // every lemma, compounds included ("musical_instrument")
+	ptrs     []ptr
 }
 
 type sense struct {
@@ -43,7 +44,12 @@ func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "WordNet database directory")
 	out := flag.String("out", "lexicon.txt", "output file")
 	maxRel := flag.Int("max", 6, "related words per entry")
+	categories := flag.Bool("categories", false, "write the category lexicon (a noun's broader kinds) instead")
 	flag.Parse()
+	run := run
+	if *categories {
+		run = runCategories
+	}
 	if err := run(*dict, *out, *maxRel); err != nil {
 		fmt.Fprintln(os.Stderr, "lexgen:", err)
 		os.Exit(1)
@@ -193,6 +199,7 @@ func readData(path string) (map[string]synset, error) {
 			if j := strings.IndexByte(w, '('); j >= 0 { // adjective markers: "(a)"
 				w = w[:j]
 			}
+			s.rawWords = append(s.rawWords, w)
 			if !strings.ContainsAny(w, "_-") {
 				s.words = append(s.words, strings.ToLower(w))
 			}

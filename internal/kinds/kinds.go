@@ -1,0 +1,85 @@
+// Package kinds names the kinds of thing a text's words are: "Chicago" is a
+// city, "karate" a martial art, "lasagna" a dish and a food. Recall indexes
+// each memory under its kinds, so that a question asked by kind ("which
+// cities has John been to?", "what martial arts has he done?") finds the
+// memories that name instances ("we drove to Chicago").
+//
+// The lexicon is derived from WordNet 3.0 by recall's lexgen (-categories);
+// its licence notice is in LEXICON-LICENSE.
+package kinds
+
+import (
+	_ "embed"
+	"strings"
+	"sync"
+	"unicode"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+//go:generate go run ../recall/lexgen -categories -dict /usr/share/wordnet -out kinds.txt -max 6
+//go:embed kinds.txt
+var lexiconText string
+
+var (
+	once    sync.Once
+	lexicon map[string]string // word → its kinds, space-separated
+)
+
+func load() map[string]string {
+	once.Do(func() {
+		lexicon = make(map[string]string, strings.Count(lexiconText, "\n"))
+		for line := range strings.SplitSeq(lexiconText, "\n") {
+			if w, rest, ok := strings.Cut(line, " "); ok {
+				lexicon[w] = rest
+			}
+		}
+	})
+	return lexicon
+}
+
+// Of returns the kinds of the nouns in s, each once, space-separated, in
+// the order first met; "" when it names none.
+func Of(s string) string {
+	lex := load()
+	var b strings.Builder
+	seen := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) < 3 || seen[w] || text.IsStopword(w) {
+			continue
+		}
+		seen[w] = true
+		k, ok := lex[w]
+		if !ok {
+			k, ok = lex[singular(w)]
+		}
+		if !ok {
+			continue
+		}
+		for kind := range strings.FieldsSeq(k) {
+			if !seen["\x00"+kind] {
+				seen["\x00"+kind] = true
+				if b.Len() > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(kind)
+			}
+		}
+	}
+	return b.String()
+}
+
+// singular undoes the regular English plural ("cities", "boxes",
+// "turtles"); irregular ones are in the lexicon.
+func singular(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"),
+		strings.HasSuffix(w, "sses"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss"):
+		return w[:len(w)-1]
+	}
+	return w
+}

@@ -1,0 +1,62 @@
+package kinds
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestOf(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string // kinds that must be among the result
+		not  []string // kinds that must not
+	}{
+		{"We drove to Chicago last week", []string{"city"}, nil},
+		{"Spent two weeks in France and Spain", []string{"country", "european"}, nil},
+		{"I started karate classes", []string{"martial", "art"}, nil},
+		{"My turtles love strawberries", []string{"reptile"}, nil},
+		{"Made lasagna for the kids", []string{"dish", "food"}, nil},
+		{"The children played tennis", []string{"sport", "juvenile"}, nil},
+		{"Just learning the guitar and violin", []string{"instrument"}, []string{"device device"}},
+		{"ok thanks, see you", nil, nil},
+		{"", nil, nil},
+	} {
+		got := Of(tc.text)
+		words := strings.Fields(got)
+		set := map[string]int{}
+		for _, w := range words {
+			set[w]++
+		}
+		for _, w := range tc.want {
+			if set[w] == 0 {
+				t.Errorf("Of(%q) = %q, want %q among them", tc.text, got, w)
+			}
+		}
+		for w, n := range set {
+			if n > 1 {
+				t.Errorf("Of(%q) = %q: %q twice", tc.text, got, w)
+			}
+		}
+		if tc.want == nil && got != "" {
+			t.Errorf("Of(%q) = %q, want none", tc.text, got)
+		}
+	}
+}
+
+func TestSingular(t *testing.T) {
+	for in, want := range map[string]string{"cities": "city", "boxes": "box", "turtles": "turtle", "glass": "glass",
+		"churches": "church", "classes": "class", "dish": "dish"} {
+		if got := singular(in); got != want {
+			t.Errorf("singular(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func BenchmarkOf(b *testing.B) {
+	s := "Hey Caroline! Last weekend I took the kids to the museum in Chicago, then we had lasagna and played tennis."
+	Of(s)
+	b.ReportAllocs()
+	for b.Loop() {
+		Of(s)
+	}
+}
