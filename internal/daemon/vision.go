@@ -16,7 +16,8 @@ import (
 // offline provider) ing is left as it is, and images keep their metadata only. The model has its
 // own client, with its own count of llm.budget, as the answerer does. A client that cannot be set
 // up (a missing API key) is returned as the error and also makes every image fail with it: the
-// images are listed as failing and retried, rather than stored undescribed for good.
+// images are listed as failing and retried, rather than stored undescribed for good. Images are
+// described one at a time.
 func DescribeImages(ctx context.Context, cfg config.Config, environ []string, ing *watch.Ingester, log *slog.Logger) error {
 	if !cfg.LLM.Vision || cfg.LLM.Provider == "offline" {
 		return nil
@@ -34,7 +35,16 @@ func DescribeImages(ctx context.Context, cfg config.Config, environ []string, in
 		ing.Describe = func(context.Context, string, string, []byte) (string, error) { return "", err }
 		return err
 	}
+	// One image at a time: a model on the Pi itself runs one anyway (more would only queue into
+	// timeouts), and a picture being shrunk holds up to 4 bytes a pixel.
+	one := make(chan struct{}, 1)
 	ing.Describe = func(ctx context.Context, name, mime string, data []byte) (string, error) {
+		select {
+		case one <- struct{}{}:
+		case <-ctx.Done():
+			return "", ctx.Err()
+		}
+		defer func() { <-one }()
 		out, _, err := client.DescribeImage(ctx, name, llm.Image{MIME: mime, Data: data})
 		return out, err
 	}

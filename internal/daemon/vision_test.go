@@ -32,10 +32,13 @@ import (
 // fakeOllama is Ollama's HTTP API as a vision model serves it: /api/chat answers with a
 // description, or 500 while it is down.
 type fakeOllama struct {
-	mu     sync.Mutex
-	down   bool
-	answer string
-	chats  []ollamaChat
+	mu       sync.Mutex
+	down     bool
+	answer   string
+	chats    []ollamaChat
+	delay    time.Duration
+	inFlight int
+	most     int // the most chats answered at once
 }
 
 type ollamaChat struct {
@@ -65,8 +68,16 @@ func (f *fakeOllama) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.chats = append(f.chats, c)
-	down, answer := f.down, f.answer
+	down, answer, delay := f.down, f.answer, f.delay
+	f.inFlight++
+	f.most = max(f.most, f.inFlight)
 	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		f.inFlight--
+		f.mu.Unlock()
+	}()
+	time.Sleep(delay)
 	if down {
 		w.WriteHeader(http.StatusInternalServerError)
 		io.WriteString(w, `{"error":"llama runner process has terminated: signal: killed"}`)
@@ -252,5 +263,70 @@ func TestDaemonDescribesImages(t *testing.T) {
 	res, err := c.Recall(ctx, "main", client.RecallRequest{Query: "quay.png boat"})
 	if err != nil || !strings.Contains(res.Context, "quay.png") {
 		t.Errorf("uploaded image not recalled: %q, %v", res.Context, err)
+	}
+}
+
+// TestImagesAreDescribedOneAtATime: the scan's workers share one model; it is asked one image at a time.
+func TestImagesAreDescribedOneAtATime(t *testing.T) {
+	ollama := &fakeOllama{answer: boat, delay: 30 * time.Millisecond}
+	srv := httptest.NewServer(ollama)
+	defer srv.Close()
+	cfg := visionConfig(srv.URL)
+	ing := &watch.Ingester{}
+	if err := daemon.DescribeImages(t.Context(), cfg, nil, ing, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for i := range 4 {
+		wg.Go(func() {
+			out, err := ing.Describe(t.Context(), "p.png", "image/png", boatPNG(t, 10+i))
+			if err == nil && out != boat {
+				err = errors.New("description " + out)
+			}
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	ollama.mu.Lock()
+	defer ollama.mu.Unlock()
+	if ollama.most != 1 || len(ollama.chats) != 4 {
+		t.Errorf("%d chats, at most %d at once; want 4, one at a time", len(ollama.chats), ollama.most)
+	}
+}
+
+// TestVisionSetupFailureFailsImages: a vision model that cannot be set up (no API key) is an error
+// at start-up and the error of every image, so that they are retried rather than stored undescribed.
+func TestVisionSetupFailureFailsImages(t *testing.T) {
+	cfg := visionConfig("")
+	cfg.LLM.Provider, cfg.LLM.BaseURL, cfg.LLM.VisionModel = "anthropic", "", ""
+	ing := &watch.Ingester{}
+	err := daemon.DescribeImages(t.Context(), cfg, []string{"PATH=/usr/bin"}, ing, slog.New(slog.DiscardHandler))
+	if err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+		t.Fatalf("DescribeImages without a key: %v", err)
+	}
+	if ing.Describe == nil {
+		t.Fatal("no describer: images would be stored undescribed")
+	}
+	if _, err := ing.Describe(t.Context(), "p.png", "image/png", boatPNG(t, 4)); err == nil || !strings.Contains(err.Error(), "ANTHROPIC_API_KEY") {
+		t.Errorf("describe without a key: %v", err)
+	}
+	// Without llm.vision, or offline, nothing is set: images keep their metadata as before.
+	for _, edit := range []func(*config.Config){
+		func(c *config.Config) { c.LLM.Vision = false },
+		func(c *config.Config) { c.LLM.Provider = "offline" },
+	} {
+		c := visionConfig("http://127.0.0.1:1")
+		edit(&c)
+		ing := &watch.Ingester{}
+		if err := daemon.DescribeImages(t.Context(), c, nil, ing, nil); err != nil || ing.Describe != nil || ing.DescribedBy != "" {
+			t.Errorf("DescribeImages(%+v) = %v, describer set %v", c.LLM, err, ing.Describe != nil)
+		}
 	}
 }
