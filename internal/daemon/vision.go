@@ -3,10 +3,12 @@ package daemon
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/files"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/watch"
 )
@@ -46,6 +48,9 @@ func DescribeImages(ctx context.Context, cfg config.Config, environ []string, in
 		}
 		defer func() { <-one }()
 		out, _, err := client.DescribeImage(ctx, name, llm.Image{MIME: mime, Data: data})
+		if errors.Is(err, llm.ErrBadImage) || errors.Is(err, llm.ErrImageTooLarge) {
+			err = fmt.Errorf("%w: %w", files.ErrUndescribable, err) // kept with its metadata, not retried
+		}
 		return out, err
 	}
 	return nil

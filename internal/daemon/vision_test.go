@@ -6,8 +6,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
+	"image/gif"
 	"image/png"
 	"io"
 	"log/slog"
@@ -328,5 +330,51 @@ func TestVisionSetupFailureFailsImages(t *testing.T) {
 		if err := daemon.DescribeImages(t.Context(), c, nil, ing, nil); err != nil || ing.Describe != nil || ing.DescribedBy != "" {
 			t.Errorf("DescribeImages(%+v) = %v, describer set %v", c.LLM, err, ing.Describe != nil)
 		}
+	}
+}
+
+// TestUnreadableImageIsStoredWithItsMetadata: a GIF whose header reads but whose pixels do not
+// cannot be converted for Ollama: it is stored with its metadata and the reason, not sent, and not
+// failed for ever.
+func TestUnreadableImageIsStoredWithItsMetadata(t *testing.T) {
+	ollama := &fakeOllama{answer: boat}
+	srv := httptest.NewServer(ollama)
+	defer srv.Close()
+	cfg := visionConfig(srv.URL)
+	cfg.DataDir = t.TempDir()
+	log := slog.New(slog.DiscardHandler)
+	st, err := store.Open(t.Context(), daemon.StoreOptions(cfg, log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ing := daemon.FileIngester(cfg, st, log)
+	if err := daemon.DescribeImages(t.Context(), cfg, nil, ing, log); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := gif.Encode(&b, image.NewPaletted(image.Rect(0, 0, 30, 20), color.Palette{color.Black, color.White}), nil); err != nil {
+		t.Fatal(err)
+	}
+	cut := b.Bytes()[:b.Len()-12]
+	out, err := ing.Upload(t.Context(), "main", "cut.gif", cut, time.Now())
+	if err != nil || out.Inserted != 1 {
+		t.Fatalf("Upload = %+v, %v; want the metadata stored", out, err)
+	}
+	if _, imgs := ollama.images(t); len(imgs) != 0 {
+		t.Errorf("%d images sent to the model", len(imgs))
+	}
+	err = st.With(t.Context(), "main", false, func(a *store.Agent) error {
+		list, _, err := a.List(t.Context(), store.ListOptions{})
+		if err != nil || len(list) != 1 {
+			return fmt.Errorf("list = %d, %v", len(list), err)
+		}
+		if c := string(list[0].Context); !strings.Contains(c, `"not_described"`) || !strings.Contains(c, "cannot be read") {
+			t.Errorf("context %s, want not_described with the reason", c)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -131,5 +132,20 @@ func TestLongDescriptionIsClipped(t *testing.T) {
 		if len(c) > max || len(c) > maxDescriptionBytes+200 || !strings.Contains(c, "a boat and") || !strings.HasPrefix(c, "Image a.png") {
 			t.Errorf("MaxPartBytes %d: content of %d bytes", max, len(c))
 		}
+	}
+}
+
+// TestUndescribableImageKeepsItsMetadata: a describer that says the image can never be described
+// (it cannot be decoded, say) leaves it its metadata, with the reason, rather than failing it for
+// ever.
+func TestUndescribableImageKeepsItsMetadata(t *testing.T) {
+	d := &describer{err: fmt.Errorf("%w: the image cannot be read: gif: unexpected EOF", ErrUndescribable)}
+	parts, err := Parse(context.Background(), "a.gif", imageBytes(t, "gif"), mtime, Options{Describe: d.describe, DescribedBy: "ollama/llava"})
+	if err != nil || len(parts) != 1 || len(d.calls) != 1 {
+		t.Fatalf("Parse = %q, %v after %d calls; want the metadata", contents(parts), err, len(d.calls))
+	}
+	img := fileCtx(t, parts[0])["image"].(map[string]any)
+	if s, _ := img["not_described"].(string); !strings.Contains(s, "unexpected EOF") || img["described_by"] != nil {
+		t.Errorf("context image = %v, want not_described with the reason", img)
 	}
 }

@@ -24,8 +24,15 @@ const (
 	DefaultDescribeMaxPixels = 50_000_000
 )
 
-// ErrDescribe wraps a describer's failure: the file failed for want of a model, not of its content.
-var ErrDescribe = errors.New("describe image")
+var (
+	// ErrDescribe wraps a describer's failure: the file failed for want of a model, not of its
+	// content.
+	ErrDescribe = errors.New("describe image")
+	// ErrUndescribable is what a describer's error wraps when this image can never be described
+	// (it cannot be decoded, or is too large to send): the image keeps its metadata, and its
+	// context's not_described says why.
+	ErrUndescribable = errors.New("the image cannot be described")
+)
 
 // maxDescriptionBytes bounds what of a model's description is kept.
 const maxDescriptionBytes = 8 << 10
@@ -60,6 +67,10 @@ func (d *doc) image(ctx context.Context, data []byte) ([]Part, error) {
 				cfg.Width, cfg.Height, float64(d.o.DescribeMaxPixels)/1e6)
 		default:
 			desc, err := d.o.Describe(ctx, name, "image/"+format, data)
+			if errors.Is(err, ErrUndescribable) {
+				meta["not_described"] = err.Error()
+				break
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%w %s with %s: %w", ErrDescribe, name, cmp.Or(d.o.DescribedBy, "the model"), err)
 			}

@@ -43,9 +43,14 @@ const (
 	MaxImagePixels    = 50_000_000
 )
 
-// ErrImageTooLarge means an image has more pixels than MaxImagePixels: it
-// is not decoded to be shrunk, so it cannot be sent.
-var ErrImageTooLarge = errors.New("the image is too large to send to a model")
+var (
+	// ErrImageTooLarge means an image has more pixels than MaxImagePixels:
+	// it is not decoded to be shrunk, so it cannot be sent.
+	ErrImageTooLarge = errors.New("the image is too large to send to a model")
+	// ErrBadImage means an image could not be read (to be converted or
+	// shrunk): sending it again will not help.
+	ErrBadImage = errors.New("the image cannot be read")
+)
 
 // VisionSupport says whether images can be sent to provider's model through
 // this client, and if not why. It is what configuration validation asks:
@@ -105,11 +110,11 @@ var acceptedImages = map[string][]string{
 // at most MaxImageSendBytes and MaxImageEdge pixels on the long edge.
 func prepareImage(provider string, img Image) (Image, error) {
 	if len(img.Data) == 0 {
-		return Image{}, errors.New("the image is empty")
+		return Image{}, fmt.Errorf("%w: it is empty", ErrBadImage)
 	}
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(img.Data))
 	if err != nil {
-		return Image{}, fmt.Errorf("read image: %w", err)
+		return Image{}, fmt.Errorf("%w: %w", ErrBadImage, err)
 	}
 	mime := "image/" + format
 	long := max(cfg.Width, cfg.Height)
@@ -121,7 +126,7 @@ func prepareImage(provider string, img Image) (Image, error) {
 	}
 	src, _, err := image.Decode(bytes.NewReader(img.Data))
 	if err != nil {
-		return Image{}, fmt.Errorf("decode image: %w", err)
+		return Image{}, fmt.Errorf("%w: %w", ErrBadImage, err)
 	}
 	var buf bytes.Buffer
 	if long <= MaxImageEdge && len(img.Data) <= MaxImageSendBytes { // only the format is wrong

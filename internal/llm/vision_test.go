@@ -324,7 +324,7 @@ func TestDescribeImageFailures(t *testing.T) {
 	t.Run("not an image", func(t *testing.T) {
 		h := newHarness(t, providers[0], []step{{answer: description}}, nil)
 		_, _, err := h.client.DescribeImage(t.Context(), "x.png", llm.Image{MIME: "image/png", Data: []byte("not a picture")})
-		if err == nil || len(h.fake.requests()) != 0 {
+		if !errors.Is(err, llm.ErrBadImage) || len(h.fake.requests()) != 0 {
 			t.Errorf("error %v after %d requests, want an error and none", err, len(h.fake.requests()))
 		}
 	})
