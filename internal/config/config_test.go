@@ -322,7 +322,7 @@ func TestLoadErrors(t *testing.T) {
 		{name: "vision offline", file: "llm:\n  vision: true\n", wantKeys: []string{"llm.vision"},
 			wantMsg: "the offline provider describes no images"},
 		{name: "vision bedrock titan", file: "llm:\n  provider: bedrock\n  model: amazon.titan-text-express-v1\n  vision: true\n",
-			wantKeys: []string{"llm.vision"}, wantMsg: "only Anthropic's Claude models"},
+			wantKeys: []string{"llm.vision"}, wantMsg: "only Anthropic's Claude (anthropic.claude-…) and Amazon Nova"},
 		{name: "vision bedrock titan vision_model", file: "llm:\n  provider: bedrock\n  vision: true\n  vision_model: meta.llama3-2-11b-instruct-v1:0\n",
 			wantKeys: []string{"llm.vision"}, wantMsg: "set llm.vision_model"},
 		{name: "vision not a bool", environ: []string{"DORMOUSE_LLM_VISION=maybe"}, wantKeys: []string{"llm.vision"}},

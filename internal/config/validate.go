@@ -137,15 +137,16 @@ func visionSupport(provider, model string) string {
 	case "ollama", "openai", "anthropic", "googleai":
 		return ""
 	case "bedrock":
-		if model == "" || (strings.Contains(model, "anthropic") && !strings.Contains(model, ".nova-") &&
-			!strings.Contains(model, "ai21") && !strings.Contains(model, "amazon")) {
+		nova := strings.Contains(model, ".nova-") || strings.HasPrefix(model, "amazon.nova-")
+		claude := strings.Contains(model, "anthropic") && !strings.Contains(model, "ai21") && !strings.Contains(model, "amazon")
+		if model == "" || nova || claude {
 			return ""
 		}
-		return fmt.Sprintf("on bedrock only Anthropic's Claude models (anthropic.claude-…) are sent images; %q is not one: "+
-			"set llm.vision_model to one", model)
+		return fmt.Sprintf("on bedrock only Anthropic's Claude (anthropic.claude-…) and Amazon Nova (amazon.nova-…) models "+
+			"are sent images; %q is neither: set llm.vision_model to one", model)
 	case "offline":
 		return "the offline provider describes no images: choose a provider whose model can see " +
-			"(ollama, openai, anthropic, googleai, or bedrock with a Claude model)"
+			"(ollama, openai, anthropic, googleai, or bedrock with a Claude or Nova model)"
 	}
 	return "" // an unknown provider is llm.provider's problem
 }

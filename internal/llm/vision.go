@@ -58,7 +58,9 @@ var (
 // message), openai (an image_url content part with a data: URL), anthropic
 // (an image block with a base64 source), googleai (inlineData) and, on
 // bedrock, for Anthropic's Claude models (the same image block inside the
-// InvokeModel body); for Bedrock's other model families it drops them.
+// InvokeModel body) and Amazon Nova ({"image":{"format","source":{"bytes"}}});
+// for Bedrock's other model families (Titan, Llama, Cohere, AI21) it drops
+// them.
 func VisionSupport(provider, model string) error {
 	switch provider {
 	case "ollama", "openai", "anthropic", "googleai":
@@ -67,10 +69,11 @@ func VisionSupport(provider, model string) error {
 		if model == "" {
 			model = DefaultModel(provider)
 		}
-		if bedrockFamily(model) == "anthropic" {
+		if f := bedrockFamily(model); f == "anthropic" || f == "nova" {
 			return nil
 		}
-		return fmt.Errorf("%w: on bedrock only Anthropic's Claude models (anthropic.claude-…) are sent images; %q is not one", ErrNoVision, model)
+		return fmt.Errorf("%w: on bedrock only Anthropic's Claude (anthropic.claude-…) and Amazon Nova (amazon.nova-…) "+
+			"models are sent images; %q is neither", ErrNoVision, model)
 	}
 	return fmt.Errorf("%w: %q", ErrNoVision, provider)
 }
@@ -97,7 +100,7 @@ func bedrockFamily(model string) string {
 // decode PNG and JPEG; OpenAI takes PNG, JPEG, WebP and non-animated GIF
 // (a GIF is sent as its first frame, as PNG, so an animation is never
 // refused); Gemini takes PNG, JPEG and WebP but not GIF; Anthropic's
-// Claude, on its API and on Bedrock, takes all four.
+// Claude, on its API and on Bedrock, and Amazon Nova take all four.
 var acceptedImages = map[string][]string{
 	"ollama":    {"image/png", "image/jpeg"},
 	"openai":    {"image/png", "image/jpeg", "image/webp"},

@@ -9,9 +9,14 @@ import (
 	"image/color"
 	"image/gif"
 	"image/png"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -345,7 +350,8 @@ func TestVisionSupport(t *testing.T) {
 		{"bedrock", "", true}, {"bedrock", "anthropic.claude-3-5-sonnet-20240620-v1:0", true},
 		{"bedrock", "us.anthropic.claude-3-5-sonnet-20241022-v2:0", true},
 		{"bedrock", "amazon.titan-text-express-v1", false}, {"bedrock", "meta.llama3-70b-instruct-v1:0", false},
-		{"bedrock", "amazon.nova-lite-v1:0", false}, {"offline", "", false},
+		{"bedrock", "amazon.nova-lite-v1:0", true}, {"bedrock", "us.amazon.nova-pro-v1:0", true},
+		{"bedrock", "cohere.command-r-v1:0", false}, {"offline", "", false},
 	} {
 		err := llm.VisionSupport(tc.provider, tc.model)
 		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, llm.ErrNoVision)) {
@@ -376,4 +382,69 @@ func goldenFile(t *testing.T, p provider, name string, body []byte) {
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("request body mismatch (-got +want):\n%s", diff)
 	}
+}
+
+// TestDescribeImageBedrockNova: an Amazon Nova model on Bedrock is sent the image as Nova's
+// InvokeModel documents it, {"image":{"format":"png","source":{"bytes":"<base64>"}}}, and its
+// answer's output.message.content is the description.
+func TestDescribeImageBedrockNova(t *testing.T) {
+	var mu sync.Mutex
+	var got []recorded
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, recorded{path: r.URL.Path, header: r.Header.Clone(), body: body})
+		mu.Unlock()
+		text, _ := json.Marshal(description)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"output":{"message":{"content":[{"text":`+string(text)+`}],"role":"assistant"}},`+
+			`"stopReason":"end_turn","usage":{"inputTokens":1412,"outputTokens":31,"totalTokens":1443}}`)
+	}))
+	t.Cleanup(srv.Close)
+	const model = "amazon.nova-lite-v1:0"
+	c, err := llm.New(t.Context(), llm.Config{Provider: "bedrock", Model: model, BaseURL: srv.URL,
+		Environ: providers[4].environ, MaxTokens: 512})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pic := testPNG(t, 4, 3)
+	out, u, err := c.DescribeImage(t.Context(), "calendar.png", llm.Image{MIME: "image/png", Data: pic})
+	if err != nil || out != description || u.TokensIn != 1412 || u.TokensOut != 31 {
+		t.Fatalf("DescribeImage = %q, %+v, %v", out, u, err)
+	}
+	if len(got) != 1 || got[0].path != "/model/"+url.PathEscape(model)+"/invoke" || !providers[4].authOK(got[0].header) {
+		t.Fatalf("requests %+v, want one signed InvokeModel for %s", got, model)
+	}
+	var b struct {
+		System   []struct{ Text string } `json:"system"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content []struct {
+				Text  string `json:"text"`
+				Image *struct {
+					Format string `json:"format"`
+					Source struct {
+						Bytes string `json:"bytes"`
+					} `json:"source"`
+				} `json:"image"`
+			} `json:"content"`
+		} `json:"messages"`
+		InferenceConfig struct {
+			MaxTokens int `json:"maxTokens"`
+		} `json:"inferenceConfig"`
+	}
+	mustDecode(t, got[0].body, &b)
+	if len(b.Messages) != 1 || b.Messages[0].Role != "user" || len(b.Messages[0].Content) != 2 ||
+		b.Messages[0].Content[0].Image == nil || !strings.Contains(b.Messages[0].Content[1].Text, "calendar.png") {
+		t.Fatalf("messages = %+v, want one user turn: the image, then the prompt", b.Messages)
+	}
+	img := b.Messages[0].Content[0].Image
+	data, err := base64.StdEncoding.DecodeString(img.Source.Bytes)
+	if img.Format != "png" || err != nil || !bytes.Equal(data, pic) {
+		t.Errorf("image sent as format %q, %d bytes (%v); want the PNG", img.Format, len(data), err)
+	}
+	if len(b.System) != 1 || !strings.Contains(b.System[0].Text, "memory archive") || b.InferenceConfig.MaxTokens != 512 {
+		t.Errorf("system %+v, inferenceConfig %+v", b.System, b.InferenceConfig)
+	}
+	goldenFile(t, provider{name: "bedrock"}, "nova_image_request.golden.json", got[0].body)
 }
