@@ -97,20 +97,24 @@ func bedrockFamily(model string) string {
 
 // acceptedImages are the MIME types each provider documents for images;
 // anything else is converted to PNG before it is sent. Ollama's runners
-// decode PNG and JPEG; OpenAI takes PNG, JPEG, WebP and non-animated GIF
+// decode PNG and JPEG (ollama/ollama#2457; newer versions transcode WebP,
+// older ones refuse it), and so does llama.cpp's server behind an
+// OpenAI-compatible base_url ("compatible"); OpenAI takes PNG, JPEG, WebP and non-animated GIF
 // (a GIF is sent as its first frame, as PNG, so an animation is never
 // refused); Gemini takes PNG, JPEG and WebP but not GIF; Anthropic's
 // Claude, on its API and on Bedrock, and Amazon Nova take all four.
 var acceptedImages = map[string][]string{
-	"ollama":    {"image/png", "image/jpeg"},
-	"openai":    {"image/png", "image/jpeg", "image/webp"},
-	"googleai":  {"image/png", "image/jpeg", "image/webp"},
-	"anthropic": {"image/png", "image/jpeg", "image/gif", "image/webp"},
-	"bedrock":   {"image/png", "image/jpeg", "image/gif", "image/webp"},
+	"ollama":     {"image/png", "image/jpeg"},
+	"compatible": {"image/png", "image/jpeg"},
+	"openai":     {"image/png", "image/jpeg", "image/webp"},
+	"googleai":   {"image/png", "image/jpeg", "image/webp"},
+	"anthropic":  {"image/png", "image/jpeg", "image/gif", "image/webp"},
+	"bedrock":    {"image/png", "image/jpeg", "image/gif", "image/webp"},
 }
 
-// prepareImage makes img what provider accepts: a format it documents,
-// at most MaxImageSendBytes and MaxImageEdge pixels on the long edge.
+// prepareImage makes img what a provider (a key of acceptedImages) accepts:
+// a format it documents, at most MaxImageSendBytes and twice MaxImageEdge
+// pixels on the long edge.
 func prepareImage(provider string, img Image) (Image, error) {
 	if len(img.Data) == 0 {
 		return Image{}, fmt.Errorf("%w: it is empty", ErrBadImage)
@@ -155,6 +159,16 @@ func prepareImage(provider string, img Image) (Image, error) {
 	return Image{MIME: "image/jpeg", Data: buf.Bytes()}, nil
 }
 
+// imageFormatsFor is the key of acceptedImages for cfg's provider: an
+// OpenAI-compatible server (llama.cpp, vLLM, LM Studio) is sent PNG and
+// JPEG only.
+func imageFormatsFor(cfg Config) string {
+	if cfg.Provider == "openai" && cfg.BaseURL != "" && !strings.HasPrefix(cfg.BaseURL, "https://api.openai.com/") {
+		return "compatible"
+	}
+	return cfg.Provider
+}
+
 // imagePart is how langchaingo must be given an image for provider to put
 // it on the wire: OpenAI's client marshals a BinaryContent in a shape of
 // langchaingo's own, which the API refuses, but an image_url part with a
@@ -188,7 +202,7 @@ func (c *Client) DescribeImage(ctx context.Context, name string, img Image) (str
 	if err := VisionSupport(c.cfg.Provider, c.cfg.Model); err != nil {
 		return "", Usage{}, err
 	}
-	img, err := prepareImage(c.cfg.Provider, img)
+	img, err := prepareImage(imageFormatsFor(c.cfg), img)
 	if err != nil {
 		return "", Usage{}, err
 	}

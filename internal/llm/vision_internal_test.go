@@ -2,6 +2,7 @@ package llm
 
 import (
 	"bytes"
+	"encoding/base64"
 	"image"
 	"image/color"
 	"image/gif"
@@ -36,4 +37,36 @@ func FuzzPrepareImage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// tinyWebP is a 1×1 lossless WebP.
+const tinyWebP = "UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA=="
+
+// TestWebPPerProvider: WebP goes as it is where the API documents it (OpenAI, Gemini, Claude,
+// Bedrock) and as PNG to Ollama and to an OpenAI-compatible server (llama.cpp refuses WebP).
+func TestWebPPerProvider(t *testing.T) {
+	data, err := base64.StdEncoding.DecodeString(tinyWebP)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for provider, want := range map[string]string{
+		"openai": "image/webp", "googleai": "image/webp", "anthropic": "image/webp", "bedrock": "image/webp",
+		"ollama": "image/png", "compatible": "image/png",
+	} {
+		out, err := prepareImage(provider, Image{MIME: "image/webp", Data: data})
+		if err != nil {
+			t.Fatalf("%s: %v", provider, err)
+		}
+		_, format, err := image.DecodeConfig(bytes.NewReader(out.Data))
+		if out.MIME != want || err != nil || "image/"+format != want {
+			t.Errorf("%s: WebP sent as %s (decodes as %s, %v), want %s", provider, out.MIME, format, err, want)
+		}
+	}
+	for _, tc := range []struct {
+		base, want string
+	}{{"", "openai"}, {"https://api.openai.com/v1", "openai"}, {"http://127.0.0.1:8080/v1", "compatible"}} {
+		if got := imageFormatsFor(Config{Provider: "openai", BaseURL: tc.base}); got != tc.want {
+			t.Errorf("base_url %q: formats of %q, want %q", tc.base, got, tc.want)
+		}
+	}
 }
