@@ -167,7 +167,8 @@ func TestWatchedImageThroughAVisionModel(t *testing.T) {
 	}
 	defer st.Close()
 	ing := daemon.FileIngester(cfg, st, log)
-	ing.RetryBase, ing.RetryMax = 300*time.Millisecond, time.Second // the daemon waits 30s to 1h
+	// The daemon waits 30s to 1h; three failures in a row would open the client's circuit for 2 minutes.
+	ing.RetryBase, ing.RetryMax = 500*time.Millisecond, time.Second
 	if err := daemon.DescribeImages(ctx, cfg, nil, ing, log); err != nil {
 		t.Fatal(err)
 	}

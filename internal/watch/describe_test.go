@@ -8,6 +8,8 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -132,5 +134,33 @@ func TestUploadedImageWithTheModelDown(t *testing.T) {
 	}
 	if ids, _ := e.found("Molly"); len(ids) != 2 {
 		t.Errorf("%d described uploads found, want 2", len(ids))
+	}
+}
+
+// TestInboxKeepsImagesWhileTheModelIsDown: an inbox moves a file to failed/ after a few failures,
+// but not for the model's failures: the image waits in the inbox, retried, and goes to processed/
+// once described.
+func TestInboxKeepsImagesWhileTheModelIsDown(t *testing.T) {
+	e := newEnv(t)
+	e.ing.RetryBase, e.ing.RetryMax = 20*time.Millisecond, 40*time.Millisecond
+	v := &vision{down: true}
+	e.ing.Describe, e.ing.DescribedBy = v.describe, "ollama/llava"
+	f := e.folder()
+	f.Mode, f.Move = "inbox", true
+	e.run(f)
+	e.write("scan.png", string(pngBytes(t, 8)))
+	e.eventually("more failures than an inbox allows", func() bool {
+		return e.trackedFiles()["scan.png"].Attempts > maxInboxAttempts
+	})
+	if _, err := os.Stat(filepath.Join(e.root, "scan.png")); err != nil {
+		t.Fatalf("the image left the inbox while the model was down: %v", err)
+	}
+	v.set(false)
+	e.eventually("moved to processed/ once described", func() bool {
+		_, err := os.Stat(filepath.Join(e.root, "processed", "scan.png"))
+		return err == nil
+	})
+	if ids, _ := e.found("Molly"); len(ids) != 1 {
+		t.Errorf("%d described memories, want 1", len(ids))
 	}
 }

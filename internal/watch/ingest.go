@@ -47,6 +47,8 @@ type Outcome struct {
 	Inserted int    `json:"inserted"`
 	Reused   bool   `json:"reused,omitempty"`
 	Retired  int    `json:"retired,omitempty"`
+	// modelDown: it failed because the vision model could not describe it; an inbox keeps it.
+	modelDown bool
 }
 
 // File is one file's state as the pipeline sees it.
@@ -64,7 +66,7 @@ const UploadRoot = "upload:"
 
 // Ingest turns f into memories of agent and records it, in one transaction.
 func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, error) {
-	ch, err := in.prepare(ctx, f)
+	ch, cause, err := in.prepareCause(ctx, f)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -72,6 +74,7 @@ func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, 
 	if err != nil {
 		return Outcome{}, err
 	}
+	outs[0].modelDown = errors.Is(cause, files.ErrDescribe)
 	return outs[0], nil
 }
 
