@@ -30,7 +30,8 @@ type Image struct {
 var ErrNoVision = errors.New("the LLM provider cannot be sent images")
 
 // Limits on what is sent of one image. A picture in a format the provider
-// does not take is converted to PNG. One of more than MaxImageSendBytes, or
+// does not take is converted to PNG; a JPEG whose EXIF says it is stored
+// turned (as phones store portrait photos) is sent turned upright, as JPEG. One of more than MaxImageSendBytes, or
 // more than twice MaxImageEdge pixels on its long edge, is shrunk to
 // MaxImageEdge pixels on its long edge and sent as JPEG: every provider
 // accepts that (Bedrock's Claude takes at most 3.75 MB and 8000 pixels,
@@ -125,7 +126,12 @@ func prepareImage(provider string, img Image) (Image, error) {
 	}
 	mime := "image/" + format
 	long := max(cfg.Width, cfg.Height)
-	if slices.Contains(acceptedImages[provider], mime) && len(img.Data) <= MaxImageSendBytes && long <= 2*MaxImageEdge {
+	orientation := 1
+	if format == "jpeg" {
+		orientation = jpegOrientation(img.Data)
+	}
+	if slices.Contains(acceptedImages[provider], mime) && len(img.Data) <= MaxImageSendBytes && long <= 2*MaxImageEdge &&
+		orientation == 1 {
 		return Image{MIME: mime, Data: img.Data}, nil
 	}
 	if cfg.Width*cfg.Height > MaxImagePixels {
@@ -136,7 +142,7 @@ func prepareImage(provider string, img Image) (Image, error) {
 		return Image{}, fmt.Errorf("%w: %w", ErrBadImage, err)
 	}
 	var buf bytes.Buffer
-	if long <= MaxImageEdge && len(img.Data) <= MaxImageSendBytes { // only the format is wrong
+	if long <= MaxImageEdge && len(img.Data) <= MaxImageSendBytes && orientation == 1 { // only the format is wrong
 		if err := png.Encode(&buf, src); err != nil {
 			return Image{}, fmt.Errorf("convert image to PNG: %w", err)
 		}
@@ -145,7 +151,8 @@ func prepareImage(provider string, img Image) (Image, error) {
 		}
 		buf.Reset()
 	}
-	// Shrink onto white (a JPEG has no transparency) and send as JPEG.
+	// Shrink onto white (a JPEG has no transparency), turn upright (the
+	// EXIF that said how is not kept) and send as JPEG.
 	w, h := cfg.Width, cfg.Height
 	if long > MaxImageEdge {
 		w, h = max(1, w*MaxImageEdge/long), max(1, h*MaxImageEdge/long)
@@ -153,7 +160,7 @@ func prepareImage(provider string, img Image) (Image, error) {
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	stddraw.Draw(dst, dst.Bounds(), image.White, image.Point{}, stddraw.Src)
 	draw.ApproxBiLinear.Scale(dst, dst.Bounds(), src, src.Bounds(), draw.Over, nil)
-	if err := jpeg.Encode(&buf, dst, &jpeg.Options{Quality: 85}); err != nil {
+	if err := jpeg.Encode(&buf, orient(dst, orientation), &jpeg.Options{Quality: 85}); err != nil {
 		return Image{}, fmt.Errorf("shrink image: %w", err)
 	}
 	return Image{MIME: "image/jpeg", Data: buf.Bytes()}, nil

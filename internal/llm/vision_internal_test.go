@@ -3,9 +3,11 @@ package llm
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"image"
 	"image/color"
 	"image/gif"
+	"image/jpeg"
 	"image/png"
 	"slices"
 	"testing"
@@ -21,6 +23,9 @@ func FuzzPrepareImage(f *testing.F) {
 	gif.Encode(&b, image.NewPaletted(image.Rect(0, 0, 2, 2), color.Palette{color.Black, color.White}), nil)
 	f.Add(b.Bytes())
 	f.Add([]byte("RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\x00\x00\x00\x00\x00\x00"))
+	b.Reset()
+	jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 5, 3)), nil)
+	f.Add(withOrientation(b.Bytes(), 6, binary.BigEndian))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if cfg, _, err := image.DecodeConfig(bytes.NewReader(data)); err == nil && cfg.Width*cfg.Height > 1<<20 {
 			t.Skip("a large canvas only costs the fuzzer memory")
@@ -67,6 +72,83 @@ func TestWebPPerProvider(t *testing.T) {
 	}{{"", "openai"}, {"https://api.openai.com/v1", "openai"}, {"http://127.0.0.1:8080/v1", "compatible"}} {
 		if got := imageFormatsFor(Config{Provider: "openai", BaseURL: tc.base}); got != tc.want {
 			t.Errorf("base_url %q: formats of %q, want %q", tc.base, got, tc.want)
+		}
+	}
+}
+
+// withOrientation inserts an APP1 Exif segment whose IFD0 holds Orientation o after a JPEG's SOI.
+func withOrientation(jpg []byte, o uint16, bo binary.ByteOrder) []byte {
+	var t bytes.Buffer
+	if bo == binary.LittleEndian {
+		t.WriteString("II*\x00")
+	} else {
+		t.WriteString("MM\x00*")
+	}
+	binary.Write(&t, bo, uint32(8))
+	binary.Write(&t, bo, uint16(1))
+	binary.Write(&t, bo, []uint16{0x0112, 3})
+	binary.Write(&t, bo, uint32(1))
+	binary.Write(&t, bo, []uint16{o, 0})
+	binary.Write(&t, bo, uint32(0))
+	seg := append([]byte("Exif\x00\x00"), t.Bytes()...)
+	app1 := []byte{0xFF, 0xE1, 0, 0}
+	binary.BigEndian.PutUint16(app1[2:], uint16(len(seg)+2))
+	out := append([]byte{}, jpg[:2]...)
+	out = append(out, app1...)
+	out = append(out, seg...)
+	return append(out, jpg[2:]...)
+}
+
+// TestPortraitPhotoIsSentUpright: a JPEG stored sideways with an EXIF orientation goes to the model
+// turned upright, as a viewer would show it.
+func TestPortraitPhotoIsSentUpright(t *testing.T) {
+	// 40×20 pixels: the left half red, the right half blue.
+	src := image.NewRGBA(image.Rect(0, 0, 40, 20))
+	for x := range 40 {
+		for y := range 20 {
+			c := color.RGBA{R: 255, A: 255}
+			if x >= 20 {
+				c = color.RGBA{B: 255, A: 255}
+			}
+			src.Set(x, y, c)
+		}
+	}
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, src, &jpeg.Options{Quality: 95}); err != nil {
+		t.Fatal(err)
+	}
+	red := func(c color.Color) bool { r, _, bl, _ := c.RGBA(); return r > 0xb000 && bl < 0x5000 }
+	blue := func(c color.Color) bool { r, _, bl, _ := c.RGBA(); return bl > 0xb000 && r < 0x5000 }
+	for _, tc := range []struct {
+		o             uint16
+		bo            binary.ByteOrder
+		w, h          int
+		redAt, blueAt image.Point
+	}{
+		{1, binary.LittleEndian, 40, 20, image.Pt(5, 10), image.Pt(35, 10)}, // upright: sent as it is
+		{6, binary.LittleEndian, 20, 40, image.Pt(10, 5), image.Pt(10, 35)}, // a quarter clockwise: the left edge on top
+		{8, binary.BigEndian, 20, 40, image.Pt(10, 35), image.Pt(10, 5)},    // a quarter anticlockwise
+		{3, binary.BigEndian, 40, 20, image.Pt(35, 10), image.Pt(5, 10)},    // half round
+		{2, binary.LittleEndian, 40, 20, image.Pt(35, 10), image.Pt(5, 10)}, // mirrored
+		{9, binary.LittleEndian, 40, 20, image.Pt(5, 10), image.Pt(35, 10)}, // nonsense: left alone
+	} {
+		data := withOrientation(b.Bytes(), tc.o, tc.bo)
+		if got := jpegOrientation(data); got != int(tc.o) && tc.o <= 8 {
+			t.Errorf("orientation %d read as %d", tc.o, got)
+		}
+		out, err := prepareImage("anthropic", Image{MIME: "image/jpeg", Data: data})
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _, err := image.Decode(bytes.NewReader(out.Data))
+		if err != nil || out.MIME != "image/jpeg" {
+			t.Fatalf("orientation %d: %s, %v", tc.o, out.MIME, err)
+		}
+		if bd := img.Bounds(); bd.Dx() != tc.w || bd.Dy() != tc.h || !red(img.At(tc.redAt.X, tc.redAt.Y)) || !blue(img.At(tc.blueAt.X, tc.blueAt.Y)) {
+			t.Errorf("orientation %d: sent %v, red at %v %v, blue at %v %v", tc.o, bd, tc.redAt, img.At(tc.redAt.X, tc.redAt.Y), tc.blueAt, img.At(tc.blueAt.X, tc.blueAt.Y))
+		}
+		if tc.o == 1 && !bytes.Equal(out.Data, data) {
+			t.Error("an upright JPEG was re-encoded")
 		}
 	}
 }
