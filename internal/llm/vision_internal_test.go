@@ -152,3 +152,25 @@ func TestPortraitPhotoIsSentUpright(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShrinkPhoto: what readying a 12-megapixel phone photo (4000×3000 JPEG) for a model costs:
+// decoding, shrinking to 1568 pixels and encoding.
+func BenchmarkShrinkPhoto(b *testing.B) {
+	src := image.NewRGBA(image.Rect(0, 0, 4000, 3000))
+	for i := range src.Pix {
+		src.Pix[i] = byte(i*7 + i/4000)
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, src, &jpeg.Options{Quality: 90}); err != nil {
+		b.Fatal(err)
+	}
+	photo := buf.Bytes()
+	b.SetBytes(int64(len(photo)))
+	b.ReportAllocs()
+	for b.Loop() {
+		out, err := prepareImage("ollama", Image{MIME: "image/jpeg", Data: photo})
+		if err != nil || out.MIME != "image/jpeg" {
+			b.Fatal(out.MIME, err)
+		}
+	}
+}
