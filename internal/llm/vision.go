@@ -100,10 +100,11 @@ func bedrockFamily(model string) string {
 // anything else is converted to PNG before it is sent. Ollama's runners
 // decode PNG and JPEG (ollama/ollama#2457; newer versions transcode WebP,
 // older ones refuse it), and so does llama.cpp's server behind an
-// OpenAI-compatible base_url ("compatible"); OpenAI takes PNG, JPEG, WebP and non-animated GIF
-// (a GIF is sent as its first frame, as PNG, so an animation is never
-// refused); Gemini takes PNG, JPEG and WebP but not GIF; Anthropic's
-// Claude, on its API and on Bedrock, and Amazon Nova take all four.
+// OpenAI-compatible base_url ("compatible"). OpenAI takes PNG, JPEG, WebP
+// and non-animated GIF (a GIF is sent as its first frame, as PNG, so an
+// animation is never refused); Gemini takes PNG, JPEG and WebP but not
+// GIF; Anthropic's Claude, on its API and on Bedrock, and Amazon Nova take
+// all four.
 var acceptedImages = map[string][]string{
 	"ollama":     {"image/png", "image/jpeg"},
 	"compatible": {"image/png", "image/jpeg"},

@@ -78,13 +78,8 @@ func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, 
 	return outs[0], nil
 }
 
-// prepare parses and derives f's memories: the change to record. It fails only when ctx ends.
-func (in *Ingester) prepare(ctx context.Context, f File) (store.FileChange, error) {
-	ch, _, err := in.prepareCause(ctx, f)
-	return ch, err
-}
-
-// prepareCause is prepare that also returns the error of a file that failed or was skipped.
+// prepareCause parses and derives f's memories: the change to record, and the error of a file that
+// failed or was skipped. It fails only when ctx ends.
 func (in *Ingester) prepareCause(ctx context.Context, f File) (ch store.FileChange, cause error, err error) {
 	ch = store.FileChange{Root: f.Root, Path: f.Path, Size: f.Size, MTime: f.MTime, Replace: f.Mirror}
 	switch {
