@@ -87,7 +87,12 @@ func watchScan(ctx context.Context, env Env, c common, agent string) error {
 			return lerr
 		}
 		var serr error
-		res, serr = daemon.Watchers(cfg, be.st, newLogger(env.Stderr, cfg.LogLevel)).Scan(ctx, agent)
+		log := newLogger(env.Stderr, cfg.LogLevel)
+		m := daemon.Watchers(cfg, be.st, log)
+		if err := daemon.DescribeImages(ctx, cfg, env.Environ, m.Ingester(), log); err != nil {
+			log.Warn("images fail until the vision model can be set up", "err", err)
+		}
+		res, serr = m.Scan(ctx, agent)
 		if serr != nil {
 			scanErr = serr.Error()
 		}
@@ -198,7 +203,11 @@ func ingestFile(ctx context.Context, env Env, c common, name string) error {
 		if lerr != nil {
 			return lerr
 		}
-		out, err = daemon.FileIngester(cfg, be.st, newLogger(env.Stderr, cfg.LogLevel)).Upload(ctx, c.agent, name, data, fi.ModTime())
+		log := newLogger(env.Stderr, cfg.LogLevel)
+		ing := daemon.FileIngester(cfg, be.st, log)
+		// A vision model that cannot be set up fails an image with its error; other files need none.
+		_ = daemon.DescribeImages(ctx, cfg, env.Environ, ing, log)
+		out, err = ing.Upload(ctx, c.agent, name, data, fi.ModTime())
 	}
 	if err != nil {
 		return err

@@ -51,6 +51,8 @@ type LLM struct {
 	ContextWindow int      `yaml:"context_window"` // tokens the model reads and writes per call
 	MaxRetries    int      `yaml:"max_retries"`    // after a timeout, 429 or 5xx
 	Budget        Budget   `yaml:"budget"`
+	Vision        bool     `yaml:"vision"`       // the model (or VisionModel) describes images of watched folders and uploads
+	VisionModel   string   `yaml:"vision_model"` // "": Model; another model of the same provider for images
 }
 
 // Budget limits what one night of consolidation may spend on a provider; 0 is no limit.

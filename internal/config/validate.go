@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net"
@@ -121,6 +122,33 @@ func (p *problems) llm(l LLM) {
 	}
 	p.number("llm.budget.max_calls", int64(l.Budget.MaxCalls), 0, 1_000_000_000)
 	p.number("llm.budget.max_tokens", int64(l.Budget.MaxTokens), 0, 1<<62)
+	if l.Vision {
+		if err := visionSupport(l.Provider, cmp.Or(l.VisionModel, l.Model)); err != "" {
+			p.add("llm.vision", "%s; or set vision: false and images are stored with their metadata only", err)
+		}
+	}
+}
+
+// visionSupport says why images cannot be described with provider's model ("" when they can): what
+// llm.VisionSupport says of langchaingo's clients (a test checks they agree), kept here so that
+// the configuration does not depend on the model clients.
+func visionSupport(provider, model string) string {
+	switch provider {
+	case "ollama", "openai", "anthropic", "googleai":
+		return ""
+	case "bedrock":
+		nova := strings.Contains(model, ".nova-") || strings.HasPrefix(model, "amazon.nova-")
+		claude := strings.Contains(model, "anthropic") && !strings.Contains(model, "ai21") && !strings.Contains(model, "amazon")
+		if model == "" || nova || claude {
+			return ""
+		}
+		return fmt.Sprintf("on bedrock only Anthropic's Claude (anthropic.claude-…) and Amazon Nova (amazon.nova-…) models "+
+			"are sent images; %q is neither: set llm.vision_model to one", model)
+	case "offline":
+		return "the offline provider describes no images: choose a provider whose model can see " +
+			"(ollama, openai, anthropic, googleai, or bedrock with a Claude or Nova model)"
+	}
+	return "" // an unknown provider is llm.provider's problem
 }
 
 // problems collects every bad setting so that a person fixes the file once, not once per error.

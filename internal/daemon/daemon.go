@@ -194,6 +194,9 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	}
 	watchers := Watchers(cfg, st, log)
 	watchers.Ingester().OnWrite = opts.OnWrite
+	if err := DescribeImages(ctx, cfg, environ, watchers.Ingester(), log); err != nil {
+		log.Warn("images fail until the vision model can be set up", "err", err)
+	}
 	opts.Files, opts.Watch = watchers.Ingester(), watchers
 	rebuilder := &DayRebuilder{Engine: cons, Store: st, Logger: log} // days that cited changed files
 	if cons != nil {

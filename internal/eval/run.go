@@ -293,6 +293,10 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 		return fmt.Errorf("set up answers: %w", err)
 	}
 	ans.Recall = eng
+	files := daemon.FileIngester(cfg, st, log)
+	if err := daemon.DescribeImages(ctx, cfg, r.Environ, files, log); err != nil {
+		return fmt.Errorf("set up image descriptions: %w", err)
+	}
 	api := server.New(st, eng, server.Options{
 		MaxBodyBytes:    cfg.API.MaxBodyBytes,
 		MaxBatch:        cfg.API.MaxBatch,
@@ -302,7 +306,7 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 		Now:             clk.Now,
 		Consolidate:     cons,
 		Answer:          ans,
-		Files:           daemon.FileIngester(cfg, st, log),
+		Files:           files,
 	})
 	api.SetReady(true)
 	ts := httptest.NewServer(api)

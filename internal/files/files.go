@@ -1,5 +1,6 @@
 // Package files turns a file's bytes into memories: Markdown notes (front matter, sections, wikilinks
-// and tags), plain text, logs, JSON, JSON Lines, CSV, YAML, PDF text and image metadata.
+// and tags), plain text, logs, JSON, JSON Lines, CSV, YAML, PDF text and images (their metadata, and
+// what a vision model says they show when one is configured).
 package files
 
 import (
@@ -31,6 +32,18 @@ type Options struct {
 	MaxPartBytes int
 	// Location reads dates without a zone (front matter dates, EXIF).
 	Location *time.Location
+
+	// Describe, when set, asks a vision-capable model what an image shows: name is the file's base
+	// name, mime image/png, image/jpeg, image/gif or image/webp. Its answer becomes the image's
+	// memory beside the metadata; its error fails the file (a failure, retried), wrapped in
+	// ErrDescribe. Nil keeps images to their metadata.
+	Describe func(ctx context.Context, name, mime string, data []byte) (string, error)
+	// DescribedBy names the describer ("provider/model") in each described image's context.
+	DescribedBy string
+	// DescribeMaxBytes and DescribeMaxPixels bound the images sent to Describe; a larger one is
+	// stored with its metadata only, its context saying why. 0: 20 MiB and 50 megapixels.
+	DescribeMaxBytes  int
+	DescribeMaxPixels int
 }
 
 func (o *Options) fill() {
@@ -41,6 +54,12 @@ func (o *Options) fill() {
 		o.MaxPartBytes = 64 << 10
 	}
 	o.ChunkBytes = min(o.ChunkBytes, o.MaxPartBytes)
+	if o.DescribeMaxBytes <= 0 {
+		o.DescribeMaxBytes = DefaultDescribeMaxBytes
+	}
+	if o.DescribeMaxPixels <= 0 {
+		o.DescribeMaxPixels = DefaultDescribeMaxPixels
+	}
 	if o.Location == nil {
 		o.Location = time.Local
 	}
@@ -106,7 +125,7 @@ func Parse(ctx context.Context, rel string, data []byte, mtime time.Time, o Opti
 	case "pdf":
 		return d.pdf(ctx, data)
 	case "image":
-		return d.image(data)
+		return d.image(ctx, data)
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {

@@ -377,9 +377,17 @@ func FuzzImage(f *testing.F) {
 	f.Add(withExif([]byte{0xFF, 0xD8, 0xFF, 0xD9}, "2025:07:14 09:30:05"))
 	f.Add(webpLossless(3, 3))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		describe := func(context.Context, string, string, []byte) (string, error) { return "A cat on a mat.", nil }
 		for _, name := range []string{"x.jpg", "x.webp", "x.png", "x.gif"} {
 			if _, err := Parse(context.Background(), name, data, mtime, Options{}); err != nil && !IsSkip(err) {
 				t.Fatalf("%s: non-skip error %v", name, err)
+			}
+			parts, err := Parse(context.Background(), name, data, mtime, Options{Describe: describe, DescribeMaxPixels: 1 << 20})
+			if err != nil && !IsSkip(err) {
+				t.Fatalf("%s described: non-skip error %v", name, err)
+			}
+			if err == nil && (len(parts) != 1 || !utf8.ValidString(parts[0].Content)) {
+				t.Fatalf("%s described: %q", name, contents(parts))
 			}
 		}
 		exifDate(data, time.UTC)

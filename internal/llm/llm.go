@@ -204,6 +204,9 @@ type Request struct {
 	System string
 	Prompt string
 	JSON   bool // ask for JSON mode where the provider has one
+	// Images go with the prompt (before its text) to a model that can see
+	// them; see DescribeImage, which prepares them for the provider.
+	Images []Image
 	// repair, when set, continues the conversation after a bad answer.
 	repair *repair
 }
@@ -229,6 +232,9 @@ func (r Request) EstimateIn() int {
 	n := text.EstimateTokens(r.System) + text.EstimateTokens(r.Prompt)
 	if r.repair != nil {
 		n += text.EstimateTokens(r.repair.answer) + text.EstimateTokens(repairPrompt(r.repair.problem))
+	}
+	for _, img := range r.Images {
+		n += imageTokens(img)
 	}
 	return n
 }
@@ -280,6 +286,18 @@ func (c *Client) generate(ctx context.Context, req Request, call *Call) (string,
 		opts = append(opts, llms.WithMetadata(map[string]any{"openai:use_legacy_max_tokens": true}))
 	}
 	msgs := req.messages()
+	if len(req.Images) > 0 {
+		if err := VisionSupport(c.cfg.Provider, c.cfg.Model); err != nil {
+			call.Outcome = "refused"
+			c.release(estIn)
+			return "", Usage{}, err
+		}
+		parts := make([]llms.ContentPart, 0, len(req.Images)+1)
+		for _, img := range req.Images {
+			parts = append(parts, imagePart(c.cfg.Provider, img))
+		}
+		msgs[1].Parts = append(parts, msgs[1].Parts...)
+	}
 	var last error
 	for attempt := 0; attempt <= c.cfg.MaxRetries; attempt++ {
 		call.Attempts = attempt + 1

@@ -117,6 +117,8 @@ func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case watch.IsInputError(err):
 		writeError(w, http.StatusUnprocessableEntity, "invalid_file", err.Error())
+	case watch.IsDescribeError(err): // the vision model failed: nothing stored, send it again later
+		writeError(w, http.StatusBadGateway, "model_unavailable", err.Error())
 	case err != nil:
 		s.storeError(w, r, err)
 	default:

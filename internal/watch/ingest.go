@@ -27,6 +27,10 @@ type Ingester struct {
 	RetryBase       time.Duration  // first retry after a failure; doubles per failure; 0: 30s
 	RetryMax        time.Duration  // longest wait between retries; 0: 1h
 	Logger          *slog.Logger
+	// Describe, when set, has a vision-capable model say what an image shows (files.Options.Describe):
+	// its failure fails the file, which is retried. DescribedBy names the model ("provider/model").
+	Describe    func(ctx context.Context, name, mime string, data []byte) (string, error)
+	DescribedBy string
 	// OnWrite, when set, is told of every agent that stored new memories (the backlog trigger).
 	OnWrite func(agent string)
 	// OnRetire, when set, is told of every agent whose memories were retired: days whose
@@ -43,6 +47,8 @@ type Outcome struct {
 	Inserted int    `json:"inserted"`
 	Reused   bool   `json:"reused,omitempty"`
 	Retired  int    `json:"retired,omitempty"`
+	// modelDown: it failed because the vision model could not describe it; an inbox keeps it.
+	modelDown bool
 }
 
 // File is one file's state as the pipeline sees it.
@@ -60,7 +66,7 @@ const UploadRoot = "upload:"
 
 // Ingest turns f into memories of agent and records it, in one transaction.
 func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, error) {
-	ch, err := in.prepare(ctx, f)
+	ch, cause, err := in.prepareCause(ctx, f)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -68,17 +74,19 @@ func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, 
 	if err != nil {
 		return Outcome{}, err
 	}
+	outs[0].modelDown = errors.Is(cause, files.ErrDescribe)
 	return outs[0], nil
 }
 
-// prepare parses and derives f's memories: the change to record. It fails only when ctx ends.
-func (in *Ingester) prepare(ctx context.Context, f File) (store.FileChange, error) {
-	ch := store.FileChange{Root: f.Root, Path: f.Path, Size: f.Size, MTime: f.MTime, Replace: f.Mirror}
+// prepareCause parses and derives f's memories: the change to record, and the error of a file that
+// failed or was skipped. It fails only when ctx ends.
+func (in *Ingester) prepareCause(ctx context.Context, f File) (ch store.FileChange, cause error, err error) {
+	ch = store.FileChange{Root: f.Root, Path: f.Path, Size: f.Size, MTime: f.MTime, Replace: f.Mirror}
 	switch {
 	case f.Err != nil && files.IsSkip(f.Err):
-		ch.Status, ch.Error = store.FileSkipped, f.Err.Error()
+		ch.Status, ch.Error, cause = store.FileSkipped, f.Err.Error(), f.Err
 	case f.Err != nil:
-		ch.Status, ch.Error = store.FileFailed, f.Err.Error()
+		ch.Status, ch.Error, cause = store.FileFailed, f.Err.Error(), f.Err
 	default:
 		sum := sha256.Sum256(f.Data)
 		ch.SHA256 = hex.EncodeToString(sum[:])
@@ -87,17 +95,17 @@ func (in *Ingester) prepare(ctx context.Context, f File) (store.FileChange, erro
 		case err == nil:
 			ch.Status, ch.Memories = store.FileOK, mems
 		case files.IsSkip(err):
-			ch.Status, ch.Error = store.FileSkipped, err.Error()
+			ch.Status, ch.Error, cause = store.FileSkipped, err.Error(), err
 		case ctx.Err() != nil:
-			return ch, ctx.Err()
+			return ch, nil, ctx.Err()
 		default:
-			ch.Status, ch.Error = store.FileFailed, err.Error()
+			ch.Status, ch.Error, cause = store.FileFailed, err.Error(), err
 		}
 	}
 	if ch.Status == store.FileFailed {
 		ch.RetryBase, ch.RetryMax = in.retryBase(), in.retryMax()
 	}
-	return ch, nil
+	return ch, cause, nil
 }
 
 // commit records prepared changes of agent's files in one transaction.
@@ -152,7 +160,8 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 	if maxContent <= 0 {
 		maxContent = 64 << 10
 	}
-	parts, err := files.Parse(ctx, f.Path, f.Data, f.MTime, files.Options{MaxPartBytes: maxContent, Location: in.Location})
+	parts, err := files.Parse(ctx, f.Path, f.Data, f.MTime, files.Options{MaxPartBytes: maxContent, Location: in.Location,
+		Describe: in.Describe, DescribedBy: in.DescribedBy})
 	if err != nil {
 		return nil, err
 	}
@@ -254,11 +263,14 @@ func (in *Ingester) Upload(ctx context.Context, agent, name string, data []byte,
 	if mtime.IsZero() {
 		mtime = time.Now()
 	}
-	ch, err := in.prepare(ctx, File{Root: UploadRoot, Path: base, Data: data, Size: int64(len(data)), MTime: mtime})
+	ch, cause, err := in.prepareCause(ctx, File{Root: UploadRoot, Path: base, Data: data, Size: int64(len(data)), MTime: mtime})
 	if err != nil {
 		return Outcome{}, err
 	}
 	// An upload that gives nothing is refused, not tracked: no watcher would ever retry it.
+	if errors.Is(cause, files.ErrDescribe) {
+		return Outcome{}, fmt.Errorf("file %q: %w", base, cause)
+	}
 	if ch.Status != store.FileOK {
 		return Outcome{}, &InputError{Msg: fmt.Sprintf("file %q: %s", base, ch.Error)}
 	}
@@ -284,9 +296,12 @@ func (in *Ingester) UploadAt(ctx context.Context, agent, rel string, data []byte
 	if mtime.IsZero() {
 		mtime = time.Now()
 	}
-	ch, err := in.prepare(ctx, File{Root: UploadRoot, Path: rel, Data: data, Size: int64(len(data)), MTime: mtime, Mirror: true})
+	ch, cause, err := in.prepareCause(ctx, File{Root: UploadRoot, Path: rel, Data: data, Size: int64(len(data)), MTime: mtime, Mirror: true})
 	if err != nil {
 		return Outcome{}, err
+	}
+	if errors.Is(cause, files.ErrDescribe) {
+		return Outcome{}, fmt.Errorf("file %q: %w", rel, cause)
 	}
 	if ch.Status == store.FileFailed { // not tracked: no watcher would retry it
 		return Outcome{}, &InputError{Msg: fmt.Sprintf("file %q: %s", rel, ch.Error)}
@@ -314,6 +329,10 @@ func cleanRel(rel string) (string, error) {
 	}
 	return c, nil
 }
+
+// IsDescribeError reports whether err is an upload's image that the vision model could not describe
+// (down, refusing, over budget): the client may send it again later.
+func IsDescribeError(err error) bool { return errors.Is(err, files.ErrDescribe) }
 
 // IsInputError reports whether err is an InputError.
 func IsInputError(err error) bool {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/files"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -26,6 +27,7 @@ const (
 type preparedFile struct {
 	ch      store.FileChange
 	tracked *store.TrackedFile
+	cause   error // why it failed or was skipped
 }
 
 func sha(data []byte) string {
@@ -101,12 +103,12 @@ func (w *Watcher) doScan(ctx context.Context, deep bool, res *ScanResult) error 
 					mu.Unlock()
 					continue
 				}
-				ch, err := w.ing.prepare(ctx, *f)
+				ch, cause, err := w.ing.prepareCause(ctx, *f)
 				if err != nil {
 					fail(err)
 					continue
 				}
-				prepared <- preparedFile{ch: ch, tracked: ptr(t, ok)}
+				prepared <- preparedFile{ch: ch, tracked: ptr(t, ok), cause: cause}
 			}
 		}()
 	}
@@ -130,6 +132,7 @@ func (w *Watcher) doScan(ctx context.Context, deep bool, res *ScanResult) error 
 				mu.Lock()
 				res.add(o)
 				mu.Unlock()
+				o.modelDown = errors.Is(batch[i].cause, files.ErrDescribe)
 				w.done(o.Path, o, batch[i].tracked)
 			}
 			batch = batch[:0]

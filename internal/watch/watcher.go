@@ -626,6 +626,8 @@ func (w *Watcher) moveInbox(rel string, o Outcome, t *store.TrackedFile) {
 		dir = processedDir
 	case o.Status == store.FileSkipped:
 		dir = failedDir
+	case o.Status == store.FileFailed && o.modelDown: // the model's failure, not the file's: keep trying
+		return
 	case o.Status == store.FileFailed && t != nil && t.Attempts+1 >= maxInboxAttempts:
 		dir = failedDir
 	default:

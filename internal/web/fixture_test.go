@@ -41,6 +41,7 @@ type fixtureOptions struct {
 	noFiles       bool     // no file pipeline: the upload form is hidden
 	maxUpload     int64
 	timers        []Timer
+	describe      func(ctx context.Context, name, mime string, data []byte) (string, error) // the vision model
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -62,7 +63,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		Location: time.UTC, Timers: func(context.Context) []Timer { return fo.timers }}
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
 	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
-		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true}
+		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true, Describe: fo.describe, DescribedBy: "ollama/llava"}
 		o.Files, so.Files = ing, ing
 		o.MaxUploadBytes, so.MaxUploadBytes = fo.maxUpload, fo.maxUpload
 	}

@@ -129,6 +129,8 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	case watch.IsInputError(err):
 		d.Skipped = err.Error()
 		h.uploadView(w, r, a, http.StatusUnprocessableEntity, "", d)
+	case watch.IsDescribeError(err):
+		h.uploadView(w, r, a, http.StatusBadGateway, "The image model could not describe it; nothing was stored. Try again later. ("+err.Error()+")", d)
 	case err != nil:
 		h.fail(w, r, err)
 	default:
