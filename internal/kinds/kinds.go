@@ -24,14 +24,19 @@ var lexiconText string
 var (
 	once    sync.Once
 	lexicon map[string]string // word → its kinds, space-separated
+	isKind  map[string]bool   // every kind named
 )
 
 func load() map[string]string {
 	once.Do(func() {
 		lexicon = make(map[string]string, strings.Count(lexiconText, "\n"))
+		isKind = map[string]bool{}
 		for line := range strings.SplitSeq(lexiconText, "\n") {
 			if w, rest, ok := strings.Cut(line, " "); ok {
 				lexicon[w] = rest
+				for k := range strings.FieldsSeq(rest) {
+					isKind[k] = true
+				}
 			}
 		}
 	})
@@ -67,6 +72,20 @@ func Of(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Named returns the words that name a kind ("cities", "martial", "art"):
+// the ones worth looking for among the memories' kinds.
+func Named(words []string) []string {
+	load()
+	var out []string
+	for _, w := range words {
+		w = strings.ToLower(w)
+		if isKind[w] || isKind[singular(w)] {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // singular undoes the regular English plural ("cities", "boxes",

@@ -43,6 +43,14 @@ func TestOf(t *testing.T) {
 	}
 }
 
+func TestNamed(t *testing.T) {
+	got := Named([]string{"which", "cities", "been", "martial", "arts", "the", "medicine", "awesome"})
+	want := []string{"cities", "martial", "arts", "medicine"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("Named = %v, want %v", got, want)
+	}
+}
+
 func TestSingular(t *testing.T) {
 	for in, want := range map[string]string{"cities": "city", "boxes": "box", "turtles": "turtle", "glass": "glass",
 		"churches": "church", "classes": "class", "dish": "dish"} {

@@ -267,7 +267,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		// 3b. Kinds: the question's words against the kinds of thing the
 		// memories' words name ("which cities": "we drove to Chicago").
 		if t.Kind > 0 {
-			kw := without(words, lowerAll(names))
+			kw := kinds.Named(without(words, lowerAll(names)))
 			if len(kw) > 0 {
 				o.Terms, o.Kinds = kw, true
 				o.Window = maxCand / 2
