@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -48,22 +49,30 @@ func load() map[string]string {
 func Of(s string) string {
 	lex := load()
 	var b strings.Builder
-	seen := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if len(w) < 3 || seen[w] || text.IsStopword(w) {
+	var seenWords, seenKinds map[string]bool
+	var lower []byte
+	for w := range words(s) {
+		if len(w) < 3 {
 			continue
 		}
-		seen[w] = true
-		k, ok := lex[w]
+		lower = appendLower(lower[:0], w)
+		k, ok := lex[string(lower)] // no allocation: the conversion is only a lookup key
 		if !ok {
-			k, ok = lex[singular(w)]
+			k, ok = lex[singular(string(lower))]
 		}
-		if !ok {
+		if !ok || text.IsStopword(string(lower)) {
 			continue
 		}
+		if seenWords == nil {
+			seenWords, seenKinds = map[string]bool{}, map[string]bool{}
+		}
+		if seenWords[string(lower)] {
+			continue
+		}
+		seenWords[string(lower)] = true
 		for kind := range strings.FieldsSeq(k) {
-			if !seen["\x00"+kind] {
-				seen["\x00"+kind] = true
+			if !seenKinds[kind] {
+				seenKinds[kind] = true
 				if b.Len() > 0 {
 					b.WriteByte(' ')
 				}
@@ -72,6 +81,37 @@ func Of(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// words yields the runs of letters in s.
+func words(s string) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		start := -1
+		for i, r := range s {
+			if unicode.IsLetter(r) {
+				if start < 0 {
+					start = i
+				}
+				continue
+			}
+			if start >= 0 {
+				if !yield(s[start:i]) {
+					return
+				}
+				start = -1
+			}
+		}
+		if start >= 0 {
+			yield(s[start:])
+		}
+	}
+}
+
+func appendLower(dst []byte, w string) []byte {
+	for _, r := range w {
+		dst = utf8.AppendRune(dst, unicode.ToLower(r))
+	}
+	return dst
 }
 
 // Named returns the words that name a kind ("cities", "martial", "art"):
