@@ -91,12 +91,22 @@ type Capture struct {
 
 // Recall tunes ranking and the default size of an answer.
 type Recall struct {
-	BudgetTokens    int      `yaml:"budget_tokens"`
-	K               int      `yaml:"k"`
-	MaxCandidates   int      `yaml:"max_candidates"` // full-text candidates ranked per query
-	RecencyHalfLife Duration `yaml:"recency_half_life"`
-	MinCoverage     float64  `yaml:"min_coverage"` // precision floor: share of the query's words an item must hold
-	Explain         bool     `yaml:"explain"`      // attach score parts to every item
+	BudgetTokens    int        `yaml:"budget_tokens"`
+	K               int        `yaml:"k"`
+	MaxCandidates   int        `yaml:"max_candidates"` // full-text candidates ranked per query
+	RecencyHalfLife Duration   `yaml:"recency_half_life"`
+	MinCoverage     float64    `yaml:"min_coverage"` // precision floor: share of the query's words an item must hold
+	Explain         bool       `yaml:"explain"`      // attach score parts to every item
+	Embeddings      Embeddings `yaml:"embeddings"`
+}
+
+// Embeddings is the optional semantic arm of recall: the provider's embedding model turns each memory
+// and each question into a vector, and cosine similarity joins the ranking. Off by default.
+type Embeddings struct {
+	Enabled bool    `yaml:"enabled"` // only with llm.provider ollama or openai
+	Model   string  `yaml:"model"`   // "": nomic-embed-text (ollama), text-embedding-3-small (openai)
+	Weight  float64 `yaml:"weight"`  // of cosine similarity in an item's score, 0 to 2
+	Batch   int     `yaml:"batch"`   // memories embedded per request
 }
 
 // Consolidate tunes the nightly cycle and its early runs.
@@ -176,6 +186,7 @@ func Default() Config {
 			MaxCandidates:   400,
 			RecencyHalfLife: Duration(720 * time.Hour),
 			MinCoverage:     0.2,
+			Embeddings:      Embeddings{Weight: 0.3, Batch: 32},
 		},
 		Consolidate: Consolidate{
 			CatchUp:          true,

@@ -286,6 +286,14 @@ func TestLoadErrors(t *testing.T) {
 			wantKeys: []string{"listn", "storage.read_conns", "storage.foo"}},
 		{name: "duplicate key", file: "listen: :1\nlisten: :2\n",
 			wantKeys: []string{"listen"}, wantMsg: "set twice, first at line 1"},
+		{name: "embeddings with offline", file: "recall:\n  embeddings:\n    enabled: true\n",
+			wantKeys: []string{"recall.embeddings.enabled"}, wantMsg: "want llm.provider ollama or openai"},
+		{name: "embeddings with anthropic", file: "llm:\n  provider: anthropic\nrecall:\n  embeddings:\n    enabled: true\n",
+			wantKeys: []string{"recall.embeddings.enabled"}, wantMsg: `llm.provider is "anthropic"`},
+		{name: "embeddings weight", file: "recall:\n  embeddings:\n    weight: 3\n",
+			wantKeys: []string{"recall.embeddings.weight"}, wantMsg: "want 0 to 2"},
+		{name: "embeddings batch", file: "recall:\n  embeddings:\n    batch: 0\n",
+			wantKeys: []string{"recall.embeddings.batch"}},
 		{name: "unknown flag", flags: map[string]string{"storage.read_con": "3"},
 			wantKeys: []string{"storage.read_con"}, wantMsg: "(from the command line)"},
 
@@ -687,5 +695,19 @@ func TestLLMSettings(t *testing.T) {
 	want.Budget = Budget{MaxCalls: 40, MaxTokens: 200000}
 	if diff := cmp.Diff(got.LLM, want); diff != "" {
 		t.Errorf("llm settings mismatch (-got +want):\n%s", diff)
+	}
+}
+
+func TestEmbeddingsSettings(t *testing.T) {
+	for _, provider := range []string{"ollama", "openai"} {
+		got, err := load([]byte("llm:\n  provider: "+provider+"\nrecall:\n  embeddings:\n    enabled: true\n    model: m\n"),
+			"dormouse.yaml", []string{"DORMOUSE_RECALL_EMBEDDINGS_WEIGHT=0.5"}, map[string]string{"recall.embeddings.batch": "8"})
+		if err != nil {
+			t.Fatalf("%s: %v", provider, err)
+		}
+		want := Embeddings{Enabled: true, Model: "m", Weight: 0.5, Batch: 8}
+		if diff := cmp.Diff(got.Recall.Embeddings, want); diff != "" {
+			t.Errorf("%s: embeddings mismatch (-got +want):\n%s", provider, diff)
+		}
 	}
 }

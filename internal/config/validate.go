@@ -75,6 +75,7 @@ func (c Config) validate() problems {
 	if r.MinCoverage < 0 || r.MinCoverage > 1 {
 		p.add("recall.min_coverage", "want 0 to 1, got %g", r.MinCoverage)
 	}
+	p.embeddings(r.Embeddings, c.LLM.Provider)
 
 	cs := c.Consolidate
 	p.number("consolidate.backlog_threshold", int64(cs.BacklogThreshold), 0, 1000000)
@@ -220,5 +221,17 @@ func (p *problems) agents(key string, names []string) {
 			p.add(key, "want each agent once; got %q twice", name)
 		}
 		seen[name] = true
+	}
+}
+
+// embeddings checks recall.embeddings: only providers with an embedding endpoint can turn it on.
+func (p *problems) embeddings(e Embeddings, provider string) {
+	if e.Weight < 0 || e.Weight > 2 {
+		p.add("recall.embeddings.weight", "want 0 to 2, got %g", e.Weight)
+	}
+	p.number("recall.embeddings.batch", int64(e.Batch), 1, 1024)
+	if e.Enabled && provider != "ollama" && provider != "openai" {
+		p.add("recall.embeddings.enabled", "want llm.provider ollama or openai (an OpenAI-compatible base_url), "+
+			"which offer embeddings; llm.provider is %q: set enabled: false or change the provider", provider)
 	}
 }
