@@ -164,6 +164,8 @@ func bind(s *sqlite3.Stmt, args []any) error {
 			} else {
 				err = s.BindText(p, string(v))
 			}
+		case blob:
+			err = s.BindBlob(p, v)
 		case int:
 			err = s.BindInt64(p, int64(v))
 		case int64:

@@ -235,6 +235,24 @@ CREATE TRIGGER daily_memories_kinds_au AFTER UPDATE OF content ON daily_memories
 	INSERT INTO memory_kinds(rowid, kinds) VALUES (new.id, dormouse_kinds(new.content));
 END;
 `,
+	// 8: the optional semantic arm of recall: one embedding per memory, of
+	// the model named, as little-endian float32 of unit length. Deleting a
+	// memory deletes its vector; changing its content drops it (the
+	// background embedder makes a new one).
+	`
+CREATE TABLE memory_embeddings (
+	memory_id INTEGER PRIMARY KEY REFERENCES daily_memories(id) ON DELETE CASCADE,
+	model     TEXT    NOT NULL,
+	dim       INTEGER NOT NULL,
+	vec       BLOB    NOT NULL
+);
+CREATE TRIGGER daily_memories_embeddings_ad AFTER DELETE ON daily_memories BEGIN
+	DELETE FROM memory_embeddings WHERE memory_id = old.id;
+END;
+CREATE TRIGGER daily_memories_embeddings_au AFTER UPDATE OF content ON daily_memories BEGIN
+	DELETE FROM memory_embeddings WHERE memory_id = old.id;
+END;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

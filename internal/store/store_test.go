@@ -615,6 +615,12 @@ func TestMigrations(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
+				// From version 7 on, it indexes its kinds too.
+				if from >= 7 {
+					if err := c.exec(`INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories`); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
 			c.close()
 
