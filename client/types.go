@@ -142,6 +142,7 @@ type Explain struct {
 	Neighbour  float64 `json:"neighbour,omitempty"`  // score passed on from an adjacent turn
 	DayRecord  float64 `json:"day_record,omitempty"` // its day's record matched the question
 	Context    float64 `json:"context,omitempty"`    // relevance of the turns beside it
+	Semantic   float64 `json:"semantic,omitempty"`   // similarity of its embedding to the question's (optional arm)
 	Pinned     bool    `json:"pinned,omitempty"`     // offered as a critical memory
 	Total      float64 `json:"total"`
 }
@@ -304,7 +305,17 @@ type Health struct {
 	Agents  []HealthAgent `json:"agents"`
 	// Provider is the LLM provider's reachability, from a rate-limited probe.
 	Provider *HealthProvider `json:"provider,omitempty"`
-	Errors   []string        `json:"errors,omitempty"` // readings that could not be taken
+	// Embeddings is the background embedder's state; absent when semantic recall is off.
+	Embeddings *HealthEmbeddings `json:"embeddings,omitempty"`
+	Errors     []string          `json:"errors,omitempty"` // readings that could not be taken
+}
+
+// HealthEmbeddings is the background embedder of the optional semantic arm of recall.
+type HealthEmbeddings struct {
+	Model       string     `json:"model"`
+	Backlog     int64      `json:"backlog"` // memories without a vector, every agent
+	LastSuccess *time.Time `json:"last_success,omitempty"`
+	Error       string     `json:"error,omitempty"` // the last pass's failure
 }
 
 // HealthSystem are the host's readings.

@@ -291,7 +291,7 @@ func TestLoadErrors(t *testing.T) {
 		{name: "embeddings with anthropic", file: "llm:\n  provider: anthropic\nrecall:\n  embeddings:\n    enabled: true\n",
 			wantKeys: []string{"recall.embeddings.enabled"}, wantMsg: `llm.provider is "anthropic"`},
 		{name: "embeddings weight", file: "recall:\n  embeddings:\n    weight: 3\n",
-			wantKeys: []string{"recall.embeddings.weight"}, wantMsg: "want 0 to 2"},
+			wantKeys: []string{"recall.embeddings.weight"}, wantMsg: "want more than 0 and at most 2"},
 		{name: "embeddings batch", file: "recall:\n  embeddings:\n    batch: 0\n",
 			wantKeys: []string{"recall.embeddings.batch"}},
 		{name: "unknown flag", flags: map[string]string{"storage.read_con": "3"},

@@ -226,8 +226,8 @@ func (p *problems) agents(key string, names []string) {
 
 // embeddings checks recall.embeddings: only providers with an embedding endpoint can turn it on.
 func (p *problems) embeddings(e Embeddings, provider string) {
-	if e.Weight < 0 || e.Weight > 2 {
-		p.add("recall.embeddings.weight", "want 0 to 2, got %g", e.Weight)
+	if e.Weight <= 0 || e.Weight > 2 {
+		p.add("recall.embeddings.weight", "want more than 0 and at most 2, got %g", e.Weight)
 	}
 	p.number("recall.embeddings.batch", int64(e.Batch), 1, 1024)
 	if e.Enabled && provider != "ollama" && provider != "openai" {

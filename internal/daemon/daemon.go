@@ -180,7 +180,8 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	bg, stopBG := context.WithCancel(ctx)
 	defer stopBG()
 	opts := APIOptions(cfg, log)
-	opts.Health = HealthMonitorFor(cfg, environ, st, log)
+	mon := HealthMonitorFor(cfg, environ, st, log)
+	opts.Health = mon
 	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
 	var backlog *consolidate.Backlog
 	if err != nil {
@@ -191,6 +192,23 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 			Debounce: time.Duration(cfg.Consolidate.BacklogDebounce)}
 		backlog.Start(bg)
 		opts.OnWrite = backlog.Notify
+	}
+	embedder, err := EmbedWorker(cfg, environ, st, log)
+	if err != nil {
+		log.Warn("semantic recall disabled", "err", err)
+	} else if embedder != nil {
+		embedder.Every = embedEvery
+		onWrite := opts.OnWrite
+		opts.OnWrite = func(agent string) {
+			if onWrite != nil {
+				onWrite(agent)
+			}
+			embedder.Notify(agent)
+		}
+		if h, ok := mon.Collector.(*health.Host); ok {
+			h.Embeddings = embedder
+		}
+		embedder.Start(bg)
 	}
 	watchers := Watchers(cfg, st, log)
 	watchers.Ingester().OnWrite = opts.OnWrite
@@ -206,10 +224,14 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		log.Warn("answers are extractive: the LLM is unavailable", "err", err)
 	}
 	eng := RecallEngine(cfg)
+	SemanticRecall(cfg, eng, embedder)
 	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), log); err != nil {
 		stopBG()
 		if backlog != nil {
 			backlog.Wait()
+		}
+		if embedder != nil {
+			embedder.Wait()
 		}
 		_ = ln.Close()
 		_ = st.Close()
@@ -272,6 +294,9 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	rebuilder.Wait()
 	if backlog != nil {
 		backlog.Wait()
+	}
+	if embedder != nil {
+		embedder.Wait()
 	}
 	closeErr := st.Close()
 	if errors.Is(serveErr, http.ErrServerClosed) {

@@ -76,6 +76,9 @@ type Readings struct {
 	Agents []Agent `json:"agents"`
 	// Provider is the LLM provider's reachability; nil when none is probed.
 	Provider *Provider `json:"provider,omitempty"`
+	// Embeddings is the background embedder's state; nil when the semantic
+	// arm of recall is off.
+	Embeddings *Embeddings `json:"embeddings,omitempty"`
 	// Errors are the readings that could not be taken; the rest still count.
 	Errors []string `json:"errors,omitempty"`
 }

@@ -24,6 +24,8 @@ type Host struct {
 	Store    *store.Store   // nil: no agent readings
 	Location *time.Location // the store's day boundaries; nil is time.Local
 	Provider *ProviderProbe // nil: the provider is not probed
+	// Embeddings reports the background embedder; nil: the semantic arm is off.
+	Embeddings interface{ Status() Embeddings }
 
 	mu      sync.Mutex
 	prevCPU *cpu.TimesStat // the previous sample, for CPU % between samples
@@ -40,6 +42,10 @@ func (h *Host) Collect(ctx context.Context) Readings {
 	if h.Provider != nil {
 		p := h.Provider.Check(ctx)
 		r.Provider = &p
+	}
+	if h.Embeddings != nil {
+		e := h.Embeddings.Status()
+		r.Embeddings = &e
 	}
 	return r
 }

@@ -41,6 +41,7 @@ type Explain struct {
 	Neighbour  float64 `json:"neighbour,omitempty"`  // score passed on from an adjacent turn
 	DayRecord  float64 `json:"day_record,omitempty"` // its day's record matched the question
 	Context    float64 `json:"context,omitempty"`    // relevance of the turns beside it
+	Semantic   float64 `json:"semantic,omitempty"`   // similarity of its embedding to the question's (optional arm)
 	Pinned     bool    `json:"pinned,omitempty"`     // offered as a critical memory
 	Total      float64 `json:"total"`
 }
@@ -72,6 +73,11 @@ type Tuning struct {
 	// NoStrictDates keeps items from outside the question's date range
 	// (ranked lower) instead of leaving them out.
 	NoStrictDates bool
+	// Semantic weighs the embedding similarity (Explain.Semantic) when the
+	// engine has a QueryEmbedder (0 there: DefaultSemantic); MinSimilarity
+	// is the cosine below which it counts as none (0: DefaultMinSimilarity).
+	// A memory above it is offered even when it holds none of the words.
+	Semantic, MinSimilarity float64
 }
 
 // DefaultTuning is the ranker's defaults.
@@ -140,6 +146,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	t := e.Tuning
 	if t == (Tuning{}) {
 		t = DefaultTuning
+	}
+	if e.Semantic != nil && t.Semantic == 0 {
+		t.Semantic = DefaultSemantic
 	}
 	intent := ParseTemporal(q.Text, asOf)
 	since, until := q.Since, asOf
@@ -376,6 +385,13 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 	}
 
+	// 4b. The optional semantic arm (semantic.go).
+	if len(words) > 0 && e.Semantic != nil {
+		if err := e.semantic(ctx, s, q.Text, base, cands, get, t); err != nil {
+			return Result{}, err
+		}
+	}
+
 	// 5. Entities the question names.
 	if len(names) > 0 {
 		for _, c := range cands {
@@ -535,10 +551,11 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 		inRange := c.ex.InRange > 0 && (!wordsSelect || c.hit.Kind != "memory" ||
 			c.ex.Relevance > 0 || c.ex.Expansion > 0)
-		if lexical && c.ex.Coverage < t.MinCoverage && c.ex.Neighbour == 0 && !inRange {
+		similar := c.ex.Semantic > 0 // above MinSimilarity: a match without the words
+		if lexical && c.ex.Coverage < t.MinCoverage && c.ex.Neighbour == 0 && !inRange && !similar {
 			continue
 		}
-		if c.ex.Coverage >= t.MinCoverage || inRange {
+		if c.ex.Coverage >= t.MinCoverage || inRange || similar {
 			found = true
 		}
 		ex := c.ex
@@ -644,14 +661,14 @@ func total(t Tuning, ex Explain, lexical bool) float64 {
 	lex := t.Relevance*ex.Relevance + t.Expansion*ex.Expansion + t.Kind*ex.ByKind
 	lex = max(lex, t.Neighbour*ex.Neighbour)
 	return lex + t.Context*ex.Context + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
-		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord
+		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord + t.Semantic*ex.Semantic
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func roundExplain(x *Explain) {
 	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.ByKind, &x.Coverage, &x.Importance, &x.Recency,
-		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Total} {
+		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Semantic, &x.Total} {
 		*p = round4(*p)
 	}
 }

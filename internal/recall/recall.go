@@ -39,6 +39,9 @@ type Engine struct {
 	Simple bool
 	// Explain attaches score parts to every item, asked or not.
 	Explain bool
+	// Semantic, when set, turns on the optional semantic arm of the full
+	// ranker (semantic.go); nil leaves recall to the words.
+	Semantic QueryEmbedder
 }
 
 // Query is one recall request.
