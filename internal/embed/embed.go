@@ -26,6 +26,10 @@ const (
 	DefaultBatch      = 32
 	DefaultEvery      = 5 * time.Second
 	DefaultMaxBackoff = 5 * time.Minute
+	// fullEvery is how often every agent is looked at, not only those
+	// written to: opening each agent every few seconds would keep every
+	// file open.
+	fullEvery = 10 * time.Minute
 	// QueryTimeout bounds embedding a question: recall goes on without the
 	// semantic arm rather than wait longer.
 	QueryTimeout = 2 * time.Second
@@ -50,6 +54,7 @@ type Worker struct {
 	wg    sync.WaitGroup
 
 	mu        sync.Mutex
+	dirty     map[string]bool // agents written to since their last pass
 	backlog   map[string]int64
 	lastErr   string
 	lastOK    time.Time
@@ -61,6 +66,7 @@ func (w *Worker) init() {
 	w.startOnce.Do(func() {
 		w.nudge = make(chan struct{}, 1)
 		w.backlog = map[string]int64{}
+		w.dirty = map[string]bool{}
 		if w.Batch <= 0 {
 			w.Batch = DefaultBatch
 		}
@@ -91,8 +97,11 @@ func (w *Worker) Wait() { w.wg.Wait() }
 
 // Notify tells the worker an agent stored new memories (server.Options.OnWrite).
 // It never blocks.
-func (w *Worker) Notify(string) {
+func (w *Worker) Notify(agent string) {
 	w.init()
+	w.mu.Lock()
+	w.dirty[agent] = true
+	w.mu.Unlock()
 	select {
 	case w.nudge <- struct{}{}:
 	default:
@@ -100,7 +109,8 @@ func (w *Worker) Notify(string) {
 }
 
 func (w *Worker) run(ctx context.Context) {
-	wait := time.Duration(0) // the first pass at once
+	wait := time.Duration(0) // the first pass at once, over every agent
+	var lastFull time.Time
 	for {
 		t := time.NewTimer(wait)
 		select {
@@ -115,7 +125,13 @@ func (w *Worker) run(ctx context.Context) {
 				continue
 			}
 		}
-		err := w.Pass(ctx)
+		var err error
+		if w.failing() || time.Since(lastFull) >= fullEvery {
+			lastFull = time.Now()
+			err = w.Pass(ctx)
+		} else {
+			err = w.pass(ctx, w.takeDirty())
+		}
 		wait = w.Every
 		if err != nil && ctx.Err() == nil {
 			wait = w.backoff()
@@ -137,6 +153,18 @@ func (w *Worker) backoff() time.Duration {
 	return min(d, w.MaxBackoff)
 }
 
+// takeDirty returns the agents written to since the last pass, and forgets them.
+func (w *Worker) takeDirty() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []string
+	for a := range w.dirty {
+		out = append(out, a)
+	}
+	clear(w.dirty)
+	return out
+}
+
 // Pass embeds every agent's waiting memories, batch by batch, and updates
 // the backlog; it stops at the first failure of the provider, which it
 // returns.
@@ -146,13 +174,18 @@ func (w *Worker) Pass(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	w.takeDirty() // every agent is looked at
+	return w.pass(ctx, agents)
+}
+
+func (w *Worker) pass(ctx context.Context, agents []string) error {
 	var errs []error
 	for _, name := range agents {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		err := w.agent(ctx, name)
-		if err == nil {
+		if err == nil || errors.Is(err, store.ErrNotFound) { // deleted meanwhile
 			continue
 		}
 		if errors.Is(err, llm.ErrUnavailable) || errors.Is(err, llm.ErrRefused) || errors.Is(err, llm.ErrBadEmbedding) {
