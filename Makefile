@@ -43,6 +43,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzPrepareImage$$' -fuzztime=$(FUZZTIME) ./internal/llm/
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeEmbeddings$$' -fuzztime=$(FUZZTIME) ./internal/llm/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/eval/
 	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzztime=$(FUZZTIME) ./internal/answer/
 	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
