@@ -45,7 +45,7 @@ const (
 	DefaultMinSimilarity = 0.5
 	// SemanticScan is how many of the newest vectors are compared with the
 	// question to find what the words missed.
-	SemanticScan = 5000
+	SemanticScan = 2000
 	// SemanticCands is how many of those become candidates at most.
 	SemanticCands = 20
 )
