@@ -53,8 +53,11 @@ type Worker struct {
 	nudge chan struct{}
 	wg    sync.WaitGroup
 
-	mu        sync.Mutex
-	dirty     map[string]bool // agents written to since their last pass
+	mu    sync.Mutex
+	dirty map[string]bool // agents written to since their last pass
+	// refused are the memories the model refused alone (too long for it,
+	// say), per agent: skipped until restart rather than block the rest.
+	refused   map[string]map[int64]bool
 	backlog   map[string]int64
 	lastErr   string
 	lastOK    time.Time
@@ -67,6 +70,7 @@ func (w *Worker) init() {
 		w.nudge = make(chan struct{}, 1)
 		w.backlog = map[string]int64{}
 		w.dirty = map[string]bool{}
+		w.refused = map[string]map[int64]bool{}
 		if w.Batch <= 0 {
 			w.Batch = DefaultBatch
 		}
@@ -218,9 +222,16 @@ func (w *Worker) agent(ctx context.Context, name string) error {
 	defer w.count(ctx, name, model)
 	for ctx.Err() == nil {
 		var todo []store.ToEmbed
+		w.mu.Lock()
+		skip := w.refused[name]
+		w.mu.Unlock()
 		err := w.Store.With(ctx, name, false, func(a *store.Agent) error {
-			var err error
-			todo, err = a.Unembedded(ctx, model, w.Batch)
+			all, err := a.Unembedded(ctx, model, w.Batch+len(skip))
+			for _, m := range all {
+				if !skip[m.ID] && len(todo) < w.Batch {
+					todo = append(todo, m)
+				}
+			}
 			return err
 		})
 		if err != nil || len(todo) == 0 {
@@ -231,8 +242,16 @@ func (w *Worker) agent(ctx context.Context, name string) error {
 			texts[i] = clip(m.Text)
 		}
 		vecs, _, err := w.Embedder.Embed(ctx, texts)
+		if errors.Is(err, llm.ErrRefused) || errors.Is(err, llm.ErrBadEmbedding) {
+			// One memory may be what the model refuses: one at a time, and
+			// the one refused alone is skipped.
+			todo, vecs, err = w.oneByOne(ctx, name, todo, texts)
+		}
 		if err != nil {
 			return err
+		}
+		if len(todo) == 0 {
+			continue
 		}
 		put := make([]store.MemoryVector, len(todo))
 		for i, m := range todo {
@@ -250,6 +269,45 @@ func (w *Worker) agent(ctx context.Context, name string) error {
 		w.Logger.Debug("embedded memories", "agent", name, "memories", len(put))
 	}
 	return ctx.Err()
+}
+
+// oneByOne embeds texts one at a time after the batch was refused; it
+// returns the memories embedded and their vectors. Those refused alone are
+// marked to be skipped, but only when another was embedded (the model
+// works): when none was, the refusal is returned. Any other failure (the
+// provider down) is returned.
+func (w *Worker) oneByOne(ctx context.Context, name string, todo []store.ToEmbed, texts []string) ([]store.ToEmbed, [][]float32, error) {
+	var done []store.ToEmbed
+	var vecs [][]float32
+	var refused []int64
+	var last error
+	for i, m := range todo {
+		v, _, err := w.Embedder.Embed(ctx, texts[i:i+1])
+		switch {
+		case errors.Is(err, llm.ErrRefused) || errors.Is(err, llm.ErrBadEmbedding):
+			refused = append(refused, m.ID)
+			last = err
+		case err != nil:
+			return nil, nil, err
+		default:
+			done = append(done, m)
+			vecs = append(vecs, v[0])
+		}
+	}
+	if len(done) == 0 {
+		// Nothing embedded: the model or the request may be wrong, not a memory.
+		return nil, nil, last
+	}
+	w.mu.Lock()
+	for _, id := range refused {
+		if w.refused[name] == nil {
+			w.refused[name] = map[int64]bool{}
+		}
+		w.refused[name][id] = true
+		w.Logger.Warn("the model refused a memory; it is not embedded", "agent", name, "memory", id, "err", last)
+	}
+	w.mu.Unlock()
+	return done, vecs, nil
 }
 
 func (w *Worker) count(ctx context.Context, name, model string) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"hash/fnv"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -238,5 +239,48 @@ func TestQueryEmbedsWithinTheTimeout(t *testing.T) {
 	v, err := Query{Embedder: e2}.EmbedQuery(t.Context(), "one fish")
 	if err != nil || len(v) != 64 || (Query{Embedder: e2}).Model() != "nomic-embed-text" {
 		t.Errorf("EmbedQuery = %d numbers, %v", len(v), err)
+	}
+}
+
+// A memory the model refuses (here: one holding "poison") is skipped, and
+// the others are embedded; a model that refuses everything blocks nothing
+// for good: the error is returned and nothing is marked.
+func TestRefusedMemoryIsSkipped(t *testing.T) {
+	f := newFakeOllama(t)
+	var refuseAll atomic.Bool
+	poison := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if refuseAll.Load() || strings.Contains(string(body), "poison") {
+			http.Error(rw, `{"error":"input too long"}`, http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(strings.NewReader(string(body)))
+		f.Config.Handler.ServeHTTP(rw, r)
+	}))
+	defer poison.Close()
+	st, w := setup(t, f)
+	e, err := llm.NewEmbedder(llm.Config{Provider: "ollama", BaseURL: poison.URL, MaxRetries: 0, BreakerThreshold: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Embedder = e
+	remember(t, st, "alice", "poison apple", "one fish", "two fish", "red fish")
+
+	refuseAll.Store(true)
+	if err := w.Pass(t.Context()); !errors.Is(err, llm.ErrRefused) {
+		t.Fatalf("Pass with every memory refused = %v, want ErrRefused", err)
+	}
+	if n := waiting(t, st, "alice"); n != 4 {
+		t.Fatalf("%d waiting, want 4", n)
+	}
+	refuseAll.Store(false)
+	if err := w.Pass(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if n := waiting(t, st, "alice"); n != 1 {
+		t.Errorf("%d waiting after the pass, want only the refused one", n)
+	}
+	if err := w.Pass(t.Context()); err != nil {
+		t.Errorf("a pass after the refusal: %v, want the refused memory skipped", err)
 	}
 }
