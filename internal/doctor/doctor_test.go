@@ -186,7 +186,9 @@ func TestNoSystemd(t *testing.T) {
 // A local model server that answers but lacks a configured model is a
 // warning naming the model; hosted providers are not checked.
 func TestMissingModels(t *testing.T) {
-	list := func(context.Context) ([]string, error) { return []string{"llama3.2:latest", "nomic-embed-text:latest"}, nil }
+	list := func(context.Context) ([]string, error) {
+		return []string{"llama3.2:latest", "nomic-embed-text:latest"}, nil
+	}
 	for _, c := range []struct {
 		provider string
 		want     []string
