@@ -105,7 +105,7 @@ func (e *APIError) Error() string {
 // Temporary reports whether trying again later may succeed.
 func (e *APIError) Temporary() bool {
 	return e.Status == http.StatusTooManyRequests || e.Status == http.StatusServiceUnavailable ||
-		e.Code == "busy"
+		e.Code == "busy" || e.Code == "model_unavailable" // an image upload while the vision model is down
 }
 
 // IsNotFound reports whether err is the daemon saying that the agent, memory

@@ -394,3 +394,21 @@ func TestToken(t *testing.T) {
 		t.Errorf("with the token: %v", err)
 	}
 }
+
+func TestTemporary(t *testing.T) {
+	for _, c := range []struct {
+		e    client.APIError
+		want bool
+	}{
+		{client.APIError{Status: 503, Code: "llm_unavailable"}, true},
+		{client.APIError{Status: 429, Code: "rate_limited"}, true},
+		{client.APIError{Status: 502, Code: "model_unavailable"}, true},
+		{client.APIError{Status: 502, Code: "llm_refused"}, false},
+		{client.APIError{Status: 422, Code: "invalid_file"}, false},
+		{client.APIError{Status: 404, Code: "not_found"}, false},
+	} {
+		if got := c.e.Temporary(); got != c.want {
+			t.Errorf("%d %s: Temporary() = %v, want %v", c.e.Status, c.e.Code, got, c.want)
+		}
+	}
+}

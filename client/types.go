@@ -135,6 +135,7 @@ type Explain struct {
 	ByKind     float64 `json:"by_kind,omitempty"`    // BM25 of the question's words against the kinds of thing its words name
 	Coverage   float64 `json:"coverage"`             // share of the query's words the item holds
 	Importance float64 `json:"importance"`           // as stored (confidence for facts)
+	Use        float64 `json:"use,omitempty"`        // how often a fact was offered before: log2(1+count)/5, at most 1
 	Recency    float64 `json:"recency"`              // 1 now, 0.5 one half-life ago
 	Speaker    float64 `json:"speaker,omitempty"`    // the question names who said it
 	Entity     float64 `json:"entity,omitempty"`     // the item names an entity the question names

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,8 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 			WatchedFolders: watch,
 			ProbeProvider:  func(ctx context.Context) error { return llm.Probe(ctx, lc, nil) },
 			NotProbed:      llm.ErrNotProbed,
+			ListModels:     func(ctx context.Context) ([]string, error) { return llm.Models(ctx, lc, nil) },
+			WantModels:     wantModels(cfg),
 		})...)
 	}
 	if l.json {
@@ -88,4 +91,14 @@ func configFile(env Env, flagPath string) string {
 		return config.DefaultPath
 	}
 	return "the built-in defaults (no " + config.DefaultPath + ")"
+}
+
+// wantModels are the models the configuration asks the provider for.
+func wantModels(cfg config.Config) []string {
+	model := cmp.Or(cfg.LLM.Model, llm.DefaultModel(cfg.LLM.Provider))
+	want := []string{model}
+	if cfg.LLM.Vision {
+		want = append(want, cmp.Or(cfg.LLM.VisionModel, model))
+	}
+	return want
 }

@@ -15,6 +15,7 @@ import (
 // consolidation do not spend each other's calls).
 func Answerer(ctx context.Context, cfg config.Config, environ []string, log *slog.Logger) (*answer.Answerer, error) {
 	a := &answer.Answerer{Recall: RecallEngine(cfg)}
+	a.Recall.Logger = log
 	if cfg.LLM.Provider == "offline" {
 		return a, nil
 	}

@@ -53,6 +53,7 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 		DefaultK:        cfg.Recall.K,
 		Tuning:          recall.TuningWith(cfg.Recall.MinCoverage),
 		Explain:         cfg.Recall.Explain,
+		CountUse:        true,
 	}
 }
 
@@ -225,6 +226,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	}
 	eng := RecallEngine(cfg)
 	SemanticRecall(cfg, eng, embedder)
+	eng.Logger = log
 	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), log); err != nil {
 		stopBG()
 		if backlog != nil {

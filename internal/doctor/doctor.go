@@ -53,6 +53,11 @@ type Options struct {
 	// ProbeProvider asks the LLM provider a free question (llm.Probe).
 	ProbeProvider func(ctx context.Context) error
 	NotProbed     error // ProbeProvider's "no probe for this provider"
+	// ListModels lists the models the provider offers (llm.Models), and
+	// WantModels are the ones the configuration uses (chat, vision): for
+	// ollama and OpenAI-compatible servers a missing one is a warning.
+	ListModels func(ctx context.Context) ([]string, error)
+	WantModels []string
 	// Run runs a command and returns its standard output (systemctl).
 	Run func(ctx context.Context, name string, args ...string) ([]byte, error)
 	// Systemd reports whether systemd is the init system here.
@@ -267,6 +272,11 @@ func checkProvider(ctx context.Context, o Options) Check {
 	switch {
 	case err == nil:
 		c.Detail = p + " answers"
+		if missing := missingModels(ctx, o); len(missing) > 0 {
+			c.Status = Warn
+			c.Detail = fmt.Sprintf("%s answers but does not offer %s", p, strings.Join(missing, ", "))
+			c.Fix = "pull the model (ollama pull NAME) or set llm.model / llm.vision_model to one the server lists"
+		}
 	case o.NotProbed != nil && errors.Is(err, o.NotProbed):
 		c.Status, c.Detail = Skip, p+": no free request to probe it with"
 	default:
@@ -274,6 +284,27 @@ func checkProvider(ctx context.Context, o Options) Check {
 		c.Fix = "check llm.base_url in /etc/dormouse/dormouse.yaml, that the server runs and is reachable from this box, and the API key in /etc/default/dormouse"
 	}
 	return c
+}
+
+// missingModels returns the wanted models an ollama or OpenAI-compatible
+// server does not list ("llava" is listed as "llava:latest"). Hosted
+// providers answer to aliases they do not list, so they are not checked.
+func missingModels(ctx context.Context, o Options) []string {
+	p := o.Config.LLM.Provider
+	if o.ListModels == nil || (p != "ollama" && p != "openai") {
+		return nil
+	}
+	have, err := o.ListModels(ctx)
+	if err != nil {
+		return nil // the probe answered; a list it cannot read proves nothing
+	}
+	var missing []string
+	for _, w := range o.WantModels {
+		if w != "" && !slices.Contains(have, w) && !slices.Contains(have, w+":latest") && !slices.Contains(missing, w) {
+			missing = append(missing, w)
+		}
+	}
+	return missing
 }
 
 // Timers the package ships and doctor expects enabled with a next run.

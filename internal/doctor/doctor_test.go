@@ -182,3 +182,30 @@ func TestNoSystemd(t *testing.T) {
 		t.Errorf("%+v, want one skip", cs)
 	}
 }
+
+// A local model server that answers but lacks a configured model is a
+// warning naming the model; hosted providers are not checked.
+func TestMissingModels(t *testing.T) {
+	list := func(context.Context) ([]string, error) {
+		return []string{"llama3.2:latest", "nomic-embed-text:latest"}, nil
+	}
+	for _, c := range []struct {
+		provider string
+		want     []string
+		status   string
+		missing  string
+	}{
+		{"ollama", []string{"llama3.2", "llama3.2"}, OK, ""},
+		{"ollama", []string{"llama3.2", "llava"}, Warn, "llava"},
+		{"openai", []string{"gpt-4o-mini"}, Warn, "gpt-4o-mini"},
+		{"anthropic", []string{"claude-3-5-haiku-latest"}, OK, ""},
+	} {
+		var cfg config.Config
+		cfg.LLM.Provider = c.provider
+		got := checkProvider(t.Context(), Options{Config: cfg, ProbeProvider: func(context.Context) error { return nil },
+			ListModels: list, WantModels: c.want})
+		if got.Status != c.status || !strings.Contains(got.Detail, c.missing) || (c.status == Warn && got.Fix == "") {
+			t.Errorf("%s %v: %+v, want %s naming %q", c.provider, c.want, got, c.status, c.missing)
+		}
+	}
+}

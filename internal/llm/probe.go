@@ -1,7 +1,9 @@
 package llm
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -25,11 +27,55 @@ const probeTimeout = 10 * time.Second
 // way). The offline provider needs nothing and always passes. Keys are
 // looked up as New does; they never appear in the error.
 func Probe(ctx context.Context, cfg Config, hc *http.Client) error {
+	_, err := probe(ctx, cfg, hc)
+	return err
+}
+
+// Models lists the models the provider of cfg offers, by the same request
+// as Probe: ollama's installed models ("llama3.2:latest"), the
+// OpenAI-compatible and anthropic model ids, googleai's names without
+// their "models/" prefix. The offline provider has none.
+func Models(ctx context.Context, cfg Config, hc *http.Client) ([]string, error) {
+	body, err := probe(ctx, cfg, hc)
+	if err != nil || body == nil {
+		return nil, err
+	}
+	var list struct {
+		Models []struct{ Name, Model string } `json:"models"` // ollama, googleai
+		Data   []struct{ ID string }          `json:"data"`   // openai, anthropic
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, fmt.Errorf("list %s models: %w", cfg.Provider, err)
+	}
+	var out []string
+	for _, m := range list.Models {
+		out = append(out, strings.TrimPrefix(cmp.Or(m.Name, m.Model), "models/"))
+	}
+	for _, m := range list.Data {
+		out = append(out, m.ID)
+	}
+	return out, nil
+}
+
+// HasModel reports whether name is among models as a provider lists it;
+// for ollama, "llava" is "llava:latest".
+func HasModel(models []string, name string) bool {
+	for _, m := range models {
+		if m == name || m == name+":latest" {
+			return true
+		}
+	}
+	return false
+}
+
+// probe sends Probe's request and returns the body of a 200 answer (nil
+// for the offline provider).
+func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 	if cfg.Provider == "offline" || cfg.Provider == "" {
-		return nil
+		return nil, nil
 	}
 	if !slices.Contains(Providers, cfg.Provider) {
-		return fmt.Errorf("llm provider %q is not one of %s", cfg.Provider, strings.Join(Providers, ", "))
+		return nil, fmt.Errorf("llm provider %q is not one of %s", cfg.Provider, strings.Join(Providers, ", "))
 	}
 	if hc == nil {
 		hc = &http.Client{}
@@ -70,7 +116,7 @@ func Probe(ctx context.Context, cfg Config, hc *http.Client) error {
 		path = "/models"
 		header.Set("x-goog-api-key", key)
 	default:
-		return ErrNotProbed
+		return nil, ErrNotProbed
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -80,7 +126,7 @@ func Probe(ctx context.Context, cfg Config, hc *http.Client) error {
 	url := base + path
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
-		return fmt.Errorf("probe %s: %w", cfg.Provider, err)
+		return nil, fmt.Errorf("probe %s: %w", cfg.Provider, err)
 	}
 	req.Header = header
 	resp, err := hc.Do(req)
@@ -89,16 +135,16 @@ func Probe(ctx context.Context, cfg Config, hc *http.Client) error {
 		for _, v := range sec.values() {
 			msg = strings.ReplaceAll(msg, v, "[redacted]")
 		}
-		return fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, msg)
+		return nil, fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, msg)
 	}
-	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	_ = resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusOK:
-		return nil
+		return b, nil
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return fmt.Errorf("probe %s at %s: %s: the API key is missing or refused", cfg.Provider, url, resp.Status)
+		return nil, fmt.Errorf("probe %s at %s: %s: the API key is missing or refused", cfg.Provider, url, resp.Status)
 	default:
-		return fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, resp.Status)
+		return nil, fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, resp.Status)
 	}
 }

@@ -18,12 +18,13 @@ func TestProbe(t *testing.T) {
 	tests := []struct {
 		provider, path, header, want, file string
 		env                                string
+		model                              string // one the recorded list holds
 	}{
-		{"ollama", "/api/tags", "", "", "ollama_tags.json", ""},
-		{"ollama", "/api/tags", "Authorization", "Bearer " + key, "ollama_tags.json", "OLLAMA_API_KEY"},
-		{"openai", "/models", "Authorization", "Bearer " + key, "openai_models.json", "OPENAI_API_KEY"},
-		{"anthropic", "/models", "X-Api-Key", key, "anthropic_models.json", "ANTHROPIC_API_KEY"},
-		{"googleai", "/models", "X-Goog-Api-Key", key, "googleai_models.json", "GOOGLE_API_KEY"},
+		{"ollama", "/api/tags", "", "", "ollama_tags.json", "", "llama3.2"},
+		{"ollama", "/api/tags", "Authorization", "Bearer " + key, "ollama_tags.json", "OLLAMA_API_KEY", "llama3.2:latest"},
+		{"openai", "/models", "Authorization", "Bearer " + key, "openai_models.json", "OPENAI_API_KEY", "gpt-4o-mini"},
+		{"anthropic", "/models", "X-Api-Key", key, "anthropic_models.json", "ANTHROPIC_API_KEY", "claude-3-5-haiku-20241022"},
+		{"googleai", "/models", "X-Goog-Api-Key", key, "googleai_models.json", "GOOGLE_API_KEY", "gemini-2.0-flash"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.provider+"/"+tt.env, func(t *testing.T) {
@@ -52,6 +53,10 @@ func TestProbe(t *testing.T) {
 			}
 			if err := Probe(t.Context(), cfg, srv.Client()); err != nil {
 				t.Fatalf("Probe: %v", err)
+			}
+			models, err := Models(t.Context(), cfg, srv.Client())
+			if err != nil || !HasModel(models, tt.model) || HasModel(models, "no-such-model") {
+				t.Errorf("Models = %v, %v; want %q among them", models, err, tt.model)
 			}
 			for _, s := range []int{http.StatusUnauthorized, http.StatusInternalServerError, http.StatusNotFound} {
 				status = s

@@ -34,6 +34,7 @@ type Explain struct {
 	ByKind     float64 `json:"by_kind,omitempty"`    // BM25 of the question's words against the kinds of thing its words name
 	Coverage   float64 `json:"coverage"`             // share of the query's words the item holds
 	Importance float64 `json:"importance"`           // as stored (confidence for facts)
+	Use        float64 `json:"use,omitempty"`        // how often a fact was offered before: log2(1+count)/5, at most 1
 	Recency    float64 `json:"recency"`              // 1 now, 0.5 one half-life ago
 	Speaker    float64 `json:"speaker,omitempty"`    // the question names who said it
 	Entity     float64 `json:"entity,omitempty"`     // the item names an entity the question names
@@ -51,6 +52,7 @@ type Explain struct {
 type Tuning struct {
 	Relevance, Expansion, Importance, Recency float64
 	Kind                                      float64 // weight of a match by kind ("cities": Chicago)
+	Use                                       float64 // weight of a fact's use (access count)
 	Speaker, Entity, InRange, Neighbour       float64
 	DayRecord, Coverage, Reply, Context       float64
 	Context2                                  float64 // share of Context two turns away
@@ -85,7 +87,7 @@ var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
 	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, DayRecord: 0.1, Context: 0.5,
 	NeighbourSpan: 2, NeighbourFrom: 20, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
-	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4, Kind: 0.4,
+	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05,
 }
 
 // coverageCands bounds how many lexical candidates get their coverage
@@ -365,6 +367,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				c := get(facts[i].Hit)
 				c.fact, c.srcIDs = &facts[i], facts[i].SourceMemoryIDs
 				c.ex.Relevance = max(c.ex.Relevance, rel)
+				c.ex.Use = min(1, math.Log2(1+float64(facts[i].AccessCount))/5)
 			}
 			for _, c := range cands {
 				if c.fact != nil {
@@ -660,14 +663,14 @@ func total(t Tuning, ex Explain, lexical bool) float64 {
 	}
 	lex := t.Relevance*ex.Relevance + t.Expansion*ex.Expansion + t.Kind*ex.ByKind
 	lex = max(lex, t.Neighbour*ex.Neighbour)
-	return lex + t.Context*ex.Context + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
+	return lex + t.Context*ex.Context + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Use*ex.Use + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
 		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord + t.Semantic*ex.Semantic
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func roundExplain(x *Explain) {
-	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.ByKind, &x.Coverage, &x.Importance, &x.Recency,
+	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.ByKind, &x.Coverage, &x.Importance, &x.Use, &x.Recency,
 		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Semantic, &x.Total} {
 		*p = round4(*p)
 	}

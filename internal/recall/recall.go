@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -39,9 +41,39 @@ type Engine struct {
 	Simple bool
 	// Explain attaches score parts to every item, asked or not.
 	Explain bool
+	// CountUse records, for a live question (no as_of), that the facts
+	// offered were used: their access count then weighs in the ranking.
+	// A failure to record it is logged to Logger and does not fail recall.
+	CountUse bool
+	Logger   *slog.Logger
 	// Semantic, when set, turns on the optional semantic arm of the full
 	// ranker (semantic.go); nil leaves recall to the words.
 	Semantic QueryEmbedder
+}
+
+// UseCounter is what CountUse needs from an agent's storage; a
+// *store.Agent provides it.
+type UseCounter interface {
+	TouchFacts(ctx context.Context, ids []int64, at time.Time) error
+}
+
+// countUse records the use of the facts res offers.
+func (e *Engine) countUse(ctx context.Context, s Searcher, q Query, res Result, now time.Time) {
+	uc, ok := s.(UseCounter)
+	if !e.CountUse || !ok || !q.AsOf.IsZero() {
+		return
+	}
+	var ids []int64
+	for _, it := range res.Items {
+		if id, ok := strings.CutPrefix(it.ID, "fact:"); ok {
+			if n, err := strconv.ParseInt(id, 10, 64); err == nil {
+				ids = append(ids, n)
+			}
+		}
+	}
+	if err := uc.TouchFacts(ctx, ids, now); err != nil && e.Logger != nil {
+		e.Logger.Warn("recall: the use of facts was not recorded", "err", err)
+	}
 }
 
 // Query is one recall request.
@@ -140,6 +172,9 @@ func (e *Engine) Recall(ctx context.Context, s Searcher, q Query) (Result, error
 	}
 	if rs, ok := s.(RankSearcher); ok && !e.Simple {
 		res, err := e.rankRecall(ctx, rs, q, asOf, half, budget, k, maxCand)
+		if err == nil {
+			e.countUse(ctx, s, q, res, now)
+		}
 		if !errors.Is(err, errNoTerms) {
 			return res, err
 		}

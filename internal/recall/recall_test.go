@@ -247,3 +247,55 @@ func TestRequestParse(t *testing.T) {
 		}
 	}
 }
+
+// A live question counts the use of the facts it is offered; a question
+// asked as of a past time does not. A fact used before weighs a little more.
+func TestCountUse(t *testing.T) {
+	a := agentWith(t, conversation)
+	ctx := t.Context()
+	now := day0.Add(72 * time.Hour)
+	id, err := a.AddFact(ctx, store.Fact{Entity: "Bob", Attribute: "hobby", Content: "Bob makes pottery bowls", Confidence: 0.8, ValidFrom: day0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{Now: func() time.Time { return now }, CountUse: true}
+	use := func() (int64, *time.Time) {
+		t.Helper()
+		fs, err := a.Facts(ctx, store.FactFilter{Entity: "Bob"})
+		if err != nil || len(fs) != 1 {
+			t.Fatalf("facts: %v %v", fs, err)
+		}
+		return fs[0].AccessCount, fs[0].LastAccessed
+	}
+	for range 2 {
+		res, err := e.Recall(ctx, a, Query{Text: "what does Bob make in pottery?", Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(ids(res.Items), " "), fmt.Sprintf("fact:%d", id)) {
+			t.Fatalf("fact not offered: %v", ids(res.Items))
+		}
+	}
+	if n, at := use(); n != 2 || at == nil || !at.Equal(now) {
+		t.Errorf("after two live questions: access_count %d, last_accessed %v; want 2, %v", n, at, now)
+	}
+	res, err := e.Recall(ctx, a, Query{Text: "what does Bob make in pottery?", AsOf: now, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := use(); n != 2 {
+		t.Errorf("a question as of a time counted the use: access_count %d, want 2", n)
+	}
+	for _, it := range res.Items {
+		if it.ID == fmt.Sprintf("fact:%d", id) && (it.Explain == nil || it.Explain.Use <= 0) {
+			t.Errorf("a used fact's explanation shows no use: %+v", it.Explain)
+		}
+	}
+	// Without CountUse nothing is written.
+	if _, err := (&Engine{}).Recall(ctx, a, Query{Text: "what does Bob make in pottery?"}); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := use(); n != 2 {
+		t.Errorf("CountUse off counted the use: access_count %d, want 2", n)
+	}
+}

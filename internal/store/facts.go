@@ -452,3 +452,21 @@ func (a *Agent) Consolidations(ctx context.Context, since, until string, limit i
 	}
 	return out, nil
 }
+
+// TouchFacts records that the facts ids were offered in answer to a
+// question at at: their access_count grows by one and last_accessed is at.
+// Ids that no longer exist are ignored.
+func (a *Agent) TouchFacts(ctx context.Context, ids []int64, at time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(ids)
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		return c.execArgs(ctx, `UPDATE facts SET access_count = access_count + 1, last_accessed = ?
+			WHERE id IN (SELECT value FROM json_each(?))`, at.UnixMilli(), string(b))
+	})
+	if err != nil {
+		return fmt.Errorf("count the use of facts %v: %w", ids, err)
+	}
+	return nil
+}
