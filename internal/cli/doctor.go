@@ -100,5 +100,8 @@ func wantModels(cfg config.Config) []string {
 	if cfg.LLM.Vision {
 		want = append(want, cmp.Or(cfg.LLM.VisionModel, model))
 	}
+	if cfg.Recall.Embeddings.Enabled {
+		want = append(want, cmp.Or(cfg.Recall.Embeddings.Model, llm.DefaultEmbeddingModel(cfg.LLM.Provider)))
+	}
 	return want
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/doctor"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -87,5 +88,19 @@ func TestStatusShowsHealth(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("status --addr lacks %q (exit %d):\n%s", want, code, stdout)
 		}
+	}
+}
+
+// Doctor looks for every model the configuration uses.
+func TestWantModels(t *testing.T) {
+	var cfg config.Config
+	cfg.LLM.Provider = "ollama"
+	if got := wantModels(cfg); strings.Join(got, " ") != "llama3.2" {
+		t.Errorf("chat only: %v", got)
+	}
+	cfg.LLM.Vision, cfg.LLM.VisionModel = true, "llava"
+	cfg.Recall.Embeddings.Enabled = true
+	if got := wantModels(cfg); strings.Join(got, " ") != "llama3.2 llava nomic-embed-text" {
+		t.Errorf("chat, vision and embeddings: %v", got)
 	}
 }
