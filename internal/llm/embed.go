@@ -64,22 +64,7 @@ func NewEmbedder(cfg Config) (*Embedder, error) {
 	if cfg.Model == "" {
 		cfg.Model = DefaultEmbeddingModel(cfg.Provider)
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
-	cfg.Backoff = cmpOr(cfg.Backoff, DefaultBackoff)
-	cfg.MaxBackoff = cmpOr(cfg.MaxBackoff, DefaultMaxBackoff)
-	cfg.MaxRetryAfter = cmpOr(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
-	cfg.BreakerCooldown = cmpOr(cfg.BreakerCooldown, DefaultBreakerCooldown)
-	if cfg.BreakerThreshold <= 0 {
-		cfg.BreakerThreshold = DefaultBreakerThreshold
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
+	cfg.fillCalls()
 	sec := lookupSecrets(cfg.Environ, keyVars[cfg.Provider]...)
 	cfg.Environ = nil
 	var pairs []string

@@ -124,28 +124,13 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel(cfg.Provider)
 	}
-	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
-	}
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
 	if cfg.ContextWindow <= 0 {
 		cfg.ContextWindow = DefaultContextWindow
 	}
-	cfg.Backoff = cmpOr(cfg.Backoff, DefaultBackoff)
-	cfg.MaxBackoff = cmpOr(cfg.MaxBackoff, DefaultMaxBackoff)
-	cfg.MaxRetryAfter = cmpOr(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
-	cfg.BreakerCooldown = cmpOr(cfg.BreakerCooldown, DefaultBreakerCooldown)
-	if cfg.BreakerThreshold <= 0 {
-		cfg.BreakerThreshold = DefaultBreakerThreshold
-	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.New(slog.DiscardHandler)
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
+	cfg.fillCalls()
 	names := append(slices.Clone(keyVars[cfg.Provider]), awsVars...)
 	sec := lookupSecrets(cfg.Environ, names...)
 	var pairs []string
@@ -172,6 +157,27 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	c.model = m
 	return c, nil
+}
+
+// fillCalls sets the defaults every client of a provider shares: the
+// timeout of a call, retries, the breaker, the logger and the clock.
+func (cfg *Config) fillCalls() {
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	cfg.Backoff = cmpOr(cfg.Backoff, DefaultBackoff)
+	cfg.MaxBackoff = cmpOr(cfg.MaxBackoff, DefaultMaxBackoff)
+	cfg.MaxRetryAfter = cmpOr(cfg.MaxRetryAfter, DefaultMaxRetryAfter)
+	cfg.BreakerCooldown = cmpOr(cfg.BreakerCooldown, DefaultBreakerCooldown)
+	if cfg.BreakerThreshold <= 0 {
+		cfg.BreakerThreshold = DefaultBreakerThreshold
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
 }
 
 func cmpOr(d, def time.Duration) time.Duration {
