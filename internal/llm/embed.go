@@ -78,7 +78,7 @@ func NewEmbedder(cfg Config) (*Embedder, error) {
 	switch cfg.Provider {
 	case "ollama":
 		if base == "" {
-			base = "http://127.0.0.1:11434"
+			base = defaultBaseURL["ollama"]
 		}
 		e.url = base + "/api/embed"
 	case "openai":
@@ -87,7 +87,7 @@ func NewEmbedder(cfg Config) (*Embedder, error) {
 			return nil, fmt.Errorf("openai needs an API key: set OPENAI_API_KEY in the service's environment or " +
 				"as a credential, or set llm.base_url to an OpenAI-compatible server that needs none")
 		case base == "":
-			base = "https://api.openai.com/v1"
+			base = defaultBaseURL["openai"]
 		}
 		e.url = base + "/embeddings"
 	}

@@ -88,7 +88,7 @@ func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 	switch cfg.Provider {
 	case "ollama":
 		if base == "" {
-			base = "http://127.0.0.1:11434"
+			base = defaultBaseURL["ollama"]
 		}
 		path = "/api/tags"
 		if key != "" {
@@ -96,7 +96,7 @@ func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 		}
 	case "openai":
 		if base == "" {
-			base = "https://api.openai.com/v1"
+			base = defaultBaseURL["openai"]
 		}
 		path = "/models"
 		if key != "" {
@@ -104,14 +104,14 @@ func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 		}
 	case "anthropic":
 		if base == "" {
-			base = "https://api.anthropic.com/v1"
+			base = defaultBaseURL["anthropic"]
 		}
 		path = "/models"
 		header.Set("x-api-key", key)
 		header.Set("anthropic-version", "2023-06-01")
 	case "googleai":
 		if base == "" {
-			base = "https://generativelanguage.googleapis.com/v1beta"
+			base = defaultBaseURL["googleai"]
 		}
 		path = "/models"
 		header.Set("x-goog-api-key", key)

@@ -41,6 +41,15 @@ func DefaultModel(provider string) string {
 	return ""
 }
 
+// defaultBaseURL is, per provider, where its API is when llm.base_url
+// names no other place.
+var defaultBaseURL = map[string]string{
+	"ollama":    "http://127.0.0.1:11434",
+	"openai":    "https://api.openai.com/v1",
+	"anthropic": "https://api.anthropic.com/v1",
+	"googleai":  "https://generativelanguage.googleapis.com/v1beta",
+}
+
 // keyVars names, per provider, the variables a secret may come from.
 var keyVars = map[string][]string{
 	"openai":    {"OPENAI_API_KEY"},
@@ -111,7 +120,7 @@ func newModel(ctx context.Context, cfg Config, sec secrets, hc *http.Client) (ll
 	case "ollama":
 		base := cfg.BaseURL
 		if base == "" {
-			base = "http://127.0.0.1:11434"
+			base = defaultBaseURL["ollama"]
 		}
 		return ollama.New(ollama.WithModel(cfg.Model), ollama.WithServerURL(base), ollama.WithHTTPClient(hc),
 			ollama.WithRunnerNumCtx(cfg.ContextWindow))
@@ -123,7 +132,7 @@ func newModel(ctx context.Context, cfg Config, sec secrets, hc *http.Client) (ll
 			return nil, fmt.Errorf("openai needs an API key: set OPENAI_API_KEY in the service's environment or " +
 				"as a credential, or set llm.base_url to an OpenAI-compatible server that needs none")
 		case base == "":
-			base = "https://api.openai.com/v1"
+			base = defaultBaseURL["openai"]
 		case key == "":
 			key = "none" // local servers ignore it, the client insists on one
 		}
@@ -136,7 +145,7 @@ func newModel(ctx context.Context, cfg Config, sec secrets, hc *http.Client) (ll
 		}
 		base := cfg.BaseURL
 		if base == "" {
-			base = "https://api.anthropic.com/v1"
+			base = defaultBaseURL["anthropic"]
 		}
 		return anthropic.New(anthropic.WithToken(key), anthropic.WithModel(cfg.Model), anthropic.WithBaseURL(base),
 			anthropic.WithHTTPClient(hc))
