@@ -252,11 +252,17 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			markSpeakers(cands, names)
 		}
 
-		// 3. Related words: concepts from the lexicon, and pseudo-relevance
-		// feedback from the best hits' own words.
+		// 3. Related words: concepts from the lexicon, the definitions of
+		// the words nothing stored holds, and pseudo-relevance feedback
+		// from the best hits' own words.
 		var related []string
+		var defs map[string][]string
 		if !t.NoExpansion {
 			related = append(related, Expand(words)...)
+			defs = gapDefinitions(words, memHits)
+			for _, d := range defs {
+				related = append(related, d...)
+			}
 		}
 		if !t.NoFeedback && t.FeedbackTerms > 0 {
 			related = append(related, feedback(memHits, words, speakers, t.FeedbackDocs, t.FeedbackTerms)...)
@@ -303,6 +309,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				txt += " " + kinds.Of(txt)
 			}
 			c.ex.Coverage = coverage(words, txt)
+			if len(defs) > 0 && c.ex.Expansion > 0 {
+				c.ex.Coverage = coverageDefined(words, txt, defs)
+			}
 			if c.ex.Speaker > 0 {
 				// The speaker is part of what the question asks for.
 				c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(words)+1))
@@ -913,6 +922,32 @@ func coverage(words []string, s string) float64 {
 
 // stem is a light English suffix stripper: close enough to the index's
 // Porter stemmer to tell whether a word occurs in a text.
+// coverageDefined is coverage where a word the item holds only by a word
+// of its definition counts for definitionCredit.
+func coverageDefined(words []string, s string, defs map[string][]string) float64 {
+	if len(words) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for _, w := range text.Words(s) {
+		have[stem(w)] = true
+	}
+	n := 0.0
+	for _, w := range words {
+		if have[stem(w)] {
+			n++
+			continue
+		}
+		for _, d := range defs[w] {
+			if have[stem(d)] {
+				n += definitionCredit
+				break
+			}
+		}
+	}
+	return n / float64(len(words))
+}
+
 func stem(w string) string {
 	for _, suf := range []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
 		"ments", "ment", "ness", "ings", "ing", "ied", "ies", "ers", "er", "ed", "es", "ly", "s", "e", "y", "i"} {

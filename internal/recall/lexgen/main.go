@@ -26,6 +26,7 @@ import (
 type synset struct {
 	words    []string
 	rawWords []string // every lemma, compounds included ("musical_instrument")
+	gloss    string   // the definition and examples
 	ptrs     []ptr
 }
 
@@ -45,10 +46,14 @@ func main() {
 	out := flag.String("out", "lexicon.txt", "output file")
 	maxRel := flag.Int("max", 6, "related words per entry")
 	categories := flag.Bool("categories", false, "write the category lexicon (a noun's broader kinds) instead")
+	definitions := flag.String("definitions", "", "write the definitions lexicon instead, taking kinds from this category lexicon")
 	flag.Parse()
 	run := run
-	if *categories {
+	switch {
+	case *categories:
 		run = runCategories
+	case *definitions != "":
+		run = func(dict, out string, maxRel int) error { return runDefinitions(dict, *definitions, out, maxRel) }
 	}
 	if err := run(*dict, *out, *maxRel); err != nil {
 		fmt.Fprintln(os.Stderr, "lexgen:", err)
@@ -182,8 +187,9 @@ func readData(path string) (map[string]synset, error) {
 		if strings.HasPrefix(line, " ") {
 			continue
 		}
+		var gloss string
 		if i := strings.Index(line, " | "); i >= 0 {
-			line = line[:i]
+			line, gloss = line[:i], line[i+3:]
 		}
 		fs := strings.Fields(line)
 		if len(fs) < 4 {
@@ -217,6 +223,7 @@ func readData(path string) (map[string]synset, error) {
 			s.ptrs = append(s.ptrs, ptr{sym: fs[k], offset: fs[k+1], pos: strings.Replace(fs[k+2], "s", "a", 1)})
 			k += 4
 		}
+		s.gloss = gloss
 		out[fs[0]] = s
 	}
 	return out, sc.Err()

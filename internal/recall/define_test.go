@@ -1,0 +1,132 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+func TestDefine(t *testing.T) {
+	first, _, _ := strings.Cut(definitionsText, " ")
+	lastLine := definitionsText[strings.LastIndexByte(strings.TrimSuffix(definitionsText, "\n"), '\n')+1:]
+	last, _, _ := strings.Cut(lastLine, " ")
+	tests := []struct {
+		word string
+		want []string // among the answer; nil: no answer
+	}{
+		{"steakhouse", []string{"restaurant", "steak", "meat"}},
+		{"Steakhouses", []string{"steak"}}, // case and plural
+		{"dinner", []string{"meal"}},
+		{"gym", []string{"training"}},
+		{first, []string{}}, // the lexicon's first and last lines are found
+		{last, []string{}},
+		{"zzzzq", nil},
+		{"", nil},
+		{"a", nil},
+	}
+	for _, tt := range tests {
+		got := Define(tt.word)
+		if tt.want == nil {
+			if got != nil {
+				t.Errorf("Define(%q) = %v, want none", tt.word, got)
+			}
+			continue
+		}
+		if len(got) == 0 {
+			t.Errorf("Define(%q) = none, want %v among it", tt.word, tt.want)
+		}
+		for _, w := range tt.want {
+			if !slices.Contains(got, w) {
+				t.Errorf("Define(%q) = %v, want %q among it", tt.word, got, w)
+			}
+		}
+	}
+}
+
+// TestDefinitionsBridgeTheGap: a question word that nothing stored holds
+// reaches a memory through its definition ("steakhouse": a restaurant that
+// specializes in steaks; steak is meat), while a word that memories do hold
+// is not defined (its own matches are what it asks for), and a definition
+// alone does not carry an item over the precision floor.
+func TestDefinitionsBridgeTheGap(t *testing.T) {
+	turns := []turn{{at: day0, role: "user", content: "I'm vegetarian, I haven't eaten meat in ten years."}}
+	for i := range 30 {
+		turns = append(turns, turn{at: day0.Add(time.Duration(i+1) * time.Hour), role: "user",
+			content: "Booked meeting room " + strings.Repeat("I", i%4+1) + " for the quarterly planning."})
+	}
+	a := agentWith(t, turns)
+	e := &Engine{}
+	asOf := day0.Add(30 * 24 * time.Hour)
+	res, err := e.Recall(t.Context(), a, Query{Text: "Is a steakhouse a good choice for the user's birthday dinner?", AsOf: asOf, Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || len(res.Items) == 0 || !strings.Contains(res.Items[0].Text, "vegetarian") || res.Items[0].Explain.Expansion == 0 {
+		t.Fatalf("found=%v items=%v; want the vegetarian memory first, by its definition\n%s", res.Found, ids(res.Items), res.Context)
+	}
+	for _, it := range res.Items {
+		if strings.Contains(it.Text, "meeting room") {
+			t.Errorf("a meeting-room booking is offered for a dinner question: %q", it.Text)
+		}
+	}
+	// With related words switched off the gap is not bridged: the
+	// definition is what found it.
+	off := &Engine{Tuning: DefaultTuning}
+	off.Tuning.NoExpansion = true
+	res, err = off.Recall(t.Context(), a, Query{Text: "Is a steakhouse a good choice for the user's birthday dinner?", AsOf: asOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found {
+		t.Errorf("without expansion: found=%v items=%v; want nothing found", res.Found, ids(res.Items))
+	}
+}
+
+func TestCoverageDefined(t *testing.T) {
+	defs := map[string][]string{"steakhouse": {"restaurant", "steak", "meat"}}
+	words := []string{"steakhouse", "dinner"}
+	tests := []struct {
+		text string
+		want float64
+	}{
+		{"we had dinner at the steakhouse", 1},
+		{"I haven't eaten meat", 0.25}, // half of one of two words
+		{"dinner without meat", 0.75},
+		{"nothing in common", 0},
+	}
+	for _, tt := range tests {
+		if got := coverageDefined(words, tt.text, defs); got != tt.want {
+			t.Errorf("coverageDefined(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestGapDefinitionsOnlyForWordsNothingHolds(t *testing.T) {
+	hits := []store.MemoryHit{{Hit: store.Hit{Text: "My gym is Riverside Fitness."}}}
+	got := gapDefinitions([]string{"gym", "steakhouse", "zzzzq"}, hits)
+	if _, ok := got["gym"]; ok {
+		t.Errorf("gym is held by a hit but was defined: %v", got)
+	}
+	if !slices.Contains(got["steakhouse"], "steak") {
+		t.Errorf("steakhouse is held by no hit and was not defined: %v", got)
+	}
+	if _, ok := got["zzzzq"]; ok || len(got) != 1 {
+		t.Errorf("got %v; want only steakhouse", got)
+	}
+}
+
+func FuzzDefine(f *testing.F) {
+	for _, s := range []string{"steakhouse", "gyms", "", "\n", "a b", "zzz\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, w string) {
+		for _, d := range Define(w) {
+			if d == "" || strings.ContainsAny(d, " \n") {
+				t.Fatalf("Define(%q) gave %q", w, d)
+			}
+		}
+	})
+}
