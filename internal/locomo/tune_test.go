@@ -1,6 +1,7 @@
 package locomo
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -109,8 +110,12 @@ func TestTuneDev(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%-18s R@5 %.1f R@10 %.1f R@25 %.1f R@50 %.1f | multi-hop R@10 %.1f @25 %.1f @50 %.1f | tok@10 %.0f | %.1fs",
+		cats := ""
+		for _, c := range rep.CategoryKeys() {
+			cats += fmt.Sprintf(" c%s %.1f", c, 100*rep.Categories[c].Recall["10"])
+		}
+		t.Logf("%-18s R@5 %.1f R@10 %.1f R@25 %.1f R@50 %.1f | multi-hop R@10 %.1f @25 %.1f @50 %.1f | R@10 by category%s | tok@10 %.0f | %.1fs",
 			v.name, 100*rep.Overall.Recall["5"], 100*rep.Overall.Recall["10"], 100*rep.Overall.Recall["25"],
-			100*rep.Overall.Recall["50"], 100*rep.Categories["1"].Recall["10"], 100*rep.Categories["1"].Recall["25"], 100*rep.Categories["1"].Recall["50"], rep.Overall.Tokens["10"], rep.Seconds)
+			100*rep.Overall.Recall["50"], 100*rep.Categories["1"].Recall["10"], 100*rep.Categories["1"].Recall["25"], 100*rep.Categories["1"].Recall["50"], cats, rep.Overall.Tokens["10"], rep.Seconds)
 	}
 }
