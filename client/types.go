@@ -130,22 +130,23 @@ type RecallItem struct {
 
 // Explain is why an item ranked where it did: the parts of its score.
 type Explain struct {
-	Relevance  float64 `json:"relevance"`            // BM25 against the query's words, relative to the best match
-	Expansion  float64 `json:"expansion,omitempty"`  // BM25 against related words (concepts, feedback)
-	ByKind     float64 `json:"by_kind,omitempty"`    // BM25 of the question's words against the kinds of thing its words name
-	Coverage   float64 `json:"coverage"`             // share of the query's words the item holds
-	Importance float64 `json:"importance"`           // as stored (confidence for facts)
-	Use        float64 `json:"use,omitempty"`        // how often a fact was offered before: log2(1+count)/5, at most 1
-	Recency    float64 `json:"recency"`              // 1 now, 0.5 one half-life ago
-	Speaker    float64 `json:"speaker,omitempty"`    // the question names who said it
-	Entity     float64 `json:"entity,omitempty"`     // the item names an entity the question names
-	InRange    float64 `json:"in_range,omitempty"`   // inside the question's date range
-	Neighbour  float64 `json:"neighbour,omitempty"`  // score passed on from an adjacent turn
-	DayRecord  float64 `json:"day_record,omitempty"` // its day's record matched the question
-	Context    float64 `json:"context,omitempty"`    // relevance of the turns beside it
-	Semantic   float64 `json:"semantic,omitempty"`   // similarity of its embedding to the question's (optional arm)
-	Pinned     bool    `json:"pinned,omitempty"`     // offered as a critical memory
-	Total      float64 `json:"total"`
+	Relevance   float64 `json:"relevance"`             // BM25 against the query's words, relative to the best match
+	Expansion   float64 `json:"expansion,omitempty"`   // BM25 against related words (concepts, feedback)
+	ByKind      float64 `json:"by_kind,omitempty"`     // BM25 of the question's words against the kinds of thing its words name
+	Coverage    float64 `json:"coverage"`              // share of the query's words the item holds
+	Importance  float64 `json:"importance"`            // as stored (confidence for facts)
+	Use         float64 `json:"use,omitempty"`         // how often a fact was offered before: log2(1+count)/5, at most 1
+	Recency     float64 `json:"recency"`               // 1 now, 0.5 one half-life ago
+	Speaker     float64 `json:"speaker,omitempty"`     // the question names who said it
+	Entity      float64 `json:"entity,omitempty"`      // the item names an entity the question names
+	InRange     float64 `json:"in_range,omitempty"`    // inside the question's date range
+	Neighbour   float64 `json:"neighbour,omitempty"`   // score passed on from an adjacent turn
+	DayRecord   float64 `json:"day_record,omitempty"`  // its day's record matched the question
+	Context     float64 `json:"context,omitempty"`     // relevance of the turns beside it
+	Semantic    float64 `json:"semantic,omitempty"`    // similarity of its embedding to the question's (optional arm)
+	Informative float64 `json:"informative,omitempty"` // how likely its text states something rather than chats (memories)
+	Pinned      bool    `json:"pinned,omitempty"`      // offered as a critical memory
+	Total       float64 `json:"total"`
 }
 
 // RecallResult is the ranked items and the context assembled from them, one

@@ -186,8 +186,7 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintln(env.Stdout)
 		for _, it := range res.Items {
 			if x := it.Explain; x != nil {
-				fmt.Fprintf(env.Stdout, "%-18s %.3f = relevance %.2f expansion %.2f coverage %.2f importance %.2f recency %.2f speaker %.0f entity %.0f in_range %.0f neighbour %.2f day_record %.2f\n",
-					it.ID, x.Total, x.Relevance, x.Expansion, x.Coverage, x.Importance, x.Recency, x.Speaker, x.Entity, x.InRange, x.Neighbour, x.DayRecord)
+				fmt.Fprintf(env.Stdout, "%-18s %.3f =%s\n", it.ID, x.Total, explainParts(x))
 			}
 		}
 	}
@@ -423,4 +422,29 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 	tw.Flush()
 	printFailingFiles(ctx, env, b) // files of watched folders that failed, if any
 	return failed
+}
+
+// explainParts lists an item's score parts: relevance, coverage, importance
+// and recency always, the others when they count.
+func explainParts(x *recall.Explain) string {
+	var b strings.Builder
+	for _, p := range []struct {
+		name   string
+		v      float64
+		always bool
+	}{
+		{"relevance", x.Relevance, true}, {"expansion", x.Expansion, false}, {"by_kind", x.ByKind, false},
+		{"coverage", x.Coverage, true}, {"importance", x.Importance, true}, {"use", x.Use, false},
+		{"recency", x.Recency, true}, {"informative", x.Informative, false}, {"speaker", x.Speaker, false},
+		{"entity", x.Entity, false}, {"in_range", x.InRange, false}, {"neighbour", x.Neighbour, false},
+		{"day_record", x.DayRecord, false}, {"context", x.Context, false}, {"semantic", x.Semantic, false},
+	} {
+		if p.always || p.v != 0 {
+			fmt.Fprintf(&b, " %s %.2f", p.name, p.v)
+		}
+	}
+	if x.Pinned {
+		b.WriteString(" pinned")
+	}
+	return b.String()
 }

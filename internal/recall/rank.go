@@ -29,22 +29,23 @@ type RankSearcher interface {
 
 // Explain is why an item ranked where it did: the parts of its score.
 type Explain struct {
-	Relevance  float64 `json:"relevance"`            // BM25 against the query's words, relative to the best match
-	Expansion  float64 `json:"expansion,omitempty"`  // BM25 against related words (concepts, feedback)
-	ByKind     float64 `json:"by_kind,omitempty"`    // BM25 of the question's words against the kinds of thing its words name
-	Coverage   float64 `json:"coverage"`             // share of the query's words the item holds
-	Importance float64 `json:"importance"`           // as stored (confidence for facts)
-	Use        float64 `json:"use,omitempty"`        // how often a fact was offered before: log2(1+count)/5, at most 1
-	Recency    float64 `json:"recency"`              // 1 now, 0.5 one half-life ago
-	Speaker    float64 `json:"speaker,omitempty"`    // the question names who said it
-	Entity     float64 `json:"entity,omitempty"`     // the item names an entity the question names
-	InRange    float64 `json:"in_range,omitempty"`   // inside the question's date range
-	Neighbour  float64 `json:"neighbour,omitempty"`  // score passed on from an adjacent turn
-	DayRecord  float64 `json:"day_record,omitempty"` // its day's record matched the question
-	Context    float64 `json:"context,omitempty"`    // relevance of the turns beside it
-	Semantic   float64 `json:"semantic,omitempty"`   // similarity of its embedding to the question's (optional arm)
-	Pinned     bool    `json:"pinned,omitempty"`     // offered as a critical memory
-	Total      float64 `json:"total"`
+	Relevance   float64 `json:"relevance"`             // BM25 against the query's words, relative to the best match
+	Expansion   float64 `json:"expansion,omitempty"`   // BM25 against related words (concepts, feedback)
+	ByKind      float64 `json:"by_kind,omitempty"`     // BM25 of the question's words against the kinds of thing its words name
+	Coverage    float64 `json:"coverage"`              // share of the query's words the item holds
+	Importance  float64 `json:"importance"`            // as stored (confidence for facts)
+	Use         float64 `json:"use,omitempty"`         // how often a fact was offered before: log2(1+count)/5, at most 1
+	Recency     float64 `json:"recency"`               // 1 now, 0.5 one half-life ago
+	Speaker     float64 `json:"speaker,omitempty"`     // the question names who said it
+	Entity      float64 `json:"entity,omitempty"`      // the item names an entity the question names
+	InRange     float64 `json:"in_range,omitempty"`    // inside the question's date range
+	Neighbour   float64 `json:"neighbour,omitempty"`   // score passed on from an adjacent turn
+	DayRecord   float64 `json:"day_record,omitempty"`  // its day's record matched the question
+	Context     float64 `json:"context,omitempty"`     // relevance of the turns beside it
+	Semantic    float64 `json:"semantic,omitempty"`    // similarity of its embedding to the question's (optional arm)
+	Informative float64 `json:"informative,omitempty"` // how likely its text states something rather than chats (memories)
+	Pinned      bool    `json:"pinned,omitempty"`      // offered as a critical memory
+	Total       float64 `json:"total"`
 }
 
 // Tuning holds the ranker's weights. The zero value means the defaults
@@ -53,6 +54,7 @@ type Tuning struct {
 	Relevance, Expansion, Importance, Recency float64
 	Kind                                      float64 // weight of a match by kind ("cities": Chicago)
 	Use                                       float64 // weight of a fact's use (access count)
+	Informative                               float64 // weight of a memory's informativeness (see informative)
 	Speaker, Entity, InRange, Neighbour       float64
 	DayRecord, Coverage, Reply, Context       float64
 	Context2                                  float64 // share of Context two turns away
@@ -87,7 +89,7 @@ var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
 	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, DayRecord: 0.1, Context: 0.5,
 	NeighbourSpan: 2, NeighbourFrom: 20, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
-	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05,
+	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05, Informative: 0.25,
 }
 
 // coverageCands bounds how many lexical candidates get their coverage
@@ -444,6 +446,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			age = 0
 		}
 		c.ex.Recency = math.Exp2(-float64(age) / float64(half))
+		if lexical && c.hit.Kind == "memory" {
+			c.ex.Informative = informative(c.hit.Text)
+		}
 		c.ex.Total = total(t, c.ex, lexical)
 	}
 
@@ -481,6 +486,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 				c.entities = h.Entities
 			}
 			if c.ex.Total == 0 {
+				c.ex.Informative = informative(c.hit.Text)
 				c.ex.Importance = math.Max(0, math.Min(1, c.hit.Importance))
 				age := asOf.Sub(c.hit.Timestamp)
 				c.ex.Recency = math.Exp2(-math.Max(0, float64(age)) / float64(half))
@@ -672,14 +678,14 @@ func total(t Tuning, ex Explain, lexical bool) float64 {
 	}
 	lex := t.Relevance*ex.Relevance + t.Expansion*ex.Expansion + t.Kind*ex.ByKind
 	lex = max(lex, t.Neighbour*ex.Neighbour)
-	return lex + t.Context*ex.Context + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Use*ex.Use + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
+	return lex + t.Informative*ex.Informative + t.Context*ex.Context + t.Coverage*ex.Coverage + t.Importance*ex.Importance + t.Use*ex.Use + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
 		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord + t.Semantic*ex.Semantic
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func roundExplain(x *Explain) {
-	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.ByKind, &x.Coverage, &x.Importance, &x.Use, &x.Recency,
+	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.ByKind, &x.Coverage, &x.Informative, &x.Importance, &x.Use, &x.Recency,
 		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Semantic, &x.Total} {
 		*p = round4(*p)
 	}

@@ -71,14 +71,16 @@ func TestRankOrder(t *testing.T) {
 		query string
 		want  []string // the leading items, in order
 	}{
-		// The question that matches all the words leads; the reply to it,
-		// which shares none but is by the speaker asked about, follows.
-		{"What motivated Alice to start counseling?", []string{"memory:3", "memory:4"}},
+		// The reply to the question that matches all the words leads: it
+		// shares none, but is by the speaker asked about and tells
+		// rather than asks; the question follows.
+		{"What motivated Alice to start counseling?", []string{"memory:4", "memory:3"}},
 		// A name is who spoke, not a word to find: Alice's own turn
 		// about hiking beats Bob's greeting that names her.
 		{"Where did Alice go hiking?", []string{"memory:2"}},
-		// A date phrase picks the day (2 March); the words rank within it.
-		{"what did Alice talk about on March 2", []string{"memory:4", "memory:2"}},
+		// A date phrase picks the day (2 March); the words rank within it:
+		// Alice's two turns, her account of the trip first.
+		{"what did Alice talk about on March 2", []string{"memory:2", "memory:4"}},
 		// Bob's dog walk and the turn that says "dogs" match; the puppy
 		// turn, which does not say "dog", comes in beside them.
 		{"Does Bob have a dog?", []string{"memory:9", "memory:8", "memory:7"}},

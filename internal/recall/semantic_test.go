@@ -113,7 +113,8 @@ func TestSemanticArmFindsWhatTheWordsMiss(t *testing.T) {
 		t.Fatalf("with the arm: %+v, want memory:1 alone", res)
 	}
 	if x := res.Items[0].Explain; x == nil || x.Semantic <= 0.5 || math.Abs(x.Total-(DefaultSemantic*x.Semantic+
-		DefaultTuning.Coverage*x.Coverage+DefaultTuning.Importance*x.Importance+DefaultTuning.Recency*x.Recency)) > 1e-3 {
+		DefaultTuning.Coverage*x.Coverage+DefaultTuning.Importance*x.Importance+DefaultTuning.Recency*x.Recency+
+		DefaultTuning.Informative*x.Informative)) > 1e-3 {
 		t.Errorf("explain = %+v, want a semantic part above 0.5 making up the total", x)
 	}
 	if emb.calls != 1 {

@@ -1,0 +1,92 @@
+package recall
+
+import (
+	"math"
+	"strings"
+	"unicode"
+)
+
+// informative estimates, from its text alone, how likely a memory is to
+// state something worth recalling rather than to chat: a dated account of
+// what someone did ("yesterday I joined a pottery class"), names, numbers
+// and length count for it; a question, or a reply that opens with thanks or
+// praise, counts against. The weights are a logistic regression fitted on
+// LoCoMo's development split (which turns are some question's evidence:
+// AUC 0.78 there, 0.80 on the held-out split); the result is a probability.
+func informative(s string) float64 {
+	s = strings.TrimSpace(s)
+	z := -2.63
+	if strings.HasSuffix(s, "?") {
+		z -= 0.84
+	}
+	var (
+		when, did, nums, chat bool
+		names, words          int
+		prev                  string
+		sentenceStart         = true
+	)
+	for f := range strings.FieldsSeq(s) {
+		words++
+		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+		if w == "" {
+			sentenceStart = strings.ContainsAny(f, ".!?")
+			continue
+		}
+		if !sentenceStart && len(w) > 1 && isUpper(w[0]) && isLower(w[1]) {
+			names++
+		}
+		if strings.ContainsAny(w, "0123456789") {
+			nums = true
+		}
+		low := strings.ToLower(w)
+		switch {
+		case informWhen[low], prev == "last" && informLast[low]:
+			when = true
+		case (prev == "i" || prev == "we") && (informDid[low] || strings.HasSuffix(low, "ed") && len(low) > 3):
+			did = true
+		}
+		if words == 1 {
+			chat = informChat[low] || strings.HasPrefix(low, "aw")
+		} else if words == 2 && prev == "that's" && informPraise[low] {
+			chat = true
+		} else if words == 2 && prev == "thank" && low == "you" {
+			chat = true
+		}
+		prev = low
+		sentenceStart = strings.ContainsAny(f[len(f)-1:], ".!?")
+	}
+	if when {
+		z += 0.92
+	}
+	if did {
+		z += 0.90
+	}
+	z += 1.34 * float64(min(names, 3)) / 3
+	if nums {
+		z += 1.21
+	}
+	if chat {
+		z -= 0.47
+	}
+	z += 2.06 * float64(min(words, 40)) / 40
+	return 1 / (1 + math.Exp(-z))
+}
+
+func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }
+func isLower(b byte) bool { return 'a' <= b && b <= 'z' }
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+var (
+	informWhen   = wordSet("yesterday ago recently just")
+	informLast   = wordSet("week weekend month year night monday tuesday wednesday thursday friday saturday sunday")
+	informDid    = wordSet("went took got made had did saw ran found bought met started joined finished signed began won lost gave read wrote")
+	informChat   = wordSet("thanks wow congrats")
+	informPraise = wordSet("awesome great amazing")
+)
