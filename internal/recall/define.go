@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
-	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // definitionsText is the definitions lexicon: "word noun noun ... kind
@@ -63,22 +62,39 @@ func lookupDefinition(w string) []string {
 	return nil
 }
 
+// gapHits is how many of the best lexical hits are read for the
+// question's words.
+const gapHits = 50
+
 // gapDefinitions returns, for each of the question's words that none of
 // the best lexical hits holds (the vocabulary gap: "steakhouse" where the
-// memory says "meat"), the words of its definition.
+// memory says "meat"), the words of its definition. A hit holds a word
+// when its text contains the word's stem.
 func gapDefinitions(words []string, hits []store.MemoryHit) map[string][]string {
-	have := map[string]bool{}
-	for _, h := range hits {
-		for _, w := range text.Words(h.Text) {
-			have[stem(w)] = true
-		}
-	}
-	out := map[string][]string{}
+	var out map[string][]string
+	var lower []string
 	for _, w := range words {
-		if have[stem(w)] {
+		d := Define(w)
+		if d == nil {
 			continue
 		}
-		if d := Define(w); d != nil {
+		if lower == nil {
+			for _, h := range hits[:min(len(hits), gapHits)] {
+				lower = append(lower, strings.ToLower(h.Text))
+			}
+		}
+		s := stem(strings.ToLower(w))
+		held := false
+		for _, l := range lower {
+			if strings.Contains(l, s) {
+				held = true
+				break
+			}
+		}
+		if !held {
+			if out == nil {
+				out = map[string][]string{}
+			}
 			out[w] = d
 		}
 	}

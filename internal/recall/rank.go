@@ -446,7 +446,9 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			age = 0
 		}
 		c.ex.Recency = math.Exp2(-float64(age) / float64(half))
-		if lexical && c.hit.Kind == "memory" {
+		if lexical && c.hit.Kind == "memory" && (c.ex.Coverage >= t.MinCoverage || c.ex.InRange > 0 || c.ex.Semantic > 0) {
+			// (Only what can pass the precision floor: a turn beside a
+			// hit gets its part below, when it inherits.)
 			c.ex.Informative = informative(c.hit.Text)
 		}
 		c.ex.Total = total(t, c.ex, lexical)
@@ -485,8 +487,10 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			if c.entities == nil {
 				c.entities = h.Entities
 			}
-			if c.ex.Total == 0 {
+			if c.ex.Informative == 0 {
 				c.ex.Informative = informative(c.hit.Text)
+			}
+			if c.ex.Total == 0 {
 				c.ex.Importance = math.Max(0, math.Min(1, c.hit.Importance))
 				age := asOf.Sub(c.hit.Timestamp)
 				c.ex.Recency = math.Exp2(-math.Max(0, float64(age)) / float64(half))
