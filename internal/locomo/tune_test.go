@@ -84,6 +84,8 @@ func TestTuneDev(t *testing.T) {
 					t.MinCoverage = f
 				case "ent":
 					t.Entity = f
+				case "inr":
+					t.InRange = f
 				case "inf":
 					t.Informative = f
 				case "kind":
