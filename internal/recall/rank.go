@@ -913,25 +913,9 @@ func lowerAll(ss []string) []string {
 	return out
 }
 
-func coverage(words []string, s string) float64 {
-	if len(words) == 0 {
-		return 0
-	}
-	have := map[string]bool{}
-	for _, w := range text.Words(s) {
-		have[stem(w)] = true
-	}
-	n := 0
-	for _, w := range words {
-		if have[stem(w)] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(words))
-}
+// coverage is the share of the query's words the text holds.
+func coverage(words []string, s string) float64 { return coverageDefined(words, s, nil) }
 
-// stem is a light English suffix stripper: close enough to the index's
-// Porter stemmer to tell whether a word occurs in a text.
 // coverageDefined is coverage where a word the item holds only by a word
 // of its definition counts for definitionCredit.
 func coverageDefined(words []string, s string, defs map[string][]string) float64 {
@@ -958,6 +942,8 @@ func coverageDefined(words []string, s string, defs map[string][]string) float64
 	return n / float64(len(words))
 }
 
+// stem is a light English suffix stripper: close enough to the index's
+// Porter stemmer to tell whether a word occurs in a text.
 func stem(w string) string {
 	for _, suf := range []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
 		"ments", "ment", "ness", "ings", "ing", "ied", "ies", "ers", "er", "ed", "es", "ly", "s", "e", "y", "i"} {

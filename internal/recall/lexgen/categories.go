@@ -27,14 +27,11 @@ func runCategories(dict, out string, maxRel int) error {
 	if err != nil {
 		return err
 	}
-	common := map[string]bool{}
-	first := map[string]*sense{}
 	// The part of speech each word is most used as: a word mostly used as
 	// a verb or adjective ("see", "back") has no kinds.
-	for _, pos := range []string{"n", "v", "a", "r"} {
-		if err := readIndex(filepath.Join(dict, "index."+posFiles[pos]), pos, common, first); err != nil {
-			return err
-		}
+	common, first, err := readIndexes(dict)
+	if err != nil {
+		return err
 	}
 	// Every noun's senses to climb from, common or not: rare names (places,
 	// breeds, instruments) are what the categories are for.

@@ -46,12 +46,9 @@ func runDefinitions(dict, kindsPath, out string, maxRel int) error {
 	if err != nil {
 		return err
 	}
-	common := map[string]bool{}
-	first := map[string]*sense{}
-	for _, pos := range []string{"n", "v", "a", "r"} {
-		if err := readIndex(filepath.Join(dict, "index."+posFiles[pos]), pos, common, first); err != nil {
-			return err
-		}
+	_, first, err := readIndexes(dict)
+	if err != nil {
+		return err
 	}
 	kb, err := os.ReadFile(kindsPath)
 	if err != nil {

@@ -65,17 +65,18 @@ var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv
 
 func run(dict, out string, maxRel int) error {
 	data := map[string]map[string]synset{} // pos → offset → synset
-	common := map[string]bool{}
-	first := map[string]*sense{} // word → its most used part of speech's first sense
 	for _, pos := range []string{"n", "v", "a", "r"} {
 		d, err := readData(filepath.Join(dict, "data."+posFiles[pos]))
 		if err != nil {
 			return err
 		}
 		data[pos] = d
-		if err := readIndex(filepath.Join(dict, "index."+posFiles[pos]), pos, common, first); err != nil {
-			return err
-		}
+	}
+	// common: words with sense-tagged uses; first: each word's most used
+	// part of speech's first sense.
+	common, first, err := readIndexes(dict)
+	if err != nil {
+		return err
 	}
 	ok := func(w string) bool {
 		if !common[w] || len(w) < 3 {
@@ -131,6 +132,18 @@ func run(dict, out string, maxRel int) error {
 		}
 	}
 	return os.WriteFile(out, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+}
+
+// readIndexes reads every part of speech's index: which words are common,
+// and each word's first sense in the part of speech it is most used as.
+func readIndexes(dict string) (common map[string]bool, first map[string]*sense, err error) {
+	common, first = map[string]bool{}, map[string]*sense{}
+	for _, pos := range []string{"n", "v", "a", "r"} {
+		if err := readIndex(filepath.Join(dict, "index."+posFiles[pos]), pos, common, first); err != nil {
+			return nil, nil, err
+		}
+	}
+	return common, first, nil
 }
 
 // readIndex notes each word's first sense per part of speech, and which
