@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"text/tabwriter"
 
 	"github.com/dormouse-dev/dormouse/internal/daemon"
@@ -11,7 +13,7 @@ import (
 
 func runBench(ctx context.Context, env Env, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(env.Stdout, "Usage: dormouse bench locomo --data FILE [--samples 0-4] [--k 5,10,25,50] [--json]")
+		fmt.Fprintln(env.Stdout, "Usage: dormouse bench locomo --data FILE [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]")
 		fmt.Fprintln(env.Stdout, "\nBenchmarks:\n  locomo   evidence recall@k on the LoCoMo conversations (offline, in a temporary data directory)")
 		if len(args) == 0 {
 			return usagef("name a benchmark")
@@ -25,13 +27,16 @@ func runBench(ctx context.Context, env Env, args []string) error {
 }
 
 func runBenchLocomo(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "bench locomo", "--data FILE [--samples 0-4] [--k 5,10,25,50] [--json]")
+	fs := newFlags(env, "bench locomo", "--data FILE [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]")
 	data := fs.String("data", "", "the LoCoMo file (locomo10.json); required")
 	samples := fs.String("samples", "all", "samples to run: a range such as 0-4 (development) or 5-9 (held out), a list, or all")
 	kflag := fs.String("k", "5,10,25,50", "recall@k cut-offs, in turns")
 	configPath := fs.String("config", "", "configuration file whose recall settings are used (default: built-in defaults and "+
 		"the usual configuration file if it exists)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	questions := fs.String("questions", "", "also write each question's outcome to this file, a JSON line each "+
+		"(where each evidence turn ranked, recall at each k, the returned turns)")
+	explain := fs.Bool("explain", false, "with --questions: add the returned items with their score parts")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -41,6 +46,9 @@ func runBenchLocomo(ctx context.Context, env Env, args []string) error {
 	}
 	if *data == "" {
 		return usagef("--data FILE is required (the LoCoMo locomo10.json)")
+	}
+	if *explain && *questions == "" {
+		return usagef("--explain needs --questions FILE")
 	}
 	ks, err := locomo.ParseKs(*kflag)
 	if err != nil {
@@ -58,11 +66,35 @@ func runBenchLocomo(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := locomo.Run(ctx, set, locomo.Options{
-		Samples: idx, Ks: ks, Engine: daemon.RecallEngine(cfg), Logger: newLogger(env.Stderr, "warn"),
-	})
+	eng := daemon.RecallEngine(cfg)
+	opts := locomo.Options{Samples: idx, Ks: ks, Engine: eng, Logger: newLogger(env.Stderr, "warn")}
+	var qf *os.File
+	var qerr error
+	if *questions != "" {
+		eng.Explain = *explain
+		qf, err = os.OpenFile(*questions, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		if err != nil {
+			return fmt.Errorf("create the questions file: %w", err)
+		}
+		defer qf.Close()
+		enc := json.NewEncoder(qf)
+		opts.Each = func(o locomo.Outcome) {
+			if qerr == nil {
+				qerr = enc.Encode(o.Line(ks[len(ks)-1]))
+			}
+		}
+	}
+	rep, err := locomo.Run(ctx, set, opts)
 	if err != nil {
 		return err
+	}
+	if qf != nil {
+		if qerr == nil {
+			qerr = qf.Close()
+		}
+		if qerr != nil {
+			return fmt.Errorf("write the questions file %s: %w", *questions, qerr)
+		}
 	}
 	if *asJSON {
 		return printJSON(env.Stdout, rep)

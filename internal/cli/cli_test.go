@@ -62,6 +62,7 @@ func TestExitCodes(t *testing.T) {
 		{"bench locomo without data", []string{"bench", "locomo"}, ExitUsage, "--data FILE is required"},
 		{"bench locomo bad samples", []string{"bench", "locomo", "--data", "x.json", "--k", "0"}, ExitUsage, "--k"},
 		{"bench locomo missing file", []string{"bench", "locomo", "--data", filepath.Join(data, "none.json")}, ExitError, "read LoCoMo data"},
+		{"bench locomo explain without questions", []string{"bench", "locomo", "--data", "x.json", "--explain"}, ExitUsage, "--explain needs --questions"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -392,3 +392,49 @@ func (r Report) CategoryKeys() []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// QuestionResult is one question's outcome as `dormouse bench locomo
+// --questions FILE` writes it, a JSON line each: where each evidence turn
+// ranked, recall at each k, the returned turns and, when the engine
+// explains, the returned items with their score parts.
+type QuestionResult struct {
+	Sample   string             `json:"sample"`
+	Question string             `json:"question"`
+	Category int                `json:"category"`
+	Evidence []EvidenceRank     `json:"evidence"`
+	Recall   map[string]float64 `json:"recall"`
+	Turns    []string           `json:"turns"` // dia_ids, in rank order, up to the largest k
+	Items    []recall.Item      `json:"items,omitempty"`
+}
+
+// EvidenceRank is an evidence turn and its rank among the returned turns
+// (1 is first; 0: not returned).
+type EvidenceRank struct {
+	ID   string `json:"id"`
+	Rank int    `json:"rank"`
+}
+
+// Line is the outcome as a QuestionResult, turns cut at maxK.
+func (o Outcome) Line(maxK int) QuestionResult {
+	r := QuestionResult{Sample: o.Sample, Question: o.Question.Text, Category: o.Question.Category,
+		Recall: map[string]float64{}, Turns: o.Turns[:min(maxK, len(o.Turns))]}
+	for k, v := range o.Recall {
+		r.Recall[fmt.Sprint(k)] = v
+	}
+	for _, e := range o.Question.Evidence {
+		rank := 0
+		for i, d := range o.Turns {
+			if d == e {
+				rank = i + 1
+				break
+			}
+		}
+		r.Evidence = append(r.Evidence, EvidenceRank{ID: e, Rank: rank})
+	}
+	for _, it := range o.Result.Items {
+		if it.Explain != nil {
+			r.Items = append(r.Items, it)
+		}
+	}
+	return r
+}

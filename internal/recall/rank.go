@@ -25,6 +25,7 @@ type RankSearcher interface {
 	SearchCurrentFacts(ctx context.Context, o store.SearchOptions) ([]store.FactHit, error)
 	FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]store.FactHit, error)
 	ImportantMemories(ctx context.Context, o store.RankOptions) ([]store.MemoryHit, error)
+	Speaks(ctx context.Context, name string, until time.Time) (bool, error)
 }
 
 // Explain is why an item ranked where it did: the parts of its score.
@@ -763,6 +764,11 @@ func unknownName(ctx context.Context, s RankSearcher, names []string, until time
 		}
 		if len(facts) > 0 {
 			return "", nil
+		}
+		// A speaker whom nothing names ("What is Ann's dog called?" with
+		// Ann's own turns only) is known too.
+		if ok, err := s.Speaks(ctx, n, until); err != nil || ok {
+			return "", err
 		}
 	}
 	if len(names) == 0 {

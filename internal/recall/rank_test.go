@@ -361,6 +361,34 @@ func TestUnknownNameAbstains(t *testing.T) {
 	}
 }
 
+// A speaker whom no memory's text names is known all the same: "What is
+// Ann's dog called?" is answered from Ann's own turn ("Ann Lee"), while a
+// name the role's first word only begins ("Annabel") or a speaker heard
+// only later is not known.
+func TestSpeakerIsAKnownName(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, role: "Ann Lee", content: "Yesterday I adopted a dog called Rex."},
+		{at: day0.Add(48 * time.Hour), role: "Cleo", content: "My dog is called Pip."},
+	})
+	e := &Engine{}
+	res, err := e.Recall(t.Context(), a, Query{Text: "What is Ann's dog called?", AsOf: day0.Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || len(res.Items) == 0 || !strings.Contains(res.Items[0].Text, "Rex") {
+		t.Errorf("Ann's dog: found=%v items=%v note=%q; want Ann's turn", res.Found, ids(res.Items), res.Note)
+	}
+	for _, q := range []string{"What is Annabel's dog called?", "What is Cleo's dog called?"} {
+		res, err := e.Recall(t.Context(), a, Query{Text: q, AsOf: day0.Add(time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found || len(res.Items) != 0 {
+			t.Errorf("%q: found=%v items=%v; want nothing (no such speaker by then)", q, res.Found, ids(res.Items))
+		}
+	}
+}
+
 // A question about a time is answered from that time: what was stored at
 // other times is left out when anything then answers it, and "the last
 // meeting with Bob" is the newest one with Bob.

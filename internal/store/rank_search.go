@@ -360,3 +360,27 @@ func (a *Agent) ImportantMemories(ctx context.Context, o RankOptions) ([]MemoryH
 	sql += ` ORDER BY m.ts DESC LIMIT ?`
 	return a.memoryHits(ctx, sql, append(args, max(o.Limit, 1)))
 }
+
+// Speaks reports whether a memory that recall may offer, stored up to
+// until, was said by name: its role is the name, or starts with it ("Ann"
+// for "Ann Lee"). Case is ignored.
+func (a *Agent) Speaks(ctx context.Context, name string, until time.Time) (bool, error) {
+	if strings.TrimSpace(name) == "" {
+		return false, nil
+	}
+	sql, args := memoryFilters(`SELECT 1 FROM daily_memories m WHERE (m.role = ? COLLATE NOCASE OR m.role LIKE ? ESCAPE '\')`,
+		[]any{name, likeEscape(name) + " %"}, SearchOptions{Until: until})
+	found := false
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql+` LIMIT 1`, args, func(*sqlite3.Stmt) error { found = true; return nil })
+	})
+	if err != nil {
+		return false, fmt.Errorf("look for memories said by %q: %w", name, err)
+	}
+	return found, nil
+}
+
+// likeEscape escapes LIKE's wildcards (and the escape character) in s.
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}

@@ -127,3 +127,43 @@ func TestSearchByKind(t *testing.T) {
 		t.Errorf("deleted memory still found by kind: %v", got)
 	}
 }
+
+func TestSpeaks(t *testing.T) {
+	st := openTest(t, Options{Location: time.UTC})
+	a, err := st.Acquire(t.Context(), "main", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Release(a)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	if _, err := a.Insert(t.Context(), []Memory{
+		{Content: "hello", Role: "Ann Lee", Timestamp: t0, ContentHash: "1"},
+		{Content: "later", Role: "Cleo", Timestamp: t0.Add(time.Hour), ContentHash: "2"},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		until time.Time
+		want  bool
+	}{
+		{"ann", t0, true},     // the role's first word, any case
+		{"Ann Lee", t0, true}, // the whole role
+		{"Lee", t0, false},    // not its first word
+		{"An", t0, false},     // a prefix of a word is not the word
+		{"A%", t0, false},     // LIKE's wildcards are literal
+		{"A_n", t0, false},    //
+		{"Cleo", t0, false},   // said after until
+		{"Cleo", t0.Add(2 * time.Hour), true},
+		{"", t0, false},
+	}
+	for _, c := range cases {
+		got, err := a.Speaks(t.Context(), c.name, c.until)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("Speaks(%q, %s) = %v, want %v", c.name, c.until.Format(time.TimeOnly), got, c.want)
+		}
+	}
+}
