@@ -14,6 +14,9 @@ import (
 // LoCoMo's development split (which turns are some question's evidence:
 // AUC 0.78 there, 0.80 on the held-out split); the result is a probability.
 func informative(s string) float64 {
+	if len(s) > informBytes {
+		s = s[:informBytes] // the opening says what kind of text it is
+	}
 	s = strings.TrimSpace(s)
 	z := -2.63
 	if strings.HasSuffix(s, "?") {
@@ -71,6 +74,10 @@ func informative(s string) float64 {
 	z += 2.06 * float64(min(words, 40)) / 40
 	return 1 / (1 + math.Exp(-z))
 }
+
+// informBytes bounds the text read: a long note's opening is enough, and a
+// recall reads hundreds of candidates.
+const informBytes = 2048
 
 func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }
 func isLower(b byte) bool { return 'a' <= b && b <= 'z' }

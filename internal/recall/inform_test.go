@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,5 +63,17 @@ func TestInformativeBreaksTies(t *testing.T) {
 	}
 	if len(res.Items) != 2 || res.Items[0].Text != chat {
 		t.Errorf("weight 0: items %v; want the newer chat first", ids(res.Items))
+	}
+}
+
+func BenchmarkInformative(b *testing.B) {
+	turn := "Last weekend I went to a car show with Dave. Classic cars are so charming and the dedication people put into restoring them is amazing!"
+	long := strings.Repeat(turn+" ", 5000) // a 700 KB note
+	for _, c := range []struct{ name, s string }{{"turn", turn}, {"long", long}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				informative(c.s)
+			}
+		})
 	}
 }
