@@ -8,12 +8,7 @@ import (
 // A day record is bounded by its day, not by when it was written: a past
 // question (as_of) sees the record of an earlier day consolidated later.
 func TestSearchDayRecordsByDay(t *testing.T) {
-	st := openTest(t, Options{Location: time.UTC})
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Release(a)
+	a := utcAgent(t)
 	if _, err := a.PutConsolidation(t.Context(), Consolidation{Date: "2026-02-01", Summary: "Kicked off the greenhouse project"}); err != nil {
 		t.Fatal(err)
 	}
@@ -43,12 +38,7 @@ func TestSearchDayRecordsByDay(t *testing.T) {
 
 // Neighbours are the turns of the same session beside the given ones.
 func TestNeighbours(t *testing.T) {
-	st := openTest(t, Options{Location: time.UTC})
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Release(a)
+	a := utcAgent(t)
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	var mems []Memory
 	for i, s := range []string{"a", "a", "a", "b", "b"} {
@@ -79,12 +69,7 @@ func TestNeighbours(t *testing.T) {
 // when asked for, under the same filters as by its words, and leaves the
 // kinds index when deleted.
 func TestSearchByKind(t *testing.T) {
-	st := openTest(t, Options{Location: time.UTC})
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Release(a)
+	a := utcAgent(t)
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	ins, err := a.Insert(t.Context(), []Memory{
 		{Content: "We drove to Chicago for the game", Timestamp: t0, ContentHash: "a", Role: "john"},
@@ -129,12 +114,7 @@ func TestSearchByKind(t *testing.T) {
 }
 
 func TestSpeaks(t *testing.T) {
-	st := openTest(t, Options{Location: time.UTC})
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Release(a)
+	a := utcAgent(t)
 	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	if _, err := a.Insert(t.Context(), []Memory{
 		{Content: "hello", Role: "Ann Lee", Timestamp: t0, ContentHash: "1"},
@@ -166,4 +146,16 @@ func TestSpeaks(t *testing.T) {
 			t.Errorf("Speaks(%q, %s) = %v, want %v", c.name, c.until.Format(time.TimeOnly), got, c.want)
 		}
 	}
+}
+
+// utcAgent is agent "main" of a fresh store in UTC, released when the test ends.
+func utcAgent(t *testing.T) *Agent {
+	t.Helper()
+	st := openTest(t, Options{Location: time.UTC})
+	a, err := st.Acquire(t.Context(), "main", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Release(a) })
+	return a
 }
