@@ -42,6 +42,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzKeyFacts$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
 	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzRead$$' -fuzztime=$(FUZZTIME) ./internal/exif/
 	$(GO) test -run='^$$' -fuzz='^FuzzPrepareImage$$' -fuzztime=$(FUZZTIME) ./internal/llm/
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeEmbeddings$$' -fuzztime=$(FUZZTIME) ./internal/llm/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/eval/
@@ -49,6 +50,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzztime=$(FUZZTIME) ./internal/web/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/when/
+	$(GO) test -run='^$$' -fuzz='^FuzzDefine$$' -fuzztime=$(FUZZTIME) ./internal/recall/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...

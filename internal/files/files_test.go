@@ -17,6 +17,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/dormouse-dev/dormouse/internal/exif/exiftest"
 )
 
 var mtime = time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
@@ -265,31 +267,9 @@ func imageBytes(t *testing.T, format string) []byte {
 	return b.Bytes()
 }
 
-// withExif inserts an APP1 Exif segment (little-endian TIFF, IFD0 → Exif IFD → DateTimeOriginal)
-// after a JPEG's SOI marker.
+// withExif gives a JPEG a DateTimeOriginal.
 func withExif(jpg []byte, date string) []byte {
-	le := binary.LittleEndian
-	var t bytes.Buffer
-	t.WriteString("II*\x00")
-	binary.Write(&t, le, uint32(8))
-	// IFD0 at 8: one entry, ExifIFD pointer → 26.
-	binary.Write(&t, le, uint16(1))
-	binary.Write(&t, le, []uint16{0x8769, 4})
-	binary.Write(&t, le, []uint32{1, 26})
-	binary.Write(&t, le, uint32(0))
-	// Exif IFD at 26: one entry, DateTimeOriginal (ASCII, 20 bytes) at 44.
-	binary.Write(&t, le, uint16(1))
-	binary.Write(&t, le, []uint16{0x9003, 2})
-	binary.Write(&t, le, []uint32{20, 44})
-	binary.Write(&t, le, uint32(0))
-	t.WriteString(date + "\x00")
-	seg := append([]byte("Exif\x00\x00"), t.Bytes()...)
-	app1 := []byte{0xFF, 0xE1, 0, 0}
-	binary.BigEndian.PutUint16(app1[2:], uint16(len(seg)+2))
-	out := append([]byte{}, jpg[:2]...)
-	out = append(out, app1...)
-	out = append(out, seg...)
-	return append(out, jpg[2:]...)
+	return exiftest.With(jpg, exiftest.Tags{DateTimeOriginal: date})
 }
 
 // webpLossless is a VP8L header for a w×h image: what DecodeConfig reads.
@@ -390,7 +370,6 @@ func FuzzImage(f *testing.F) {
 				t.Fatalf("%s described: %q", name, contents(parts))
 			}
 		}
-		exifDate(data, time.UTC)
 	})
 }
 

@@ -17,6 +17,8 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // decodes WebP to convert it for providers that refuse it
+
+	"github.com/dormouse-dev/dormouse/internal/exif"
 )
 
 // Image is a picture sent with a request's prompt.
@@ -129,7 +131,7 @@ func prepareImage(provider string, img Image) (Image, error) {
 	long := max(cfg.Width, cfg.Height)
 	orientation := 1
 	if format == "jpeg" {
-		orientation = jpegOrientation(img.Data)
+		orientation = exif.Read(img.Data).Orientation()
 	}
 	if slices.Contains(acceptedImages[provider], mime) && len(img.Data) <= MaxImageSendBytes && long <= 2*MaxImageEdge &&
 		orientation == 1 {

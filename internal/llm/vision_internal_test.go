@@ -11,6 +11,9 @@ import (
 	"image/png"
 	"slices"
 	"testing"
+
+	"github.com/dormouse-dev/dormouse/internal/exif"
+	"github.com/dormouse-dev/dormouse/internal/exif/exiftest"
 )
 
 // FuzzPrepareImage feeds any bytes, as each provider, to what readies an image for sending: it must
@@ -76,27 +79,9 @@ func TestWebPPerProvider(t *testing.T) {
 	}
 }
 
-// withOrientation inserts an APP1 Exif segment whose IFD0 holds Orientation o after a JPEG's SOI.
+// withOrientation gives a JPEG an EXIF Orientation, written in byte order bo.
 func withOrientation(jpg []byte, o uint16, bo binary.ByteOrder) []byte {
-	var t bytes.Buffer
-	if bo == binary.LittleEndian {
-		t.WriteString("II*\x00")
-	} else {
-		t.WriteString("MM\x00*")
-	}
-	binary.Write(&t, bo, uint32(8))
-	binary.Write(&t, bo, uint16(1))
-	binary.Write(&t, bo, []uint16{0x0112, 3})
-	binary.Write(&t, bo, uint32(1))
-	binary.Write(&t, bo, []uint16{o, 0})
-	binary.Write(&t, bo, uint32(0))
-	seg := append([]byte("Exif\x00\x00"), t.Bytes()...)
-	app1 := []byte{0xFF, 0xE1, 0, 0}
-	binary.BigEndian.PutUint16(app1[2:], uint16(len(seg)+2))
-	out := append([]byte{}, jpg[:2]...)
-	out = append(out, app1...)
-	out = append(out, seg...)
-	return append(out, jpg[2:]...)
+	return exiftest.With(jpg, exiftest.Tags{Order: bo, Orientation: o})
 }
 
 // TestPortraitPhotoIsSentUpright: a JPEG stored sideways with an EXIF orientation goes to the model
@@ -133,7 +118,7 @@ func TestPortraitPhotoIsSentUpright(t *testing.T) {
 		{9, binary.LittleEndian, 40, 20, image.Pt(5, 10), image.Pt(35, 10)}, // nonsense: left alone
 	} {
 		data := withOrientation(b.Bytes(), tc.o, tc.bo)
-		if got := jpegOrientation(data); got != int(tc.o) && tc.o <= 8 {
+		if got := exif.Read(data).Orientation(); got != int(tc.o) && tc.o <= 8 {
 			t.Errorf("orientation %d read as %d", tc.o, got)
 		}
 		out, err := prepareImage("anthropic", Image{MIME: "image/jpeg", Data: data})
