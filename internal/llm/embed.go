@@ -74,22 +74,14 @@ func NewEmbedder(cfg Config) (*Embedder, error) {
 	e := &Embedder{cfg: cfg, redact: strings.NewReplacer(pairs...), header: http.Header{"Content-Type": {"application/json"}},
 		log: cfg.Logger.With("provider", cfg.Provider, "model", cfg.Model)}
 	key := sec.first(keyVars[cfg.Provider]...)
-	base := strings.TrimRight(cfg.BaseURL, "/")
 	switch cfg.Provider {
 	case "ollama":
-		if base == "" {
-			base = defaultBaseURL["ollama"]
-		}
-		e.url = base + "/api/embed"
+		e.url = apiBase("ollama", cfg.BaseURL) + "/api/embed"
 	case "openai":
-		switch {
-		case base == "" && key == "":
-			return nil, fmt.Errorf("openai needs an API key: set OPENAI_API_KEY in the service's environment or " +
-				"as a credential, or set llm.base_url to an OpenAI-compatible server that needs none")
-		case base == "":
-			base = defaultBaseURL["openai"]
+		if cfg.BaseURL == "" && key == "" {
+			return nil, errOpenAIKey
 		}
-		e.url = base + "/embeddings"
+		e.url = apiBase("openai", cfg.BaseURL) + "/embeddings"
 	}
 	if key != "" {
 		e.header.Set("Authorization", "Bearer "+key)

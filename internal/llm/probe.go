@@ -82,37 +82,25 @@ func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 	}
 	sec := lookupSecrets(cfg.Environ, keyVars[cfg.Provider]...)
 	key := sec.first(keyVars[cfg.Provider]...)
-	base := strings.TrimSuffix(cfg.BaseURL, "/")
+	base := apiBase(cfg.Provider, cfg.BaseURL)
 	header := http.Header{}
 	var path string
 	switch cfg.Provider {
 	case "ollama":
-		if base == "" {
-			base = defaultBaseURL["ollama"]
-		}
 		path = "/api/tags"
 		if key != "" {
 			header.Set("Authorization", "Bearer "+key)
 		}
 	case "openai":
-		if base == "" {
-			base = defaultBaseURL["openai"]
-		}
 		path = "/models"
 		if key != "" {
 			header.Set("Authorization", "Bearer "+key)
 		}
 	case "anthropic":
-		if base == "" {
-			base = defaultBaseURL["anthropic"]
-		}
 		path = "/models"
 		header.Set("x-api-key", key)
 		header.Set("anthropic-version", "2023-06-01")
 	case "googleai":
-		if base == "" {
-			base = defaultBaseURL["googleai"]
-		}
 		path = "/models"
 		header.Set("x-goog-api-key", key)
 	default:

@@ -2,6 +2,7 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -49,6 +50,20 @@ var defaultBaseURL = map[string]string{
 	"anthropic": "https://api.anthropic.com/v1",
 	"googleai":  "https://generativelanguage.googleapis.com/v1beta",
 }
+
+// apiBase is the configured llm.base_url, else the provider's default
+// API address; without a trailing slash.
+func apiBase(provider, configured string) string {
+	if b := strings.TrimRight(configured, "/"); b != "" {
+		return b
+	}
+	return defaultBaseURL[provider]
+}
+
+// errOpenAIKey: OpenAI's own API needs a key; an OpenAI-compatible server
+// named by base_url may not.
+var errOpenAIKey = errors.New("openai needs an API key: set OPENAI_API_KEY in the service's environment or " +
+	"as a credential, or set llm.base_url to an OpenAI-compatible server that needs none")
 
 // keyVars names, per provider, the variables a secret may come from.
 var keyVars = map[string][]string{
@@ -118,36 +133,24 @@ var awsVars = []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSIO
 func newModel(ctx context.Context, cfg Config, sec secrets, hc *http.Client) (llms.Model, error) {
 	switch cfg.Provider {
 	case "ollama":
-		base := cfg.BaseURL
-		if base == "" {
-			base = defaultBaseURL["ollama"]
-		}
-		return ollama.New(ollama.WithModel(cfg.Model), ollama.WithServerURL(base), ollama.WithHTTPClient(hc),
+		return ollama.New(ollama.WithModel(cfg.Model), ollama.WithServerURL(apiBase("ollama", cfg.BaseURL)), ollama.WithHTTPClient(hc),
 			ollama.WithRunnerNumCtx(cfg.ContextWindow))
 	case "openai":
 		key := sec.first(keyVars["openai"]...)
-		base := cfg.BaseURL
 		switch {
-		case base == "" && key == "":
-			return nil, fmt.Errorf("openai needs an API key: set OPENAI_API_KEY in the service's environment or " +
-				"as a credential, or set llm.base_url to an OpenAI-compatible server that needs none")
-		case base == "":
-			base = defaultBaseURL["openai"]
+		case cfg.BaseURL == "" && key == "":
+			return nil, errOpenAIKey
 		case key == "":
 			key = "none" // local servers ignore it, the client insists on one
 		}
-		return openai.New(openai.WithToken(key), openai.WithModel(cfg.Model), openai.WithBaseURL(base),
+		return openai.New(openai.WithToken(key), openai.WithModel(cfg.Model), openai.WithBaseURL(apiBase("openai", cfg.BaseURL)),
 			openai.WithHTTPClient(hc))
 	case "anthropic":
 		key := sec.first(keyVars["anthropic"]...)
 		if key == "" {
 			return nil, fmt.Errorf("anthropic needs an API key: set ANTHROPIC_API_KEY in the service's environment or as a credential")
 		}
-		base := cfg.BaseURL
-		if base == "" {
-			base = defaultBaseURL["anthropic"]
-		}
-		return anthropic.New(anthropic.WithToken(key), anthropic.WithModel(cfg.Model), anthropic.WithBaseURL(base),
+		return anthropic.New(anthropic.WithToken(key), anthropic.WithModel(cfg.Model), anthropic.WithBaseURL(apiBase("anthropic", cfg.BaseURL)),
 			anthropic.WithHTTPClient(hc))
 	case "googleai":
 		key := sec.first(keyVars["googleai"]...)

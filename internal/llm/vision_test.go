@@ -13,13 +13,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/dormouse-dev/dormouse/internal/llm"
 )
@@ -357,30 +353,6 @@ func TestVisionSupport(t *testing.T) {
 		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, llm.ErrNoVision)) {
 			t.Errorf("VisionSupport(%s, %q) = %v, want ok %v", tc.provider, tc.model, err, tc.ok)
 		}
-	}
-}
-
-// goldenFile compares a request body with testdata/<provider>/<name>.
-func goldenFile(t *testing.T, p provider, name string, body []byte) {
-	t.Helper()
-	var got any
-	mustDecode(t, body, &got)
-	path := filepath.Join("testdata", p.name, name)
-	if *update {
-		b, _ := json.MarshalIndent(got, "", "  ")
-		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to record it)", err)
-	}
-	var want any
-	mustDecode(t, data, &want)
-	if diff := cmp.Diff(got, want); diff != "" {
-		t.Errorf("request body mismatch (-got +want):\n%s", diff)
 	}
 }
 

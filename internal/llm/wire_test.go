@@ -599,12 +599,12 @@ func checkSent(t *testing.T, p provider, reqs []recorded) {
 	}
 }
 
-// golden compares a request body with testdata/<provider>/request.golden.json.
-func golden(t *testing.T, p provider, body []byte) {
+// goldenFile compares a request body with testdata/<provider>/<name>.
+func goldenFile(t *testing.T, p provider, name string, body []byte) {
 	t.Helper()
 	var got any
 	mustDecode(t, body, &got)
-	path := filepath.Join("testdata", p.name, "request.golden.json")
+	path := filepath.Join("testdata", p.name, name)
 	if *update {
 		b, _ := json.MarshalIndent(got, "", "  ")
 		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
@@ -621,6 +621,12 @@ func golden(t *testing.T, p provider, body []byte) {
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("request body mismatch (-got +want):\n%s", diff)
 	}
+}
+
+// golden compares a request body with testdata/<provider>/request.golden.json.
+func golden(t *testing.T, p provider, body []byte) {
+	t.Helper()
+	goldenFile(t, p, "request.golden.json", body)
 }
 
 // TestUsageEstimatedWhenAbsent: without usage fields, a call is charged by
