@@ -22,18 +22,19 @@ import (
 // runMain runs the command line in-process with a hermetic environment.
 func runMain(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var o, e bytes.Buffer
 	cfg := filepath.Join(t.TempDir(), "empty.yaml") // never the machine's /etc/dormouse
 	if err := os.WriteFile(cfg, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code = Main(context.Background(), args, Env{
-		Stdin:   strings.NewReader(stdin),
-		Stdout:  &o,
-		Stderr:  &e,
-		Environ: []string{"DORMOUSE_CONFIG=" + cfg},
-		Euid:    1000,
-	})
+	return runEnv([]string{"DORMOUSE_CONFIG=" + cfg}, stdin, args...)
+}
+
+// runEnv runs the command line in-process with exactly the environment
+// variables given, as an unprivileged user.
+func runEnv(environ []string, stdin string, args ...string) (stdout, stderr string, code int) {
+	var o, e bytes.Buffer
+	code = Main(context.Background(), args, Env{Stdin: strings.NewReader(stdin), Stdout: &o, Stderr: &e,
+		Environ: environ, Euid: 1000})
 	return o.String(), e.String(), code
 }
 

@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,10 +27,7 @@ func TestConsolidateWithAModel(t *testing.T) {
 		}
 		calls.Add(1)
 		answer := `{"summary":"Alice is an engineer.","key_facts":[],"entities":[{"text":"Alice","type":"person","count":1}],"topics":["work"],"insights":[]}`
-		content, _ := json.Marshal(answer)
-		fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1772485445,"model":"qwen2.5",`+
-			`"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],`+
-			`"usage":{"prompt_tokens":300,"completion_tokens":40,"total_tokens":340}}`, content)
+		writeChatCompletion(w, "qwen2.5", answer, 300, 40)
 	}))
 	t.Cleanup(srv.Close)
 
@@ -42,13 +38,11 @@ func TestConsolidateWithAModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(args ...string) (string, string, int) {
-		var o, e bytes.Buffer
-		code := Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e,
-			Environ: []string{"DORMOUSE_CONFIG=" + cfg, "OPENAI_API_KEY=" + key}, Euid: 1000})
-		if strings.Contains(o.String()+e.String(), key) {
-			t.Errorf("the API key was printed: %s %s", o.String(), e.String())
+		o, e, code := runEnv([]string{"DORMOUSE_CONFIG=" + cfg, "OPENAI_API_KEY=" + key}, "", args...)
+		if strings.Contains(o+e, key) {
+			t.Errorf("the API key was printed: %s %s", o, e)
 		}
-		return o.String(), e.String(), code
+		return o, e, code
 	}
 	data := filepath.Join(dir, "data")
 	var days []string
@@ -78,4 +72,13 @@ func TestConsolidateWithAModel(t *testing.T) {
 		!strings.Contains(lines[2], " partial ") {
 		t.Errorf("consolidate output:\n%s\n%s\nwant the first day ok at 300/40 tokens, the second partial", out, errOut)
 	}
+}
+
+// writeChatCompletion answers as OpenAI's /v1/chat/completions does: one
+// choice whose message content is content.
+func writeChatCompletion(w io.Writer, model, content string, in, out int) {
+	c, _ := json.Marshal(content)
+	fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1772485445,"model":%q,`+
+		`"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],`+
+		`"usage":{"prompt_tokens":%d,"completion_tokens":%d,"total_tokens":%d}}`, model, c, in, out, in+out)
 }

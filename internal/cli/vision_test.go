@@ -2,9 +2,7 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -54,10 +52,7 @@ func TestIngestImageFileWithVision(t *testing.T) {
 			io.WriteString(w, `{"error":{"message":"The server is overloaded","type":"server_error"}}`)
 			return
 		}
-		content, _ := json.Marshal("A hand-drawn map of the allotment: the shed is marked next to plot 14.")
-		fmt.Fprintf(w, `{"id":"chatcmpl-1","object":"chat.completion","created":1772485445,"model":"gpt-4o-mini",`+
-			`"choices":[{"index":0,"message":{"role":"assistant","content":%s},"finish_reason":"stop"}],`+
-			`"usage":{"prompt_tokens":300,"completion_tokens":20,"total_tokens":320}}`, content)
+		writeChatCompletion(w, "gpt-4o-mini", "A hand-drawn map of the allotment: the shed is marked next to plot 14.", 300, 20)
 	}))
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
@@ -67,10 +62,7 @@ func TestIngestImageFileWithVision(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(args ...string) (string, string, int) {
-		var o, e bytes.Buffer
-		code := Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &o, Stderr: &e,
-			Environ: []string{"DORMOUSE_CONFIG=" + cfg}, Euid: 1000})
-		return o.String(), e.String(), code
+		return runEnv([]string{"DORMOUSE_CONFIG=" + cfg}, "", args...)
 	}
 	img := image.NewNRGBA(image.Rect(0, 0, 5, 5))
 	img.Set(2, 2, color.NRGBA{G: 255, A: 255})
