@@ -160,6 +160,16 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	if !q.Until.IsZero() && q.Until.Before(until) {
 		until = q.Until
 	}
+	// "As of March", "since Monday": the question bounds what may answer.
+	if intent.Since.After(since) {
+		since = intent.Since
+	}
+	if !intent.Until.IsZero() && intent.Until.Before(until) {
+		// "As of March" asks as March would have answered: its end is the
+		// as_of, for recency and for which values were current.
+		until, asOf = intent.Until, intent.Until
+		t.Recency = max(t.Recency, latestRecency)
+	}
 	if intent.Latest {
 		t.Recency = max(t.Recency, latestRecency) // "the last meeting with Bob": the newest match wins
 	}

@@ -412,6 +412,11 @@ func TestDatesSelect(t *testing.T) {
 		{"What came out of the last meeting with Bob?", []string{"approved"}, []string{"Sunvolt", "teal"}},
 		// Nothing stored in May: the date does not select, the words do.
 		{"What trips did I take in May?", []string{"Lisbon"}, nil},
+		// A date that bounds the question: what answers comes from the
+		// right side of it, whenever that was.
+		{"Which trips had I taken as of May?", []string{"Leeds", "Lisbon"}, []string{"Oslo"}},
+		{"What trips did I take before June?", []string{"Leeds", "Lisbon"}, []string{"Oslo"}},
+		{"What trips did I take after March?", []string{"Lisbon", "Oslo"}, []string{"Leeds"}},
 	} {
 		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
 		if err != nil {

@@ -15,15 +15,29 @@ import (
 // exclusive; both zero when the question names no date. Latest is set for
 // "the last meeting with Bob", "most recent", "latest": the newest match is
 // wanted.
+//
+// A date that bounds the question instead of naming its time sets Since
+// (inclusive) or Until (exclusive) and leaves From and To zero: "as of
+// March", "by March", "until March" and "up to March" end at March's end;
+// "before March" and "prior to March" at its start; "since March" starts at
+// its start and "after March" at its end. "The week before March 3" names a
+// time again: the seven days before it.
 type Range struct {
-	From, To time.Time
-	Latest   bool
-	Phrase   string // the words that said it, as found
-	Rest     string // the question without them
+	From, To     time.Time
+	Since, Until time.Time
+	Latest       bool
+	Phrase       string // the words that said it, as found
+	Rest         string // the question without them
 }
 
-// Found reports whether the question names a date, a range or "latest".
-func (r Range) Found() bool { return !r.From.IsZero() || r.Latest }
+// Found reports whether the question names a date, a range, a bound or
+// "latest".
+func (r Range) Found() bool {
+	return !r.From.IsZero() || r.Latest || !r.Since.IsZero() || !r.Until.IsZero()
+}
+
+// Bounded reports whether the question only bounds the time it asks about.
+func (r Range) Bounded() bool { return !r.Since.IsZero() || !r.Until.IsZero() }
 
 var months = map[string]time.Month{
 	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -111,12 +125,15 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 	}
 	done := func(i, j int, from, to time.Time, latest bool) Range {
 		// Take a leading preposition with the phrase.
-		for i > 0 && (at(i-1) == "on" || at(i-1) == "in" || at(i-1) == "during" || at(i-1) == "of" || at(i-1) == "from" || at(i-1) == "since") {
+		for i > 0 && (at(i-1) == "on" || at(i-1) == "in" || at(i-1) == "during" || at(i-1) == "from" ||
+			at(i-1) == "of" && at(i-2) != "as") {
 			i--
 		}
+		r := Range{From: from, To: to, Latest: latest}
+		i, r = bound(ts, i, r)
 		s, e := ts[i].start, ts[j-1].end
-		rest := strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")
-		return Range{From: from, To: to, Latest: latest, Phrase: q[s:e], Rest: rest}
+		r.Phrase, r.Rest = q[s:e], strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")
+		return r
 	}
 	// lastMonthNamed is the most recent month m that has begun by today
 	// (this year's if it has, else last year's).
@@ -251,7 +268,8 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 			}
 			f, t := day(today.AddDate(0, 0, -back))
 			return done(i0, i+1, f, t, false)
-		case isMonth(w, at(i+1)) || months[w] != 0 && (at(i-1) == "in" || at(i-1) == "last" || at(i-1) == "during" || at(i-1) == "since"):
+		case isMonth(w, at(i+1)) || months[w] != 0 && (at(i-1) == "in" || at(i-1) == "last" || at(i-1) == "during" ||
+			boundWord(at(i-1)) || at(i-1) == "of" && at(i-2) == "as"):
 			m := months[w]
 			// "Feb 1 2026", "February 1st, 2026", "Feb 1"
 			if d, ok := ordinal(at(i + 1)); ok {
@@ -292,7 +310,7 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 			t, _ := time.ParseInLocation(time.DateOnly, w, loc)
 			f, e := day(t)
 			return done(i, i+1, f, e, false)
-		case (at(i-1) == "in" || at(i-1) == "during" || at(i-1) == "of") && isYear(w):
+		case isYear(w) && (at(i-1) == "in" || at(i-1) == "during" || at(i-1) == "of" || boundWord(at(i-1))):
 			y, _ := year(w)
 			f := time.Date(y, 1, 1, 0, 0, 0, 0, loc)
 			return done(i, i+1, f, f.AddDate(1, 0, 0), false)
@@ -313,6 +331,83 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 		}
 	}
 	return Range{Rest: q}
+}
+
+// bound reads the words before a date phrase that starts at ts[i]: a date
+// that bounds the question rather than naming its time ("as of March",
+// "before 2024", "since Monday"; see Range) becomes Since or Until, and the
+// phrase then starts at those words.
+func bound(ts []tok, i int, r Range) (int, Range) {
+	at := func(k int) string {
+		if k >= 0 && k < len(ts) {
+			return ts[k].w
+		}
+		return ""
+	}
+	from, to := r.From, r.To
+	if from.IsZero() {
+		return i, r
+	}
+	until := func(k int, t time.Time) (int, Range) { return k, Range{Until: t} }
+	since := func(k int, t time.Time) (int, Range) { return k, Range{Since: t} }
+	switch w := at(i - 1); {
+	case w == "of" && at(i-2) == "as", w == "to" && at(i-2) == "up":
+		return until(i-2, to)
+	case w == "to" && at(i-2) == "prior":
+		return until(i-2, from)
+	case w == "by" || w == "until" || w == "till" || w == "through":
+		return until(i-1, to)
+	case w == "before" && (isUnit(at(i-2)) || at(i-2) == "weekend") &&
+		(isCount(at(i-3)) || at(i-3) == "the" || at(i-3) == "last" || at(i-3) == "that"):
+		// "two weeks before 11 August", "the weekend before 4 October": a
+		// time again, reaching on to the date itself, when what happened
+		// then is often told.
+		n, unit := 1, at(i-2)
+		if isCount(at(i - 3)) {
+			n = count(at(i - 3))
+		}
+		if unit == "weekend" {
+			unit = "week"
+		}
+		return i - 3, Range{From: back(from, n, unit).AddDate(0, 0, -slack(unit)), To: to}
+	case w == "after" && isUnit(at(i-2)) && (isCount(at(i-3)) || at(i-3) == "the" || at(i-3) == "a"):
+		// "the week after 3 March", "two days after 3 March".
+		n := 1
+		if isCount(at(i - 3)) {
+			n = count(at(i - 3))
+		}
+		return i - 3, Range{From: from, To: back(to, -n, at(i-2)).AddDate(0, 0, slack(at(i-2)))}
+	case w == "before":
+		return until(i-1, from)
+	case w == "since":
+		return since(i-1, from)
+	case w == "after":
+		return since(i-1, to)
+	}
+	return i, r
+}
+
+// slack is how far either side of a date counted back in unit ("two weeks
+// before") its event may lie, as for "two weeks ago".
+func slack(unit string) int {
+	switch singular(unit) {
+	case "day":
+		return 0
+	case "week":
+		return 3
+	case "month":
+		return 15
+	}
+	return 183
+}
+
+// boundWord is a word that can bound a bare year ("before 2024").
+func boundWord(w string) bool {
+	switch w {
+	case "by", "until", "till", "through", "before", "after", "since":
+		return true
+	}
+	return false
 }
 
 func ordinalOK(w string) bool { _, ok := ordinal(w); return ok }

@@ -68,6 +68,9 @@ func TestParse(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.q, func(t *testing.T) {
 			r := Parse(c.q, asOf, nil)
+			if r.Bounded() {
+				t.Errorf("Parse(%q) bounds the question (since %s, until %s); want a range", c.q, r.Since, r.Until)
+			}
 			if !r.From.Equal(c.from) || !r.To.Equal(c.to) || r.Latest != c.latest || r.Rest != c.rest {
 				t.Errorf("Parse(%q) = [%s, %s) latest=%v rest=%q (phrase %q); want [%s, %s) latest=%v rest=%q",
 					c.q, r.From.Format(time.DateOnly), r.To.Format(time.DateOnly), r.Latest, r.Rest, r.Phrase,
@@ -80,6 +83,59 @@ func TestParse(t *testing.T) {
 	}
 }
 
+// TestParseBounds: a date that bounds the question ("as of March") is not
+// the time it asks about.
+func TestParseBounds(t *testing.T) {
+	cases := []struct {
+		q            string
+		since, until time.Time
+		rest         string
+	}{
+		{"How many pets did Andrew have, as of September 2023?", time.Time{}, d(2023, 10, 1), "How many pets did Andrew have, ?"},
+		{"how many pets as of December", time.Time{}, d(2026, 1, 1), "how many pets"},
+		{"what had we decided by Feb 1", time.Time{}, d(2026, 2, 2), "what had we decided"},
+		{"what did I read until last week", time.Time{}, d(2026, 3, 9), "what did I read"},
+		{"everything up to yesterday", time.Time{}, d(2026, 3, 11), "everything"},
+		{"where did I live before 2024", time.Time{}, d(2024, 1, 1), "where did I live"},
+		{"what happened before March 2025", time.Time{}, d(2025, 3, 1), "what happened"},
+		{"prior to February 2026", time.Time{}, d(2026, 2, 1), ""},
+		{"what changed since March 2025", d(2025, 3, 1), time.Time{}, "what changed"},
+		{"what changed since Monday", d(2026, 3, 9), time.Time{}, "what changed"},
+		{"anything after last week", d(2026, 3, 9), time.Time{}, "anything"},
+		{"trips after 2024", d(2025, 1, 1), time.Time{}, "trips"},
+	}
+	for _, c := range cases {
+		t.Run(c.q, func(t *testing.T) {
+			r := Parse(c.q, asOf, nil)
+			if !r.Since.Equal(c.since) || !r.Until.Equal(c.until) || !r.From.IsZero() || !r.To.IsZero() || r.Rest != c.rest {
+				t.Errorf("Parse(%q) = since %s until %s range [%s, %s) rest %q; want since %s until %s rest %q",
+					c.q, r.Since, r.Until, r.From, r.To, r.Rest, c.since, c.until, c.rest)
+			}
+			if !r.Found() || !r.Bounded() {
+				t.Errorf("Found() = %v, Bounded() = %v; want both", r.Found(), r.Bounded())
+			}
+		})
+	}
+	// "The week before" a date names a time again, reaching on to the
+	// date: what happened is often told then.
+	for _, c := range []struct {
+		q        string
+		from, to time.Time
+	}{
+		{"Where was Tim in the week before 16 November 2025?", d(2025, 11, 6), d(2025, 11, 17)},
+		{"the puppy she got two weeks before August 11, 2025", d(2025, 7, 25), d(2025, 8, 12)},
+		{"what she did the weekend before 4th October, 2025", d(2025, 9, 24), d(2025, 10, 5)},
+		{"the day after Feb 1 2026", d(2026, 2, 1), d(2026, 2, 3)},
+		{"two days after Feb 1 2026", d(2026, 2, 1), d(2026, 2, 4)},
+		{"the month before March 2025", d(2025, 1, 17), d(2025, 4, 1)},
+	} {
+		r := Parse(c.q, asOf, nil)
+		if !r.From.Equal(c.from) || !r.To.Equal(c.to) || r.Bounded() {
+			t.Errorf("Parse(%q) = [%s, %s) since %s until %s; want [%s, %s)", c.q, r.From, r.To, r.Since, r.Until, c.from, c.to)
+		}
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"on Feb 1 2026", "last 3 weeks", "the last meeting", "1st of", "in 2025", "3 days ago"} {
 		f.Add(s)
@@ -88,6 +144,9 @@ func FuzzParse(f *testing.F) {
 		r := Parse(q, asOf, nil)
 		if !r.From.IsZero() && !r.To.After(r.From) {
 			t.Fatalf("Parse(%q): empty range [%s, %s)", q, r.From, r.To)
+		}
+		if r.Bounded() && (!r.From.IsZero() || !r.Since.IsZero() && !r.Until.IsZero()) {
+			t.Fatalf("Parse(%q): both a range and a bound: %+v", q, r)
 		}
 		if len(r.Rest) > len(q) {
 			t.Fatalf("Parse(%q): rest %q longer than the question", q, r.Rest)
