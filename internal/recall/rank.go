@@ -217,6 +217,20 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		if err != nil {
 			return Result{}, err
 		}
+		if len(hits) == 0 && !t.NoStrictDates {
+			// Nothing stored then: what happened is often told soon after
+			// ("yesterday I went bowling"), so the range reaches on by its
+			// own length (a week at most), as it does below when it holds
+			// something.
+			to := intent.To.Add(min(intent.To.Sub(intent.From), 7*24*time.Hour))
+			o.Until = minTime(until, to)
+			if hits, err = s.MemoriesInRange(ctx, o); err != nil {
+				return Result{}, err
+			}
+			if len(hits) > 0 {
+				intent.To = to
+			}
+		}
 		if len(hits) == 0 {
 			// Nothing then: the phrase was probably not a date to search by
 			// ("friends for 4 years"); its words count as words.

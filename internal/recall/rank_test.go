@@ -397,6 +397,7 @@ func TestDatesSelect(t *testing.T) {
 	a := agentWith(t, []turn{
 		{at("2026-02-03 07:00:00"), "t1", "user", "Trip to Leeds for Hannah's wedding.", nil},
 		{at("2026-04-08 06:30:00"), "t2", "user", "Trip to Lisbon for the robotics conference.", nil},
+		{at("2026-04-23 21:00:00"), "b1", "user", "Yesterday I went bowling with the neighbours, two strikes!", nil},
 		{at("2026-06-12 12:00:00"), "t3", "user", "Trip to Oslo to see family.", nil},
 		{at("2026-07-01 10:00:00"), "m1", "user", "Meeting with Bob: we agreed on Sunvolt as the supplier.", []string{"Bob"}},
 		{at("2026-07-15 10:00:00"), "m2", "user", "Meeting with Bob: he approved the revised budget.", []string{"Bob"}},
@@ -417,6 +418,9 @@ func TestDatesSelect(t *testing.T) {
 		{"Which trips had I taken as of May?", []string{"Leeds", "Lisbon"}, []string{"Oslo"}},
 		{"What trips did I take before June?", []string{"Leeds", "Lisbon"}, []string{"Oslo"}},
 		{"What trips did I take after March?", []string{"Lisbon", "Oslo"}, []string{"Leeds"}},
+		// Nothing stored on the day: what was told the day after is.
+		{"What sport did I play on April 22?", []string{"bowling"}, []string{"Lisbon", "Oslo"}},
+		{"What did I play on the Wednesday before April 25?", []string{"bowling"}, []string{"Lisbon", "Oslo"}},
 	} {
 		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
 		if err != nil {

@@ -253,6 +253,9 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 				return done(i, j, time.Date(t.Year(), 1, 1, 0, 0, 0, 0, loc), time.Date(t.Year()+1, 1, 1, 0, 0, 0, 0, loc), false)
 			}
 		case isWeekday(w):
+			if r, ok := weekdayFrom(q, ts, i, asOf, loc); ok {
+				return r
+			}
 			wd := weekdays[w]
 			i0 := i
 			strict := false
@@ -331,6 +334,44 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 		}
 	}
 	return Range{Rest: q}
+}
+
+// weekdayFrom reads "the Sunday before October 25, 2022" and "the Friday
+// after 1 March": that weekday, counted from the date that follows.
+func weekdayFrom(q string, ts []tok, i int, asOf time.Time, loc *time.Location) (Range, bool) {
+	at := func(k int) string {
+		if k >= 0 && k < len(ts) {
+			return ts[k].w
+		}
+		return ""
+	}
+	if at(i+1) != "before" && at(i+1) != "after" || i+2 >= len(ts) {
+		return Range{}, false
+	}
+	tail := q[ts[i+2].start:]
+	r := Parse(tail, asOf, loc)
+	if r.From.IsZero() || r.Phrase == "" || !strings.HasPrefix(tail, r.Phrase) {
+		return Range{}, false
+	}
+	wd, step, t := weekdays[at(i)], -1, r.From
+	if at(i+1) == "after" {
+		step, t = 1, r.To.AddDate(0, 0, -1)
+	}
+	t = t.AddDate(0, 0, step)
+	for t.Weekday() != wd {
+		t = t.AddDate(0, 0, step)
+	}
+	s := ts[i].start
+	if at(i-1) == "the" {
+		s = ts[i-1].start
+	}
+	for _, p := range []string{"on ", "On "} {
+		if strings.HasSuffix(q[:s], p) {
+			s -= len(p)
+		}
+	}
+	e := ts[i+2].start + len(r.Phrase)
+	return Range{From: t, To: t.AddDate(0, 0, 1), Phrase: q[s:e], Rest: strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")}, true
 }
 
 // bound reads the words before a date phrase that starts at ts[i]: a date

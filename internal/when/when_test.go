@@ -126,6 +126,9 @@ func TestParseBounds(t *testing.T) {
 		{"the puppy she got two weeks before August 11, 2025", d(2025, 7, 25), d(2025, 8, 12)},
 		{"what she did the weekend before 4th October, 2025", d(2025, 9, 24), d(2025, 10, 5)},
 		{"the day after Feb 1 2026", d(2026, 2, 1), d(2026, 2, 3)},
+		{"what was shown on the Sunday before October 25, 2022?", d(2022, 10, 23), d(2022, 10, 24)},
+		{"the Friday after 1 March 2026", d(2026, 3, 6), d(2026, 3, 7)},
+		{"the Friday before yesterday", d(2026, 3, 6), d(2026, 3, 7)},
 		{"two days after Feb 1 2026", d(2026, 2, 1), d(2026, 2, 4)},
 		{"the month before March 2025", d(2025, 1, 17), d(2025, 4, 1)},
 	} {
