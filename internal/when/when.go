@@ -252,6 +252,23 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 			default:
 				return done(i, j, time.Date(t.Year(), 1, 1, 0, 0, 0, 0, loc), time.Date(t.Year()+1, 1, 1, 0, 0, 0, 0, loc), false)
 			}
+		case w == "early" || w == "mid" || w == "late" || strings.HasPrefix(w, "mid-") || w == "the" && at(i+2) == "of" && partOf(at(i+1)) != "",
+			w == "the" && at(i+2) == "week" && at(i+3) == "of" && weekOf(at(i+1)) > 0:
+			if r, ok := partOfMonth(q, ts, i, asOf, loc); ok {
+				return r
+			}
+		case season(w) != 0 && seasonCue(at(i-2), at(i-1), at(i+1), at(i+2)) && !(w == "fall" && isWeekday(at(i+1))):
+			r := seasonRange(w, at(i-1), at(i+1), at(i+2), today, loc)
+			i0, j := i, i+1
+			if at(i-1) == "last" || at(i-1) == "this" || at(i-1) == "the" || at(i-1) == "past" {
+				i0 = i - 1
+			}
+			if isYear(at(i + 1)) {
+				j = i + 2
+			} else if at(i+1) == "of" && isYear(at(i+2)) {
+				j = i + 3
+			}
+			return done(i0, j, r.From, r.To, false)
 		case isWeekday(w):
 			if r, ok := weekdayFrom(q, ts, i, asOf, loc); ok {
 				return r
@@ -334,6 +351,152 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 		}
 	}
 	return Range{Rest: q}
+}
+
+// partOf names the part of a month "the beginning of" and its kin ask for.
+func partOf(w string) string {
+	switch w {
+	case "beginning", "start", "early":
+		return "early"
+	case "middle", "mid":
+		return "mid"
+	case "end", "late":
+		return "late"
+	}
+	return ""
+}
+
+// weekOf numbers "the first week of" (1 to 4; 5 is the last).
+func weekOf(w string) int {
+	switch w {
+	case "first", "1st":
+		return 1
+	case "second", "2nd":
+		return 2
+	case "third", "3rd":
+		return 3
+	case "fourth", "4th":
+		return 4
+	case "last", "final":
+		return 5
+	}
+	return 0
+}
+
+// partOfMonth reads "early March", "mid-May 2025" (a tenth of the month
+// each: days 1-10, 11-20, 21 on), "the end of June", "the first week of
+// August 2023" and "the last week of August": the month is whatever Parse
+// makes of the words after.
+func partOfMonth(q string, ts []tok, i int, asOf time.Time, loc *time.Location) (Range, bool) {
+	at := func(k int) string {
+		if k >= 0 && k < len(ts) {
+			return ts[k].w
+		}
+		return ""
+	}
+	part, week, k := "", 0, i+1
+	switch {
+	case strings.HasPrefix(at(i), "mid-"):
+		k = i
+	case at(i) == "the" && at(i+2) == "week":
+		week, k = weekOf(at(i+1)), i+4
+	case at(i) == "the":
+		part, k = partOf(at(i+1)), i+3
+	default:
+		part = at(i)
+	}
+	if k >= len(ts) {
+		return Range{}, false
+	}
+	tail := q[ts[k].start:]
+	if m, ok := strings.CutPrefix(at(i), "mid-"); ok && months[m] != 0 {
+		part, tail = "mid", q[ts[i].start+len("mid-"):] // "mid-May" is one token
+	}
+	// Read as "in March" ("March" alone may be a verb).
+	r := Parse("in "+tail, asOf, loc)
+	if r.From.IsZero() || !strings.HasPrefix("in "+tail, r.Phrase) || len(r.Phrase) <= len("in ") ||
+		r.To.Sub(r.From) < 27*24*time.Hour {
+		return Range{}, false
+	}
+	from, end := r.From, r.To
+	step := func(t time.Time, n int) time.Time { return t.AddDate(0, 0, 10*n) } // a month's thirds
+	if end.Sub(from) > 60*24*time.Hour {
+		step = func(t time.Time, n int) time.Time { return t.AddDate(0, n, 0) } // a season's months
+	}
+	switch {
+	case week == 5:
+		from = end.AddDate(0, 0, -7)
+	case week > 0:
+		from = from.AddDate(0, 0, 7*(week-1))
+		end = from.AddDate(0, 0, 7)
+	case part == "early":
+		end = step(from, 1)
+	case part == "mid":
+		from, end = step(from, 1), step(from, 2)
+	default:
+		from = step(from, 2)
+	}
+	s, e := ts[i].start, len(q)-len(tail)+len(r.Phrase)-len("in ")
+	for _, p := range []string{"in ", "In ", "during ", "at ", "by "} {
+		if strings.HasSuffix(q[:s], p) && p != "by " {
+			s -= len(p)
+		}
+	}
+	return Range{From: from, To: end, Phrase: q[s:e], Rest: strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")}, true
+}
+
+// season numbers the seasons (meteorological, northern hemisphere: winter
+// is December to February).
+func season(w string) int {
+	switch w {
+	case "spring":
+		return 3
+	case "summer":
+		return 6
+	case "autumn", "fall":
+		return 9
+	case "winter":
+		return 12
+	}
+	return 0
+}
+
+// seasonCue says whether the words around a season's name make it a time:
+// a year after it, or "last", "this", "in", "during" before it ("the fall"
+// alone may be a tumble).
+func seasonCue(before2, before, next, next2 string) bool {
+	switch {
+	case isYear(next), next == "of" && isYear(next2):
+		return true
+	case before == "last" || before == "this" || before == "in" || before == "during" || before == "past":
+		return true
+	case before == "the":
+		return before2 == "in" || before2 == "during" || before2 == "over" || before2 == "all"
+	}
+	return false
+}
+
+// seasonRange resolves "summer 2023", "the summer of 2023", "last winter",
+// "this spring" and "in the fall": with a year, that year's (winter 2023 is
+// the one that begins in December 2023); "last", the latest one over before
+// today; otherwise the latest one begun by today.
+func seasonRange(w, before, next, next2 string, today time.Time, loc *time.Location) Range {
+	m := time.Month(season(w))
+	start := func(y int) time.Time { return time.Date(y, m, 1, 0, 0, 0, 0, loc) }
+	if y, ok := year(next); ok {
+		return Range{From: start(y), To: start(y).AddDate(0, 3, 0)}
+	}
+	if y, ok := year(next2); ok && next == "of" {
+		return Range{From: start(y), To: start(y).AddDate(0, 3, 0)}
+	}
+	f := start(today.Year())
+	for f.After(today) {
+		f = f.AddDate(-1, 0, 0)
+	}
+	if before == "last" && !f.AddDate(0, 3, 0).Before(today) {
+		f = f.AddDate(-1, 0, 0)
+	}
+	return Range{From: f, To: f.AddDate(0, 3, 0)}
 }
 
 // weekdayFrom reads "the Sunday before October 25, 2022" and "the Friday
