@@ -70,6 +70,7 @@ func commands() []command {
 		{"watch", "watched folders: list, scan, status", runWatch},
 		{"mcp", "serve the MCP tools over stdio (for Claude Code and other MCP clients)", runMCP},
 		{"bench", "run a benchmark: bench locomo --data FILE", runBench},
+		{"token", "draw a bearer token for the API: token new --name NAME --agents a,b", runToken},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil

@@ -31,7 +31,26 @@ type Config struct {
 	Retention   Retention   `yaml:"retention"`
 	Backup      Backup      `yaml:"backup"`
 
+	Auth Auth `yaml:"auth"`
+
 	Watch []WatchFolder `yaml:"watch"` // watched folders: a list, only in the file (see watch.go)
+}
+
+// Auth is who may use the API, the web page and /mcp. With no tokens every request may do everything,
+// which is safe only on loopback: the daemon refuses another listen address without tokens unless
+// allow_open is set.
+type Auth struct {
+	Tokens    []Token `yaml:"tokens"`     // a list, only in the file
+	AllowOpen bool    `yaml:"allow_open"` // serve beyond loopback without tokens (a trusted network)
+}
+
+// Token is one bearer token: the file holds its SHA-256, never the token (dormouse token new prints
+// both).
+type Token struct {
+	Name   string   `yaml:"name"`   // for logs and messages
+	SHA256 string   `yaml:"sha256"` // hex
+	Agents []string `yaml:"agents"` // the agents it may use; "*" is every agent
+	Access string   `yaml:"access"` // read or write (write includes read)
 }
 
 // Retention prunes old raw memories once they are consolidated; day records and facts are kept.

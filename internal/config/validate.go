@@ -95,6 +95,7 @@ func (c Config) validate() problems {
 	}
 	p.number("backup.keep", int64(c.Backup.Keep), 1, 1000)
 	p.watch(c.Watch, c.API)
+	p.tokens(c.Auth.Tokens)
 	return p
 }
 
@@ -233,5 +234,41 @@ func (p *problems) embeddings(e Embeddings, provider string) {
 	if e.Enabled && provider != "ollama" && provider != "openai" {
 		p.add("recall.embeddings.enabled", "want llm.provider ollama or openai (an OpenAI-compatible base_url), "+
 			"which offer embeddings; llm.provider is %q: set enabled: false or change the provider", provider)
+	}
+}
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// tokens checks auth.tokens: each named once, a SHA-256 in hex (lower case) used once, agents that are
+// valid names or "*", and read or write access.
+func (p *problems) tokens(list []Token) {
+	names, sums := map[string]int{}, map[string]int{}
+	for i, tk := range list {
+		key := fmt.Sprintf("auth.tokens[%d]", i)
+		if tk.Name == "" {
+			p.add(key+".name", "want a name for the token, used in logs (such as assistant); got nothing")
+		} else if j, dup := names[tk.Name]; dup {
+			p.add(key+".name", "want each token named once; %q is also auth.tokens[%d]", tk.Name, j)
+		} else {
+			names[tk.Name] = i
+		}
+		switch j, dup := sums[tk.SHA256]; {
+		case !sha256Hex.MatchString(tk.SHA256):
+			p.add(key+".sha256", "want the token's SHA-256 as 64 lowercase hex digits, as dormouse token new "+
+				"prints it (never the token itself); got %d characters", len(tk.SHA256))
+		case dup:
+			p.add(key+".sha256", "want each token once; this is also auth.tokens[%d]'s", j)
+		default:
+			sums[tk.SHA256] = i
+		}
+		if len(tk.Agents) == 0 {
+			p.add(key+".agents", "want the agents the token may use, such as [assistant] or [\"*\"] for every agent; got none")
+		}
+		for _, a := range tk.Agents {
+			if a != "*" && !agentName.MatchString(a) {
+				p.add(key+".agents", "want agent names (1 to 64 lowercase letters, digits, _ and -) or \"*\"; got %q", a)
+			}
+		}
+		p.oneOf(key+".access", tk.Access, "read", "write")
 	}
 }

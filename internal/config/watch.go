@@ -39,27 +39,44 @@ func DefaultWatchFolder() WatchFolder {
 	}
 }
 
-var watchFolderType = reflect.TypeFor[WatchFolder]()
+// listKind describes a list of sections (the watch list, auth.tokens) for the walker and its messages.
+type listKind struct {
+	list, item, of string               // "folders (...)", "a folder's settings (...)", "a watched folder"
+	entry          func() reflect.Value // a fresh entry, holding the defaults
+}
 
-// watchKeys are the keys of an entry, in field order.
-func watchKeys() []string {
+var listKinds = map[reflect.Type]listKind{
+	reflect.TypeFor[WatchFolder](): {
+		list: `folders ("- path: /srv/vault")`, item: "a folder's settings (path, agent, ...)", of: "a watched folder",
+		entry: func() reflect.Value { e := DefaultWatchFolder(); return reflect.ValueOf(&e).Elem() },
+	},
+	reflect.TypeFor[Token](): {
+		list: `tokens ("- name: assistant")`, item: "a token's settings (name, sha256, agents, access)", of: "a token",
+		entry: func() reflect.Value { e := Token{Access: "read"}; return reflect.ValueOf(&e).Elem() },
+	},
+}
+
+// sectionKeys are the keys of an entry of type t, in field order.
+func sectionKeys(t reflect.Type) []string {
 	var keys []string
-	for i := range watchFolderType.NumField() {
-		name, _, _ := strings.Cut(watchFolderType.Field(i).Tag.Get("yaml"), ",")
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
 		keys = append(keys, name)
 	}
 	return keys
 }
 
-// list applies a list of sections (the watch list) at key. Each item's keys are checked and parsed
-// like any setting, and named in errors as key[i].name.
+// list applies a list of sections (the watch list, auth.tokens) at key. Each item's keys are checked and
+// parsed like any setting, and named in errors as key[i].name.
 func (w *walker) list(key string, index []int, n *yaml.Node) {
 	field := reflect.ValueOf(w.c).Elem().FieldByIndex(index)
 	if isNull(n) {
 		return
 	}
+	lk := listKinds[field.Type().Elem()]
+	keys := sectionKeys(field.Type().Elem())
 	if n.Kind != yaml.SequenceNode {
-		w.fail(key, n.Line, fmt.Sprintf("want a list of folders (\"- path: /srv/vault\"), got %s", kind(n)))
+		w.fail(key, n.Line, fmt.Sprintf("want a list of %s, got %s", lk.list, kind(n)))
 		return
 	}
 	out := reflect.MakeSlice(field.Type(), 0, len(n.Content))
@@ -67,14 +84,13 @@ func (w *walker) list(key string, index []int, n *yaml.Node) {
 		item = resolve(item)
 		ikey := fmt.Sprintf("%s[%d]", key, i)
 		if item.Kind != yaml.MappingNode {
-			w.fail(ikey, item.Line, "want a folder's settings (path, agent, ...), got "+kind(item))
+			w.fail(ikey, item.Line, "want "+lk.item+", got "+kind(item))
 			continue
 		}
-		for _, name := range watchKeys() { // a missing key's problem points at the entry
+		for _, name := range keys { // a missing key's problem points at the entry
 			w.from[ikey+"."+name] = fmt.Sprintf("in the entry at %s line %d", w.path, item.Line)
 		}
-		entry := DefaultWatchFolder()
-		ev := reflect.ValueOf(&entry).Elem()
+		ev := lk.entry()
 		seen := map[string]int{}
 		for j := 0; j+1 < len(item.Content); j += 2 {
 			k, v := resolve(item.Content[j]), resolve(item.Content[j+1])
@@ -85,9 +101,9 @@ func (w *walker) list(key string, index []int, n *yaml.Node) {
 				continue
 			}
 			seen[name] = k.Line
-			fi := slices.Index(watchKeys(), name)
+			fi := slices.Index(keys, name)
 			if k.Kind != yaml.ScalarNode || fi < 0 {
-				w.fail(fkey, k.Line, "not a setting of a watched folder; they are "+strings.Join(watchKeys(), ", "))
+				w.fail(fkey, k.Line, "not a setting of "+lk.of+"; they are "+strings.Join(keys, ", "))
 				continue
 			}
 			fv := ev.Field(fi)

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"log/slog"
 	"net"
 	"net/http"
@@ -110,8 +111,12 @@ func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health
 // Its upload form runs files through files, the ingester behind
 // POST /v1/agents/{agent}/files (nil hides the form).
 func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, log *slog.Logger) (http.Handler, error) {
+	keys, err := Keyring(cfg)
+	if err != nil {
+		return nil, err
+	}
 	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
-		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes}
+		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes, Keyring: keys}
 	if files != nil {
 		o.Files = files
 	}
@@ -122,6 +127,19 @@ func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server
 		o.Health = mon
 	}
 	return web.New(o)
+}
+
+// Keyring builds the tokens of auth.tokens; none is an empty keyring.
+func Keyring(cfg config.Config) (*auth.Keyring, error) {
+	rules := make([]auth.Rule, len(cfg.Auth.Tokens))
+	for i, t := range cfg.Auth.Tokens {
+		rules[i] = auth.Rule{Name: t.Name, SHA256: t.SHA256, Agents: t.Agents, Write: t.Access == "write"}
+	}
+	k, err := auth.New(rules)
+	if err != nil {
+		return nil, fmt.Errorf("auth.tokens: %w", err)
+	}
+	return k, nil
 }
 
 // LLMConfig maps the configuration onto the LLM client's.
@@ -171,16 +189,29 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		}
 	}
 
+	keys, err := Keyring(cfg)
+	if err != nil {
+		_ = st.Close()
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		_ = st.Close()
 		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
+	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() && !keys.Enabled() && !cfg.Auth.AllowOpen {
+		_ = ln.Close()
+		_ = st.Close()
+		return fmt.Errorf("listen on %s: beyond loopback every request needs a token, and auth.tokens is empty: "+
+			"add one (dormouse token new prints it), listen on 127.0.0.1, or set auth.allow_open: true "+
+			"if everyone who can reach this address may read and write every agent's memories", cfg.Listen)
 	}
 	// Background work (catch-up, early rebuilds) runs under bg, which the
 	// drain cancels: a cancelled consolidation's transaction never commits.
 	bg, stopBG := context.WithCancel(ctx)
 	defer stopBG()
 	opts := APIOptions(cfg, log)
+	opts.Keyring = keys
 	mon := HealthMonitorFor(cfg, environ, st, log)
 	opts.Health = mon
 	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
@@ -240,7 +271,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 		return fmt.Errorf("build the web page: %w", err)
 	}
 	api := server.New(st, eng, opts)
-	api.Handle("/mcp", MCPHandler(api, log))
+	api.Handle("/mcp", api.RequireAll(MCPHandler(api, log)))
 	srv := &http.Server{
 		Handler:           api,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -273,8 +304,8 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	} else {
 		close(catchUp)
 	}
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
-		log.Warn("listening beyond loopback without authentication: anyone who can reach this address can read and write every agent's memories",
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() && !keys.Enabled() {
+		log.Warn("listening beyond loopback without tokens (auth.allow_open): anyone who can reach this address can read and write every agent's memories",
 			"addr", ln.Addr().String())
 	}
 

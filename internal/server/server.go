@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"log/slog"
 	"net/http"
 	"path"
@@ -50,6 +51,9 @@ type Options struct {
 	// nil answers them with the API's 404. Unknown /v1 paths are always the
 	// API's 404.
 	Web http.Handler
+	// Keyring holds the bearer tokens every /v1 request must carry; nil or
+	// empty: none is asked for (loopback).
+	Keyring *auth.Keyring
 }
 
 // Consolidator carries out consolidation requests.
@@ -110,22 +114,22 @@ func (s *Server) routes() {
 	})
 	s.mux.HandleFunc("GET /health", s.health)
 	s.mux.Handle("GET /metrics", s.met.handler())
-	s.mux.HandleFunc("GET /v1/agents", s.listAgents)
-	s.mux.HandleFunc("POST /v1/agents/{agent}/memories", s.postMemories)
-	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.agentHandler(s.listMemories))
-	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.agentHandler(s.getMemory))
-	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.agentHandler(s.deleteMemory))
-	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.agentHandler(s.postRecall))
-	s.mux.HandleFunc("POST /v1/agents/{agent}/ask", s.agentHandler(s.postAsk))
-	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.agentHandler(s.listFacts))
-	s.mux.HandleFunc("DELETE /v1/agents/{agent}/facts/{id}", s.agentHandler(s.rejectFact))
-	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.agentHandler(s.listConsolidations))
-	s.mux.HandleFunc("POST /v1/agents/{agent}/consolidate", s.postConsolidate)
-	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.agentHandler(s.stats))
-	s.mux.HandleFunc("POST /v1/agents/{agent}/files", s.postFile)
-	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}/origin", s.agentHandler(s.memoryOrigin))
-	s.mux.HandleFunc("POST /v1/watch/scan", s.postWatchScan)
-	s.mux.HandleFunc("GET /v1/watch/status", s.getWatchStatus)
+	s.mux.HandleFunc("GET /v1/agents", s.guard(read, s.listAgents))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/memories", s.guard(write, s.postMemories))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.guard(read, s.agentHandler(s.listMemories)))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.guard(read, s.agentHandler(s.getMemory)))
+	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.guard(write, s.agentHandler(s.deleteMemory)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.guard(read, s.agentHandler(s.postRecall)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/ask", s.guard(read, s.agentHandler(s.postAsk)))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.guard(read, s.agentHandler(s.listFacts)))
+	s.mux.HandleFunc("DELETE /v1/agents/{agent}/facts/{id}", s.guard(write, s.agentHandler(s.rejectFact)))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/consolidations", s.guard(read, s.agentHandler(s.listConsolidations)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/consolidate", s.guard(write, s.postConsolidate))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/stats", s.guard(read, s.agentHandler(s.stats)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/files", s.guard(write, s.postFile))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}/origin", s.guard(read, s.agentHandler(s.memoryOrigin)))
+	s.mux.HandleFunc("POST /v1/watch/scan", s.guard(write, s.postWatchScan))
+	s.mux.HandleFunc("GET /v1/watch/status", s.guard(read, s.getWatchStatus))
 	notFound := func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	}
@@ -218,6 +222,9 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
+	}
+	if g, ok := auth.FromContext(r.Context()); ok {
+		names = slices.DeleteFunc(names, func(n string) bool { return !g.Allows(n, false) })
 	}
 	slices.Sort(names)
 	type agent struct {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -42,6 +43,7 @@ type fixtureOptions struct {
 	maxUpload     int64
 	timers        []Timer
 	describe      func(ctx context.Context, name, mime string, data []byte) (string, error) // the vision model
+	keyring       *auth.Keyring                                                             // tokens for the API and the page
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -62,6 +64,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	o := Options{Store: st, Recall: eng, Health: mon, AutoCreate: fo.agents == nil, Agents: fo.agents,
 		Location: time.UTC, Timers: func(context.Context) []Timer { return fo.timers }}
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
+	o.Keyring, so.Keyring = fo.keyring, fo.keyring
 	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
 		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true, Describe: fo.describe, DescribedBy: "ollama/llava"}
 		o.Files, so.Files = ing, ing

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"net/http"
 	"slices"
 	"strconv"
@@ -35,6 +36,9 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		h.fail(w, r, err)
 		return
+	}
+	if g, ok := auth.FromContext(r.Context()); ok {
+		names = slices.DeleteFunc(names, func(n string) bool { return !g.Allows(n, false) })
 	}
 	d := indexData{Now: time.Now(), Timers: h.opts.Timers(r.Context())}
 	if h.opts.Health != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"html/template"
 	"io/fs"
 	"math"
@@ -24,10 +25,12 @@ type page struct {
 	Error string
 	CSRF  string
 	Data  any
+	Auth  bool // signed in with a token: the page offers to sign out
 }
 
 func (h *Handler) newPage(w http.ResponseWriter, r *http.Request, title string) *page {
-	return &page{Title: title, CSRF: h.csrf.token(w, r), Flash: flashes[r.URL.Query().Get("done")]}
+	_, signedIn := auth.FromContext(r.Context())
+	return &page{Title: title, CSRF: h.csrf.token(w, r), Flash: flashes[r.URL.Query().Get("done")], Auth: signedIn}
 }
 
 // flashes are the messages a redirect may ask for by name, so a link can

@@ -13,6 +13,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -68,6 +69,9 @@ type Options struct {
 	// CSRFKey signs the forms' tokens; nil draws a random key, so tokens
 	// last as long as the process.
 	CSRFKey []byte
+	// Keyring holds the tokens a browser must sign in with; nil or empty:
+	// none is asked for (loopback).
+	Keyring *auth.Keyring
 	Logger  *slog.Logger
 }
 
@@ -111,6 +115,9 @@ func (h *Handler) routes() {
 	files := http.FileServerFS(static)
 	h.mux.Handle("GET /static/", http.StripPrefix("/static", cacheFor(files, 24*time.Hour)))
 	h.mux.HandleFunc("GET /{$}", h.index)
+	h.mux.HandleFunc("GET /login", h.loginPage)
+	h.mux.HandleFunc("POST /login", h.post(h.login))
+	h.mux.HandleFunc("POST /logout", h.post(h.logout))
 	h.mux.HandleFunc("GET /agents/{agent}", h.agent(h.overview))
 	h.mux.HandleFunc("GET /agents/{agent}/search", h.agent(h.search))
 	h.mux.HandleFunc("GET /agents/{agent}/days", h.agent(h.days))
@@ -140,6 +147,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hd.Set("X-Frame-Options", "DENY")
 	hd.Set("Referrer-Policy", "same-origin")
 	hd.Set("Cache-Control", "no-store")
+	r, ok := h.guard(w, r)
+	if !ok {
+		return
+	}
 	h.mux.ServeHTTP(w, r)
 }
 

@@ -1,0 +1,95 @@
+package web
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/auth"
+)
+
+// Tokens: when the server has them (Options.Keyring), every page but the
+// sign-in page and the static files wants one, from the cookie the sign-in
+// page sets (or an Authorization header). A page about an agent wants a
+// token that covers it; a form that changes something, one that may write
+// it. The overview lists only the token's agents.
+
+type loginData struct {
+	Next string
+}
+
+// guard runs before the routes; it answers itself when it refuses.
+func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {
+	k := h.opts.Keyring
+	if !k.Enabled() || strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" {
+		return r, true
+	}
+	g, err := k.Check(r)
+	if err != nil {
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			http.Redirect(w, r, "/login?next="+safeNext(r.URL.RequestURI()), http.StatusSeeOther)
+			return nil, false
+		}
+		h.failStatus(w, r, http.StatusUnauthorized, "Sign in first: this server asks for a token.")
+		return nil, false
+	}
+	if rest, ok := strings.CutPrefix(r.URL.Path, "/agents/"); ok {
+		agent, _, _ := strings.Cut(rest, "/")
+		write := r.Method != http.MethodGet && r.Method != http.MethodHead
+		if !g.Allows(agent, write) {
+			verb := "read"
+			if write {
+				verb = "change"
+			}
+			h.log.Info("web: refused a token beyond its scope", "token", g.Name, "method", r.Method, "path", r.URL.Path)
+			h.failStatus(w, r, http.StatusForbidden, "Token "+g.Name+" may not "+verb+" agent "+agent+".")
+			return nil, false
+		}
+	}
+	return r.WithContext(auth.WithGrant(r.Context(), g)), true
+}
+
+// safeNext keeps a return address on this site: a path, never "//host".
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+		return "/"
+	}
+	return next
+}
+
+func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request) {
+	p := h.newPage(w, r, "Sign in")
+	p.Data = loginData{Next: safeNext(r.URL.Query().Get("next"))}
+	h.render(w, http.StatusOK, "login", p)
+}
+
+// login checks the token and keeps it in an HttpOnly, SameSite=Strict
+// cookie that lasts the browser session.
+func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
+	if !h.opts.Keyring.Enabled() {
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	tok := strings.TrimSpace(r.PostFormValue("token"))
+	g, err := h.opts.Keyring.Lookup(tok)
+	if err != nil {
+		h.log.Warn("web: refused a sign-in with an unknown token", "remote", r.RemoteAddr)
+		p := h.newPage(w, r, "Sign in")
+		p.Error = "That token is not one this server knows."
+		p.Data = loginData{Next: safeNext(r.PostFormValue("next"))}
+		h.render(w, http.StatusUnauthorized, "login", p)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: auth.CookieName, Value: tok, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		SameSite: http.SameSiteStrictMode,
+	})
+	h.log.Info("web: signed in", "token", g.Name)
+	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
+}
+
+// logout forgets the cookie.
+func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{Name: auth.CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
+		SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
+}
