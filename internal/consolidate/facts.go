@@ -113,6 +113,9 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 	if g := preferenceRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
 			value := clip(g[3])
+			if vagueObject(value) {
+				return nil // "I love it", "I'd love to", "I love how you tell it"
+			}
 			return set(e, t, "preference: "+strings.ToLower(value), preferenceValue(g[2]), Preference)
 		}
 	}
@@ -245,6 +248,19 @@ func preferenceValue(verb string) string {
 }
 
 // clip keeps the claim itself: a value ends before a reason or an aside.
+// vagueObject reports whether a preference's object names nothing on its
+// own: a pronoun ("it", "them"), a bare "to", or a clause about something
+// said before ("how you use it", "that you chose pottery", "what you did").
+func vagueObject(v string) bool {
+	first, rest, _ := strings.Cut(strings.ToLower(strings.TrimSpace(v)), " ")
+	switch first {
+	case "", "it", "them", "this", "that", "these", "those", "to", "how", "what", "when", "where", "why",
+		"who", "you", "him", "her", "hearing", "seeing", "reading about":
+		return first != "to" || rest == "" || rest == "it" || rest == "that"
+	}
+	return false
+}
+
 func clip(v string) string {
 	for _, sep := range []string{", ", " because ", " but ", " so ", " which ", " since ", " - ", " — "} {
 		if i := strings.Index(v, sep); i > 0 {

@@ -144,6 +144,14 @@ func TestKeyFacts(t *testing.T) {
 		{"The budget is $4,000 for the quarter.", "user", []store.Entity{{Text: "$4,000", Type: "money"}}, []string{"budget|amount|$4,000|attribute"}},
 		{"The launch is on 2 April.", "user", []store.Entity{{Text: "2 April", Type: "date"}}, []string{"launch|date|2 April|event"}},
 		{"Is Alice the CTO?", "user", alice, nil},
+		// A preference's object must name something on its own.
+		{"I love it!", "melanie", nil, nil},
+		{"I'd love to, but I'm busy.", "melanie", nil, nil},
+		{"I love how you use it to tell your stories.", "melanie", nil, nil},
+		{"I love that you chose pottery for your art.", "caroline", nil, nil},
+		{"I love them so much.", "user", nil, nil},
+		{"I like to paint on Sundays.", "user", nil, []string{"user|preference: to paint on sundays|likes|preference"}},
+		{"I like that band.", "user", nil, nil}, // which band? said before
 		{"ok thanks", "user", nil, nil},
 	} {
 		m := &store.Memory{ID: 7, Role: tc.role, Importance: 0.5, Entities: tc.entities}
