@@ -3,9 +3,11 @@ package consolidate
 import (
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // The shapes of sentence that state something durable. A capitalised
@@ -65,8 +67,14 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 		if out == nil {
 			out = shapeFacts(p, m, f, i > 0)
 		}
+		if out != nil && vagueEntity(out[0].Entity) {
+			return nil // "it was last week": what was?
+		}
 		if out != nil {
 			out[0].Content = withoutDenial(s, out[0].Value)
+			if out[0].FactType == Event {
+				out[0].Value = absoluteDate(out[0].Value, m.Timestamp)
+			}
 			return out
 		}
 	}
@@ -248,6 +256,49 @@ func preferenceValue(verb string) string {
 }
 
 // clip keeps the claim itself: a value ends before a reason or an aside.
+// relativeDate is a date phrase that means nothing once its day has passed
+// and only ever points back ("yesterday", "last Friday", "two weeks ago")
+// or to the next day. "On Friday" and "this Friday" are left alone: an event
+// is as often ahead as behind.
+var relativeDate = regexp.MustCompile(`^(?i:yesterday|today|tonight|tomorrow|last night|the day before yesterday|` +
+	`(?:last|past|previous) (?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
+	`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\d{1,3}) (?:days?|weeks?|months?|years?) ago)$`)
+
+// absoluteDate turns a relative date into the date it meant when the memory
+// was said, so the fact still means it later: "yesterday" said on 8 May 2023
+// is "7 May 2023"; a week is its first and last day, a month "May 2023", a
+// year "2022". Anything else is kept as said.
+func absoluteDate(v string, said time.Time) string {
+	v = strings.TrimSpace(v)
+	if said.IsZero() || !relativeDate.MatchString(v) {
+		return v
+	}
+	r := when.Parse(v, said, nil)
+	if r.From.IsZero() || !strings.EqualFold(r.Phrase, v) {
+		return v
+	}
+	const day = "2 January 2006"
+	last := r.To.AddDate(0, 0, -1)
+	switch {
+	case !last.After(r.From):
+		return r.From.Format(day)
+	case r.From.Day() == 1 && r.To.Day() == 1 && r.To.Equal(r.From.AddDate(0, 1, 0)):
+		return r.From.Format("January 2006")
+	case r.From.YearDay() == 1 && r.To.Equal(r.From.AddDate(1, 0, 0)):
+		return r.From.Format("2006")
+	}
+	return r.From.Format(day) + " to " + last.Format(day)
+}
+
+// vagueEntity is a pronoun standing for what a fact would be about.
+func vagueEntity(e string) bool {
+	switch strings.ToLower(e) {
+	case "it", "this", "that", "they", "these", "those", "he", "she", "there":
+		return true
+	}
+	return false
+}
+
 // vagueObject reports whether a preference's object names nothing on its
 // own: a pronoun ("it", "them"), a bare "to", or a clause about something
 // said before ("how you use it", "that you chose pottery", "what you did").

@@ -124,6 +124,7 @@ func TestOfflineGolden(t *testing.T) {
 }
 
 func TestKeyFacts(t *testing.T) {
+	said := time.Date(2023, 5, 8, 14, 0, 0, 0, time.UTC)
 	alice := []store.Entity{{Text: "Alice", Type: "name"}}
 	for _, tc := range []struct {
 		sentence string
@@ -152,9 +153,17 @@ func TestKeyFacts(t *testing.T) {
 		{"I love them so much.", "user", nil, nil},
 		{"I like to paint on Sundays.", "user", nil, []string{"user|preference: to paint on sundays|likes|preference"}},
 		{"I like that band.", "user", nil, nil}, // which band? said before
+		// A relative date is resolved against when it was said (said is
+		// Monday 8 May 2023); "on Friday" may be ahead, so it stays.
+		{"The interview was yesterday.", "user", []store.Entity{{Text: "yesterday", Type: "date"}}, []string{"interview|date|7 May 2023|event"}},
+		{"The interview is tomorrow.", "user", []store.Entity{{Text: "tomorrow", Type: "date"}}, []string{"interview|date|9 May 2023|event"}},
+		{"The concert was last week.", "user", []store.Entity{{Text: "last week", Type: "date"}}, []string{"concert|date|1 May 2023 to 7 May 2023|event"}},
+		{"The trip was last year.", "user", []store.Entity{{Text: "last year", Type: "date"}}, []string{"trip|date|2022|event"}},
+		{"The meeting is on Friday.", "user", []store.Entity{{Text: "Friday", Type: "date"}}, []string{"meeting|date|Friday|event"}},
+		{"It was last week.", "user", []store.Entity{{Text: "last week", Type: "date"}}, nil},
 		{"ok thanks", "user", nil, nil},
 	} {
-		m := &store.Memory{ID: 7, Role: tc.role, Importance: 0.5, Entities: tc.entities}
+		m := &store.Memory{ID: 7, Role: tc.role, Importance: 0.5, Entities: tc.entities, Timestamp: said}
 		var got []string
 		for _, f := range keyFacts(tc.sentence, m) {
 			got = append(got, f.Entity+"|"+f.Attribute+"|"+f.Value+"|"+f.FactType)
