@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +20,7 @@ import (
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -412,4 +414,57 @@ func TestBrowser(t *testing.T) {
 		b.open("/agents/main/memories/1")
 		b.shot("memory")
 	})
+}
+
+// TestBrowserSignIn: with tokens, a real browser is sent to the sign-in
+// page, signs in once, keeps the cookie across pages, sees only its token's
+// agents, and signs out.
+func TestBrowserSignIn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("browser tests take a while; not in -short")
+	}
+	k, err := auth.New([]auth.Rule{
+		{Name: "main", SHA256: auth.Hash("tok-main"), Agents: []string{"main"}, Write: true},
+		{Name: "admin", SHA256: auth.Hash("tok-admin"), Agents: []string{"*"}, Write: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, fixtureOptions{keyring: k})
+	for _, agent := range []string{"main", "notes"} {
+		req, _ := http.NewRequestWithContext(t.Context(), "POST", f.url+"/v1/agents/"+agent+"/memories",
+			strings.NewReader(`{"content":"The spare key is under the blue pot.","timestamp":"2026-02-09T12:00:00Z"}`))
+		req.Header.Set("Authorization", "Bearer tok-admin")
+		if r := f.do(req); r.status != http.StatusCreated {
+			t.Fatalf("seed %s: %d %s", agent, r.status, r.body)
+		}
+	}
+	b := newBrowser(t, f.url)
+
+	b.open("/agents/main/search?q=spare+key")
+	if loc := eval[string](b, `location.pathname + location.search`); loc != "/login?next=/agents/main/search?q=spare+key" {
+		t.Fatalf("signed out, the browser is at %q, want the sign-in page", loc)
+	}
+	b.checkClean("sign-in")
+	b.shot("login")
+	b.do(chromedp.SendKeys(chromedp.CSS(`input[name=token]`), "tok-main"))
+	b.submit(`form.stack button[type=submit]`)
+	if loc := eval[string](b, `location.pathname`); loc != "/agents/main/search" {
+		t.Errorf("after signing in the browser is at %q, want back where it was going", loc)
+	}
+	if s := b.text("main"); !strings.Contains(s, "blue pot") {
+		t.Errorf("the search after signing in shows:\n%s", s)
+	}
+	b.open("/")
+	if agents := b.text("table.agents"); !strings.Contains(agents, "main") || strings.Contains(agents, "notes") {
+		t.Errorf("agents table with main's token: %q", agents)
+	}
+	b.checkClean("/ signed in")
+	b.submit(`footer form.inline button[type=submit]`)
+	if loc := eval[string](b, `location.pathname`); loc != "/login" {
+		t.Errorf("after signing out the browser is at %q, want /login", loc)
+	}
+	if c := eval[string](b, `document.cookie`); strings.Contains(c, "tok-main") {
+		t.Errorf("a script can read the token cookie: %q", c)
+	}
 }
