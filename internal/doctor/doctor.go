@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,6 +89,7 @@ func Run(ctx context.Context, o Options) []Check {
 	o.fill()
 	var out []Check
 	out = append(out, checkClock(o)...)
+	out = append(out, checkAccess(o.Config))
 	perms, canOpen := checkDataDir(o)
 	out = append(out, perms...)
 	out = append(out, checkIntegrity(ctx, o, canOpen)...)
@@ -96,6 +98,30 @@ func Run(ctx context.Context, o Options) []Check {
 	out = append(out, checkSystemd(ctx, o)...)
 	out = append(out, checkWatched(ctx, o)...)
 	return out
+}
+
+// checkAccess says who can reach the API: loopback, tokens, or everyone.
+func checkAccess(cfg config.Config) Check {
+	c := Check{Name: "access", Status: OK}
+	host, _, _ := net.SplitHostPort(cfg.Listen)
+	ip := net.ParseIP(host)
+	loopback := host == "localhost" || ip != nil && ip.IsLoopback()
+	n := len(cfg.Auth.Tokens)
+	switch {
+	case n > 0:
+		c.Detail = fmt.Sprintf("%s; %d token(s) in auth.tokens guard the API, /mcp and the page", cfg.Listen, n)
+	case loopback:
+		c.Detail = cfg.Listen + ": only this machine can connect; no token is asked for"
+	case cfg.Auth.AllowOpen:
+		c.Status = Warn
+		c.Detail = cfg.Listen + " without tokens (auth.allow_open): anyone who can reach it can read and write every agent's memories"
+		c.Fix = "add a token (dormouse token new) under auth.tokens, or listen on 127.0.0.1"
+	default:
+		c.Status = Fail
+		c.Detail = cfg.Listen + " without tokens: the daemon refuses to start"
+		c.Fix = "add a token (dormouse token new) under auth.tokens, listen on 127.0.0.1, or set auth.allow_open: true on a trusted network"
+	}
+	return c
 }
 
 // Failed reports whether any check failed.

@@ -209,3 +209,27 @@ func TestMissingModels(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckAccess(t *testing.T) {
+	tok := config.Token{Name: "a", SHA256: strings.Repeat("ab", 32), Agents: []string{"*"}, Access: "read"}
+	for _, c := range []struct {
+		listen string
+		tokens []config.Token
+		open   bool
+		want   string
+	}{
+		{"127.0.0.1:7733", nil, false, OK},
+		{"[::1]:7733", nil, false, OK},
+		{"localhost:7733", nil, false, OK},
+		{":7733", nil, false, Fail},
+		{"0.0.0.0:7733", nil, true, Warn},
+		{":7733", []config.Token{tok}, false, OK},
+	} {
+		cfg := config.Default()
+		cfg.Listen, cfg.Auth.Tokens, cfg.Auth.AllowOpen = c.listen, c.tokens, c.open
+		got := checkAccess(cfg)
+		if got.Status != c.want || got.Status != OK && got.Fix == "" {
+			t.Errorf("listen %s, %d tokens, open %v: %+v, want %s with a fix unless ok", c.listen, len(c.tokens), c.open, got, c.want)
+		}
+	}
+}
