@@ -124,21 +124,33 @@ func (k *Keyring) Lookup(token string) (*Grant, error) {
 	return found, nil
 }
 
-// Check returns the grant of the request's token: the Authorization header's
-// bearer token, else (for the web page) the token cookie.
+// Check returns the grant of the request's bearer token (the API, /mcp).
+// The cookie is not read: a request the browser sends on its own carries
+// cookies, never an Authorization header.
 func (k *Keyring) Check(r *http.Request) (*Grant, error) {
+	return k.Lookup(Bearer(r))
+}
+
+// CheckPage returns the grant of a web page request: its bearer token, else
+// the cookie the sign-in page set (the page's forms carry CSRF tokens).
+func (k *Keyring) CheckPage(r *http.Request) (*Grant, error) {
 	return k.Lookup(FromRequest(r))
 }
 
-// FromRequest returns the request's token: "Authorization: Bearer tok", else
-// the web page's cookie, else "".
-func FromRequest(r *http.Request) string {
-	if h := r.Header.Get("Authorization"); h != "" {
-		scheme, tok, ok := strings.Cut(h, " ")
-		if ok && strings.EqualFold(scheme, "Bearer") {
-			return strings.TrimSpace(tok)
-		}
+// Bearer returns the token of "Authorization: Bearer tok", or "".
+func Bearer(r *http.Request) string {
+	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
 		return ""
+	}
+	return strings.TrimSpace(tok)
+}
+
+// FromRequest returns a page request's token: "Authorization: Bearer tok",
+// else the sign-in cookie, else "".
+func FromRequest(r *http.Request) string {
+	if r.Header.Get("Authorization") != "" {
+		return Bearer(r)
 	}
 	if c, err := r.Cookie(CookieName); err == nil {
 		return c.Value

@@ -34,7 +34,10 @@ func (f *fixture) send(method, path, authz, body string) (int, string) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if authz != "" {
+	switch {
+	case authz == "cookie":
+		req.Header.Set("Cookie", auth.CookieName+"=tok-admin")
+	case authz != "":
 		req.Header.Set("Authorization", authz)
 	}
 	resp, err := http.DefaultClient.Do(req)
@@ -82,6 +85,7 @@ func TestTokensGuardEveryRoute(t *testing.T) {
 			{"", "assistant", http.StatusUnauthorized},
 			{"Bearer wrong", "assistant", http.StatusUnauthorized},
 			{"Basic dG9rLWFkbWlu", "assistant", http.StatusUnauthorized},
+			{"cookie", "assistant", http.StatusUnauthorized}, // the page's cookie is not a bearer token
 			{"Bearer tok-assistant", "assistant", 0},
 			{"Bearer tok-assistant", "coder", http.StatusForbidden},
 			{"Bearer tok-reader", "coder", map[bool]int{true: http.StatusForbidden, false: 0}[rt.write]},

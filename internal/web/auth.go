@@ -23,7 +23,7 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 	if !k.Enabled() || strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" {
 		return r, true
 	}
-	g, err := k.Check(r)
+	g, err := k.CheckPage(r)
 	if err != nil {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
 			http.Redirect(w, r, "/login?next="+safeNext(r.URL.RequestURI()), http.StatusSeeOther)
