@@ -22,6 +22,13 @@ import (
 //go:embed kinds.txt
 var lexiconText string
 
+// informalText is the chat words WordNet lacks, each with the words it
+// stands for ("fam family", "gf girlfriend"), written by hand: a memory
+// that says "fam" is indexed under family and family's kinds.
+//
+//go:embed informal.txt
+var informalText string
+
 var (
 	once    sync.Once
 	lexicon map[string]string // word → its kinds, space-separated
@@ -40,6 +47,20 @@ func load() map[string]string {
 				}
 			}
 		}
+		for line := range strings.SplitSeq(informalText, "\n") {
+			w, rest, ok := strings.Cut(line, " ")
+			if !ok {
+				continue
+			}
+			all := rest
+			for x := range strings.FieldsSeq(rest) {
+				isKind[x] = true
+				if k := lexicon[x]; k != "" {
+					all += " " + k
+				}
+			}
+			lexicon[w] = all
+		}
 	})
 	return lexicon
 }
@@ -52,10 +73,13 @@ func Of(s string) string {
 	var seenWords, seenKinds map[string]bool
 	var lower []byte
 	for w := range words(s) {
-		if len(w) < 3 {
+		if len(w) < 2 {
 			continue
 		}
 		lower = appendLower(lower[:0], w)
+		if len(w) == 2 && !informal(string(lower)) {
+			continue // "gf" and "bf" are words; "it" and "us" are not nouns
+		}
 		k, ok := lex[string(lower)] // no allocation: the conversion is only a lookup key
 		if !ok {
 			k, ok = lex[singular(string(lower))]
@@ -81,6 +105,11 @@ func Of(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// informal reports whether w is one of informal.txt's words.
+func informal(w string) bool {
+	return strings.HasPrefix(informalText, w+" ") || strings.Contains(informalText, "\n"+w+" ")
 }
 
 // words yields the runs of letters in s.

@@ -18,6 +18,11 @@ func TestOf(t *testing.T) {
 		{"Made lasagna for the kids", []string{"dish", "food"}, nil},
 		{"The children played tennis", []string{"sport", "juvenile"}, nil},
 		{"Just learning the guitar and violin", []string{"instrument"}, []string{"device device"}},
+		// Chat words WordNet lacks (informal.txt), two letters included.
+		{"Went camping with my fam", []string{"family", "social"}, nil},
+		{"My gf got a new pup!", []string{"girlfriend", "friend", "puppy", "dog"}, nil},
+		{"The biz is doing well", []string{"business"}, nil},
+		{"Is it us or them?", nil, nil},
 		{"ok thanks, see you", nil, nil},
 		{"", nil, nil},
 	} {
