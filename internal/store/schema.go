@@ -253,6 +253,13 @@ CREATE TRIGGER daily_memories_embeddings_au AFTER UPDATE OF content ON daily_mem
 	DELETE FROM memory_embeddings WHERE memory_id = old.id;
 END;
 `,
+	// 9: the kinds lexicon learned chat words WordNet lacks ("fam": family,
+	// "gf": girlfriend): every memory is indexed afresh. A later change of
+	// the lexicon that should reach stored memories is another such step.
+	`
+INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
+INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.
