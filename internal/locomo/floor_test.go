@@ -8,7 +8,7 @@ import (
 
 // devFloor is the development split's (samples 0-4) evidence recall as
 // reported in the README, less 2 points: a change that loses more fails.
-var devFloor = map[string]float64{"5": 0.692 - 0.02, "10": 0.789 - 0.02, "25": 0.859 - 0.02, "50": 0.893 - 0.02}
+var devFloor = map[string]float64{"5": 0.698 - 0.02, "10": 0.793 - 0.02, "25": 0.861 - 0.02, "50": 0.894 - 0.02}
 
 // TestLocomoDevFloor runs `bench locomo` on the development split with the
 // default engine. It reads ../shared/data/locomo/locomo10.json (or
