@@ -12,18 +12,16 @@ import (
 )
 
 func runBench(ctx context.Context, env Env, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(env.Stdout, "Usage: dormouse bench locomo --data FILE [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]")
-		fmt.Fprintln(env.Stdout, "\nBenchmarks:\n  locomo   evidence recall@k on the LoCoMo conversations (offline, in a temporary data directory)")
-		if len(args) == 0 {
-			return usagef("name a benchmark")
-		}
-		return nil
+	name, rest, ok, err := splitVerb(env, args, "Usage: dormouse bench locomo --data FILE [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]\n"+
+		"\nBenchmarks:\n  locomo   evidence recall@k on the LoCoMo conversations (offline, in a temporary data directory)",
+		"name a benchmark")
+	if !ok {
+		return err
 	}
-	if args[0] != "locomo" {
-		return usagef("unknown benchmark %q (known: locomo)", args[0])
+	if name != "locomo" {
+		return usagef("unknown benchmark %q (known: locomo)", name)
 	}
-	return runBenchLocomo(ctx, env, args[1:])
+	return runBenchLocomo(ctx, env, rest)
 }
 
 func runBenchLocomo(ctx context.Context, env Env, args []string) error {

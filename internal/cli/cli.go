@@ -85,6 +85,21 @@ func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
 
+// splitVerb reads the first argument of a command made of verbs (bench, token,
+// watch). Without one, or with -h, --help or help, it prints help and ok
+// is false: err is nil for help asked for, and the usage error missing
+// names when no verb was given.
+func splitVerb(env Env, args []string, help, missing string) (name string, rest []string, ok bool, err error) {
+	if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
+		return args[0], args[1:], true, nil
+	}
+	fmt.Fprintln(env.Stdout, help)
+	if len(args) == 0 {
+		return "", nil, false, usagef("%s", missing)
+	}
+	return "", nil, false, nil
+}
+
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, env Env) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {

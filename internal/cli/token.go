@@ -11,23 +11,21 @@ import (
 )
 
 func runToken(ctx context.Context, env Env, args []string) error {
-	const synopsis = "new --name NAME [--agents a,b | --agents '*'] [--access read|write]"
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(env.Stdout, "Usage: dormouse token "+synopsis)
-		fmt.Fprintln(env.Stdout, "\nDraws a bearer token, prints it once, and prints the auth.tokens entry that holds its SHA-256.")
-		if len(args) == 0 {
-			return usagef("name a token command (new)")
-		}
-		return nil
+	const synopsis = "--name NAME [--agents a,b | --agents '*'] [--access read|write]"
+	sub, rest, ok, err := splitVerb(env, args, "Usage: dormouse token new "+synopsis+"\n"+
+		"\nDraws a bearer token, prints it once, and prints the auth.tokens entry that holds its SHA-256.",
+		"name a token command (new)")
+	if !ok {
+		return err
 	}
-	if args[0] != "new" {
-		return usagef("unknown token command %q (known: new)", args[0])
+	if sub != "new" {
+		return usagef("unknown token command %q (known: new)", sub)
 	}
-	fs := newFlags(env, "token new", "--name NAME [--agents a,b | --agents '*'] [--access read|write]")
+	fs := newFlags(env, "token new", synopsis)
 	name := fs.String("name", "", "what logs call the token, such as assistant; required")
 	agents := fs.String("agents", "", "comma-separated agents the token may use, or * for every agent; required")
 	access := fs.String("access", "read", "read (list, show, recall, ask) or write (also store, forget, consolidate)")
-	pos, err := parse(fs, args[1:])
+	pos, err := parse(fs, rest)
 	if err != nil {
 		return err
 	}

@@ -14,18 +14,15 @@ import (
 )
 
 func runWatch(ctx context.Context, env Env, args []string) error {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(env.Stdout, "Usage: dormouse watch list|scan|status [flags]\n\n"+
-			"  list    the watched folders in the configuration\n"+
-			"  scan    scan every watched folder now (or --agent's), comparing SHA-256 hashes\n"+
-			"  status  each folder's watcher and every failing file\n\n"+
-			"Run 'dormouse watch VERB --help' for a verb's flags.")
-		if len(args) == 0 {
-			return usagef("watch needs a verb: list, scan or status")
-		}
-		return nil
+	verb, rest, ok, err := splitVerb(env, args, "Usage: dormouse watch list|scan|status [flags]\n\n"+
+		"  list    the watched folders in the configuration\n"+
+		"  scan    scan every watched folder now (or --agent's), comparing SHA-256 hashes\n"+
+		"  status  each folder's watcher and every failing file\n\n"+
+		"Run 'dormouse watch VERB --help' for a verb's flags.",
+		"watch needs a verb: list, scan or status")
+	if !ok {
+		return err
 	}
-	verb, rest := args[0], args[1:]
 	fs := newFlags(env, "watch "+verb, "[flags]")
 	var c common
 	c.register(fs, false)

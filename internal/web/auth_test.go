@@ -21,12 +21,7 @@ func TestSignIn(t *testing.T) {
 	}
 	f := newFixture(t, fixtureOptions{keyring: k})
 	for _, agent := range []string{"main", "other"} {
-		req, _ := http.NewRequestWithContext(t.Context(), "POST", f.url+"/v1/agents/"+agent+"/memories",
-			strings.NewReader(`{"content":"The spare key is under the blue pot."}`))
-		req.Header.Set("Authorization", "Bearer tok-admin")
-		if r := f.do(req); r.status != http.StatusCreated {
-			t.Fatalf("seed %s: %d %s", agent, r.status, r.body)
-		}
+		f.seedAs("tok-admin", agent, `{"content":"The spare key is under the blue pot."}`)
 	}
 
 	// Signed out: pages send to the sign-in page; static files and the

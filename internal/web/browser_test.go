@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -432,12 +431,7 @@ func TestBrowserSignIn(t *testing.T) {
 	}
 	f := newFixture(t, fixtureOptions{keyring: k})
 	for _, agent := range []string{"main", "notes"} {
-		req, _ := http.NewRequestWithContext(t.Context(), "POST", f.url+"/v1/agents/"+agent+"/memories",
-			strings.NewReader(`{"content":"The spare key is under the blue pot.","timestamp":"2026-02-09T12:00:00Z"}`))
-		req.Header.Set("Authorization", "Bearer tok-admin")
-		if r := f.do(req); r.status != http.StatusCreated {
-			t.Fatalf("seed %s: %d %s", agent, r.status, r.body)
-		}
+		f.seedAs("tok-admin", agent, `{"content":"The spare key is under the blue pot.","timestamp":"2026-02-09T12:00:00Z"}`)
 	}
 	b := newBrowser(t, f.url)
 

@@ -111,6 +111,20 @@ func (f *fixture) seed(agent, body string) {
 	}
 }
 
+// seedAs stores memories through the API with a bearer token (fixtures
+// with a keyring).
+func (f *fixture) seedAs(token, agent, body string) {
+	f.t.Helper()
+	req, err := http.NewRequestWithContext(f.t.Context(), "POST", f.url+"/v1/agents/"+agent+"/memories", strings.NewReader(body))
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if r := f.do(req); r.status != http.StatusCreated {
+		f.t.Fatalf("seed %s: %d %s", agent, r.status, r.body)
+	}
+}
+
 // agent runs fn on an open agent of the fixture's store.
 func (f *fixture) agent(name string, fn func(a *store.Agent)) {
 	f.t.Helper()
