@@ -255,7 +255,6 @@ func preferenceValue(verb string) string {
 	return "likes"
 }
 
-// clip keeps the claim itself: a value ends before a reason or an aside.
 // relativeDate is a date phrase that means nothing once its day has passed
 // and only ever points back ("yesterday", "last Friday", "two weeks ago")
 // or to the next day. "On Friday" and "this Friday" are left alone: an event
@@ -306,12 +305,13 @@ func vagueObject(v string) bool {
 	first, rest, _ := strings.Cut(strings.ToLower(strings.TrimSpace(v)), " ")
 	switch first {
 	case "", "it", "them", "this", "that", "these", "those", "to", "how", "what", "when", "where", "why",
-		"who", "you", "him", "her", "hearing", "seeing", "reading about":
+		"who", "you", "him", "her", "hearing", "seeing":
 		return first != "to" || rest == "" || rest == "it" || rest == "that"
 	}
 	return false
 }
 
+// clip keeps the claim itself: a value ends before a reason or an aside.
 func clip(v string) string {
 	for _, sep := range []string{", ", " because ", " but ", " so ", " which ", " since ", " - ", " — "} {
 		if i := strings.Index(v, sep); i > 0 {

@@ -109,12 +109,9 @@ func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health
 // WebPage builds the memory-bank page over the same store, recall engine,
 // consolidation engine and health monitor as the API.
 // Its upload form runs files through files, the ingester behind
-// POST /v1/agents/{agent}/files (nil hides the form).
-func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, log *slog.Logger) (http.Handler, error) {
-	keys, err := Keyring(cfg)
-	if err != nil {
-		return nil, err
-	}
+// POST /v1/agents/{agent}/files (nil hides the form). Its sign-in takes the
+// API's tokens (keys).
+func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, keys *auth.Keyring, log *slog.Logger) (http.Handler, error) {
 	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
 		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes, Keyring: keys}
 	if files != nil {
@@ -258,7 +255,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	eng := RecallEngine(cfg)
 	SemanticRecall(cfg, eng, embedder)
 	eng.Logger = log
-	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), log); err != nil {
+	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), keys, log); err != nil {
 		stopBG()
 		if backlog != nil {
 			backlog.Wait()

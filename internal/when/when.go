@@ -62,8 +62,19 @@ type tok struct {
 	start, end int    // byte offsets in the question
 }
 
-func tokens(q string) []tok {
-	var out []tok
+// toks are a question's words.
+type toks []tok
+
+// at is the i-th word, or "" before the first and after the last.
+func (ts toks) at(i int) string {
+	if i >= 0 && i < len(ts) {
+		return ts[i].w
+	}
+	return ""
+}
+
+func tokens(q string) toks {
+	var out toks
 	start := -1
 	flush := func(i int) {
 		if start < 0 {
@@ -117,12 +128,7 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
 	day := func(t time.Time) (time.Time, time.Time) { return t, t.AddDate(0, 0, 1) }
 	ts := tokens(q)
-	at := func(i int) string {
-		if i >= 0 && i < len(ts) {
-			return ts[i].w
-		}
-		return ""
-	}
+	at := ts.at
 	done := func(i, j int, from, to time.Time, latest bool) Range {
 		// Take a leading preposition with the phrase.
 		for i > 0 && (at(i-1) == "on" || at(i-1) == "in" || at(i-1) == "during" || at(i-1) == "from" ||
@@ -383,17 +389,12 @@ func weekOf(w string) int {
 	return 0
 }
 
-// partOfMonth reads "early March", "mid-May 2025" (a tenth of the month
-// each: days 1-10, 11-20, 21 on), "the end of June", "the first week of
+// partOfMonth reads "early March", "mid-May 2025" (a month's thirds: days
+// 1-10, 11-20, 21 on; a season's months), "the end of June", "the first week of
 // August 2023" and "the last week of August": the month is whatever Parse
 // makes of the words after.
-func partOfMonth(q string, ts []tok, i int, asOf time.Time, loc *time.Location) (Range, bool) {
-	at := func(k int) string {
-		if k >= 0 && k < len(ts) {
-			return ts[k].w
-		}
-		return ""
-	}
+func partOfMonth(q string, ts toks, i int, asOf time.Time, loc *time.Location) (Range, bool) {
+	at := ts.at
 	part, week, k := "", 0, i+1
 	switch {
 	case strings.HasPrefix(at(i), "mid-"):
@@ -437,8 +438,8 @@ func partOfMonth(q string, ts []tok, i int, asOf time.Time, loc *time.Location) 
 		from = step(from, 2)
 	}
 	s, e := ts[i].start, len(q)-len(tail)+len(r.Phrase)-len("in ")
-	for _, p := range []string{"in ", "In ", "during ", "at ", "by "} {
-		if strings.HasSuffix(q[:s], p) && p != "by " {
+	for _, p := range []string{"in ", "In ", "during ", "at "} {
+		if strings.HasSuffix(q[:s], p) {
 			s -= len(p)
 		}
 	}
@@ -501,13 +502,8 @@ func seasonRange(w, before, next, next2 string, today time.Time, loc *time.Locat
 
 // weekdayFrom reads "the Sunday before October 25, 2022" and "the Friday
 // after 1 March": that weekday, counted from the date that follows.
-func weekdayFrom(q string, ts []tok, i int, asOf time.Time, loc *time.Location) (Range, bool) {
-	at := func(k int) string {
-		if k >= 0 && k < len(ts) {
-			return ts[k].w
-		}
-		return ""
-	}
+func weekdayFrom(q string, ts toks, i int, asOf time.Time, loc *time.Location) (Range, bool) {
+	at := ts.at
 	if at(i+1) != "before" && at(i+1) != "after" || i+2 >= len(ts) {
 		return Range{}, false
 	}
@@ -541,13 +537,8 @@ func weekdayFrom(q string, ts []tok, i int, asOf time.Time, loc *time.Location) 
 // that bounds the question rather than naming its time ("as of March",
 // "before 2024", "since Monday"; see Range) becomes Since or Until, and the
 // phrase then starts at those words.
-func bound(ts []tok, i int, r Range) (int, Range) {
-	at := func(k int) string {
-		if k >= 0 && k < len(ts) {
-			return ts[k].w
-		}
-		return ""
-	}
+func bound(ts toks, i int, r Range) (int, Range) {
+	at := ts.at
 	from, to := r.From, r.To
 	if from.IsZero() {
 		return i, r
