@@ -29,6 +29,9 @@ type TrackedFile struct {
 	NextRetry time.Time `json:"next_retry,omitzero"`
 	Memories  int       `json:"memories"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Undescribed is set (by TrackedFiles) for an image whose current memory has its metadata only:
+	// stored before a vision model was configured, so a scan may now describe it.
+	Undescribed bool `json:"undescribed,omitempty"`
 }
 
 const trackedColumns = `root, path, sha256, size, mtime, status, error, attempts, next_retry, memories, updated_at`
@@ -42,12 +45,25 @@ func scanTracked(s *sqlite3.Stmt) TrackedFile {
 	if ms := s.ColumnInt64(8); ms > 0 {
 		f.NextRetry = time.UnixMilli(ms).UTC()
 	}
+	if s.ColumnCount() > 11 {
+		f.Undescribed = s.ColumnBool(11)
+	}
 	return f
 }
 
+// undescribedColumn is TrackedFile.Undescribed: an image (by its name) whose current memory's context
+// has neither described_by nor not_described (files.Options.Describe).
+const undescribedColumn = `CASE WHEN status != 'skipped' AND (lower(path) GLOB '*.png' OR lower(path) GLOB '*.jpg'
+	OR lower(path) GLOB '*.jpeg' OR lower(path) GLOB '*.gif' OR lower(path) GLOB '*.webp')
+	THEN EXISTS (SELECT 1 FROM daily_memories m WHERE m.file_hash = tracked_files.sha256 AND m.retired_at IS NULL
+		AND json_type(m.context, '$.image') = 'object'
+		AND json_type(m.context, '$.image.described_by') IS NULL
+		AND json_type(m.context, '$.image.not_described') IS NULL)
+	ELSE 0 END`
+
 // TrackedFiles returns every tracked file under root ("" for every root), by path.
 func (a *Agent) TrackedFiles(ctx context.Context, root string) ([]TrackedFile, error) {
-	sql := `SELECT ` + trackedColumns + ` FROM tracked_files`
+	sql := `SELECT ` + trackedColumns + `, ` + undescribedColumn + ` FROM tracked_files`
 	var args []any
 	if root != "" {
 		sql += ` WHERE root = ?`
@@ -94,13 +110,18 @@ type FileChange struct {
 	// Replace retires the memories of the content this path held before, unless another tracked
 	// path still holds it (mirror mode); without it they stay (inbox mode).
 	Replace bool
+	// Refresh rewrites the current memories of this content in place with Memories (an image
+	// described now that was stored with its metadata only): same ids, so citations hold; the
+	// consolidated days they are in are marked for rebuild.
+	Refresh bool
 }
 
 // FileResult says what CommitFile did.
 type FileResult struct {
-	Inserted int  `json:"inserted"`         // memories stored
-	Reused   bool `json:"reused,omitempty"` // the content's memories existed already
-	Retired  int  `json:"retired"`          // memories of the previous content retired
+	Inserted  int  `json:"inserted"`            // memories stored
+	Reused    bool `json:"reused,omitempty"`    // the content's memories existed already
+	Retired   int  `json:"retired"`             // memories of the previous content retired
+	Refreshed int  `json:"refreshed,omitempty"` // memories rewritten in place (Refresh)
 }
 
 // CommitFile records ch in one transaction.
@@ -144,6 +165,11 @@ func (a *Agent) commitFile(ctx context.Context, c *conn, ch *FileChange, now tim
 			return res, err
 		}
 		switch {
+		case active > 0 && ch.Refresh && active == len(ch.Memories):
+			if err := a.refreshFile(ctx, c, ch, now); err != nil {
+				return res, err
+			}
+			res.Refreshed, count = active, active
 		case active > 0:
 			res.Reused, count = true, active
 		default:
@@ -293,6 +319,51 @@ func countFileMemories(ctx context.Context, c *conn, hash string) (int, error) {
 	n := 0
 	err := c.query(ctx, `SELECT count(*) FROM daily_memories WHERE file_hash = ? AND retired_at IS NULL`, []any{hash}, func(s *sqlite3.Stmt) error { n = s.ColumnInt(0); return nil })
 	return n, err
+}
+
+// refreshFile rewrites the current memories of ch's content, in id order, with ch.Memories: the
+// full-text and kinds indexes follow through the content triggers, the embedding is dropped (and
+// made again), facts made from the old text lose it as a source, and consolidated days are marked
+// for rebuild.
+func (a *Agent) refreshFile(ctx context.Context, c *conn, ch *FileChange, now time.Time) error {
+	var ids []int64
+	err := c.query(ctx, `SELECT id FROM daily_memories WHERE file_hash = ? AND retired_at IS NULL ORDER BY id`,
+		[]any{ch.SHA256}, func(s *sqlite3.Stmt) error { ids = append(ids, s.ColumnInt64(0)); return nil })
+	if err != nil {
+		return fmt.Errorf("find the memories to refresh: %w", err)
+	}
+	err = c.execArgs(ctx, `INSERT INTO file_rebuild_days (day, reason, marked_at)
+		SELECT DISTINCT day, 'file described', ? FROM daily_memories
+		WHERE file_hash = ? AND retired_at IS NULL AND consolidated = 1
+		ON CONFLICT (day) DO UPDATE SET marked_at = excluded.marked_at`, now.UnixMilli(), ch.SHA256)
+	if err != nil {
+		return fmt.Errorf("mark days for rebuild: %w", err)
+	}
+	for i, id := range ids {
+		m := &ch.Memories[i]
+		if err := dropSource(ctx, c, id, now, false); err != nil {
+			return fmt.Errorf("remove memory %d from its facts: %w", id, err)
+		}
+		entities, err := json.Marshal(nonNil(m.Entities))
+		if err != nil {
+			return err
+		}
+		topics, err := json.Marshal(nonNil(m.Topics))
+		if err != nil {
+			return err
+		}
+		var context any
+		if len(m.Context) > 0 {
+			context = string(m.Context)
+		}
+		if err := c.execArgs(ctx, `UPDATE daily_memories SET content = ?, context = ?, importance = ?,
+			content_hash = ?, summary = ?, entities = ?, topics = ? WHERE id = ?`,
+			m.Content, context, m.Importance, m.ContentHash, m.Summary, string(entities), string(topics), id); err != nil {
+			return fmt.Errorf("refresh memory %d: %w", id, err)
+		}
+		m.ID = id
+	}
+	return nil
 }
 
 // insertFileMemory stores a memory of a file's content. Unlike Insert it never dedupes against other

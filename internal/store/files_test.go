@@ -268,3 +268,43 @@ func TestChangedFileDropsFactsOfItsOldContent(t *testing.T) {
 		t.Errorf("IsForgotten(old content) = %v, %v; want false: a changed file forgets nothing", f, err)
 	}
 }
+
+// Refresh rewrites a content's memories in place: the same ids, the new text
+// searchable and the old gone, the consolidated day marked for rebuild, and
+// the undescribed flag cleared.
+func TestRefreshRewritesInPlace(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	ctx := t.Context()
+	meta := fileMems("pics/boat.png", "Image boat.png (in pics): PNG, 8×6 pixels, 100 bytes.")
+	meta[0].Context = []byte(`{"file":{"path":"pics/boat.png"},"image":{"format":"png","width":8,"height":6}}`)
+	commit(t, a, FileChange{Path: "pics/boat.png", SHA256: "img", Memories: meta})
+	ids := searchIDs(t, a, "pixels")
+	if len(ids) != 1 {
+		t.Fatalf("image memory ids %v", ids)
+	}
+	if _, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-01-05", Summary: "a picture of something", SourceIDs: ids}); err != nil {
+		t.Fatal(err)
+	}
+	tracked, err := a.TrackedFiles(ctx, "/vault")
+	if err != nil || len(tracked) != 1 || !tracked[0].Undescribed {
+		t.Fatalf("TrackedFiles = %+v, %v; want the image undescribed", tracked, err)
+	}
+
+	described := fileMems("pics/boat.png", "Image boat.png (in pics): PNG, 8×6 pixels, 100 bytes.\n\nA red rowing boat named Molly.")
+	described[0].Context = []byte(`{"file":{"path":"pics/boat.png"},"image":{"format":"png","described_by":"ollama/llava"}}`)
+	res := commit(t, a, FileChange{Path: "pics/boat.png", SHA256: "img", Memories: described, Refresh: true})
+	if res.Refreshed != 1 || res.Inserted != 0 || res.Reused {
+		t.Errorf("refresh result %+v; want one memory refreshed", res)
+	}
+	if got := searchIDs(t, a, "molly"); !slices.Equal(got, ids) {
+		t.Errorf("memories naming Molly %v, want the same %v", got, ids)
+	}
+	if days, err := a.FileRebuildDays(ctx); err != nil || len(days) != 1 || days[0].Day != "2026-01-05" || days[0].Reason != "file described" {
+		t.Errorf("FileRebuildDays = %v, %v; want the image's day", days, err)
+	}
+	tracked, err = a.TrackedFiles(ctx, "/vault")
+	if err != nil || len(tracked) != 1 || tracked[0].Undescribed || tracked[0].Memories != 1 {
+		t.Errorf("TrackedFiles after refresh = %+v, %v", tracked, err)
+	}
+}

@@ -164,3 +164,58 @@ func TestInboxKeepsImagesWhileTheModelIsDown(t *testing.T) {
 		t.Errorf("%d described memories, want 1", len(ids))
 	}
 }
+
+// TestImagesStoredBeforeVisionAreDescribed: an image stored with its metadata only, before a vision
+// model was configured, is described by the next scan once one is: the same memory, rewritten (its
+// id, and so every citation of it, holds), once; while the model is down it keeps its metadata.
+func TestImagesStoredBeforeVisionAreDescribed(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	e.write("pics/harbour.png", string(pngBytes(t, 8)))
+	e.write("notes/boat.md", "# Boat\n\nThe boat needs new oars before May.")
+	if res, err := NewWatcher(e.folder(), e.ing, nil).ScanOnce(ctx); err != nil || res.Ingested != 2 || res.Described != 0 {
+		t.Fatalf("scan without vision: %+v, %v", res, err)
+	}
+	ids, _ := e.found("harbour")
+	if len(ids) != 1 {
+		t.Fatalf("image memories %v, want one", ids)
+	}
+	if tf := e.trackedFiles(); !tf["pics/harbour.png"].Undescribed || tf["notes/boat.md"].Undescribed {
+		t.Fatalf("tracked files: %+v; want the image (only) undescribed", tf)
+	}
+	// Without a model nothing changes.
+	if res, err := NewWatcher(e.folder(), e.ing, nil).ScanOnce(ctx); err != nil || res.Unchanged != 2 {
+		t.Fatalf("second scan without vision: %+v, %v", res, err)
+	}
+
+	// The model is configured but down: the image keeps its metadata and is retried.
+	v := &vision{down: true}
+	e.ing.Describe, e.ing.DescribedBy = v.describe, "ollama/llava"
+	e.ing.RetryBase = time.Nanosecond // the failed file is due again at once
+	if res, err := NewWatcher(e.folder(), e.ing, nil).ScanOnce(ctx); err != nil || res.Failed != 1 {
+		t.Fatalf("scan with the model down: %+v, %v", res, err)
+	}
+	if got, _ := e.found("harbour"); len(got) != 1 || got[0] != ids[0] {
+		t.Fatalf("with the model down the image's memory is %v, want %v kept", got, ids)
+	}
+
+	// The model answers: the same memory now says what the image shows.
+	v.set(false)
+	res, err := NewWatcher(e.folder(), e.ing, nil).ScanOnce(ctx)
+	if err != nil || res.Described != 1 || res.Memories != 0 {
+		t.Fatalf("scan with the model up: %+v, %v; want one image described, no memory added", res, err)
+	}
+	if got, _ := e.found("Molly"); len(got) != 1 || got[0] != ids[0] {
+		t.Fatalf("memories naming Molly: %v, want the image's own %v", got, ids)
+	}
+	if total, current := e.memoryCount(); total != 2 || current != 2 {
+		t.Errorf("memories: %d stored, %d current; want 2 and 2", total, current)
+	}
+	if tf := e.trackedFiles()["pics/harbour.png"]; tf.Undescribed || tf.Status != store.FileOK {
+		t.Errorf("tracked image after describing: %+v", tf)
+	}
+	calls := v.calls
+	if res, err := NewWatcher(e.folder(), e.ing, nil).ScanOnce(ctx); err != nil || res.Described != 0 || v.calls != calls {
+		t.Errorf("a further scan: %+v, %v, %d model calls; want nothing described again", res, err, v.calls-calls)
+	}
+}

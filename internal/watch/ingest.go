@@ -47,6 +47,8 @@ type Outcome struct {
 	Inserted int    `json:"inserted"`
 	Reused   bool   `json:"reused,omitempty"`
 	Retired  int    `json:"retired,omitempty"`
+	// Refreshed counts memories rewritten in place: an image described since it was stored.
+	Refreshed int `json:"refreshed,omitempty"`
 	// modelDown: it failed because the vision model could not describe it; an inbox keeps it.
 	modelDown bool
 }
@@ -59,6 +61,9 @@ type File struct {
 	MTime      time.Time
 	Err        error // reading it failed (retried) or a *files.SkipError (too big, outside the root)
 	Mirror     bool  // a change retires the memories of what the file held before
+	// Refresh rewrites the memories of unchanged content (an image stored before a vision model was
+	// configured, described now).
+	Refresh bool
 }
 
 // UploadRoot is the root uploads and `dormouse ingest --file` are tracked under.
@@ -81,7 +86,7 @@ func (in *Ingester) Ingest(ctx context.Context, agent string, f File) (Outcome, 
 // prepareCause parses and derives f's memories: the change to record, and the error of a file that
 // failed or was skipped. It fails only when ctx ends.
 func (in *Ingester) prepareCause(ctx context.Context, f File) (ch store.FileChange, cause error, err error) {
-	ch = store.FileChange{Root: f.Root, Path: f.Path, Size: f.Size, MTime: f.MTime, Replace: f.Mirror}
+	ch = store.FileChange{Root: f.Root, Path: f.Path, Size: f.Size, MTime: f.MTime, Replace: f.Mirror, Refresh: f.Refresh}
 	switch {
 	case f.Err != nil && files.IsSkip(f.Err):
 		ch.Status, ch.Error, cause = store.FileSkipped, f.Err.Error(), f.Err
@@ -123,9 +128,9 @@ func (in *Ingester) commit(ctx context.Context, agent string, chs []store.FileCh
 	inserted, retired := 0, 0
 	for i, ch := range chs {
 		outs[i] = Outcome{Path: ch.Path, Status: ch.Status, Error: ch.Error, Parts: len(ch.Memories),
-			Inserted: res[i].Inserted, Reused: res[i].Reused, Retired: res[i].Retired}
-		inserted += res[i].Inserted
-		retired += res[i].Retired
+			Inserted: res[i].Inserted, Reused: res[i].Reused, Retired: res[i].Retired, Refreshed: res[i].Refreshed}
+		inserted += res[i].Inserted + res[i].Refreshed // new text: embed it again
+		retired += res[i].Retired + res[i].Refreshed   // changed text: rebuild its days
 		if ch.Status == store.FileFailed && in.Logger != nil {
 			in.Logger.Warn("file failed; will retry", "agent", agent, "root", ch.Root, "path", ch.Path, "err", ch.Error)
 		}

@@ -89,8 +89,9 @@ type ScanResult struct {
 	Memories  int       `json:"memories"`  // memories stored
 	Skipped   int       `json:"skipped"`
 	Failed    int       `json:"failed"`
-	Removed   int       `json:"removed"` // tracked files gone
-	Retired   int       `json:"retired"` // memories retired
+	Removed   int       `json:"removed"`             // tracked files gone
+	Retired   int       `json:"retired"`             // memories retired
+	Described int       `json:"described,omitempty"` // images stored before a vision model, described now
 }
 
 func (r *ScanResult) add(o Outcome) {
@@ -106,6 +107,9 @@ func (r *ScanResult) add(o Outcome) {
 		r.Failed++
 	}
 	r.Retired += o.Retired
+	if o.Refreshed > 0 {
+		r.Described++
+	}
 }
 
 // Watcher follows one folder.
@@ -564,11 +568,13 @@ func (w *Watcher) check(rel string, t *store.TrackedFile, deep bool) (*File, Out
 		f.Size, f.MTime = fi.Size(), fi.ModTime()
 	}
 	sameStat := t != nil && t.Size == f.Size && t.MTime.Equal(f.MTime.UTC())
+	// An image stored with its metadata only is read again once a vision model can describe it.
+	f.Refresh = t != nil && t.Undescribed && w.ing.Describe != nil
 	if t != nil && sameStat {
 		switch {
 		case t.Status == store.FileFailed && w.now().Before(t.NextRetry):
 			return nil, unchanged
-		case t.Status != store.FileFailed && (!deep || t.SHA256 == ""):
+		case t.Status != store.FileFailed && (!deep || t.SHA256 == "") && !f.Refresh:
 			return nil, unchanged
 		}
 	}
@@ -581,7 +587,7 @@ func (w *Watcher) check(rel string, t *store.TrackedFile, deep bool) (*File, Out
 			f.Size = int64(len(f.Data))
 		}
 	}
-	if t != nil && f.Err == nil && t.Status != store.FileFailed && t.SHA256 == sha(f.Data) && sameStat {
+	if t != nil && f.Err == nil && t.Status != store.FileFailed && t.SHA256 == sha(f.Data) && sameStat && !f.Refresh {
 		return nil, unchanged
 	}
 	return &f, Outcome{}
