@@ -39,6 +39,8 @@ type FileOutcome struct {
 	Inserted int    `json:"inserted"` // new memories stored
 	Reused   bool   `json:"reused,omitempty"`
 	Retired  int    `json:"retired,omitempty"` // memories of the file's old content retired
+	// Refreshed counts memories rewritten in place: an image described since it was stored.
+	Refreshed int `json:"refreshed,omitempty"`
 }
 
 // ScanResult counts what one scan of a watched folder did.
@@ -53,8 +55,9 @@ type ScanResult struct {
 	Memories  int       `json:"memories"`  // memories stored
 	Skipped   int       `json:"skipped"`
 	Failed    int       `json:"failed"`
-	Removed   int       `json:"removed"` // tracked files gone
-	Retired   int       `json:"retired"` // memories retired
+	Removed   int       `json:"removed"`             // tracked files gone
+	Retired   int       `json:"retired"`             // memories retired
+	Described int       `json:"described,omitempty"` // images stored before a vision model, described now
 }
 
 // WatchStatus is every watched folder and every failing file.
@@ -92,6 +95,8 @@ type FailingFile struct {
 	NextRetry time.Time `json:"next_retry,omitzero"`
 	Memories  int       `json:"memories"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// Undescribed: an image stored with its metadata only, which a vision model may now describe.
+	Undescribed bool `json:"undescribed,omitempty"`
 }
 
 // MemoryOrigin is where a memory from a file came from.

@@ -4,6 +4,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemontest"
@@ -28,8 +29,12 @@ func TestNoTokensBeyondLoopback(t *testing.T) {
 		t.Fatalf("with auth.allow_open: %v", err)
 	}
 	defer d.Close()
-	if !strings.Contains(d.Log(), "without tokens (auth.allow_open)") {
-		t.Errorf("no warning in the log:\n%s", d.Log())
+	// The warning follows "listening", which Run waits for.
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(d.Log(), "without tokens (auth.allow_open)"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning in the log:\n%s", d.Log())
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 
 	cfg.Auth = config.Auth{Tokens: []config.Token{{Name: "a", SHA256: strings.Repeat("ab", 32), Agents: []string{"*"}, Access: "read"}}}
