@@ -344,21 +344,13 @@ func (a *Agent) refreshFile(ctx context.Context, c *conn, ch *FileChange, now ti
 		if err := dropSource(ctx, c, id, now, false); err != nil {
 			return fmt.Errorf("remove memory %d from its facts: %w", id, err)
 		}
-		entities, err := json.Marshal(nonNil(m.Entities))
+		entities, topics, context, err := derivedColumns(m)
 		if err != nil {
 			return err
-		}
-		topics, err := json.Marshal(nonNil(m.Topics))
-		if err != nil {
-			return err
-		}
-		var context any
-		if len(m.Context) > 0 {
-			context = string(m.Context)
 		}
 		if err := c.execArgs(ctx, `UPDATE daily_memories SET content = ?, context = ?, importance = ?,
 			content_hash = ?, summary = ?, entities = ?, topics = ? WHERE id = ?`,
-			m.Content, context, m.Importance, m.ContentHash, m.Summary, string(entities), string(topics), id); err != nil {
+			m.Content, context, m.Importance, m.ContentHash, m.Summary, entities, topics, id); err != nil {
 			return fmt.Errorf("refresh memory %d: %w", id, err)
 		}
 		m.ID = id
@@ -366,27 +358,36 @@ func (a *Agent) refreshFile(ctx context.Context, c *conn, ch *FileChange, now ti
 	return nil
 }
 
+// derivedColumns are m's entities and topics as JSON, and its context (NULL when it has none), as
+// daily_memories holds them.
+func derivedColumns(m *Memory) (entities, topics string, context any, err error) {
+	e, err := json.Marshal(nonNil(m.Entities))
+	if err != nil {
+		return "", "", nil, err
+	}
+	t, err := json.Marshal(nonNil(m.Topics))
+	if err != nil {
+		return "", "", nil, err
+	}
+	if len(m.Context) > 0 {
+		context = string(m.Context)
+	}
+	return string(e), string(t), context, nil
+}
+
 // insertFileMemory stores a memory of a file's content. Unlike Insert it never dedupes against other
 // memories: two notes may share a paragraph, and each note's memories must retire with it.
 func insertFileMemory(ctx context.Context, c *conn, loc *time.Location, m *Memory, hash string, now time.Time) error {
-	entities, err := json.Marshal(nonNil(m.Entities))
+	entities, topics, context, err := derivedColumns(m)
 	if err != nil {
 		return err
-	}
-	topics, err := json.Marshal(nonNil(m.Topics))
-	if err != nil {
-		return err
-	}
-	var context any
-	if len(m.Context) > 0 {
-		context = string(m.Context)
 	}
 	err = c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
 		content, context, importance, source, content_hash, summary, entities, topics, created_at, file_hash)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.SessionID, m.Timestamp.UnixMilli(), m.Timestamp.In(loc).Format(time.DateOnly), m.InteractionType,
-		m.Role, m.Content, context, m.Importance, m.Source, m.ContentHash, m.Summary, string(entities),
-		string(topics), now.UnixMilli(), hash)
+		m.Role, m.Content, context, m.Importance, m.Source, m.ContentHash, m.Summary, entities,
+		topics, now.UnixMilli(), hash)
 	if err != nil {
 		return err
 	}

@@ -139,17 +139,9 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time
 			return Inserted{ID: dup, Duplicate: true}, nil
 		}
 	}
-	entities, err := json.Marshal(nonNil(m.Entities))
+	entities, topics, context, err := derivedColumns(m)
 	if err != nil {
 		return Inserted{}, err
-	}
-	topics, err := json.Marshal(nonNil(m.Topics))
-	if err != nil {
-		return Inserted{}, err
-	}
-	var context any
-	if len(m.Context) > 0 {
-		context = string(m.Context)
 	}
 	day := m.Timestamp.In(a.opts.Location).Format(time.DateOnly)
 	// A forgotten claim said again is kept but flagged, and counts as
@@ -165,7 +157,7 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time
 		flagged, consolidated)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.SessionID, ts, day, m.InteractionType, m.Role, m.Content, context, m.Importance,
-		m.Source, m.ContentHash, m.Summary, string(entities), string(topics), now.UnixMilli(),
+		m.Source, m.ContentHash, m.Summary, entities, topics, now.UnixMilli(),
 		flagged, flagged)
 	if err != nil {
 		return Inserted{}, err
