@@ -42,12 +42,8 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 	agent := fs.String("agent", "", "back up only this agent")
 	dest := fs.String("dest", "", "backup directory (default: the configured backup.dir, or DATA/backups)")
 	keep := fs.Int("keep", 0, "backups kept per agent (default: the configured backup.keep)")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("backup takes no arguments, got %q", pos)
 	}
 	if *agent != "" {
 		if err := store.ValidateAgentName(*agent); err != nil {
@@ -123,12 +119,8 @@ func runRestore(ctx context.Context, env Env, args []string) error {
 	list := fs.Bool("list", false, "list the agent's backups and change nothing")
 	force := fs.Bool("force", false, "restore although a daemon answers at the configured address (the agent's file itself must still be closed)")
 	addr := fs.String("addr", "", "daemon address to check (env DORMOUSE_ADDR; default: the configured listen address)")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("restore takes no arguments, got %q", pos)
 	}
 	if *agent == "" {
 		return usagef("--agent is required")

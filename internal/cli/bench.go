@@ -35,12 +35,8 @@ func runBenchLocomo(ctx context.Context, env Env, args []string) error {
 	questions := fs.String("questions", "", "also write each question's outcome to this file, a JSON line each "+
 		"(where each evidence turn ranked, recall at each k, the returned turns)")
 	explain := fs.Bool("explain", false, "with --questions: add the returned items with their score parts")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("bench locomo takes no arguments, got %q", pos)
 	}
 	if *data == "" {
 		return usagef("--data FILE is required (the LoCoMo locomo10.json)")

@@ -164,6 +164,18 @@ func newFlags(env Env, name, synopsis string) *flag.FlagSet {
 	return fs
 }
 
+// parseNone parses the flags of a command that takes no arguments.
+func parseNone(fs *flag.FlagSet, args []string) error {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("%s takes no arguments, got %q", fs.Name(), pos)
+	}
+	return nil
+}
+
 // parse accepts flags before and after positional arguments ("recall 'what
 // did Bob say' --json") and returns the positional ones.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {

@@ -35,12 +35,8 @@ func runServe(ctx context.Context, env Env, args []string) error {
 	addr := fs.String("addr", "", "listen address host:port (config key listen)")
 	data := fs.String("data", "", "data directory (config key data_dir)")
 	level := fs.String("log-level", "", "debug, info, warn or error (config key log_level)")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("serve takes no arguments, got %q", pos)
 	}
 	flags := map[string]string{}
 	for key, v := range map[string]string{"listen": *addr, "data_dir": *data, "log_level": *level} {
@@ -206,16 +202,13 @@ func runList(ctx context.Context, env Env, args []string) error {
 	fs.StringVar(&o.Session, "session", "", "only this session")
 	fs.IntVar(&o.Limit, "limit", 50, "memories per page (1-1000)")
 	fs.StringVar(&o.Cursor, "cursor", "", "continue from a previous page's cursor")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("list takes no arguments, got %q", pos)
 	}
 	if o.Limit < 1 || o.Limit > 1000 {
 		return usagef("--limit must be from 1 to 1000")
 	}
+	var err error
 	if o.Since, err = parseTimeFlag("since", *since); err != nil {
 		return err
 	}
@@ -321,10 +314,8 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "agents", "[flags]")
 	var c common
 	c.register(fs, false)
-	if pos, err := parse(fs, args); err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usagef("agents takes no arguments")
 	}
 	b, err := c.open(ctx, env, false)
 	if err != nil {
@@ -351,10 +342,8 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
 	var c common
 	c.register(fs, false)
-	if pos, err := parse(fs, args); err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	} else if len(pos) > 0 {
-		return usagef("status takes no arguments")
 	}
 	b, err := c.open(ctx, env, false)
 	if err != nil {

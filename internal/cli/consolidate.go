@@ -20,12 +20,8 @@ func runConsolidate(ctx context.Context, env Env, args []string) error {
 	fs.StringVar(&req.Date, "date", "", "rebuild this one day (YYYY-MM-DD, local time; today included)")
 	fs.StringVar(&req.Since, "since", "", "the days from this one to yesterday that have unconsolidated memories (default: all of them)")
 	fs.BoolVar(&req.DryRun, "dry-run", false, "print the plan (days, memories, chunks, estimated tokens) and change nothing")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("consolidate takes no arguments, got %q", pos)
 	}
 	agentSet := false
 	fs.Visit(func(f *flag.Flag) { agentSet = agentSet || f.Name == "agent" })

@@ -26,12 +26,8 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 	l.register(fs)
 	var watch stringList
 	fs.Var(&watch, "watch", "a folder the daemon must read (repeatable): checks the sandbox shows it")
-	pos, err := parse(fs, args)
-	if err != nil {
+	if err := parseNone(fs, args); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("doctor takes no arguments, got %q", pos)
 	}
 	var checks []doctor.Check
 	cfg, err := l.load(env)

@@ -25,12 +25,8 @@ func runToken(ctx context.Context, env Env, args []string) error {
 	name := fs.String("name", "", "what logs call the token, such as assistant; required")
 	agents := fs.String("agents", "", "comma-separated agents the token may use, or * for every agent; required")
 	access := fs.String("access", "read", "read (list, show, recall, ask) or write (also store, forget, consolidate)")
-	pos, err := parse(fs, rest)
-	if err != nil {
+	if err := parseNone(fs, rest); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("token new takes no arguments, got %q", pos)
 	}
 	if *name == "" || strings.ContainsAny(*name, "\n\r\"") {
 		return usagef("--name NAME is required (a single line, no quotes)")

@@ -27,12 +27,8 @@ func runWatch(ctx context.Context, env Env, args []string) error {
 	var c common
 	c.register(fs, false)
 	agent := fs.String("agent", "", "only this agent's folders (scan)")
-	pos, err := parse(fs, rest)
-	if err != nil {
+	if err := parseNone(fs, rest); err != nil {
 		return err
-	}
-	if len(pos) > 0 {
-		return usagef("watch %s takes no arguments, got %q", verb, pos)
 	}
 	switch verb {
 	case "list":
