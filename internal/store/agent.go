@@ -30,6 +30,13 @@ type Agent struct {
 	stopCkpt chan struct{}
 	ckptDone chan struct{}
 
+	// readOnly is an agent opened on a full disk (openReadOnly): no writer
+	// connection, every write ErrFull, one read connection that holds the
+	// file exclusively. The Store reopens it once space is free.
+	readOnly bool
+	// onCorrupt tells the Store that SQLite found the file corrupt.
+	onCorrupt func(*UnavailableError)
+
 	// Guarded by the Store's mutex.
 	refs     int
 	lastUsed time.Time
@@ -47,7 +54,7 @@ type writeReq struct {
 	noTx bool // solo, and outside any transaction (VACUUM): see Vacuum
 }
 
-func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error) {
+func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func(*UnavailableError)) (*Agent, error) {
 	w, err := openConn(ctx, path, o)
 	if err != nil {
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
@@ -65,27 +72,67 @@ func openAgent(ctx context.Context, name, path string, o Options) (*Agent, error
 		_ = w.close()
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
-	a := &Agent{
+	a := newAgent(name, path, o, onCorrupt)
+	a.wconn = w
+	for range o.ReadConns {
+		a.readSlot <- struct{}{}
+	}
+	a.start()
+	return a, nil
+}
+
+// openReadOnly opens an agent whose file cannot be opened for writing
+// because the disk is full: SQLite cannot even size the -shm file then. The
+// one connection uses EXCLUSIVE locking mode, which keeps the WAL index in
+// memory instead, so reads still see every committed write (a WAL left by a
+// kill included). No other process can use the file meanwhile, and it could
+// not write either.
+func openReadOnly(ctx context.Context, name, path string, o Options, onCorrupt func(*UnavailableError)) (*Agent, error) {
+	ro := o
+	ro.exclusive = true
+	c, err := openConn(ctx, path, ro)
+	if err != nil {
+		return nil, fmt.Errorf("open agent %q read-only: %w", name, err)
+	}
+	v, err := c.userVersion()
+	if err == nil && v != len(migrations) {
+		err = fmt.Errorf("schema version %d needs migrating to %d, which cannot be written", v, len(migrations))
+	}
+	if err != nil {
+		_ = c.close()
+		return nil, fmt.Errorf("open agent %q read-only: %w", name, err)
+	}
+	a := newAgent(name, path, o, onCorrupt)
+	a.readOnly = true
+	a.readers <- c
+	a.start()
+	return a, nil
+}
+
+func newAgent(name, path string, o Options, onCorrupt func(*UnavailableError)) *Agent {
+	return &Agent{
 		name:      name,
 		path:      path,
 		opts:      o,
 		log:       o.Logger.With("agent", name),
 		writes:    make(chan *writeReq, o.GroupCommitMax),
 		writerErr: make(chan error),
-		wconn:     w,
 		readers:   make(chan *conn, o.ReadConns),
 		readSlot:  make(chan struct{}, o.ReadConns),
+		onCorrupt: onCorrupt,
+		nudge:     make(chan struct{}, 1),
+		ckptDone:  make(chan struct{}),
+		stopCkpt:  make(chan struct{}),
 	}
-	for range o.ReadConns {
-		a.readSlot <- struct{}{}
-	}
-	a.nudge = make(chan struct{}, 1)
-	a.ckptDone = make(chan struct{})
-	a.stopCkpt = make(chan struct{})
+}
+
+func (a *Agent) start() {
 	go a.writeLoop()
 	go a.checkpointLoop()
-	return a, nil
 }
+
+// errReadOnly is the answer to every write on an agent opened read-only.
+var errReadOnly = fmt.Errorf("%w: the agent was opened read-only because the disk had no space left", ErrFull)
 
 // checkpointEvery bounds how often the background checkpoint runs.
 const checkpointEvery = 500 * time.Millisecond
@@ -134,11 +181,7 @@ func (a *Agent) submit(req *writeReq) error {
 	// never report failure for a write that commits, or success for one
 	// that does not. (A request whose ctx has ended by the time its
 	// transaction starts is not run.)
-	err := <-req.done
-	if err != nil && isFull(err) && !errors.Is(err, ErrFull) {
-		err = fmt.Errorf("%w: %v", ErrFull, err)
-	}
-	return err
+	return a.classify(<-req.done)
 }
 
 func (a *Agent) writeLoop() {
@@ -166,6 +209,9 @@ func (a *Agent) writeLoop() {
 		a.commit(batch)
 		if solo != nil {
 			a.commit([]*writeReq{solo})
+		}
+		if a.readOnly {
+			continue // nothing was written: nothing to checkpoint
 		}
 		select {
 		case a.nudge <- struct{}{}:
@@ -197,6 +243,9 @@ func (a *Agent) commit(batch []*writeReq) {
 // runTx runs reqs in one IMMEDIATE transaction: all commit or none.
 func (a *Agent) runTx(reqs []*writeReq) error {
 	c := a.wconn
+	if a.readOnly {
+		return errReadOnly
+	}
 	if len(reqs) == 1 && reqs[0].noTx {
 		return reqs[0].fn(reqs[0].ctx, c)
 	}
@@ -244,7 +293,7 @@ func (a *Agent) read(ctx context.Context, fn func(c *conn) error) error {
 	}
 	err := fn(c)
 	a.readers <- c
-	return err
+	return a.classify(err)
 }
 
 // close stops accepting writes, lets queued ones commit, checkpoints the WAL
@@ -266,10 +315,12 @@ func (a *Agent) close() error {
 		}
 		break
 	}
-	if err := a.wconn.exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		errs = append(errs, fmt.Errorf("checkpoint: %w", err))
+	if a.wconn != nil {
+		if err := a.wconn.exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+			errs = append(errs, fmt.Errorf("checkpoint: %w", err))
+		}
+		errs = append(errs, a.wconn.close())
 	}
-	errs = append(errs, a.wconn.close())
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("close agent %q: %w", a.name, err)
 	}

@@ -136,12 +136,6 @@ func integrity(ctx context.Context, db *sqlite3.Conn) ([]string, error) {
 	return lines, nil
 }
 
-// isCorrupt reports whether err is SQLite saying the file is not a database
-// or is malformed.
-func isCorrupt(err error) bool {
-	return errors.Is(err, sqlite3.NOTADB) || errors.Is(err, sqlite3.CORRUPT)
-}
-
 // ErrInUse is returned by Quiesce when another connection has the file open.
 var ErrInUse = errors.New("agent file is open elsewhere")
 

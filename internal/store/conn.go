@@ -38,6 +38,12 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		return nil, err
 	}
 	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
+	if o.exclusive { // before the first access, so SQLite never maps the -shm file
+		if err := c.exec("PRAGMA locking_mode = EXCLUSIVE"); err != nil {
+			c.close()
+			return nil, fmt.Errorf("set locking mode: %w", err)
+		}
+	}
 	if err := fts5.Register(db); err != nil {
 		c.close()
 		return nil, fmt.Errorf("register fts5: %w", err)
@@ -208,11 +214,6 @@ func firstLine(s string) string {
 		s = s[:60] + "…"
 	}
 	return s
-}
-
-// isFull reports whether err is SQLite's "database or disk is full".
-func isFull(err error) bool {
-	return errors.Is(err, sqlite3.FULL)
 }
 
 // isBusy reports whether err is SQLite's "database is locked".

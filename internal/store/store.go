@@ -32,6 +32,8 @@ type Options struct {
 	MaxPageCount   int           // cap on each agent file's size in pages (0: only the disk's)
 	Location       *time.Location
 	Logger         *slog.Logger
+
+	exclusive bool // EXCLUSIVE locking mode: see openReadOnly
 }
 
 func (o *Options) fill() {
@@ -77,6 +79,7 @@ type Store struct {
 
 	mu     sync.Mutex
 	agents map[string]*Agent
+	broken map[string]*UnavailableError // agents whose file is corrupt, until restart
 	closed bool
 	cond   *sync.Cond // signalled when an agent's refs drop to zero
 
@@ -129,6 +132,7 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		opts:   o,
 		dir:    dir,
 		agents: map[string]*Agent{},
+		broken: map[string]*UnavailableError{},
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 	}
@@ -155,9 +159,20 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 			s.mu.Unlock()
 			return nil, ErrStoreClosed
 		}
+		if ue := s.broken[name]; ue != nil {
+			s.mu.Unlock()
+			return nil, ue
+		}
 		a, ok := s.agents[name]
 		if !ok {
 			break
+		}
+		if s.reopenable(a) {
+			a.closing = true
+			s.mu.Unlock()
+			s.finish([]*Agent{a})
+			s.mu.Lock()
+			continue
 		}
 		if !a.closing {
 			a.refs++
@@ -188,7 +203,7 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 			return nil, fmt.Errorf("%w: %q", ErrNoAgent, name)
 		}
 	}
-	a, err := openAgent(ctx, name, path, s.opts)
+	a, err := s.open(ctx, name, path)
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +219,54 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 	s.mu.Unlock()
 	s.evictOverflow()
 	return a, nil
+}
+
+// open opens an agent's file: read-only when the disk is too full to open
+// it for writing, and a corrupt file marks the agent unavailable.
+func (s *Store) open(ctx context.Context, name, path string) (*Agent, error) {
+	a, err := openAgent(ctx, name, path, s.opts, s.markBroken)
+	if err != nil && isFull(err, s.dir) {
+		s.opts.Logger.Warn("the disk is full: agent opened read-only until space is free", "agent", name, "err", err)
+		a, err = openReadOnly(ctx, name, path, s.opts, s.markBroken)
+	}
+	if err != nil && isCorrupt(err) {
+		ue := &UnavailableError{Agent: name, Path: path, Err: err}
+		s.markBroken(ue)
+		return nil, ue
+	}
+	return a, err
+}
+
+// reopenable reports whether a is an idle agent opened read-only on a full
+// disk that now has space again: the next Acquire reopens it for writing.
+// The caller holds s.mu.
+func (s *Store) reopenable(a *Agent) bool {
+	return a.readOnly && !a.closing && a.refs == 0 && !noSpace(s.dir)
+}
+
+// markBroken makes every later Acquire of the agent fail with ue.
+func (s *Store) markBroken(ue *UnavailableError) {
+	s.mu.Lock()
+	_, known := s.broken[ue.Agent]
+	if !known {
+		s.broken[ue.Agent] = ue
+	}
+	s.mu.Unlock()
+	if !known {
+		s.opts.Logger.Error("agent unavailable: its file is corrupt", "agent", ue.Agent, "path", ue.Path, "err", ue.Err)
+	}
+}
+
+// Unavailable lists the agents whose files were found corrupt, by name.
+func (s *Store) Unavailable() []*UnavailableError {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*UnavailableError, 0, len(s.broken))
+	for _, ue := range s.broken {
+		out = append(out, ue)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Agent < out[j].Agent })
+	return out
 }
 
 // Release returns an agent obtained from Acquire.
