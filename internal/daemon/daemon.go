@@ -172,18 +172,10 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	if err != nil {
 		return err
 	}
-	// Open every existing agent once, so migrations run (and a broken file
-	// shows) at start-up rather than on a first request.
-	agents, err := st.Agents()
+	agents, err := openAgents(ctx, st)
 	if err != nil {
 		_ = st.Close()
 		return err
-	}
-	for _, name := range agents {
-		if err := st.With(ctx, name, false, func(*store.Agent) error { return nil }); err != nil {
-			_ = st.Close()
-			return fmt.Errorf("open agent %q at start-up: %w", name, err)
-		}
 	}
 
 	keys, err := Keyring(cfg)
@@ -337,6 +329,24 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// openAgents opens every existing agent once, so migrations run (and a
+// broken file shows) at start-up rather than on a first request. A corrupt
+// file does not stop the others: its agent stays unavailable (503, and
+// /health failing) until it is restored.
+func openAgents(ctx context.Context, st *store.Store) ([]string, error) {
+	agents, err := st.Agents()
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range agents {
+		err := st.With(ctx, name, false, func(*store.Agent) error { return nil })
+		if err != nil && !errors.Is(err, store.ErrUnavailable) { // logged by the store
+			return nil, fmt.Errorf("open agent %q at start-up: %w", name, err)
+		}
+	}
+	return agents, nil
 }
 
 func notify(log *slog.Logger, state string) {

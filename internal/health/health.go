@@ -61,6 +61,12 @@ type Agent struct {
 	Consolidation *store.RunTotals `json:"consolidation_runs,omitempty"`
 	// FailingFiles are the watched folders' files whose last attempt failed, as "root/path: error".
 	FailingFiles []string `json:"failing_files,omitempty"`
+	// Unavailable says why the agent cannot be used at all (a corrupt
+	// file) and how to restore it; the other readings are then zero.
+	Unavailable string `json:"unavailable,omitempty"`
+	// StorageFull is set while the agent's writes fail because the disk is
+	// full (or it was opened read-only on a full disk).
+	StorageFull bool `json:"storage_full,omitempty"`
 }
 
 // Failure is the latest failed consolidation run among the recent ones.
@@ -133,6 +139,13 @@ func Evaluate(r Readings, th Thresholds, now time.Time) (state string, reasons [
 		worse(Degraded, fmt.Sprintf("LLM provider %s unreachable: %s", p.Name, p.Error))
 	}
 	for _, a := range r.Agents {
+		if a.Unavailable != "" {
+			worse(Failing, a.Unavailable)
+			continue
+		}
+		if a.StorageFull {
+			worse(Failing, fmt.Sprintf("agent %q refuses writes (507): the disk is full; free space and writes resume", a.Name))
+		}
 		if th.Backlog > 0 && a.Backlog > th.Backlog {
 			worse(Degraded, fmt.Sprintf("agent %q has %d unconsolidated memories (over %d)", a.Name, a.Backlog, th.Backlog))
 		}

@@ -53,6 +53,10 @@ func TestEvaluate(t *testing.T) {
 				"SoC temperature 85.0°C (over 80°C)",
 				`agent "main" has 1000 unconsolidated memories (over 500)`,
 			}},
+		{name: "corrupt agent", r: Readings{Agents: []Agent{{Name: "bad", Unavailable: `agent "bad" is unavailable: restore it`}, {Name: "main"}}},
+			wantState: Failing, wantReasons: []string{`agent "bad" is unavailable: restore it`}},
+		{name: "writes refused on a full disk", r: Readings{System: diskAt(60), Agents: []Agent{{Name: "main", StorageFull: true}}},
+			wantState: Failing, wantReasons: []string{`agent "main" refuses writes (507): the disk is full; free space and writes resume`}},
 		{name: "zero thresholds are off", r: Readings{System: hot, Agents: []Agent{{Name: "main", Backlog: 1 << 20}}},
 			wantState: OK, wantReasons: []string{}},
 	}

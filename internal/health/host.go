@@ -2,6 +2,7 @@ package health
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -161,6 +162,10 @@ func (h *Host) agents(ctx context.Context, fail func(string, error)) []Agent {
 			a, err = agentReading(ctx, sa, loc)
 			return err
 		})
+		if errors.Is(err, store.ErrUnavailable) {
+			out = append(out, Agent{Name: name, Unavailable: err.Error()})
+			continue
+		}
 		if err != nil {
 			fail("agent "+name, err)
 			continue
@@ -176,7 +181,7 @@ func agentReading(ctx context.Context, sa *store.Agent, loc *time.Location) (Age
 		return Agent{}, err
 	}
 	a := Agent{Name: sa.Name(), DBBytes: st.DBBytes, WALBytes: st.WALBytes, Memories: st.Memories,
-		Backlog: st.Unconsolidated, LastConsolidated: st.LastConsolidated}
+		Backlog: st.Unconsolidated, LastConsolidated: st.LastConsolidated, StorageFull: sa.StorageFull()}
 	failing, err := sa.FailedFiles(ctx) // watched folders
 	if err != nil {
 		return Agent{}, err

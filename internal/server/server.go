@@ -253,6 +253,8 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, store.ErrFull):
 		s.log.ErrorContext(r.Context(), "storage full", "method", r.Method, "path", r.URL.Path, "err", err)
 		writeError(w, http.StatusInsufficientStorage, "storage_full", "the disk or the agent's size limit is full: nothing of this request was stored")
+	case errors.Is(err, store.ErrUnavailable):
+		writeError(w, http.StatusServiceUnavailable, "agent_unavailable", err.Error())
 	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
 		writeError(w, http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,6 +35,9 @@ type Agent struct {
 	// connection, every write ErrFull, one read connection that holds the
 	// file exclusively. The Store reopens it once space is free.
 	readOnly bool
+	// writesFull is set when a write failed with ErrFull, cleared when one
+	// commits.
+	writesFull atomic.Bool
 	// onCorrupt tells the Store that SQLite found the file corrupt.
 	onCorrupt func(*UnavailableError)
 
@@ -181,8 +185,16 @@ func (a *Agent) submit(req *writeReq) error {
 	// never report failure for a write that commits, or success for one
 	// that does not. (A request whose ctx has ended by the time its
 	// transaction starts is not run.)
-	return a.classify(<-req.done)
+	err := a.classify(<-req.done)
+	if err == nil || errors.Is(err, ErrFull) {
+		a.writesFull.Store(err != nil)
+	}
+	return err
 }
+
+// StorageFull reports whether the agent's writes fail for want of space: it
+// was opened read-only on a full disk, or its latest write was ErrFull.
+func (a *Agent) StorageFull() bool { return a.readOnly || a.writesFull.Load() }
 
 func (a *Agent) writeLoop() {
 	defer close(a.writerErr)

@@ -23,8 +23,8 @@ type UnavailableError struct {
 }
 
 func (e *UnavailableError) Error() string {
-	return fmt.Sprintf("agent %q is unavailable: its file %s is corrupt (%v); restore it from a backup: "+
-		"stop the daemon, run `dormouse restore --agent %s`, then start it again", e.Agent, e.Path, e.Err, e.Agent)
+	return fmt.Sprintf("agent %q is unavailable: its file is corrupt (%v); restore it from a backup: "+
+		"stop the daemon, run `dormouse restore --agent %s`, then start it again", e.Agent, e.Err, e.Agent)
 }
 
 func (e *UnavailableError) Unwrap() []error { return []error{ErrUnavailable, e.Err} }
