@@ -22,6 +22,7 @@ import (
 
 	"github.com/shirou/gopsutil/v3/disk"
 
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -262,12 +263,28 @@ func checkIntegrity(ctx context.Context, o Options, canOpen bool) []Check {
 		c := Check{Name: "integrity " + n, Status: OK, Detail: "PRAGMA integrity_check: ok"}
 		err := st.With(ctx, n, false, func(a *store.Agent) error { return a.IntegrityCheck(ctx) })
 		if err != nil {
-			c.Status, c.Detail = Fail, err.Error()
-			c.Fix = fmt.Sprintf("stop the daemon and restore the agent's last good backup: sudo systemctl stop dormouse; sudo -u dormouse dormouse restore --agent %s; sudo systemctl start dormouse (list them with --list)", n)
+			c.Status, c.Detail, c.Fix = Fail, err.Error(), restoreFix(o.Config, n)
 		}
 		out = append(out, c)
 	}
 	return out
+}
+
+// restoreFix says how to put a damaged agent's newest backup back, naming
+// that backup, or that there is none to restore from.
+func restoreFix(cfg config.Config, agent string) string {
+	steps := fmt.Sprintf("sudo systemctl stop dormouse; sudo -u dormouse dormouse restore --agent %s; sudo systemctl start dormouse", agent)
+	bs, err := backup.List(cfg.BackupDir(), agent)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("stop the daemon and restore the agent's last good backup: %s (cannot list backups: %v)", steps, err)
+	case len(bs) == 0:
+		return fmt.Sprintf("agent %q has no backup in %s to restore from: move its file aside to start it afresh, "+
+			"or restore a copy from elsewhere with dormouse restore --agent %s --from FILE; enable dormouse-backup.timer", agent, cfg.BackupDir(), agent)
+	}
+	newest := bs[len(bs)-1]
+	return fmt.Sprintf("stop the daemon and restore the agent's newest backup (%s, %s UTC): %s (older ones: dormouse restore --agent %s --list)",
+		newest.Path, newest.Time.Format(time.DateTime), steps, agent)
 }
 
 func checkDisk(ctx context.Context, o Options) Check {
