@@ -172,7 +172,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	if err != nil {
 		return err
 	}
-	agents, err := openAgents(ctx, st)
+	agents, err := openAgents(ctx, st, log)
 	if err != nil {
 		_ = st.Close()
 		return err
@@ -334,15 +334,20 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 // openAgents opens every existing agent once, so migrations run (and a
 // broken file shows) at start-up rather than on a first request. A corrupt
 // file does not stop the others: its agent stays unavailable (503, and
-// /health failing) until it is restored.
-func openAgents(ctx context.Context, st *store.Store) ([]string, error) {
+// /health failing) until it is restored. Nor does a full disk: agents open
+// read-only then (store.Store.Acquire).
+func openAgents(ctx context.Context, st *store.Store, log *slog.Logger) ([]string, error) {
 	agents, err := st.Agents()
 	if err != nil {
 		return nil, err
 	}
 	for _, name := range agents {
 		err := st.With(ctx, name, false, func(*store.Agent) error { return nil })
-		if err != nil && !errors.Is(err, store.ErrUnavailable) { // logged by the store
+		switch {
+		case errors.Is(err, store.ErrUnavailable): // logged by the store
+		case errors.Is(err, store.ErrFull): // an empty file left by a create the disk refused
+			log.Warn("agent cannot be opened until the disk has space", "agent", name, "err", err)
+		case err != nil:
 			return nil, fmt.Errorf("open agent %q at start-up: %w", name, err)
 		}
 	}

@@ -133,3 +133,17 @@ func TestOpenOnFullDisk(t *testing.T) {
 		t.Errorf("with space free again a write fails: %v", err)
 	}
 }
+
+// TestCreateOnFullDisk: a new agent on a full disk is ErrFull and leaves no
+// file behind, so it is not listed as an agent.
+func TestCreateOnFullDisk(t *testing.T) {
+	dir := fulldisk.Mount(t, 4<<20)
+	s := openTest(t, Options{Dir: dir})
+	fulldisk.Fill(t, dir)
+	if _, err := s.Acquire(t.Context(), "new", true); !errors.Is(err, ErrFull) {
+		t.Errorf("create an agent on a full disk: err = %v, want ErrFull", err)
+	}
+	if names, err := s.Agents(); err != nil || len(names) != 0 {
+		t.Errorf("after a failed create Agents() = %v, %v; want none", names, err)
+	}
+}

@@ -222,9 +222,14 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 }
 
 // open opens an agent's file: read-only when the disk is too full to open
-// it for writing, and a corrupt file marks the agent unavailable.
+// it for writing (and ErrFull for a new agent, which has nothing to read),
+// and a corrupt file marks the agent unavailable.
 func (s *Store) open(ctx context.Context, name, path string) (*Agent, error) {
 	a, err := openAgent(ctx, name, path, s.opts, s.markBroken)
+	if err != nil && isFull(err, s.dir) && fileSize(path) == 0 {
+		_ = os.Remove(path) // the empty file openConn created: no agent was made
+		return nil, fmt.Errorf("create agent %q: %w: %v", name, ErrFull, err)
+	}
 	if err != nil && isFull(err, s.dir) {
 		s.opts.Logger.Warn("the disk is full: agent opened read-only until space is free", "agent", name, "err", err)
 		a, err = openReadOnly(ctx, name, path, s.opts, s.markBroken)
