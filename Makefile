@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X github.com/dormouse-dev/dormouse/internal/cli.Version=$(VE
 FUZZTIME  ?= 20000x
 export CGO_ENABLED ?= 0
 
-.PHONY: all build run test vet fmt-check fuzz bench cross clean
+.PHONY: all build run test vet fmt-check fuzz bench chaos cross clean
 
 all: build
 
@@ -51,6 +51,13 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzztime=$(FUZZTIME) ./internal/web/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/when/
 	$(GO) test -run='^$$' -fuzz='^FuzzDefine$$' -fuzztime=$(FUZZTIME) ./internal/recall/
+
+# The chaos test for CHAOS_ROUNDS rounds (`make test` runs one): kill -9
+# during ingest, consolidation, backup and restore, a deleted WAL, a full
+# disk (a tmpfs: needs root, else skipped), a corrupt agent file.
+CHAOS_ROUNDS ?= 20
+chaos:
+	DORMOUSE_CHAOS_ROUNDS=$(CHAOS_ROUNDS) $(GO) test -count=1 -timeout=60m -run='^TestChaos' -v ./cmd/dormouse/
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...
