@@ -100,7 +100,7 @@ func openReadOnly(ctx context.Context, name, path string, o Options, onCorrupt f
 	}
 	v, err := c.userVersion()
 	if err == nil && v != len(migrations) {
-		err = fmt.Errorf("schema version %d needs migrating to %d, which cannot be written", v, len(migrations))
+		err = fmt.Errorf("%w: schema version %d must be migrated to %d first", ErrFull, v, len(migrations))
 	}
 	if err != nil {
 		_ = c.close()
@@ -147,7 +147,11 @@ func (a *Agent) checkpointLoop() {
 		err := a.read(context.Background(), func(c *conn) error {
 			return c.exec("PRAGMA wal_checkpoint(PASSIVE)")
 		})
-		if err != nil && !isBusy(err) {
+		switch {
+		case err == nil, isBusy(err):
+		case errors.Is(err, ErrFull): // every refused write says so, and /health
+			a.log.Debug("checkpoint", "err", err)
+		default:
 			a.log.Warn("checkpoint", "err", err)
 		}
 		select {
