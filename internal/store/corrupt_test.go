@@ -110,3 +110,27 @@ func TestCorruptAgentIsUnavailableOthersServe(t *testing.T) {
 		t.Errorf("Unavailable() = %v, want garbage, middle and truncated", got)
 	}
 }
+
+// TestCorruptionFoundAtRuntime damages an open, serving agent's file: the
+// query that finds the damage fails with an *UnavailableError, and from
+// then on the agent is refused and listed by Unavailable.
+func TestCorruptionFoundAtRuntime(t *testing.T) {
+	dir := t.TempDir()
+	seedAgent(t, dir, "main", 3000)
+	s := openTest(t, Options{Dir: dir, CacheSizeKiB: 64})
+	a := acquire(t, s, "main")
+	if _, err := a.Stats(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	damage(t, s.agentPath("main"), "middle")
+	_, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{"memory"}, Limit: 10000})
+	if !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("a query over damaged pages: err = %v, want ErrUnavailable", err)
+	}
+	if _, err := s.Acquire(t.Context(), "main", false); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("Acquire after the damage was found = %v, want ErrUnavailable", err)
+	}
+	if u := s.Unavailable(); len(u) != 1 || u[0].Agent != "main" {
+		t.Errorf("Unavailable() = %v, want main", u)
+	}
+}
