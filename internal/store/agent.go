@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"sync/atomic"
 	"time"
 )
@@ -33,8 +34,9 @@ type Agent struct {
 
 	// readOnly is an agent opened on a full disk (openReadOnly): no writer
 	// connection, every write ErrFull, one read connection that holds the
-	// file exclusively. The Store reopens it once space is free.
-	readOnly bool
+	// file exclusively. The writer reopens it for writing once space is
+	// free (reopenForWrites).
+	readOnly atomic.Bool
 	// writesFull is set when a write failed with ErrFull, cleared when one
 	// commits.
 	writesFull atomic.Bool
@@ -92,9 +94,7 @@ func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func
 // kill included). No other process can use the file meanwhile, and it could
 // not write either.
 func openReadOnly(ctx context.Context, name, path string, o Options, onCorrupt func(*UnavailableError)) (*Agent, error) {
-	ro := o
-	ro.exclusive = true
-	c, err := openConn(ctx, path, ro)
+	c, err := openConn(ctx, path, o.exclusiveMode())
 	if err != nil {
 		return nil, fmt.Errorf("open agent %q read-only: %w", name, err)
 	}
@@ -107,7 +107,7 @@ func openReadOnly(ctx context.Context, name, path string, o Options, onCorrupt f
 		return nil, fmt.Errorf("open agent %q read-only: %w", name, err)
 	}
 	a := newAgent(name, path, o, onCorrupt)
-	a.readOnly = true
+	a.readOnly.Store(true)
 	a.readers <- c
 	a.start()
 	return a, nil
@@ -198,7 +198,7 @@ func (a *Agent) submit(req *writeReq) error {
 
 // StorageFull reports whether the agent's writes fail for want of space: it
 // was opened read-only on a full disk, or its latest write was ErrFull.
-func (a *Agent) StorageFull() bool { return a.readOnly || a.writesFull.Load() }
+func (a *Agent) StorageFull() bool { return a.readOnly.Load() || a.writesFull.Load() }
 
 func (a *Agent) writeLoop() {
 	defer close(a.writerErr)
@@ -226,7 +226,7 @@ func (a *Agent) writeLoop() {
 		if solo != nil {
 			a.commit([]*writeReq{solo})
 		}
-		if a.readOnly {
+		if a.readOnly.Load() {
 			continue // nothing was written: nothing to checkpoint
 		}
 		select {
@@ -258,10 +258,10 @@ func (a *Agent) commit(batch []*writeReq) {
 
 // runTx runs reqs in one IMMEDIATE transaction: all commit or none.
 func (a *Agent) runTx(reqs []*writeReq) error {
-	c := a.wconn
-	if a.readOnly {
-		return errReadOnly
+	if err := a.reopenForWrites(); err != nil {
+		return err
 	}
+	c := a.wconn
 	if len(reqs) == 1 && reqs[0].noTx {
 		return reqs[0].fn(reqs[0].ctx, c)
 	}
@@ -284,6 +284,46 @@ func (a *Agent) runTx(reqs []*writeReq) error {
 		_ = c.execPrepared("ROLLBACK")
 		return fmt.Errorf("commit: %w", err)
 	}
+	return nil
+}
+
+// reopenForWrites turns an agent opened read-only on a full disk into a
+// writable one once the disk has space again, in place, so writes resume
+// without a restart however busy the agent is. Only the writer calls it.
+// It waits for the one exclusive read connection to be free, closes it
+// (releasing the lock) and opens the writer's; reads then open their own
+// connections as usual.
+func (a *Agent) reopenForWrites() error {
+	if !a.readOnly.Load() {
+		return nil
+	}
+	if noSpace(filepath.Dir(a.path)) {
+		return errReadOnly
+	}
+	select {
+	case ro := <-a.readers:
+		if err := ro.close(); err != nil {
+			a.log.Warn("close the read-only connection", "err", err)
+		}
+	case <-a.readSlot: // none is open: an earlier attempt could not reopen it
+	}
+	ctx := context.Background()
+	w, err := openConn(ctx, a.path, a.opts)
+	if err != nil { // still no room after all: read-only as before
+		a.log.Warn("reopen for writes", "err", err)
+		if ro, rerr := openConn(ctx, a.path, a.opts.exclusiveMode()); rerr == nil {
+			a.readers <- ro
+		} else {
+			a.readSlot <- struct{}{}
+		}
+		return a.classify(err)
+	}
+	a.wconn = w
+	a.readOnly.Store(false)
+	for range a.opts.ReadConns {
+		a.readSlot <- struct{}{}
+	}
+	a.log.Info("the disk has space again: agent reopened for writes")
 	return nil
 }
 

@@ -97,7 +97,7 @@ func TestFullDiskIsErrFullAndLosesNothing(t *testing.T) {
 
 // TestOpenOnFullDisk opens an agent on a disk with no space left: it opens
 // read-only, reads work and writes are ErrFull; once space is free the next
-// Acquire reopens it and writes work, without reopening the Store.
+// write reopens it in place and succeeds, although the agent is held.
 func TestOpenOnFullDisk(t *testing.T) {
 	dir := fulldisk.Mount(t, 4<<20)
 	s := openTest(t, Options{Dir: dir})
@@ -123,15 +123,18 @@ func TestOpenOnFullDisk(t *testing.T) {
 	if _, err := a.Insert(t.Context(), fillerBatch(1)); !errors.Is(err, ErrFull) {
 		t.Errorf("a write on a full disk: err = %v, want ErrFull", err)
 	}
-	s.Release(a)
 	free()
-	err = s.With(t.Context(), "main", false, func(a *Agent) error {
-		_, err := a.Insert(t.Context(), fillerBatch(2))
-		return err
-	})
-	if err != nil {
+	// Still held (as by a busy agent's requests): it is reopened in place.
+	if _, err := a.Insert(t.Context(), fillerBatch(2)); err != nil {
 		t.Errorf("with space free again a write fails: %v", err)
 	}
+	if got := storedContents(t, a); len(got) != 20 {
+		t.Errorf("after reopening for writes %d memories are read, want 20", len(got))
+	}
+	if a.StorageFull() {
+		t.Error("StorageFull after a write succeeded")
+	}
+	s.Release(a)
 }
 
 // TestCreateOnFullDisk: a new agent on a full disk is ErrFull and leaves no

@@ -36,6 +36,12 @@ type Options struct {
 	exclusive bool // EXCLUSIVE locking mode: see openReadOnly
 }
 
+// exclusiveMode is o for a connection in EXCLUSIVE locking mode.
+func (o Options) exclusiveMode() Options {
+	o.exclusive = true
+	return o
+}
+
 func (o *Options) fill() {
 	if o.Synchronous == "" {
 		o.Synchronous = "NORMAL"
@@ -167,13 +173,6 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 		if !ok {
 			break
 		}
-		if s.reopenable(a) {
-			a.closing = true
-			s.mu.Unlock()
-			s.finish([]*Agent{a})
-			s.mu.Lock()
-			continue
-		}
 		if !a.closing {
 			a.refs++
 			a.lastUsed = time.Now()
@@ -240,13 +239,6 @@ func (s *Store) open(ctx context.Context, name, path string) (*Agent, error) {
 		return nil, ue
 	}
 	return a, err
-}
-
-// reopenable reports whether a is an idle agent opened read-only on a full
-// disk that now has space again: the next Acquire reopens it for writing.
-// The caller holds s.mu.
-func (s *Store) reopenable(a *Agent) bool {
-	return a.readOnly && !a.closing && a.refs == 0 && !noSpace(s.dir)
 }
 
 // markBroken makes every later Acquire of the agent fail with ue.
