@@ -140,7 +140,7 @@ type section struct {
 
 // markdown splits a note into parts: one per section, or per run of paragraphs when a section is
 // long, each starting with the note's title (and the section's heading) so that it reads alone.
-func (d *doc) markdown(text string) []Part {
+func (d *doc) markdown(text string) ([]Part, error) {
 	fm, body := frontMatter(text)
 	title := ""
 	if fm != nil {
@@ -176,7 +176,11 @@ func (d *doc) markdown(text string) []Part {
 		if heading != "" && heading != title {
 			prefix = append(prefix, strings.Repeat("#", max(2, headingLevel(s.heading)))+" "+heading)
 		}
-		for _, t := range group(s.paragraphs, d.o.ChunkBytes, d.o.MaxPartBytes-len(strings.Join(prefix, "\n"))-2) {
+		texts := group(s.paragraphs, d.o.ChunkBytes, d.o.MaxPartBytes-len(strings.Join(prefix, "\n"))-2)
+		if err := d.spend(texts, len(strings.Join(prefix, "\n"))); err != nil {
+			return nil, err
+		}
+		for _, t := range texts {
 			links, tags := linksAndTags(t)
 			parts = append(parts, Part{
 				Content:   withPrefix(prefix, t),
@@ -201,7 +205,7 @@ func (d *doc) markdown(text string) []Part {
 	if fm != nil {
 		extra = map[string]any{"front_matter": fm}
 	}
-	return d.finish(parts, fcs, extra)
+	return d.finish(parts, fcs, extra), nil
 }
 
 func mapKeys(m map[string]any) func(func(string) bool) {
