@@ -125,3 +125,15 @@ func TestBookSizedFilesPass(t *testing.T) {
 		t.Errorf("1 MB note: %v", err)
 	}
 }
+
+// TestMarkdownFrontMatterOverMaxExtractedBytes: a note's front matter is repeated in the context of
+// each of its parts, and counts against the cap as often.
+func TestMarkdownFrontMatterOverMaxExtractedBytes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("---\nnotes: " + strings.Repeat("f", 10<<10) + "\n---\n")
+	for i := range 100 {
+		fmt.Fprintf(&b, "## Section %d\n\ntext\n\n", i)
+	}
+	parts, err := Parse(context.Background(), "fm.md", []byte(b.String()), mtime, Options{MaxExtractedBytes: 64 << 10})
+	wantCap(t, parts, err, "files.max_extracted_bytes")
+}

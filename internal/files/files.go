@@ -197,12 +197,12 @@ type doc struct {
 	bytes, parts int
 }
 
-// spend counts the texts of parts about to be made, each behind a prefix of prefixBytes, against
-// the caps: over either, the file is refused at once.
-func (d *doc) spend(texts []string, prefixBytes int) error {
-	n := 0
+// spend counts the parts about to be made of texts, each behind prefix (withPrefix), against the
+// caps: over either, the file is refused at once.
+func (d *doc) spend(texts []string, prefix []string) error {
+	n, each := 0, len(withPrefix(prefix, ""))
 	for _, t := range texts {
-		n += len(t) + prefixBytes
+		n += each + len(t)
 	}
 	if err := d.within(n, len(texts)); err != nil {
 		return err
@@ -270,7 +270,7 @@ const maxContextBytes = 16 << 10
 // prefix when there is one, and cuts any piece longer than a part may be.
 func (d *doc) chunks(prefix []string, pieces []string) ([]Part, error) {
 	texts := group(pieces, d.o.ChunkBytes, d.o.MaxPartBytes-len(strings.Join(prefix, "\n"))-2)
-	if err := d.spend(texts, len(strings.Join(prefix, "\n"))); err != nil {
+	if err := d.spend(texts, prefix); err != nil {
 		return nil, err
 	}
 	parts := make([]Part, 0, len(texts))

@@ -56,7 +56,7 @@ func (d *doc) records(pieces []string) ([]Part, error) {
 	var parts []Part
 	for _, p := range pieces {
 		texts := group([]string{p}, d.o.MaxPartBytes, d.o.MaxPartBytes)
-		if err := d.spend(texts, 0); err != nil {
+		if err := d.spend(texts, nil); err != nil {
 			return nil, err
 		}
 		for _, t := range texts {

@@ -1,6 +1,7 @@
 package files
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -177,7 +178,7 @@ func (d *doc) markdown(text string) ([]Part, error) {
 			prefix = append(prefix, strings.Repeat("#", max(2, headingLevel(s.heading)))+" "+heading)
 		}
 		texts := group(s.paragraphs, d.o.ChunkBytes, d.o.MaxPartBytes-len(strings.Join(prefix, "\n"))-2)
-		if err := d.spend(texts, len(strings.Join(prefix, "\n"))); err != nil {
+		if err := d.spend(texts, prefix); err != nil {
 			return nil, err
 		}
 		for _, t := range texts {
@@ -197,13 +198,21 @@ func (d *doc) markdown(text string) ([]Part, error) {
 		for _, k := range slices.Sorted(mapKeys(fm)) {
 			lines = append(lines, fmt.Sprintf("%s: %v", k, fm[k]))
 		}
-		parts = append(parts, Part{Content: withPrefix([]string{"# " + title}, strings.Join(lines, "\n")),
-			Timestamp: ts, Tags: fmTags})
+		body := strings.Join(lines, "\n")
+		if err := d.spend([]string{body}, []string{"# " + title}); err != nil {
+			return nil, err
+		}
+		parts = append(parts, Part{Content: withPrefix([]string{"# " + title}, body), Timestamp: ts, Tags: fmTags})
 		fcs = append(fcs, fileContext{Title: title})
 	}
 	var extra map[string]any
 	if fm != nil {
 		extra = map[string]any{"front_matter": fm}
+		// The front matter is repeated in every part's context (finish keeps at most 16 KiB of it).
+		b, _ := json.Marshal(fm)
+		if err := d.within(min(len(b), maxContextBytes)*len(parts), 0); err != nil {
+			return nil, err
+		}
 	}
 	return d.finish(parts, fcs, extra), nil
 }

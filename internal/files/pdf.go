@@ -38,7 +38,7 @@ func (d *doc) pdf(ctx context.Context, data []byte) ([]Part, error) {
 	for _, p := range pages {
 		prefix := []string{fmt.Sprintf("%s (page %d)", title, p.Page)}
 		texts := group(splitParagraphs(p.Text), d.o.ChunkBytes, d.o.MaxPartBytes-len(prefix[0])-2)
-		if err := d.spend(texts, len(prefix[0])); err != nil {
+		if err := d.spend(texts, prefix); err != nil {
 			return nil, err
 		}
 		for _, t := range texts {
