@@ -29,8 +29,9 @@ const childEnv = "DORMOUSE_EXTRACT_CHILD=1"
 const DefaultParseTimeout = 30 * time.Second
 
 // childMemory is the address space a child may add to what it starts with (RLIMIT_AS): a file that
-// makes the reader balloon ends the child, not the daemon, the Pi's memory intact.
-const childMemory = 1 << 30
+// makes the reader balloon ends the child, not the daemon. With the daemon's own it stays under the
+// unit's MemoryMax (768M), so the kernel never picks the daemon to kill for it.
+const childMemory = 512 << 20
 
 // Child reads PDFs in a child process of this binary: ledongthuc/pdf loops for ever on some files (a
 // page tree that is its own child, a /Parent cycle) and recover cannot stop a loop, but a deadline
@@ -98,6 +99,9 @@ func (c *Child) answer(out, errOut *cappedBuffer, runErr error) ([]pdfPage, erro
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]
 		}
+		if strings.Contains(msg, "out of memory") { // the same file will need as much next time
+			return nil, skip("the PDF needs more than the reader's %d MiB of memory (%s)", childMemory>>20, msg)
+		}
 		return nil, fmt.Errorf("parse PDF: the reader ended without an answer (%v): %s", runErr, msg)
 	}
 	switch {
@@ -135,7 +139,9 @@ func ServeChild(args []string, stdin io.Reader, stdout io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if err := limitSelf(uint64(*cpu)); err != nil {
+	// A sandbox that refuses prlimit (a stricter seccomp filter than the unit's) leaves the parent's
+	// deadline, which alone stops a loop: read on without the limits rather than fail every PDF.
+	if err := limitSelf(uint64(*cpu)); err != nil && !errors.Is(err, syscall.EPERM) {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

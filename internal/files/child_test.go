@@ -1,6 +1,8 @@
 package files
 
 import (
+	"bytes"
+	"compress/flate"
 	"context"
 	"errors"
 	"fmt"
@@ -79,5 +81,43 @@ func TestPDFInChild(t *testing.T) {
 	cancel()
 	if _, err := Parse(ctx, "report.pdf", minimalPDF("x"), mtime, Options{PDF: child}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Parse with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// balloonPDF is a 1 MiB PDF whose one page's compressed content expands to over 300 MB of text.
+func balloonPDF(t *testing.T) []byte {
+	t.Helper()
+	var z bytes.Buffer
+	w, err := flate.NewWriter(&z, flate.BestCompression)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte("("+strings.Repeat("A", 100)+") Tj\n"), 10000)
+	for range 300 {
+		w.Write(chunk)
+	}
+	w.Close()
+	// FlateDecode is zlib: a two-byte header, the deflate stream, then an Adler-32 the reader ignores.
+	stream := append([]byte{0x78, 0xda}, z.Bytes()...)
+	stream = append(stream, 0, 0, 0, 0)
+	return pdfOf(
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
+		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(stream), stream),
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+	)
+}
+
+// TestPDFThatBalloonsIsStopped: a small PDF whose reading takes more memory than the child may have
+// is skipped with that reason; the memory was the child's, not this process's.
+func TestPDFThatBalloonsIsStopped(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's runtime cannot run within the child's memory limit")
+	}
+	data := balloonPDF(t)
+	parts, err := Parse(context.Background(), "balloon.pdf", data, mtime, Options{PDF: testChild(t, time.Minute)})
+	if !IsSkip(err) || !strings.Contains(err.Error(), "MiB of memory") {
+		t.Errorf("%d-byte PDF: Parse = %d parts, %v; want it skipped for the reader's memory", len(data), len(parts), err)
 	}
 }
