@@ -23,7 +23,7 @@ const ChildArg = "extract-pdf"
 
 // childEnv marks a child's environment (the only variable it gets: no secret reaches the parser). A
 // child never starts one of its own, so a binary that runs its tests for ChildArg cannot recurse.
-const childEnv = "DORMOUSE_EXTRACT_CHILD=1"
+const childEnv = "DORMOUSE_EXTRACT_CHILD"
 
 // DefaultParseTimeout is how long a child may parse one file (files.parse_timeout).
 const DefaultParseTimeout = 30 * time.Second
@@ -57,13 +57,13 @@ func (c *Child) timeout() time.Duration {
 
 // readPDF has a child read the pages of data within o's caps.
 func (c *Child) readPDF(ctx context.Context, data []byte, o Options) ([]pdfPage, error) {
-	if len(c.Command) == 0 || os.Getenv(strings.Split(childEnv, "=")[0]) != "" {
+	if len(c.Command) == 0 || os.Getenv(childEnv) != "" {
 		return nil, errors.New("parse PDF: no child process to read it in")
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, c.timeout(), errParseTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, c.Command[0], append(c.Command[1:], c.flags(o)...)...)
-	cmd.Env = []string{childEnv}
+	cmd.Env = []string{childEnv + "=1"}
 	cmd.Stdin = bytes.NewReader(data)
 	// JSON escapes at most sixfold what the child keeps within the caps.
 	out := &cappedBuffer{max: 6*o.MaxExtractedBytes + 1<<20}
@@ -113,7 +113,8 @@ func (c *Child) answer(out, errOut *cappedBuffer, runErr error) ([]pdfPage, erro
 	return a.Pages, nil
 }
 
-// cappedBuffer keeps at most max bytes written to it and fails the write after.
+// cappedBuffer keeps the first max bytes written to it and drops the rest, noting that it did: the
+// child is never blocked on a full pipe, and never costs more than max.
 type cappedBuffer struct {
 	bytes.Buffer
 	max  int
@@ -121,9 +122,10 @@ type cappedBuffer struct {
 }
 
 func (b *cappedBuffer) Write(p []byte) (int, error) {
-	if b.Len()+len(p) > b.max {
+	if room := b.max - b.Len(); len(p) > room {
 		b.over = true
-		return 0, errors.New("over the limit")
+		b.Buffer.Write(p[:max(room, 0)])
+		return len(p), nil
 	}
 	return b.Buffer.Write(p)
 }

@@ -60,3 +60,25 @@ func TestInboxMovesNothingFromOutside(t *testing.T) {
 		t.Errorf("a file outside the folder was stored: %v", ids)
 	}
 }
+
+// TestInboxMovesNothingOutThroughProcessed: processed/ swapped for a symlink to outside the folder
+// does not take the inbox's files out of it.
+func TestInboxMovesNothingOutThroughProcessed(t *testing.T) {
+	e := newEnv(t)
+	outside := e.t.TempDir()
+	if err := os.Symlink(outside, filepath.Join(e.root, processedDir)); err != nil {
+		t.Fatal(err)
+	}
+	e.write("receipt.txt", "Paid the plumber 120 euros.\n")
+	f := e.folder()
+	f.Mode, f.Move = "inbox", true
+	if _, err := NewWatcher(f, e.ing, nil).ScanOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(outside, "receipt.txt")); err == nil {
+		t.Error("the inbox file was moved outside the folder through processed/")
+	}
+	if _, err := os.Stat(filepath.Join(e.root, "receipt.txt")); err != nil {
+		t.Errorf("the inbox file is gone: %v", err)
+	}
+}
