@@ -42,6 +42,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzKeyFacts$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
 	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzPDF$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzRead$$' -fuzztime=$(FUZZTIME) ./internal/exif/
 	$(GO) test -run='^$$' -fuzz='^FuzzPrepareImage$$' -fuzztime=$(FUZZTIME) ./internal/llm/
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeEmbeddings$$' -fuzztime=$(FUZZTIME) ./internal/llm/

@@ -9,9 +9,14 @@ import (
 	"syscall"
 
 	"github.com/dormouse-dev/dormouse/internal/cli"
+	"github.com/dormouse-dev/dormouse/internal/files"
 )
 
 func main() {
+	// The PDF reader's child process (files.Child): hidden, not a command a person runs.
+	if len(os.Args) > 1 && os.Args[1] == files.ChildArg {
+		os.Exit(files.ServeChild(os.Args[2:], os.Stdin, os.Stdout))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Main(ctx, os.Args[1:], cli.Env{
 		Stdin:   os.Stdin,

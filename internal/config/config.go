@@ -30,6 +30,7 @@ type Config struct {
 	Health      Health      `yaml:"health"`
 	Retention   Retention   `yaml:"retention"`
 	Backup      Backup      `yaml:"backup"`
+	Files       Files       `yaml:"files"`
 
 	Auth Auth `yaml:"auth"`
 
@@ -152,6 +153,14 @@ type Backup struct {
 	Keep int    `yaml:"keep"` // newest backups kept per agent
 }
 
+// Files bounds what one file (watched, uploaded or ingested) may cost: a file over a cap is skipped
+// with the setting to raise, and a parse that runs too long is killed and the file failed.
+type Files struct {
+	ParseTimeout      Duration `yaml:"parse_timeout"`       // a PDF still being read this long is given up
+	MaxExtractedBytes int      `yaml:"max_extracted_bytes"` // of text from one file
+	MaxParts          int      `yaml:"max_parts"`           // memories from one file
+}
+
 // BackupDir is backup.dir, or <data_dir>/backups when it is empty.
 func (c Config) BackupDir() string {
 	if c.Backup.Dir != "" {
@@ -221,6 +230,7 @@ func Default() Config {
 			TemperatureC:         80,
 		},
 		Backup: Backup{Keep: 7},
+		Files:  Files{ParseTimeout: Duration(30 * time.Second), MaxExtractedBytes: 8 << 20, MaxParts: 2000},
 	}
 }
 

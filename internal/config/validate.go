@@ -94,6 +94,9 @@ func (c Config) validate() problems {
 		p.add("health.temperature_c", "want 30 to 150 (degrees Celsius), got %g", h.TemperatureC)
 	}
 	p.number("backup.keep", int64(c.Backup.Keep), 1, 1000)
+	p.duration("files.parse_timeout", c.Files.ParseTimeout, time.Second, time.Hour)
+	p.number("files.max_extracted_bytes", int64(c.Files.MaxExtractedBytes), 1<<10, 1<<30)
+	p.number("files.max_parts", int64(c.Files.MaxParts), 1, 1_000_000)
 	p.watch(c.Watch, c.API)
 	p.tokens(c.Auth.Tokens)
 	return p

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/files"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
 )
@@ -35,12 +37,30 @@ func WatchFolders(cfg config.Config) []watch.Folder {
 // FileIngester maps the configuration onto the file pipeline watched folders and uploads share.
 func FileIngester(cfg config.Config, st *store.Store, log *slog.Logger) *watch.Ingester {
 	return &watch.Ingester{
-		Store:           st,
-		MaxContentBytes: cfg.API.MaxContentBytes,
-		Location:        cfg.Location(),
-		AutoCreate:      true, // the watch list names its agents, and Validate checked them
-		Logger:          log,
+		Store:             st,
+		MaxContentBytes:   cfg.API.MaxContentBytes,
+		Location:          cfg.Location(),
+		AutoCreate:        true, // the watch list names its agents, and Validate checked them
+		MaxExtractedBytes: cfg.Files.MaxExtractedBytes,
+		MaxParts:          cfg.Files.MaxParts,
+		PDF:               pdfChild(cfg, log),
+		Logger:            log,
 	}
+}
+
+// pdfChild reads PDFs in a child of this binary (`dormouse extract-pdf`, which cmd/dormouse hands to
+// files.ServeChild), killed after files.parse_timeout: a PDF that makes the reader loop must not
+// wedge the daemon. Without a path to this binary PDFs fail rather than risk that.
+func pdfChild(cfg config.Config, log *slog.Logger) *files.Child {
+	exe, err := os.Executable()
+	if err != nil && log != nil {
+		log.Warn("PDFs cannot be read: no path to this binary for the reader's child process", "err", err)
+	}
+	child := &files.Child{Timeout: time.Duration(cfg.Files.ParseTimeout)}
+	if err == nil {
+		child.Command = []string{exe, files.ChildArg}
+	}
+	return child
 }
 
 // Watchers maps the configuration onto the watched folders' manager.

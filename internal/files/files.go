@@ -44,7 +44,26 @@ type Options struct {
 	// stored with its metadata only, its context saying why. 0: 20 MiB and 50 megapixels.
 	DescribeMaxBytes  int
 	DescribeMaxPixels int
+
+	// MaxExtractedBytes and MaxParts bound what one file may give: the text of its parts and how
+	// many there are. A file over either is skipped with the setting to raise; the parse stops as
+	// soon as it is over, so a small file that expands (a PDF naming one page a thousand times)
+	// costs no more than the cap. 0: DefaultMaxExtractedBytes and DefaultMaxParts.
+	MaxExtractedBytes int
+	MaxParts          int
+
+	// PDF reads PDFs in a child process, which is killed when it takes too long or too much
+	// memory. Nil reads them in this process, where a file that makes the reader loop is never
+	// stopped: only for tests of what the child runs.
+	PDF *Child
 }
+
+// Defaults of Options' caps on what one file gives (files.max_extracted_bytes, files.max_parts):
+// a book (a 1 MB note, a 600-page PDF) passes.
+const (
+	DefaultMaxExtractedBytes = 8 << 20
+	DefaultMaxParts          = 2000
+)
 
 func (o *Options) fill() {
 	if o.ChunkBytes <= 0 {
@@ -62,6 +81,12 @@ func (o *Options) fill() {
 	}
 	if o.Location == nil {
 		o.Location = time.Local
+	}
+	if o.MaxExtractedBytes <= 0 {
+		o.MaxExtractedBytes = DefaultMaxExtractedBytes
+	}
+	if o.MaxParts <= 0 {
+		o.MaxParts = DefaultMaxParts
 	}
 }
 
@@ -139,11 +164,11 @@ func Parse(ctx context.Context, rel string, data []byte, mtime time.Time, o Opti
 	var err error
 	switch kind {
 	case "markdown":
-		parts = d.markdown(text)
+		parts, err = d.markdown(text)
 	case "text":
-		parts = d.chunks(nil, splitParagraphs(text))
+		parts, err = d.chunks(nil, splitParagraphs(text))
 	case "log":
-		parts = d.chunks(nil, strings.Split(text, "\n"))
+		parts, err = d.chunks(nil, strings.Split(text, "\n"))
 	case "json":
 		parts, err = d.json(text)
 	case "jsonl":
@@ -168,6 +193,39 @@ type doc struct {
 	kind  string
 	mtime time.Time
 	o     Options
+	// bytes and parts count what the parts made so far hold, against the caps (spend).
+	bytes, parts int
+}
+
+// spend counts the parts about to be made of texts, each behind prefix (withPrefix), against the
+// caps: over either, the file is refused at once.
+func (d *doc) spend(texts []string, prefix []string) error {
+	n, each := 0, len(withPrefix(prefix, ""))
+	for _, t := range texts {
+		n += each + len(t)
+	}
+	if err := d.within(n, len(texts)); err != nil {
+		return err
+	}
+	d.bytes, d.parts = d.bytes+n, d.parts+len(texts)
+	return nil
+}
+
+// within reports whether parts holding bytes more text would keep the file within the caps: what a
+// format that builds its pieces before its parts asks as it goes.
+func (d *doc) within(bytes, parts int) error { return overCaps(d.bytes+bytes, d.parts+parts, d.o) }
+
+// overCaps refuses a file that gives more bytes of text or parts than o allows, naming the setting.
+func overCaps(bytes, parts int, o Options) error {
+	if parts > o.MaxParts {
+		return skip("the file gives more than %d memories (files.max_parts); raise files.max_parts to store it",
+			o.MaxParts)
+	}
+	if bytes > o.MaxExtractedBytes {
+		return skip("the file gives more than %d bytes of text (files.max_extracted_bytes); raise "+
+			"files.max_extracted_bytes to store it", o.MaxExtractedBytes)
+	}
+	return nil
 }
 
 // fileContext is what every part's context says about where it came from.
@@ -210,13 +268,16 @@ const maxContextBytes = 16 << 10
 
 // chunks groups pieces (paragraphs, lines, records) into parts of about ChunkBytes, each starting with
 // prefix when there is one, and cuts any piece longer than a part may be.
-func (d *doc) chunks(prefix []string, pieces []string) []Part {
+func (d *doc) chunks(prefix []string, pieces []string) ([]Part, error) {
 	texts := group(pieces, d.o.ChunkBytes, d.o.MaxPartBytes-len(strings.Join(prefix, "\n"))-2)
+	if err := d.spend(texts, prefix); err != nil {
+		return nil, err
+	}
 	parts := make([]Part, 0, len(texts))
 	for _, t := range texts {
 		parts = append(parts, Part{Content: withPrefix(prefix, t)})
 	}
-	return d.finish(parts, make([]fileContext, len(parts)), nil)
+	return d.finish(parts, make([]fileContext, len(parts)), nil), nil
 }
 
 func withPrefix(prefix []string, text string) string {

@@ -28,6 +28,9 @@ func (d *doc) json(text string) ([]Part, error) {
 	var pieces []string
 	switch x := v.(type) {
 	case []any:
+		if err := d.within(0, len(x)); err != nil {
+			return nil, err
+		}
 		for _, e := range x {
 			pieces = append(pieces, compact(e))
 		}
@@ -36,24 +39,31 @@ func (d *doc) json(text string) ([]Part, error) {
 			pieces = []string{whole}
 			break
 		}
+		if err := d.within(0, len(x)); err != nil {
+			return nil, err
+		}
 		for _, k := range slices.Sorted(mapKeys(x)) {
 			pieces = append(pieces, compact(map[string]any{k: x[k]}))
 		}
 	default:
 		pieces = []string{compact(x)}
 	}
-	return d.records(pieces), nil
+	return d.records(pieces)
 }
 
 // records makes a part of each piece (a record stands alone), cutting only what is too long.
-func (d *doc) records(pieces []string) []Part {
+func (d *doc) records(pieces []string) ([]Part, error) {
 	var parts []Part
 	for _, p := range pieces {
-		for _, t := range group([]string{p}, d.o.MaxPartBytes, d.o.MaxPartBytes) {
+		texts := group([]string{p}, d.o.MaxPartBytes, d.o.MaxPartBytes)
+		if err := d.spend(texts, nil); err != nil {
+			return nil, err
+		}
+		for _, t := range texts {
 			parts = append(parts, Part{Content: t})
 		}
 	}
-	return d.finish(parts, make([]fileContext, len(parts)), nil)
+	return d.finish(parts, make([]fileContext, len(parts)), nil), nil
 }
 
 func compact(v any) string {
@@ -80,12 +90,15 @@ func (d *doc) jsonl(text string) ([]Part, error) {
 			bad++
 			continue
 		}
+		if err := d.within(0, len(pieces)+1); err != nil {
+			return nil, err
+		}
 		pieces = append(pieces, line)
 	}
 	if len(pieces) == 0 && bad > 0 {
 		return nil, fmt.Errorf("parse JSON Lines: no line holds valid JSON (first bad line %d)", firstBad)
 	}
-	return d.records(pieces), nil
+	return d.records(pieces)
 }
 
 // csv makes a part of each row, as "column: value" pairs named by the header row.
@@ -102,6 +115,7 @@ func (d *doc) csv(text string) ([]Part, error) {
 		header[i] = strings.TrimSpace(header[i])
 	}
 	var pieces []string
+	size := 0
 	for {
 		row, err := r.Read()
 		if errors.Is(err, io.EOF) {
@@ -126,13 +140,18 @@ func (d *doc) csv(text string) ([]Part, error) {
 			b.WriteString(name + ": " + v)
 		}
 		if b.Len() > 0 {
+			// Each value is named by its column: a wide header makes the rows many times the file.
+			size += b.Len()
+			if err := d.within(size, len(pieces)+1); err != nil {
+				return nil, err
+			}
 			pieces = append(pieces, b.String())
 		}
 	}
 	if len(pieces) == 0 { // a header alone is still what the file says
 		pieces = []string{strings.Join(header, ", ")}
 	}
-	return d.records(pieces), nil
+	return d.records(pieces)
 }
 
 // yaml checks that the file parses and keeps its own text, grouped at top-level entries.
@@ -164,5 +183,5 @@ func (d *doc) yaml(text string) ([]Part, error) {
 	if len(cur) > 0 {
 		pieces = append(pieces, strings.Join(cur, "\n"))
 	}
-	return d.chunks(nil, pieces), nil
+	return d.chunks(nil, pieces)
 }

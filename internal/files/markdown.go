@@ -1,6 +1,7 @@
 package files
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -140,7 +141,7 @@ type section struct {
 
 // markdown splits a note into parts: one per section, or per run of paragraphs when a section is
 // long, each starting with the note's title (and the section's heading) so that it reads alone.
-func (d *doc) markdown(text string) []Part {
+func (d *doc) markdown(text string) ([]Part, error) {
 	fm, body := frontMatter(text)
 	title := ""
 	if fm != nil {
@@ -176,7 +177,11 @@ func (d *doc) markdown(text string) []Part {
 		if heading != "" && heading != title {
 			prefix = append(prefix, strings.Repeat("#", max(2, headingLevel(s.heading)))+" "+heading)
 		}
-		for _, t := range group(s.paragraphs, d.o.ChunkBytes, d.o.MaxPartBytes-len(strings.Join(prefix, "\n"))-2) {
+		texts := group(s.paragraphs, d.o.ChunkBytes, d.o.MaxPartBytes-len(strings.Join(prefix, "\n"))-2)
+		if err := d.spend(texts, prefix); err != nil {
+			return nil, err
+		}
+		for _, t := range texts {
 			links, tags := linksAndTags(t)
 			parts = append(parts, Part{
 				Content:   withPrefix(prefix, t),
@@ -193,15 +198,23 @@ func (d *doc) markdown(text string) []Part {
 		for _, k := range slices.Sorted(mapKeys(fm)) {
 			lines = append(lines, fmt.Sprintf("%s: %v", k, fm[k]))
 		}
-		parts = append(parts, Part{Content: withPrefix([]string{"# " + title}, strings.Join(lines, "\n")),
-			Timestamp: ts, Tags: fmTags})
+		body := strings.Join(lines, "\n")
+		if err := d.spend([]string{body}, []string{"# " + title}); err != nil {
+			return nil, err
+		}
+		parts = append(parts, Part{Content: withPrefix([]string{"# " + title}, body), Timestamp: ts, Tags: fmTags})
 		fcs = append(fcs, fileContext{Title: title})
 	}
 	var extra map[string]any
 	if fm != nil {
 		extra = map[string]any{"front_matter": fm}
+		// The front matter is repeated in every part's context (finish keeps at most 16 KiB of it).
+		b, _ := json.Marshal(fm)
+		if err := d.within(min(len(b), maxContextBytes)*len(parts), 0); err != nil {
+			return nil, err
+		}
 	}
-	return d.finish(parts, fcs, extra)
+	return d.finish(parts, fcs, extra), nil
 }
 
 func mapKeys(m map[string]any) func(func(string) bool) {

@@ -79,12 +79,7 @@ func rememberClaim(ctx context.Context, c *conn, id int64, now time.Time) error 
 	if !ok {
 		return nil
 	}
-	err = c.execArgs(ctx, `INSERT INTO forgotten (norm_hash, kind, source_id, created_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT(norm_hash) DO NOTHING`, h, ForgottenFact, id, now.UnixMilli())
-	if err != nil {
-		return fmt.Errorf("remember the claim of fact %d: %w", id, err)
-	}
-	return nil
+	return rememberHash(ctx, c, h, ForgottenFact, id, now)
 }
 
 // isForgottenClaim reports whether claim cl was rejected or forgotten.
@@ -93,15 +88,7 @@ func isForgottenClaim(ctx context.Context, c *conn, cl Claim) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	found := false
-	err := c.query(ctx, `SELECT 1 FROM forgotten WHERE norm_hash = ?`, []any{h}, func(*sqlite3.Stmt) error {
-		found = true
-		return nil
-	})
-	if err != nil {
-		return false, fmt.Errorf("look for forgotten claims: %w", err)
-	}
-	return found, nil
+	return forgottenHash(ctx, c, h)
 }
 
 // AnyForgotten reports whether anything was ever forgotten or rejected in

@@ -160,35 +160,8 @@ func (a *Agent) commitFile(ctx context.Context, c *conn, ch *FileChange, now tim
 	}
 	count := 0
 	if ch.Status == FileOK {
-		active, err := countFileMemories(ctx, c, ch.SHA256)
-		if err != nil {
+		if res, count, err = a.storeContent(ctx, c, ch, now); err != nil {
 			return res, err
-		}
-		switch {
-		case active > 0 && ch.Refresh && active == len(ch.Memories):
-			if err := a.refreshFile(ctx, c, ch, now); err != nil {
-				return res, err
-			}
-			res.Refreshed, count = active, active
-		case active > 0:
-			res.Reused, count = true, active
-		default:
-			// Content seen before and retired (a file deleted, then restored or moved back):
-			// bring its memories back rather than store them twice.
-			if err := c.execArgs(ctx, `UPDATE daily_memories SET retired_at = NULL, source = ?
-				WHERE file_hash = ? AND retired_at IS NOT NULL`, ch.Path, ch.SHA256); err != nil {
-				return res, fmt.Errorf("restore memories: %w", err)
-			}
-			if n := int(c.db.Changes()); n > 0 {
-				res.Reused, count = true, n
-				break
-			}
-			for i := range ch.Memories {
-				if err := insertFileMemory(ctx, c, a.opts.Location, &ch.Memories[i], ch.SHA256, now); err != nil {
-					return res, fmt.Errorf("store memory %d: %w", i+1, err)
-				}
-			}
-			res.Inserted, count = len(ch.Memories), len(ch.Memories)
 		}
 	}
 	attempts := 0
@@ -225,6 +198,93 @@ func (a *Agent) commitFile(ctx context.Context, c *conn, ch *FileChange, now tim
 		res.Retired, err = a.release(ctx, c, old.SHA256, ch.Replace, now)
 	}
 	return res, err
+}
+
+// storeContent gives ch's content its memories: those it has (reused, or refreshed in place), those
+// it had (restored), or new ones. It returns how many memories the content has now.
+func (a *Agent) storeContent(ctx context.Context, c *conn, ch *FileChange, now time.Time) (FileResult, int, error) {
+	var res FileResult
+	active, err := countFileMemories(ctx, c, ch.SHA256)
+	if err != nil {
+		return res, 0, err
+	}
+	switch {
+	case active > 0 && ch.Refresh && active == len(ch.Memories):
+		if err := a.refreshFile(ctx, c, ch, now); err != nil {
+			return res, 0, err
+		}
+		res.Refreshed = active
+		return res, active, nil
+	case active > 0:
+		res.Reused = true
+		return res, active, nil
+	}
+	// Content seen before and retired (a file deleted, then restored or moved back): bring its
+	// memories back rather than store them twice.
+	restored, err := restoreFileMemories(ctx, c, ch.SHA256, ch.Path)
+	if err != nil {
+		return res, 0, fmt.Errorf("restore memories: %w", err)
+	}
+	if restored > 0 {
+		res.Reused = true
+		return res, restored, nil
+	}
+	if err := a.insertFileMemories(ctx, c, ch, now); err != nil {
+		return res, 0, err
+	}
+	res.Inserted = len(ch.Memories)
+	return res, len(ch.Memories), nil
+}
+
+// insertFileMemories stores ch's memories. Forgetting sticks for files as for any memory: a part
+// whose content was forgotten is stored flagged (forget.go).
+func (a *Agent) insertFileMemories(ctx context.Context, c *conn, ch *FileChange, now time.Time) error {
+	check, err := anyForgotten(ctx, c)
+	if err != nil {
+		return err
+	}
+	for i := range ch.Memories {
+		m := &ch.Memories[i]
+		flagged := false
+		if check {
+			if flagged, err = isForgottenHash(ctx, c, m.Content); err != nil {
+				return err
+			}
+		}
+		if err := insertFileMemory(ctx, c, a.opts.Location, m, ch.SHA256, flagged, now); err != nil {
+			return fmt.Errorf("store memory %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// restoreFileMemories makes the retired memories of content hash current again, citing path, and
+// returns how many there were. One forgotten since it was retired comes back flagged.
+func restoreFileMemories(ctx context.Context, c *conn, hash, path string) (int, error) {
+	type retired struct {
+		id      int64
+		content string
+	}
+	var mems []retired
+	err := c.query(ctx, `SELECT id, content FROM daily_memories WHERE file_hash = ? AND retired_at IS NOT NULL`,
+		[]any{hash}, func(s *sqlite3.Stmt) error {
+			mems = append(mems, retired{s.ColumnInt64(0), s.ColumnText(1)})
+			return nil
+		})
+	if err != nil || len(mems) == 0 {
+		return 0, err
+	}
+	for _, m := range mems {
+		flagged, err := isForgotten(ctx, c, m.content)
+		if err != nil {
+			return 0, err
+		}
+		if err := c.execArgs(ctx, `UPDATE daily_memories SET retired_at = NULL, source = ?,
+			flagged = flagged OR ?, consolidated = consolidated OR ? WHERE id = ?`, path, flagged, flagged, m.id); err != nil {
+			return 0, err
+		}
+	}
+	return len(mems), nil
 }
 
 // ForgetFile stops tracking a file that is gone. With retire (mirror mode) its content's memories
@@ -375,19 +435,21 @@ func derivedColumns(m *Memory) (entities, topics string, context any, err error)
 	return string(e), string(t), context, nil
 }
 
-// insertFileMemory stores a memory of a file's content. Unlike Insert it never dedupes against other
-// memories: two notes may share a paragraph, and each note's memories must retire with it.
-func insertFileMemory(ctx context.Context, c *conn, loc *time.Location, m *Memory, hash string, now time.Time) error {
+// insertFileMemory stores a memory of a file's content, flagged (consolidated by nothing, as Insert
+// does) when its content was forgotten. Unlike Insert it never dedupes against other memories: two
+// notes may share a paragraph, and each note's memories must retire with it.
+func insertFileMemory(ctx context.Context, c *conn, loc *time.Location, m *Memory, hash string, flagged bool, now time.Time) error {
 	entities, topics, context, err := derivedColumns(m)
 	if err != nil {
 		return err
 	}
 	err = c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
-		content, context, importance, source, content_hash, summary, entities, topics, created_at, file_hash)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		content, context, importance, source, content_hash, summary, entities, topics, created_at, file_hash,
+		flagged, consolidated)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.SessionID, m.Timestamp.UnixMilli(), m.Timestamp.In(loc).Format(time.DateOnly), m.InteractionType,
 		m.Role, m.Content, context, m.Importance, m.Source, m.ContentHash, m.Summary, entities,
-		topics, now.UnixMilli(), hash)
+		topics, now.UnixMilli(), hash, flagged, flagged)
 	if err != nil {
 		return err
 	}

@@ -68,6 +68,12 @@ func isForgottenHash(ctx context.Context, c *conn, content string) (bool, error)
 	if !ok {
 		return false, nil
 	}
+	return forgottenHash(ctx, c, h)
+}
+
+// forgottenHash is the one lookup of the forgotten table: content (normHash) and claims (claimHash)
+// are remembered there under their hashes.
+func forgottenHash(ctx context.Context, c *conn, h string) (bool, error) {
 	found := false
 	err := c.query(ctx, `SELECT 1 FROM forgotten WHERE norm_hash = ?`, []any{h}, func(*sqlite3.Stmt) error {
 		found = true
@@ -85,6 +91,11 @@ func remember(ctx context.Context, c *conn, kind string, id int64, content strin
 	if !ok {
 		return nil
 	}
+	return rememberHash(ctx, c, h, kind, id, now)
+}
+
+// rememberHash records hash h (normHash or claimHash) as forgotten, of id of kind.
+func rememberHash(ctx context.Context, c *conn, h, kind string, id int64, now time.Time) error {
 	err := c.execArgs(ctx, `INSERT INTO forgotten (norm_hash, kind, source_id, created_at) VALUES (?, ?, ?, ?)
 		ON CONFLICT(norm_hash) DO NOTHING`, h, kind, id, now.UnixMilli())
 	if err != nil {

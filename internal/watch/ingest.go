@@ -26,7 +26,13 @@ type Ingester struct {
 	AutoCreate      bool           // create an agent that has no file yet
 	RetryBase       time.Duration  // first retry after a failure; doubles per failure; 0: 30s
 	RetryMax        time.Duration  // longest wait between retries; 0: 1h
-	Logger          *slog.Logger
+	// MaxExtractedBytes and MaxParts cap what one file may give (files.Options); 0: the defaults.
+	MaxExtractedBytes int
+	MaxParts          int
+	// PDF reads PDFs in a child process bounded in time and memory (files.Child); nil reads them in
+	// this process, which a malicious PDF can wedge.
+	PDF    *files.Child
+	Logger *slog.Logger
 	// Describe, when set, has a vision-capable model say what an image shows (files.Options.Describe):
 	// its failure fails the file, which is retried. DescribedBy names the model ("provider/model").
 	Describe    func(ctx context.Context, name, mime string, data []byte) (string, error)
@@ -166,7 +172,8 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 		maxContent = 64 << 10
 	}
 	parts, err := files.Parse(ctx, f.Path, f.Data, f.MTime, files.Options{MaxPartBytes: maxContent, Location: in.Location,
-		Describe: in.Describe, DescribedBy: in.DescribedBy})
+		Describe: in.Describe, DescribedBy: in.DescribedBy, MaxExtractedBytes: in.MaxExtractedBytes,
+		MaxParts: in.MaxParts, PDF: in.PDF})
 	if err != nil {
 		return nil, err
 	}

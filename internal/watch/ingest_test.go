@@ -105,3 +105,17 @@ func TestImplausibleDatesAreNow(t *testing.T) {
 		return err
 	})
 }
+
+// TestUploadOverTheCapsStoresNothing: a file that would give more memories than files.max_parts is
+// refused with the setting to raise, and none of it is stored.
+func TestUploadOverTheCapsStoresNothing(t *testing.T) {
+	e := newEnv(t)
+	data := "[" + strings.TrimSuffix(strings.Repeat(`"an element",`, 3000), ",") + "]"
+	_, err := e.ing.UploadAt(context.Background(), "main", "big.json", []byte(data), time.Now())
+	if !IsInputError(err) || !strings.Contains(err.Error(), "files.max_parts") {
+		t.Errorf("upload of 3,000 elements = %v, want an InputError naming files.max_parts", err)
+	}
+	if total, _ := e.memoryCount(); total != 0 {
+		t.Errorf("%d memories stored from a refused file", total)
+	}
+}

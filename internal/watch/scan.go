@@ -67,11 +67,6 @@ func (w *Watcher) doScan(ctx context.Context, deep bool, res *ScanResult) error 
 	if !fi.IsDir() {
 		return fmt.Errorf("watched folder %s is not a directory", w.f.Path)
 	}
-	real, err := filepath.EvalSymlinks(w.f.Path)
-	if err != nil {
-		return fmt.Errorf("watched folder: %w", err)
-	}
-	w.real = real
 	tracked, err := w.tracked(ctx)
 	if err != nil {
 		return err

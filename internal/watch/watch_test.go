@@ -35,7 +35,8 @@ func newEnv(t testing.TB) *env {
 	root := t.TempDir()
 	tt, _ := t.(*testing.T)
 	return &env{t: tt, st: st, root: root,
-		ing: &Ingester{Store: st, AutoCreate: true, Location: time.UTC, RetryBase: 100 * time.Millisecond, RetryMax: time.Second}}
+		ing: &Ingester{Store: st, AutoCreate: true, Location: time.UTC, RetryBase: 100 * time.Millisecond, RetryMax: time.Second,
+			PDF: pdfChild(t, 0)}}
 }
 
 func (e *env) folder() Folder {

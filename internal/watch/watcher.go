@@ -118,7 +118,6 @@ type Watcher struct {
 	ing    *Ingester
 	log    *slog.Logger
 	filter filter
-	real   string // f.Path with symlinks resolved: what containment is checked against
 	now    func() time.Time
 
 	scanReq     chan scanRequest
@@ -543,29 +542,16 @@ func (w *Watcher) done(rel string, o Outcome, t *store.TrackedFile) {
 // the content is hashed and compared.
 func (w *Watcher) check(rel string, t *store.TrackedFile, deep bool) (*File, Outcome) {
 	unchanged := Outcome{Path: rel, Status: "unchanged"}
-	full := filepath.Join(w.f.Path, filepath.FromSlash(rel))
 	f := File{Root: w.f.Path, Path: rel, Mirror: w.f.mirror()}
-	// The folders a scan walks and inotify reports are real folders inside the root (neither
-	// follows a symlinked folder), so only a symlink itself can lead outside.
-	fi, err := os.Lstat(full)
-	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		if !w.inside(full) {
-			err = &files.SkipError{Reason: "a symbolic link to outside the watched folder"}
-		} else {
-			fi, err = os.Stat(full)
-		}
+	root, err := os.OpenRoot(w.f.Path)
+	if err != nil {
+		f.Err = fmt.Errorf("open the watched folder: %w", err)
+		return &f, Outcome{}
 	}
-	switch {
-	case errors.Is(err, fs.ErrNotExist): // a dangling symlink, or gone since
+	defer root.Close()
+	name, ok := w.statInto(root, &f)
+	if !ok {
 		return nil, unchanged
-	case files.IsSkip(err):
-		f.Err, f.Size, f.MTime = err, fi.Size(), fi.ModTime()
-	case err != nil:
-		f.Err = fmt.Errorf("stat: %w", err)
-	case !fi.Mode().IsRegular():
-		return nil, unchanged
-	default:
-		f.Size, f.MTime = fi.Size(), fi.ModTime()
 	}
 	sameStat := t != nil && t.Size == f.Size && t.MTime.Equal(f.MTime.UTC())
 	// An image stored with its metadata only is read again once a vision model can describe it.
@@ -582,7 +568,7 @@ func (w *Watcher) check(rel string, t *store.TrackedFile, deep bool) (*File, Out
 		f.Err = &files.SkipError{Reason: fmt.Sprintf("file is %d bytes; the limit (max_file_bytes) is %d", f.Size, w.f.maxBytes())}
 	}
 	if f.Err == nil {
-		f.Data, f.Err = readFile(full, w.f.maxBytes())
+		f.Data, f.Err = readFile(root, name, w.f.maxBytes())
 		if f.Err == nil {
 			f.Size = int64(len(f.Data))
 		}
@@ -593,23 +579,61 @@ func (w *Watcher) check(rel string, t *store.TrackedFile, deep bool) (*File, Out
 	return &f, Outcome{}
 }
 
-// inside reports whether full, with symlinks resolved, is within the root.
-func (w *Watcher) inside(full string) bool {
-	real, err := filepath.EvalSymlinks(full)
-	if err != nil {
-		return false
+// statInto sets f's size and mtime, or its error, from its place under root and returns the name
+// to read it by; false means there is nothing to do (gone since, a dangling symlink, not a regular
+// file).
+func (w *Watcher) statInto(root *os.Root, f *File) (string, bool) {
+	name, fi, err := w.resolve(root, f.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", false
+	case files.IsSkip(err):
+		f.Err = err
+		// Only the link's own size and mtime, so that an unchanged link is not looked at again.
+		if li, lerr := os.Lstat(filepath.Join(w.f.Path, filepath.FromSlash(f.Path))); lerr == nil {
+			f.Size, f.MTime = li.Size(), li.ModTime()
+		}
+	case err != nil:
+		f.Err = fmt.Errorf("stat: %w", err)
+	case !fi.Mode().IsRegular():
+		return "", false
+	default:
+		f.Size, f.MTime = fi.Size(), fi.ModTime()
 	}
-	root := w.real
-	if root == "" {
-		root = w.f.Path
-	}
-	r, err := filepath.Rel(root, real)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
+	return name, true
 }
 
-// readFile reads at most limit bytes of a file (it may have grown since it was stat'ed).
-func readFile(name string, limit int64) ([]byte, error) {
-	fh, err := os.Open(name)
+// resolve stats rel through root, which follows a symlink (the file's own, or a folder's on the
+// way) only while it stays inside the folder, and returns the name to read it by. An absolute
+// symlink, which os.Root never follows, is resolved here and read at its target when that is
+// inside. A path that leads outside is skipped, never read. os.Root checks every component at each
+// use, so a folder swapped for a symlink after this check is refused by the read too.
+func (w *Watcher) resolve(root *os.Root, rel string) (string, fs.FileInfo, error) {
+	name := filepath.FromSlash(rel)
+	fi, err := root.Stat(name)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return name, fi, err
+	}
+	real, rerr := filepath.EvalSymlinks(filepath.Join(w.f.Path, name))
+	if rerr != nil {
+		return "", nil, err
+	}
+	base, rerr := filepath.EvalSymlinks(w.f.Path)
+	if rerr != nil {
+		return "", nil, err
+	}
+	inner, rerr := filepath.Rel(base, real)
+	if rerr != nil || inner == ".." || strings.HasPrefix(inner, ".."+string(filepath.Separator)) {
+		return "", nil, &files.SkipError{Reason: "a symbolic link to outside the watched folder"}
+	}
+	fi, err = root.Stat(inner)
+	return inner, fi, err
+}
+
+// readFile reads at most limit bytes of the file name under root (it may have grown since it was
+// stat'ed).
+func readFile(root *os.Root, name string, limit int64) ([]byte, error) {
+	fh, err := root.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("read: %w", err)
 	}
@@ -639,18 +663,27 @@ func (w *Watcher) moveInbox(rel string, o Outcome, t *store.TrackedFile) {
 	default:
 		return
 	}
-	src := filepath.Join(w.f.Path, filepath.FromSlash(rel))
-	dst := filepath.Join(w.f.Path, dir, filepath.FromSlash(rel))
-	if _, err := os.Lstat(dst); err == nil { // never overwrite: keep both
-		dst = strings.TrimSuffix(dst, path.Ext(dst)) + "." + w.now().Format("20060102T150405.000") + path.Ext(dst)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		w.log.Warn("move inbox file", "path", rel, "err", err)
-		return
-	}
-	if err := os.Rename(src, dst); err != nil {
+	if err := w.move(rel, path.Join(dir, rel)); err != nil {
 		w.log.Warn("move inbox file", "path", rel, "err", err)
 	}
+}
+
+// move renames rel to dst (both relative to the folder) through os.Root, so that neither leaves
+// the folder whatever symlinks are on the way. An existing dst is never overwritten: both are kept.
+func (w *Watcher) move(rel, dst string) error {
+	root, err := os.OpenRoot(w.f.Path)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	src, to := filepath.FromSlash(rel), filepath.FromSlash(dst)
+	if _, err := root.Lstat(to); err == nil {
+		to = strings.TrimSuffix(to, path.Ext(to)) + "." + w.now().Format("20060102T150405.000") + path.Ext(to)
+	}
+	if err := root.MkdirAll(filepath.Dir(to), 0o700); err != nil {
+		return err
+	}
+	return root.Rename(src, to)
 }
 
 // retry processes failed files whose retry time has come.

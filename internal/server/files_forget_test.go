@@ -1,0 +1,62 @@
+package server
+
+import (
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/watch"
+)
+
+// TestForgettingSticksForUploadedFiles: POST /v1/agents/{agent}/files?path=doc.md, delete one
+// section's memory, upload again with only the other section edited: the deleted section comes back
+// flagged, and recall never offers it.
+func TestForgettingSticksForUploadedFiles(t *testing.T) {
+	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ing := &watch.Ingester{Store: st, AutoCreate: true, Location: time.UTC}
+	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Files: ing}))
+	defer ts.Close()
+	cl := client.New(ts.URL, nil)
+	ctx := t.Context()
+	at := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
+	note := "# Doc\n\n## A\n\nThe quokka lives on Rottnest.\n\n## B\n\nThe bilby digs burrows.\n"
+	if out, err := cl.UploadFileAt(ctx, "main", "doc.md", []byte(note), at); err != nil || out.Inserted != 2 {
+		t.Fatalf("first upload = %+v, %v", out, err)
+	}
+	mems, _, err := cl.List(ctx, "main", client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mems {
+		if strings.Contains(m.Content, "quokka") {
+			if err := cl.Delete(ctx, "main", m.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	edited := strings.Replace(note, "digs burrows", "digs deep burrows", 1)
+	if _, err := cl.UploadFileAt(ctx, "main", "doc.md", []byte(edited), at.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cl.Recall(ctx, "main", recall.Request{Query: "where does the quokka live"})
+	if err != nil || strings.Contains(res.Context, "quokka") {
+		t.Errorf("recall offers the forgotten section: %q, %v", res.Context, err)
+	}
+	mems, _, err = cl.List(ctx, "main", client.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mems {
+		if strings.Contains(m.Content, "quokka") && !m.Flagged {
+			t.Errorf("the forgotten section is back unflagged: memory %d", m.ID)
+		}
+	}
+}
