@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -90,4 +91,16 @@ func TestStdioAnswersLinesThatAreNotMessages(t *testing.T) {
 	defer cs.Close()
 	call(t, cs, "remember", map[string]any{"content": "still listening after garbage"}, false)
 	mustContain(t, "status", call(t, cs, "status", nil, false), "agent main: 1 memories")
+}
+
+// TestRememberRefusesAFarFutureTimestamp: the remember tool reaches capture's timestamp rules
+// through the API, and the tool error says why.
+func TestRememberRefusesAFarFutureTimestamp(t *testing.T) {
+	d := daemontest.Start(t)
+	cs := overStdio(t, mcpserver.New(client.New(d.Addr), mcpserver.Options{}))
+	got := call(t, cs, "remember", map[string]any{"content": "x", "timestamp": "9999-12-31T23:59:59-23:59"}, true)
+	mustContain(t, "remember in year 10000", got, "year 10000")
+	ahead := time.Now().Add(48 * time.Hour).Format(time.RFC3339)
+	got = call(t, cs, "remember", map[string]any{"content": "x", "timestamp": ahead}, true)
+	mustContain(t, "remember 2 days ahead", got, "capture.max_future_skew")
 }
