@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Input is a memory as clients send it (HTTP, CLI, later MCP and files).
@@ -105,6 +106,11 @@ func validate(in Input, lim Limits, now time.Time) (store.Memory, error) {
 		}
 		if !utf8.ValidString(f.v) || strings.ContainsRune(f.v, 0) {
 			return fail(f.name, "must be valid UTF-8 without NUL characters")
+		}
+		if i := strings.IndexFunc(f.v, text.IsLineControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(f.v[i:])
+			return fail(f.name, "contains the control character %U at byte %d; it is one line of plain text "+
+				"(no newlines, tabs, line separators or bidirectional overrides)", r, i)
 		}
 	}
 	ts := now
