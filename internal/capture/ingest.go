@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -72,7 +73,8 @@ func (l Limits) CheckTime(field string, t, now time.Time) error {
 			"and a memory dated after now is never recalled. If the clock is wrong (a Raspberry Pi has no "+
 			"battery clock and starts in 1970 until NTP sets it: see timedatectl status), set it and send "+
 			"again; to store memories dated further ahead, raise capture.max_future_skew",
-			t.Format(time.RFC3339Nano), ahead.Round(time.Minute), now.UTC().Format(time.RFC3339), skew)
+			t.Format(time.RFC3339Nano), config.Duration(ahead.Round(time.Minute)), now.UTC().Format(time.RFC3339),
+			config.Duration(skew))
 	}
 	return nil
 }
