@@ -49,6 +49,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeEmbeddings$$' -fuzztime=$(FUZZTIME) ./internal/llm/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/eval/
 	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzztime=$(FUZZTIME) ./internal/answer/
+	$(GO) test -run='^$$' -fuzz='^FuzzContextCitations$$' -fuzztime=$(FUZZTIME) ./internal/answer/
 	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzztime=$(FUZZTIME) ./internal/web/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/when/

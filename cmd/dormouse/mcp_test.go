@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,5 +109,47 @@ func TestMCPUsage(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, "dormouse mcp:") {
 			t.Errorf("%v: exit %d, want 2\n%s", args, code, stderr)
 		}
+	}
+}
+
+// TestMCPOverStdioSurvivesALineThatIsNotJSON: the real `dormouse mcp --data` answers a stray line
+// with a JSON-RPC parse error (id null) and serves the request after it.
+func TestMCPOverStdioSurvivesALineThatIsNotJSON(t *testing.T) {
+	cmd := exec.Command(binary, "mcp", "--data", t.TempDir())
+	cmd.Env = hermeticEnv()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("dormouse mcp after stdin closed: %v\n%s", err, stderr.String())
+		}
+	})
+	io.WriteString(stdin, "hello?\n"+
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`+"\n")
+	out := bufio.NewScanner(stdout)
+	var got []string
+	for len(got) < 2 && out.Scan() {
+		got = append(got, out.Text())
+	}
+	if len(got) < 2 {
+		t.Fatalf("answers %q, then the output ended: %v\n%s", got, out.Err(), stderr.String())
+	}
+	if !strings.Contains(got[0], `"id":null`) || !strings.Contains(got[0], `"code":-32700`) {
+		t.Errorf("answer to the stray line = %s, want a parse error with id null", got[0])
+	}
+	if !strings.Contains(got[1], `"id":1`) || !strings.Contains(got[1], `"serverInfo"`) {
+		t.Errorf("answer to initialize = %s, want its result", got[1])
 	}
 }

@@ -201,11 +201,15 @@ func Extract(question string, items []recall.Item, n int) (string, []string) {
 	var b strings.Builder
 	var cites []string
 	cited := map[string]bool{}
-	for i, c := range best {
-		if i > 0 {
+	for _, c := range best {
+		// Quoted, as the context shows it: a "[fact:77]" in the text is not a citation.
+		s := recall.Quote(c.sentence)
+		if s == "" {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		s := strings.TrimSpace(c.sentence)
 		if !strings.ContainsAny(s[len(s)-1:], ".!?") {
 			s += "."
 		}

@@ -174,7 +174,7 @@ func newStore(t *testing.T, contents ...string) *store.Agent {
 		ins = append(ins, capture.Input{Content: c, Role: "user",
 			Timestamp: time.Date(2026, 3, 1, 9, i, 0, 0, time.UTC).Format(time.RFC3339)})
 	}
-	if _, err := capture.Ingest(t.Context(), a, ins, 64<<10, time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)); err != nil {
+	if _, err := capture.Ingest(t.Context(), a, ins, capture.Limits{MaxContent: 64 << 10}, time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
 	}
 	return a

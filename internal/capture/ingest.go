@@ -9,7 +9,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Input is a memory as clients send it (HTTP, CLI, later MCP and files).
@@ -39,12 +41,50 @@ func (e *InputError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Field, e.Msg)
 }
 
+// Limits are what validation holds every memory to.
+type Limits struct {
+	MaxContent    int           // bytes of content
+	MaxFutureSkew time.Duration // how far ahead of the clock a timestamp may be; 0: DefaultMaxFutureSkew
+}
+
+// DefaultMaxFutureSkew is capture.max_future_skew's default: a day covers clocks that disagree
+// and time zones written wrongly, and not much more.
+const DefaultMaxFutureSkew = 24 * time.Hour
+
+// CheckTime refuses t as a memory's time (field names it in the error) when, in UTC as it is
+// stored, it falls outside the years 1970 to 9999, or lies further ahead of now than
+// MaxFutureSkew: recall never offers what is dated after its as_of, so a memory dated far ahead
+// would be stored and never recalled.
+func (l Limits) CheckTime(field string, t, now time.Time) error {
+	fail := func(format string, args ...any) error {
+		return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	u := t.UTC()
+	if y := u.Year(); y < 1970 || y > 9999 {
+		return fail("%s is in year %d in UTC, where it is stored; want a time from 1970 to 9999",
+			t.Format(time.RFC3339Nano), y)
+	}
+	skew := l.MaxFutureSkew
+	if skew <= 0 {
+		skew = DefaultMaxFutureSkew
+	}
+	if ahead := u.Sub(now); ahead > skew {
+		return fail("%s is %s ahead of this device's clock (%s), beyond capture.max_future_skew (%s), "+
+			"and a memory dated after now is never recalled. If the clock is wrong (a Raspberry Pi has no "+
+			"battery clock and starts in 1970 until NTP sets it: see timedatectl status), set it and send "+
+			"again; to store memories dated further ahead, raise capture.max_future_skew",
+			t.Format(time.RFC3339Nano), config.Duration(ahead.Round(time.Minute)), now.UTC().Format(time.RFC3339),
+			config.Duration(skew))
+	}
+	return nil
+}
+
 // maxLabelBytes bounds the short string fields (session, role, type, source).
 const maxLabelBytes = 256
 
 // validate checks in and fills every field that needs no derivation. It is
 // cheap; derive is where the time goes.
-func validate(in Input, maxContent int, now time.Time) (store.Memory, error) {
+func validate(in Input, lim Limits, now time.Time) (store.Memory, error) {
 	fail := func(field, format string, args ...any) (store.Memory, error) {
 		return store.Memory{}, &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -52,8 +92,8 @@ func validate(in Input, maxContent int, now time.Time) (store.Memory, error) {
 	switch {
 	case content == "":
 		return fail("content", "is required and must not be blank")
-	case len(in.Content) > maxContent:
-		return fail("content", "is %d bytes; the limit is %d", len(in.Content), maxContent)
+	case len(in.Content) > lim.MaxContent:
+		return fail("content", "is %d bytes; the limit is %d", len(in.Content), lim.MaxContent)
 	case !utf8.ValidString(in.Content):
 		return fail("content", "is not valid UTF-8")
 	case strings.ContainsRune(in.Content, 0):
@@ -69,6 +109,11 @@ func validate(in Input, maxContent int, now time.Time) (store.Memory, error) {
 		if !utf8.ValidString(f.v) || strings.ContainsRune(f.v, 0) {
 			return fail(f.name, "must be valid UTF-8 without NUL characters")
 		}
+		if i := strings.IndexFunc(f.v, text.IsLineControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(f.v[i:])
+			return fail(f.name, "contains the control character %U at byte %d; it is one line of plain text "+
+				"(no newlines, tabs, line separators or bidirectional overrides)", r, i)
+		}
 	}
 	ts := now
 	if in.Timestamp != "" {
@@ -76,8 +121,8 @@ func validate(in Input, maxContent int, now time.Time) (store.Memory, error) {
 		if err != nil {
 			return fail("timestamp", "%q is not an RFC 3339 time such as 2026-02-01T14:30:00Z", in.Timestamp)
 		}
-		if t.Year() < 1970 || t.Year() > 9999 {
-			return fail("timestamp", "%q is out of range", in.Timestamp)
+		if err := lim.CheckTime("timestamp", t, now); err != nil {
+			return store.Memory{}, err
 		}
 		ts = t
 	}
@@ -137,10 +182,10 @@ type Batch struct {
 
 // Validate checks every memory of a request, cheaply, before anything is
 // derived or stored: one bad memory rejects the whole request.
-func Validate(ins []Input, maxContent int, now time.Time) (*Batch, error) {
+func Validate(ins []Input, lim Limits, now time.Time) (*Batch, error) {
 	b := &Batch{ins: ins, mems: make([]store.Memory, len(ins))}
 	for i, in := range ins {
-		m, err := validate(in, maxContent, now)
+		m, err := validate(in, lim, now)
 		if err != nil {
 			if ie, ok := err.(*InputError); ok && len(ins) > 1 {
 				ie.Index, ie.batch = i, true
@@ -197,8 +242,8 @@ const (
 )
 
 // Ingest validates, derives and stores a batch in one transaction.
-func Ingest(ctx context.Context, a *store.Agent, ins []Input, maxContent int, now time.Time) ([]store.Inserted, error) {
-	b, err := Validate(ins, maxContent, now)
+func Ingest(ctx context.Context, a *store.Agent, ins []Input, lim Limits, now time.Time) ([]store.Inserted, error) {
+	b, err := Validate(ins, lim, now)
 	if err != nil {
 		return nil, err
 	}

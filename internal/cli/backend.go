@@ -62,7 +62,8 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 		if err != nil {
 			log.Debug("consolidation unavailable", "err", err)
 		}
-		return &local{st: st, eng: daemon.RecallEngine(cfg), cons: cons, consErr: err, maxContent: cfg.API.MaxContentBytes}, nil
+		lim := capture.Limits{MaxContent: cfg.API.MaxContentBytes, MaxFutureSkew: time.Duration(cfg.Capture.MaxFutureSkew)}
+		return &local{st: st, eng: daemon.RecallEngine(cfg), cons: cons, consErr: err, limits: lim}, nil
 	}
 	addr := c.addr
 	if addr == "" {
@@ -112,11 +113,11 @@ type remote struct{ *client.Client }
 func (remote) Close() error { return nil }
 
 type local struct {
-	st         *store.Store
-	eng        *recall.Engine
-	cons       *consolidate.Engine
-	consErr    error // why cons is nil
-	maxContent int
+	st      *store.Store
+	eng     *recall.Engine
+	cons    *consolidate.Engine
+	consErr error // why cons is nil
+	limits  capture.Limits
 }
 
 func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {
@@ -132,7 +133,7 @@ func (l *local) Ingest(ctx context.Context, agent string, ins []capture.Input) (
 	var out []store.Inserted
 	err := l.st.With(ctx, agent, true, func(a *store.Agent) error {
 		var err error
-		out, err = capture.Ingest(ctx, a, ins, l.maxContent, time.Now())
+		out, err = capture.Ingest(ctx, a, ins, l.limits, time.Now())
 		return err
 	})
 	return out, err

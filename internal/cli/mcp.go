@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
@@ -91,8 +89,7 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		}
 	}
 	log.Debug("serving MCP over stdio", "where", opts.Where, "agent", agent)
-	t := &mcp.IOTransport{Reader: io.NopCloser(env.Stdin), Writer: nopWriteCloser{env.Stdout}}
-	err = mcpserver.New(cl, opts).Run(ctx, t)
+	err = mcpserver.New(cl, opts).Run(ctx, mcpserver.Stdio(env.Stdin, env.Stdout))
 	switch {
 	case err == nil, errors.Is(err, io.EOF), ctx.Err() != nil:
 		return nil // the client closed stdin, or we were told to stop
@@ -101,7 +98,3 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

@@ -106,7 +106,8 @@ type API struct {
 
 // Capture tunes how memories are taken in.
 type Capture struct {
-	DedupWindow Duration `yaml:"dedup_window"` // same content and session within this window is stored once
+	DedupWindow   Duration `yaml:"dedup_window"`    // same content and session within this window is stored once
+	MaxFutureSkew Duration `yaml:"max_future_skew"` // a memory dated further ahead of the clock is refused
 }
 
 // Recall tunes ranking and the default size of an answer.
@@ -207,7 +208,7 @@ func Default() Config {
 			WriteTimeout:    Duration(30 * time.Second),
 			AutoCreate:      true,
 		},
-		Capture: Capture{DedupWindow: Duration(24 * time.Hour)},
+		Capture: Capture{DedupWindow: Duration(24 * time.Hour), MaxFutureSkew: Duration(24 * time.Hour)},
 		Recall: Recall{
 			BudgetTokens:    1000,
 			K:               10,

@@ -63,6 +63,7 @@ func (c Config) validate() problems {
 	}
 
 	p.duration("capture.dedup_window", c.Capture.DedupWindow, time.Second, 365*24*time.Hour)
+	p.duration("capture.max_future_skew", c.Capture.MaxFutureSkew, time.Minute, 100*365*24*time.Hour)
 
 	r := c.Recall
 	p.number("recall.budget_tokens", int64(r.BudgetTokens), 1, 1000000)

@@ -57,7 +57,7 @@ func ingest(t testing.TB, st *store.Store, agent string, ins []capture.Input) []
 	t.Helper()
 	var ids []int64
 	err := st.With(context.Background(), agent, true, func(a *store.Agent) error {
-		res, err := capture.Ingest(context.Background(), a, ins, 1<<16, time.Now())
+		res, err := capture.Ingest(context.Background(), a, ins, capture.Limits{MaxContent: 1 << 16}, time.Now())
 		for _, r := range res {
 			ids = append(ids, r.ID)
 		}

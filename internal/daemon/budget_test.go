@@ -40,7 +40,7 @@ func TestBudgetCountsOtherProcesses(t *testing.T) {
 	}
 	yesterday := time.Now().UTC().AddDate(0, 0, -1)
 	err = st.With(t.Context(), "main", true, func(a *store.Agent) error {
-		if _, err := capture.Ingest(t.Context(), a, []capture.Input{{Content: "Alice is the team lead.", Timestamp: yesterday.Format(time.RFC3339)}}, 1<<16, time.Now()); err != nil {
+		if _, err := capture.Ingest(t.Context(), a, []capture.Input{{Content: "Alice is the team lead.", Timestamp: yesterday.Format(time.RFC3339)}}, capture.Limits{MaxContent: 1 << 16}, time.Now()); err != nil {
 			return err
 		}
 		// The nightly job, another process, spent both calls tonight.

@@ -19,6 +19,7 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		MaxBodyBytes:    cfg.API.MaxBodyBytes,
 		MaxBatch:        cfg.API.MaxBatch,
 		MaxContentBytes: cfg.API.MaxContentBytes,
+		MaxFutureSkew:   time.Duration(cfg.Capture.MaxFutureSkew),
 		AutoCreate:      cfg.API.AutoCreate,
 		Agents:          cfg.API.Agents,
 		MaxUploadBytes:  cfg.API.MaxUploadBytes,

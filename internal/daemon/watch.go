@@ -39,6 +39,7 @@ func FileIngester(cfg config.Config, st *store.Store, log *slog.Logger) *watch.I
 	return &watch.Ingester{
 		Store:             st,
 		MaxContentBytes:   cfg.API.MaxContentBytes,
+		MaxFutureSkew:     time.Duration(cfg.Capture.MaxFutureSkew),
 		Location:          cfg.Location(),
 		AutoCreate:        true, // the watch list names its agents, and Validate checked them
 		MaxExtractedBytes: cfg.Files.MaxExtractedBytes,

@@ -38,7 +38,7 @@ func day(t *testing.T, st *store.Store, d time.Time) {
 		ins = append(ins, capture.Input{Content: n.Content, Role: n.Role, SessionID: "s", Timestamp: at.Format(time.RFC3339)})
 	}
 	err := st.With(t.Context(), "main", true, func(a *store.Agent) error {
-		_, err := capture.Ingest(t.Context(), a, ins, 1<<16, time.Now())
+		_, err := capture.Ingest(t.Context(), a, ins, capture.Limits{MaxContent: 1 << 16}, time.Now())
 		return err
 	})
 	if err != nil {
@@ -235,7 +235,7 @@ func TestReduceInGroupsWhenPartialsDoNotFit(t *testing.T) {
 			Timestamp: at.Format(time.RFC3339)})
 	}
 	if err := st.With(t.Context(), "main", true, func(a *store.Agent) error {
-		_, err := capture.Ingest(t.Context(), a, ins, 1<<16, time.Now())
+		_, err := capture.Ingest(t.Context(), a, ins, capture.Limits{MaxContent: 1 << 16}, time.Now())
 		return err
 	}); err != nil {
 		t.Fatal(err)

@@ -246,7 +246,7 @@ func ingest(ctx context.Context, st *store.Store, agent string, s Sample) (map[i
 	}
 	turnsOf := map[int64][]string{}
 	err := st.With(ctx, agent, true, func(a *store.Agent) error {
-		got, err := capture.Ingest(ctx, a, ins, 1<<20, last)
+		got, err := capture.Ingest(ctx, a, ins, capture.Limits{MaxContent: 1 << 20}, last)
 		if err != nil {
 			return err
 		}

@@ -25,7 +25,7 @@ func overStdio(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
 	sr, cw := io.Pipe() // client → server
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.Run(ctx, &mcp.IOTransport{Reader: sr, Writer: sw}) }()
+	go func() { done <- srv.Run(ctx, mcpserver.Stdio(sr, sw)) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
 		Connect(t.Context(), &mcp.IOTransport{Reader: cr, Writer: cw}, nil)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/recall"
 )
 
 // Arguments of the tools. Descriptions become the JSON schemas' and are what
@@ -301,19 +302,27 @@ func (s *Server) listRecent(ctx context.Context, in listArgs) (*mcp.CallToolResu
 		fmt.Fprintf(&b, "Agent %q has no memories in that range.", agent)
 	}
 	for _, m := range page.Memories {
-		fmt.Fprintf(&b, "[memory:%d] %s", m.ID, m.Timestamp.UTC().Format("2006-01-02 15:04"))
-		if m.Role != "" {
-			b.WriteString(" " + m.Role)
-		}
-		if m.SessionID != "" {
-			b.WriteString(" (session " + m.SessionID + ")")
-		}
-		b.WriteString(": " + clip(m.Content, 500) + "\n")
+		b.WriteString(memoryLine(m) + "\n")
 	}
 	if page.NextCursor != "" {
 		fmt.Fprintf(&b, "More: call again with cursor %q.", page.NextCursor)
 	}
 	return result(strings.TrimRight(b.String(), "\n"), page), nil
+}
+
+// memoryLine is a memory as list_recent shows it: its citation, then its stored fields quoted
+// whole, as recall's context lines are, so that nothing it says reads as another citation.
+func memoryLine(m client.Memory) string {
+	var b strings.Builder
+	b.WriteString(m.Timestamp.UTC().Format("2006-01-02 15:04"))
+	if m.Role != "" {
+		b.WriteString(" " + m.Role)
+	}
+	if m.SessionID != "" {
+		b.WriteString(" (session " + m.SessionID + ")")
+	}
+	b.WriteString(": " + clip(m.Content, 500))
+	return fmt.Sprintf("[memory:%d] %s", m.ID, recall.Quote(b.String()))
 }
 
 func (s *Server) facts(ctx context.Context, in factsArgs) (*mcp.CallToolResult, error) {
@@ -352,11 +361,12 @@ func (s *Server) facts(ctx context.Context, in factsArgs) (*mcp.CallToolResult, 
 func factLine(f client.Fact) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "[fact:%d] ", f.ID)
+	// What consolidation read in memories is quoted; the ids after it are the store's own.
 	switch {
 	case f.Attribute != "" && f.Value != "":
-		fmt.Fprintf(&b, "%s · %s: %s", f.Entity, f.Attribute, f.Value)
+		b.WriteString(recall.Quote(f.Entity + " · " + f.Attribute + ": " + f.Value))
 	default:
-		b.WriteString(clip(f.Content, 300))
+		b.WriteString(recall.Quote(clip(f.Content, 300)))
 	}
 	fmt.Fprintf(&b, " (since %s", f.ValidFrom.UTC().Format(time.DateOnly))
 	if f.ValidTo != nil {

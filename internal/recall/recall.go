@@ -268,25 +268,24 @@ func score(hits []store.Hit, lexical bool, asOf time.Time, half time.Duration) [
 }
 
 // Line renders an item as it appears in the context: citation first, so a
-// model can quote it.
+// model can quote it, and the only citation on the line: what follows is
+// quoted whole (see Quote), since a role and its text could spell one
+// together ("memory" + ": " + "5").
 func Line(it Item) string {
 	var b strings.Builder
-	b.WriteString("[")
-	b.WriteString(it.ID)
-	b.WriteString("] ")
 	switch it.Kind {
 	case "memory":
 		b.WriteString(it.Timestamp.UTC().Format("2006-01-02 15:04"))
-		if it.Role != "" {
+		if role := Quote(it.Role); role != "" {
 			b.WriteString(" ")
-			b.WriteString(it.Role)
+			b.WriteString(role)
 		}
 		b.WriteString(": ")
 	case "consolidation":
 		b.WriteString("summary: ")
 	}
-	b.WriteString(oneLine(it.Text))
-	return b.String()
+	b.WriteString(it.Text)
+	return "[" + it.ID + "] " + Quote(b.String())
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

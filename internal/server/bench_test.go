@@ -69,7 +69,7 @@ func BenchmarkIngestVsRaw(b *testing.B) {
 		}
 		bodies = append(bodies, body)
 	}
-	valid, err := capture.Validate(ins, 64<<10, benchEnd)
+	valid, err := capture.Validate(ins, capture.Limits{MaxContent: 64 << 10}, benchEnd)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func BenchmarkRecall100k(b *testing.B) {
 	defer st.Release(a)
 	mems := set.Memories(100_000, benchEnd)
 	for i := 0; i < len(mems); i += 5000 {
-		if _, err := capture.Ingest(b.Context(), a, inputs(mems[i:i+5000]), 64<<10, benchEnd); err != nil {
+		if _, err := capture.Ingest(b.Context(), a, inputs(mems[i:i+5000]), capture.Limits{MaxContent: 64 << 10}, benchEnd); err != nil {
 			b.Fatal(err)
 		}
 	}

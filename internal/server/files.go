@@ -53,6 +53,9 @@ func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
 	mtime := s.opts.Now()
 	if v := r.URL.Query().Get("mtime"); v != "" {
 		t, err := parseTime("mtime", v)
+		if err == nil {
+			err = s.limits().CheckTime("mtime", t, s.opts.Now())
+		}
 		if err != nil {
 			s.requestError(w, r, err)
 			return

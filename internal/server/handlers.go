@@ -140,7 +140,7 @@ func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
 		s.requestError(w, r, err)
 		return
 	}
-	batch, err := capture.Validate(ins, s.opts.MaxContentBytes, s.opts.Now())
+	batch, err := capture.Validate(ins, s.limits(), s.opts.Now())
 	if err != nil {
 		s.requestError(w, r, err)
 		return

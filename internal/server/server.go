@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -44,6 +45,9 @@ type Options struct {
 	Watch Watcher
 	// MaxUploadBytes bounds an upload's body instead of MaxBodyBytes; 0: 20 MiB.
 	MaxUploadBytes int64
+	// MaxFutureSkew is capture.max_future_skew: how far ahead of Now a memory's timestamp (or an
+	// upload's mtime) may be; 0: capture's default.
+	MaxFutureSkew time.Duration
 	// Answer answers POST /ask; nil answers extractively from the recall
 	// engine's context (the offline provider).
 	Answer *answer.Answerer
@@ -92,6 +96,11 @@ func New(st *store.Store, eng *recall.Engine, o Options) *Server {
 	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux(), met: newMetrics(o.Health)}
 	s.routes()
 	return s
+}
+
+// limits are what every memory this server takes in is held to.
+func (s *Server) limits() capture.Limits {
+	return capture.Limits{MaxContent: s.opts.MaxContentBytes, MaxFutureSkew: s.opts.MaxFutureSkew}
 }
 
 // Handle mounts another surface (MCP, the web page) on the API's mux, behind

@@ -64,9 +64,9 @@ func scanFact(s *sqlite3.Stmt) (Fact, error) {
 		FactType:    s.ColumnText(4),
 		Content:     s.ColumnText(5),
 		Confidence:  s.ColumnFloat(6),
-		ValidFrom:   time.UnixMilli(s.ColumnInt64(9)).UTC(),
+		ValidFrom:   storedTime(s.ColumnInt64(9)),
 		Rejected:    s.ColumnBool(12),
-		CreatedAt:   time.UnixMilli(s.ColumnInt64(13)).UTC(),
+		CreatedAt:   storedTime(s.ColumnInt64(13)),
 		AccessCount: s.ColumnInt64(15),
 		Value:       s.ColumnText(16),
 	}
@@ -77,7 +77,7 @@ func scanFact(s *sqlite3.Stmt) (Fact, error) {
 		return f, fmt.Errorf("fact %d: decode source consolidations: %w", f.ID, err)
 	}
 	if s.ColumnType(10) != sqlite3.NULL {
-		t := time.UnixMilli(s.ColumnInt64(10)).UTC()
+		t := storedTime(s.ColumnInt64(10))
 		f.ValidTo = &t
 	}
 	if s.ColumnType(11) != sqlite3.NULL {
@@ -85,7 +85,7 @@ func scanFact(s *sqlite3.Stmt) (Fact, error) {
 		f.SupersededBy = &id
 	}
 	if s.ColumnType(14) != sqlite3.NULL {
-		t := time.UnixMilli(s.ColumnInt64(14)).UTC()
+		t := storedTime(s.ColumnInt64(14))
 		f.LastAccessed = &t
 	}
 	return f, nil
@@ -363,8 +363,8 @@ func scanConsolidation(s *sqlite3.Stmt) (Consolidation, error) {
 		Topics:    json.RawMessage(s.ColumnText(5)),
 		Insights:  json.RawMessage(s.ColumnText(6)),
 		Model:     s.ColumnText(8),
-		CreatedAt: time.UnixMilli(s.ColumnInt64(9)).UTC(),
-		UpdatedAt: time.UnixMilli(s.ColumnInt64(10)).UTC(),
+		CreatedAt: storedTime(s.ColumnInt64(9)),
+		UpdatedAt: storedTime(s.ColumnInt64(10)),
 	}
 	if err := json.Unmarshal(s.ColumnRawText(7), &c.SourceIDs); err != nil {
 		return c, fmt.Errorf("consolidation %d: decode source ids: %w", c.ID, err)

@@ -185,11 +185,23 @@ func nonNil[T any](s []T) []T {
 	return s
 }
 
+// storedTime is a time read back from a row's milliseconds, clamped to the years 0 to 9999 that
+// JSON (RFC 3339) can write: a row stored before capture checked timestamps in UTC can hold year
+// 10000, and one such row made every list, get and stats of its agent fail to encode.
+func storedTime(ms int64) time.Time {
+	return time.UnixMilli(min(max(ms, minStoredMilli), maxStoredMilli)).UTC()
+}
+
+var (
+	minStoredMilli = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).UnixMilli()
+	maxStoredMilli = time.Date(9999, 12, 31, 23, 59, 59, 999e6, time.UTC).UnixMilli()
+)
+
 func scanMemory(s *sqlite3.Stmt) (Memory, error) {
 	m := Memory{
 		ID:              s.ColumnInt64(0),
 		SessionID:       s.ColumnText(1),
-		Timestamp:       time.UnixMilli(s.ColumnInt64(2)).UTC(),
+		Timestamp:       storedTime(s.ColumnInt64(2)),
 		InteractionType: s.ColumnText(3),
 		Role:            s.ColumnText(4),
 		Content:         s.ColumnText(5),
@@ -198,7 +210,7 @@ func scanMemory(s *sqlite3.Stmt) (Memory, error) {
 		ContentHash:     s.ColumnText(9),
 		Summary:         s.ColumnText(10),
 		Consolidated:    s.ColumnBool(13),
-		CreatedAt:       time.UnixMilli(s.ColumnInt64(15)).UTC(),
+		CreatedAt:       storedTime(s.ColumnInt64(15)),
 		Flagged:         s.ColumnBool(16),
 	}
 	if s.ColumnType(6) != sqlite3.NULL {

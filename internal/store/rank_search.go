@@ -190,7 +190,7 @@ func (a *Agent) memoryHits(ctx context.Context, sql string, args []any) ([]Memor
 			h := MemoryHit{Hit: Hit{
 				Kind:       "memory",
 				ID:         s.ColumnInt64(0),
-				Timestamp:  time.UnixMilli(s.ColumnInt64(1)).UTC(),
+				Timestamp:  storedTime(s.ColumnInt64(1)),
 				SessionID:  s.ColumnText(2),
 				Role:       s.ColumnText(3),
 				Text:       s.ColumnText(4),
@@ -310,7 +310,7 @@ func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error
 	err := a.read(ctx, func(c *conn) error {
 		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
 			h := FactHit{Hit: Hit{
-				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: time.UnixMilli(s.ColumnInt64(1)).UTC(),
+				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: storedTime(s.ColumnInt64(1)),
 				Text: s.ColumnText(2) + ": " + s.ColumnText(5), Importance: s.ColumnFloat(6), BM25: s.ColumnFloat(9),
 			}, Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4), AccessCount: s.ColumnInt64(8)}
 			_ = json.Unmarshal(s.ColumnRawText(7), &h.SourceMemoryIDs)
@@ -337,7 +337,7 @@ func (a *Agent) FactsAbout(ctx context.Context, entity, attribute string, asOf t
 	err := a.read(ctx, func(c *conn) error {
 		return c.query(ctx, sql, []any{entity, attribute, asOf.UnixMilli()}, func(s *sqlite3.Stmt) error {
 			h := FactHit{Hit: Hit{
-				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: time.UnixMilli(s.ColumnInt64(1)).UTC(),
+				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: storedTime(s.ColumnInt64(1)),
 				Text: s.ColumnText(2) + ": " + s.ColumnText(5), Importance: s.ColumnFloat(6),
 			}, Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4), AccessCount: s.ColumnInt64(8)}
 			_ = json.Unmarshal(s.ColumnRawText(7), &h.SourceMemoryIDs)

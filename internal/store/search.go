@@ -166,7 +166,7 @@ func (a *Agent) hits(ctx context.Context, kind, sql string, args []any) ([]Hit, 
 			out = append(out, Hit{
 				Kind:       kind,
 				ID:         s.ColumnInt64(0),
-				Timestamp:  time.UnixMilli(s.ColumnInt64(1)).UTC(),
+				Timestamp:  storedTime(s.ColumnInt64(1)),
 				SessionID:  s.ColumnText(2),
 				Role:       s.ColumnText(3),
 				Text:       s.ColumnText(4),
@@ -207,7 +207,7 @@ func (a *Agent) Stats(ctx context.Context) (Stats, error) {
 				st.Memories = s.ColumnInt64(0)
 				st.Unconsolidated = s.ColumnInt64(1)
 				if s.ColumnType(2) != sqlite3.NULL {
-					o, n := time.UnixMilli(s.ColumnInt64(2)).UTC(), time.UnixMilli(s.ColumnInt64(3)).UTC()
+					o, n := storedTime(s.ColumnInt64(2)), storedTime(s.ColumnInt64(3))
 					st.Oldest, st.Newest = &o, &n
 				}
 				return nil

@@ -75,3 +75,18 @@ func Terms(s string) []string {
 func EstimateTokens(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
 }
+
+// IsLineControl reports whether r has no place in one line of text shown to a person or a model:
+// a control character (a newline starts a line of its own, where a stored label could print a
+// forged citation), a line or paragraph separator, or a bidirectional embedding, override or
+// isolate (text that displays otherwise than it reads). Capture refuses them in single-line
+// fields; recall renders them as spaces.
+func IsLineControl(r rune) bool {
+	switch {
+	case unicode.IsControl(r), r == '\u2028', r == '\u2029':
+		return true
+	case r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+		return true
+	}
+	return false
+}

@@ -22,6 +22,7 @@ import (
 type Ingester struct {
 	Store           *store.Store
 	MaxContentBytes int            // per memory; 0: 64 KiB
+	MaxFutureSkew   time.Duration  // capture.max_future_skew; 0: capture's default
 	Location        *time.Location // dates without a zone; nil: Local
 	AutoCreate      bool           // create an agent that has no file yet
 	RetryBase       time.Duration  // first retry after a failure; doubles per failure; 0: 30s
@@ -177,10 +178,14 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 	if err != nil {
 		return nil, err
 	}
+	lim := capture.Limits{MaxContent: maxContent, MaxFutureSkew: in.MaxFutureSkew}
+	now := time.Now()
 	ins := make([]capture.Input, len(parts))
 	for i, p := range parts {
-		if y := p.Timestamp.Year(); y < 1970 || y > 9999 { // a clock or a front matter gone wrong
-			p.Timestamp = time.Now()
+		// A file's own date is a hint, not a client's claim: one capture would refuse (a clock or a
+		// front matter gone wrong) dates the part now rather than failing the file.
+		if lim.CheckTime("timestamp", p.Timestamp, now) != nil {
+			p.Timestamp = now
 		}
 		ins[i] = capture.Input{
 			Content:         p.Content,
@@ -190,7 +195,7 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 			Timestamp:       p.Timestamp.UTC().Format(time.RFC3339Nano),
 		}
 	}
-	b, err := capture.Validate(ins, maxContent, time.Now())
+	b, err := capture.Validate(ins, lim, now)
 	if err != nil {
 		return nil, fmt.Errorf("file part: %w", err)
 	}
