@@ -160,6 +160,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.met.observe(route, rec.status, time.Since(start))
+	if rec.encodeErr != nil {
+		s.log.ErrorContext(r.Context(), "encode the response", "method", r.Method, "path", r.URL.Path, "err", rec.encodeErr)
+	}
 	s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path),
 		slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))
@@ -167,8 +170,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	status    int
+	encodeErr error
 }
+
+func (r *statusRecorder) encodeFailed(err error) { r.encodeErr = err }
 
 func (r *statusRecorder) WriteHeader(code int) {
 	r.status = code
@@ -263,13 +269,28 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
+// writeJSON encodes v before sending anything, so a value that cannot be
+// encoded is a 500 in the error shape (and a logged error, by ServeHTTP),
+// never an empty 200.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		if f, ok := w.(encodeFailer); ok {
+			f.encodeFailed(err)
+		}
+		status, body = http.StatusInternalServerError, internalErrorBody
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	_ = enc.Encode(v)
+	_, _ = w.Write(append(body, '\n'))
 }
+
+// encodeFailer is told when a response could not be encoded (ServeHTTP's
+// recorder, which logs it with the request).
+type encodeFailer interface{ encodeFailed(err error) }
+
+var internalErrorBody = []byte(`{"error":{"code":"internal","message":"internal error: the response could not be encoded; see the server log"}}`)
 
 // ErrorBody is the shape of every error response.
 type ErrorBody struct {
