@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
@@ -48,13 +49,21 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 	return r.WithContext(auth.WithGrant(r.Context(), g)), true
 }
 
-// safeNext keeps a return address on this site: a path, never "//host".
+// safeNext keeps a return address on this site, else it is "/". Browsers
+// drop tabs and newlines anywhere in a URL and read a backslash as a slash,
+// so "/\t/host" and "/\host" lead to host: a path is kept only with none of
+// them (nor any other control character or space), one leading slash, and
+// no scheme or host.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasPrefix(next, "/") ||
+		strings.HasPrefix(next, "//") || strings.ContainsFunc(next, unsafeInPath) {
 		return "/"
 	}
 	return next
 }
+
+func unsafeInPath(c rune) bool { return c <= ' ' || c == 0x7f || c == '\\' }
 
 func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request) {
 	p := h.newPage(w, r, "Sign in")
