@@ -152,7 +152,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
 		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
 	} else {
-		r.Body = http.MaxBytesReader(rec, r.Body, s.bodyLimit(r))
+		if limit := s.bodyLimit(r); limit > 0 {
+			r.Body = http.MaxBytesReader(rec, r.Body, limit)
+		}
 		s.mux.ServeHTTP(rec, r)
 		route = r.Pattern // set by the mux: bounded label values, never raw paths
 		if route == "" {
