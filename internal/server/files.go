@@ -35,7 +35,7 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 	switch {
 	case r.Method != http.MethodPost:
 		return s.opts.MaxBodyBytes
-	case strings.HasPrefix(r.URL.Path, "/v1/agents/") && strings.HasSuffix(r.URL.Path, "/files"):
+	case isUpload(r):
 		if s.opts.MaxUploadBytes > 0 {
 			return s.opts.MaxUploadBytes
 		}
@@ -44,6 +44,11 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 		return 0
 	}
 	return s.opts.MaxBodyBytes
+}
+
+// isUpload reports whether r is for POST /v1/agents/{agent}/files.
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/agents/") && strings.HasSuffix(r.URL.Path, "/files")
 }
 
 // postFile ingests one uploaded file (multipart/form-data, field "file") through the same pipeline

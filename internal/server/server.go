@@ -54,6 +54,10 @@ type Options struct {
 	// Keyring holds the bearer tokens every /v1 request must carry; nil or
 	// empty: none is asked for (loopback).
 	Keyring *auth.Keyring
+	// AllowedHosts are the names a request's Host may carry besides
+	// localhost, loopback addresses and the address it came in on
+	// (api.allowed_hosts and the listen host).
+	AllowedHosts []string
 }
 
 // Consolidator carries out consolidation requests.
@@ -70,6 +74,9 @@ type Server struct {
 	mux    *http.ServeMux
 	ready  atomic.Bool
 	met    *metrics
+	// boundary refuses foreign Hosts, cross-origin writes and JSON bodies
+	// not sent as JSON, before any route.
+	boundary *boundary
 }
 
 // New builds the API. It reports not ready until SetReady(true).
@@ -89,7 +96,8 @@ func New(st *store.Store, eng *recall.Engine, o Options) *Server {
 	if o.MaxContentBytes <= 0 {
 		o.MaxContentBytes = 64 << 10
 	}
-	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux(), met: newMetrics(o.Health)}
+	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux(), met: newMetrics(o.Health),
+		boundary: newBoundary(o.AllowedHosts)}
 	s.routes()
 	return s
 }
@@ -151,6 +159,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route := "invalid_path"
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
 		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
+	} else if !s.boundary.admit(rec, r) {
+		route = "refused"
 	} else {
 		if limit := s.bodyLimit(r); limit > 0 {
 			r.Body = http.MaxBytesReader(rec, r.Body, limit)

@@ -27,7 +27,7 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 	g, err := k.CheckPage(r)
 	if err != nil {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			http.Redirect(w, r, "/login?next="+safeNext(r.URL.RequestURI()), http.StatusSeeOther)
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(safeNext(r.URL.RequestURI())), http.StatusSeeOther)
 			return nil, false
 		}
 		h.failStatus(w, r, http.StatusUnauthorized, "Sign in first: this server asks for a token.")

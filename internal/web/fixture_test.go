@@ -120,6 +120,7 @@ func (f *fixture) seedAs(token, agent, body string) {
 		f.t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
 	if r := f.do(req); r.status != http.StatusCreated {
 		f.t.Fatalf("seed %s: %d %s", agent, r.status, r.body)
 	}
