@@ -25,6 +25,7 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		Agents:          cfg.API.Agents,
 		MaxUploadBytes:  cfg.API.MaxUploadBytes,
 		AllowedHosts:    allowedHosts(cfg),
+		PublicDetail:    cfg.Health.PublicDetail,
 		Logger:          log,
 	}
 }

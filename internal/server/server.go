@@ -38,6 +38,10 @@ type Options struct {
 	// Health serves GET /health and the health gauges of /metrics; nil
 	// answers /health with 501.
 	Health Reporter
+	// PublicDetail shows every agent's detail on /health and /metrics to
+	// requests without a token (health.public_detail); otherwise, with
+	// tokens configured, a token sees its agents' and no token none.
+	PublicDetail bool
 	// Files ingests uploaded files (POST /v1/agents/{agent}/files); nil answers 501.
 	Files FileIngester
 	// Watch scans watched folders and reports on them (/v1/watch/...); nil answers 501.
@@ -121,7 +125,7 @@ func (s *Server) routes() {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
 	s.mux.HandleFunc("GET /health", s.health)
-	s.mux.Handle("GET /metrics", s.met.handler())
+	s.mux.HandleFunc("GET /metrics", s.serveMetrics)
 	s.mux.HandleFunc("GET /v1/agents", s.guard(read, s.listAgents))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/memories", s.guard(write, s.postMemories))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.guard(read, s.agentHandler(s.listMemories)))
