@@ -52,6 +52,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzContextCitations$$' -fuzztime=$(FUZZTIME) ./internal/answer/
 	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzztime=$(FUZZTIME) ./internal/web/
+	$(GO) test -run='^$$' -fuzz='^FuzzNext$$' -fuzztime=$(FUZZTIME) ./internal/web/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/when/
 	$(GO) test -run='^$$' -fuzz='^FuzzDefine$$' -fuzztime=$(FUZZTIME) ./internal/recall/
 

@@ -164,6 +164,7 @@ func TestKill9LosesNoAcknowledgedMemory(t *testing.T) {
 					content := fmt.Sprintf("round %d client %d memory %d about the garden", round, c, i)
 					body := fmt.Sprintf(`{"memories":[{"content":%q},{"content":%q}]}`, content, content+" (second)")
 					req, _ := http.NewRequestWithContext(ctx, "POST", "http://"+d.addr+"/v1/agents/main/memories", strings.NewReader(body))
+					req.Header.Set("Content-Type", "application/json")
 					resp, err := http.DefaultClient.Do(req)
 					if err != nil {
 						return // the daemon is gone

@@ -21,8 +21,9 @@ import (
 // a leaked file or a secret scanner.
 const Prefix = "dmt_"
 
-// CookieName is the cookie the web page keeps its token in.
-const CookieName = "dormouse_token"
+// CookieName is the cookie the web page keeps its session id in (see
+// Sessions): never the token.
+const CookieName = "dormouse_session"
 
 // Rule is one token as configured: its name (for logs; never the token),
 // the hex SHA-256 of the token, the agents it covers ("*" is every agent)
@@ -111,7 +112,14 @@ func (k *Keyring) Lookup(token string) (*Grant, error) {
 	if token == "" {
 		return nil, ErrNoToken
 	}
-	sum := sha256.Sum256([]byte(token))
+	return k.lookupSum(sha256.Sum256([]byte(token)))
+}
+
+// lookupSum returns the grant of the token whose SHA-256 is sum.
+func (k *Keyring) lookupSum(sum [sha256.Size]byte) (*Grant, error) {
+	if k == nil {
+		return nil, ErrBadToken
+	}
 	var found *Grant
 	for i := range k.entries {
 		if subtle.ConstantTimeCompare(sum[:], k.entries[i].sum[:]) == 1 {
@@ -131,12 +139,6 @@ func (k *Keyring) Check(r *http.Request) (*Grant, error) {
 	return k.Lookup(Bearer(r))
 }
 
-// CheckPage returns the grant of a web page request: its bearer token, else
-// the cookie the sign-in page set (the page's forms carry CSRF tokens).
-func (k *Keyring) CheckPage(r *http.Request) (*Grant, error) {
-	return k.Lookup(FromRequest(r))
-}
-
 // Bearer returns the token of "Authorization: Bearer tok", or "".
 func Bearer(r *http.Request) string {
 	scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -144,18 +146,6 @@ func Bearer(r *http.Request) string {
 		return ""
 	}
 	return strings.TrimSpace(tok)
-}
-
-// FromRequest returns a page request's token: "Authorization: Bearer tok",
-// else the sign-in cookie, else "".
-func FromRequest(r *http.Request) string {
-	if r.Header.Get("Authorization") != "" {
-		return Bearer(r)
-	}
-	if c, err := r.Cookie(CookieName); err == nil {
-		return c.Value
-	}
-	return ""
 }
 
 // NewToken draws a new token: the prefix and 32 random bytes, base64url.

@@ -71,14 +71,14 @@ func TestNewRejects(t *testing.T) {
 	}
 }
 
-func TestFromRequest(t *testing.T) {
+func TestBearer(t *testing.T) {
 	cases := []struct {
 		header, cookie, want string
 	}{
 		{"Bearer abc", "", "abc"},
 		{"bearer  abc ", "", "abc"},
-		{"Basic abc", "cookie", ""}, // a header that is not a bearer token is not replaced by the cookie
-		{"", "fromcookie", "fromcookie"},
+		{"Basic abc", "cookie", ""},
+		{"", "fromcookie", ""}, // the API never reads the page's cookie
 		{"", "", ""},
 	}
 	for _, c := range cases {
@@ -89,7 +89,7 @@ func TestFromRequest(t *testing.T) {
 		if c.cookie != "" {
 			r.Header.Set("Cookie", CookieName+"="+c.cookie)
 		}
-		if got := FromRequest(r); got != c.want {
+		if got := Bearer(r); got != c.want {
 			t.Errorf("header %q cookie %q: got %q, want %q", c.header, c.cookie, got, c.want)
 		}
 	}

@@ -102,6 +102,13 @@ type API struct {
 	WriteTimeout    Duration `yaml:"write_timeout"`
 	AutoCreate      bool     `yaml:"auto_create_agents"` // false: only the agents in Agents exist
 	Agents          []string `yaml:"agents"`
+	// AllowedHosts are names the Host header may carry besides localhost, loopback and the address a
+	// request came in on (refused otherwise: DNS rebinding).
+	AllowedHosts []string `yaml:"allowed_hosts"`
+	// TrustedProxies are the addresses (IPs or CIDRs) whose X-Forwarded-Proto: https marks a request
+	// as HTTPS, so the sign-in cookie is Secure behind a TLS-terminating proxy.
+	TrustedProxies []string `yaml:"trusted_proxies"`
+	SessionIdle    Duration `yaml:"session_idle"` // a web sign-in unused this long ends
 }
 
 // Capture tunes how memories are taken in.
@@ -145,6 +152,9 @@ type Health struct {
 	Backlog              int      `yaml:"backlog"`               // unconsolidated memories of one agent
 	ConsolidationOverdue Duration `yaml:"consolidation_overdue"` // age of the oldest unconsolidated memory
 	TemperatureC         float64  `yaml:"temperature_c"`         // SoC temperature
+	// PublicDetail shows agent names, per-agent series and file paths on /health and /metrics to
+	// requests without a token even when tokens are configured.
+	PublicDetail bool `yaml:"public_detail"`
 }
 
 // Backup says where `dormouse backup` (and the nightly dormouse-backup.timer) writes verified copies
@@ -207,6 +217,7 @@ func Default() Config {
 			ReadTimeout:     Duration(15 * time.Second),
 			WriteTimeout:    Duration(30 * time.Second),
 			AutoCreate:      true,
+			SessionIdle:     Duration(12 * time.Hour),
 		},
 		Capture: Capture{DedupWindow: Duration(24 * time.Hour), MaxFutureSkew: Duration(24 * time.Hour)},
 		Recall: Recall{

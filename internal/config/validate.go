@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"slices"
@@ -57,6 +58,9 @@ func (c Config) validate() problems {
 	p.duration("api.read_timeout", a.ReadTimeout, time.Second, time.Hour)
 	p.duration("api.write_timeout", a.WriteTimeout, time.Second, time.Hour)
 	p.agents("api.agents", a.Agents)
+	p.hosts("api.allowed_hosts", a.AllowedHosts)
+	p.proxies("api.trusted_proxies", a.TrustedProxies)
+	p.duration("api.session_idle", a.SessionIdle, time.Minute, 30*24*time.Hour)
 	if !a.AutoCreate && len(a.Agents) == 0 {
 		p.add("api.agents", "want at least one agent name when api.auto_create_agents is false, "+
 			"or no agent could ever be used; got none")
@@ -226,6 +230,30 @@ func (p *problems) agents(key string, names []string) {
 			p.add(key, "want each agent once; got %q twice", name)
 		}
 		seen[name] = true
+	}
+}
+
+var hostName = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)
+
+// hosts checks names a Host header may carry: a DNS name or an IP address, without a port.
+func (p *problems) hosts(key string, names []string) {
+	for _, h := range names {
+		if _, err := netip.ParseAddr(strings.Trim(h, "[]")); err != nil && (len(h) > 253 || !hostName.MatchString(h)) {
+			p.add(key, "want host names in lower case or IP addresses, without scheme or port, such as "+
+				"pi.local or 192.168.1.20; got %q", h)
+		}
+	}
+}
+
+// proxies checks the addresses of trusted proxies: IPs or CIDR prefixes.
+func (p *problems) proxies(key string, addrs []string) {
+	for _, a := range addrs {
+		if _, err := netip.ParsePrefix(a); err == nil {
+			continue
+		}
+		if _, err := netip.ParseAddr(a); err != nil {
+			p.add(key, "want IP addresses or CIDR prefixes, such as 127.0.0.1 or 10.0.0.0/8; got %q", a)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package daemon_test
 
 import (
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -59,4 +60,28 @@ func nonLoopbackIP(t *testing.T) string {
 	}
 	t.Skip("this machine has no non-loopback IPv4 address")
 	return ""
+}
+
+// TestDaemonHostCheck: the daemon answers its loopback names and
+// api.allowed_hosts, and 421 to any other Host (DNS rebinding), on the API
+// and the page alike.
+func TestDaemonHostCheck(t *testing.T) {
+	d := daemontest.Start(t, func(c *config.Config) { c.API.AllowedHosts = []string{"pi.local"} })
+	for host, want := range map[string]int{"localhost": 200, "pi.local": 200, d.Addr: 200, "evil.example": 421} {
+		for _, path := range []string{"/v1/agents", "/"} {
+			req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, d.URL()+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Host = host
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != want {
+				t.Errorf("GET %s with Host %s: %d, want %d", path, host, resp.StatusCode, want)
+			}
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
@@ -113,7 +114,8 @@ func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health
 // API's tokens (keys).
 func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, keys *auth.Keyring, log *slog.Logger) (http.Handler, error) {
 	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
-		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes, Keyring: keys}
+		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes, Keyring: keys,
+		SessionIdle: time.Duration(cfg.API.SessionIdle), TrustedProxies: trustedProxies(cfg.API.TrustedProxies)}
 	if files != nil {
 		o.Files = files
 	}
@@ -124,6 +126,20 @@ func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server
 		o.Health = mon
 	}
 	return web.New(o)
+}
+
+// trustedProxies parses api.trusted_proxies (Validate has checked each is an
+// IP or a CIDR prefix): an IP is a prefix of its full length.
+func trustedProxies(addrs []string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, a := range addrs {
+		if p, err := netip.ParsePrefix(a); err == nil {
+			out = append(out, p.Masked())
+		} else if ip, err := netip.ParseAddr(a); err == nil {
+			out = append(out, netip.PrefixFrom(ip.Unmap(), ip.Unmap().BitLen()))
+		}
+	}
+	return out
 }
 
 // Keyring builds the tokens of auth.tokens; none is an empty keyring.

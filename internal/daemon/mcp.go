@@ -2,7 +2,9 @@ package daemon
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
@@ -23,8 +25,20 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		AutoCreate:      cfg.API.AutoCreate,
 		Agents:          cfg.API.Agents,
 		MaxUploadBytes:  cfg.API.MaxUploadBytes,
+		AllowedHosts:    allowedHosts(cfg),
+		PublicDetail:    cfg.Health.PublicDetail,
 		Logger:          log,
 	}
+}
+
+// allowedHosts is api.allowed_hosts and the listen address's host, when it
+// names one (not ":7733" or "0.0.0.0:7733").
+func allowedHosts(cfg config.Config) []string {
+	hosts := slices.Clone(cfg.API.AllowedHosts)
+	if h, _, err := net.SplitHostPort(cfg.Listen); err == nil && h != "" {
+		hosts = append(hosts, h)
+	}
+	return hosts
 }
 
 // InProcessClient is a Go client whose requests api serves in-process.

@@ -27,15 +27,28 @@ type Watcher interface {
 	FailingFiles(ctx context.Context) ([]watch.FailingFile, error)
 }
 
-// bodyLimit is the most a request's body may hold: uploads have their own limit.
+// bodyLimit is the most a request's body may hold: uploads have their own
+// limit. The page's upload form (POST /agents/{agent}/upload) bounds its own
+// body, at the same limit plus room for the form's other fields, so 0 here
+// leaves it uncut: MaxBodyBytes would cap it at 1 MiB.
 func (s *Server) bodyLimit(r *http.Request) int64 {
-	if r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/agents/") && strings.HasSuffix(r.URL.Path, "/files") {
+	switch {
+	case r.Method != http.MethodPost:
+		return s.opts.MaxBodyBytes
+	case isUpload(r):
 		if s.opts.MaxUploadBytes > 0 {
 			return s.opts.MaxUploadBytes
 		}
 		return 20 << 20
+	case s.opts.Web != nil && strings.HasPrefix(r.URL.Path, "/agents/") && strings.HasSuffix(r.URL.Path, "/upload"):
+		return 0
 	}
 	return s.opts.MaxBodyBytes
+}
+
+// isUpload reports whether r is for POST /v1/agents/{agent}/files.
+func isUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/agents/") && strings.HasSuffix(r.URL.Path, "/files")
 }
 
 // postFile ingests one uploaded file (multipart/form-data, field "file") through the same pipeline

@@ -40,6 +40,9 @@ func (f *fixture) send(method, path, authz, body string) (int, string) {
 	case authz != "":
 		req.Header.Set("Authorization", authz)
 	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		f.t.Fatal(err)

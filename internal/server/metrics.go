@@ -8,7 +8,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/dormouse-dev/dormouse/internal/health"
 )
@@ -64,8 +63,11 @@ func (m *metrics) observe(route string, status int, took time.Duration) {
 	m.latency.WithLabelValues(route, code).Observe(took.Seconds())
 }
 
-func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+// serveMetrics answers GET /metrics with the series r may see.
+func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	if v, ok := s.viewerOf(w, r); ok {
+		s.met.metricsFor(v).ServeHTTP(w, r)
+	}
 }
 
 // healthCollector turns the health report into gauges when Prometheus
@@ -130,7 +132,11 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotImplemented, "not_implemented", "this server has no health monitor")
 		return
 	}
-	rep := s.opts.Health.Report(r.Context())
+	v, ok := s.viewerOf(w, r)
+	if !ok {
+		return
+	}
+	rep := v.report(s.opts.Health.Report(r.Context()))
 	status := http.StatusOK
 	if rep.State == health.Failing {
 		status = http.StatusServiceUnavailable

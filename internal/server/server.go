@@ -39,6 +39,10 @@ type Options struct {
 	// Health serves GET /health and the health gauges of /metrics; nil
 	// answers /health with 501.
 	Health Reporter
+	// PublicDetail shows every agent's detail on /health and /metrics to
+	// requests without a token (health.public_detail); otherwise, with
+	// tokens configured, a token sees its agents' and no token none.
+	PublicDetail bool
 	// Files ingests uploaded files (POST /v1/agents/{agent}/files); nil answers 501.
 	Files FileIngester
 	// Watch scans watched folders and reports on them (/v1/watch/...); nil answers 501.
@@ -58,6 +62,10 @@ type Options struct {
 	// Keyring holds the bearer tokens every /v1 request must carry; nil or
 	// empty: none is asked for (loopback).
 	Keyring *auth.Keyring
+	// AllowedHosts are the names a request's Host may carry besides
+	// localhost, loopback addresses and the address it came in on
+	// (api.allowed_hosts and the listen host).
+	AllowedHosts []string
 }
 
 // Consolidator carries out consolidation requests.
@@ -74,6 +82,9 @@ type Server struct {
 	mux    *http.ServeMux
 	ready  atomic.Bool
 	met    *metrics
+	// boundary refuses foreign Hosts, cross-origin writes and JSON bodies
+	// not sent as JSON, before any route.
+	boundary *boundary
 }
 
 // New builds the API. It reports not ready until SetReady(true).
@@ -93,7 +104,8 @@ func New(st *store.Store, eng *recall.Engine, o Options) *Server {
 	if o.MaxContentBytes <= 0 {
 		o.MaxContentBytes = 64 << 10
 	}
-	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux(), met: newMetrics(o.Health)}
+	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux(), met: newMetrics(o.Health),
+		boundary: newBoundary(o.AllowedHosts)}
 	s.routes()
 	return s
 }
@@ -122,7 +134,7 @@ func (s *Server) routes() {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ready"})
 	})
 	s.mux.HandleFunc("GET /health", s.health)
-	s.mux.Handle("GET /metrics", s.met.handler())
+	s.mux.HandleFunc("GET /metrics", s.serveMetrics)
 	s.mux.HandleFunc("GET /v1/agents", s.guard(read, s.listAgents))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/memories", s.guard(write, s.postMemories))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.guard(read, s.agentHandler(s.listMemories)))
@@ -160,8 +172,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	route := "invalid_path"
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
 		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
+	} else if !s.boundary.admit(rec, r) {
+		route = "refused"
 	} else {
-		r.Body = http.MaxBytesReader(rec, r.Body, s.bodyLimit(r))
+		if limit := s.bodyLimit(r); limit > 0 {
+			r.Body = http.MaxBytesReader(rec, r.Body, limit)
+		}
 		s.mux.ServeHTTP(rec, r)
 		route = r.Pattern // set by the mux: bounded label values, never raw paths
 		if route == "" {
@@ -169,6 +185,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.met.observe(route, rec.status, time.Since(start))
+	if rec.encodeErr != nil {
+		s.log.ErrorContext(r.Context(), "encode the response", "method", r.Method, "path", r.URL.Path, "err", rec.encodeErr)
+	}
 	s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path),
 		slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))
@@ -176,8 +195,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 type statusRecorder struct {
 	http.ResponseWriter
-	status int
+	status    int
+	encodeErr error
 }
+
+func (r *statusRecorder) encodeFailed(err error) { r.encodeErr = err }
 
 func (r *statusRecorder) WriteHeader(code int) {
 	r.status = code
@@ -274,13 +296,28 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 }
 
+// writeJSON encodes v before sending anything, so a value that cannot be
+// encoded is a 500 in the error shape (and a logged error, by ServeHTTP),
+// never an empty 200.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		if f, ok := w.(encodeFailer); ok {
+			f.encodeFailed(err)
+		}
+		status, body = http.StatusInternalServerError, internalErrorBody
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	_ = enc.Encode(v)
+	_, _ = w.Write(append(body, '\n'))
 }
+
+// encodeFailer is told when a response could not be encoded (ServeHTTP's
+// recorder, which logs it with the request).
+type encodeFailer interface{ encodeFailed(err error) }
+
+var internalErrorBody = []byte(`{"error":{"code":"internal","message":"internal error: the response could not be encoded; see the server log"}}`)
 
 // ErrorBody is the shape of every error response.
 type ErrorBody struct {

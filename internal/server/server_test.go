@@ -56,6 +56,9 @@ func (f *fixture) do(method, path string, body io.Reader, out any) int {
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		f.t.Fatal(err)

@@ -2,6 +2,9 @@ package web
 
 import (
 	"net/http"
+	"net/netip"
+	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
@@ -23,10 +26,10 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 	if !k.Enabled() || strings.HasPrefix(r.URL.Path, "/static/") || r.URL.Path == "/login" {
 		return r, true
 	}
-	g, err := k.CheckPage(r)
+	g, err := h.grant(r)
 	if err != nil {
 		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			http.Redirect(w, r, "/login?next="+safeNext(r.URL.RequestURI()), http.StatusSeeOther)
+			http.Redirect(w, r, "/login?next="+url.QueryEscape(safeNext(r.URL.RequestURI())), http.StatusSeeOther)
 			return nil, false
 		}
 		h.failStatus(w, r, http.StatusUnauthorized, "Sign in first: this server asks for a token.")
@@ -48,13 +51,50 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 	return r.WithContext(auth.WithGrant(r.Context(), g)), true
 }
 
-// safeNext keeps a return address on this site: a path, never "//host".
+// grant returns the grant of a page request: its bearer token, else its
+// sign-in session, looked up in the keyring each time (a removed token ends
+// its sessions).
+func (h *Handler) grant(r *http.Request) (*auth.Grant, error) {
+	if r.Header.Get("Authorization") != "" {
+		return h.opts.Keyring.Check(r)
+	}
+	c, err := r.Cookie(auth.CookieName)
+	if err != nil {
+		return nil, auth.ErrNoToken
+	}
+	return h.sessions.Resolve(h.opts.Keyring, c.Value)
+}
+
+// overTLS reports whether the browser reached the page over HTTPS: the
+// daemon's own TLS, or a trusted proxy's X-Forwarded-Proto (from anyone
+// else the header means nothing). Cookies are Secure then.
+func (h *Handler) overTLS(r *http.Request) bool {
+	if r.TLS != nil {
+		return true
+	}
+	from, err := netip.ParseAddrPort(r.RemoteAddr)
+	if err != nil || r.Header.Get("X-Forwarded-Proto") != "https" {
+		return false
+	}
+	ip := from.Addr().Unmap()
+	return slices.ContainsFunc(h.opts.TrustedProxies, func(p netip.Prefix) bool { return p.Contains(ip) })
+}
+
+// safeNext keeps a return address on this site, else it is "/". Browsers
+// drop tabs and newlines anywhere in a URL and read a backslash as a slash,
+// so "/\t/host" and "/\host" lead to host: a path is kept only with none of
+// them (nor any other control character or space), one leading slash, and
+// no scheme or host.
 func safeNext(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || !strings.HasPrefix(next, "/") ||
+		strings.HasPrefix(next, "//") || strings.ContainsFunc(next, unsafeInPath) {
 		return "/"
 	}
 	return next
 }
+
+func unsafeInPath(c rune) bool { return c <= ' ' || c == 0x7f || c == '\\' }
 
 func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request) {
 	p := h.newPage(w, r, "Sign in")
@@ -62,8 +102,9 @@ func (h *Handler) loginPage(w http.ResponseWriter, r *http.Request) {
 	h.render(w, http.StatusOK, "login", p)
 }
 
-// login checks the token and keeps it in an HttpOnly, SameSite=Strict
-// cookie that lasts the browser session.
+// login checks the token and starts a session, whose id (never the token)
+// it keeps in an HttpOnly, SameSite=Strict cookie that lasts the browser
+// session, Secure over HTTPS.
 func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 	if !h.opts.Keyring.Enabled() {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
@@ -79,16 +120,24 @@ func (h *Handler) login(w http.ResponseWriter, r *http.Request) {
 		h.render(w, http.StatusUnauthorized, "login", p)
 		return
 	}
+	id, err := h.sessions.Start(tok)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	http.SetCookie(w, &http.Cookie{
-		Name: auth.CookieName, Value: tok, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		Name: auth.CookieName, Value: id, Path: "/", HttpOnly: true, Secure: h.overTLS(r),
 		SameSite: http.SameSiteStrictMode,
 	})
 	h.log.Info("web: signed in", "token", g.Name)
 	http.Redirect(w, r, safeNext(r.PostFormValue("next")), http.StatusSeeOther)
 }
 
-// logout forgets the cookie.
+// logout ends the session and forgets the cookie.
 func (h *Handler) logout(w http.ResponseWriter, r *http.Request) {
+	if c, err := r.Cookie(auth.CookieName); err == nil {
+		h.sessions.End(c.Value)
+	}
 	http.SetCookie(w, &http.Cookie{Name: auth.CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true,
 		SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/login", http.StatusSeeOther)

@@ -26,7 +26,7 @@ func TestSignIn(t *testing.T) {
 
 	// Signed out: pages send to the sign-in page; static files and the
 	// sign-in page itself are open.
-	for path, want := range map[string]string{"/": "/login?next=/", "/agents/main/days": "/login?next=/agents/main/days"} {
+	for path, want := range map[string]string{"/": "/login?next=%2F", "/agents/main/days?q=a+b&x=1": "/login?next=%2Fagents%2Fmain%2Fdays%3Fq%3Da%2Bb%26x%3D1"} {
 		if r := f.get(path); r.status != http.StatusSeeOther || r.header.Get("Location") != want {
 			t.Errorf("GET %s signed out: %d to %q, want 303 to %q", path, r.status, r.header.Get("Location"), want)
 		}

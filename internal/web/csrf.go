@@ -26,18 +26,19 @@ const (
 )
 
 type csrf struct {
-	key   []byte
-	cross *http.CrossOriginProtection
+	key    []byte
+	cross  *http.CrossOriginProtection
+	secure func(*http.Request) bool // the cookie is Secure: the page was reached over HTTPS
 }
 
-func newCSRF(key []byte) (*csrf, error) {
+func newCSRF(key []byte, secure func(*http.Request) bool) (*csrf, error) {
 	if len(key) == 0 {
 		key = make([]byte, 32)
 		if _, err := rand.Read(key); err != nil {
 			return nil, err
 		}
 	}
-	return &csrf{key: key, cross: http.NewCrossOriginProtection()}, nil
+	return &csrf{key: key, cross: http.NewCrossOriginProtection(), secure: secure}, nil
 }
 
 func (c *csrf) sign(cookie string) string {
@@ -56,7 +57,7 @@ func (c *csrf) token(w http.ResponseWriter, r *http.Request) string {
 	_, _ = rand.Read(b) // never fails (crypto/rand panics rather)
 	v := base64.RawURLEncoding.EncodeToString(b)
 	http.SetCookie(w, &http.Cookie{
-		Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, Secure: r.TLS != nil,
+		Name: csrfCookie, Value: v, Path: "/", HttpOnly: true, Secure: c.secure(r),
 		SameSite: http.SameSiteStrictMode,
 	})
 	return c.sign(v)

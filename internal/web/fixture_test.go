@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"regexp"
 	"strings"
@@ -44,6 +45,7 @@ type fixtureOptions struct {
 	timers        []Timer
 	describe      func(ctx context.Context, name, mime string, data []byte) (string, error) // the vision model
 	keyring       *auth.Keyring                                                             // tokens for the API and the page
+	proxies       []netip.Prefix                                                            // trusted proxies
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -65,6 +67,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 		Location: time.UTC, Timers: func(context.Context) []Timer { return fo.timers }}
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
 	o.Keyring, so.Keyring = fo.keyring, fo.keyring
+	o.TrustedProxies = fo.proxies
 	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
 		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true, Describe: fo.describe, DescribedBy: "ollama/llava"}
 		o.Files, so.Files = ing, ing
@@ -120,6 +123,7 @@ func (f *fixture) seedAs(token, agent, body string) {
 		f.t.Fatal(err)
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
 	if r := f.do(req); r.status != http.StatusCreated {
 		f.t.Fatalf("seed %s: %d %s", agent, r.status, r.body)
 	}

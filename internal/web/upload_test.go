@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -218,5 +219,21 @@ func TestUploadDisabled(t *testing.T) {
 	}
 	if r := f.upload("main", url.Values{"csrf": {tok}}, "trip.md", []byte(note)); r.status != http.StatusNotImplemented {
 		t.Errorf("an upload without a pipeline: %d", r.status)
+	}
+}
+
+// TestUploadOverOneMiB: the page takes what it says (api.max_upload_bytes,
+// 20 MiB by default), not the API's 1 MiB bound on JSON bodies.
+func TestUploadOverOneMiB(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	tok := f.token("/agents/main/upload")
+	var doc strings.Builder
+	for i := 0; doc.Len() < 3<<19; i++ { // 1.5 MiB in sections of a few KiB
+		fmt.Fprintf(&doc, "# Part %d\n\n%s\n\n", i, strings.Repeat(fmt.Sprintf("Paragraph %d of the long notes. ", i), 100))
+	}
+	r := f.upload("main", url.Values{"csrf": {tok}}, "long.md", []byte(doc.String()))
+	if r.status != http.StatusOK || !strings.Contains(r.body, "long.md") || !strings.Contains(r.body, "new memories stored") {
+		t.Errorf("a %d-byte upload: %d\n%.2000s", doc.Len(), r.status, r.body)
 	}
 }

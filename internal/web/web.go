@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strconv"
 	"time"
@@ -72,16 +73,23 @@ type Options struct {
 	// Keyring holds the tokens a browser must sign in with; nil or empty:
 	// none is asked for (loopback).
 	Keyring *auth.Keyring
-	Logger  *slog.Logger
+	// SessionIdle ends a sign-in unused this long (api.session_idle); 0:
+	// 12 hours.
+	SessionIdle time.Duration
+	// TrustedProxies are the proxies whose X-Forwarded-Proto: https makes
+	// the cookies Secure (api.trusted_proxies).
+	TrustedProxies []netip.Prefix
+	Logger         *slog.Logger
 }
 
 // Handler serves the pages.
 type Handler struct {
-	opts  Options
-	log   *slog.Logger
-	mux   *http.ServeMux
-	pages map[string]*template.Template
-	csrf  *csrf
+	opts     Options
+	log      *slog.Logger
+	mux      *http.ServeMux
+	pages    map[string]*template.Template
+	csrf     *csrf
+	sessions *auth.Sessions
 }
 
 // New builds the page handler.
@@ -98,11 +106,12 @@ func New(o Options) (*Handler, error) {
 	if o.Timers == nil {
 		o.Timers = SystemdTimers(defaultTimerUnits()...)
 	}
-	c, err := newCSRF(o.CSRFKey)
+	h := &Handler{opts: o, log: o.Logger, mux: http.NewServeMux(), sessions: &auth.Sessions{Idle: o.SessionIdle}}
+	c, err := newCSRF(o.CSRFKey, h.overTLS)
 	if err != nil {
 		return nil, err
 	}
-	h := &Handler{opts: o, log: o.Logger, mux: http.NewServeMux(), csrf: c}
+	h.csrf = c
 	if h.pages, err = parsePages(o.Location); err != nil {
 		return nil, err
 	}

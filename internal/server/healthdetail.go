@@ -1,0 +1,113 @@
+package server
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/health"
+)
+
+// /health and /metrics stay open for monitors, but with tokens configured
+// an agent's detail (its name, its series, the paths of its failing files)
+// is its token-holders' business: a request sees the agents its token
+// covers, and one without a token the overall state and the host's gauges
+// only, unless health.public_detail says everyone may see everything.
+
+// viewer is who asks for /health or /metrics.
+type viewer struct {
+	all   bool
+	grant *auth.Grant // nil: no token, no agent
+}
+
+func (v viewer) sees(agent string) bool { return v.all || v.grant.Allows(agent, false) }
+
+// viewerOf returns r's viewer; false when r carried a token the keyring
+// refused (answered with 401).
+func (s *Server) viewerOf(w http.ResponseWriter, r *http.Request) (viewer, bool) {
+	switch {
+	case !s.opts.Keyring.Enabled(), s.opts.PublicDetail, auth.IsTrusted(r.Context()):
+		return viewer{all: true}, true
+	case r.Header.Get("Authorization") == "":
+		return viewer{}, true
+	}
+	g, ok := s.authenticate(w, r)
+	return viewer{all: g.AllowsAll(false), grant: g}, ok
+}
+
+// agentInReason finds the agents a reason names: health writes them as
+// agent "name".
+var agentInReason = regexp.MustCompile(`agent ("(?:[^"\\]|\\.)*")`)
+
+// report is rep as v may see it: its agents only, the reasons that name no
+// other agent, and a note of how many were left out.
+func (v viewer) report(rep health.Report) health.Report {
+	if v.all {
+		return rep
+	}
+	out := rep
+	out.Agents = slices.DeleteFunc(slices.Clone(rep.Agents), func(a health.Agent) bool { return !v.sees(a.Name) })
+	out.Errors = nil // readings that failed name agents and paths
+	out.Reasons = []string{}
+	hidden := 0
+	for _, reason := range rep.Reasons {
+		if v.seesReason(reason, rep.Agents) {
+			out.Reasons = append(out.Reasons, reason)
+		} else {
+			hidden++
+		}
+	}
+	if hidden > 0 {
+		out.Reasons = append(out.Reasons, fmt.Sprintf("%d more about agents this request may not see: send a token that covers them", hidden))
+	}
+	return out
+}
+
+func (v viewer) seesReason(reason string, agents []health.Agent) bool {
+	for _, m := range agentInReason.FindAllStringSubmatch(reason, -1) {
+		if name, err := strconv.Unquote(m[1]); err != nil || !v.sees(name) {
+			return false
+		}
+	}
+	for _, a := range agents {
+		if !v.sees(a.Name) && strings.Contains(reason, strconv.Quote(a.Name)) {
+			return false
+		}
+	}
+	return true
+}
+
+// metricsFor serves the registry's metrics, without the series of agents
+// (an "agent" label) v may not see.
+func (m *metrics) metricsFor(v viewer) http.Handler {
+	g := prometheus.Gatherer(m.reg)
+	if !v.all {
+		g = agentFilter{g: m.reg, sees: v.sees}
+	}
+	return promhttp.HandlerFor(g, promhttp.HandlerOpts{Registry: m.reg})
+}
+
+type agentFilter struct {
+	g    prometheus.Gatherer
+	sees func(agent string) bool
+}
+
+func (f agentFilter) Gather() ([]*dto.MetricFamily, error) {
+	fams, err := f.g.Gather()
+	return slices.DeleteFunc(fams, func(fam *dto.MetricFamily) bool {
+		n := len(fam.Metric)
+		fam.Metric = slices.DeleteFunc(fam.Metric, func(m *dto.Metric) bool {
+			i := slices.IndexFunc(m.Label, func(l *dto.LabelPair) bool { return l.GetName() == "agent" })
+			return i >= 0 && !f.sees(m.Label[i].GetValue())
+		})
+		return n > 0 && len(fam.Metric) == 0
+	}), err
+}
