@@ -354,6 +354,10 @@ type HealthAgent struct {
 	Consolidation *HealthRuns `json:"consolidation_runs,omitempty"`
 	// FailingFiles are watched files whose last attempt failed, as "root/path: error".
 	FailingFiles []string `json:"failing_files,omitempty"`
+	// Unavailable says why the agent cannot be used at all (a corrupt file) and how to restore it.
+	Unavailable string `json:"unavailable,omitempty"`
+	// StorageFull is set while the agent's writes fail because the disk is full.
+	StorageFull bool `json:"storage_full,omitempty"`
 }
 
 // HealthFailure is an agent's last failed consolidation.

@@ -229,6 +229,9 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.Is(err, store.ErrFull):
 		h.log.Error("storage full", "path", r.URL.Path, "err", err)
 		h.failStatus(w, r, http.StatusInsufficientStorage, "The disk or the agent's size limit is full.")
+	case errors.Is(err, store.ErrUnavailable):
+		h.log.Error("agent unavailable", "path", r.URL.Path, "err", err)
+		h.failStatus(w, r, http.StatusServiceUnavailable, err.Error())
 	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
 		h.failStatus(w, r, http.StatusServiceUnavailable, "The server is shutting down.")
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

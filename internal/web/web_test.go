@@ -1,10 +1,13 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -529,5 +532,22 @@ func TestFlashIsFixedText(t *testing.T) {
 	}
 	if r := f.get("/agents/main?done=deleted"); !strings.Contains(r.body, `<p class="flash" role="status">The memory was deleted.</p>`) {
 		t.Error("?done=deleted shows no message")
+	}
+}
+
+// TestCorruptAgentPageIs503 is the API's answer on the page: an agent whose
+// file is damaged is unavailable (503, saying how to restore), not a 500.
+func TestCorruptAgentPageIs503(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	garbage := bytes.Repeat([]byte("not a database "), 512)
+	if err := os.WriteFile(filepath.Join(f.store.Dir(), "broken.db"), garbage, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := f.get("/agents/broken"); r.status != http.StatusServiceUnavailable || !strings.Contains(r.body, "restore") {
+		t.Errorf("GET /agents/broken: %d, want 503 naming the restore:\n%s", r.status, r.body)
+	}
+	if r := f.get("/agents/main"); r.status != http.StatusOK {
+		t.Errorf("GET /agents/main beside a broken agent: %d, want 200", r.status)
 	}
 }
