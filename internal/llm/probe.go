@@ -119,11 +119,7 @@ func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 	req.Header = header
 	resp, err := hc.Do(req)
 	if err != nil {
-		msg := err.Error()
-		for _, v := range sec.values() {
-			msg = strings.ReplaceAll(msg, v, "[redacted]")
-		}
-		return nil, fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, msg)
+		return nil, fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, sec.redactor().Replace(err.Error()))
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	_ = resp.Body.Close()
