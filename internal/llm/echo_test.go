@@ -135,3 +135,32 @@ func checkLogs(t *testing.T, log string) {
 		t.Errorf("no debug line holds the redacted body:\n%s", log)
 	}
 }
+
+// TestEmbedderErrorBodyIsSummarised: the same for the embedding APIs,
+// which Dormouse calls without langchaingo.
+func TestEmbedderErrorBodyIsSummarised(t *testing.T) {
+	for _, name := range llm.EmbeddingProviders {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnauthorized)
+				fmt.Fprintf(w, echoBodies[name], strings.Join(encodings(echoKey), " "))
+			}))
+			t.Cleanup(srv.Close)
+			var log syncBuffer
+			e, err := llm.NewEmbedder(llm.Config{
+				Provider: name, BaseURL: srv.URL + "/v1", Timeout: 2 * time.Second, Environ: []string{echoEnv[name] + "=" + echoKey},
+				Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, err = e.Embed(t.Context(), []string{"a text"})
+			if err == nil {
+				t.Fatal("Embed succeeded against a provider that only fails")
+			}
+			checkSummary(t, err.Error(), name, http.StatusUnauthorized)
+			checkLogs(t, log.String())
+		})
+	}
+}
