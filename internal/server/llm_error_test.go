@@ -16,7 +16,10 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/llm"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 const echoedKey = "sk-proj-DORMOUSE/echo+key=0123456789"
@@ -93,5 +96,42 @@ func TestAskProviderErrorIsSummarised(t *testing.T) {
 			t.Errorf("model %d: message %q, log:\n%s\nwant a summary naming provider and status, no body", status,
 				eb.Error.Message, logs.String())
 		}
+	}
+}
+
+// TestConsolidateProviderErrorIsSummarised: a consolidation failed by such
+// a model stores, and answers, the summary; GET runs shows it too.
+func TestConsolidateProviderErrorIsSummarised(t *testing.T) {
+	now := time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)
+	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC, DedupWindow: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs lockedBuffer
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	eng := &consolidate.Engine{Store: st, Location: time.UTC, Now: func() time.Time { return now }, Logger: log,
+		Consolidator: consolidate.LLM{Client: echoingOpenAI(t, http.StatusUnauthorized, log), Location: time.UTC}}
+	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Now: eng.Now, Consolidate: eng, Logger: log}))
+	t.Cleanup(func() {
+		ts.Close()
+		if err := st.Close(); err != nil {
+			t.Errorf("close store: %v", err)
+		}
+	})
+	f := &fixture{t: t, url: ts.URL, store: st}
+	f.post("/v1/agents/main/memories", `{"content":"Alice's role is engineer.","timestamp":"2026-02-08T09:00:00Z"}`, nil)
+	var answered json.RawMessage
+	f.post("/v1/agents/main/consolidate", ``, &answered)
+	var runs json.RawMessage
+	f.do(http.MethodGet, "/v1/agents/main/consolidations", nil, &runs)
+	for _, form := range echoedForms {
+		for what, text := range map[string]string{"answer": string(answered), "runs": string(runs), "log": logs.String()} {
+			if strings.Contains(text, form) || strings.Contains(text, "Incorrect API key") {
+				t.Errorf("the %s holds the key as %q or the body: %s", what, form, text)
+			}
+		}
+	}
+	if !strings.Contains(string(answered)+string(runs), "openai answered 401") {
+		t.Errorf("neither the answer %s nor the runs %s name the provider's status", answered, runs)
 	}
 }
