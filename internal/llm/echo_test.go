@@ -31,6 +31,10 @@ func encodings(key string) []string {
 		strings.ReplaceAll(key, "/", `\/`), // JSON-escaped as PHP and others write it
 		hex.EncodeToString([]byte(key)),
 		strings.ToUpper(hex.EncodeToString([]byte(key))),
+		// Basic authentication's user:key, with the key at each offset.
+		base64.StdEncoding.EncodeToString([]byte("u:" + key)),
+		base64.StdEncoding.EncodeToString([]byte("us:" + key)),
+		base64.URLEncoding.EncodeToString([]byte("user:" + key + "!")),
 	}
 }
 

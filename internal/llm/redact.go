@@ -34,7 +34,7 @@ func (s secrets) redactor() *strings.Replacer {
 
 func encodings(v string) []string {
 	b := []byte(v)
-	return []string{
+	forms := []string{
 		v,
 		url.QueryEscape(v),
 		url.PathEscape(v),
@@ -48,6 +48,23 @@ func encodings(v string) []string {
 		hex.EncodeToString(b),
 		strings.ToUpper(hex.EncodeToString(b)),
 	}
+	for _, enc := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+		forms = append(forms, base64Inside(enc, b)...)
+	}
+	return forms
+}
+
+// base64Inside is what stays of v's base64 inside a longer base64 text
+// (Basic authentication's "user:key"): at each of the three offsets v can
+// start at, the characters that encode only v's bits.
+func base64Inside(enc *base64.Encoding, v []byte) []string {
+	var out []string
+	for k := range 3 {
+		s := enc.EncodeToString(append(make([]byte, k), v...))
+		first, last := (8*k+5)/6, 8*(k+len(v))/6
+		out = append(out, s[first:last])
+	}
+	return out
 }
 
 // jsonEscaped is v as it appears inside a JSON string, with <, > and &
