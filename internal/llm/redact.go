@@ -24,7 +24,7 @@ func (s secrets) redactor() *strings.Replacer {
 		forms = append(forms, encodings(v)...)
 	}
 	// The longest first: a form another one begins with must not cut it.
-	slices.SortFunc(forms, func(a, b string) int { return cmp.Compare(len(b), len(a)) })
+	slices.SortFunc(forms, func(a, b string) int { return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b)) })
 	pairs := make([]string, 0, 2*len(forms))
 	for _, f := range slices.Compact(forms) {
 		pairs = append(pairs, f, "[redacted]")
@@ -32,6 +32,8 @@ func (s secrets) redactor() *strings.Replacer {
 	return strings.NewReplacer(pairs...)
 }
 
+// encodings are v and the forms it takes URL-encoded, base64-encoded,
+// JSON-escaped and as hex.
 func encodings(v string) []string {
 	b := []byte(v)
 	forms := []string{
