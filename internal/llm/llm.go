@@ -391,10 +391,10 @@ func (c *Client) generate(ctx context.Context, req Request, call *Call) (string,
 	return "", Usage{Calls: 1}, last
 }
 
-// logErrorBody logs, at debug and redacted, what a provider answered with
-// an error status: the words that summary leaves out.
+// logErrorBody logs, at debug and redacted, what a provider answered that
+// failed the attempt: the words that summary leaves out.
 func (c *Client) logErrorBody(ctx context.Context, obs *observed, err error) {
-	if obs.status >= 400 {
+	if obs.status != 0 { // without an answer, summary keeps the error
 		c.log.DebugContext(ctx, "llm provider error", "status", obs.status, "body", c.redact.Replace(string(obs.body)),
 			"err", c.redact.Replace(err.Error()))
 	}
