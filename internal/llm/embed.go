@@ -67,11 +67,7 @@ func NewEmbedder(cfg Config) (*Embedder, error) {
 	cfg.fillCalls()
 	sec := lookupSecrets(cfg.Environ, keyVars[cfg.Provider]...)
 	cfg.Environ = nil
-	var pairs []string
-	for _, v := range sec.values() {
-		pairs = append(pairs, v, "[redacted]")
-	}
-	e := &Embedder{cfg: cfg, redact: strings.NewReplacer(pairs...), header: http.Header{"Content-Type": {"application/json"}},
+	e := &Embedder{cfg: cfg, redact: sec.redactor(), header: http.Header{"Content-Type": {"application/json"}},
 		log: cfg.Logger.With("provider", cfg.Provider, "model", cfg.Model)}
 	key := sec.first(keyVars[cfg.Provider]...)
 	switch cfg.Provider {
@@ -155,12 +151,11 @@ func (e *Embedder) embed(ctx context.Context, texts []string) (vecs [][]float32,
 		outcome = out
 		detail := ""
 		if err != nil {
-			detail = err.Error()
+			detail = e.redact.Replace(err.Error())
 		} else {
-			detail = errorText(data)
+			e.log.DebugContext(ctx, "llm provider error", "status", status, "body", e.redact.Replace(string(data[:min(len(data), errorBodyLimit)])))
 		}
-		last = fmt.Errorf("%w: %s embeddings %s: %s", kind, e.cfg.Provider, describe(status, timedOut, e.cfg.Timeout),
-			e.redact.Replace(detail))
+		last = summary(kind, e.cfg.Provider, "embeddings ", status, timedOut, e.cfg.Timeout, detail)
 		if !retry || attempt == e.cfg.MaxRetries {
 			break
 		}
@@ -265,29 +260,4 @@ func (e *Embedder) decode(data []byte, n int) ([][]float32, Usage, error) {
 		}
 	}
 	return vecs, u, nil
-}
-
-// errorText is the message of an error answer, in either provider's shape,
-// or the start of the body.
-func errorText(data []byte) string {
-	var r struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(data, &r) == nil && len(r.Error) > 0 {
-		var s string
-		if json.Unmarshal(r.Error, &s) == nil {
-			return s
-		}
-		var o struct {
-			Message string `json:"message"`
-		}
-		if json.Unmarshal(r.Error, &o) == nil && o.Message != "" {
-			return o.Message
-		}
-	}
-	s := strings.TrimSpace(string(data))
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
 }

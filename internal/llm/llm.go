@@ -133,12 +133,8 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	cfg.fillCalls()
 	names := append(slices.Clone(keyVars[cfg.Provider]), awsVars...)
 	sec := lookupSecrets(cfg.Environ, names...)
-	var pairs []string
-	for _, v := range sec.values() {
-		pairs = append(pairs, v, "[redacted]")
-	}
 	cfg.Environ = nil // the keys live only in the provider's client from here on
-	c := &Client{cfg: cfg, redact: strings.NewReplacer(pairs...), log: cfg.Logger.With("provider", cfg.Provider, "model", cfg.Model)}
+	c := &Client{cfg: cfg, redact: sec.redactor(), log: cfg.Logger.With("provider", cfg.Provider, "model", cfg.Model)}
 
 	next := cfg.Transport
 	if next == nil {
@@ -349,15 +345,16 @@ func (c *Client) generate(ctx context.Context, req Request, call *Call) (string,
 		if obs.status == http.StatusBadRequest && jsonMode && c.cfg.Provider == "openai" && c.cfg.BaseURL != "" {
 			// An OpenAI-compatible server without response_format: ask
 			// again, and from now on, with the prompt alone.
-			c.log.Warn("the server refused JSON mode; asking for JSON in the prompt only", "err", c.redact.Replace(err.Error()))
+			c.log.Warn("the server refused JSON mode; asking for JSON in the prompt only")
+			c.logErrorBody(ctx, obs, err)
 			c.plainJSON.Store(true)
 			jsonMode = false
 			attempt--
 			continue
 		}
 		call.Outcome = outcome
-		last = fmt.Errorf("%w: %s %s: %s", kind, c.cfg.Provider, describe(obs.status, timedOut, c.cfg.Timeout),
-			c.redact.Replace(err.Error()))
+		c.logErrorBody(ctx, obs, err)
+		last = summary(kind, c.cfg.Provider, "", obs.status, timedOut, c.cfg.Timeout, c.redact.Replace(err.Error()))
 		if !retry {
 			break
 		}
@@ -392,6 +389,15 @@ func (c *Client) generate(ctx context.Context, req Request, call *Call) (string,
 	c.release(estIn)
 	// It was a call, though nothing says what it cost.
 	return "", Usage{Calls: 1}, last
+}
+
+// logErrorBody logs, at debug and redacted, what a provider answered that
+// failed the attempt: the words that summary leaves out.
+func (c *Client) logErrorBody(ctx context.Context, obs *observed, err error) {
+	if obs.status != 0 { // without an answer, summary keeps the error
+		c.log.DebugContext(ctx, "llm provider error", "status", obs.status, "body", c.redact.Replace(string(obs.body)),
+			"err", c.redact.Replace(err.Error()))
+	}
 }
 
 func (c *Client) release(estIn int) {

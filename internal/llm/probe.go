@@ -117,13 +117,13 @@ func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 		return nil, fmt.Errorf("probe %s: %w", cfg.Provider, err)
 	}
 	req.Header = header
+	// The URL too is redacted: a base_url may carry a proxy's token.
+	fail := func(why string) error {
+		return errors.New(sec.redactor().Replace(fmt.Sprintf("probe %s at %s: %s", cfg.Provider, url, why)))
+	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		msg := err.Error()
-		for _, v := range sec.values() {
-			msg = strings.ReplaceAll(msg, v, "[redacted]")
-		}
-		return nil, fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, msg)
+		return nil, fail(err.Error())
 	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	_ = resp.Body.Close()
@@ -131,8 +131,8 @@ func probe(ctx context.Context, cfg Config, hc *http.Client) ([]byte, error) {
 	case resp.StatusCode == http.StatusOK:
 		return b, nil
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("probe %s at %s: %s: the API key is missing or refused", cfg.Provider, url, resp.Status)
+		return nil, fail(resp.Status + ": the API key is missing or refused")
 	default:
-		return nil, fmt.Errorf("probe %s at %s: %s", cfg.Provider, url, resp.Status)
+		return nil, fail(resp.Status)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -90,5 +91,25 @@ func TestProbeUnreachableAndOffline(t *testing.T) {
 	}
 	if err := Probe(t.Context(), Config{Provider: "nonsense"}, nil); err == nil {
 		t.Error("unknown provider passed")
+	}
+}
+
+// TestProbeErrorHidesAKeyInTheURL: a base_url that carries the key (a
+// proxy's path token) is redacted in every probe error, in any encoding.
+func TestProbeErrorHidesAKeyInTheURL(t *testing.T) {
+	const key = "proxy/DORMOUSE+key=0123456789"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer srv.Close()
+	cfg := Config{Provider: "ollama", BaseURL: srv.URL + "/" + url.PathEscape(key), Environ: []string{"OLLAMA_API_KEY=" + key}}
+	err := Probe(t.Context(), cfg, srv.Client())
+	if err == nil || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("Probe against a 401: %v", err)
+	}
+	for _, form := range []string{key, url.PathEscape(key)} {
+		if strings.Contains(err.Error(), form) {
+			t.Errorf("the error holds the key as %q: %v", form, err)
+		}
 	}
 }

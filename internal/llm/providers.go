@@ -211,6 +211,7 @@ func newBedrock(ctx context.Context, cfg Config, sec secrets, hc *http.Client) (
 type observed struct {
 	status     int
 	retryAfter string
+	body       []byte // the start of an error answer; only for the debug log
 }
 
 type observedKey struct{}
@@ -234,6 +235,7 @@ func (t transport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if o, ok := r.Context().Value(observedKey{}).(*observed); ok && resp != nil {
 		o.status = resp.StatusCode
 		o.retryAfter = resp.Header.Get("Retry-After")
+		keepErrorBody(resp, o)
 	}
 	return resp, err
 }
