@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -109,10 +108,9 @@ func (e *Engine) lessee() string {
 	e.holderOnce.Do(func() {
 		e.holder = e.Holder
 		if e.holder == "" {
-			host, _ := os.Hostname()
-			// The start time tells apart two processes that had the same pid
-			// the same night: runs are counted by holder (SpentElsewhere).
-			e.holder = fmt.Sprintf("%s:%d:%d:%d", host, os.Getpid(), holders.Add(1), time.Now().UnixMilli())
+			// The time tells apart two processes that had the same pid the
+			// same night: runs are counted by holder (SpentElsewhere).
+			e.holder = holderName(holders.Add(1), time.Now().UnixMilli())
 		}
 	})
 	return e.holder
@@ -185,6 +183,12 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 		return store.Run{}, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, err)
 	}
 	if !got {
+		got, err = e.takeOverDead(ctx, a, holder, now)
+	}
+	if err != nil {
+		return store.Run{}, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, err)
+	}
+	if !got {
 		return store.Run{}, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, ErrBusy)
 	}
 	defer func() {
@@ -238,6 +242,27 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 	log.Info("consolidated", "run_id", run.ID, "memories", run.Memories, "facts", run.Facts, "calls", run.Calls,
 		"tokens_in", run.TokensIn, "tokens_out", run.TokensOut, "took_ms", run.DurationMS)
 	return run, nil
+}
+
+// takeOverDead takes the lease from a holder on this host whose process is
+// gone (killed mid-run), so the agent is not blocked until its TTL. A live
+// holder, or one of another host, keeps it.
+func (e *Engine) takeOverDead(ctx context.Context, a *store.Agent, holder string, now time.Time) (bool, error) {
+	leases, err := a.Leases(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, l := range leases {
+		if l.Name != leaseName || !deadHolder(l.Holder) {
+			continue
+		}
+		got, err := a.TakeOverLease(ctx, leaseName, l.Holder, holder, now, e.ttl())
+		if got {
+			e.log().Warn("took over the consolidation lease of a process that is gone", "holder", l.Holder)
+		}
+		return got, err
+	}
+	return false, nil
 }
 
 // keepLease renews holder's lease every third of its TTL until ctx ends,
