@@ -19,6 +19,7 @@ func main() {
 		Stderr:  os.Stderr,
 		Environ: os.Environ(),
 		Euid:    os.Geteuid(),
+		Notify:  signal.Notify,
 	})
 	stop()
 	os.Exit(code)
