@@ -352,7 +352,8 @@ func (c *Client) generate(ctx context.Context, req Request, call *Call) (string,
 			continue
 		}
 		call.Outcome = outcome
-		last = c.failure(kind, obs.status, timedOut, err)
+		last = fmt.Errorf("%w: %s %s: %s", kind, c.cfg.Provider, describe(obs.status, timedOut, c.cfg.Timeout),
+			c.redact.Replace(err.Error()))
 		if !retry {
 			break
 		}
@@ -418,21 +419,6 @@ func classify(status int, timedOut bool) (kind error, outcome string, retry bool
 		return ErrRefused, "refused", false
 	}
 	return ErrUnavailable, "network", true
-}
-
-// failure is the error a failed call returns. What the provider answered
-// beyond its status may quote the request, keys and all, in any encoding:
-// callers (and API clients) get the provider and status, the log at debug
-// gets the answer, redacted. A failure without an answer (unreachable, a
-// timeout, an unreadable 200) keeps its detail: it is this side's.
-func (c *Client) failure(kind error, status int, timedOut bool, err error) error {
-	summary := describe(status, timedOut, c.cfg.Timeout)
-	detail := c.redact.Replace(err.Error())
-	if status < 300 || timedOut {
-		return fmt.Errorf("%w: %s %s: %s", kind, c.cfg.Provider, summary, detail)
-	}
-	c.log.Debug("the provider's answer to a failed call", "status", status, "answer", detail)
-	return fmt.Errorf("%w: %s %s", kind, c.cfg.Provider, summary)
 }
 
 func describe(status int, timedOut bool, timeout time.Duration) string {

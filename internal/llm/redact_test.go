@@ -17,8 +17,8 @@ import (
 
 // TestEchoedKeyIsRedactedInEveryEncoding runs a provider that answers 401
 // with OpenAI's error body quoting the key as sent, URL-encoded, in base64
-// and JSON-escaped: the error (what API clients see) is a summary without
-// the answer, and the log has the answer at debug with no copy of the key.
+// and JSON-escaped: neither the error (what API clients see) nor the log
+// holds any of them.
 func TestEchoedKeyIsRedactedInEveryEncoding(t *testing.T) {
 	const key = `sk-te+st/key="with"&odd=chars`
 	quoted, _ := json.Marshal(key)
@@ -50,13 +50,6 @@ func TestEchoedKeyIsRedactedInEveryEncoding(t *testing.T) {
 	_, _, err = c.Record(t.Context(), llm.MapRequest("2026-03-02", notes))
 	if err == nil || !strings.Contains(err.Error(), "401") {
 		t.Fatalf("error %v, want one naming the 401", err)
-	}
-	// API clients get a summary; the provider's answer is for the debug log.
-	if strings.Contains(err.Error(), "Incorrect API key") {
-		t.Errorf("the error quotes the provider's answer: %v", err)
-	}
-	if !strings.Contains(log.String(), "Incorrect API key provided") || !strings.Contains(log.String(), "level=DEBUG") {
-		t.Errorf("the provider's answer is not in the debug log:\n%s", log.String())
 	}
 	for name, v := range encodings {
 		if strings.Contains(err.Error(), v) {
