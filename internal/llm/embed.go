@@ -67,7 +67,11 @@ func NewEmbedder(cfg Config) (*Embedder, error) {
 	cfg.fillCalls()
 	sec := lookupSecrets(cfg.Environ, keyVars[cfg.Provider]...)
 	cfg.Environ = nil
-	e := &Embedder{cfg: cfg, redact: sec.redactor(), header: http.Header{"Content-Type": {"application/json"}},
+	var pairs []string
+	for _, v := range sec.values() {
+		pairs = append(pairs, v, "[redacted]")
+	}
+	e := &Embedder{cfg: cfg, redact: strings.NewReplacer(pairs...), header: http.Header{"Content-Type": {"application/json"}},
 		log: cfg.Logger.With("provider", cfg.Provider, "model", cfg.Model)}
 	key := sec.first(keyVars[cfg.Provider]...)
 	switch cfg.Provider {

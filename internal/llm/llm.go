@@ -133,8 +133,12 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	cfg.fillCalls()
 	names := append(slices.Clone(keyVars[cfg.Provider]), awsVars...)
 	sec := lookupSecrets(cfg.Environ, names...)
+	var pairs []string
+	for _, v := range sec.values() {
+		pairs = append(pairs, v, "[redacted]")
+	}
 	cfg.Environ = nil // the keys live only in the provider's client from here on
-	c := &Client{cfg: cfg, redact: sec.redactor(), log: cfg.Logger.With("provider", cfg.Provider, "model", cfg.Model)}
+	c := &Client{cfg: cfg, redact: strings.NewReplacer(pairs...), log: cfg.Logger.With("provider", cfg.Provider, "model", cfg.Model)}
 
 	next := cfg.Transport
 	if next == nil {

@@ -2,15 +2,11 @@ package llm
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -240,38 +236,4 @@ func (t transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		o.retryAfter = resp.Header.Get("Retry-After")
 	}
 	return resp, err
-}
-
-// redactor replaces each secret by "[redacted]", and the copies of it a
-// provider's error may echo: URL-encoded (query and path), in base64 (both
-// alphabets, padded or not) and JSON-escaped. Longer forms go first, so a
-// copy is never half replaced.
-func (s secrets) redactor() *strings.Replacer {
-	var forms []string
-	for _, v := range s.values() {
-		forms = append(forms, encodings(v)...)
-	}
-	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
-	forms = slices.Compact(forms)
-	pairs := make([]string, 0, 2*len(forms))
-	for _, f := range forms {
-		pairs = append(pairs, f, "[redacted]")
-	}
-	return strings.NewReplacer(pairs...)
-}
-
-func encodings(v string) []string {
-	b := []byte(v)
-	out := []string{v, url.QueryEscape(v), url.PathEscape(v),
-		base64.StdEncoding.EncodeToString(b), base64.RawStdEncoding.EncodeToString(b),
-		base64.URLEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b)}
-	for _, html := range []bool{true, false} {
-		var j strings.Builder
-		enc := json.NewEncoder(&j)
-		enc.SetEscapeHTML(html)
-		if enc.Encode(v) == nil {
-			out = append(out, strings.TrimSuffix(strings.TrimSpace(j.String()), `"`)[1:])
-		}
-	}
-	return out
 }
