@@ -104,12 +104,14 @@ func unitRoot(t *testing.T, extra map[string]string) (dir string, paths []string
 		}
 		paths = append(paths, "/usr/lib/systemd/system/"+name)
 	}
-	bin := filepath.Join(dir, mainBinaryDst)
-	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
-		t.Fatal(err)
+	for _, p := range []string{mainBinaryDst, "/bin/kill"} { // kill: ExecReload=
+		bin := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(bin, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dir, paths
 }
@@ -153,6 +155,7 @@ func TestServiceSettings(t *testing.T) {
 	for _, want := range []string{
 		"Type=notify",
 		"ExecStart=/usr/bin/dormouse serve --config /etc/dormouse/dormouse.yaml",
+		"ExecReload=/bin/kill -HUP $MAINPID", // SIGHUP reloads (RELOADING=1 ... READY=1); it never kills
 		"EnvironmentFile=-/etc/default/dormouse",
 		"Restart=on-failure", "StartLimitBurst=", "StartLimitIntervalSec=",
 		"WatchdogSec=",

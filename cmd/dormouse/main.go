@@ -24,6 +24,7 @@ func main() {
 		Stderr:  os.Stderr,
 		Environ: os.Environ(),
 		Euid:    os.Geteuid(),
+		Notify:  signal.Notify,
 	})
 	stop()
 	os.Exit(code)

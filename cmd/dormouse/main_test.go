@@ -96,7 +96,13 @@ var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
 // it logs that it listens.
 func startDaemon(t testing.TB, dataDir string, env ...string) *daemonProc {
 	t.Helper()
-	cmd := exec.Command(binary, "serve", "--addr", "127.0.0.1:0", "--data", dataDir)
+	return startDaemonArgs(t, []string{"--data", dataDir}, env...)
+}
+
+// startDaemonArgs is startDaemon with serve's arguments besides --addr.
+func startDaemonArgs(t testing.TB, args []string, env ...string) *daemonProc {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
 	cmd.Env = hermeticEnv(env...)
 	pr, pw := io.Pipe()
 	d := &daemonProc{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan error, 1)}

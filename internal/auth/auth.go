@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // Prefix starts every token this package makes, so one is recognisable in
@@ -66,12 +67,15 @@ type entry struct {
 // Keyring holds the configured tokens' hashes. The zero or nil Keyring has
 // no tokens: Enabled reports false and the caller serves without them.
 type Keyring struct {
-	entries []entry
+	// entries is swapped whole by Replace (a reload) while requests look
+	// tokens up.
+	entries atomic.Pointer[[]entry]
 }
 
 // New builds the keyring from the configured rules.
 func New(rules []Rule) (*Keyring, error) {
 	k := &Keyring{}
+	var entries []entry
 	seen := map[[sha256.Size]byte]string{}
 	for _, r := range rules {
 		raw, err := hex.DecodeString(r.SHA256)
@@ -92,13 +96,25 @@ func New(rules []Rule) (*Keyring, error) {
 			}
 			g.agents = append(g.agents, a)
 		}
-		k.entries = append(k.entries, entry{sum: sum, grant: g})
+		entries = append(entries, entry{sum: sum, grant: g})
 	}
+	k.entries.Store(&entries)
 	return k, nil
 }
 
+// Replace makes k's tokens those of with, at once for every request: a
+// configuration reload.
+func (k *Keyring) Replace(with *Keyring) { k.entries.Store(with.entries.Load()) }
+
+func (k *Keyring) list() []entry {
+	if e := k.entries.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
 // Enabled reports whether any token is configured.
-func (k *Keyring) Enabled() bool { return k != nil && len(k.entries) > 0 }
+func (k *Keyring) Enabled() bool { return k != nil && len(k.list()) > 0 }
 
 // ErrNoToken and ErrBadToken are why Check refused a request.
 var (
@@ -121,9 +137,10 @@ func (k *Keyring) lookupSum(sum [sha256.Size]byte) (*Grant, error) {
 		return nil, ErrBadToken
 	}
 	var found *Grant
-	for i := range k.entries {
-		if subtle.ConstantTimeCompare(sum[:], k.entries[i].sum[:]) == 1 {
-			found = &k.entries[i].grant
+	entries := k.list()
+	for i := range entries {
+		if subtle.ConstantTimeCompare(sum[:], entries[i].sum[:]) == 1 {
+			found = &entries[i].grant
 		}
 	}
 	if found == nil {

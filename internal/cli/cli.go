@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
@@ -34,6 +35,9 @@ type Env struct {
 	// Euid is the effective user id (local writes refuse root in a
 	// directory owned by someone else).
 	Euid int
+	// Notify is signal.Notify: serve asks it for SIGHUP, to reload. Nil
+	// (tests) delivers nothing.
+	Notify func(c chan<- os.Signal, sig ...os.Signal)
 }
 
 func (e Env) getenv(key string) string {

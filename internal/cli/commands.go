@@ -5,13 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/tabwriter"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -44,11 +47,18 @@ func runServe(ctx context.Context, env Env, args []string) error {
 			flags[key] = v
 		}
 	}
-	cfg, err := loadConfig(env, *configPath, flags)
+	load := func() (config.Config, error) { return loadConfig(env, *configPath, flags) }
+	cfg, err := load()
 	if err != nil {
 		return err
 	}
-	return daemon.Run(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
+	reload := daemon.Reload{Load: load}
+	if env.Notify != nil {
+		hup := make(chan os.Signal, 1)
+		env.Notify(hup, syscall.SIGHUP)
+		reload.Hangups = hup
+	}
+	return daemon.RunWithReload(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel), reload)
 }
 
 func printJSON(w io.Writer, v any) error {

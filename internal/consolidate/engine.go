@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -36,6 +35,10 @@ type Engine struct {
 
 	holderOnce sync.Once
 	holder     string
+	// running is the agents this engine consolidates now: the lease is
+	// its holder's again for the asking, so it cannot keep this process's
+	// own runs apart.
+	running sync.Map
 }
 
 // Defaults of an Engine's zero fields.
@@ -47,6 +50,11 @@ const (
 // leaseName is the lease every consolidation of an agent takes.
 const leaseName = "consolidate"
 
+// dayAttempts bounds how often Run consolidates a day afresh when one of its
+// memories was forgotten meanwhile: a delete is brief, and a day that keeps
+// changing is answered ErrDayChanged rather than retried for ever.
+const dayAttempts = 3
+
 // memoryOverhead is what a memory costs in a prompt beside its content: its
 // id, time and role.
 const memoryOverhead = llm.NoteOverhead
@@ -54,6 +62,9 @@ const memoryOverhead = llm.NoteOverhead
 var (
 	// ErrBusy means another consolidation of the agent holds the lease.
 	ErrBusy = errors.New("another consolidation of this agent is running")
+	// ErrDayChanged means memories of the day kept being forgotten while
+	// it was consolidated, try after try: nothing was committed.
+	ErrDayChanged = errors.New("the day's memories changed during the consolidation")
 	// ErrImplausibleClock means the clock is before EarliestPlausible: a
 	// Pi without a real-time clock before NTP has set it.
 	ErrImplausibleClock = errors.New("the system clock is not plausible")
@@ -97,10 +108,9 @@ func (e *Engine) lessee() string {
 	e.holderOnce.Do(func() {
 		e.holder = e.Holder
 		if e.holder == "" {
-			host, _ := os.Hostname()
-			// The start time tells apart two processes that had the same pid
-			// the same night: runs are counted by holder (SpentElsewhere).
-			e.holder = fmt.Sprintf("%s:%d:%d:%d", host, os.Getpid(), holders.Add(1), time.Now().UnixMilli())
+			// The time tells apart two processes that had the same pid the
+			// same night: runs are counted by holder (SpentElsewhere).
+			e.holder = holderName(holders.Add(1), time.Now().UnixMilli())
 		}
 	})
 	return e.holder
@@ -163,8 +173,18 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 		return store.Run{}, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, err)
 	}
 	defer e.Store.Release(a)
+	if _, busy := e.running.LoadOrStore(agent, struct{}{}); busy {
+		return store.Run{}, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, ErrBusy)
+	}
+	defer e.running.Delete(agent)
 	holder := e.lessee()
 	got, err := a.AcquireLease(ctx, leaseName, holder, now, e.ttl())
+	if err != nil {
+		return store.Run{}, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, err)
+	}
+	if !got {
+		got, err = e.takeOverDead(ctx, a, holder, now)
+	}
 	if err != nil {
 		return store.Run{}, fmt.Errorf("consolidate %s of agent %q: %w", day, agent, err)
 	}
@@ -189,7 +209,7 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 
 	run := store.Run{Day: day, StartedAt: now, Provider: e.Consolidator.Provider(), Model: e.Consolidator.Model(), Holder: holder}
 	start := time.Now()
-	committed, err := e.consolidate(work, a, &run, holder)
+	committed, err := e.consolidateDay(work, a, &run, holder)
 	if cause := context.Cause(work); err != nil && errors.Is(cause, store.ErrLeaseLost) {
 		err = cause
 	}
@@ -224,6 +244,27 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 	return run, nil
 }
 
+// takeOverDead takes the lease from a holder on this host whose process is
+// gone (killed mid-run), so the agent is not blocked until its TTL. A live
+// holder, or one of another host, keeps it.
+func (e *Engine) takeOverDead(ctx context.Context, a *store.Agent, holder string, now time.Time) (bool, error) {
+	leases, err := a.Leases(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, l := range leases {
+		if l.Name != leaseName || !deadHolder(l.Holder) {
+			continue
+		}
+		got, err := a.TakeOverLease(ctx, leaseName, l.Holder, holder, now, e.ttl())
+		if got {
+			e.log().Warn("took over the consolidation lease of a process that is gone", "holder", l.Holder)
+		}
+		return got, err
+	}
+	return false, nil
+}
+
 // keepLease renews holder's lease every third of its TTL until ctx ends,
 // and cancels the work when the lease is lost.
 func (e *Engine) keepLease(ctx context.Context, a *store.Agent, holder string, stop context.CancelCauseFunc) {
@@ -244,7 +285,23 @@ func (e *Engine) keepLease(ctx context.Context, a *store.Agent, holder string, s
 	}
 }
 
-// consolidate does the work of Run under the lease; nil, nil for an empty day.
+// consolidateDay consolidates the day afresh, up to dayAttempts times, while
+// the commit finds a memory it read forgotten.
+func (e *Engine) consolidateDay(ctx context.Context, a *store.Agent, run *store.Run, holder string) (*store.Committed, error) {
+	for attempt := 1; ; attempt++ {
+		c, err := e.consolidate(ctx, a, run, holder)
+		if !errors.Is(err, store.ErrSourceGone) {
+			return c, err
+		}
+		if attempt == dayAttempts {
+			return nil, fmt.Errorf("%w, %d times: %w", ErrDayChanged, attempt, err)
+		}
+		e.log().Debug("a memory of the day was forgotten during its consolidation: again", "day", run.Day, "attempt", attempt, "err", err)
+	}
+}
+
+// consolidate does the work of Run under the lease; nil, nil for an empty
+// day. What run counted already (an earlier attempt's calls) is kept.
 func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run, holder string) (*store.Committed, error) {
 	mems, base, err := dayInput(ctx, a, run.Day)
 	if err != nil {
@@ -262,7 +319,7 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	if len(mems) == 0 {
 		return nil, a.FlagMemories(ctx, flag)
 	}
-	var usage Usage
+	usage := Usage{Calls: run.Calls, TokensIn: run.TokensIn, TokensOut: run.TokensOut}
 	chunks := Chunks(mems, e.ChunkTokens)
 	parts := make([]Partial, 0, len(chunks)+1)
 	if base != nil { // what retention pruned of the day, as its record had it

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -281,16 +282,11 @@ func TestForgetDuringARun(t *testing.T) {
 		p, _, err := Offline{}.Map(ctx, day, mems)
 		return p, Usage{Calls: 1}, err
 	}})
+	// The run reads the day afresh and commits what is left; the calls of
+	// the attempt it threw away are counted.
 	run, err := e.Run(ctx, "main", "2026-03-01")
-	if !errors.Is(err, store.ErrSourceGone) || run.Status != store.RunFailed {
-		t.Fatalf("run = %+v, %v; want failed: a memory was forgotten meanwhile", run, err)
-	}
-	if s := stats(t, st, "main"); s.Consolidations != 0 || s.Facts != 0 {
-		t.Errorf("after the run: %+v, want nothing committed", s)
-	}
-	run, err = e.Run(ctx, "main", "2026-03-01")
-	if err != nil || run.Memories != 1 {
-		t.Fatalf("next run = %+v, %v", run, err)
+	if err != nil || run.Status != store.RunOK || run.Memories != 1 || run.Calls != 2 {
+		t.Fatalf("run = %+v, %v; want ok, of the one memory left, in 2 calls", run, err)
 	}
 	err = st.With(ctx, "main", false, func(a *store.Agent) error {
 		recs, err := a.Consolidations(ctx, "", "", 0)
@@ -301,5 +297,63 @@ func TestForgetDuringARun(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDayForgottenFasterThanConsolidated forgets a memory of the day during
+// every attempt: the run gives up after dayAttempts with ErrDayChanged and
+// commits nothing.
+func TestDayForgottenFasterThanConsolidated(t *testing.T) {
+	ctx := t.Context()
+	st := openStore(t)
+	d := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	ids := ingest(t, st, "main", []capture.Input{say("The vault code is 8812.", d), say("Lunch was ramen.", d.Add(time.Hour)),
+		say("Tea at four.", d.Add(2*time.Hour)), say("Bed at ten.", d.Add(3*time.Hour))})
+	next := 0
+	e := engine(st, fake{mapFn: func(ctx context.Context, day string, mems []store.Memory) (Partial, Usage, error) {
+		if err := st.With(ctx, "main", false, func(a *store.Agent) error { return a.Delete(ctx, ids[next]) }); err != nil {
+			t.Error(err)
+		}
+		next++
+		p, _, err := Offline{}.Map(ctx, day, mems)
+		return p, Usage{Calls: 1}, err
+	}})
+	run, err := e.Run(ctx, "main", "2026-03-01")
+	if !errors.Is(err, ErrDayChanged) || !errors.Is(err, store.ErrSourceGone) || run.Status != store.RunFailed || run.Calls != dayAttempts {
+		t.Fatalf("run = %+v, %v; want failed with ErrDayChanged after %d calls", run, err, dayAttempts)
+	}
+	if s := stats(t, st, "main"); s.Consolidations != 0 || s.Facts != 0 {
+		t.Errorf("after the run: %+v, want nothing committed", s)
+	}
+}
+
+// TestOneEngineRunsAnAgentOnce runs the same agent twice at once through one
+// engine (one lease holder): the second is busy, not a run whose lease the
+// first releases under it.
+func TestOneEngineRunsAnAgentOnce(t *testing.T) {
+	st := openStore(t)
+	ingest(t, st, "main", []capture.Input{say("Alice's role is engineer.", now.Add(-48*time.Hour))})
+	day := now.Add(-48 * time.Hour).Format(time.DateOnly)
+	entered, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	e := engine(st, fake{mapFn: func(ctx context.Context, d string, mems []store.Memory) (Partial, Usage, error) {
+		if calls.Add(1) == 1 { // only the first waits: a second (on the code before) runs through
+			close(entered)
+			<-release
+		}
+		return Offline{}.Map(ctx, d, mems)
+	}})
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Run(t.Context(), "main", day)
+		done <- err
+	}()
+	<-entered
+	if _, err := e.Run(t.Context(), "main", day); !errors.Is(err, ErrBusy) {
+		t.Errorf("the same engine while it runs the agent: err = %v, want ErrBusy", err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("first run: %v", err)
 	}
 }

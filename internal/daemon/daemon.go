@@ -184,6 +184,12 @@ func LLMConfig(cfg config.Config, environ []string, log *slog.Logger) llm.Config
 // the drain starts.
 // API keys for the LLM are looked up in environ.
 func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Logger) error {
+	return RunWithReload(ctx, cfg, environ, log, Reload{})
+}
+
+// RunWithReload is Run that also reloads the configuration on each of
+// reload's hangups (see Reload).
+func RunWithReload(ctx context.Context, cfg config.Config, environ []string, log *slog.Logger, reload Reload) error {
 	st, err := store.Open(ctx, StoreOptions(cfg, log))
 	if err != nil {
 		return err
@@ -291,6 +297,7 @@ func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Log
 	api.SetReady(true)
 	notify(log, sd.SdNotifyReady)
 	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(agents), ln.Addr()))
+	go reloader{Reload: reload, keys: keys, log: log}.run(bg, cfg)
 	go Watchdog(bg, log, Liveness(ln.Addr(), st)) // pings only while /healthz and the store answer
 	go Summarize(bg, opts.Health, ln.Addr().String(), SummaryEvery, log, func(s string) { notify(log, s) })
 	// After READY: the first scan of a big vault never delays start-up.

@@ -368,6 +368,8 @@ func (s *Server) postConsolidate(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request", ce.Error())
 	case errors.Is(err, consolidate.ErrBusy):
 		writeError(w, http.StatusConflict, "busy", err.Error())
+	case errors.Is(err, consolidate.ErrDayChanged):
+		writeError(w, http.StatusConflict, "day_changed", err.Error())
 	case errors.Is(err, consolidate.ErrImplausibleClock):
 		writeError(w, http.StatusServiceUnavailable, "clock_implausible", err.Error())
 	case errors.Is(err, store.ErrNoAgent), errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed),

@@ -10,7 +10,8 @@ import (
 
 // Leases live in the agent's own file, so every process that opens it (the
 // daemon, the timer's job, an admin's CLI) sees the same ones. A lease
-// expires: a holder that was killed blocks nobody for longer than its TTL.
+// expires: a holder that was killed blocks nobody for longer than its TTL,
+// and less when its caller can tell it is dead (TakeOverLease).
 
 // AcquireLease takes the named lease for holder until now+ttl, when it is
 // free, expired or already holder's. It reports whether holder has it.
@@ -26,6 +27,23 @@ func (a *Agent) AcquireLease(ctx context.Context, name, holder string, now time.
 	})
 	if err != nil {
 		return false, fmt.Errorf("acquire lease %q: %w", name, err)
+	}
+	return got, nil
+}
+
+// TakeOverLease gives the named lease to holder when from still has it,
+// expired or not: for a caller that knows from is dead. It reports whether
+// holder has it now.
+func (a *Agent) TakeOverLease(ctx context.Context, name, from, holder string, now time.Time, ttl time.Duration) (bool, error) {
+	var got bool
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		err := c.execArgs(ctx, `UPDATE leases SET holder = ?, expires_at = ? WHERE name = ? AND holder = ?`,
+			holder, now.Add(ttl).UnixMilli(), name, from)
+		got = err == nil && c.db.Changes() == 1
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("take over lease %q from %s: %w", name, from, err)
 	}
 	return got, nil
 }

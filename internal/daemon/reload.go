@@ -1,0 +1,100 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"reflect"
+
+	sd "github.com/coreos/go-systemd/v22/daemon"
+	"golang.org/x/sys/unix"
+
+	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/config"
+)
+
+// Reload is how a running daemon takes a new configuration (SIGHUP, or
+// systemctl reload): Hangups delivers the requests, Load reads the
+// configuration afresh as it was read at start-up. A zero Reload never
+// reloads.
+type Reload struct {
+	Hangups <-chan os.Signal
+	Load    func() (config.Config, error)
+}
+
+// reloader applies what a new configuration changes that can change live:
+// the tokens. The rest waits for a restart, and the log says so.
+type reloader struct {
+	Reload
+	keys *auth.Keyring
+	log  *slog.Logger
+}
+
+// run reloads on each hangup until ctx ends.
+func (r reloader) run(ctx context.Context, running config.Config) {
+	if r.Hangups == nil || r.Load == nil {
+		return
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.Hangups:
+		}
+		notify(r.log, reloading())
+		if next, err := r.apply(running); err != nil {
+			r.log.Error("reload refused: the daemon keeps the configuration it had", "err", err)
+		} else {
+			running = next
+		}
+		notify(r.log, sd.SdNotifyReady)
+	}
+}
+
+// apply loads the configuration and swaps in its tokens; a configuration
+// that does not load or validate changes nothing.
+func (r reloader) apply(running config.Config) (config.Config, error) {
+	next, err := r.Load()
+	if err != nil {
+		return running, err
+	}
+	keys, err := Keyring(next)
+	if err != nil {
+		return running, err
+	}
+	r.keys.Replace(keys)
+	for _, key := range needsRestart(running, next) {
+		r.log.Warn("configuration changed but needs a restart to take effect", "key", key)
+	}
+	r.log.Info("reloaded", "tokens", len(next.Auth.Tokens))
+	return next, nil
+}
+
+// needsRestart names the settings that differ and that only a restart
+// applies: everything but auth.tokens. The listen address and data
+// directory are the ones people change most; the others are lumped.
+func needsRestart(running, next config.Config) []string {
+	var keys []string
+	if running.Listen != next.Listen {
+		keys = append(keys, "listen")
+	}
+	if running.DataDir != next.DataDir {
+		keys = append(keys, "data_dir")
+	}
+	running.Listen, running.DataDir, running.Auth.Tokens = next.Listen, next.DataDir, next.Auth.Tokens
+	if !reflect.DeepEqual(running, next) {
+		keys = append(keys, "other settings (all but auth.tokens)")
+	}
+	return keys
+}
+
+// reloading is RELOADING=1 with CLOCK_MONOTONIC in microseconds, which
+// systemd wants beside it to tell this reload from an earlier one.
+func reloading() string {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+		return "RELOADING=1"
+	}
+	return fmt.Sprintf("RELOADING=1\nMONOTONIC_USEC=%d", ts.Sec*1_000_000+ts.Nsec/1000)
+}
