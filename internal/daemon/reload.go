@@ -63,6 +63,11 @@ func (r reloader) apply(running config.Config) (config.Config, error) {
 	if err != nil {
 		return running, err
 	}
+	if keys.Enabled() != r.keys.Enabled() {
+		// Routes choose at start-up whether to ask for tokens at all, and the
+		// listen check (no token-less listening beyond loopback) ran then.
+		return running, fmt.Errorf("auth.tokens: turning tokens on or off needs a restart (systemctl restart dormouse)")
+	}
 	r.keys.Replace(keys)
 	for _, key := range needsRestart(running, next) {
 		r.log.Warn("configuration changed but needs a restart to take effect", "key", key)

@@ -1,0 +1,52 @@
+package daemon
+
+import (
+	"log/slog"
+	"testing"
+
+	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/config"
+)
+
+func withTokens(tokens ...string) config.Config {
+	var cfg config.Config
+	for _, t := range tokens {
+		cfg.Auth.Tokens = append(cfg.Auth.Tokens, config.Token{Name: t, SHA256: auth.Hash(t), Agents: []string{"*"}, Access: "write"})
+	}
+	return cfg
+}
+
+// TestReloadKeepsTokensOnOrOff: a reload swaps one token list for another,
+// but cannot switch tokens off (the routes would stop asking for one only
+// after a restart, and every request would be refused meanwhile) or on.
+func TestReloadKeepsTokensOnOrOff(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		running, next config.Config
+		refused       bool
+		oldOK, newOK  bool
+	}{
+		{"swap", withTokens("dmt_old"), withTokens("dmt_new"), false, false, true},
+		{"off", withTokens("dmt_old"), withTokens(), true, true, false},
+		{"on", withTokens(), withTokens("dmt_new"), true, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			keys, err := Keyring(tc.running)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := reloader{Reload: Reload{Load: func() (config.Config, error) { return tc.next, nil }}, keys: keys,
+				log: slog.New(slog.DiscardHandler)}
+			_, err = r.apply(tc.running)
+			if (err != nil) != tc.refused {
+				t.Fatalf("apply: err = %v, want refused %v", err, tc.refused)
+			}
+			if _, err := keys.Lookup("dmt_old"); (err == nil) != tc.oldOK {
+				t.Errorf("old token accepted = %v, want %v", err == nil, tc.oldOK)
+			}
+			if _, err := keys.Lookup("dmt_new"); (err == nil) != tc.newOK {
+				t.Errorf("new token accepted = %v, want %v", err == nil, tc.newOK)
+			}
+		})
+	}
+}
