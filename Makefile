@@ -105,6 +105,9 @@ export VM_TIMEOUT ?= $(if $(filter arm64,$(ARCH)),3600,1800)
 # Under heavy load the emulated guest's kernel can fail its IO-APIC timer
 # check and panic at boot ("IO-APIC + timer doesn't work"): skip the check.
 export VM_APPEND ?= no_timer_check
+# The package depends on procps (/bin/kill for ExecReload=); dpkg -i does not
+# fetch dependencies, so the image has it, as every real system does.
+export VM_EXTRA_PKGS ?= procps
 e2e-vm:
 	@test -n "$(VM_E2E)" || { echo "no vm-e2e.sh found: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
 	$(MAKE) deb DEB_ARCHES=$(ARCH)

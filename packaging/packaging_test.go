@@ -318,7 +318,7 @@ func checkDeb(t *testing.T, dpkgDeb, deb, arch string, machine elf.Machine) {
 	repo := root(t)
 	// Control fields.
 	for field, want := range map[string]string{
-		"Package": "dormouse", "Version": testVersion, "Architecture": arch,
+		"Package": "dormouse", "Version": testVersion, "Architecture": arch, "Depends": "procps",
 	} {
 		if got := strings.TrimSpace(dpkgOut(t, dpkgDeb, "-f", deb, field)); got != want {
 			t.Errorf("%s = %q, want %q", field, got, want)

@@ -174,6 +174,15 @@ out=$(dormouse doctor --data /var/lib/dormouse --watch /home/alice/notes 2>&1); 
 check "doctor exits non-zero for a watched folder hidden in /home" test "$drc" -ne 0
 check "doctor gives the drop-in for it" has 'BindReadOnlyPaths=/home/alice/notes' "$out"
 
+hdr "systemctl reload: SIGHUP re-reads the configuration, same process"
+pid0=$(prop dormouse.service MainPID)
+check "systemctl reload dormouse" systemctl reload dormouse.service
+wait_for 10 bash -c "journalctl -u dormouse.service --no-pager -o cat | grep -q '^reloaded'"
+check "journal: reloaded" bash -c "journalctl -u dormouse.service --no-pager -o cat | grep -q '^reloaded'"
+check "same process, still active after the reload" \
+  bash -c "systemctl is-active --quiet dormouse.service && [ \"\$(systemctl show -p MainPID --value dormouse.service)\" = $pid0 ]"
+check "ready after the reload" curl -fsS -o /dev/null --max-time 5 "$API/readyz"
+
 hdr "kill -9: systemd restarts it, acknowledged memories survive"
 pid1=$(prop dormouse.service MainPID)
 t=$(ms)
