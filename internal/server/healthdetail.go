@@ -1,12 +1,8 @@
 package server
 
 import (
-	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -43,46 +39,12 @@ func (s *Server) viewerOf(w http.ResponseWriter, r *http.Request) (viewer, bool)
 	return viewer{all: g.AllowsAll(false), grant: g}, ok
 }
 
-// agentInReason finds the agents a reason names: health writes them as
-// agent "name".
-var agentInReason = regexp.MustCompile(`agent ("(?:[^"\\]|\\.)*")`)
-
-// report is rep as v may see it: its agents only, the reasons that name no
-// other agent, and a note of how many were left out.
+// report is rep as v may see it (health.Report.For).
 func (v viewer) report(rep health.Report) health.Report {
 	if v.all {
 		return rep
 	}
-	out := rep
-	out.Agents = slices.DeleteFunc(slices.Clone(rep.Agents), func(a health.Agent) bool { return !v.sees(a.Name) })
-	out.Errors = nil // readings that failed name agents and paths
-	out.Reasons = []string{}
-	hidden := 0
-	for _, reason := range rep.Reasons {
-		if v.seesReason(reason, rep.Agents) {
-			out.Reasons = append(out.Reasons, reason)
-		} else {
-			hidden++
-		}
-	}
-	if hidden > 0 {
-		out.Reasons = append(out.Reasons, fmt.Sprintf("%d more about agents this request may not see: send a token that covers them", hidden))
-	}
-	return out
-}
-
-func (v viewer) seesReason(reason string, agents []health.Agent) bool {
-	for _, m := range agentInReason.FindAllStringSubmatch(reason, -1) {
-		if name, err := strconv.Unquote(m[1]); err != nil || !v.sees(name) {
-			return false
-		}
-	}
-	for _, a := range agents {
-		if !v.sees(a.Name) && strings.Contains(reason, strconv.Quote(a.Name)) {
-			return false
-		}
-	}
-	return true
+	return rep.For(v.sees)
 }
 
 // metricsFor serves the registry's metrics, without the series of agents

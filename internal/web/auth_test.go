@@ -90,3 +90,37 @@ func TestSignIn(t *testing.T) {
 		t.Errorf("GET /agents/main after signing out: %d, want 303", r.status)
 	}
 }
+
+// TestOverviewHealthIsTheTokensOwn: the overview's health card shows a
+// token scoped to some agents only the reasons about those agents, as
+// /health does; a token for every agent sees them all.
+func TestOverviewHealthIsTheTokensOwn(t *testing.T) {
+	k, err := auth.New([]auth.Rule{
+		{Name: "main-reader", SHA256: auth.Hash("tok-read"), Agents: []string{"main"}},
+		{Name: "admin", SHA256: auth.Hash("tok-admin"), Agents: []string{"*"}, Write: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, fixtureOptions{keyring: k})
+	for _, agent := range []string{"main", "secret-project"} { // a day old: overdue for consolidation
+		f.seedAs("tok-admin", agent, `{"content":"The spare key is under the blue pot.","timestamp":"2026-02-09T12:00:00Z"}`)
+	}
+	for _, tc := range []struct {
+		token      string
+		seesSecret bool
+	}{{"tok-read", false}, {"tok-admin", true}} {
+		jar, _ := cookiejar.New(nil)
+		f.hc.Jar = jar
+		if r := f.post("/login", url.Values{"csrf": {f.token("/login")}, "token": {tc.token}, "next": {"/"}}); r.status != http.StatusSeeOther {
+			t.Fatalf("sign in with %s: %d", tc.token, r.status)
+		}
+		r := f.get("/")
+		if r.status != http.StatusOK || !strings.Contains(r.body, `agent &#34;main&#34;`) {
+			t.Fatalf("%s: overview %d without main's reason:\n%s", tc.token, r.status, r.body)
+		}
+		if got := strings.Contains(r.body, "secret-project"); got != tc.seesSecret {
+			t.Errorf("%s: the overview names secret-project = %v, want %v", tc.token, got, tc.seesSecret)
+		}
+	}
+}

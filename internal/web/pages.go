@@ -37,12 +37,15 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	if g, ok := auth.FromContext(r.Context()); ok {
-		names = slices.DeleteFunc(names, func(n string) bool { return !g.Allows(n, false) })
-	}
+	g, signedIn := auth.FromContext(r.Context())
+	sees := func(n string) bool { return !signedIn || g.Allows(n, false) }
+	names = slices.DeleteFunc(names, func(n string) bool { return !sees(n) })
 	d := indexData{Now: time.Now(), Timers: h.opts.Timers(r.Context())}
 	if h.opts.Health != nil {
 		rep := h.opts.Health.Report(r.Context())
+		if signedIn && !g.AllowsAll(false) {
+			rep = rep.For(sees) // another agent's name or failing files are not this token's business
+		}
 		d.Health = &rep
 	}
 	for _, n := range names {
