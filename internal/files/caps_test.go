@@ -1,43 +1,24 @@
 package files
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"runtime"
 	"strings"
 	"testing"
-)
 
-// pdfOf writes a PDF of the given objects (numbered from 1; the first is the catalog) with a correct
-// xref table.
-func pdfOf(objs ...string) []byte {
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
+	"github.com/dormouse-dev/dormouse/internal/files/pdftest"
+)
 
 // repeatedPagePDF is a small PDF whose page tree names one page, showing text, n times: each page
 // read gives the whole text again.
 func repeatedPagePDF(n int, text string) []byte {
-	stream := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
-	return pdfOf(
+	return pdftest.Of(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		fmt.Sprintf("<< /Type /Pages /Kids [%s] /Count %d >>", strings.Repeat("3 0 R ", n), n),
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(stream), stream),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+		pdftest.Stream(text),
+		pdftest.Font,
 	)
 }
 

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/files/pdftest"
 )
 
 // TestMain lets this test binary be the PDF reader's child, as `dormouse extract-pdf` is the
@@ -31,32 +33,11 @@ func testChild(t testing.TB, timeout time.Duration) *Child {
 	return &Child{Command: []string{exe, ChildArg}, Timeout: timeout}
 }
 
-// kidsCyclePDF is a page tree whose /Kids names itself: ledongthuc/pdf's Page looks for page 1
-// in it for ever.
-func kidsCyclePDF() []byte {
-	return pdfOf(
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [2 0 R] /Count 1 >>",
-	)
-}
-
-// parentCyclePDF is a page whose /Parent chain comes back to it, and which has no /Resources: the
-// reader walks the chain for ever looking for inherited ones.
-func parentCyclePDF() []byte {
-	stream := "BT /F1 12 Tf 72 720 Td (looping) Tj ET"
-	return pdfOf(
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 /Parent 3 0 R >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(stream), stream),
-	)
-}
-
 // TestPDFThatLoopsIsStopped: a PDF that makes the reader loop fails the file once the parse
 // timeout has passed, naming the setting, and nothing keeps spinning.
 func TestPDFThatLoopsIsStopped(t *testing.T) {
 	child := testChild(t, 2*time.Second)
-	for name, data := range map[string][]byte{"kids.pdf": kidsCyclePDF(), "parent.pdf": parentCyclePDF()} {
+	for name, data := range map[string][]byte{"kids.pdf": pdftest.KidsCycle(), "parent.pdf": pdftest.ParentCycle()} {
 		parts, err := Parse(context.Background(), name, data, mtime, Options{PDF: child})
 		if err == nil || IsSkip(err) || !strings.Contains(err.Error(), "files.parse_timeout") {
 			t.Errorf("%s: Parse = %d parts, %v; want a failure naming files.parse_timeout", name, len(parts), err)
@@ -67,7 +48,7 @@ func TestPDFThatLoopsIsStopped(t *testing.T) {
 // TestPDFInChild: the child reads what the process would, and says the same about a bad file.
 func TestPDFInChild(t *testing.T) {
 	child := testChild(t, 0)
-	parts, err := Parse(context.Background(), "docs/report.pdf", minimalPDF("Quarterly revenue grew"), mtime, Options{PDF: child})
+	parts, err := Parse(context.Background(), "docs/report.pdf", pdftest.Minimal("Quarterly revenue grew"), mtime, Options{PDF: child})
 	if err != nil || len(parts) != 1 || !strings.Contains(parts[0].Content, "Quarterly revenue grew") {
 		t.Errorf("Parse in the child = %q, %v; want the page's text", contents(parts), err)
 	}
@@ -79,7 +60,7 @@ func TestPDFInChild(t *testing.T) {
 	wantCap(t, parts, err, "files.max_parts")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Parse(ctx, "report.pdf", minimalPDF("x"), mtime, Options{PDF: child}); !errors.Is(err, context.Canceled) {
+	if _, err := Parse(ctx, "report.pdf", pdftest.Minimal("x"), mtime, Options{PDF: child}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Parse with a cancelled context = %v, want context.Canceled", err)
 	}
 }
@@ -100,12 +81,12 @@ func balloonPDF(t *testing.T) []byte {
 	// FlateDecode is zlib: a two-byte header, the deflate stream, then an Adler-32 the reader ignores.
 	stream := append([]byte{0x78, 0xda}, z.Bytes()...)
 	stream = append(stream, 0, 0, 0, 0)
-	return pdfOf(
+	return pdftest.Of(
 		"<< /Type /Catalog /Pages 2 0 R >>",
 		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
 		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
 		fmt.Sprintf("<< /Length %d /Filter /FlateDecode >>\nstream\n%s\nendstream", len(stream), stream),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+		pdftest.Font,
 	)
 }
 

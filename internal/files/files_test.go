@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dormouse-dev/dormouse/internal/exif/exiftest"
+	"github.com/dormouse-dev/dormouse/internal/files/pdftest"
 )
 
 var mtime = time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)
@@ -201,34 +202,8 @@ func TestSkipsAndFailures(t *testing.T) {
 	}
 }
 
-// minimalPDF writes a one-page PDF showing text in Helvetica, with a correct xref table.
-func minimalPDF(text string) []byte {
-	stream := fmt.Sprintf("BT /F1 12 Tf 72 720 Td (%s) Tj ET", text)
-	objs := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(stream), stream),
-		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-	}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	offsets := make([]int, len(objs))
-	for i, o := range objs {
-		offsets[i] = b.Len()
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
-
 func TestPDF(t *testing.T) {
-	parts := parse(t, "docs/report.pdf", minimalPDF("Quarterly revenue grew by twelve percent"))
+	parts := parse(t, "docs/report.pdf", pdftest.Minimal("Quarterly revenue grew by twelve percent"))
 	if len(parts) != 1 {
 		t.Fatalf("got %d parts, want 1: %q", len(parts), contents(parts))
 	}
@@ -239,7 +214,7 @@ func TestPDF(t *testing.T) {
 		t.Errorf("context file = %v, want page 1", f)
 	}
 	// Cut anywhere, the file must fail cleanly rather than panic.
-	full := minimalPDF("Some text")
+	full := pdftest.Minimal("Some text")
 	for _, n := range []int{10, 100, len(full) / 2, len(full) - 20} {
 		_, err := Parse(context.Background(), "cut.pdf", full[:n], mtime, Options{})
 		if err == nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dormouse-dev/dormouse/internal/files/pdftest"
 )
 
 // fuzzOptions are small caps, so that the fuzzer reaches them, and the PDF child.
@@ -43,7 +45,7 @@ func FuzzParse(f *testing.F) {
 	seeds := []struct{ name, data string }{
 		{"a.md", "# T\n\n## A\n\ntext [[L]] #tag"}, {"a.txt", "one\n\ntwo"}, {"a.log", "l1\nl2"},
 		{"a.json", `[1, {"a": 2}, "x"]`}, {"a.jsonl", "{}\n[1]\nbad"}, {"a.csv", "h1,h2\n1,2\n,3"},
-		{"a.yaml", "a: 1\nb: [2]\n"}, {"a.pdf", string(minimalPDF("page text"))}, {"a.pdf", string(kidsCyclePDF())},
+		{"a.yaml", "a: 1\nb: [2]\n"}, {"a.pdf", string(pdftest.Minimal("page text"))}, {"a.pdf", string(pdftest.KidsCycle())},
 		{"a.png", "\x89PNG\r\n\x1a\n"}, {"noext", "x"}, {"A.MD", "---\ntitle: t\n---\n"}, {"../x.json", "{"},
 	}
 	for _, s := range seeds {
@@ -69,9 +71,9 @@ func FuzzParse(f *testing.F) {
 // names itself, a /Parent cycle), it must end every input within the parse timeout, and never give
 // more than the caps allow.
 func FuzzPDF(f *testing.F) {
-	f.Add(kidsCyclePDF())
-	f.Add(parentCyclePDF())
-	f.Add(minimalPDF("Quarterly revenue grew"))
+	f.Add(pdftest.KidsCycle())
+	f.Add(pdftest.ParentCycle())
+	f.Add(pdftest.Minimal("Quarterly revenue grew"))
 	f.Add(repeatedPagePDF(60, "again"))
 	o := fuzzOptions(f)
 	f.Fuzz(func(t *testing.T, data []byte) {

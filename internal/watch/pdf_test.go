@@ -1,15 +1,14 @@
 package watch
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/files"
+	"github.com/dormouse-dev/dormouse/internal/files/pdftest"
 )
 
 // TestMain lets this test binary be the PDF reader's child, as `dormouse extract-pdf` is the
@@ -31,33 +30,13 @@ func pdfChild(t testing.TB, timeout time.Duration) *files.Child {
 	return &files.Child{Command: []string{exe, files.ChildArg}, Timeout: timeout}
 }
 
-// kidsCyclePDF is a page tree whose /Kids names itself (ledongthuc/pdf looks for page 1 in it for
-// ever), with a correct xref table.
-func kidsCyclePDF() []byte {
-	objs := []string{"<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [2 0 R] /Count 1 >>"}
-	var b bytes.Buffer
-	b.WriteString("%PDF-1.4\n")
-	var offsets []int
-	for i, o := range objs {
-		offsets = append(offsets, b.Len())
-		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := b.Len()
-	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(&b, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
-	return b.Bytes()
-}
-
 // TestLoopingPDFDoesNotWedgeTheWatcher: a PDF that makes the reader loop fails within the parse
 // timeout; the scan (POST /v1/watch/scan) answers, the folder's other files are stored, and the
 // watcher stops when asked (SIGTERM).
 func TestLoopingPDFDoesNotWedgeTheWatcher(t *testing.T) {
 	e := newEnv(t)
 	e.ing.PDF = pdfChild(t, time.Second)
-	e.write("loop.pdf", string(kidsCyclePDF()))
+	e.write("loop.pdf", string(pdftest.KidsCycle()))
 	e.write("note.md", "The wombat is still stored.\n")
 	w := NewWatcher(e.folder(), e.ing, nil)
 	ctx, cancel := context.WithCancel(context.Background())
