@@ -9,7 +9,6 @@ import (
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
-	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -55,19 +54,18 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		if err := refuseRootWrite(env, data); err != nil {
 			return err
 		}
-		st, err := store.Open(ctx, daemon.StoreOptions(cfg, log))
+		s, err := daemon.Open(ctx, cfg, env.Environ, log)
 		if err != nil {
 			return err
 		}
-		defer st.Close()
-		apiOpts := daemon.APIOptions(cfg, log)
-		apiOpts.Health = daemon.HealthMonitor(cfg, st, log)
-		if cons, err := daemon.ConsolidationEngine(ctx, cfg, env.Environ, st, log); err != nil {
-			log.Warn("consolidation unavailable", "err", err)
-		} else {
-			apiOpts.Consolidate = cons
+		defer s.Close()
+		if s.ConsolidateErr != nil {
+			log.Warn("consolidation unavailable", "err", s.ConsolidateErr)
 		}
-		cl = daemon.InProcessClient(server.New(st, daemon.RecallEngine(cfg), apiOpts))
+		if s.AnswerErr != nil {
+			log.Warn("answers are extractive: the LLM is unavailable", "err", s.AnswerErr)
+		}
+		cl = daemon.InProcessClient(s.API())
 		opts.Where = "the agent files in " + data
 	} else {
 		if addr == "" {
