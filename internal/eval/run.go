@@ -312,6 +312,11 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 			return fmt.Errorf("line %d: %w", ev.Line, err)
 		}
 	}
+	if s.Embedder != nil { // the daemon's worker embeds in the background; the probes come after it
+		if err := s.Embedder.Pass(ctx); err != nil {
+			return fmt.Errorf("embed the memories: %w", err)
+		}
+	}
 	end := sc.End(loc)
 	for _, p := range sc.Probes {
 		pr, err := w.probe(ctx, p, end)
