@@ -16,8 +16,14 @@ import (
 // to it over its stdin and stdout, as Claude Code would.
 func mcpSession(t *testing.T, args ...string) *mcp.ClientSession {
 	t.Helper()
+	return mcpSessionEnv(t, nil, args...)
+}
+
+// mcpSessionEnv is mcpSession with env added to the hermetic environment.
+func mcpSessionEnv(t *testing.T, env []string, args ...string) *mcp.ClientSession {
+	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
-	cmd.Env = hermeticEnv()
+	cmd.Env = hermeticEnv(env...)
 	stderr := &syncBuffer{}
 	cmd.Stderr = stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
-	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -44,7 +43,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	case remote:
 		res, err = be.Ask(ctx, c.agent, req)
 	case *local:
-		res, err = askLocal(ctx, env, &c, be, q)
+		res, err = askLocal(ctx, &c, be, q)
 	default:
 		err = fmt.Errorf("ask: unsupported backend %T", b)
 	}
@@ -68,20 +67,17 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// askLocal answers from the agent files, with the configured model.
-func askLocal(ctx context.Context, env Env, c *common, l *local, q recall.Query) (answer.Result, error) {
-	cfg, err := loadConfig(env, c.configPath, map[string]string{"data_dir": c.data})
-	if err != nil {
-		return answer.Result{}, err
+// askLocal answers from the agent files, with the configured model: a model
+// that cannot be set up fails the question rather than answering
+// extractively unasked.
+func askLocal(ctx context.Context, c *common, l *local, q recall.Query) (answer.Result, error) {
+	if l.s.AnswerErr != nil {
+		return answer.Result{}, l.s.AnswerErr
 	}
-	ans, err := daemon.Answerer(ctx, cfg, env.Environ, newLogger(env.Stderr, cfg.LogLevel))
-	if err != nil {
-		return answer.Result{}, err
-	}
-	ans.Recall = l.eng
 	var res answer.Result
-	err = l.st.With(ctx, c.agent, false, func(a *store.Agent) error {
-		res, err = ans.Ask(ctx, a, q)
+	err := l.st.With(ctx, c.agent, false, func(a *store.Agent) error {
+		var err error
+		res, err = l.s.Answer.Ask(ctx, a, q)
 		return err
 	})
 	return res, err

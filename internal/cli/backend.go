@@ -53,17 +53,14 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 				return nil, err
 			}
 		}
-		log := envLogger(env, cfg.LogLevel)
-		st, err := store.Open(ctx, daemon.StoreOptions(cfg, log))
+		s, err := daemon.Open(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
 		if err != nil {
 			return nil, err
 		}
-		cons, err := daemon.ConsolidationEngine(ctx, cfg, env.Environ, st, log)
-		if err != nil {
-			log.Debug("consolidation unavailable", "err", err)
+		if s.ConsolidateErr != nil {
+			s.Logger.Debug("consolidation unavailable", "err", s.ConsolidateErr)
 		}
-		lim := capture.Limits{MaxContent: cfg.API.MaxContentBytes, MaxFutureSkew: time.Duration(cfg.Capture.MaxFutureSkew)}
-		return &local{st: st, eng: daemon.RecallEngine(cfg), cons: cons, consErr: err, limits: lim}, nil
+		return newLocal(s), nil
 	}
 	addr := c.addr
 	if addr == "" {
@@ -112,22 +109,28 @@ type remote struct{ *client.Client }
 
 func (remote) Close() error { return nil }
 
+// local serves the commands from the agent files, with the daemon's
+// services: the same recall engine, answerer and health monitor.
 type local struct {
-	st      *store.Store
-	eng     *recall.Engine
-	cons    *consolidate.Engine
-	consErr error // why cons is nil
-	limits  capture.Limits
+	s      *daemon.Services
+	st     *store.Store
+	limits capture.Limits
+}
+
+func newLocal(s *daemon.Services) *local {
+	cfg := s.Config
+	lim := capture.Limits{MaxContent: cfg.API.MaxContentBytes, MaxFutureSkew: time.Duration(cfg.Capture.MaxFutureSkew)}
+	return &local{s: s, st: s.Store, limits: lim}
 }
 
 func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {
-	if l.cons == nil {
-		return consolidate.Result{}, l.consErr
+	if l.s.Consolidate == nil {
+		return consolidate.Result{}, l.s.ConsolidateErr
 	}
-	return l.cons.Do(ctx, agent, req)
+	return l.s.Consolidate.Do(ctx, agent, req)
 }
 
-func (l *local) Close() error { return l.st.Close() }
+func (l *local) Close() error { return l.s.Close() }
 
 func (l *local) Ingest(ctx context.Context, agent string, ins []capture.Input) ([]store.Inserted, error) {
 	var out []store.Inserted
@@ -146,7 +149,7 @@ func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (r
 	}
 	var res recall.Result
 	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
-		res, err = l.eng.Recall(ctx, a, q)
+		res, err = l.s.Recall.Recall(ctx, a, q)
 		return err
 	})
 	return res, err

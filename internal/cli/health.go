@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/health"
 )
 
@@ -18,11 +17,8 @@ func (c *common) healthReport(ctx context.Context, env Env, b backend) (health.R
 	case remote:
 		return b.Health(ctx)
 	case *local:
-		cfg, err := loadConfig(env, c.configPath, map[string]string{"data_dir": c.data})
-		if err != nil {
-			return health.Report{}, err
-		}
-		return daemon.HealthMonitorFor(cfg, env.Environ, b.st, newLogger(io.Discard, "error")).Report(ctx), nil
+		b.s.Health.Logger = nil // one report: its state "changing" from unknown is no news to log
+		return b.s.Health.Report(ctx), nil
 	}
 	return health.Report{}, fmt.Errorf("no health report from %T", b)
 }

@@ -7,9 +7,9 @@ import (
 	"log/slog"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
-	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -55,38 +55,14 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		if err := refuseRootWrite(env, data); err != nil {
 			return err
 		}
-		st, err := store.Open(ctx, daemon.StoreOptions(cfg, log))
+		s, err := mcpOnFiles(ctx, env, cfg, log)
 		if err != nil {
 			return err
 		}
-		defer st.Close()
-		apiOpts := daemon.APIOptions(cfg, log)
-		apiOpts.Health = daemon.HealthMonitor(cfg, st, log)
-		if cons, err := daemon.ConsolidationEngine(ctx, cfg, env.Environ, st, log); err != nil {
-			log.Warn("consolidation unavailable", "err", err)
-		} else {
-			apiOpts.Consolidate = cons
-		}
-		cl = daemon.InProcessClient(server.New(st, daemon.RecallEngine(cfg), apiOpts))
-		opts.Where = "the agent files in " + data
+		defer s.Close()
+		cl, opts.Where = daemon.InProcessClient(s.API()), "the agent files in "+data
 	} else {
-		if addr == "" {
-			addr = env.getenv("DORMOUSE_ADDR")
-		}
-		if addr == "" {
-			addr = dialable(cfg.Listen)
-		}
-		var copts []client.Option
-		if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
-			copts = append(copts, client.WithToken(tok))
-		}
-		cl = client.New(addr, append(copts, client.WithUserAgent("dormouse-mcp/"+Version))...)
-		opts.Where = "the Dormouse daemon at " + addr
-		// An MCP client may start before the daemon: say so, but serve anyway;
-		// each tool call reports whether the daemon can be reached.
-		if err := cl.Healthz(ctx); err != nil {
-			log.Warn("the daemon does not answer yet", "addr", addr, "err", err)
-		}
+		cl, opts.Where = mcpToDaemon(ctx, env, cfg, log, addr)
 	}
 	log.Debug("serving MCP over stdio", "where", opts.Where, "agent", agent)
 	err = mcpserver.New(cl, opts).Run(ctx, mcpserver.Stdio(env.Stdin, env.Stdout))
@@ -97,4 +73,42 @@ func runMCP(ctx context.Context, env Env, args []string) error {
 		log.LogAttrs(ctx, slog.LevelDebug, "mcp session ended", slog.Any("err", err))
 		return err
 	}
+}
+
+// mcpOnFiles opens the services the in-process API serves the tools from:
+// the daemon's, so the tools answer and recall as its /mcp does.
+func mcpOnFiles(ctx context.Context, env Env, cfg config.Config, log *slog.Logger) (*daemon.Services, error) {
+	s, err := daemon.Open(ctx, cfg, env.Environ, log)
+	if err != nil {
+		return nil, err
+	}
+	if s.ConsolidateErr != nil {
+		log.Warn("consolidation unavailable", "err", s.ConsolidateErr)
+	}
+	if s.AnswerErr != nil {
+		log.Warn("answers are extractive: the LLM is unavailable", "err", s.AnswerErr)
+	}
+	return s, nil
+}
+
+// mcpToDaemon is the client of the daemon at addr, DORMOUSE_ADDR or the
+// configured listen address, and where that is.
+func mcpToDaemon(ctx context.Context, env Env, cfg config.Config, log *slog.Logger, addr string) (*client.Client, string) {
+	if addr == "" {
+		addr = env.getenv("DORMOUSE_ADDR")
+	}
+	if addr == "" {
+		addr = dialable(cfg.Listen)
+	}
+	var copts []client.Option
+	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
+		copts = append(copts, client.WithToken(tok))
+	}
+	cl := client.New(addr, append(copts, client.WithUserAgent("dormouse-mcp/"+Version))...)
+	// An MCP client may start before the daemon: say so, but serve anyway;
+	// each tool call reports whether the daemon can be reached.
+	if err := cl.Healthz(ctx); err != nil {
+		log.Warn("the daemon does not answer yet", "addr", addr, "err", err)
+	}
+	return cl, "the Dormouse daemon at " + addr
 }

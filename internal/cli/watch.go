@@ -75,17 +75,11 @@ func watchScan(ctx context.Context, env Env, c common, agent string) error {
 	case remote:
 		res, scanErr, err = be.WatchScan(ctx, agent)
 	case *local:
-		cfg, lerr := loadConfig(env, c.configPath, map[string]string{"data_dir": c.data})
-		if lerr != nil {
-			return lerr
+		if err := be.s.VisionErr; err != nil {
+			be.s.Logger.Warn("images fail until the vision model can be set up", "err", err)
 		}
 		var serr error
-		log := newLogger(env.Stderr, cfg.LogLevel)
-		m := daemon.Watchers(cfg, be.st, log)
-		if err := daemon.DescribeImages(ctx, cfg, env.Environ, m.Ingester(), log); err != nil {
-			log.Warn("images fail until the vision model can be set up", "err", err)
-		}
-		res, serr = m.Scan(ctx, agent)
+		res, serr = be.s.Watchers.Scan(ctx, agent)
 		if serr != nil {
 			scanErr = serr.Error()
 		}
@@ -125,12 +119,7 @@ func watchStatus(ctx context.Context, env Env, c common) error {
 	case remote:
 		rep, err = be.WatchStatus(ctx)
 	case *local: // no watcher runs here: the configuration and the files' recorded state
-		cfg, lerr := loadConfig(env, c.configPath, map[string]string{"data_dir": c.data})
-		if lerr != nil {
-			return lerr
-		}
-		m := daemon.Watchers(cfg, be.st, newLogger(env.Stderr, cfg.LogLevel))
-		rep.Folders = m.Status()
+		rep.Folders = be.s.Watchers.Status()
 		rep.Failing, err = watch.FailingFiles(ctx, be.st, nil)
 	}
 	if err != nil {
@@ -192,15 +181,8 @@ func ingestFile(ctx context.Context, env Env, c common, name string) error {
 	case remote:
 		out, err = be.UploadFile(ctx, c.agent, name, data, fi.ModTime())
 	case *local:
-		cfg, lerr := loadConfig(env, c.configPath, map[string]string{"data_dir": c.data})
-		if lerr != nil {
-			return lerr
-		}
-		log := newLogger(env.Stderr, cfg.LogLevel)
-		ing := daemon.FileIngester(cfg, be.st, log)
 		// A vision model that cannot be set up fails an image with its error; other files need none.
-		_ = daemon.DescribeImages(ctx, cfg, env.Environ, ing, log)
-		out, err = ing.Upload(ctx, c.agent, name, data, fi.ModTime())
+		out, err = be.s.Watchers.Ingester().Upload(ctx, c.agent, name, data, fi.ModTime())
 	}
 	if err != nil {
 		return err

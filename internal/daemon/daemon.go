@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/netip"
 	"time"
@@ -91,11 +90,13 @@ func ConsolidationEngine(ctx context.Context, cfg config.Config, environ []strin
 }
 
 // HealthMonitor maps the configuration onto the health monitor of the data
-// directory and the store's agents.
-func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health.Monitor {
+// directory, the store's agents and the LLM provider's reachability (API
+// keys looked up in environ).
+func HealthMonitor(cfg config.Config, environ []string, st *store.Store, log *slog.Logger) *health.Monitor {
 	h := cfg.Health
 	return &health.Monitor{
-		Collector: &health.Host{DataDir: cfg.DataDir, Store: st, Location: cfg.Location()},
+		Collector: &health.Host{DataDir: cfg.DataDir, Store: st, Location: cfg.Location(),
+			Provider: ProviderProbe(cfg, environ, log)},
 		Thresholds: health.Thresholds{
 			DiskPercent:          h.DiskPercent,
 			Backlog:              int64(h.Backlog),
@@ -185,173 +186,6 @@ func LLMConfig(cfg config.Config, environ []string, log *slog.Logger) llm.Config
 // API keys for the LLM are looked up in environ.
 func Run(ctx context.Context, cfg config.Config, environ []string, log *slog.Logger) error {
 	return RunWithReload(ctx, cfg, environ, log, Reload{})
-}
-
-// RunWithReload is Run that also reloads the configuration on each of
-// reload's hangups (see Reload).
-func RunWithReload(ctx context.Context, cfg config.Config, environ []string, log *slog.Logger, reload Reload) error {
-	st, err := store.Open(ctx, StoreOptions(cfg, log))
-	if err != nil {
-		return err
-	}
-	agents, err := openAgents(ctx, st, log)
-	if err != nil {
-		_ = st.Close()
-		return err
-	}
-
-	keys, err := Keyring(cfg)
-	if err != nil {
-		_ = st.Close()
-		return err
-	}
-	ln, err := net.Listen("tcp", cfg.Listen)
-	if err != nil {
-		_ = st.Close()
-		return fmt.Errorf("listen on %s: %w", cfg.Listen, err)
-	}
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() && !keys.Enabled() && !cfg.Auth.AllowOpen {
-		_ = ln.Close()
-		_ = st.Close()
-		return fmt.Errorf("listen on %s: beyond loopback every request needs a token, and auth.tokens is empty: "+
-			"add one (dormouse token new prints it), listen on 127.0.0.1, or set auth.allow_open: true "+
-			"if everyone who can reach this address may read and write every agent's memories", cfg.Listen)
-	}
-	// Background work (catch-up, early rebuilds) runs under bg, which the
-	// drain cancels: a cancelled consolidation's transaction never commits.
-	bg, stopBG := context.WithCancel(ctx)
-	defer stopBG()
-	opts := APIOptions(cfg, log)
-	opts.Keyring = keys
-	mon := HealthMonitorFor(cfg, environ, st, log)
-	opts.Health = mon
-	cons, err := ConsolidationEngine(ctx, cfg, environ, st, log)
-	var backlog *consolidate.Backlog
-	if err != nil {
-		log.Warn("consolidation disabled", "err", err)
-	} else {
-		opts.Consolidate = cons
-		backlog = &consolidate.Backlog{Engine: cons, Threshold: cfg.Consolidate.BacklogThreshold,
-			Debounce: time.Duration(cfg.Consolidate.BacklogDebounce)}
-		backlog.Start(bg)
-		opts.OnWrite = backlog.Notify
-	}
-	embedder, err := EmbedWorker(cfg, environ, st, log)
-	if err != nil {
-		log.Warn("semantic recall disabled", "err", err)
-	} else if embedder != nil {
-		embedder.Every = embedEvery
-		onWrite := opts.OnWrite
-		opts.OnWrite = func(agent string) {
-			if onWrite != nil {
-				onWrite(agent)
-			}
-			embedder.Notify(agent)
-		}
-		if h, ok := mon.Collector.(*health.Host); ok {
-			h.Embeddings = embedder
-		}
-		embedder.Start(bg)
-	}
-	watchers := Watchers(cfg, st, log)
-	watchers.Ingester().OnWrite = opts.OnWrite
-	if err := DescribeImages(ctx, cfg, environ, watchers.Ingester(), log); err != nil {
-		log.Warn("images fail until the vision model can be set up", "err", err)
-	}
-	opts.Files, opts.Watch = watchers.Ingester(), watchers
-	rebuilder := &DayRebuilder{Engine: cons, Store: st, Logger: log} // days that cited changed files
-	if cons != nil {
-		watchers.Ingester().OnRetire = rebuilder.Notify
-	}
-	if opts.Answer, err = Answerer(ctx, cfg, environ, log); err != nil {
-		log.Warn("answers are extractive: the LLM is unavailable", "err", err)
-	}
-	eng := RecallEngine(cfg)
-	SemanticRecall(cfg, eng, embedder)
-	eng.Logger = log
-	if opts.Web, err = WebPage(cfg, st, eng, opts.Consolidate, opts.Health, watchers.Ingester(), keys, log); err != nil {
-		stopBG()
-		if backlog != nil {
-			backlog.Wait()
-		}
-		if embedder != nil {
-			embedder.Wait()
-		}
-		_ = ln.Close()
-		_ = st.Close()
-		return fmt.Errorf("build the web page: %w", err)
-	}
-	api := server.New(st, eng, opts)
-	api.Handle("/mcp", api.RequireAll(MCPHandler(api, log)))
-	srv := &http.Server{
-		Handler:           api,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       time.Duration(cfg.API.ReadTimeout),
-		WriteTimeout:      time.Duration(cfg.API.WriteTimeout),
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-
-	api.SetReady(true)
-	notify(log, sd.SdNotifyReady)
-	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(agents), ln.Addr()))
-	go reloader{Reload: reload, keys: keys, log: log}.run(bg, cfg)
-	go Watchdog(bg, log, Liveness(ln.Addr(), st)) // pings only while /healthz and the store answer
-	go Summarize(bg, opts.Health, ln.Addr().String(), SummaryEvery, log, func(s string) { notify(log, s) })
-	// After READY: the first scan of a big vault never delays start-up.
-	watchers.Start(bg)
-	if cons != nil {
-		rebuilder.Start(bg, agents)
-	}
-	log.Info("listening", "addr", ln.Addr().String(), "data", cfg.DataDir, "agents", len(agents),
-		"provider", cfg.LLM.Provider)
-	catchUp := make(chan struct{})
-	if cons != nil && cfg.Consolidate.CatchUp {
-		go func() { // after READY: catch-up never delays start-up
-			defer close(catchUp)
-			cons.CatchUp(bg)
-		}()
-	} else {
-		close(catchUp)
-	}
-	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() && !keys.Enabled() {
-		log.Warn("listening beyond loopback without tokens (auth.allow_open): anyone who can reach this address can read and write every agent's memories",
-			"addr", ln.Addr().String())
-	}
-
-	var serveErr error
-	select {
-	case <-ctx.Done():
-	case serveErr = <-served:
-	}
-
-	notify(log, sd.SdNotifyStopping)
-	api.SetReady(false)
-	log.Info("draining")
-	dctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
-	defer cancel()
-	stopBG()
-	shutErr := srv.Shutdown(dctx)
-	<-catchUp
-	watchers.Wait()
-	rebuilder.Wait()
-	if backlog != nil {
-		backlog.Wait()
-	}
-	if embedder != nil {
-		embedder.Wait()
-	}
-	closeErr := st.Close()
-	if errors.Is(serveErr, http.ErrServerClosed) {
-		serveErr = nil
-	}
-	if err := errors.Join(serveErr, shutErr, closeErr); err != nil {
-		return fmt.Errorf("shut down: %w", err)
-	}
-	log.Info("stopped")
-	return nil
 }
 
 // openAgents opens every existing agent once, so migrations run (and a

@@ -20,7 +20,7 @@ func TestHealthMonitorFromConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	m := HealthMonitor(cfg, st, nil)
+	m := HealthMonitor(cfg, nil, st, nil)
 	want := health.Thresholds{DiskPercent: 90, Backlog: 500, ConsolidationOverdue: 36 * time.Hour, TemperatureC: 80}
 	if diff := cmp.Diff(m.Thresholds, want); diff != "" {
 		t.Errorf("thresholds from the defaults (-got +want):\n%s", diff)

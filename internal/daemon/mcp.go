@@ -14,8 +14,8 @@ import (
 )
 
 // APIOptions maps the configuration onto the HTTP API's limits and agent
-// rules (the consolidator, write trigger and health monitor are wired
-// separately).
+// rules (Services.ServerOptions adds the services' parts, serve the
+// tokens, page and write triggers).
 func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 	return server.Options{
 		MaxBodyBytes:    cfg.API.MaxBodyBytes,

@@ -11,7 +11,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/llm"
-	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 // SummaryEvery is how often the daemon logs its health summary at info,
@@ -32,16 +31,6 @@ func ProviderProbe(cfg config.Config, environ []string, log *slog.Logger) *healt
 		NotProbed: llm.ErrNotProbed,
 		Every:     5 * time.Minute,
 	}
-}
-
-// HealthMonitorFor is HealthMonitor with the LLM provider's reachability
-// probed too (API keys looked up in environ).
-func HealthMonitorFor(cfg config.Config, environ []string, st *store.Store, log *slog.Logger) *health.Monitor {
-	m := HealthMonitor(cfg, st, log)
-	if h, ok := m.Collector.(*health.Host); ok {
-		h.Provider = ProviderProbe(cfg, environ, log)
-	}
-	return m
 }
 
 // StatusLine is the one human line of STATUS= (systemctl status shows it):

@@ -272,51 +272,49 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 	cfg.DataDir = dir
 	clk := &clock{}
 
-	st, err := store.Open(ctx, daemon.StoreOptions(cfg, log))
+	s, err := daemon.Open(ctx, cfg, r.Environ, log)
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
 	defer func() {
-		if cerr := st.Close(); cerr != nil && err == nil {
+		if cerr := s.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("close store: %w", cerr)
 		}
 	}()
-	cons, err := daemon.ConsolidationEngine(ctx, cfg, r.Environ, st, log)
-	if err != nil {
-		return fmt.Errorf("set up consolidation: %w", err)
+	switch {
+	case s.ConsolidateErr != nil:
+		return fmt.Errorf("set up consolidation: %w", s.ConsolidateErr)
+	case s.AnswerErr != nil:
+		return fmt.Errorf("set up answers: %w", s.AnswerErr)
+	case s.VisionErr != nil:
+		return fmt.Errorf("set up image descriptions: %w", s.VisionErr)
 	}
-	cons.Now = clk.Now
-	eng := daemon.RecallEngine(cfg)
-	eng.Now = clk.Now
-	ans, err := daemon.Answerer(ctx, cfg, r.Environ, log)
-	if err != nil {
-		return fmt.Errorf("set up answers: %w", err)
-	}
-	ans.Recall = eng
-	files := daemon.FileIngester(cfg, st, log)
-	if err := daemon.DescribeImages(ctx, cfg, r.Environ, files, log); err != nil {
-		return fmt.Errorf("set up image descriptions: %w", err)
-	}
-	api := server.New(st, eng, server.Options{
+	s.Consolidate.Now, s.Recall.Now = clk.Now, clk.Now
+	api := server.New(s.Store, s.Recall, server.Options{
 		MaxBodyBytes:    cfg.API.MaxBodyBytes,
 		MaxBatch:        cfg.API.MaxBatch,
 		MaxContentBytes: cfg.API.MaxContentBytes,
 		Agents:          sc.Agents, // the scenario's agents, as api.agents
 		Logger:          log,
 		Now:             clk.Now,
-		Consolidate:     cons,
-		Answer:          ans,
-		Files:           files,
+		Consolidate:     s.Consolidate,
+		Answer:          s.Answer,
+		Files:           s.Watchers.Ingester(),
 	})
 	api.SetReady(true)
 	ts := httptest.NewServer(api)
 	defer ts.Close()
-	w := &world{sc: sc, loc: loc, clock: clk, cl: client.New(ts.URL, ts.Client()), http: ts.Client(), url: ts.URL, ans: ans,
-		rebuild: &daemon.DayRebuilder{Engine: cons, Store: st, Logger: log}}
+	w := &world{sc: sc, loc: loc, clock: clk, cl: client.New(ts.URL, ts.Client()), http: ts.Client(), url: ts.URL, ans: s.Answer,
+		rebuild: s.Rebuilder}
 
 	for _, ev := range sc.Events {
 		if err := w.apply(ctx, ev); err != nil {
 			return fmt.Errorf("line %d: %w", ev.Line, err)
+		}
+	}
+	if s.Embedder != nil { // the daemon's worker embeds in the background; the probes come after it
+		if err := s.Embedder.Pass(ctx); err != nil {
+			return fmt.Errorf("embed the memories: %w", err)
 		}
 	}
 	end := sc.End(loc)
