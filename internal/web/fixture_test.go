@@ -46,6 +46,7 @@ type fixtureOptions struct {
 	describe      func(ctx context.Context, name, mime string, data []byte) (string, error) // the vision model
 	keyring       *auth.Keyring                                                             // tokens for the API and the page
 	proxies       []netip.Prefix                                                            // trusted proxies
+	onWrite       func(agent string)                                                        // the page's write listener
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -68,6 +69,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
 	o.Keyring, so.Keyring = fo.keyring, fo.keyring
 	o.TrustedProxies = fo.proxies
+	o.OnWrite, o.Now = fo.onWrite, now
 	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
 		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true, Describe: fo.describe, DescribedBy: "ollama/llava"}
 		o.Files, so.Files = ing, ing

@@ -20,10 +20,12 @@ import (
 // The overview: every agent, the health report and the timers.
 
 type indexData struct {
-	Agents []agentRow
-	Health *health.Report
-	Timers []Timer
-	Now    time.Time
+	Agents   []agentRow
+	Health   *health.Report
+	Timers   []Timer
+	Now      time.Time
+	Remember rememberForm
+	Start    startLines // how to add the first memory, on an empty install
 }
 
 type agentRow struct {
@@ -37,14 +39,14 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	g, signedIn := auth.FromContext(r.Context())
-	sees := func(n string) bool { return !signedIn || g.Allows(n, false) }
-	names = slices.DeleteFunc(names, func(n string) bool { return !sees(n) })
-	d := indexData{Now: time.Now(), Timers: h.opts.Timers(r.Context())}
+	names = h.visible(r, names)
+	d := indexData{Now: time.Now(), Timers: h.opts.Timers(r.Context()), Remember: h.newRemember(names)}
+	d.Start = h.startLines(r, d.Remember.Agent)
 	if h.opts.Health != nil {
 		rep := h.opts.Health.Report(r.Context())
-		if signedIn && !g.AllowsAll(false) {
-			rep = rep.For(sees) // another agent's name or failing files are not this token's business
+		if g, signedIn := auth.FromContext(r.Context()); signedIn && !g.AllowsAll(false) {
+			// another agent's name or failing files are not this token's business
+			rep = rep.For(func(n string) bool { return g.Allows(n, false) })
 		}
 		d.Health = &rep
 	}
@@ -67,14 +69,16 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 // One agent: its counts, recent days and runs, and the search box.
 
 type overviewData struct {
-	Stats store.Stats
-	Days  []store.Day
-	Runs  []store.Run
+	Stats    store.Stats
+	Days     []store.Day
+	Runs     []store.Run
+	Remember rememberForm
+	Start    startLines
 }
 
 func (h *Handler) overview(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	ctx := r.Context()
-	var d overviewData
+	d := overviewData{Remember: rememberForm{Agent: a.Name(), Fixed: true}, Start: h.startLines(r, a.Name())}
 	var err error
 	if d.Stats, err = a.Stats(ctx); err != nil {
 		h.fail(w, r, err)

@@ -1,0 +1,63 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestAskShowsTheCitedAnswer: the answer's citations link to what they
+// cite, and the cited memories are listed.
+func TestAskShowsTheCitedAnswer(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/ask?q=" + "What+does+Bob+fix%3F")
+	if r.status != http.StatusOK {
+		t.Fatalf("GET ask: %d\n%s", r.status, r.body)
+	}
+	for _, w := range []string{`id="answer"`, "Bob fixed the login timeout on the Atlas proxy.",
+		`<a class="cite" href="/agents/main/memories/2">[memory:2]</a>`, `id="cite-memory:2"`, "answered by offline"} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the answer page lacks %q", w)
+		}
+	}
+	if strings.Contains(r.body, "No answer") {
+		t.Error("an answered question is shown as abstained")
+	}
+}
+
+// TestAskSaysWhenItAbstained: a question nothing stored answers says so
+// in words, cites nothing and links to a search instead.
+func TestAskSaysWhenItAbstained(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F")
+	if r.status != http.StatusOK {
+		t.Fatalf("GET ask: %d", r.status)
+	}
+	for _, w := range []string{"No answer", "Nothing stored answers this question", `href="/agents/main/search?q=When%20is%20Zoltan%27s%20birthday%3f"`} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the abstained answer lacks %q:\n%s", w, r.body)
+		}
+	}
+	if strings.Contains(r.body, `class="cite"`) {
+		t.Error("an abstained answer cites something")
+	}
+	if r := f.get("/agents/main/ask"); r.status != http.StatusOK || strings.Contains(r.body, `id="answer"`) {
+		t.Errorf("the empty Ask page: %d, or it shows an answer", r.status)
+	}
+}
+
+func TestAnswerParts(t *testing.T) {
+	links := map[string]string{"memory:2": "/m/2", "fact:7": "/f/7"}
+	got := answerParts("Bob fixed it [memory:2]. See [notes] and [fact:7][memory:2].", []string{"memory:2", "fact:7"}, links)
+	want := []answerPart{{Text: "Bob fixed it "}, {Cite: "memory:2", Link: "/m/2"}, {Text: ". See [notes] and "},
+		{Cite: "fact:7", Link: "/f/7"}, {Cite: "memory:2", Link: "/m/2"}, {Text: "."}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("answerParts =\n%v, want\n%v", got, want)
+	}
+	if got := answerParts("A [memory:9] uncited.", nil, nil); len(got) != 1 || got[0].Text != "A [memory:9] uncited." {
+		t.Errorf("an answer without citations = %v", got)
+	}
+}
