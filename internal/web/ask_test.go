@@ -61,3 +61,38 @@ func TestAnswerParts(t *testing.T) {
 		t.Errorf("an answer without citations = %v", got)
 	}
 }
+
+// TestSearchTellsTheRealScoring: a result's parts carry the page's labels,
+// never the explain object's keys, and the page no longer prints a
+// three-weight formula the ranker does not use.
+func TestSearchTellsTheRealScoring(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/search?q=Alice+role")
+	for _, w := range []string{`<dt title="how well the query&#39;s words match (BM25), against the best match: 1 for the best">Words</dt>`,
+		"<dt title=\"the share of the query&#39;s words the item holds; one holding too few is not offered (recall.min_coverage)\">Words held</dt>"} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the search page lacks %q", w)
+		}
+	}
+	for _, bad := range []string{"explain.", "by_kind", "0.60 × relevance"} {
+		if strings.Contains(r.body, bad) {
+			t.Errorf("the search page shows %q", bad)
+		}
+	}
+}
+
+// TestSearchShowsRecallsNote: when nothing matches and only the pinned
+// profile comes back, the page says so in recall's words and marks the
+// pinned item.
+func TestSearchShowsRecallsNote(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", `{"content":"I am allergic to penicillin.","importance":0.95,"timestamp":"2026-02-09T12:00:00Z"}`)
+	r := f.get("/agents/main/search?q=zebra+migrations")
+	for _, w := range []string{`id="recall-note"`, "the pinned profile is offered", "allergic to penicillin",
+		`<span class="badge warn">pinned</span>`, ">Pinned</dt>"} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the search page lacks %q:\n%s", w, r.body)
+		}
+	}
+}

@@ -113,17 +113,18 @@ type searchData struct {
 	Result           recall.Result
 	Items            []searchItem
 	Took             time.Duration
+	Scoring          []scorePart // what the parts of a score mean
 }
 
 type searchItem struct {
 	recall.Item
-	Parts []part
+	Parts []shownPart
 	Link  string // the cited record's page
 }
 
 func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	q := r.URL.Query()
-	d := searchData{Query: q.Get("q"), Budget: q.Get("budget"), K: q.Get("k")}
+	d := searchData{Query: q.Get("q"), Budget: q.Get("budget"), K: q.Get("k"), Scoring: scorePartsKnown}
 	if !q.Has("q") {
 		h.renderAgent(w, r, a, "search", "Search "+a.Name(), d)
 		return
@@ -149,7 +150,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	d.Searched = true
 	days := h.citedDays(r, a, d.Result.Items)
 	for _, it := range d.Result.Items {
-		d.Items = append(d.Items, searchItem{Item: it, Parts: scoreParts(it), Link: citationLink(a.Name(), it, days)})
+		d.Items = append(d.Items, searchItem{Item: it, Parts: explainParts(it.Explain), Link: citationLink(a.Name(), it, days)})
 	}
 	h.renderAgent(w, r, a, "search", "Search "+a.Name(), d)
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"html/template"
@@ -10,7 +9,6 @@ import (
 	"math"
 	"net/http"
 	"path"
-	"sort"
 	"strings"
 	"time"
 )
@@ -184,49 +182,3 @@ func joinIDs(ids []int64) string {
 	}
 	return strings.Join(s, ", ")
 }
-
-// scoreParts is what a recall item says about its score beyond the score
-// itself: any field this page does not already show (an explanation such
-// as {"relevance":…,"importance":…,"recency":…}), flattened one level and
-// sorted, so the page shows whatever recall reports.
-func scoreParts(item any) []part {
-	b, err := json.Marshal(item)
-	if err != nil {
-		return nil
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		return nil
-	}
-	shown := map[string]bool{"id": true, "kind": true, "text": true, "score": true, "timestamp": true,
-		"session_id": true, "role": true, "tokens": true}
-	var out []part
-	var add func(prefix string, v any)
-	add = func(prefix string, v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				name := k
-				if prefix != "" {
-					name = prefix + "." + k
-				}
-				add(name, e)
-			}
-		case float64:
-			out = append(out, part{prefix, fmt.Sprintf("%.3g", x)})
-		case nil:
-		default:
-			j, _ := json.Marshal(x)
-			out = append(out, part{prefix, string(j)})
-		}
-	}
-	for k, v := range m {
-		if !shown[k] {
-			add(k, v)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-type part struct{ Name, Value string }
