@@ -388,11 +388,12 @@ func (h *Handler) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.
 // with its history and sources, rejecting and correcting.
 
 type factsData struct {
-	Entity  string
-	History bool
-	Groups  []factGroup
-	Count   int
-	Limited bool
+	Entity   string
+	History  bool
+	Groups   []factGroup
+	Entities []entityFacts // Groups by entity
+	Count    int
+	Limited  bool
 }
 
 // factGroup is one entity's attribute: its facts, newest first.
@@ -413,6 +414,7 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request, a *store.Agent) 
 	}
 	d.Count, d.Limited = len(facts), len(facts) == maxFacts
 	d.Groups = groupFacts(facts)
+	d.Entities = byEntity(d.Groups)
 	h.renderAgent(w, r, a, "facts", "Facts of "+a.Name(), d)
 }
 
@@ -434,6 +436,33 @@ func groupFacts(facts []store.Fact) []factGroup {
 			out = append(out, factGroup{Entity: f.Entity, Attribute: f.Attribute})
 		}
 		out[i].Facts = append(out[i].Facts, f)
+	}
+	return out
+}
+
+// entityFacts is one entity's attributes, with the facts that have none
+// (each a group of its own) among them.
+type entityFacts struct {
+	Entity string
+	Groups []factGroup
+	Facts  int
+}
+
+// byEntity gathers attribute groups under their entity (case-insensitive),
+// in the order the entities first come.
+func byEntity(groups []factGroup) []entityFacts {
+	var out []entityFacts
+	index := map[string]int{}
+	for _, g := range groups {
+		key := strings.ToLower(g.Entity)
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, entityFacts{Entity: g.Entity})
+		}
+		out[i].Groups = append(out[i].Groups, g)
+		out[i].Facts += len(g.Facts)
 	}
 	return out
 }

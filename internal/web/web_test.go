@@ -556,3 +556,37 @@ func TestCorruptAgentPageIs503(t *testing.T) {
 		t.Errorf("GET /agents/main beside a broken agent: %d, want 200", r.status)
 	}
 }
+
+// TestFactsGroupedByEntity: the facts page has one section per entity
+// (whatever its case), its attributes inside it.
+func TestFactsGroupedByEntity(t *testing.T) {
+	groups := groupFacts([]store.Fact{{ID: 4, Entity: "Alice", Attribute: "role"}, {ID: 3, Entity: "Bob", Attribute: "city"},
+		{ID: 2, Entity: "alice", Attribute: "city"}, {ID: 1, Entity: "Alice"}})
+	got := byEntity(groups)
+	if len(got) != 2 || got[0].Entity != "Alice" || len(got[0].Groups) != 3 || got[0].Facts != 3 ||
+		got[1].Entity != "Bob" || got[1].Facts != 1 {
+		t.Errorf("byEntity = %+v", got)
+	}
+	f := newFixture(t, fixtureOptions{})
+	consolidated(t, f)
+	r := f.get("/agents/main/facts")
+	sections := strings.Count(r.body, `<section class="card fact-entity"`)
+	var entities int
+	f.agent("main", func(a *store.Agent) {
+		facts, err := a.Facts(t.Context(), store.FactFilter{Limit: maxFacts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, x := range facts {
+			seen[strings.ToLower(x.Entity)] = true
+		}
+		entities = len(seen)
+	})
+	if entities == 0 || sections != entities {
+		t.Errorf("the facts page has %d entity sections for %d entities:\n%s", sections, entities, r.body)
+	}
+	if !strings.Contains(r.body, `<nav class="entities"`) || !strings.Contains(r.body, `href="#entity-0"`) {
+		t.Error("the facts page has no index of its entities")
+	}
+}
