@@ -74,13 +74,23 @@ type overviewData struct {
 	Runs     []store.Run
 	Remember rememberForm
 	Start    startLines
+	Activity activityPicture
 }
 
 func (h *Handler) overview(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	ctx := r.Context()
 	d := overviewData{Remember: rememberForm{Agent: a.Name(), Fixed: true}, Start: h.startLines(r, a.Name())}
 	var err error
+	weeks, err := activityWeeksParam(r.URL.Query().Get("weeks"))
+	if err != nil {
+		h.failStatus(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
 	if d.Stats, err = a.Stats(ctx); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if d.Activity, err = h.activity(ctx, a, weeks, d.Stats.Unconsolidated); err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -70,7 +70,8 @@ func parsePages(loc *time.Location) (map[string]*template.Template, error) {
 		"state":   factState,
 		"dict":    dict,
 	}
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	// The layout and the parts several pages share (templates/parts).
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/parts/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("parse the page layout: %w", err)
 	}

@@ -31,7 +31,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-//go:embed templates/*.html
+//go:embed templates/*.html templates/parts/*.html
 var templateFS embed.FS
 
 //go:embed static

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ncruces/go-sqlite3"
+)
+
+func TestActivity(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	at := func(content string, day int) Memory {
+		m := mem(content, "s")
+		m.Timestamp = time.Date(2026, 2, day, 10, 0, 0, 0, time.UTC)
+		return m
+	}
+	ins, err := a.Insert(ctx, []Memory{at("one", 1), at("two", 1), at("three", 3), at("four", 4), at("five", 4), at("later", 20)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-02-01", Summary: "s", SourceIDs: []int64{ins[0].ID, ins[1].ID}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Run{{Day: "2026-02-01", Status: "failed"}, {Day: "2026-02-01", Status: "ok"},
+		{Day: "2026-02-02", Status: "partial"}, {Day: "2026-02-03", Status: "failed"}, {Day: "2026-01-31", Status: "ok"}} {
+		if _, err := a.RecordRun(ctx, r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := a.Activity(ctx, "2026-02-01", "2026-02-10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []DayActivity{
+		{Day: "2026-02-01", Memories: 2, Runs: 2, Failed: 1},
+		{Day: "2026-02-02", Runs: 1},
+		{Day: "2026-02-03", Memories: 1, Waiting: 1, Runs: 1, Failed: 1},
+		{Day: "2026-02-04", Memories: 2, Waiting: 2},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Activity (-want +got):\n%s", diff)
+	}
+}
+
+// TestActivityReadsOnlyItsRange: the activity query is answered from the
+// day indexes, never by scanning every memory or run (a page at 100k
+// memories reads only the weeks it draws).
+func TestActivityReadsOnlyItsRange(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	var plan []string
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `EXPLAIN QUERY PLAN `+activitySQL,
+			[]any{"2026-02-01", "2026-02-10"}, func(st *sqlite3.Stmt) error {
+				plan = append(plan, st.ColumnText(3))
+				return nil
+			})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var memIdx, runIdx bool
+	for _, p := range plan {
+		memIdx = memIdx || p == "SEARCH daily_memories USING COVERING INDEX daily_memories_day (day>? AND day<?)" ||
+			p == "SEARCH daily_memories USING INDEX daily_memories_day (day>? AND day<?)"
+		runIdx = runIdx || p == "SEARCH consolidation_runs USING COVERING INDEX consolidation_runs_day (day>? AND day<?)" ||
+			p == "SEARCH consolidation_runs USING INDEX consolidation_runs_day (day>? AND day<?)"
+	}
+	if !memIdx || !runIdx {
+		t.Errorf("the activity query's plan does not search the day indexes:\n%q", plan)
+	}
+}
