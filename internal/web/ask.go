@@ -22,6 +22,9 @@ type askData struct {
 	Answer   []answerPart // the answer, its citations as links
 	Cited    []searchItem // the cited items, in order of first use
 	Took     time.Duration
+	// OnlyPinned: nothing matched the question, and the answer comes from
+	// the pinned profile alone (recall offers it whatever the words).
+	OnlyPinned bool
 }
 
 // answerPart is a run of an answer's text, or one of its citations (Cite
@@ -62,6 +65,7 @@ func (h *Handler) ask(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 		links[it.ID] = citationLink(a.Name(), it, days)
 	}
 	d.Answer = answerParts(d.Result.Answer, d.Result.Citations, links)
+	d.OnlyPinned = onlyPinned(d.Result.Items)
 	for _, id := range d.Result.Citations {
 		for _, it := range d.Result.Items {
 			if it.ID == id {
@@ -120,4 +124,15 @@ func firstCitation(s string, cited []string) (int, string) {
 		}
 	}
 	return at, which
+}
+
+// onlyPinned reports whether every item is one recall pinned (its
+// explanation says so) rather than found by the question.
+func onlyPinned(items []recall.Item) bool {
+	for _, it := range items {
+		if it.Explain == nil || !it.Explain.Pinned {
+			return false
+		}
+	}
+	return len(items) > 0
 }

@@ -96,3 +96,19 @@ func TestSearchShowsRecallsNote(t *testing.T) {
 		}
 	}
 }
+
+// TestAskSaysWhenOnlyThePinnedProfileAnswers: a question nothing matches
+// still gets the pinned profile from recall; the page says the answer
+// comes from it alone.
+func TestAskSaysWhenOnlyThePinnedProfileAnswers(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	f.seed("main", `{"content":"I am allergic to penicillin.","importance":0.95,"timestamp":"2026-02-03T12:00:00Z"}`)
+	r := f.get("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F")
+	if !strings.Contains(r.body, `id="only-pinned"`) || !strings.Contains(r.body, "allergic to penicillin") {
+		t.Errorf("an answer from the pinned profile alone is not said to be:\n%s", r.body)
+	}
+	if r := f.get("/agents/main/ask?q=What+does+Bob+fix%3F"); strings.Contains(r.body, `id="only-pinned"`) {
+		t.Error("an answer found by the question is said to come from the pinned profile")
+	}
+}
