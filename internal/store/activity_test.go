@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +73,30 @@ func TestActivityReadsOnlyItsRange(t *testing.T) {
 	}
 	if !memIdx || !runIdx {
 		t.Errorf("the activity query's plan does not search the day indexes:\n%q", plan)
+	}
+}
+
+// TestDaysReadsOnlyItsPage: the days list finds its page's days by index
+// range from the cursor and counts each by index, never scanning every
+// memory (it did, grouping the whole history before the limit).
+func TestDaysReadsOnlyItsPage(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	var plan []string
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `EXPLAIN QUERY PLAN `+daysSQL, []any{"9999-12-32", 7}, func(st *sqlite3.Stmt) error {
+			plan = append(plan, st.ColumnText(3))
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range plan {
+		if strings.HasPrefix(p, "SCAN daily_memories") || strings.HasPrefix(p, "SCAN consolidated_memories") ||
+			strings.HasPrefix(p, "SCAN m") || strings.HasPrefix(p, "SCAN c") {
+			t.Errorf("the days query scans a whole table: %q\nplan: %q", p, plan)
+		}
 	}
 }

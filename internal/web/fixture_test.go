@@ -29,7 +29,7 @@ var fixtureNow = time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)
 // mounted, over a real store, recall and consolidation engine and health
 // monitor.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	url   string
 	store *store.Store
 	web   *Handler
@@ -49,7 +49,7 @@ type fixtureOptions struct {
 	onWrite       func(agent string)                                                        // the page's write listener
 }
 
-func newFixture(t *testing.T, fo fixtureOptions) *fixture {
+func newFixture(t testing.TB, fo fixtureOptions) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(t.Context(), store.Options{Dir: dir, Location: time.UTC, DedupWindow: time.Hour})
