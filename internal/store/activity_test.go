@@ -13,12 +13,7 @@ func TestActivity(t *testing.T) {
 	ctx := t.Context()
 	s := openTest(t, Options{})
 	a := acquire(t, s, "main")
-	at := func(content string, day int) Memory {
-		m := mem(content, "s")
-		m.Timestamp = time.Date(2026, 2, day, 10, 0, 0, 0, time.UTC)
-		return m
-	}
-	ins, err := a.Insert(ctx, []Memory{at("one", 1), at("two", 1), at("three", 3), at("four", 4), at("five", 4), at("later", 20)})
+	ins, err := a.Insert(ctx, []Memory{memOn("one", 1), memOn("two", 1), memOn("three", 3), memOn("four", 4), memOn("five", 4), memOn("later", 20)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,20 +45,9 @@ func TestActivity(t *testing.T) {
 // day indexes, never by scanning every memory or run (a page at 100k
 // memories reads only the weeks it draws).
 func TestActivityReadsOnlyItsRange(t *testing.T) {
-	ctx := t.Context()
 	s := openTest(t, Options{})
 	a := acquire(t, s, "main")
-	var plan []string
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `EXPLAIN QUERY PLAN `+activitySQL,
-			[]any{"2026-02-01", "2026-02-10"}, func(st *sqlite3.Stmt) error {
-				plan = append(plan, st.ColumnText(3))
-				return nil
-			})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := queryPlan(t, a, activitySQL, "2026-02-01", "2026-02-10")
 	var memIdx, runIdx bool
 	for _, p := range plan {
 		memIdx = memIdx || p == "SEARCH daily_memories USING COVERING INDEX daily_memories_day (day>? AND day<?)" ||
@@ -80,12 +64,30 @@ func TestActivityReadsOnlyItsRange(t *testing.T) {
 // range from the cursor and counts each by index, never scanning every
 // memory (it did, grouping the whole history before the limit).
 func TestDaysReadsOnlyItsPage(t *testing.T) {
-	ctx := t.Context()
 	s := openTest(t, Options{})
 	a := acquire(t, s, "main")
+	plan := queryPlan(t, a, daysSQL, "9999-12-32", 7)
+	for _, p := range plan {
+		if strings.HasPrefix(p, "SCAN daily_memories") || strings.HasPrefix(p, "SCAN consolidated_memories") ||
+			strings.HasPrefix(p, "SCAN m") || strings.HasPrefix(p, "SCAN c") {
+			t.Errorf("the days query scans a whole table: %q\nplan: %q", p, plan)
+		}
+	}
+}
+
+// memOn is a test memory at ten in the morning of a day of February 2026.
+func memOn(content string, day int) Memory {
+	m := mem(content, "s")
+	m.Timestamp = time.Date(2026, 2, day, 10, 0, 0, 0, time.UTC)
+	return m
+}
+
+// queryPlan is how SQLite would run sql: EXPLAIN QUERY PLAN's detail lines.
+func queryPlan(t *testing.T, a *Agent, sql string, args ...any) []string {
+	t.Helper()
 	var plan []string
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `EXPLAIN QUERY PLAN `+daysSQL, []any{"9999-12-32", 7}, func(st *sqlite3.Stmt) error {
+	err := a.read(t.Context(), func(c *conn) error {
+		return c.query(t.Context(), `EXPLAIN QUERY PLAN `+sql, args, func(st *sqlite3.Stmt) error {
 			plan = append(plan, st.ColumnText(3))
 			return nil
 		})
@@ -93,10 +95,5 @@ func TestDaysReadsOnlyItsPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range plan {
-		if strings.HasPrefix(p, "SCAN daily_memories") || strings.HasPrefix(p, "SCAN consolidated_memories") ||
-			strings.HasPrefix(p, "SCAN m") || strings.HasPrefix(p, "SCAN c") {
-			t.Errorf("the days query scans a whole table: %q\nplan: %q", p, plan)
-		}
-	}
+	return plan
 }
