@@ -3,6 +3,8 @@ package web
 import (
 	"fmt"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -110,5 +112,27 @@ func TestAskSaysWhenOnlyThePinnedProfileAnswers(t *testing.T) {
 	}
 	if r := f.get("/agents/main/ask?q=What+does+Bob+fix%3F"); strings.Contains(r.body, `id="only-pinned"`) {
 		t.Error("an answer found by the question is said to come from the pinned profile")
+	}
+}
+
+// TestSearchMetersScaleToTheBestScore: scores are sums of weighted parts,
+// often above 1, so the meters' full scale is the best score, not 1 (where
+// every strong match showed full).
+func TestSearchMetersScaleToTheBestScore(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/search?q=Alice+role")
+	m := regexp.MustCompile(`<meter min="0" max="([0-9.]+)" value="([0-9.]+)">`).FindAllStringSubmatch(r.body, -1)
+	if len(m) == 0 {
+		t.Fatalf("no meters:\n%s", r.body)
+	}
+	top, _ := strconv.ParseFloat(m[0][2], 64)
+	if top <= 1 {
+		t.Fatalf("the best score is %v: the fixture wants one above 1 to test the scale", top)
+	}
+	for _, x := range m {
+		if x[1] != m[0][2] {
+			t.Errorf("a meter's scale is %s, want the best score %s", x[1], m[0][2])
+		}
 	}
 }

@@ -124,6 +124,7 @@ type searchData struct {
 	Items            []searchItem
 	Took             time.Duration
 	Scoring          []scorePart // what the parts of a score mean
+	Top              float64     // the best score, the meters' full scale (a score is not a share of 1)
 }
 
 type searchItem struct {
@@ -159,7 +160,9 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	}
 	d.Searched = true
 	days := h.citedDays(r, a, d.Result.Items)
+	d.Top = 1
 	for _, it := range d.Result.Items {
+		d.Top = max(d.Top, it.Score)
 		d.Items = append(d.Items, searchItem{Item: it, Parts: explainParts(it.Explain), Link: citationLink(a.Name(), it, days)})
 	}
 	h.renderAgent(w, r, a, "search", "Search "+a.Name(), d)
