@@ -14,6 +14,7 @@ import (
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
+	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
@@ -109,22 +110,25 @@ func HealthMonitor(cfg config.Config, environ []string, st *store.Store, log *sl
 }
 
 // WebPage builds the memory-bank page over the same store, recall engine,
-// consolidation engine and health monitor as the API.
+// and the API's consolidation engine, health monitor, answerer, write
+// trigger and capture limits (api).
 // Its upload form runs files through files, the ingester behind
 // POST /v1/agents/{agent}/files (nil hides the form). Its sign-in takes the
 // API's tokens (keys).
-func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, keys *auth.Keyring, log *slog.Logger) (http.Handler, error) {
+func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, api server.Options, files *watch.Ingester, keys *auth.Keyring, log *slog.Logger) (http.Handler, error) {
 	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
 		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes, Keyring: keys,
-		SessionIdle: time.Duration(cfg.API.SessionIdle), TrustedProxies: trustedProxies(cfg.API.TrustedProxies)}
+		SessionIdle: time.Duration(cfg.API.SessionIdle), TrustedProxies: trustedProxies(cfg.API.TrustedProxies),
+		Answer: api.Answer, OnWrite: api.OnWrite,
+		Capture: capture.Limits{MaxContent: api.MaxContentBytes, MaxFutureSkew: api.MaxFutureSkew}}
 	if files != nil {
 		o.Files = files
 	}
-	if cons != nil {
-		o.Consolidate = cons
+	if api.Consolidate != nil {
+		o.Consolidate = api.Consolidate
 	}
-	if mon != nil {
-		o.Health = mon
+	if api.Health != nil {
+		o.Health = api.Health
 	}
 	return web.New(o)
 }

@@ -108,7 +108,7 @@ func (d *serving) buildAPI() error {
 	if s.Rebuilder != nil { // days that cited changed files
 		ing.OnRetire = s.Rebuilder.Notify
 	}
-	web, err := WebPage(s.Config, s.Store, s.Recall, opts.Consolidate, opts.Health, ing, d.keys, s.Logger)
+	web, err := WebPage(s.Config, s.Store, s.Recall, opts, ing, d.keys, s.Logger)
 	if err != nil {
 		return fmt.Errorf("build the web page: %w", err)
 	}

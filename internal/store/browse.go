@@ -27,16 +27,13 @@ func (a *Agent) Days(ctx context.Context, before string, limit int) ([]Day, erro
 	if limit <= 0 {
 		limit = 60
 	}
-	const sql = `SELECT day, sum(n), sum(u), max(rec) FROM (
-			SELECT day, count(*) AS n, sum(consolidated = 0) AS u, 0 AS rec FROM daily_memories
-			WHERE (?1 = '' OR day < ?1) GROUP BY day
-			UNION ALL
-			SELECT date, 0, 0, 1 FROM consolidated_memories WHERE (?1 = '' OR date < ?1))
-		GROUP BY day ORDER BY day DESC LIMIT ?2`
+	if before == "" {
+		before = "9999-12-32" // after every date: one range query either way
+	}
 	var out []Day
 	err := a.read(ctx, func(c *conn) error {
 		out = out[:0]
-		return c.query(ctx, sql, []any{before, limit}, func(s *sqlite3.Stmt) error {
+		return c.query(ctx, daysSQL, []any{before, limit}, func(s *sqlite3.Stmt) error {
 			out = append(out, Day{Day: s.ColumnText(0), Memories: s.ColumnInt(1),
 				Unconsolidated: s.ColumnInt(2), Consolidated: s.ColumnBool(3)})
 			return nil
@@ -47,6 +44,21 @@ func (a *Agent) Days(ctx context.Context, before string, limit int) ([]Day, erro
 	}
 	return out, nil
 }
+
+// daysSQL picks the page's days first, walking the day indexes down from
+// the cursor (daily_memories_day, the records' unique date) and stopping at
+// the limit, then counts only those days: a page costs its own days, not
+// the agent's whole history.
+const daysSQL = `WITH page AS (
+		SELECT day FROM (SELECT DISTINCT day FROM daily_memories WHERE day < ?1 ORDER BY day DESC LIMIT ?2)
+		UNION
+		SELECT day FROM (SELECT date AS day FROM consolidated_memories WHERE date < ?1 ORDER BY date DESC LIMIT ?2)
+		ORDER BY day DESC LIMIT ?2)
+	SELECT page.day,
+		(SELECT count(*) FROM daily_memories m WHERE m.day = page.day),
+		(SELECT count(*) FROM daily_memories m WHERE m.day = page.day AND m.consolidated = 0),
+		EXISTS (SELECT 1 FROM consolidated_memories c WHERE c.date = page.day)
+	FROM page ORDER BY page.day DESC`
 
 // Fact returns one fact, whatever its state.
 func (a *Agent) Fact(ctx context.Context, id int64) (Fact, error) {

@@ -13,12 +13,7 @@ func TestDays(t *testing.T) {
 	ctx := t.Context()
 	s := openTest(t, Options{})
 	a := acquire(t, s, "main")
-	at := func(content string, day int) Memory {
-		m := mem(content, "s")
-		m.Timestamp = time.Date(2026, 2, day, 10, 0, 0, 0, time.UTC)
-		return m
-	}
-	ins, err := a.Insert(ctx, []Memory{at("one", 1), at("two", 1), at("three", 3), at("four", 4)})
+	ins, err := a.Insert(ctx, []Memory{memOn("one", 1), memOn("two", 1), memOn("three", 3), memOn("four", 4)})
 	if err != nil {
 		t.Fatal(err)
 	}

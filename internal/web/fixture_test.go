@@ -29,7 +29,7 @@ var fixtureNow = time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)
 // mounted, over a real store, recall and consolidation engine and health
 // monitor.
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	url   string
 	store *store.Store
 	web   *Handler
@@ -46,9 +46,10 @@ type fixtureOptions struct {
 	describe      func(ctx context.Context, name, mime string, data []byte) (string, error) // the vision model
 	keyring       *auth.Keyring                                                             // tokens for the API and the page
 	proxies       []netip.Prefix                                                            // trusted proxies
+	onWrite       func(agent string)                                                        // the page's write listener
 }
 
-func newFixture(t *testing.T, fo fixtureOptions) *fixture {
+func newFixture(t testing.TB, fo fixtureOptions) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := store.Open(t.Context(), store.Options{Dir: dir, Location: time.UTC, DedupWindow: time.Hour})
@@ -68,6 +69,7 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
 	o.Keyring, so.Keyring = fo.keyring, fo.keyring
 	o.TrustedProxies = fo.proxies
+	o.OnWrite, o.Now = fo.onWrite, now
 	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
 		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true, Describe: fo.describe, DescribedBy: "ollama/llava"}
 		o.Files, so.Files = ing, ing

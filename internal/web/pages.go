@@ -20,10 +20,12 @@ import (
 // The overview: every agent, the health report and the timers.
 
 type indexData struct {
-	Agents []agentRow
-	Health *health.Report
-	Timers []Timer
-	Now    time.Time
+	Agents   []agentRow
+	Health   *health.Report
+	Timers   []Timer
+	Now      time.Time
+	Remember rememberForm
+	Start    startLines // how to add the first memory, on an empty install
 }
 
 type agentRow struct {
@@ -37,14 +39,14 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	g, signedIn := auth.FromContext(r.Context())
-	sees := func(n string) bool { return !signedIn || g.Allows(n, false) }
-	names = slices.DeleteFunc(names, func(n string) bool { return !sees(n) })
-	d := indexData{Now: time.Now(), Timers: h.opts.Timers(r.Context())}
+	names = h.visible(r, names)
+	d := indexData{Now: time.Now(), Timers: h.opts.Timers(r.Context()), Remember: h.newRemember(names)}
+	d.Start = h.startLines(r, d.Remember.Agent)
 	if h.opts.Health != nil {
 		rep := h.opts.Health.Report(r.Context())
-		if signedIn && !g.AllowsAll(false) {
-			rep = rep.For(sees) // another agent's name or failing files are not this token's business
+		if g, signedIn := auth.FromContext(r.Context()); signedIn && !g.AllowsAll(false) {
+			// another agent's name or failing files are not this token's business
+			rep = rep.For(func(n string) bool { return g.Allows(n, false) })
 		}
 		d.Health = &rep
 	}
@@ -67,16 +69,28 @@ func (h *Handler) index(w http.ResponseWriter, r *http.Request) {
 // One agent: its counts, recent days and runs, and the search box.
 
 type overviewData struct {
-	Stats store.Stats
-	Days  []store.Day
-	Runs  []store.Run
+	Stats    store.Stats
+	Days     []store.Day
+	Runs     []store.Run
+	Remember rememberForm
+	Start    startLines
+	Activity activityPicture
 }
 
 func (h *Handler) overview(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	ctx := r.Context()
-	var d overviewData
+	d := overviewData{Remember: rememberForm{Agent: a.Name(), Fixed: true}, Start: h.startLines(r, a.Name())}
 	var err error
+	weeks, err := activityWeeksParam(r.URL.Query().Get("weeks"))
+	if err != nil {
+		h.failStatus(w, r, http.StatusBadRequest, err.Error())
+		return
+	}
 	if d.Stats, err = a.Stats(ctx); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if d.Activity, err = h.activity(ctx, a, weeks, d.Stats.Unconsolidated); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -109,17 +123,19 @@ type searchData struct {
 	Result           recall.Result
 	Items            []searchItem
 	Took             time.Duration
+	Scoring          []scorePart // what the parts of a score mean
+	Top              float64     // the best score, the meters' full scale (a score is not a share of 1)
 }
 
 type searchItem struct {
 	recall.Item
-	Parts []part
+	Parts []shownPart
 	Link  string // the cited record's page
 }
 
 func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	q := r.URL.Query()
-	d := searchData{Query: q.Get("q"), Budget: q.Get("budget"), K: q.Get("k")}
+	d := searchData{Query: q.Get("q"), Budget: q.Get("budget"), K: q.Get("k"), Scoring: scorePartsKnown}
 	if !q.Has("q") {
 		h.renderAgent(w, r, a, "search", "Search "+a.Name(), d)
 		return
@@ -144,8 +160,10 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	}
 	d.Searched = true
 	days := h.citedDays(r, a, d.Result.Items)
+	d.Top = 1
 	for _, it := range d.Result.Items {
-		d.Items = append(d.Items, searchItem{Item: it, Parts: scoreParts(it), Link: citationLink(a.Name(), it, days)})
+		d.Top = max(d.Top, it.Score)
+		d.Items = append(d.Items, searchItem{Item: it, Parts: explainParts(it.Explain), Link: citationLink(a.Name(), it, days)})
 	}
 	h.renderAgent(w, r, a, "search", "Search "+a.Name(), d)
 }
@@ -383,11 +401,12 @@ func (h *Handler) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.
 // with its history and sources, rejecting and correcting.
 
 type factsData struct {
-	Entity  string
-	History bool
-	Groups  []factGroup
-	Count   int
-	Limited bool
+	Entity   string
+	History  bool
+	Groups   []factGroup
+	Entities []entityFacts // Groups by entity
+	Count    int
+	Limited  bool
 }
 
 // factGroup is one entity's attribute: its facts, newest first.
@@ -408,6 +427,7 @@ func (h *Handler) facts(w http.ResponseWriter, r *http.Request, a *store.Agent) 
 	}
 	d.Count, d.Limited = len(facts), len(facts) == maxFacts
 	d.Groups = groupFacts(facts)
+	d.Entities = byEntity(d.Groups)
 	h.renderAgent(w, r, a, "facts", "Facts of "+a.Name(), d)
 }
 
@@ -429,6 +449,33 @@ func groupFacts(facts []store.Fact) []factGroup {
 			out = append(out, factGroup{Entity: f.Entity, Attribute: f.Attribute})
 		}
 		out[i].Facts = append(out[i].Facts, f)
+	}
+	return out
+}
+
+// entityFacts is one entity's attributes, with the facts that have none
+// (each a group of its own) among them.
+type entityFacts struct {
+	Entity string
+	Groups []factGroup
+	Facts  int
+}
+
+// byEntity gathers attribute groups under their entity (case-insensitive),
+// in the order the entities first come.
+func byEntity(groups []factGroup) []entityFacts {
+	var out []entityFacts
+	index := map[string]int{}
+	for _, g := range groups {
+		key := strings.ToLower(g.Entity)
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, entityFacts{Entity: g.Entity})
+		}
+		out[i].Groups = append(out[i].Groups, g)
+		out[i].Facts += len(g.Facts)
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package web
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"html/template"
@@ -10,7 +9,6 @@ import (
 	"math"
 	"net/http"
 	"path"
-	"sort"
 	"strings"
 	"time"
 )
@@ -36,10 +34,12 @@ func (h *Handler) newPage(w http.ResponseWriter, r *http.Request, title string) 
 // flashes are the messages a redirect may ask for by name, so a link can
 // never make the page say something of its own choosing.
 var flashes = map[string]string{
-	"deleted":   "The memory was deleted.",
-	"rejected":  "The fact was rejected: it will not be offered as current again, nor come back from a later consolidation.",
-	"corrected": "Your correction is now the current fact; the old value stays in its history.",
-	"nothing":   "Nothing to consolidate: no past day has unconsolidated memories. Pick a date to rebuild that day.",
+	"deleted":    "The memory was deleted.",
+	"remembered": "The memory is stored. It is searchable now, and the night's consolidation reads it with the rest of its day.",
+	"duplicate":  "That memory was stored already (the same text, recently): nothing new was added.",
+	"rejected":   "The fact was rejected: it will not be offered as current again, nor come back from a later consolidation.",
+	"corrected":  "Your correction is now the current fact; the old value stays in its history.",
+	"nothing":    "Nothing to consolidate: no past day has unconsolidated memories. Pick a date to rebuild that day.",
 }
 
 // parsePages builds one template set per page: the layout plus the page.
@@ -70,7 +70,8 @@ func parsePages(loc *time.Location) (map[string]*template.Template, error) {
 		"state":   factState,
 		"dict":    dict,
 	}
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html")
+	// The layout and the parts several pages share (templates/parts).
+	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/parts/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("parse the page layout: %w", err)
 	}
@@ -182,49 +183,3 @@ func joinIDs(ids []int64) string {
 	}
 	return strings.Join(s, ", ")
 }
-
-// scoreParts is what a recall item says about its score beyond the score
-// itself: any field this page does not already show (an explanation such
-// as {"relevance":…,"importance":…,"recency":…}), flattened one level and
-// sorted, so the page shows whatever recall reports.
-func scoreParts(item any) []part {
-	b, err := json.Marshal(item)
-	if err != nil {
-		return nil
-	}
-	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		return nil
-	}
-	shown := map[string]bool{"id": true, "kind": true, "text": true, "score": true, "timestamp": true,
-		"session_id": true, "role": true, "tokens": true}
-	var out []part
-	var add func(prefix string, v any)
-	add = func(prefix string, v any) {
-		switch x := v.(type) {
-		case map[string]any:
-			for k, e := range x {
-				name := k
-				if prefix != "" {
-					name = prefix + "." + k
-				}
-				add(name, e)
-			}
-		case float64:
-			out = append(out, part{prefix, fmt.Sprintf("%.3g", x)})
-		case nil:
-		default:
-			j, _ := json.Marshal(x)
-			out = append(out, part{prefix, string(j)})
-		}
-	}
-	for k, v := range m {
-		if !shown[k] {
-			add(k, v)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-type part struct{ Name, Value string }

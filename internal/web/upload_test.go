@@ -16,7 +16,7 @@ import (
 )
 
 // uploadForm is the page's upload form as a browser sends it.
-func uploadForm(t *testing.T, fields url.Values, name string, data []byte) (string, *bytes.Buffer) {
+func uploadForm(t testing.TB, fields url.Values, name string, data []byte) (string, *bytes.Buffer) {
 	t.Helper()
 	var b bytes.Buffer
 	mw := multipart.NewWriter(&b)

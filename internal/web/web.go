@@ -23,13 +23,15 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-//go:embed templates/*.html
+//go:embed templates/*.html templates/parts/*.html
 var templateFS embed.FS
 
 //go:embed static
@@ -56,6 +58,19 @@ type Options struct {
 	Files FileIngester
 	// MaxUploadBytes bounds an uploaded file (api.max_upload_bytes); 0: 20 MiB.
 	MaxUploadBytes int64
+	// Answer answers the Ask box as POST /v1/agents/{agent}/ask does; nil
+	// answers extractively from Recall's context (the offline provider).
+	Answer *answer.Answerer
+	// Capture bounds a memory added from the page, as the API's limits do
+	// (api.max_content_bytes, capture.max_future_skew); a zero MaxContent
+	// is the API's default, 64 KiB.
+	Capture capture.Limits
+	// OnWrite, when set, is told of every agent that stored a new memory
+	// from the page (the daemon's backlog trigger and embedder listen).
+	OnWrite func(agent string)
+	// Now is the page's clock (the activity picture's last day); nil is
+	// time.Now.
+	Now func() time.Time
 	// Health is the daemon's health monitor; nil shows the health as unknown.
 	Health Reporter
 	// Timers reports the systemd timers' last and next runs; nil asks
@@ -103,6 +118,15 @@ func New(o Options) (*Handler, error) {
 	if o.Location == nil {
 		o.Location = time.Local
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Capture.MaxContent <= 0 {
+		o.Capture.MaxContent = 64 << 10
+	}
+	if o.Answer == nil {
+		o.Answer = &answer.Answerer{Recall: o.Recall}
+	}
 	if o.Timers == nil {
 		o.Timers = SystemdTimers(defaultTimerUnits()...)
 	}
@@ -129,6 +153,8 @@ func (h *Handler) routes() {
 	h.mux.HandleFunc("POST /logout", h.post(h.logout))
 	h.mux.HandleFunc("GET /agents/{agent}", h.agent(h.overview))
 	h.mux.HandleFunc("GET /agents/{agent}/search", h.agent(h.search))
+	h.mux.HandleFunc("GET /agents/{agent}/ask", h.agent(h.ask))
+	h.mux.HandleFunc("POST /memories", h.post(h.remember))
 	h.mux.HandleFunc("GET /agents/{agent}/days", h.agent(h.days))
 	h.mux.HandleFunc("GET /agents/{agent}/days/{day}", h.agent(h.day))
 	h.mux.HandleFunc("GET /agents/{agent}/memories/{id}", h.agent(h.memory))

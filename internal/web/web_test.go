@@ -62,7 +62,7 @@ func TestPagesRender(t *testing.T) {
 		{"/", []string{"Memory bank", `href="/agents/main"`, "degraded", `memories unconsolidated for 12h0m0s`,
 			"2026-02-10 00:03", "2026-02-11 00:00", "not installed", "unknown (systemd not reachable)", "/health"}},
 		{"/agents/main", []string{"4 (1 waiting for consolidation)", "2026-02-09", `action="/agents/main/search"`, "#1", "offline"}},
-		{"/agents/main/search", []string{`name="q"`, "0.60 × relevance"}},
+		{"/agents/main/search", []string{`name="q"`, "How recall scores", "Words held"}},
 		{"/agents/main/search?q=Alice+role", []string{"Alice&#39;s role is engineer.", `href="/agents/main/memories/1"`, "score ", "<meter"}},
 		{"/agents/main/search?q=", []string{"items", "Today the Atlas review went well."}},
 		{"/agents/main/days", []string{`href="/agents/main/days/2026-02-10"`, "1 waiting", "consolidated"}},
@@ -432,21 +432,26 @@ func TestNewNeedsServices(t *testing.T) {
 	}
 }
 
-func TestScoreParts(t *testing.T) {
-	type explained struct {
-		recall.Item
-		Explain map[string]float64 `json:"explain"`
-		Note    string             `json:"note"`
+// TestExplainParts: the parts of recall's explanation get the page's
+// labels in the page's order, zero parts are left out, and a part the page
+// does not know yet is still shown by its key.
+func TestExplainParts(t *testing.T) {
+	ex := map[string]any{"relevance": 0.8, "importance": 0.25, "recency": 0.123456, "by_kind": 0.5,
+		"coverage": 0.0, "pinned": false, "total": 1.2, "new_part": 0.1}
+	var got []string
+	for _, p := range explainParts(ex) {
+		got = append(got, p.Label+"="+p.Value)
 	}
-	it := explained{Item: recall.Item{ID: "memory:1", Kind: "memory", Score: 0.5},
-		Explain: map[string]float64{"relevance": 0.8, "importance": 0.25, "recency": 0.123456}, Note: "x"}
-	got := scoreParts(it)
-	want := []part{{"explain.importance", "0.25"}, {"explain.recency", "0.123"}, {"explain.relevance", "0.8"}, {"note", `"x"`}}
+	want := []string{"Words=0.8", "Kind named=0.5", "Importance=0.25", "Recency=0.123", "new_part=0.1"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("scoreParts = %v, want %v", got, want)
+		t.Errorf("explainParts = %v, want %v", got, want)
 	}
-	if got := scoreParts(recall.Item{ID: "memory:1", Score: 1}); len(got) != 0 {
-		t.Errorf("scoreParts of a plain item = %v, want none", got)
+	if got := explainParts(&recall.Explain{Importance: 0.95, Pinned: true}); fmt.Sprint(got) !=
+		fmt.Sprint([]shownPart{{"Importance", scorePartsKnown[12].About, "0.95"}, {"Pinned", scorePartsKnown[15].About, "yes"}}) {
+		t.Errorf("explainParts of a pinned item = %v", got)
+	}
+	if got := explainParts((*recall.Explain)(nil)); len(got) != 0 {
+		t.Errorf("explainParts of no explanation = %v, want none", got)
 	}
 }
 
@@ -549,5 +554,39 @@ func TestCorruptAgentPageIs503(t *testing.T) {
 	}
 	if r := f.get("/agents/main"); r.status != http.StatusOK {
 		t.Errorf("GET /agents/main beside a broken agent: %d, want 200", r.status)
+	}
+}
+
+// TestFactsGroupedByEntity: the facts page has one section per entity
+// (whatever its case), its attributes inside it.
+func TestFactsGroupedByEntity(t *testing.T) {
+	groups := groupFacts([]store.Fact{{ID: 4, Entity: "Alice", Attribute: "role"}, {ID: 3, Entity: "Bob", Attribute: "city"},
+		{ID: 2, Entity: "alice", Attribute: "city"}, {ID: 1, Entity: "Alice"}})
+	got := byEntity(groups)
+	if len(got) != 2 || got[0].Entity != "Alice" || len(got[0].Groups) != 3 || got[0].Facts != 3 ||
+		got[1].Entity != "Bob" || got[1].Facts != 1 {
+		t.Errorf("byEntity = %+v", got)
+	}
+	f := newFixture(t, fixtureOptions{})
+	consolidated(t, f)
+	r := f.get("/agents/main/facts")
+	sections := strings.Count(r.body, `<section class="card fact-entity"`)
+	var entities int
+	f.agent("main", func(a *store.Agent) {
+		facts, err := a.Facts(t.Context(), store.FactFilter{Limit: maxFacts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, x := range facts {
+			seen[strings.ToLower(x.Entity)] = true
+		}
+		entities = len(seen)
+	})
+	if entities == 0 || sections != entities {
+		t.Errorf("the facts page has %d entity sections for %d entities:\n%s", sections, entities, r.body)
+	}
+	if !strings.Contains(r.body, `<nav class="entities"`) || !strings.Contains(r.body, `href="#entity-0"`) {
+		t.Error("the facts page has no index of its entities")
 	}
 }

@@ -1,0 +1,138 @@
+package web
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestAskShowsTheCitedAnswer: the answer's citations link to what they
+// cite, and the cited memories are listed.
+func TestAskShowsTheCitedAnswer(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/ask?q=" + "What+does+Bob+fix%3F")
+	if r.status != http.StatusOK {
+		t.Fatalf("GET ask: %d\n%s", r.status, r.body)
+	}
+	for _, w := range []string{`id="answer"`, "Bob fixed the login timeout on the Atlas proxy.",
+		`<a class="cite" href="/agents/main/memories/2">[memory:2]</a>`, `id="cite-memory:2"`, "answered by offline"} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the answer page lacks %q", w)
+		}
+	}
+	if strings.Contains(r.body, "No answer") {
+		t.Error("an answered question is shown as abstained")
+	}
+}
+
+// TestAskSaysWhenItAbstained: a question nothing stored answers says so
+// in words, cites nothing and links to a search instead.
+func TestAskSaysWhenItAbstained(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F")
+	if r.status != http.StatusOK {
+		t.Fatalf("GET ask: %d", r.status)
+	}
+	for _, w := range []string{"No answer", "Nothing stored answers this question", `href="/agents/main/search?q=When%20is%20Zoltan%27s%20birthday%3f"`} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the abstained answer lacks %q:\n%s", w, r.body)
+		}
+	}
+	if strings.Contains(r.body, `class="cite"`) {
+		t.Error("an abstained answer cites something")
+	}
+	if r := f.get("/agents/main/ask"); r.status != http.StatusOK || strings.Contains(r.body, `id="answer"`) {
+		t.Errorf("the empty Ask page: %d, or it shows an answer", r.status)
+	}
+}
+
+func TestAnswerParts(t *testing.T) {
+	links := map[string]string{"memory:2": "/m/2", "fact:7": "/f/7"}
+	got := answerParts("Bob fixed it [memory:2]. See [notes] and [fact:7][memory:2].", []string{"memory:2", "fact:7"}, links)
+	want := []answerPart{{Text: "Bob fixed it "}, {Cite: "memory:2", Link: "/m/2"}, {Text: ". See [notes] and "},
+		{Cite: "fact:7", Link: "/f/7"}, {Cite: "memory:2", Link: "/m/2"}, {Text: "."}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("answerParts =\n%v, want\n%v", got, want)
+	}
+	if got := answerParts("A [memory:9] uncited.", nil, nil); len(got) != 1 || got[0].Text != "A [memory:9] uncited." {
+		t.Errorf("an answer without citations = %v", got)
+	}
+}
+
+// TestSearchTellsTheRealScoring: a result's parts carry the page's labels,
+// never the explain object's keys, and the page no longer prints a
+// three-weight formula the ranker does not use.
+func TestSearchTellsTheRealScoring(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/search?q=Alice+role")
+	for _, w := range []string{`<dt title="how well the query&#39;s words match (BM25), against the best match: 1 for the best">Words</dt>`,
+		"<dt title=\"the share of the query&#39;s words the item holds; one holding too few is not offered (recall.min_coverage)\">Words held</dt>"} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the search page lacks %q", w)
+		}
+	}
+	for _, bad := range []string{"explain.", "by_kind", "0.60 × relevance"} {
+		if strings.Contains(r.body, bad) {
+			t.Errorf("the search page shows %q", bad)
+		}
+	}
+}
+
+// TestSearchShowsRecallsNote: when nothing matches and only the pinned
+// profile comes back, the page says so in recall's words and marks the
+// pinned item.
+func TestSearchShowsRecallsNote(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", `{"content":"I am allergic to penicillin.","importance":0.95,"timestamp":"2026-02-09T12:00:00Z"}`)
+	r := f.get("/agents/main/search?q=zebra+migrations")
+	for _, w := range []string{`id="recall-note"`, "the pinned profile is offered", "allergic to penicillin",
+		`<span class="badge warn">pinned</span>`, ">Pinned</dt>"} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the search page lacks %q:\n%s", w, r.body)
+		}
+	}
+}
+
+// TestAskSaysWhenOnlyThePinnedProfileAnswers: a question nothing matches
+// still gets the pinned profile from recall; the page says the answer
+// comes from it alone.
+func TestAskSaysWhenOnlyThePinnedProfileAnswers(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	f.seed("main", `{"content":"I am allergic to penicillin.","importance":0.95,"timestamp":"2026-02-03T12:00:00Z"}`)
+	r := f.get("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F")
+	if !strings.Contains(r.body, `id="only-pinned"`) || !strings.Contains(r.body, "allergic to penicillin") {
+		t.Errorf("an answer from the pinned profile alone is not said to be:\n%s", r.body)
+	}
+	if r := f.get("/agents/main/ask?q=What+does+Bob+fix%3F"); strings.Contains(r.body, `id="only-pinned"`) {
+		t.Error("an answer found by the question is said to come from the pinned profile")
+	}
+}
+
+// TestSearchMetersScaleToTheBestScore: scores are sums of weighted parts,
+// often above 1, so the meters' full scale is the best score, not 1 (where
+// every strong match showed full).
+func TestSearchMetersScaleToTheBestScore(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/search?q=Alice+role")
+	m := regexp.MustCompile(`<meter min="0" max="([0-9.]+)" value="([0-9.]+)">`).FindAllStringSubmatch(r.body, -1)
+	if len(m) == 0 {
+		t.Fatalf("no meters:\n%s", r.body)
+	}
+	top, _ := strconv.ParseFloat(m[0][2], 64)
+	if top <= 1 {
+		t.Fatalf("the best score is %v: the fixture wants one above 1 to test the scale", top)
+	}
+	for _, x := range m {
+		if x[1] != m[0][2] {
+			t.Errorf("a meter's scale is %s, want the best score %s", x[1], m[0][2])
+		}
+	}
+}
