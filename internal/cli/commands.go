@@ -107,7 +107,7 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("read stdin: %w", err)
 		}
-		in.Content = string(b)
+		in.Content = strings.TrimRight(string(b), "\r\n") // echo's newline is not part of what was said
 	}
 	if strings.TrimSpace(in.Content) == "" {
 		return usagef("nothing to ingest: give the text as arguments or on stdin")
@@ -251,7 +251,7 @@ func runList(ctx context.Context, env Env, args []string) error {
 	}
 	tw.Flush()
 	if next != "" {
-		fmt.Fprintf(env.Stdout, "more: dormouse list --cursor %s\n", next)
+		fmt.Fprintf(env.Stdout, "more: %s\n", rerun(fs, "cursor", next))
 	}
 	return nil
 }

@@ -78,3 +78,30 @@ func flagUsage(f *flag.Flag) string {
 	}
 	return fmt.Sprintf("%s (default %s)", usage, f.DefValue)
 }
+
+// rerun is the command line that runs fs's command again with the flags it
+// was given, flag name set to value: the next page of a list, say, of the
+// same agent through the same daemon or files.
+func rerun(fs *flag.FlagSet, name, value string) string {
+	words := []string{"dormouse", fs.Name()}
+	fs.Visit(func(f *flag.Flag) {
+		switch {
+		case f.Name == name:
+		case flagArg(f) == "" && f.Value.String() == "true":
+			words = append(words, "--"+f.Name)
+		case flagArg(f) == "":
+			words = append(words, "--"+f.Name+"="+f.Value.String())
+		default:
+			words = append(words, "--"+f.Name, shellWord(f.Value.String()))
+		}
+	})
+	return strings.Join(append(words, "--"+name, shellWord(value)), " ")
+}
+
+// shellWord quotes s for a POSIX shell when it needs quoting.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=,@+%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
