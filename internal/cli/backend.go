@@ -8,11 +8,13 @@ import (
 	"syscall"
 	"time"
 
+	pub "github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -28,6 +30,7 @@ type backend interface {
 	Stats(ctx context.Context, agent string) (store.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
 	Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
+	factBackend
 	Close() error
 }
 
@@ -63,7 +66,9 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 			log.Debug("consolidation unavailable", "err", err)
 		}
 		lim := capture.Limits{MaxContent: cfg.API.MaxContentBytes, MaxFutureSkew: time.Duration(cfg.Capture.MaxFutureSkew)}
-		return &local{st: st, eng: daemon.RecallEngine(cfg), cons: cons, consErr: err, limits: lim}, nil
+		eng := daemon.RecallEngine(cfg)
+		api := factAPI{daemon.InProcessClient(server.New(st, eng, daemon.APIOptions(cfg, log)))}
+		return &local{st: st, eng: eng, cons: cons, consErr: err, limits: lim, factAPI: api}, nil
 	}
 	addr := c.addr
 	if addr == "" {
@@ -73,10 +78,12 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 		addr = dialable(cfg.Listen)
 	}
 	cl := client.New(addr, nil)
+	opts := []pub.Option{pub.WithUserAgent("dormouse-cli/" + Version)}
 	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
 		cl = cl.WithToken(tok)
+		opts = append(opts, pub.WithToken(tok))
 	}
-	return remote{cl}, nil
+	return remote{cl, factAPI{pub.New(addr, opts...)}}, nil
 }
 
 // dialable turns a listen address into one a client can dial: a wildcard
@@ -108,7 +115,10 @@ func refuseRootWrite(env Env, dir string) error {
 	return nil
 }
 
-type remote struct{ *client.Client }
+type remote struct {
+	*client.Client
+	factAPI
+}
 
 func (remote) Close() error { return nil }
 
@@ -118,6 +128,7 @@ type local struct {
 	cons    *consolidate.Engine
 	consErr error // why cons is nil
 	limits  capture.Limits
+	factAPI // through the API's handlers in-process
 }
 
 func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {

@@ -89,7 +89,7 @@ func TestNoDaemonSaysHowToStartOne(t *testing.T) {
 	}
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
-	for _, args := range [][]string{{"list"}, {"recall", "tea"}, {"ingest", "hello"}} {
+	for _, args := range [][]string{{"list"}, {"recall", "tea"}, {"ingest", "hello"}, {"facts"}, {"show", "fact:1"}} {
 		_, errOut, code := runMain(t, "", append(args, "--addr", addr)...)
 		want := "dormouse " + args[0] + ": cannot reach the daemon at " + addr +
 			" — start it (`systemctl start dormouse`, `make run`) or pass --data DIR"
