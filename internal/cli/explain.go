@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"syscall"
+
+	pub "github.com/dormouse-dev/dormouse/client"
 )
 
 // The mistakes a new user makes first, each turned into one line that says
@@ -28,6 +30,10 @@ func explain(name string, err error) (msg string, code int, ok bool) {
 	}
 	if path, ok := permissionFailure(err); ok {
 		return permissionMessage(name, path), ExitError, true
+	}
+	var ae *pub.APIError
+	if errors.As(err, &ae) { // the daemon's own words, not the request that drew them
+		return fmt.Sprintf("%s (HTTP %d %s)", ae.Message, ae.Status, ae.Code), ExitError, true
 	}
 	return "", 0, false
 }

@@ -84,7 +84,8 @@ func TestFactsFromTheCLI(t *testing.T) {
 		if out := cmd(ExitOK, "facts", "--agent", "home", "--history"); !strings.Contains(out, "superseded by fact:2") {
 			t.Errorf("facts --history = %q, want fact:1 superseded by fact:2", out)
 		}
-		if out := cmd(ExitError, "facts", "correct", "--agent", "home", "fact:1", "Carol likes red."); !strings.Contains(out, "current") {
+		if out := cmd(ExitError, "facts", "correct", "--agent", "home", "fact:1", "Carol likes red."); out !=
+			"dormouse facts: only a current fact can be corrected: this one is superseded or rejected (HTTP 409 not_current)\n" {
 			t.Errorf("correcting a superseded fact: %q", out)
 		}
 		cmd(ExitUsage, "facts", "correct", "--agent", "home", "fact:2")
