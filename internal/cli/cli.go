@@ -79,6 +79,7 @@ func commands() []command {
 		{"mcp", "serve the MCP tools over stdio (for Claude Code and other MCP clients)", runMCP},
 		{"bench", "run a benchmark: bench locomo --data FILE", runBench},
 		{"token", "draw a bearer token for the API: token new --name NAME --agents a,b", runToken},
+		{"completion", "print a shell completion script: completion bash", runCompletion},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil
@@ -132,8 +133,12 @@ func Main(ctx context.Context, args []string, env Env) int {
 }
 
 // runHelp prints the command list: asked for (help, --help) it succeeds,
-// as the answer to no command at all it is a usage error.
+// as the answer to no command at all it is a usage error. The hidden help
+// --man prints the man page (make man).
 func runHelp(env Env, args []string) int {
+	if len(args) == 2 && args[0] == "help" && args[1] == "--man" {
+		return report(env.Stderr, "help", writeMan(env.Stdout, walkHelp(context.Background())))
+	}
 	printUsage(env.Stdout)
 	if len(args) == 0 {
 		return ExitUsage

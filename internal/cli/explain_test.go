@@ -64,24 +64,6 @@ func TestHelpPrintsDoubleDashFlags(t *testing.T) {
 	}
 }
 
-// helpArgs are the --help invocations of a command: one per verb when it
-// has verbs.
-func helpArgs(name string) [][]string {
-	verbs := commandVerbs[name]
-	if len(verbs) == 0 {
-		return [][]string{{name, "--help"}}
-	}
-	var out [][]string
-	for _, v := range verbs {
-		if v == "" {
-			out = append(out, []string{name, "--help"})
-			continue
-		}
-		out = append(out, []string{name, v, "--help"})
-	}
-	return out
-}
-
 func TestNoDaemonSaysHowToStartOne(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
