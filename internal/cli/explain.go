@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	pub "github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/config"
 )
 
 // The mistakes a new user makes first, each turned into one line that says
@@ -120,7 +121,7 @@ func permissionMessage(name, path string) string {
 		who = u.Username
 	}
 	return fmt.Sprintf("permission denied on %s, owned by %s (uid %s), mode %s: run as the %s user: sudo -u %s dormouse %s …, or pass --data DIR",
-		path, who, uid, fi.Mode().Perm(), who, who, name)
+		path, who, uid, fi.Mode(), who, who, name)
 }
 
 // suggest returns the name nearest to typo within a couple of edits, or ""
@@ -128,34 +129,9 @@ func permissionMessage(name, path string) string {
 func suggest(typo string, names []string) string {
 	best, bestD := "", 1+len(typo)/4
 	for _, n := range names {
-		if d := editDistance(typo, n); d <= bestD && (best == "" || d < bestD) {
+		if d := config.Distance(typo, n); d <= bestD && (best == "" || d < bestD) {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// editDistance counts insertions, deletions, substitutions and swaps of
-// neighbours (the optimal string alignment distance): "lsit" is one from
-// "list".
-func editDistance(a, b string) int {
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
