@@ -111,6 +111,9 @@ func splitVerb(env Env, args []string, help, missing string) (name string, rest 
 
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, env Env) int {
+	if len(args) == 2 && args[0] == "help" && args[1] != "--man" {
+		args = []string{args[1], "--help"} // help recall is recall --help
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		return runHelp(env, args)
 	}
@@ -183,7 +186,7 @@ func printUsage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'dormouse COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'dormouse help COMMAND' or 'dormouse COMMAND --help' for a command's flags.")
 }
 
 // newFlags returns a flag set that reports errors (not exits) and prints

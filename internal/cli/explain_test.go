@@ -89,3 +89,14 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpCommandIsTheCommandsHelp(t *testing.T) {
+	want, _, _ := runMain(t, "", "recall", "--help")
+	out, errOut, code := runMain(t, "", "help", "recall")
+	if code != ExitOK || out != want || !strings.Contains(out, "--budget") {
+		t.Errorf("help recall: exit %d, %q %q; want recall --help's %q", code, out, errOut, want)
+	}
+	if _, errOut, code := runMain(t, "", "help", "recal"); code != ExitUsage || !strings.Contains(errOut, "did you mean recall?") {
+		t.Errorf("help recal: exit %d, %q", code, errOut)
+	}
+}
