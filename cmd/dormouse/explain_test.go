@@ -50,6 +50,9 @@ func TestPermissionErrorNamesTheOwner(t *testing.T) {
 		if err := os.WriteFile(cfg, nil, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := os.Chmod(cfg, 0o644); err != nil {
+			t.Fatal(err)
+		}
 		cmd = exec.Command(bin, "list", "--data", data)
 		cmd.Env = append(hermeticEnv(), "DORMOUSE_CONFIG="+cfg, "HOME=/")
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
@@ -95,6 +98,9 @@ func copyExecutable(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(to, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(to, 0o755); err != nil { // whatever the umask
 		t.Fatal(err)
 	}
 }
