@@ -30,20 +30,27 @@ func testDaemon(t *testing.T) []string {
 	return []string{"--addr", strings.TrimPrefix(ts.URL, "http://")}
 }
 
+// exitWith returns a runner of commands with the where flags appended
+// that fails the test unless a command exits with the code given; it
+// returns stdout and stderr together.
+func exitWith(t *testing.T, where []string) func(code int, args ...string) string {
+	return func(code int, args ...string) string {
+		t.Helper()
+		out, errOut, got := runMain(t, "", append(args, where...)...)
+		if got != code {
+			t.Fatalf("%q: exit %d, want %d: %s%s", args, got, code, out, errOut)
+		}
+		return out + errOut
+	}
+}
+
 // TestFactsFromTheCLI lists, shows and corrects facts and shows day
 // records, on the files and through the daemon.
 func TestFactsFromTheCLI(t *testing.T) {
 	twoDaysAgo := time.Now().AddDate(0, 0, -2)
 	at := time.Date(twoDaysAgo.Year(), twoDaysAgo.Month(), twoDaysAgo.Day(), 12, 0, 0, 0, time.Local)
 	check := func(t *testing.T, where ...string) {
-		cmd := func(code int, args ...string) string {
-			t.Helper()
-			out, errOut, got := runMain(t, "", append(args, where...)...)
-			if got != code {
-				t.Fatalf("%q: exit %d, want %d: %s%s", args, got, code, out, errOut)
-			}
-			return out + errOut
-		}
+		cmd := exitWith(t, where)
 		cmd(ExitOK, "ingest", "--agent", "home", "--at", at.Format(time.RFC3339), "Carol's favourite colour is teal.")
 		cmd(ExitOK, "consolidate", "--agent", "home")
 

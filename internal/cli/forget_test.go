@@ -18,14 +18,7 @@ func TestForgetCommand(t *testing.T) {
 	const claim = "Carol's favourite colour is teal."
 	check := func(t *testing.T, where ...string) {
 		t.Helper()
-		cmd := func(code int, args ...string) string {
-			t.Helper()
-			out, errOut, got := runMain(t, "", append(args, where...)...)
-			if got != code {
-				t.Fatalf("%q: exit %d, want %d: %s%s", args, got, code, out, errOut)
-			}
-			return out + errOut
-		}
+		cmd := exitWith(t, where)
 		cmd(ExitOK, "ingest", "--agent", "home", "--at", at, claim)
 		cmd(ExitOK, "consolidate", "--agent", "home")
 		if out := cmd(ExitOK, "forget", "--agent", "home", "fact:1"); !strings.Contains(out, "forgot fact:1") {
