@@ -81,9 +81,20 @@ DEB_ARCHES  ?= amd64 arm64
 NFPM        ?= $(GO) run github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
 ARCH        ?= amd64
 
-.PHONY: deb e2e-vm
+.PHONY: deb e2e-vm man
 
-deb:
+# The man page and the bash completion script, printed by the CLI from its own
+# help (so they cannot drift from it); `make deb` packages both.
+MAN_DIR ?= dist/man
+export DORMOUSE_MAN_PAGE   ?= $(MAN_DIR)/dormouse.1.gz
+export DORMOUSE_COMPLETION ?= $(MAN_DIR)/dormouse.bash
+man:
+	@mkdir -p $(MAN_DIR)
+	$(GO) run -ldflags '-X github.com/dormouse-dev/dormouse/internal/cli.Version=$(DEB_VERSION)' $(PKG) help --man > $(MAN_DIR)/dormouse.1
+	gzip -9nf -c $(MAN_DIR)/dormouse.1 > $(DORMOUSE_MAN_PAGE)
+	$(GO) run $(PKG) completion bash > $(DORMOUSE_COMPLETION)
+
+deb: man
 	@set -e; for a in $(DEB_ARCHES); do \
 		rm -f dist/dormouse_*_$$a.deb; \
 		echo "building dist/dormouse_$(DEB_VERSION)_$$a.deb"; \

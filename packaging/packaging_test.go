@@ -7,6 +7,7 @@ package packaging
 import (
 	"archive/tar"
 	"bytes"
+	"compress/gzip"
 	"debug/buildinfo"
 	"debug/elf"
 	"errors"
@@ -30,6 +31,8 @@ const (
 	versionPkg    = "github.com/dormouse-dev/dormouse/internal/cli.Version"
 	testVersion   = "0.0.0~test1"
 	mainBinaryDst = "usr/bin/dormouse"
+	manPageDst    = "usr/share/man/man1/dormouse.1.gz"
+	completionDst = "usr/share/bash-completion/completions/dormouse"
 )
 
 // root is the repository root (the test runs in packaging/).
@@ -257,7 +260,7 @@ func TestDebs(t *testing.T) {
 		for _, v := range os.Environ() {
 			k, _, _ := strings.Cut(v, "=")
 			switch k {
-			case "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "VERSION", "DEB_ARCH", "DORMOUSE_BINARY":
+			case "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "VERSION", "DEB_ARCH", "DORMOUSE_BINARY", "DORMOUSE_MAN_PAGE", "DORMOUSE_COMPLETION":
 				continue
 			}
 			e = append(e, v)
@@ -276,6 +279,8 @@ func TestDebs(t *testing.T) {
 	nfpmBin := filepath.Join(out, "nfpm")
 	run(repo, env("GOBIN="+out), goTool, "install", nfpm)
 
+	docs := helpDocs(t, goTool, env(), out)
+
 	wantMachine := map[string]elf.Machine{"amd64": elf.EM_X86_64, "arm64": elf.EM_AARCH64}
 	for _, arch := range []string{"amd64", "arm64"} {
 		t.Run(arch, func(t *testing.T) {
@@ -283,12 +288,14 @@ func TestDebs(t *testing.T) {
 			run(repo, env("GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0"), goTool, "build", "-trimpath",
 				"-ldflags", "-s -w -X "+versionPkg+"="+testVersion, "-o", bin, "./cmd/dormouse")
 			deb := filepath.Join(out, fmt.Sprintf("dormouse_%s_%s.deb", testVersion, arch))
-			run(repo, env("DEB_ARCH="+arch, "VERSION="+testVersion, "DORMOUSE_BINARY="+bin), nfpmBin,
+			run(repo, env("DEB_ARCH="+arch, "VERSION="+testVersion, "DORMOUSE_BINARY="+bin,
+				"DORMOUSE_MAN_PAGE="+docs.manGz, "DORMOUSE_COMPLETION="+docs.completionPath), nfpmBin,
 				"package", "--config", "packaging/nfpm.yaml", "--packager", "deb", "--target", deb)
 			if fi, err := os.Stat(deb); err == nil {
 				t.Logf("%s: %d bytes (binary %d bytes)", filepath.Base(deb), fi.Size(), fileSize(bin))
 			}
 			checkDeb(t, dpkgDeb, deb, arch, wantMachine[arch])
+			checkHelpDocs(t, deb, docs)
 		})
 	}
 }
@@ -368,6 +375,8 @@ func checkDeb(t *testing.T, dpkgDeb, deb, arch string, machine elf.Machine) {
 		"etc/default/dormouse":             "-rw-------",
 		"usr/share/doc/dormouse/copyright": "-rw-r--r--",
 		"usr/share/doc/dormouse/README.md": "-rw-r--r--",
+		manPageDst:                         "-rw-r--r--",
+		completionDst:                      "-rw-r--r--",
 	}
 	for _, u := range units(t) {
 		want["usr/lib/systemd/system/"+u] = "-rw-r--r--"
@@ -513,5 +522,61 @@ func checkCopyright(t *testing.T, binary, copyright []byte) {
 		if !covered {
 			t.Errorf("module %s %s is compiled in but packaging/copyright has no Files: stanza for it", dep.Path, dep.Version)
 		}
+	}
+}
+
+// helpFiles are the man page and the completion script, as the CLI prints
+// them, and the files nfpm packages (the page gzipped, as make man does).
+type helpFiles struct {
+	man, completion       []byte
+	manGz, completionPath string // where they are written for nfpm
+}
+
+// helpDocs builds the CLI for this machine and has it print the man page
+// and the bash completion script, as make man does.
+func helpDocs(t *testing.T, goTool string, env []string, out string) helpFiles {
+	t.Helper()
+	bin := filepath.Join(out, "native", "dormouse")
+	build := exec.CommandContext(t.Context(), goTool, "build", "-o", bin, "./cmd/dormouse")
+	build.Dir, build.Env = root(t), append(env, "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the native CLI: %v\n%s", err, b)
+	}
+	print := func(args ...string) []byte {
+		b, err := exec.CommandContext(t.Context(), bin, args...).Output()
+		if err != nil {
+			t.Fatalf("dormouse %s: %v", strings.Join(args, " "), err)
+		}
+		return b
+	}
+	h := helpFiles{man: print("help", "--man"), completion: print("completion", "bash"),
+		manGz: filepath.Join(out, "dormouse.1.gz"), completionPath: filepath.Join(out, "dormouse.bash")}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(h.man)
+	zw.Close()
+	for path, b := range map[string][]byte{h.manGz: gz.Bytes(), h.completionPath: h.completion} {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return h
+}
+
+// checkHelpDocs: the package's man page and completion script are the ones
+// the CLI prints.
+func checkHelpDocs(t *testing.T, deb string, h helpFiles) {
+	t.Helper()
+	files := debFiles(t, deb)
+	zr, err := gzip.NewReader(bytes.NewReader(files[manPageDst]))
+	if err != nil {
+		t.Fatalf("/%s is not gzip: %v", manPageDst, err)
+	}
+	man, err := io.ReadAll(zr)
+	if err != nil || !bytes.Equal(man, h.man) {
+		t.Errorf("/%s is not what dormouse help --man prints (%v)", manPageDst, err)
+	}
+	if !bytes.Equal(files[completionDst], h.completion) {
+		t.Errorf("/%s is not what dormouse completion bash prints", completionDst)
 	}
 }

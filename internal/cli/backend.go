@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"time"
 
+	pub "github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
@@ -28,6 +29,7 @@ type backend interface {
 	Stats(ctx context.Context, agent string) (store.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
 	Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
+	factBackend
 	Close() error
 }
 
@@ -70,10 +72,12 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 		addr = dialable(cfg.Listen)
 	}
 	cl := client.New(addr, nil)
+	opts := []pub.Option{pub.WithUserAgent("dormouse-cli/" + Version)}
 	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
 		cl = cl.WithToken(tok)
+		opts = append(opts, pub.WithToken(tok))
 	}
-	return remote{cl}, nil
+	return remote{cl, factAPI{pub.New(addr, opts...)}}, nil
 }
 
 // dialable turns a listen address into one a client can dial: a wildcard
@@ -105,22 +109,27 @@ func refuseRootWrite(env Env, dir string) error {
 	return nil
 }
 
-type remote struct{ *client.Client }
+type remote struct {
+	*client.Client
+	factAPI
+}
 
 func (remote) Close() error { return nil }
 
 // local serves the commands from the agent files, with the daemon's
 // services: the same recall engine, answerer and health monitor.
 type local struct {
-	s      *daemon.Services
-	st     *store.Store
-	limits capture.Limits
+	s       *daemon.Services
+	st      *store.Store
+	limits  capture.Limits
+	factAPI // through the API's handlers in-process
 }
 
 func newLocal(s *daemon.Services) *local {
 	cfg := s.Config
 	lim := capture.Limits{MaxContent: cfg.API.MaxContentBytes, MaxFutureSkew: time.Duration(cfg.Capture.MaxFutureSkew)}
-	return &local{s: s, st: s.Store, limits: lim}
+	api := factAPI{daemon.InProcessClient(s.API())}
+	return &local{s: s, st: s.Store, limits: lim, factAPI: api}
 }
 
 func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {

@@ -38,6 +38,9 @@ type Env struct {
 	// Notify is signal.Notify: serve asks it for SIGHUP, to reload. Nil
 	// (tests) delivers nothing.
 	Notify func(c chan<- os.Signal, sig ...os.Signal)
+	// onFlags, when set, is shown every flag set a command makes: the man
+	// page and the completion script are built from what it sees.
+	onFlags func(fs *flag.FlagSet, synopsis string)
 }
 
 func (e Env) getenv(key string) string {
@@ -63,7 +66,8 @@ func commands() []command {
 		{"ask", "answer a question from memory, citing what it used", runAsk},
 		{"eval", "play memory scenarios and report what memory contributes", runEval},
 		{"list", "list memories, newest first", runList},
-		{"show", "show one memory", runShow},
+		{"show", "show one memory, fact or day record (12, fact:12, consolidation:12)", runShow},
+		{"facts", "list facts (--entity, --history); facts correct fact:ID STATEMENT", runFacts},
 		{"forget", "forget memories (ID, memory:ID) or facts (fact:ID, --fact ID)", runForget},
 		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},
@@ -75,6 +79,7 @@ func commands() []command {
 		{"mcp", "serve the MCP tools over stdio (for Claude Code and other MCP clients)", runMCP},
 		{"bench", "run a benchmark: bench locomo --data FILE", runBench},
 		{"token", "draw a bearer token for the API: token new --name NAME --agents a,b", runToken},
+		{"completion", "print a shell completion script: completion bash", runCompletion},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {
 			fmt.Fprintln(env.Stdout, "dormouse", Version)
 			return nil
@@ -106,12 +111,14 @@ func splitVerb(env Env, args []string, help, missing string) (name string, rest 
 
 // Main runs the command line and returns the exit code.
 func Main(ctx context.Context, args []string, env Env) int {
+	if len(args) == 2 && args[0] == "help" && args[1] != "--man" {
+		args = []string{args[1], "--help"} // help recall is recall --help
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		printUsage(env.Stdout)
-		if len(args) == 0 {
-			return ExitUsage
-		}
-		return ExitOK
+		return runHelp(env, args)
+	}
+	if args[0] == "--version" || args[0] == "-version" || args[0] == "-v" {
+		args = []string{"version"}
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
@@ -120,9 +127,34 @@ func Main(ctx context.Context, args []string, env Env) int {
 		err := c.run(ctx, env, args[1:])
 		return report(env.Stderr, c.name, err)
 	}
-	fmt.Fprintf(env.Stderr, "dormouse: unknown command %q\n\n", args[0])
-	printUsage(env.Stderr)
+	fmt.Fprintf(env.Stderr, "dormouse: unknown command %q", args[0])
+	if s := suggest(args[0], commandNames()); s != "" {
+		fmt.Fprintf(env.Stderr, " — did you mean %s?", s)
+	}
+	fmt.Fprintln(env.Stderr, "\nRun 'dormouse help' for the commands.")
 	return ExitUsage
+}
+
+// runHelp prints the command list: asked for (help, --help) it succeeds,
+// as the answer to no command at all it is a usage error. The hidden help
+// --man prints the man page (make man).
+func runHelp(env Env, args []string) int {
+	if len(args) == 2 && args[0] == "help" && args[1] == "--man" {
+		return report(env.Stderr, "help", writeMan(env.Stdout, walkHelp(context.Background())))
+	}
+	printUsage(env.Stdout)
+	if len(args) == 0 {
+		return ExitUsage
+	}
+	return ExitOK
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
 }
 
 func report(w io.Writer, name string, err error) int {
@@ -134,15 +166,18 @@ func report(w io.Writer, name string, err error) int {
 	case errors.Is(err, flag.ErrHelp):
 		return ExitOK
 	case errors.As(err, &ue):
-		fmt.Fprintf(w, "dormouse %s: %s\nRun 'dormouse %s --help' for usage.\n", name, ue.msg, name)
+		fmt.Fprintf(w, "dormouse %s: %s\nRun 'dormouse %s --help' for its flags.\n", name, ue.msg, name)
 		return ExitUsage
 	case errors.As(err, &ce):
 		fmt.Fprintf(w, "dormouse %s: %s\n", name, err)
 		return ExitUsage
-	default:
-		fmt.Fprintf(w, "dormouse %s: %s\n", name, err)
-		return ExitError
 	}
+	if msg, code, ok := explain(name, err); ok {
+		fmt.Fprintf(w, "dormouse %s: %s\n", name, msg)
+		return code
+	}
+	fmt.Fprintf(w, "dormouse %s: %s\n", name, err)
+	return ExitError
 }
 
 func printUsage(w io.Writer) {
@@ -151,19 +186,18 @@ func printUsage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-11s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'dormouse COMMAND --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'dormouse help COMMAND' or 'dormouse COMMAND --help' for a command's flags.")
 }
 
-// newFlags returns a flag set that reports errors (not exits) and prints its
-// usage to env.Stderr, or to env.Stdout for --help.
+// newFlags returns a flag set that reports errors (not exits) and prints
+// its usage to env.Stdout when --help asks for it, and only then: a
+// mistyped flag gets the error and one hint, not every flag.
 func newFlags(env Env, name, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fmt.Fprintf(env.Stdout, "Usage: dormouse %s %s\n\nFlags:\n", name, synopsis)
-		fs.SetOutput(env.Stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+	fs.Usage = func() { printCommandHelp(env.Stdout, fs, synopsis) }
+	if env.onFlags != nil {
+		env.onFlags(fs, synopsis)
 	}
 	return fs
 }
@@ -184,10 +218,14 @@ func parseNone(fs *flag.FlagSet, args []string) error {
 // did Bob say' --json") and returns the positional ones.
 func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	help := fs.Usage
+	fs.Usage = func() {} // the flag package calls it on every error too
+	defer func() { fs.Usage = help }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, err // the flag set has printed its usage
+				help()
+				return nil, err
 			}
 			return nil, usagef("%v", err)
 		}

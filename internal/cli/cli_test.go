@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
-	"github.com/dormouse-dev/dormouse/internal/recall"
-	"github.com/dormouse-dev/dormouse/internal/server"
-	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 // runMain runs the command line in-process with a hermetic environment.
@@ -193,19 +189,7 @@ func TestConsolidateCommand(t *testing.T) {
 		}
 	}
 	t.Run("files", func(t *testing.T) { check(t, "--data", t.TempDir()) })
-	t.Run("daemon", func(t *testing.T) {
-		st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eng := &consolidate.Engine{Store: st, Consolidator: consolidate.Offline{}}
-		ts := httptest.NewServer(server.New(st, &recall.Engine{}, server.Options{AutoCreate: true, Consolidate: eng}))
-		t.Cleanup(func() {
-			ts.Close()
-			st.Close()
-		})
-		check(t, "--addr", strings.TrimPrefix(ts.URL, "http://"))
-	})
+	t.Run("daemon", func(t *testing.T) { check(t, testDaemon(t)...) })
 
 	data := t.TempDir()
 	for _, tc := range []struct {

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	pub "github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/config"
@@ -107,7 +108,7 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 		if err != nil {
 			return fmt.Errorf("read stdin: %w", err)
 		}
-		in.Content = string(b)
+		in.Content = strings.TrimRight(string(b), "\r\n") // echo's newline is not part of what was said
 	}
 	if strings.TrimSpace(in.Content) == "" {
 		return usagef("nothing to ingest: give the text as arguments or on stdin")
@@ -251,23 +252,13 @@ func runList(ctx context.Context, env Env, args []string) error {
 	}
 	tw.Flush()
 	if next != "" {
-		fmt.Fprintf(env.Stdout, "more: dormouse list --cursor %s\n", next)
+		fmt.Fprintf(env.Stdout, "more: %s\n", rerun(fs, "cursor", next))
 	}
 	return nil
 }
 
-// parseID accepts 42 or memory:42.
-func parseID(s string) (int64, error) {
-	s = strings.TrimPrefix(s, "memory:")
-	id, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, usagef("%q is not a memory id (a positive integer or memory:ID)", s)
-	}
-	return id, nil
-}
-
 func runShow(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "show", "[flags] ID")
+	fs := newFlags(env, "show", "[flags] ID   (12 or memory:12, fact:12, consolidation:12)")
 	var c common
 	c.register(fs, true)
 	pos, err := parse(fs, args)
@@ -275,9 +266,9 @@ func runShow(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("show takes one memory id")
+		return usagef("show takes one id: a memory (12 or memory:12), a fact (fact:12) or a day record (consolidation:12)")
 	}
-	id, err := parseID(pos[0])
+	kind, id, err := parseRef(pos[0])
 	if err != nil {
 		return err
 	}
@@ -286,14 +277,34 @@ func runShow(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer b.Close()
-	m, err := b.Get(ctx, c.agent, id)
+	var v any
+	switch kind {
+	case "fact":
+		v, err = b.Fact(ctx, c.agent, id)
+	case "consolidation":
+		v, err = b.Consolidation(ctx, c.agent, id)
+	default:
+		v, err = b.Get(ctx, c.agent, id)
+	}
 	if err != nil {
 		return err
 	}
 	if c.json {
-		return printJSON(env.Stdout, m)
+		return printJSON(env.Stdout, v)
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
+	switch v := v.(type) {
+	case pub.Fact:
+		showFact(env.Stdout, v)
+	case pub.Consolidation:
+		showConsolidation(env.Stdout, v)
+	case store.Memory:
+		showMemory(env.Stdout, v)
+	}
+	return nil
+}
+
+func showMemory(w io.Writer, m store.Memory) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "id:\tmemory:%d\n", m.ID)
 	fmt.Fprintf(tw, "time:\t%s\n", m.Timestamp.Format(time.RFC3339))
 	for _, kv := range [][2]string{{"session:", m.SessionID}, {"role:", m.Role}, {"type:", m.InteractionType}, {"source:", m.Source}, {"summary:", m.Summary}} {
@@ -316,8 +327,7 @@ func runShow(ctx context.Context, env Env, args []string) error {
 		fmt.Fprintf(tw, "topics:\t%s\n", strings.Join(m.Topics, ", "))
 	}
 	tw.Flush()
-	fmt.Fprintf(env.Stdout, "\n%s\n", m.Content)
-	return nil
+	fmt.Fprintf(w, "\n%s\n", m.Content)
 }
 
 func runAgents(ctx context.Context, env Env, args []string) error {

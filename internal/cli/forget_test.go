@@ -2,14 +2,10 @@ package cli
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/consolidate"
-	"github.com/dormouse-dev/dormouse/internal/recall"
-	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -22,14 +18,7 @@ func TestForgetCommand(t *testing.T) {
 	const claim = "Carol's favourite colour is teal."
 	check := func(t *testing.T, where ...string) {
 		t.Helper()
-		cmd := func(code int, args ...string) string {
-			t.Helper()
-			out, errOut, got := runMain(t, "", append(args, where...)...)
-			if got != code {
-				t.Fatalf("%q: exit %d, want %d: %s%s", args, got, code, out, errOut)
-			}
-			return out + errOut
-		}
+		cmd := exitWith(t, where)
 		cmd(ExitOK, "ingest", "--agent", "home", "--at", at, claim)
 		cmd(ExitOK, "consolidate", "--agent", "home")
 		if out := cmd(ExitOK, "forget", "--agent", "home", "fact:1"); !strings.Contains(out, "forgot fact:1") {
@@ -57,17 +46,5 @@ func TestForgetCommand(t *testing.T) {
 		}
 	}
 	t.Run("files", func(t *testing.T) { check(t, "--data", t.TempDir()) })
-	t.Run("daemon", func(t *testing.T) {
-		st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		eng := &consolidate.Engine{Store: st, Consolidator: consolidate.Offline{}}
-		ts := httptest.NewServer(server.New(st, &recall.Engine{}, server.Options{AutoCreate: true, Consolidate: eng}))
-		t.Cleanup(func() {
-			ts.Close()
-			st.Close()
-		})
-		check(t, "--addr", strings.TrimPrefix(ts.URL, "http://"))
-	})
+	t.Run("daemon", func(t *testing.T) { check(t, testDaemon(t)...) })
 }

@@ -238,7 +238,7 @@ func suggest(key string) string {
 	typed, parent := last(key), key[:len(key)-len(last(key))]
 	best, bestScore := "", -1
 	for _, c := range candidates {
-		d := distance(typed, last(c))
+		d := Distance(typed, last(c))
 		if c == key || 4*d > len(typed) {
 			continue
 		}
@@ -255,8 +255,9 @@ func suggest(key string) string {
 
 func last(key string) string { return key[strings.LastIndexByte(key, '.')+1:] }
 
-// distance is the optimal string alignment distance: edits, with a swap of neighbours counted once.
-func distance(a, b string) int {
+// Distance is the optimal string alignment distance: edits, with a swap of neighbours counted once.
+// The CLI's "did you mean" for a mistyped command uses it as the configuration's does for a key.
+func Distance(a, b string) int {
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)

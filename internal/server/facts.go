@@ -1,0 +1,107 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// One fact, one day record, and the correction of a fact: what the web
+// page shows and does, as API calls for the CLI and other clients.
+
+// pathID reads the {id} of a path naming one thing of kind what.
+func pathID(r *http.Request, what string) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, badRequest("invalid_id", "%s id must be a positive integer, got %q", what, r.PathValue("id"))
+	}
+	return id, nil
+}
+
+func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, err := pathID(r, "fact")
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	f, err := a.Fact(r.Context(), id)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, wireFact(f))
+}
+
+func (s *Server) getConsolidation(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, err := pathID(r, "consolidation")
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	c, err := a.Consolidation(r.Context(), id)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, client.Consolidation{ID: c.ID, Date: c.Date, Summary: c.Summary, KeyFacts: c.KeyFacts,
+		Entities: c.Entities, Topics: c.Topics, Insights: c.Insights, SourceIDs: c.SourceIDs, Model: c.Model,
+		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt})
+}
+
+// correctFact is the page's correction form as an API call: body
+// {"content","value"}; it answers the new current fact.
+func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, err := pathID(r, "fact")
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	var body client.FactCorrection
+	if err := decodeJSON(r.Body, &body); err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	res, err := a.CorrectFact(r.Context(), id, store.Correction{Content: strings.TrimSpace(body.Content), Value: strings.TrimSpace(body.Value)})
+	if err != nil {
+		s.correctionError(w, r, err)
+		return
+	}
+	f, err := a.Fact(r.Context(), res.ID)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	s.log.InfoContext(r.Context(), "fact corrected", "agent", a.Name(), "id", id, "new", res.ID)
+	writeJSON(w, http.StatusOK, wireFact(f))
+}
+
+// correctionError answers a correction the store refused, with the reason
+// the page gives.
+func (s *Server) correctionError(w http.ResponseWriter, r *http.Request, err error) {
+	var ce *store.CorrectionError
+	switch {
+	case errors.Is(err, store.ErrRejected):
+		writeError(w, http.StatusConflict, "rejected_claim", "that claim was rejected before, so it cannot become current: reword it, or correct to another value")
+	case errors.Is(err, store.ErrNotCurrent):
+		writeError(w, http.StatusConflict, "not_current", store.ErrNotCurrent.Error())
+	case errors.Is(err, store.ErrUnchanged):
+		writeError(w, http.StatusUnprocessableEntity, "unchanged", store.ErrUnchanged.Error())
+	case errors.As(err, &ce):
+		writeError(w, http.StatusUnprocessableEntity, "invalid_correction", ce.Error())
+	default:
+		s.requestError(w, r, err)
+	}
+}
+
+// wireFact is a stored fact in the API's shape.
+func wireFact(f store.Fact) client.Fact {
+	return client.Fact{ID: f.ID, Entity: f.Entity, EntityType: f.EntityType, Attribute: f.Attribute, Value: f.Value,
+		FactType: f.FactType, Content: f.Content, Confidence: f.Confidence, SourceMemoryIDs: f.SourceMemoryIDs,
+		SourceConsolidationIDs: f.SourceConsolidationIDs, ValidFrom: f.ValidFrom, ValidTo: f.ValidTo,
+		SupersededBy: f.SupersededBy, Rejected: f.Rejected, CreatedAt: f.CreatedAt, LastAccessed: f.LastAccessed,
+		AccessCount: f.AccessCount}
+}
