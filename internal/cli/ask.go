@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 func runAsk(ctx context.Context, env Env, args []string) error {
@@ -39,12 +41,14 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer b.Close()
-	var res answer.Result
+	var res client.Answer
 	switch be := b.(type) {
 	case remote:
 		res, err = be.Ask(ctx, c.agent, req)
 	case *local:
-		res, err = askLocal(ctx, env, &c, be, q)
+		var ar answer.Result
+		ar, err = askLocal(ctx, env, &c, be, q)
+		res = wire.Answer(ar)
 	default:
 		err = fmt.Errorf("ask: unsupported backend %T", b)
 	}
@@ -58,8 +62,8 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	if len(res.Citations) > 0 {
 		fmt.Fprintln(env.Stdout, "\nSources:")
 		byID := map[string]recall.Item{}
-		for _, it := range res.Items {
-			byID[it.ID] = it
+		for _, it := range res.Items { // what recall.Line reads of an item
+			byID[it.ID] = recall.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Timestamp: it.Timestamp, Role: it.Role}
 		}
 		for _, id := range res.Citations {
 			fmt.Fprintln(env.Stdout, "  "+recall.Line(byID[id]))

@@ -8,26 +8,27 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
-	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // backend is what the client commands need, served either by a daemon over
 // HTTP or by the agent files directly.
 type backend interface {
-	Ingest(ctx context.Context, agent string, ins []capture.Input) ([]store.Inserted, error)
-	Recall(ctx context.Context, agent string, req recall.Request) (recall.Result, error)
-	List(ctx context.Context, agent string, o client.ListOptions) ([]store.Memory, string, error)
-	Get(ctx context.Context, agent string, id int64) (store.Memory, error)
+	Ingest(ctx context.Context, agent string, ins []capture.Input) ([]client.Inserted, error)
+	Recall(ctx context.Context, agent string, req recall.Request) (client.RecallResult, error)
+	List(ctx context.Context, agent string, o client.ListOptions) ([]client.Memory, string, error)
+	Get(ctx context.Context, agent string, id int64) (client.Memory, error)
 	Delete(ctx context.Context, agent string, id int64) error
 	RejectFact(ctx context.Context, agent string, id int64) error
-	Stats(ctx context.Context, agent string) (store.Stats, error)
+	Stats(ctx context.Context, agent string) (client.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
-	Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
+	Consolidate(ctx context.Context, agent string, req consolidate.Request) (client.ConsolidateResult, error)
 	Close() error
 }
 
@@ -72,11 +73,7 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 	if addr == "" {
 		addr = dialable(cfg.Listen)
 	}
-	cl := client.New(addr, nil)
-	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
-		cl = cl.WithToken(tok)
-	}
-	return remote{cl}, nil
+	return newRemote(addr, env.getenv("DORMOUSE_TOKEN")), nil
 }
 
 // dialable turns a listen address into one a client can dial: a wildcard
@@ -108,10 +105,6 @@ func refuseRootWrite(env Env, dir string) error {
 	return nil
 }
 
-type remote struct{ *client.Client }
-
-func (remote) Close() error { return nil }
-
 type local struct {
 	st      *store.Store
 	eng     *recall.Engine
@@ -120,39 +113,40 @@ type local struct {
 	limits  capture.Limits
 }
 
-func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {
+func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (client.ConsolidateResult, error) {
 	if l.cons == nil {
-		return consolidate.Result{}, l.consErr
+		return client.ConsolidateResult{}, l.consErr
 	}
-	return l.cons.Do(ctx, agent, req)
+	res, err := l.cons.Do(ctx, agent, req)
+	return wire.ConsolidateResult(res), err
 }
 
 func (l *local) Close() error { return l.st.Close() }
 
-func (l *local) Ingest(ctx context.Context, agent string, ins []capture.Input) ([]store.Inserted, error) {
+func (l *local) Ingest(ctx context.Context, agent string, ins []capture.Input) ([]client.Inserted, error) {
 	var out []store.Inserted
 	err := l.st.With(ctx, agent, true, func(a *store.Agent) error {
 		var err error
 		out, err = capture.Ingest(ctx, a, ins, l.limits, time.Now())
 		return err
 	})
-	return out, err
+	return wire.Inserted(out), err
 }
 
-func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (recall.Result, error) {
+func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (client.RecallResult, error) {
 	q, err := req.Parse()
 	if err != nil {
-		return recall.Result{}, err
+		return client.RecallResult{}, err
 	}
 	var res recall.Result
 	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		res, err = l.eng.Recall(ctx, a, q)
 		return err
 	})
-	return res, err
+	return wire.RecallResult(res), err
 }
 
-func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([]store.Memory, string, error) {
+func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([]client.Memory, string, error) {
 	var mems []store.Memory
 	var next string
 	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
@@ -160,17 +154,17 @@ func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([
 		mems, next, err = a.List(ctx, store.ListOptions{Since: o.Since, Until: o.Until, Session: o.Session, Limit: o.Limit, Cursor: o.Cursor})
 		return err
 	})
-	return mems, next, err
+	return wire.Memories(mems), next, err
 }
 
-func (l *local) Get(ctx context.Context, agent string, id int64) (store.Memory, error) {
+func (l *local) Get(ctx context.Context, agent string, id int64) (client.Memory, error) {
 	var m store.Memory
 	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		var err error
 		m, err = a.Get(ctx, id)
 		return err
 	})
-	return m, err
+	return wire.Memory(m), err
 }
 
 func (l *local) Delete(ctx context.Context, agent string, id int64) error {
@@ -181,14 +175,14 @@ func (l *local) RejectFact(ctx context.Context, agent string, id int64) error {
 	return l.st.With(ctx, agent, false, func(a *store.Agent) error { return a.RejectFact(ctx, id) })
 }
 
-func (l *local) Stats(ctx context.Context, agent string) (store.Stats, error) {
+func (l *local) Stats(ctx context.Context, agent string) (client.Stats, error) {
 	var st store.Stats
 	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		var err error
 		st, err = a.Stats(ctx)
 		return err
 	})
-	return st, err
+	return wire.Stats(st), err
 }
 
 func (l *local) Agents(context.Context) ([]string, error) { return l.st.Agents() }

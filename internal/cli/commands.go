@@ -12,12 +12,11 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
-	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
-	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 func bytesHuman(n int64) string {
@@ -365,9 +364,9 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	type agentStatus struct {
-		Name  string       `json:"name"`
-		Stats *store.Stats `json:"stats,omitempty"`
-		Error string       `json:"error,omitempty"`
+		Name  string        `json:"name"`
+		Stats *client.Stats `json:"stats,omitempty"`
+		Error string        `json:"error,omitempty"`
 	}
 	var out []agentStatus
 	var failed error
@@ -425,7 +424,7 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 
 // explainParts lists an item's score parts: relevance, coverage, importance
 // and recency always, the others when they count.
-func explainParts(x *recall.Explain) string {
+func explainParts(x *client.Explain) string {
 	var b strings.Builder
 	for _, p := range []struct {
 		name   string

@@ -7,28 +7,29 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
-	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // healthReport is the daemon's /health, or the same report computed from
 // the files with --data.
-func (c *common) healthReport(ctx context.Context, env Env, b backend) (health.Report, error) {
+func (c *common) healthReport(ctx context.Context, env Env, b backend) (client.Health, error) {
 	switch b := b.(type) {
 	case remote:
 		return b.Health(ctx)
 	case *local:
 		cfg, err := loadConfig(env, c.configPath, map[string]string{"data_dir": c.data})
 		if err != nil {
-			return health.Report{}, err
+			return client.Health{}, err
 		}
-		return daemon.HealthMonitorFor(cfg, env.Environ, b.st, newLogger(io.Discard, "error")).Report(ctx), nil
+		return wire.Health(daemon.HealthMonitorFor(cfg, env.Environ, b.st, newLogger(io.Discard, "error")).Report(ctx)), nil
 	}
-	return health.Report{}, fmt.Errorf("no health report from %T", b)
+	return client.Health{}, fmt.Errorf("no health report from %T", b)
 }
 
 // printHealth writes the report's state, reasons and host readings.
-func printHealth(w io.Writer, r health.Report) {
+func printHealth(w io.Writer, r client.Health) {
 	fmt.Fprintf(w, "health: %s\n", r.State)
 	for _, reason := range r.Reasons {
 		fmt.Fprintf(w, "  - %s\n", reason)

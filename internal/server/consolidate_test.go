@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -62,7 +63,7 @@ func TestConsolidateEndToEnd(t *testing.T) {
 		t.Errorf("consolidate today: %d %+v", code, res)
 	}
 
-	var facts struct{ Facts []store.Fact }
+	var facts struct{ Facts []client.Fact }
 	f.do(http.MethodGet, "/v1/agents/main/facts?entity=Alice", nil, &facts)
 	if len(facts.Facts) != 1 || facts.Facts[0].Value != "engineer" {
 		t.Fatalf("facts = %+v, want Alice's role", facts)
