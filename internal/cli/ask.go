@@ -18,12 +18,14 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	var c common
 	c.register(fs, true)
 	var req recall.Request
-	fs.IntVar(&req.BudgetTokens, "budget", 0, "token budget for the context (default: configured, 1000)")
+	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "token budget for the context (default: configured, 1000)")
 	fs.IntVar(&req.K, "k", 0, "maximum number of context items (default: configured, 10)")
 	fs.StringVar(&req.AsOf, "as-of", "", "ask as of this time, RFC 3339: nothing newer is used")
 	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
 	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
-	fs.StringVar(&req.Session, "session", "", "only this session's memories")
+	fs.StringVar(&req.SessionID, "session-id", "", "only this session's memories")
+	oldName(fs, "budget", "budget-tokens")
+	oldName(fs, "session", "session-id")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -151,7 +151,7 @@ func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([
 	var next string
 	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		var err error
-		mems, next, err = a.List(ctx, store.ListOptions{Since: o.Since, Until: o.Until, Session: o.Session, Limit: o.Limit, Cursor: o.Cursor})
+		mems, next, err = a.List(ctx, store.ListOptions{Since: o.Since, Until: o.Until, Session: o.SessionID, Limit: o.Limit, Cursor: o.Cursor})
 		return err
 	})
 	return wire.Memories(mems), next, err

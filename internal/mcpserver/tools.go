@@ -42,7 +42,7 @@ type recallArgs struct {
 // recallRequest is the request recall and ask send: the query and a's
 // budget, filters and times (RFC 3339, checked).
 func recallRequest(query string, a recallArgs) (client.RecallRequest, error) {
-	req := client.RecallRequest{Query: query, BudgetTokens: a.BudgetTokens, K: a.K, Session: a.SessionID}
+	req := client.RecallRequest{Query: query, BudgetTokens: a.BudgetTokens, K: a.K, SessionID: a.SessionID}
 	for _, f := range []struct {
 		name, v string
 		dst     *time.Time
@@ -283,7 +283,7 @@ func (s *Server) listRecent(ctx context.Context, in listArgs) (*mcp.CallToolResu
 	if err != nil {
 		return nil, err
 	}
-	o := client.ListOptions{Limit: in.Limit, Session: in.SessionID, Cursor: in.Cursor}
+	o := client.ListOptions{Limit: in.Limit, SessionID: in.SessionID, Cursor: in.Cursor}
 	if o.Limit == 0 {
 		o.Limit = 20
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -219,8 +220,13 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, a *store.A
 		s.requestError(w, r, err)
 		return
 	}
+	session, err := sessionParam(q)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
 	mems, next, err := a.List(r.Context(), store.ListOptions{
-		Since: since, Until: until, Session: q.Get("session"), Limit: limit, Cursor: q.Get("cursor"),
+		Since: since, Until: until, Session: session, Limit: limit, Cursor: q.Get("cursor"),
 	})
 	if err != nil {
 		s.requestError(w, r, err)
@@ -234,6 +240,18 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, a *store.A
 		body["next_cursor"] = next
 	}
 	writeJSON(w, http.StatusOK, body)
+}
+
+// sessionParam is ?session_id=, or its old name ?session= (taken for one release).
+func sessionParam(q url.Values) (string, error) {
+	id, old := q.Get("session_id"), q.Get("session")
+	if id != "" && old != "" && id != old {
+		return "", badRequest("invalid_parameter", "session_id %q and its old name session %q differ: send session_id alone", id, old)
+	}
+	if id == "" {
+		return old, nil
+	}
+	return id, nil
 }
 
 func memoryID(r *http.Request) (int64, error) {
