@@ -44,7 +44,7 @@ func TestConsolidateEndToEnd(t *testing.T) {
 		t.Errorf("OnWrite called %d times, want 1", writes)
 	}
 
-	var plan consolidate.Result
+	var plan client.ConsolidateResult
 	if code := f.post("/v1/agents/main/consolidate", `{"dry_run":true}`, &plan); code != http.StatusOK {
 		t.Fatalf("dry run: %d", code)
 	}
@@ -52,7 +52,7 @@ func TestConsolidateEndToEnd(t *testing.T) {
 		t.Errorf("dry run = %+v, want a plan of the two past days and no runs", plan)
 	}
 
-	var res consolidate.Result
+	var res client.ConsolidateResult
 	if code := f.post("/v1/agents/main/consolidate", ``, &res); code != http.StatusOK {
 		t.Fatalf("consolidate: %d", code)
 	}
