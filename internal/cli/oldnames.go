@@ -6,44 +6,55 @@ import "flag"
 // --budget-tokens for budget_tokens); a flag's old name is taken for one
 // release, so that scripts written against it keep working.
 
-// oldName makes old a second name of fs's flag name. Giving both with
-// different values is a usage error (see checkOldNames).
+// oldName makes old a second name of fs's flag name. What old is given is
+// applied to name once the flags are parsed (checkOldNames), unless name was
+// given too: the same value is fine, another is a usage error.
 func oldName(fs *flag.FlagSet, old, name string) {
-	f := fs.Lookup(name)
-	current := &given{Value: f.Value}
-	f.Value = current
-	fs.Var(&given{Value: current.Value, of: name, twin: current}, old, "old name of --"+name+", taken for one release")
+	fs.Var(&oldValue{of: fs.Lookup(name)}, old, "old name of --`"+name+"`, taken for one release")
 }
 
-// given records the value a flag was given under its own name.
-type given struct {
-	flag.Value
+// oldValue holds what a flag's old name was given.
+type oldValue struct {
+	of   *flag.Flag
 	set  bool
 	last string
-	of   string // for an old name: the flag it names
-	twin *given // for an old name: the flag's own record
 }
 
-func (g *given) Set(s string) error {
-	g.set, g.last = true, s
-	return g.Value.Set(s)
+func (o *oldValue) Set(s string) error {
+	o.set, o.last = true, s
+	return nil
 }
 
-// String is also called on a zero given, for the usage text.
-func (g *given) String() string {
-	if g == nil || g.Value == nil {
+// String is also called on a zero oldValue, for the usage text.
+func (o *oldValue) String() string {
+	if o == nil {
 		return ""
 	}
-	return g.Value.String()
+	return o.last
 }
 
-// checkOldNames refuses a flag given under both its names with different values.
+// IsBoolFlag keeps a boolean flag's -flag (without =true) working under its old name.
+func (o *oldValue) IsBoolFlag() bool {
+	b, ok := o.of.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// checkOldNames applies the flags given by their old names, and refuses one
+// given under both names with different values.
 func checkOldNames(fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var err error
-	fs.Visit(func(f *flag.Flag) {
-		g, ok := f.Value.(*given)
-		if ok && g.twin != nil && g.twin.set && g.twin.last != g.last && err == nil {
-			err = usagef("--%s %q and its old name --%s %q differ: give --%s alone", g.of, g.twin.last, f.Name, g.last, g.of)
+	fs.VisitAll(func(f *flag.Flag) {
+		o, ok := f.Value.(*oldValue)
+		switch {
+		case !ok || !o.set || err != nil:
+		case !set[o.of.Name]:
+			if serr := o.of.Value.Set(o.last); serr != nil {
+				err = usagef("invalid value %q for flag -%s: %v", o.last, f.Name, serr)
+			}
+		case o.of.Value.String() != o.last:
+			err = usagef("--%s %q and its old name --%s %q differ: give --%s alone", o.of.Name, o.of.Value.String(), f.Name, o.last, o.of.Name)
 		}
 	})
 	return err
@@ -54,7 +65,7 @@ func checkOldNames(fs *flag.FlagSet) error {
 func givenAs(fs *flag.FlagSet, name string) string {
 	as := name
 	fs.Visit(func(f *flag.Flag) {
-		if g, ok := f.Value.(*given); ok && g.of == name {
+		if o, ok := f.Value.(*oldValue); ok && o.of.Name == name {
 			as = f.Name
 		}
 	})
