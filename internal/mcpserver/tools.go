@@ -135,10 +135,10 @@ func handler[In any](h func(context.Context, In) (*mcp.CallToolResult, error)) f
 	}
 }
 
-var (
-	readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
-	day      = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
-)
+// readOnly marks the tools that change nothing.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+
+const datePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
 
 func (s *Server) addTools(srv *mcp.Server) {
 	for _, sp := range s.specs() {
@@ -181,7 +181,7 @@ func (s *Server) specs() []spec {
 		Tool: mcp.Tool{Name: "consolidate", Title: "Consolidate",
 			Description: "Consolidate now rather than at night: turn days of memories into day summaries and facts. Without arguments, every past day not yet consolidated. May take a while with an LLM configured; dry_run says what it would do first.",
 			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}},
-		edit:   func(p map[string]*jsonschema.Schema) { p["date"].Pattern, p["since"].Pattern = day, day },
+		edit:   func(p map[string]*jsonschema.Schema) { p["date"].Pattern, p["since"].Pattern = datePattern, datePattern },
 		handle: handler(s.consolidate),
 	}, {
 		Tool: mcp.Tool{Name: "status", Title: "Status", Annotations: readOnly,
