@@ -181,7 +181,9 @@ func (s *Server) specs() []spec {
 		Tool: mcp.Tool{Name: "consolidate", Title: "Consolidate",
 			Description: "Consolidate now rather than at night: turn days of memories into day summaries and facts. Without arguments, every past day not yet consolidated. May take a while with an LLM configured; dry_run says what it would do first.",
 			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}},
-		edit:   func(p map[string]*jsonschema.Schema) { p["date"].Pattern, p["since"].Pattern = datePattern, datePattern },
+		edit: func(p map[string]*jsonschema.Schema) {
+			p["date"].Pattern, p["since"].Pattern = datePattern, datePattern
+		},
 		handle: handler(s.consolidate),
 	}, {
 		Tool: mcp.Tool{Name: "status", Title: "Status", Annotations: readOnly,
