@@ -335,6 +335,9 @@ func (c *Client) Memories(ctx context.Context, agent string, o ListOptions) (Mem
 	if !o.Until.IsZero() {
 		q.Set("until", o.Until.Format(time.RFC3339Nano))
 	}
+	if o.SessionID != "" {
+		q.Set("session_id", o.SessionID)
+	}
 	if o.Session != "" {
 		q.Set("session", o.Session)
 	}

@@ -70,9 +70,12 @@ type Memory struct {
 // everything; Limit 0 means the server's default (50).
 type ListOptions struct {
 	Since, Until time.Time
-	Session      string
+	SessionID    string // only this session's memories
 	Limit        int
 	Cursor       string // NextCursor of the previous page
+	// Deprecated: Session is SessionID's old name (the ?session= parameter),
+	// taken for one release.
+	Session string
 }
 
 // MemoryPage is a page of memories. NextCursor is empty on the last page.
@@ -90,11 +93,13 @@ type RecallRequest struct {
 	AsOf         time.Time `json:"-"`                       // the question's time: nothing newer is returned
 	Since        time.Time `json:"-"`
 	Until        time.Time `json:"-"`
-	Session      string    `json:"session,omitempty"`
-	Role         string    `json:"role,omitempty"`    // only memories with this role
-	Source       string    `json:"source,omitempty"`  // only memories from this source
-	Entity       string    `json:"entity,omitempty"`  // only memories naming this entity
-	Explain      bool      `json:"explain,omitempty"` // attach each item's score parts
+	SessionID    string    `json:"session_id,omitempty"` // only this session's memories
+	Role         string    `json:"role,omitempty"`       // only memories with this role
+	Source       string    `json:"source,omitempty"`     // only memories from this source
+	Entity       string    `json:"entity,omitempty"`     // only memories naming this entity
+	Explain      bool      `json:"explain,omitempty"`    // attach each item's score parts
+	// Deprecated: Session is SessionID's old name, taken for one release.
+	Session string `json:"session,omitempty"`
 }
 
 // MarshalJSON writes the times as RFC 3339, leaving zero ones out.

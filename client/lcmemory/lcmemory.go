@@ -180,7 +180,7 @@ func (m *Memory) Clear(ctx context.Context) error {
 		return ErrNoSession
 	}
 	for {
-		page, err := m.Client.Memories(ctx, m.Agent, client.ListOptions{Session: m.Session, Limit: 1000})
+		page, err := m.Client.Memories(ctx, m.Agent, client.ListOptions{SessionID: m.Session, Limit: 1000})
 		if client.IsNotFound(err) {
 			return nil
 		}

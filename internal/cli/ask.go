@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 func runAsk(ctx context.Context, env Env, args []string) error {
@@ -15,12 +17,14 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	var c common
 	c.register(fs, true)
 	var req recall.Request
-	fs.IntVar(&req.BudgetTokens, "budget", 0, "token budget for the context (default: configured, 1000)")
+	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "token budget for the context (default: configured, 1000)")
 	fs.IntVar(&req.K, "k", 0, "maximum number of context items (default: configured, 10)")
 	fs.StringVar(&req.AsOf, "as-of", "", "ask as of this time, RFC 3339: nothing newer is used")
 	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
 	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
-	fs.StringVar(&req.Session, "session", "", "only this session's memories")
+	fs.StringVar(&req.SessionID, "session-id", "", "only this session's memories")
+	oldName(fs, "budget", "budget-tokens")
+	oldName(fs, "session", "session-id")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -38,12 +42,14 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer b.Close()
-	var res answer.Result
+	var res client.Answer
 	switch be := b.(type) {
 	case remote:
 		res, err = be.Ask(ctx, c.agent, req)
 	case *local:
-		res, err = askLocal(ctx, &c, be, q)
+		var ar answer.Result
+		ar, err = askLocal(ctx, &c, be, q)
+		res = wire.Answer(ar)
 	default:
 		err = fmt.Errorf("ask: unsupported backend %T", b)
 	}
@@ -57,8 +63,8 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	if len(res.Citations) > 0 {
 		fmt.Fprintln(env.Stdout, "\nSources:")
 		byID := map[string]recall.Item{}
-		for _, it := range res.Items {
-			byID[it.ID] = it
+		for _, it := range res.Items { // what recall.Line reads of an item
+			byID[it.ID] = recall.Item{ID: it.ID, Kind: it.Kind, Text: it.Text, Timestamp: it.Timestamp, Role: it.Role}
 		}
 		for _, id := range res.Citations {
 			fmt.Fprintln(env.Stdout, "  "+recall.Line(byID[id]))

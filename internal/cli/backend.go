@@ -8,27 +8,27 @@ import (
 	"syscall"
 	"time"
 
-	pub "github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
-	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // backend is what the client commands need, served either by a daemon over
 // HTTP or by the agent files directly.
 type backend interface {
-	Ingest(ctx context.Context, agent string, ins []capture.Input) ([]store.Inserted, error)
-	Recall(ctx context.Context, agent string, req recall.Request) (recall.Result, error)
-	List(ctx context.Context, agent string, o client.ListOptions) ([]store.Memory, string, error)
-	Get(ctx context.Context, agent string, id int64) (store.Memory, error)
+	Ingest(ctx context.Context, agent string, ins []capture.Input) ([]client.Inserted, error)
+	Recall(ctx context.Context, agent string, req recall.Request) (client.RecallResult, error)
+	List(ctx context.Context, agent string, o client.ListOptions) ([]client.Memory, string, error)
+	Get(ctx context.Context, agent string, id int64) (client.Memory, error)
 	Delete(ctx context.Context, agent string, id int64) error
 	RejectFact(ctx context.Context, agent string, id int64) error
-	Stats(ctx context.Context, agent string) (store.Stats, error)
+	Stats(ctx context.Context, agent string) (client.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
-	Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error)
+	Consolidate(ctx context.Context, agent string, req consolidate.Request) (client.ConsolidateResult, error)
 	factBackend
 	Close() error
 }
@@ -71,13 +71,7 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 	if addr == "" {
 		addr = dialable(cfg.Listen)
 	}
-	cl := client.New(addr, nil)
-	opts := []pub.Option{pub.WithUserAgent("dormouse-cli/" + Version)}
-	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
-		cl = cl.WithToken(tok)
-		opts = append(opts, pub.WithToken(tok))
-	}
-	return remote{cl, factAPI{pub.New(addr, opts...)}}, nil
+	return newRemote(addr, env.getenv("DORMOUSE_TOKEN")), nil
 }
 
 // dialable turns a listen address into one a client can dial: a wildcard
@@ -109,13 +103,6 @@ func refuseRootWrite(env Env, dir string) error {
 	return nil
 }
 
-type remote struct {
-	*client.Client
-	factAPI
-}
-
-func (remote) Close() error { return nil }
-
 // local serves the commands from the agent files, with the daemon's
 // services: the same recall engine, answerer and health monitor.
 type local struct {
@@ -132,57 +119,58 @@ func newLocal(s *daemon.Services) *local {
 	return &local{s: s, st: s.Store, limits: lim, factAPI: api}
 }
 
-func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (consolidate.Result, error) {
+func (l *local) Consolidate(ctx context.Context, agent string, req consolidate.Request) (client.ConsolidateResult, error) {
 	if l.s.Consolidate == nil {
-		return consolidate.Result{}, l.s.ConsolidateErr
+		return client.ConsolidateResult{}, l.s.ConsolidateErr
 	}
-	return l.s.Consolidate.Do(ctx, agent, req)
+	res, err := l.s.Consolidate.Do(ctx, agent, req)
+	return wire.ConsolidateResult(res), err
 }
 
 func (l *local) Close() error { return l.s.Close() }
 
-func (l *local) Ingest(ctx context.Context, agent string, ins []capture.Input) ([]store.Inserted, error) {
+func (l *local) Ingest(ctx context.Context, agent string, ins []capture.Input) ([]client.Inserted, error) {
 	var out []store.Inserted
 	err := l.st.With(ctx, agent, true, func(a *store.Agent) error {
 		var err error
 		out, err = capture.Ingest(ctx, a, ins, l.limits, time.Now())
 		return err
 	})
-	return out, err
+	return wire.Inserted(out), err
 }
 
-func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (recall.Result, error) {
+func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (client.RecallResult, error) {
 	q, err := req.Parse()
 	if err != nil {
-		return recall.Result{}, err
+		return client.RecallResult{}, err
 	}
 	var res recall.Result
 	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		res, err = l.s.Recall.Recall(ctx, a, q)
 		return err
 	})
-	return res, err
+	return wire.RecallResult(res), err
 }
 
-func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([]store.Memory, string, error) {
+func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([]client.Memory, string, error) {
 	var mems []store.Memory
 	var next string
 	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		var err error
-		mems, next, err = a.List(ctx, store.ListOptions{Since: o.Since, Until: o.Until, Session: o.Session, Limit: o.Limit, Cursor: o.Cursor})
+		mems, next, err = a.List(ctx, store.ListOptions{Since: o.Since, Until: o.Until, Session: o.SessionID, Limit: o.Limit, Cursor: o.Cursor})
 		return err
 	})
-	return mems, next, err
+	return wire.Memories(mems), next, err
 }
 
-func (l *local) Get(ctx context.Context, agent string, id int64) (store.Memory, error) {
+func (l *local) Get(ctx context.Context, agent string, id int64) (client.Memory, error) {
 	var m store.Memory
 	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		var err error
 		m, err = a.Get(ctx, id)
 		return err
 	})
-	return m, err
+	return wire.Memory(m), err
 }
 
 func (l *local) Delete(ctx context.Context, agent string, id int64) error {
@@ -193,14 +181,14 @@ func (l *local) RejectFact(ctx context.Context, agent string, id int64) error {
 	return l.st.With(ctx, agent, false, func(a *store.Agent) error { return a.RejectFact(ctx, id) })
 }
 
-func (l *local) Stats(ctx context.Context, agent string) (store.Stats, error) {
+func (l *local) Stats(ctx context.Context, agent string) (client.Stats, error) {
 	var st store.Stats
 	err := l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		var err error
 		st, err = a.Stats(ctx)
 		return err
 	})
-	return st, err
+	return wire.Stats(st), err
 }
 
 func (l *local) Agents(context.Context) ([]string, error) { return l.st.Agents() }

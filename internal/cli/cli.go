@@ -231,7 +231,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		args = fs.Args()
 		if len(args) == 0 {
-			return pos, nil
+			return pos, checkOldNames(fs)
 		}
 		pos = append(pos, args[0])
 		args = args[1:]

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/client"
 )
 
 // runMain runs the command line in-process with a hermetic environment.
@@ -167,12 +167,12 @@ func TestConsolidateCommand(t *testing.T) {
 			t.Fatalf("consolidate --dry-run: exit %d: %s", code, errOut)
 		}
 		var plan struct {
-			Results []consolidate.Result `json:"results"`
+			Results []client.ConsolidateResult `json:"results"`
 		}
 		if err := json.Unmarshal([]byte(out), &plan); err != nil {
 			t.Fatalf("consolidate --dry-run --json = %q: %v", out, err)
 		}
-		want := []consolidate.DayPlan{{Day: day, Memories: 1, Unconsolidated: 1, Chunks: 1, EstimatedTokens: 19}}
+		want := []client.DayPlan{{Day: day, Memories: 1, Unconsolidated: 1, Chunks: 1, EstimatedTokens: 19}}
 		if len(plan.Results) != 1 || plan.Results[0].Plan == nil {
 			t.Fatalf("dry run results = %+v", plan.Results)
 		}

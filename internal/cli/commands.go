@@ -12,13 +12,11 @@ import (
 	"text/tabwriter"
 	"time"
 
-	pub "github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
-	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
-	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 func bytesHuman(n int64) string {
@@ -84,12 +82,15 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 	var c common
 	c.register(fs, true)
 	in := capture.Input{}
-	fs.StringVar(&in.SessionID, "session", "", "session id")
+	fs.StringVar(&in.SessionID, "session-id", "", "session id")
 	fs.StringVar(&in.Role, "role", "", "role (user, assistant, tool, note...)")
-	fs.StringVar(&in.InteractionType, "type", "", "interaction type")
+	fs.StringVar(&in.InteractionType, "interaction-type", "", "interaction type")
 	fs.StringVar(&in.Source, "source", "cli", "source")
 	importance := fs.String("importance", "", "importance 0..1 (default: derived from the text)")
-	at := fs.String("at", "", "timestamp, RFC 3339 (default now)")
+	at := fs.String("timestamp", "", "when it happened, RFC 3339 (default now)")
+	oldName(fs, "session", "session-id")
+	oldName(fs, "type", "interaction-type")
+	oldName(fs, "at", "timestamp")
 	file := fs.String("file", "", "ingest this file through the file pipeline (.md .txt .pdf ...) instead of text")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -120,7 +121,7 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 		}
 		in.Importance = &v
 	}
-	if _, err := parseTimeFlag("at", *at); err != nil {
+	if _, err := parseTimeFlag(givenAs(fs, "timestamp"), *at); err != nil {
 		return err
 	}
 	in.Timestamp = *at
@@ -151,16 +152,18 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 	var c common
 	c.register(fs, true)
 	var req recall.Request
-	fs.IntVar(&req.BudgetTokens, "budget", 0, "token budget for the context (default: configured, 1000)")
+	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "token budget for the context (default: configured, 1000)")
 	fs.IntVar(&req.K, "k", 0, "maximum number of items (default: configured, 10)")
 	fs.StringVar(&req.AsOf, "as-of", "", "answer as of this time, RFC 3339: nothing newer is used")
 	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
 	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
-	fs.StringVar(&req.Session, "session", "", "only this session's memories")
+	fs.StringVar(&req.SessionID, "session-id", "", "only this session's memories")
 	fs.StringVar(&req.Role, "role", "", "only memories with this role (who said it)")
 	fs.StringVar(&req.Source, "source", "", "only memories from this source")
 	fs.StringVar(&req.Entity, "entity", "", "only memories naming this entity")
 	fs.BoolVar(&req.Explain, "explain", false, "show why each item ranked where it did (score parts)")
+	oldName(fs, "budget", "budget-tokens")
+	oldName(fs, "session", "session-id")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -210,9 +213,10 @@ func runList(ctx context.Context, env Env, args []string) error {
 	since := fs.String("since", "", "from this time on, RFC 3339")
 	until := fs.String("until", "", "up to this time, RFC 3339")
 	var o client.ListOptions
-	fs.StringVar(&o.Session, "session", "", "only this session")
+	fs.StringVar(&o.SessionID, "session-id", "", "only this session")
 	fs.IntVar(&o.Limit, "limit", 50, "memories per page (1-1000)")
 	fs.StringVar(&o.Cursor, "cursor", "", "continue from a previous page's cursor")
+	oldName(fs, "session", "session-id")
 	if err := parseNone(fs, args); err != nil {
 		return err
 	}
@@ -293,17 +297,17 @@ func runShow(ctx context.Context, env Env, args []string) error {
 		return printJSON(env.Stdout, v)
 	}
 	switch v := v.(type) {
-	case pub.Fact:
+	case client.Fact:
 		showFact(env.Stdout, v)
-	case pub.Consolidation:
+	case client.Consolidation:
 		showConsolidation(env.Stdout, v)
-	case store.Memory:
+	case client.Memory:
 		showMemory(env.Stdout, v)
 	}
 	return nil
 }
 
-func showMemory(w io.Writer, m store.Memory) {
+func showMemory(w io.Writer, m client.Memory) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "id:\tmemory:%d\n", m.ID)
 	fmt.Fprintf(tw, "time:\t%s\n", m.Timestamp.Format(time.RFC3339))
@@ -375,9 +379,9 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	type agentStatus struct {
-		Name  string       `json:"name"`
-		Stats *store.Stats `json:"stats,omitempty"`
-		Error string       `json:"error,omitempty"`
+		Name  string        `json:"name"`
+		Stats *client.Stats `json:"stats,omitempty"`
+		Error string        `json:"error,omitempty"`
 	}
 	var out []agentStatus
 	var failed error
@@ -435,7 +439,7 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 
 // explainParts lists an item's score parts: relevance, coverage, importance
 // and recency always, the others when they count.
-func explainParts(x *recall.Explain) string {
+func explainParts(x *client.Explain) string {
 	var b strings.Builder
 	for _, p := range []struct {
 		name   string

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 )
 
@@ -43,7 +43,7 @@ func runConsolidate(ctx context.Context, env Env, args []string) error {
 		}
 	}
 
-	results := []consolidate.Result{}
+	results := []client.ConsolidateResult{}
 	var errs []error
 	for _, a := range agents {
 		res, err := b.Consolidate(ctx, a, req)

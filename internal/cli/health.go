@@ -7,24 +7,25 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // healthReport is the daemon's /health, or the same report computed from
 // the files with --data.
-func (c *common) healthReport(ctx context.Context, env Env, b backend) (health.Report, error) {
+func (c *common) healthReport(ctx context.Context, env Env, b backend) (client.Health, error) {
 	switch b := b.(type) {
 	case remote:
 		return b.Health(ctx)
 	case *local:
 		b.s.Health.Logger = nil // one report: its state "changing" from unknown is no news to log
-		return b.s.Health.Report(ctx), nil
+		return wire.Health(b.s.Health.Report(ctx)), nil
 	}
-	return health.Report{}, fmt.Errorf("no health report from %T", b)
+	return client.Health{}, fmt.Errorf("no health report from %T", b)
 }
 
 // printHealth writes the report's state, reasons and host readings.
-func printHealth(w io.Writer, r health.Report) {
+func printHealth(w io.Writer, r client.Health) {
 	fmt.Fprintf(w, "health: %s\n", r.State)
 	for _, reason := range r.Reasons {
 		fmt.Fprintf(w, "  - %s\n", reason)

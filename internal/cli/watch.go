@@ -8,9 +8,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/watch"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 func runWatch(ctx context.Context, env Env, args []string) error {
@@ -69,7 +70,7 @@ func watchScan(ctx context.Context, env Env, c common, agent string) error {
 		return err
 	}
 	defer b.Close()
-	var res []watch.ScanResult
+	var res []client.ScanResult
 	var scanErr string
 	switch be := b.(type) {
 	case remote:
@@ -79,7 +80,9 @@ func watchScan(ctx context.Context, env Env, c common, agent string) error {
 			be.s.Logger.Warn("images fail until the vision model can be set up", "err", err)
 		}
 		var serr error
-		res, serr = be.s.Watchers.Scan(ctx, agent)
+		var scans []watch.ScanResult
+		scans, serr = be.s.Watchers.Scan(ctx, agent)
+		res = wire.ScanResults(scans)
 		if serr != nil {
 			scanErr = serr.Error()
 		}
@@ -114,13 +117,15 @@ func watchStatus(ctx context.Context, env Env, c common) error {
 		return err
 	}
 	defer b.Close()
-	var rep client.WatchReport
+	var rep client.WatchStatus
 	switch be := b.(type) {
 	case remote:
 		rep, err = be.WatchStatus(ctx)
 	case *local: // no watcher runs here: the configuration and the files' recorded state
-		rep.Folders = be.s.Watchers.Status()
-		rep.Failing, err = watch.FailingFiles(ctx, be.st, nil)
+		rep.Folders = wire.WatchFolders(be.s.Watchers.Status())
+		var failing []watch.FailingFile
+		failing, err = watch.FailingFiles(ctx, be.st, nil)
+		rep.Failing = wire.FailingFiles(failing)
 	}
 	if err != nil {
 		return err
@@ -176,13 +181,15 @@ func ingestFile(ctx context.Context, env Env, c common, name string) error {
 		return err
 	}
 	defer b.Close()
-	var out watch.Outcome
+	var out client.FileOutcome
 	switch be := b.(type) {
 	case remote:
 		out, err = be.UploadFile(ctx, c.agent, name, data, fi.ModTime())
 	case *local:
 		// A vision model that cannot be set up fails an image with its error; other files need none.
-		out, err = be.s.Watchers.Ingester().Upload(ctx, c.agent, name, data, fi.ModTime())
+		var o watch.Outcome
+		o, err = be.s.Watchers.Ingester().Upload(ctx, c.agent, name, data, fi.ModTime())
+		out = wire.FileOutcome(o)
 	}
 	if err != nil {
 		return err
@@ -202,7 +209,7 @@ func ingestFile(ctx context.Context, env Env, c common, name string) error {
 // printFailingFiles adds the failing files of watched folders to `dormouse status`. A daemon that
 // watches nothing (or predates watched folders) has none to show.
 func printFailingFiles(ctx context.Context, env Env, b backend) {
-	var failing []watch.FailingFile
+	var failing []client.FailingFile
 	switch be := b.(type) {
 	case remote:
 		rep, err := be.WatchStatus(ctx)
@@ -211,11 +218,12 @@ func printFailingFiles(ctx context.Context, env Env, b backend) {
 		}
 		failing = rep.Failing
 	case *local:
-		var err error
-		if failing, err = watch.FailingFiles(ctx, be.st, nil); err != nil {
+		ff, err := watch.FailingFiles(ctx, be.st, nil)
+		if err != nil {
 			fmt.Fprintf(env.Stdout, "\nfailing files: %v\n", err)
 			return
 		}
+		failing = wire.FailingFiles(ff)
 	}
 	if len(failing) == 0 {
 		return

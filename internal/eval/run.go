@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -20,11 +21,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/answer"
-	"github.com/dormouse-dev/dormouse/internal/capture"
-	"github.com/dormouse-dev/dormouse/internal/client"
 	"github.com/dormouse-dev/dormouse/internal/config"
-	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -304,7 +303,7 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 	api.SetReady(true)
 	ts := httptest.NewServer(api)
 	defer ts.Close()
-	w := &world{sc: sc, loc: loc, clock: clk, cl: client.New(ts.URL, ts.Client()), http: ts.Client(), url: ts.URL, ans: s.Answer,
+	w := &world{sc: sc, loc: loc, clock: clk, cl: client.New(ts.URL, client.WithHTTPClient(ts.Client())), http: ts.Client(), url: ts.URL, ans: s.Answer,
 		rebuild: s.Rebuilder}
 
 	for _, ev := range sc.Events {
@@ -332,21 +331,20 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 func (w *world) apply(ctx context.Context, ev Event) error {
 	switch ev.Kind {
 	case EventMemory:
-		ins := make([]capture.Input, 0, ev.Repeat)
+		ins := make([]client.MemoryInput, 0, ev.Repeat)
 		for i := 1; i <= ev.Repeat; i++ {
 			content := ev.Content
 			if ev.Repeated {
 				content = strings.ReplaceAll(content, "{i}", strconv.Itoa(i))
 			}
 			at := ev.At.Add(time.Duration(i-1) * time.Minute)
-			ins = append(ins, capture.Input{Content: content, SessionID: ev.Session, Role: ev.Role,
-				InteractionType: ev.Type, Importance: ev.Importance, Source: ev.Source,
-				Timestamp: at.Format(time.RFC3339Nano)})
+			ins = append(ins, client.MemoryInput{Content: content, SessionID: ev.Session, Role: ev.Role,
+				InteractionType: ev.Type, Importance: ev.Importance, Source: ev.Source, Timestamp: at})
 		}
 		w.clock.set(ev.At.Add(time.Duration(ev.Repeat-1) * time.Minute))
 		for len(ins) > 0 {
 			n := min(len(ins), 1000)
-			if _, err := w.cl.Ingest(ctx, ev.Agent, ins[:n]); err != nil {
+			if _, err := w.cl.RememberBatch(ctx, ev.Agent, ins[:n]); err != nil {
 				return fmt.Errorf("store memory: %w", err)
 			}
 			ins = ins[n:]
@@ -355,7 +353,7 @@ func (w *world) apply(ctx context.Context, ev Event) error {
 		// Through the watched folders' pipeline, as a file saved at path
 		// with mtime at: a re-saved path replaces its memories.
 		w.clock.set(ev.At)
-		out, err := w.cl.UploadFileAt(ctx, ev.Agent, ev.Path, []byte(ev.Content), ev.At)
+		out, err := w.cl.UploadFile(ctx, ev.Agent, path.Base(ev.Path), []byte(ev.Content), client.UploadOptions{MTime: ev.At, Path: ev.Path})
 		if err != nil {
 			return fmt.Errorf("ingest file %s: %w", ev.Path, err)
 		}
@@ -374,7 +372,7 @@ func (w *world) apply(ctx context.Context, ev Event) error {
 			if !slices.Contains(agents, a) {
 				continue
 			}
-			res, err := w.cl.Consolidate(ctx, a, consolidate.Request{Date: ev.Day})
+			res, err := w.cl.Consolidate(ctx, a, client.ConsolidateRequest{Date: ev.Day})
 			var ae *client.APIError
 			if errors.As(err, &ae) && ae.Code == "unknown_agent" {
 				continue // listed but nothing stored yet: nothing to consolidate
@@ -403,7 +401,7 @@ func (w *world) forget(ctx context.Context, agent, match string) error {
 	var del []int64
 	cursor := ""
 	for {
-		mems, next, err := w.cl.List(ctx, agent, client.ListOptions{Limit: 1000, Cursor: cursor})
+		page, err := w.cl.Memories(ctx, agent, client.ListOptions{Limit: 1000, Cursor: cursor})
 		if err != nil {
 			var ae *client.APIError
 			if errors.As(err, &ae) && ae.Code == "unknown_agent" {
@@ -411,23 +409,23 @@ func (w *world) forget(ctx context.Context, agent, match string) error {
 			}
 			return fmt.Errorf("forget: list memories: %w", err)
 		}
-		for _, m := range mems {
+		for _, m := range page.Memories {
 			if Contains(m.Content, match) {
 				del = append(del, m.ID)
 			}
 		}
-		if next == "" {
+		if page.NextCursor == "" {
 			break
 		}
-		cursor = next
+		cursor = page.NextCursor
 	}
 	for _, id := range del {
-		if err := w.cl.Delete(ctx, agent, id); err != nil {
+		if err := w.cl.DeleteMemory(ctx, agent, id); err != nil {
 			return fmt.Errorf("forget: delete memory %d: %w", id, err)
 		}
 	}
 	var facts struct {
-		Facts []store.Fact `json:"facts"`
+		Facts []client.Fact `json:"facts"`
 	}
 	if err := w.get(ctx, "/v1/agents/"+url.PathEscape(agent)+"/facts?history=true&limit=10000", &facts); err != nil {
 		return fmt.Errorf("forget: list facts: %w", err)
@@ -464,7 +462,7 @@ func (w *world) probe(ctx context.Context, p Probe, end time.Time) (ProbeResult,
 	}
 	w.clock.set(asOf)
 	pr := ProbeResult{Ask: p.Ask, Agent: p.Agent, AsOf: asOf.Format(time.RFC3339), Abstain: p.Abstain, Citations: []string{}}
-	req := recall.Request{Query: p.Ask, BudgetTokens: p.Budget, AsOf: asOf.Format(time.RFC3339Nano)}
+	req := client.RecallRequest{Query: p.Ask, BudgetTokens: p.Budget, AsOf: asOf}
 
 	// on: the context an agent would get, and the answer it would be given.
 	var rec recalled
@@ -557,7 +555,7 @@ func check(p Probe, text string, items int) (bool, string) {
 
 // citationProblem checks an answer's integrity: every citation names an
 // item of its context, and the answer holds no other.
-func citationProblem(a answer.Result) string {
+func citationProblem(a client.Answer) string {
 	in := map[string]bool{}
 	for _, it := range a.Items {
 		in[it.ID] = true

@@ -11,32 +11,46 @@ import (
 	"github.com/dormouse-dev/dormouse/client"
 )
 
+// askArgs are recall's: ask takes the same options. Question is query's old
+// name here, taken for one release.
 type askArgs struct {
-	Agent        string `json:"agent,omitempty"`
-	Question     string `json:"question" jsonschema:"the question, in natural language, e.g. 'When is the launch?'; names and specific words match best"`
-	BudgetTokens int    `json:"budget_tokens,omitempty" jsonschema:"the most tokens of recalled context the answer is drawn from (default: the server's, usually 1000)"`
-	K            int    `json:"k,omitempty" jsonschema:"the most context items to draw on (default 10)"`
-	Since        string `json:"since,omitempty" jsonschema:"only memories from this time on, RFC 3339"`
-	Until        string `json:"until,omitempty" jsonschema:"only memories up to this time, RFC 3339"`
-	AsOf         string `json:"as_of,omitempty" jsonschema:"answer as of this time, RFC 3339: nothing newer is used"`
-	SessionID    string `json:"session_id,omitempty" jsonschema:"only this session's memories"`
+	recallArgs
+	Question string `json:"question,omitempty" jsonschema:"old name of query, taken for one release"`
 }
 
-func (s *Server) addAskTool(srv *mcp.Server) {
-	tool(srv, s, &mcp.Tool{
-		Name:  "ask",
-		Title: "Ask",
-		Description: "Answer a question from memory, with citations: Dormouse recalls the relevant memories, day summaries and facts and answers from them alone, " +
-			"each statement followed by the citation of its source ([memory:42], [fact:7], [consolidation:3]). " +
-			"When nothing stored answers it, it says so rather than guess. Use recall instead to read the context yourself.",
-		InputSchema: s.schema(askArgs{}, func(p map[string]*jsonschema.Schema) {
-			p["question"].MinLength = ptr(1)
+func (s *Server) askSpec() spec {
+	return spec{
+		Tool: mcp.Tool{Name: "ask", Title: "Ask", Annotations: readOnly,
+			Description: "Answer a question from memory, with citations: Dormouse recalls the relevant memories, day summaries and facts and answers from them alone, " +
+				"each statement followed by the citation of its source ([memory:42], [fact:7], [consolidation:3]). " +
+				"When nothing stored answers it, it says so rather than guess. Use recall instead to read the context yourself."},
+		edit: func(p map[string]*jsonschema.Schema) {
+			recallBounds(p)
 			p["question"].MaxLength = ptr(4096)
-			bounds(p["budget_tokens"], 1, 200000)
-			bounds(p["k"], 1, 1000)
-		}),
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
-	}, s.ask)
+			p["query"].Description = "the question, in natural language, e.g. 'When is the launch?'; names and specific words match best"
+			p["budget_tokens"].Description = "the most tokens of recalled context the answer is drawn from (default: the server's, usually 1000)"
+			p["k"].Description = "the most context items to draw on (default 10)"
+			p["as_of"].Description = "answer as of this time, RFC 3339: nothing newer is used"
+		},
+		optional: []string{"query"}, // or question, its old name
+		handle:   handler(s.ask),
+	}
+}
+
+// question is the query, under its name or its old one.
+func (in askArgs) question() (string, error) {
+	q := in.Query
+	switch {
+	case in.Question == "":
+	case q != "" && q != in.Question:
+		return "", fmt.Errorf("invalid arguments: query %q and its old name question %q differ: send query alone", q, in.Question)
+	default:
+		q = in.Question
+	}
+	if strings.TrimSpace(q) == "" {
+		return "", fmt.Errorf("invalid arguments: query (or its old name question) is empty: ask something, e.g. 'When is the launch?'")
+	}
+	return q, nil
 }
 
 func (s *Server) ask(ctx context.Context, in askArgs) (*mcp.CallToolResult, error) {
@@ -44,11 +58,11 @@ func (s *Server) ask(ctx context.Context, in askArgs) (*mcp.CallToolResult, erro
 	if err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(in.Question) == "" {
-		return nil, fmt.Errorf("invalid arguments: question is empty: ask something, e.g. 'When is the launch?'")
+	q, err := in.question()
+	if err != nil {
+		return nil, err
 	}
-	req, err := recallRequest(in.Question, recallArgs{BudgetTokens: in.BudgetTokens, K: in.K,
-		Since: in.Since, Until: in.Until, AsOf: in.AsOf, SessionID: in.SessionID})
+	req, err := recallRequest(q, in.recallArgs)
 	if err != nil {
 		return nil, err
 	}

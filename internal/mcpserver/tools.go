@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,7 +43,7 @@ type recallArgs struct {
 // recallRequest is the request recall and ask send: the query and a's
 // budget, filters and times (RFC 3339, checked).
 func recallRequest(query string, a recallArgs) (client.RecallRequest, error) {
-	req := client.RecallRequest{Query: query, BudgetTokens: a.BudgetTokens, K: a.K, Session: a.SessionID}
+	req := client.RecallRequest{Query: query, BudgetTokens: a.BudgetTokens, K: a.K, SessionID: a.SessionID}
 	for _, f := range []struct {
 		name, v string
 		dst     *time.Time
@@ -90,11 +91,12 @@ type statusArgs struct {
 
 const agentPattern = `^[a-z0-9][a-z0-9_-]{0,63}$`
 
-// schema infers T's schema and applies the server's agent rule and edit.
-func (s *Server) schema(t any, edit func(props map[string]*jsonschema.Schema)) *jsonschema.Schema {
-	sc, err := jsonschema.ForType(reflectType(t), &jsonschema.ForOptions{})
+// schema infers the schema of the arguments' type t, applies the server's
+// agent rule and edit, and leaves the names in optional out of required.
+func (s *Server) schema(t reflect.Type, edit func(props map[string]*jsonschema.Schema), optional []string) *jsonschema.Schema {
+	sc, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
 	if err != nil {
-		panic(fmt.Sprintf("mcpserver: schema of %T: %v", t, err)) // a programming error, found by every test
+		panic(fmt.Sprintf("mcpserver: schema of %v: %v", t, err)) // a programming error, found by every test
 	}
 	if s.opts.Agent != "" {
 		delete(sc.Properties, "agent")
@@ -102,6 +104,7 @@ func (s *Server) schema(t any, edit func(props map[string]*jsonschema.Schema)) *
 		a.Description = fmt.Sprintf("the agent whose memory to use (default %q): 1-64 of a-z, 0-9, '_' and '-'", s.opts.DefaultAgent)
 		a.Pattern = agentPattern
 	}
+	sc.Required = slices.DeleteFunc(sc.Required, func(n string) bool { return slices.Contains(optional, n) })
 	if edit != nil {
 		edit(sc.Properties)
 	}
@@ -114,86 +117,92 @@ func bounds(p *jsonschema.Schema, lo, hi float64) {
 	p.Minimum, p.Maximum = ptr(lo), ptr(hi)
 }
 
-func (s *Server) addTools(srv *mcp.Server) {
-	readOnly := &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+// spec is one tool: what a model reads of it, how its schema tightens the
+// one inferred from its arguments, and its handler.
+type spec struct {
+	mcp.Tool
+	edit     func(props map[string]*jsonschema.Schema)
+	optional []string // arguments the handler checks itself (one of two names)
+	handle   func(srv *mcp.Server, s *Server, sp spec)
+}
 
-	tool(srv, s, &mcp.Tool{
-		Name:        "remember",
-		Title:       "Remember",
-		Description: "Store a memory: a fact, preference, decision, event or anything worth recalling later. Returns its citation id (memory:N). Storing the same text again is recognised as a duplicate.",
-		InputSchema: s.schema(rememberArgs{}, func(p map[string]*jsonschema.Schema) {
+// handler registers h, with the schema of its arguments' type.
+func handler[In any](h func(context.Context, In) (*mcp.CallToolResult, error)) func(*mcp.Server, *Server, spec) {
+	return func(srv *mcp.Server, s *Server, sp spec) {
+		t := sp.Tool
+		t.InputSchema = s.schema(reflect.TypeFor[In](), sp.edit, sp.optional)
+		tool(srv, s, &t, h)
+	}
+}
+
+// readOnly marks the tools that change nothing.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)}
+
+const datePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
+
+func (s *Server) addTools(srv *mcp.Server) {
+	for _, sp := range s.specs() {
+		sp.handle(srv, s, sp)
+	}
+}
+
+func (s *Server) specs() []spec {
+	return []spec{{
+		Tool: mcp.Tool{Name: "remember", Title: "Remember",
+			Description: "Store a memory: a fact, preference, decision, event or anything worth recalling later. Returns its citation id (memory:N). Storing the same text again is recognised as a duplicate.",
+			Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}},
+		edit: func(p map[string]*jsonschema.Schema) {
 			p["content"].MinLength = ptr(1)
 			bounds(p["importance"], 0, 1)
-		}),
-		Annotations: &mcp.ToolAnnotations{IdempotentHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
-	}, s.remember)
-
-	tool(srv, s, &mcp.Tool{
-		Name:        "recall",
-		Title:       "Recall",
-		Description: "Recall what is relevant to a question: memories, day summaries and facts, ranked and packed into a token budget, one line each, each starting with its citation ([memory:42], [consolidation:3], [fact:7]). Cite these ids when you use them.",
-		InputSchema: s.schema(recallArgs{}, func(p map[string]*jsonschema.Schema) {
-			p["query"].MinLength = ptr(1)
-			p["query"].MaxLength = ptr(4096)
-			bounds(p["budget_tokens"], 1, 200000)
-			bounds(p["k"], 1, 1000)
-		}),
-		Annotations: readOnly,
-	}, s.recall)
-
-	tool(srv, s, &mcp.Tool{
-		Name:        "list_recent",
-		Title:       "List recent memories",
-		Description: "List memories newest first, optionally within a time range or one session, a page at a time. Use it to see what was stored lately; use recall to search.",
-		InputSchema: s.schema(listArgs{}, func(p map[string]*jsonschema.Schema) {
-			bounds(p["limit"], 1, 100)
-		}),
-		Annotations: readOnly,
-	}, s.listRecent)
-
-	tool(srv, s, &mcp.Tool{
-		Name:        "facts",
-		Title:       "Facts",
-		Description: "List the facts distilled from memories by consolidation (entity, attribute, value, since when, from which memories): the current ones, optionally about one entity, or with history the superseded and rejected ones too.",
-		InputSchema: s.schema(factsArgs{}, func(p map[string]*jsonschema.Schema) {
-			bounds(p["limit"], 1, 10000)
-		}),
-		Annotations: readOnly,
-	}, s.facts)
-
-	tool(srv, s, &mcp.Tool{
-		Name:        "forget",
-		Title:       "Forget",
-		Description: "Forget a memory (deleted for good) or reject a fact (kept as rejected, so the same claim arriving again does not come back as current). Only when the user asks, or a fact is wrong.",
-		InputSchema: s.schema(forgetArgs{}, func(p map[string]*jsonschema.Schema) {
-			p["id"].Pattern = `^(memory|fact):[1-9][0-9]*$`
-		}),
-		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, s.forget)
-
-	tool(srv, s, &mcp.Tool{
-		Name:        "consolidate",
-		Title:       "Consolidate",
-		Description: "Consolidate now rather than at night: turn days of memories into day summaries and facts. Without arguments, every past day not yet consolidated. May take a while with an LLM configured; dry_run says what it would do first.",
-		InputSchema: s.schema(consolidateArgs{}, func(p map[string]*jsonschema.Schema) {
-			p["date"].Pattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
-			p["since"].Pattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`
-		}),
-		Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)},
-	}, s.consolidate)
-
-	tool(srv, s, &mcp.Tool{
-		Name:        "status",
-		Title:       "Status",
-		Description: "Show Dormouse's health and, per agent, how many memories, unconsolidated memories, day records and facts it holds.",
-		InputSchema: s.schema(statusArgs{}, func(p map[string]*jsonschema.Schema) {
+		},
+		handle: handler(s.remember),
+	}, {
+		Tool: mcp.Tool{Name: "recall", Title: "Recall", Annotations: readOnly,
+			Description: "Recall what is relevant to a question: memories, day summaries and facts, ranked and packed into a token budget, one line each, each starting with its citation ([memory:42], [consolidation:3], [fact:7]). Cite these ids when you use them."},
+		edit:   recallBounds,
+		handle: handler(s.recall),
+	}, s.askSpec(), {
+		Tool: mcp.Tool{Name: "list_recent", Title: "List recent memories", Annotations: readOnly,
+			Description: "List memories newest first, optionally within a time range or one session, a page at a time. Use it to see what was stored lately; use recall to search."},
+		edit:   func(p map[string]*jsonschema.Schema) { bounds(p["limit"], 1, 100) },
+		handle: handler(s.listRecent),
+	}, {
+		Tool: mcp.Tool{Name: "facts", Title: "Facts", Annotations: readOnly,
+			Description: "List the facts distilled from memories by consolidation (entity, attribute, value, since when, from which memories): the current ones, optionally about one entity, or with history the superseded and rejected ones too."},
+		edit:   func(p map[string]*jsonschema.Schema) { bounds(p["limit"], 1, 10000) },
+		handle: handler(s.facts),
+	}, {
+		Tool: mcp.Tool{Name: "forget", Title: "Forget",
+			Description: "Forget a memory (deleted for good) or reject a fact (kept as rejected, so the same claim arriving again does not come back as current). Only when the user asks, or a fact is wrong.",
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}},
+		edit:   func(p map[string]*jsonschema.Schema) { p["id"].Pattern = `^(memory|fact):[1-9][0-9]*$` },
+		handle: handler(s.forget),
+	}, {
+		Tool: mcp.Tool{Name: "consolidate", Title: "Consolidate",
+			Description: "Consolidate now rather than at night: turn days of memories into day summaries and facts. Without arguments, every past day not yet consolidated. May take a while with an LLM configured; dry_run says what it would do first.",
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}},
+		edit: func(p map[string]*jsonschema.Schema) {
+			p["date"].Pattern, p["since"].Pattern = datePattern, datePattern
+		},
+		handle: handler(s.consolidate),
+	}, {
+		Tool: mcp.Tool{Name: "status", Title: "Status", Annotations: readOnly,
+			Description: "Show Dormouse's health and, per agent, how many memories, unconsolidated memories, day records and facts it holds."},
+		edit: func(p map[string]*jsonschema.Schema) {
 			if a := p["agent"]; a != nil {
 				a.Description = "only this agent (default: every agent)"
 			}
-		}),
-		Annotations: readOnly,
-	}, s.status)
-	s.addAskTool(srv)
+		},
+		handle: handler(s.status),
+	}}
+}
+
+// recallBounds are the limits recall and ask share.
+func recallBounds(p map[string]*jsonschema.Schema) {
+	p["query"].MinLength = ptr(1)
+	p["query"].MaxLength = ptr(4096)
+	bounds(p["budget_tokens"], 1, 200000)
+	bounds(p["k"], 1, 1000)
 }
 
 // result is a text for the model and the same data structured.
@@ -283,7 +292,7 @@ func (s *Server) listRecent(ctx context.Context, in listArgs) (*mcp.CallToolResu
 	if err != nil {
 		return nil, err
 	}
-	o := client.ListOptions{Limit: in.Limit, Session: in.SessionID, Cursor: in.Cursor}
+	o := client.ListOptions{Limit: in.Limit, SessionID: in.SessionID, Cursor: in.Cursor}
 	if o.Limit == 0 {
 		o.Limit = 20
 	}
@@ -517,5 +526,3 @@ func (s *Server) status(ctx context.Context, in statusArgs) (*mcp.CallToolResult
 	}
 	return result(strings.TrimRight(b.String(), "\n"), out), nil
 }
-
-func reflectType(v any) reflect.Type { return reflect.TypeOf(v) }

@@ -14,11 +14,13 @@ type Request struct {
 	AsOf         string `json:"as_of,omitempty"`
 	Since        string `json:"since,omitempty"`
 	Until        string `json:"until,omitempty"`
-	Session      string `json:"session,omitempty"`
-	Role         string `json:"role,omitempty"`    // only memories with this role
-	Source       string `json:"source,omitempty"`  // only memories from this source
-	Entity       string `json:"entity,omitempty"`  // only memories naming this entity
-	Explain      bool   `json:"explain,omitempty"` // attach each item's score parts
+	SessionID    string `json:"session_id,omitempty"` // only this session's memories
+	Role         string `json:"role,omitempty"`       // only memories with this role
+	Source       string `json:"source,omitempty"`     // only memories from this source
+	Entity       string `json:"entity,omitempty"`     // only memories naming this entity
+	Explain      bool   `json:"explain,omitempty"`    // attach each item's score parts
+	// Session is SessionID's old name, accepted for one release.
+	Session string `json:"session,omitempty"`
 }
 
 // Limits on a request.
@@ -39,9 +41,11 @@ func invalid(format string, args ...any) error {
 
 // Parse validates r and turns it into a Query.
 func (r Request) Parse() (Query, error) {
-	q := Query{Text: r.Query, BudgetTokens: r.BudgetTokens, K: r.K, Session: r.Session,
+	q := Query{Text: r.Query, BudgetTokens: r.BudgetTokens, K: r.K, Session: r.SessionID,
 		Role: r.Role, Source: r.Source, Entity: r.Entity, Explain: r.Explain}
 	switch {
+	case r.Session != "" && r.SessionID != "" && r.Session != r.SessionID:
+		return q, invalid("session_id %q and its old name session %q differ: send session_id alone", r.SessionID, r.Session)
 	case len(r.Query) > MaxQueryBytes:
 		return q, invalid("query is %d bytes; the limit is %d", len(r.Query), MaxQueryBytes)
 	case r.BudgetTokens < 0 || r.BudgetTokens > MaxBudgetTokens:
@@ -50,6 +54,9 @@ func (r Request) Parse() (Query, error) {
 		return q, invalid("k must be from 1 to %d (or absent for the default)", MaxK)
 	case len(r.Role) > 256 || len(r.Source) > 256 || len(r.Entity) > 256:
 		return q, invalid("role, source and entity are at most 256 bytes each")
+	}
+	if q.Session == "" {
+		q.Session = r.Session
 	}
 	for _, f := range []struct {
 		name, v string

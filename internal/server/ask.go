@@ -8,6 +8,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // postAsk answers a question from the agent's memory: the body is a recall
@@ -36,7 +37,7 @@ func (s *Server) postAsk(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		s.answerError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	writeJSON(w, http.StatusOK, wire.Answer(res))
 }
 
 // answerError maps a model's failure to a status; anything else is the

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -80,7 +81,7 @@ func TestConsolidateUnderDeletesNever500s(t *testing.T) {
 	for c := range codes {
 		t.Error(c)
 	}
-	var res consolidate.Result
+	var res client.ConsolidateResult
 	if code := f.post("/v1/agents/main/consolidate", `{"date":"2026-02-09"}`, &res); code != http.StatusOK ||
 		len(res.Runs) != 1 || res.Runs[0].Status != store.RunOK || res.Runs[0].Memories != 10 {
 		t.Errorf("consolidate once the deletes are over: %d %+v, want one ok run of the 10 memories left", code, res)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -43,7 +44,7 @@ func TestConsolidateEndToEnd(t *testing.T) {
 		t.Errorf("OnWrite called %d times, want 1", writes)
 	}
 
-	var plan consolidate.Result
+	var plan client.ConsolidateResult
 	if code := f.post("/v1/agents/main/consolidate", `{"dry_run":true}`, &plan); code != http.StatusOK {
 		t.Fatalf("dry run: %d", code)
 	}
@@ -51,7 +52,7 @@ func TestConsolidateEndToEnd(t *testing.T) {
 		t.Errorf("dry run = %+v, want a plan of the two past days and no runs", plan)
 	}
 
-	var res consolidate.Result
+	var res client.ConsolidateResult
 	if code := f.post("/v1/agents/main/consolidate", ``, &res); code != http.StatusOK {
 		t.Fatalf("consolidate: %d", code)
 	}
@@ -62,7 +63,7 @@ func TestConsolidateEndToEnd(t *testing.T) {
 		t.Errorf("consolidate today: %d %+v", code, res)
 	}
 
-	var facts struct{ Facts []store.Fact }
+	var facts struct{ Facts []client.Fact }
 	f.do(http.MethodGet, "/v1/agents/main/facts?entity=Alice", nil, &facts)
 	if len(facts.Facts) != 1 || facts.Facts[0].Value != "engineer" {
 		t.Fatalf("facts = %+v, want Alice's role", facts)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // FileIngester runs the file pipeline on an upload.
@@ -144,7 +145,7 @@ func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
 				s.opts.OnWrite(name)
 			}
 		}
-		writeJSON(w, http.StatusCreated, out)
+		writeJSON(w, http.StatusCreated, wire.FileOutcome(out))
 	}
 }
 
@@ -165,7 +166,7 @@ func (s *Server) postWatchScan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.opts.Watch.Scan(r.Context(), r.URL.Query().Get("agent"))
-	body := map[string]any{"scans": nonNilSlice(res)}
+	body := map[string]any{"scans": wire.ScanResults(nonNilSlice(res))}
 	if err != nil {
 		body["error"] = err.Error()
 	}
@@ -183,7 +184,7 @@ func (s *Server) getWatchStatus(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"folders": nonNilSlice(s.opts.Watch.Status()), "failing": nonNilSlice(failing)})
+	writeJSON(w, http.StatusOK, map[string]any{"folders": wire.WatchFolders(nonNilSlice(s.opts.Watch.Status())), "failing": wire.FailingFiles(nonNilSlice(failing))})
 }
 
 // memoryOrigin explains a memory from a file: the content's hash, whether (and when) it was
@@ -199,7 +200,7 @@ func (s *Server) memoryOrigin(w http.ResponseWriter, r *http.Request, a *store.A
 		s.storeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, o)
+	writeJSON(w, http.StatusOK, wire.MemoryOrigin(o))
 }
 
 func nonNilSlice[T any](s []T) []T {

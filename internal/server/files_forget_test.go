@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
@@ -24,33 +24,35 @@ func TestForgettingSticksForUploadedFiles(t *testing.T) {
 	ing := &watch.Ingester{Store: st, AutoCreate: true, Location: time.UTC}
 	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Files: ing}))
 	defer ts.Close()
-	cl := client.New(ts.URL, nil)
+	cl := client.New(ts.URL)
 	ctx := t.Context()
 	at := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
 	note := "# Doc\n\n## A\n\nThe quokka lives on Rottnest.\n\n## B\n\nThe bilby digs burrows.\n"
-	if out, err := cl.UploadFileAt(ctx, "main", "doc.md", []byte(note), at); err != nil || out.Inserted != 2 {
+	if out, err := cl.UploadFile(ctx, "main", "doc.md", []byte(note), client.UploadOptions{MTime: at, Path: "doc.md"}); err != nil || out.Inserted != 2 {
 		t.Fatalf("first upload = %+v, %v", out, err)
 	}
-	mems, _, err := cl.List(ctx, "main", client.ListOptions{})
+	page, err := cl.Memories(ctx, "main", client.ListOptions{})
+	mems := page.Memories
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range mems {
 		if strings.Contains(m.Content, "quokka") {
-			if err := cl.Delete(ctx, "main", m.ID); err != nil {
+			if err := cl.DeleteMemory(ctx, "main", m.ID); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	edited := strings.Replace(note, "digs burrows", "digs deep burrows", 1)
-	if _, err := cl.UploadFileAt(ctx, "main", "doc.md", []byte(edited), at.Add(time.Hour)); err != nil {
+	if _, err := cl.UploadFile(ctx, "main", "doc.md", []byte(edited), client.UploadOptions{MTime: at.Add(time.Hour), Path: "doc.md"}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := cl.Recall(ctx, "main", recall.Request{Query: "where does the quokka live"})
+	res, err := cl.Recall(ctx, "main", client.RecallRequest{Query: "where does the quokka live"})
 	if err != nil || strings.Contains(res.Context, "quokka") {
 		t.Errorf("recall offers the forgotten section: %q, %v", res.Context, err)
 	}
-	mems, _, err = cl.List(ctx, "main", client.ListOptions{})
+	page, err = cl.Memories(ctx, "main", client.ListOptions{})
+	mems = page.Memories
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/client"
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
@@ -38,17 +38,18 @@ func TestFilesAndWatchAPI(t *testing.T) {
 	srv := New(st, &recall.Engine{}, Options{AutoCreate: true, Files: ing, Watch: m, MaxUploadBytes: 4096, MaxBodyBytes: 2048})
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	cl := client.New(ts.URL, nil)
+	cl := client.New(ts.URL)
 	ctx := t.Context()
 
 	var apiErr *client.APIError
 	// Upload: stored, then the same content again is reused.
 	mtime := time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)
-	out, err := cl.UploadFile(ctx, "main", "/some/where/trip.md", []byte("# Trip\n\nWe saw a kingfisher at the lake.\n"), mtime)
+	out, err := cl.UploadFile(ctx, "main", "/some/where/trip.md", []byte("# Trip\n\nWe saw a kingfisher at the lake.\n"), client.UploadOptions{MTime: mtime})
 	if err != nil || out.Status != store.FileOK || out.Inserted != 1 || out.Path != "trip.md" {
 		t.Fatalf("UploadFile = %+v, %v", out, err)
 	}
-	mems, _, err := cl.List(ctx, "main", client.ListOptions{})
+	page, err := cl.Memories(ctx, "main", client.ListOptions{})
+	mems := page.Memories
 	if err != nil || len(mems) != 1 || !mems[0].Timestamp.Equal(mtime) || mems[0].Source != "trip.md" {
 		t.Fatalf("after upload: %+v, %v", mems, err)
 	}
@@ -56,45 +57,45 @@ func TestFilesAndWatchAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var origin store.MemoryOrigin
+	var origin client.MemoryOrigin
 	if err := json.NewDecoder(resp.Body).Decode(&origin); err != nil || resp.StatusCode != 200 ||
 		len(origin.FileHash) != 64 || origin.RetiredAt != nil || len(origin.Paths) != 1 || origin.Paths[0] != "upload:/trip.md" {
 		t.Errorf("origin = %d %+v, %v", resp.StatusCode, origin, err)
 	}
 	resp.Body.Close()
-	out, err = cl.UploadFile(ctx, "main", "copy.md", []byte("# Trip\n\nWe saw a kingfisher at the lake.\n"), mtime)
+	out, err = cl.UploadFile(ctx, "main", "copy.md", []byte("# Trip\n\nWe saw a kingfisher at the lake.\n"), client.UploadOptions{MTime: mtime})
 	if err != nil || !out.Reused || out.Inserted != 0 {
 		t.Errorf("same content uploaded again = %+v, %v; want reused", out, err)
 	}
 
 	// Kept at a path: a new version replaces the old one's memories.
 	v1 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	if out, err := cl.UploadFileAt(ctx, "main", "notes/building.md", []byte("Building entrance: the gate code is 1234#."), v1); err != nil || out.Inserted != 1 {
+	if out, err := cl.UploadFile(ctx, "main", "building.md", []byte("Building entrance: the gate code is 1234#."), client.UploadOptions{MTime: v1, Path: "notes/building.md"}); err != nil || out.Inserted != 1 {
 		t.Fatalf("UploadFileAt v1 = %+v, %v", out, err)
 	}
-	out, err = cl.UploadFileAt(ctx, "main", "notes/building.md", []byte("Building entrance: the gate code is 5678#."), v1.Add(24*time.Hour))
+	out, err = cl.UploadFile(ctx, "main", "building.md", []byte("Building entrance: the gate code is 5678#."), client.UploadOptions{MTime: v1.Add(24 * time.Hour), Path: "notes/building.md"})
 	if err != nil || out.Inserted != 1 || out.Retired != 1 || out.Path != "notes/building.md" {
 		t.Fatalf("UploadFileAt v2 = %+v, %v", out, err)
 	}
-	res, err := cl.Recall(ctx, "main", recall.Request{Query: "gate code"})
+	res, err := cl.Recall(ctx, "main", client.RecallRequest{Query: "gate code"})
 	if err != nil || !strings.Contains(res.Context, "5678") || strings.Contains(res.Context, "1234") {
 		t.Errorf("recall after the re-upload: %q, %v; want only the new code", res.Context, err)
 	}
-	_, err = cl.UploadFileAt(ctx, "main", "../escape.md", []byte("x"), v1)
+	_, err = cl.UploadFile(ctx, "main", "escape.md", []byte("x"), client.UploadOptions{MTime: v1, Path: "../escape.md"})
 	if !errors.As(err, &apiErr) || apiErr.Status != 422 || !strings.Contains(apiErr.Message, "not a file path inside") {
 		t.Errorf("upload at ../escape.md: %v, want 422", err)
 	}
 
 	// Refusals: unsupported, binary, too large, not multipart, bad agent.
-	_, err = cl.UploadFile(ctx, "main", "x.exe", []byte("MZ"), mtime)
+	_, err = cl.UploadFile(ctx, "main", "x.exe", []byte("MZ"), client.UploadOptions{MTime: mtime})
 	if !errors.As(err, &apiErr) || apiErr.Status != 422 || !strings.Contains(apiErr.Message, "unsupported format") {
 		t.Errorf("upload of x.exe: %v, want 422 unsupported format", err)
 	}
-	_, err = cl.UploadFile(ctx, "main", "bin.txt", []byte("a\x00b"), mtime)
+	_, err = cl.UploadFile(ctx, "main", "bin.txt", []byte("a\x00b"), client.UploadOptions{MTime: mtime})
 	if !errors.As(err, &apiErr) || apiErr.Status != 422 || !strings.Contains(apiErr.Message, "binary") {
 		t.Errorf("upload of a binary .txt: %v, want 422 binary", err)
 	}
-	_, err = cl.UploadFile(ctx, "main", "big.txt", bytes.Repeat([]byte("word "), 2000), mtime)
+	_, err = cl.UploadFile(ctx, "main", "big.txt", bytes.Repeat([]byte("word "), 2000), client.UploadOptions{MTime: mtime})
 	if !errors.As(err, &apiErr) || apiErr.Status != 413 {
 		t.Errorf("upload over max_upload_bytes: %v, want 413", err)
 	}
@@ -112,7 +113,7 @@ func TestFilesAndWatchAPI(t *testing.T) {
 		t.Errorf("multipart without a file: %v %v, want 400", resp.StatusCode, err)
 	}
 	resp.Body.Close()
-	_, err = cl.UploadFile(ctx, "Bad..Name", "a.md", []byte("x"), mtime)
+	_, err = cl.UploadFile(ctx, "Bad..Name", "a.md", []byte("x"), client.UploadOptions{MTime: mtime})
 	if !errors.As(err, &apiErr) || apiErr.Status != 400 {
 		t.Errorf("upload to a bad agent name: %v, want 400", err)
 	}
@@ -121,9 +122,9 @@ func TestFilesAndWatchAPI(t *testing.T) {
 	}
 
 	// Scan and status.
-	scans, scanErr, err := cl.WatchScan(ctx, "")
-	if err != nil || scanErr != "" || len(scans) != 1 || scans[0].Ingested != 1 || scans[0].Failed != 1 {
-		t.Fatalf("WatchScan = %+v, %q, %v", scans, scanErr, err)
+	scans, err := cl.WatchScan(ctx, "")
+	if err != nil || len(scans) != 1 || scans[0].Ingested != 1 || scans[0].Failed != 1 {
+		t.Fatalf("WatchScan = %+v, %v", scans, err)
 	}
 	rep, err := cl.WatchStatus(ctx)
 	if err != nil || len(rep.Folders) != 1 || rep.Folders[0].Path != vault || rep.Folders[0].LastScan == nil {

@@ -8,14 +8,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // RequestError is a client mistake found while decoding a request.
@@ -124,8 +127,8 @@ func (s *Server) requestError(w http.ResponseWriter, r *http.Request, err error)
 }
 
 type postMemoriesResponse struct {
-	IDs     []int64          `json:"ids"`
-	Results []store.Inserted `json:"results"`
+	IDs     []int64           `json:"ids"`
+	Results []client.Inserted `json:"results"`
 }
 
 // postMemories decodes and validates the whole request before it opens (and
@@ -166,7 +169,7 @@ func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
 	if s.opts.OnWrite != nil {
 		s.opts.OnWrite(name)
 	}
-	writeJSON(w, http.StatusCreated, postMemoriesResponse{IDs: ids, Results: res})
+	writeJSON(w, http.StatusCreated, postMemoriesResponse{IDs: ids, Results: wire.Inserted(res)})
 }
 
 func parseTimeParam(q map[string][]string, key string) (time.Time, error) {
@@ -217,8 +220,13 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, a *store.A
 		s.requestError(w, r, err)
 		return
 	}
+	session, err := sessionParam(q)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
 	mems, next, err := a.List(r.Context(), store.ListOptions{
-		Since: since, Until: until, Session: q.Get("session"), Limit: limit, Cursor: q.Get("cursor"),
+		Since: since, Until: until, Session: session, Limit: limit, Cursor: q.Get("cursor"),
 	})
 	if err != nil {
 		s.requestError(w, r, err)
@@ -227,11 +235,23 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, a *store.A
 	if mems == nil {
 		mems = []store.Memory{}
 	}
-	body := map[string]any{"memories": mems}
+	body := map[string]any{"memories": wire.Memories(mems)}
 	if next != "" {
 		body["next_cursor"] = next
 	}
 	writeJSON(w, http.StatusOK, body)
+}
+
+// sessionParam is ?session_id=, or its old name ?session= (taken for one release).
+func sessionParam(q url.Values) (string, error) {
+	id, old := q.Get("session_id"), q.Get("session")
+	if id != "" && old != "" && id != old {
+		return "", badRequest("invalid_parameter", "session_id %q and its old name session %q differ: send session_id alone", id, old)
+	}
+	if id == "" {
+		return old, nil
+	}
+	return id, nil
 }
 
 func memoryID(r *http.Request) (int64, error) {
@@ -253,7 +273,7 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agen
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, m)
+	writeJSON(w, http.StatusOK, wire.Memory(m))
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
@@ -287,7 +307,7 @@ func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Age
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	writeJSON(w, http.StatusOK, wire.RecallResult(res))
 }
 
 func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agent) {
@@ -317,7 +337,7 @@ func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agen
 	if facts == nil {
 		facts = []store.Fact{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"facts": facts})
+	writeJSON(w, http.StatusOK, map[string]any{"facts": wire.Facts(facts)})
 }
 
 // rejectFact is how a user deletes a fact: it is kept as rejected, so the
@@ -363,7 +383,7 @@ func (s *Server) postConsolidate(w http.ResponseWriter, r *http.Request) {
 	var ce *consolidate.RequestError
 	switch {
 	case err == nil:
-		writeJSON(w, http.StatusOK, res)
+		writeJSON(w, http.StatusOK, wire.ConsolidateResult(res))
 	case errors.As(err, &ce):
 		writeError(w, http.StatusBadRequest, "invalid_request", ce.Error())
 	case errors.Is(err, consolidate.ErrBusy):
@@ -405,7 +425,7 @@ func (s *Server) listConsolidations(w http.ResponseWriter, r *http.Request, a *s
 	if cs == nil {
 		cs = []store.Consolidation{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"consolidations": cs})
+	writeJSON(w, http.StatusOK, map[string]any{"consolidations": wire.Consolidations(cs)})
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request, a *store.Agent) {
@@ -414,5 +434,5 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	writeJSON(w, http.StatusOK, wire.Stats(st))
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/client"
 )
 
 // TestControlCharactersInLabelsAre422: a role, session, source or type holding a newline (a forged
@@ -27,7 +27,7 @@ func TestControlCharactersInLabelsAre422(t *testing.T) {
 			t.Errorf("%s: %d %+v, want 422 naming the control character", body, got, out.Error)
 		}
 	}
-	var st store.Stats
+	var st client.Stats
 	if got := f.do(http.MethodGet, "/v1/agents/main/stats", nil, &st); got == http.StatusOK && st.Memories != 0 {
 		t.Errorf("%d memories stored from refused requests", st.Memories)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // Reporter gives the current health report (cached by its owner).
@@ -142,5 +143,5 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) {
 		status = http.StatusServiceUnavailable
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, status, rep)
+	writeJSON(w, status, wire.Health(rep))
 }

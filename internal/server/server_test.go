@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/client"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -196,8 +197,8 @@ func TestReadRequestValidation(t *testing.T) {
 }
 
 type postResp struct {
-	IDs     []int64          `json:"ids"`
-	Results []store.Inserted `json:"results"`
+	IDs     []int64           `json:"ids"`
+	Results []client.Inserted `json:"results"`
 }
 
 func TestMemoriesLifecycle(t *testing.T) {
@@ -218,11 +219,11 @@ func TestMemoriesLifecycle(t *testing.T) {
 	if got := f.post("/v1/agents/main/memories", body, &batch); got != http.StatusCreated {
 		t.Fatalf("POST batch: status %d", got)
 	}
-	if diff := cmp.Diff([]store.Inserted{{ID: 2}, {ID: 3}, {ID: 1, Duplicate: true}}, batch.Results); diff != "" {
+	if diff := cmp.Diff([]client.Inserted{{ID: 2}, {ID: 3}, {ID: 1, Duplicate: true}}, batch.Results); diff != "" {
 		t.Errorf("batch results (-want +got):\n%s", diff)
 	}
 
-	var m store.Memory
+	var m client.Memory
 	if got := f.do("GET", "/v1/agents/main/memories/1", nil, &m); got != 200 {
 		t.Fatalf("GET memory: status %d", got)
 	}
@@ -232,8 +233,8 @@ func TestMemoriesLifecycle(t *testing.T) {
 	}
 
 	var page struct {
-		Memories   []store.Memory `json:"memories"`
-		NextCursor string         `json:"next_cursor"`
+		Memories   []client.Memory `json:"memories"`
+		NextCursor string          `json:"next_cursor"`
 	}
 	if got := f.do("GET", "/v1/agents/main/memories?limit=2", nil, &page); got != 200 {
 		t.Fatalf("list: status %d", got)
@@ -276,7 +277,7 @@ func TestMemoriesLifecycle(t *testing.T) {
 		}
 	}
 
-	var st store.Stats
+	var st client.Stats
 	if got := f.do("GET", "/v1/agents/main/stats", nil, &st); got != 200 || st.Memories != 2 {
 		t.Errorf("stats: status %d, %+v", got, st)
 	}
@@ -287,13 +288,13 @@ func TestMemoriesLifecycle(t *testing.T) {
 		t.Errorf("agents: status %d, %+v", got, agents)
 	}
 	var facts struct {
-		Facts []store.Fact `json:"facts"`
+		Facts []client.Fact `json:"facts"`
 	}
 	if got := f.do("GET", "/v1/agents/main/facts", nil, &facts); got != 200 || facts.Facts == nil {
 		t.Errorf("facts: status %d, %+v", got, facts)
 	}
 	var cons struct {
-		Consolidations []store.Consolidation `json:"consolidations"`
+		Consolidations []client.Consolidation `json:"consolidations"`
 	}
 	if got := f.do("GET", "/v1/agents/main/consolidations", nil, &cons); got != 200 || cons.Consolidations == nil {
 		t.Errorf("consolidations: status %d, %+v", got, cons)
@@ -457,7 +458,7 @@ func TestFullStorageIs507(t *testing.T) {
 		}
 		break
 	}
-	var stats store.Stats
+	var stats client.Stats
 	if f.do("GET", "/v1/agents/main/stats", nil, &stats); stats.Memories != int64(acked) {
 		t.Errorf("%d memories stored, want the %d acknowledged", stats.Memories, acked)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -41,7 +42,7 @@ func TestFarFutureTimestampIs422(t *testing.T) {
 			t.Errorf("timestamp %s: %d %+v, want %d saying %q", tc.ts, got, out.Error, tc.status, tc.want)
 		}
 	}
-	var st store.Stats
+	var st client.Stats
 	if f.do(http.MethodGet, "/v1/agents/main/stats", nil, &st); st.Memories != 1 {
 		t.Errorf("%d memories stored, want only the one an hour ahead", st.Memories)
 	}
@@ -95,9 +96,9 @@ func TestYear10000RowStillServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	var list struct{ Memories []store.Memory }
-	var one store.Memory
-	var st store.Stats
+	var list struct{ Memories []client.Memory }
+	var one client.Memory
+	var st client.Stats
 	for path, out := range map[string]any{"/v1/agents/main/memories": &list,
 		fmt.Sprintf("/v1/agents/main/memories/%d", created.IDs[0]): &one, "/v1/agents/main/stats": &st} {
 		if got := f.do(http.MethodGet, path, nil, out); got != http.StatusOK {

@@ -14,10 +14,10 @@ import (
 // Day is one local day of an agent: how many memories it holds, how many
 // wait for consolidation, and whether it has a consolidation record.
 type Day struct {
-	Day            string `json:"day"`
-	Memories       int    `json:"memories"`
-	Unconsolidated int    `json:"unconsolidated"`
-	Consolidated   bool   `json:"consolidated"` // a record exists for the day
+	Day            string
+	Memories       int
+	Unconsolidated int
+	Consolidated   bool // a record exists for the day
 }
 
 // Days lists the days that have memories or a record, newest first, only

@@ -10,8 +10,8 @@ import (
 
 // Spent is what runs cost.
 type Spent struct {
-	Calls  int `json:"calls"`
-	Tokens int `json:"tokens"` // in and out
+	Calls  int
+	Tokens int // in and out
 }
 
 // SpentBy sums the calls and tokens of the runs of provider that started in

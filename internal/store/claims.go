@@ -14,9 +14,9 @@ import (
 
 // Claim is what a fact states about an entity: its attribute and value.
 type Claim struct {
-	Entity    string `json:"entity"`
-	Attribute string `json:"attribute"`
-	Value     string `json:"value"`
+	Entity    string
+	Attribute string
+	Value     string
 }
 
 // FlagMemories flags memories as a forgotten claim said again: kept and

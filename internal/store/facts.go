@@ -16,39 +16,39 @@ import (
 
 // Consolidation is one day's summary record: layer 2.
 type Consolidation struct {
-	ID        int64           `json:"id"`
-	Date      string          `json:"date"` // YYYY-MM-DD, local
-	Summary   string          `json:"summary"`
-	KeyFacts  json.RawMessage `json:"key_facts"`
-	Entities  json.RawMessage `json:"entities"`
-	Topics    json.RawMessage `json:"topics"`
-	Insights  json.RawMessage `json:"insights"`
-	SourceIDs []int64         `json:"source_ids"`
-	Model     string          `json:"model"`
-	CreatedAt time.Time       `json:"created_at"`
-	UpdatedAt time.Time       `json:"updated_at"`
+	ID        int64
+	Date      string // YYYY-MM-DD, local
+	Summary   string
+	KeyFacts  json.RawMessage
+	Entities  json.RawMessage
+	Topics    json.RawMessage
+	Insights  json.RawMessage
+	SourceIDs []int64
+	Model     string
+	CreatedAt time.Time
+	UpdatedAt time.Time
 }
 
 // Fact is a piece of long-term knowledge with provenance and a validity
 // interval: layer 3.
 type Fact struct {
-	ID                     int64      `json:"id"`
-	Entity                 string     `json:"entity"`
-	EntityType             string     `json:"entity_type"`
-	Attribute              string     `json:"attribute"`
-	Value                  string     `json:"value,omitempty"`
-	FactType               string     `json:"fact_type"`
-	Content                string     `json:"content"`
-	Confidence             float64    `json:"confidence"`
-	SourceMemoryIDs        []int64    `json:"source_memory_ids"`
-	SourceConsolidationIDs []int64    `json:"source_consolidation_ids"`
-	ValidFrom              time.Time  `json:"valid_from"`
-	ValidTo                *time.Time `json:"valid_to,omitempty"`
-	SupersededBy           *int64     `json:"superseded_by,omitempty"`
-	Rejected               bool       `json:"rejected"`
-	CreatedAt              time.Time  `json:"created_at"`
-	LastAccessed           *time.Time `json:"last_accessed,omitempty"`
-	AccessCount            int64      `json:"access_count"`
+	ID                     int64
+	Entity                 string
+	EntityType             string
+	Attribute              string
+	Value                  string
+	FactType               string
+	Content                string
+	Confidence             float64
+	SourceMemoryIDs        []int64
+	SourceConsolidationIDs []int64
+	ValidFrom              time.Time
+	ValidTo                *time.Time
+	SupersededBy           *int64
+	Rejected               bool
+	CreatedAt              time.Time
+	LastAccessed           *time.Time
+	AccessCount            int64
 }
 
 const factColumns = `id, entity, entity_type, attribute, fact_type, content, confidence,
@@ -102,8 +102,8 @@ const (
 
 // FactResult says what PutFact did and with which fact.
 type FactResult struct {
-	ID      int64  `json:"id"`
-	Outcome string `json:"outcome"`
+	ID      int64
+	Outcome string
 }
 
 // ErrRejected is returned by AddFact for a claim the user has rejected.

@@ -18,20 +18,20 @@ const (
 
 // TrackedFile is one file of a watched folder as last seen.
 type TrackedFile struct {
-	Root      string    `json:"root"`
-	Path      string    `json:"path"`
-	SHA256    string    `json:"sha256"`
-	Size      int64     `json:"size"`
-	MTime     time.Time `json:"mtime"`
-	Status    string    `json:"status"`
-	Error     string    `json:"error,omitempty"`
-	Attempts  int       `json:"attempts,omitempty"`
-	NextRetry time.Time `json:"next_retry,omitzero"`
-	Memories  int       `json:"memories"`
-	UpdatedAt time.Time `json:"updated_at"`
+	Root      string
+	Path      string
+	SHA256    string
+	Size      int64
+	MTime     time.Time
+	Status    string
+	Error     string
+	Attempts  int
+	NextRetry time.Time
+	Memories  int
+	UpdatedAt time.Time
 	// Undescribed is set (by TrackedFiles) for an image whose current memory has its metadata only:
 	// stored before a vision model was configured, so a scan may now describe it.
-	Undescribed bool `json:"undescribed,omitempty"`
+	Undescribed bool
 }
 
 const trackedColumns = `root, path, sha256, size, mtime, status, error, attempts, next_retry, memories, updated_at`
@@ -118,10 +118,10 @@ type FileChange struct {
 
 // FileResult says what CommitFile did.
 type FileResult struct {
-	Inserted  int  `json:"inserted"`            // memories stored
-	Reused    bool `json:"reused,omitempty"`    // the content's memories existed already
-	Retired   int  `json:"retired"`             // memories of the previous content retired
-	Refreshed int  `json:"refreshed,omitempty"` // memories rewritten in place (Refresh)
+	Inserted  int  // memories stored
+	Reused    bool // the content's memories existed already
+	Retired   int  // memories of the previous content retired
+	Refreshed int  // memories rewritten in place (Refresh)
 }
 
 // CommitFile records ch in one transaction.
@@ -418,10 +418,21 @@ func (a *Agent) refreshFile(ctx context.Context, c *conn, ch *FileChange, now ti
 	return nil
 }
 
+// entityColumn is an Entity as the entities column holds it: the JSON keys are the column's format,
+// written by every version, and do not follow the Go field names.
+type entityColumn struct {
+	Text string `json:"text"`
+	Type string `json:"type"`
+}
+
 // derivedColumns are m's entities and topics as JSON, and its context (NULL when it has none), as
 // daily_memories holds them.
 func derivedColumns(m *Memory) (entities, topics string, context any, err error) {
-	e, err := json.Marshal(nonNil(m.Entities))
+	cols := make([]entityColumn, len(m.Entities))
+	for i, x := range m.Entities {
+		cols[i] = entityColumn(x)
+	}
+	e, err := json.Marshal(cols)
 	if err != nil {
 		return "", "", nil, err
 	}
@@ -460,9 +471,9 @@ func insertFileMemory(ctx context.Context, c *conn, loc *time.Location, m *Memor
 
 // MemoryOrigin explains where a memory from a file came from and whether it is still current.
 type MemoryOrigin struct {
-	FileHash  string     `json:"file_hash,omitempty"` // "" for a memory not from a file
-	RetiredAt *time.Time `json:"retired_at,omitempty"`
-	Paths     []string   `json:"paths,omitempty"` // "root/path" of every tracked file holding that content now
+	FileHash  string // "" for a memory not from a file
+	RetiredAt *time.Time
+	Paths     []string // "root/path" of every tracked file holding that content now
 }
 
 // MemoryOrigin returns the file origin of memory id.
@@ -519,9 +530,9 @@ func (a *Agent) FileMemories(ctx context.Context, hash string) ([]Memory, error)
 // re-running its consolidation (which reads only current memories) repairs it. A day left with no
 // current memory has its record deleted at once instead.
 type RebuildDay struct {
-	Day      string    `json:"day"`
-	Reason   string    `json:"reason"`
-	MarkedAt time.Time `json:"marked_at"`
+	Day      string
+	Reason   string
+	MarkedAt time.Time
 }
 
 // FileRebuildDays lists the days marked for rebuild because of file changes, oldest first.

@@ -80,9 +80,9 @@ func (a *Agent) ReleaseLease(ctx context.Context, name, holder string) error {
 
 // Lease is a lease as stored.
 type Lease struct {
-	Name      string    `json:"name"`
-	Holder    string    `json:"holder"`
-	ExpiresAt time.Time `json:"expires_at"`
+	Name      string
+	Holder    string
+	ExpiresAt time.Time
 }
 
 // Leases lists the leases stored, expired ones included.

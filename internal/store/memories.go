@@ -15,38 +15,38 @@ import (
 
 // Entity is a named thing found in a memory's text.
 type Entity struct {
-	Text string `json:"text"`
-	Type string `json:"type"`
+	Text string
+	Type string
 }
 
 // Memory is a raw, timestamped record: layer 1.
 type Memory struct {
-	ID              int64           `json:"id"`
-	SessionID       string          `json:"session_id"`
-	Timestamp       time.Time       `json:"timestamp"`
-	InteractionType string          `json:"interaction_type"`
-	Role            string          `json:"role"`
-	Content         string          `json:"content"`
-	Context         json.RawMessage `json:"context,omitempty"`
-	Importance      float64         `json:"importance"`
-	Source          string          `json:"source"`
-	ContentHash     string          `json:"content_hash"`
-	Summary         string          `json:"summary"`
-	Entities        []Entity        `json:"entities"`
-	Topics          []string        `json:"topics"`
-	Consolidated    bool            `json:"consolidated"`
-	ConsolidationID *int64          `json:"consolidation_id,omitempty"`
-	CreatedAt       time.Time       `json:"created_at"`
+	ID              int64
+	SessionID       string
+	Timestamp       time.Time
+	InteractionType string
+	Role            string
+	Content         string
+	Context         json.RawMessage
+	Importance      float64
+	Source          string
+	ContentHash     string
+	Summary         string
+	Entities        []Entity
+	Topics          []string
+	Consolidated    bool
+	ConsolidationID *int64
+	CreatedAt       time.Time
 	// Flagged: the content was forgotten or rejected before (see Forget).
 	// A flagged memory is kept and listed, never recalled or consolidated.
-	Flagged bool `json:"flagged,omitempty"`
+	Flagged bool
 }
 
 // Inserted reports the id a new memory got, or the id of the identical
 // memory already stored.
 type Inserted struct {
-	ID        int64 `json:"id"`
-	Duplicate bool  `json:"duplicate,omitempty"`
+	ID        int64
+	Duplicate bool
 }
 
 // ErrNotFound is returned for a memory, fact or consolidation id that does not exist.

@@ -24,15 +24,15 @@ import (
 
 // PrunedDay is what retention kept of a day whose raw memories it deleted.
 type PrunedDay struct {
-	Record   Consolidation `json:"record"`
-	Pruned   int           `json:"pruned"`
-	PrunedAt time.Time     `json:"pruned_at"`
+	Record   Consolidation
+	Pruned   int
+	PrunedAt time.Time
 }
 
 // PruneResult is what one Prune did.
 type PruneResult struct {
-	Days     int `json:"days"`
-	Memories int `json:"memories"`
+	Days     int
+	Memories int
 }
 
 func prunedBase(ctx context.Context, c *conn, date string) (Consolidation, bool, error) {
@@ -184,10 +184,10 @@ const (
 
 // VacuumResult is what Vacuum did.
 type VacuumResult struct {
-	Converted   bool  `json:"converted"` // the file was rewritten once to allow incremental vacuum
-	FreedPages  int64 `json:"freed_pages"`
-	BytesBefore int64 `json:"bytes_before"`
-	BytesAfter  int64 `json:"bytes_after"`
+	Converted   bool // the file was rewritten once to allow incremental vacuum
+	FreedPages  int64
+	BytesBefore int64
+	BytesAfter  int64
 }
 
 // ErrNoRoom means the disk has no room for the one full VACUUM that turns

@@ -20,24 +20,24 @@ const (
 // Run is one consolidation of one day: who did it, what it cost and how it
 // ended.
 type Run struct {
-	ID              int64     `json:"id"`
-	Day             string    `json:"day"`
-	StartedAt       time.Time `json:"started_at"`
-	FinishedAt      time.Time `json:"finished_at"`
-	Provider        string    `json:"provider"`
-	Model           string    `json:"model"`
-	Calls           int       `json:"calls"`
-	TokensIn        int       `json:"tokens_in"`
-	TokensOut       int       `json:"tokens_out"`
-	DurationMS      int64     `json:"duration_ms"`
-	Status          string    `json:"status"`
-	Error           string    `json:"error,omitempty"`
-	ConsolidationID *int64    `json:"consolidation_id,omitempty"`
-	Memories        int       `json:"memories"`
-	Facts           int       `json:"facts"`
+	ID              int64
+	Day             string
+	StartedAt       time.Time
+	FinishedAt      time.Time
+	Provider        string
+	Model           string
+	Calls           int
+	TokensIn        int
+	TokensOut       int
+	DurationMS      int64
+	Status          string
+	Error           string
+	ConsolidationID *int64
+	Memories        int
+	Facts           int
 	// Holder is the process that ran it (its lease holder name), so a
 	// budget can count what other processes spent (see budget.go).
-	Holder string `json:"holder,omitempty"`
+	Holder string
 }
 
 const runColumns = `id, day, started_at, finished_at, provider, model, calls, tokens_in, tokens_out,
@@ -147,8 +147,8 @@ var ErrSourceGone = errors.New("a memory of the day was forgotten during the con
 
 // Committed is what a Commit wrote.
 type Committed struct {
-	Run   Run          `json:"run"`
-	Facts []FactResult `json:"facts"`
+	Run   Run
+	Facts []FactResult
 }
 
 // ErrLeaseLost is returned when a lease is no longer held by the caller.
@@ -228,8 +228,8 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 
 // DayCount is a day and how many of its memories are unconsolidated.
 type DayCount struct {
-	Day            string `json:"day"`
-	Unconsolidated int    `json:"unconsolidated"`
+	Day            string
+	Unconsolidated int
 }
 
 // UnconsolidatedDays lists the days (oldest first) that have unconsolidated

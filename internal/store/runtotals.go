@@ -12,15 +12,15 @@ import (
 // /metrics: the runs table is the record of every run, whichever process
 // (daemon or nightly job) ran it.
 type RunTotals struct {
-	ByStatus  map[string]int64 `json:"by_status"` // runs per status (ok, failed, partial)
-	TokensIn  int64            `json:"tokens_in"`
-	TokensOut int64            `json:"tokens_out"`
+	ByStatus  map[string]int64 // runs per status (ok, failed, partial)
+	TokensIn  int64
+	TokensOut int64
 	// Duration histogram: Count runs took SumMS in all; Buckets[i] of them
 	// took at most BoundsMS[i] (cumulative, as Prometheus wants).
-	Count    int64   `json:"-"`
-	SumMS    int64   `json:"-"`
-	BoundsMS []int64 `json:"-"`
-	Buckets  []int64 `json:"-"`
+	Count    int64
+	SumMS    int64
+	BoundsMS []int64
+	Buckets  []int64
 }
 
 // RunTotals counts the agent's runs by status, their tokens, and their

@@ -184,18 +184,18 @@ func (a *Agent) hits(ctx context.Context, kind, sql string, args []any) ([]Hit, 
 
 // Stats describe one agent's file.
 type Stats struct {
-	Agent            string     `json:"agent"`
-	Memories         int64      `json:"memories"`
-	Unconsolidated   int64      `json:"unconsolidated"`
-	Consolidations   int64      `json:"consolidations"`
-	Facts            int64      `json:"facts"`
-	CurrentFacts     int64      `json:"current_facts"`
-	Oldest           *time.Time `json:"oldest,omitempty"`
-	Newest           *time.Time `json:"newest,omitempty"`
-	LastConsolidated string     `json:"last_consolidated_date,omitempty"`
-	DBBytes          int64      `json:"db_bytes"`
-	WALBytes         int64      `json:"wal_bytes"`
-	SchemaVersion    int        `json:"schema_version"`
+	Agent            string
+	Memories         int64
+	Unconsolidated   int64
+	Consolidations   int64
+	Facts            int64
+	CurrentFacts     int64
+	Oldest           *time.Time
+	Newest           *time.Time
+	LastConsolidated string
+	DBBytes          int64
+	WALBytes         int64
+	SchemaVersion    int
 }
 
 // Stats counts an agent's records and measures its files.

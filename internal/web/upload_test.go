@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -143,7 +144,7 @@ func TestUpload(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var origin store.MemoryOrigin
+	var origin client.MemoryOrigin
 	if err := json.NewDecoder(resp.Body).Decode(&origin); err != nil || resp.StatusCode != http.StatusOK {
 		t.Fatalf("origin: %d %v", resp.StatusCode, err)
 	}

@@ -1,22 +1,21 @@
-package client
+package cli
 
 import (
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"testing"
 )
 
-// The CLI's client keeps its error type and codes now that its requests go
-// through the public client.
-func TestErrorsAndToken(t *testing.T) {
+// The CLI words a daemon's error as it always has (message, status, code),
+// and sends DORMOUSE_TOKEN, now that its requests go through the public client.
+func TestRemoteErrorsAndToken(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/v1/agents/main/stats":
 			w.WriteHeader(http.StatusNotFound)
 			fmt.Fprint(w, `{"error":{"code":"unknown_agent","message":"no agent \"main\""}}`)
-		case "/healthz":
+		case "/v1/agents/main/memories/1":
 			w.WriteHeader(http.StatusBadGateway)
 			fmt.Fprint(w, "proxy error")
 		case "/v1/agents":
@@ -28,23 +27,24 @@ func TestErrorsAndToken(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := New(srv.URL, nil)
+	r := newRemote(srv.URL, "")
+	_, statsErr := r.Stats(t.Context(), "main")
+	_, getErr := r.Get(t.Context(), "main", 1)
 	for _, tc := range []struct {
 		err  error
-		want APIError
+		want string
 	}{
-		{func() error { _, err := c.Stats(t.Context(), "main"); return err }(), APIError{404, "unknown_agent", `no agent "main"`}},
-		{c.Healthz(t.Context()), APIError{502, "http", "proxy error"}},
+		{statsErr, `no agent "main" (HTTP 404 unknown_agent)`},
+		{getErr, `proxy error (HTTP 502 http)`},
 	} {
-		var ae *APIError
-		if !errors.As(tc.err, &ae) || *ae != tc.want {
-			t.Errorf("got %v (%+v), want %+v", tc.err, ae, tc.want)
+		if tc.err == nil || tc.err.Error() != tc.want {
+			t.Errorf("got %v, want %s", tc.err, tc.want)
 		}
 	}
-	if _, err := c.Agents(t.Context()); err == nil {
+	if _, err := r.Agents(t.Context()); err == nil {
 		t.Error("no token, yet no error")
 	}
-	names, err := c.WithToken("tok").Agents(t.Context())
+	names, err := newRemote(srv.URL, "tok").Agents(t.Context())
 	if err != nil || len(names) != 2 {
 		t.Errorf("with the token: %v, %v", names, err)
 	}

@@ -1,0 +1,68 @@
+// Package wire turns the store's, recall's and the pipelines' values into the
+// API's JSON types, which the public client package defines: the one place
+// each is converted, for the server and for the CLI's --data commands.
+package wire
+
+import (
+	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Where a store type has the very fields of its wire type, a Go conversion
+// does the copying: a field added to one and not the other stops the build.
+
+// Memory is a stored memory as the API serves it.
+func Memory(m store.Memory) client.Memory {
+	return client.Memory{
+		ID: m.ID, SessionID: m.SessionID, Timestamp: m.Timestamp, InteractionType: m.InteractionType,
+		Role: m.Role, Content: m.Content, Context: m.Context, Importance: m.Importance, Source: m.Source,
+		ContentHash: m.ContentHash, Summary: m.Summary, Entities: entities(m.Entities), Topics: m.Topics,
+		Consolidated: m.Consolidated, ConsolidationID: m.ConsolidationID, CreatedAt: m.CreatedAt, Flagged: m.Flagged,
+	}
+}
+
+func entities(es []store.Entity) []client.Entity {
+	return each(es, func(e store.Entity) client.Entity { return client.Entity(e) })
+}
+
+// Memories converts a page of memories.
+func Memories(ms []store.Memory) []client.Memory { return each(ms, Memory) }
+
+// Inserted converts the outcomes of storing memories.
+func Inserted(in []store.Inserted) []client.Inserted {
+	return each(in, func(x store.Inserted) client.Inserted { return client.Inserted(x) })
+}
+
+// Facts converts facts.
+func Facts(fs []store.Fact) []client.Fact {
+	return each(fs, func(f store.Fact) client.Fact { return client.Fact(f) })
+}
+
+// Consolidations converts day records.
+func Consolidations(cs []store.Consolidation) []client.Consolidation {
+	return each(cs, func(c store.Consolidation) client.Consolidation { return client.Consolidation(c) })
+}
+
+// Stats converts an agent's counts.
+func Stats(s store.Stats) client.Stats { return client.Stats(s) }
+
+// MemoryOrigin converts where a memory from a file came from.
+func MemoryOrigin(o store.MemoryOrigin) client.MemoryOrigin { return client.MemoryOrigin(o) }
+
+// Runs converts consolidation runs.
+func Runs(rs []store.Run) []client.Run {
+	return each(rs, func(r store.Run) client.Run { return client.Run(r) })
+}
+
+// each converts every element. Nil stays nil and empty stays empty: the
+// JSON says null or [] as it did before the conversion.
+func each[S, T any](in []S, f func(S) T) []T {
+	if in == nil {
+		return nil
+	}
+	out := make([]T, len(in))
+	for i, x := range in {
+		out[i] = f(x)
+	}
+	return out
+}
