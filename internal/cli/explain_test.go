@@ -57,7 +57,7 @@ func TestHelpPrintsDoubleDashFlags(t *testing.T) {
 		}
 	}
 	out, _, _ := runMain(t, "", "recall", "--help")
-	for _, s := range []string{"\n  --budget N\n", "\n  --json\n", "\n  --agent NAME\n", `(default "main")`} {
+	for _, s := range []string{"\n  --budget-tokens N\n", "\n  --json\n", "\n  --agent NAME\n", `(default "main")`} {
 		if !strings.Contains(out, s) {
 			t.Errorf("recall --help lacks %q:\n%s", s, out)
 		}

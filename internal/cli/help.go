@@ -26,8 +26,18 @@ func printCommandHelp(w io.Writer, fs *flag.FlagSet, synopsis string) {
 		return
 	}
 	fmt.Fprint(w, "\nFlags:\n")
-	fs.VisitAll(func(f *flag.Flag) {
+	visitShown(fs, func(f *flag.Flag) {
 		fmt.Fprintf(w, "  %s\n    \t%s\n", flagTerm(f), flagUsage(f))
+	})
+}
+
+// visitShown visits the flags help shows: not the old names, which work for
+// one release but are no longer taught (help, the man page, completion).
+func visitShown(fs *flag.FlagSet, fn func(*flag.Flag)) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, old := f.Value.(*oldValue); !old {
+			fn(f)
+		}
 	})
 }
 

@@ -43,7 +43,7 @@ func walkHelp(ctx context.Context) []helpEntry {
 			if seen == nil {
 				e.text = strings.TrimSpace(text.String())
 			} else { // the command has defined its flags by the time it parses
-				seen.VisitAll(func(f *flag.Flag) { e.flags = append(e.flags, f) })
+				visitShown(seen, func(f *flag.Flag) { e.flags = append(e.flags, f) })
 			}
 			out = append(out, e)
 		}

@@ -98,7 +98,7 @@ func TestBashCompletion(t *testing.T) {
 	for line, want := range map[string]string{
 		"dormouse rec":                          "recall",
 		"dormouse s":                            "serve show status",
-		"dormouse recall --bu":                  "--budget",
+		"dormouse recall --bu":                  "--budget-tokens",
 		"dormouse facts --hi":                   "--history",
 		"dormouse facts co":                     "correct",
 		"dormouse facts correct --va":           "--value",
