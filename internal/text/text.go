@@ -1,8 +1,10 @@
 // Package text splits text into the words that capture and recall agree on:
-// what a word is, which words are too common to search for, and what a token costs.
+// what a word is, which words are too common to search for, what a token
+// costs, and how text is clipped and a size written for a person.
 package text
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,23 +19,41 @@ import (
 // stopwords. Invalid UTF-8 separates words and never appears in one.
 func Words(s string) []string {
 	var words []string
-	start := -1
-	for i, r := range s { // invalid bytes arrive as utf8.RuneError, which is not a word rune
-		if IsWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			words = append(words, strings.ToLower(s[start:i]))
-			start = -1
-		}
-	}
-	if start >= 0 {
-		words = append(words, strings.ToLower(s[start:]))
+	for w, rest := NextWord(s); w != ""; w, rest = NextWord(rest) {
+		words = append(words, strings.ToLower(w))
 	}
 	return words
+}
+
+// NextWord splits the first word, as Words splits them but not lowercased,
+// off s: "well-known" gives "well" and "-known", then "known" and "". A loop
+// over it does what Words does without allocating.
+func NextWord(s string) (word, rest string) {
+	i := 0
+	for i < len(s) {
+		r, w := decode(s, i)
+		if IsWordRune(r) {
+			break
+		}
+		i += w
+	}
+	j := i
+	for j < len(s) {
+		r, w := decode(s, j)
+		if !IsWordRune(r) {
+			break
+		}
+		j += w
+	}
+	return s[i:j], s[j:]
+}
+
+// decode is utf8.DecodeRuneInString at s[i:], without the call for ASCII.
+func decode(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
 }
 
 // IsWordRune reports whether r belongs inside a word as Words splits them.
@@ -89,4 +109,30 @@ func IsLineControl(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Clip keeps at most n bytes of s, cut at a rune boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// Size writes n bytes for a person: "512 B", "1.5 KiB", "20.0 MiB", up to TiB.
+func Size[N int | int64 | uint64](n N) string {
+	v := float64(n)
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i := 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
 }
