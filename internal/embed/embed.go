@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -153,8 +154,7 @@ func (w *Worker) failing() bool {
 func (w *Worker) backoff() time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	d := w.Every << min(w.failures, 16)
-	return min(d, w.MaxBackoff)
+	return backoff.Exp(w.Every, w.MaxBackoff, w.failures)
 }
 
 // takeDirty returns the agents written to since the last pass, and forgets them.

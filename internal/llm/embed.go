@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 )
 
 // EmbeddingProviders are the providers with an embedding endpoint that
@@ -159,9 +161,9 @@ func (e *Embedder) embed(ctx context.Context, texts []string) (vecs [][]float32,
 		if !retry || attempt == e.cfg.MaxRetries {
 			break
 		}
-		wait := min(e.cfg.Backoff<<attempt, e.cfg.MaxBackoff)
+		wait := backoff.Exp(e.cfg.Backoff, e.cfg.MaxBackoff, attempt)
 		if retryAfterHdr != "" {
-			ra, ok := retryAfter(retryAfterHdr, e.cfg.Now())
+			ra, ok := backoff.RetryAfter(retryAfterHdr, e.cfg.Now())
 			if ok && ra > e.cfg.MaxRetryAfter {
 				last = fmt.Errorf("%w (it asks to wait %s, longer than %s)", last, ra.Round(time.Second), e.cfg.MaxRetryAfter)
 				break

@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -363,7 +363,7 @@ func (c *Client) generate(ctx context.Context, req Request, call *Call) (string,
 		}
 		wait := c.backoff(attempt)
 		if obs.retryAfter != "" {
-			ra, ok := retryAfter(obs.retryAfter, c.cfg.Now())
+			ra, ok := backoff.RetryAfter(obs.retryAfter, c.cfg.Now())
 			if ok && ra > c.cfg.MaxRetryAfter {
 				last = fmt.Errorf("%w (it asks to wait %s, longer than %s)", last, ra.Round(time.Second), c.cfg.MaxRetryAfter)
 				break
@@ -408,7 +408,7 @@ func (c *Client) release(estIn int) {
 
 // backoff is full jitter: a random wait up to Backoff·2^attempt, capped.
 func (c *Client) backoff(attempt int) time.Duration {
-	ceil := min(c.cfg.Backoff<<attempt, c.cfg.MaxBackoff)
+	ceil := backoff.Exp(c.cfg.Backoff, c.cfg.MaxBackoff, attempt)
 	return time.Duration(rand.Int64N(int64(ceil)) + 1)
 }
 
@@ -441,17 +441,6 @@ func describe(status int, timedOut bool, timeout time.Duration) string {
 		return "sent an answer that could not be read"
 	}
 	return fmt.Sprintf("answered %d %s", status, http.StatusText(status))
-}
-
-// retryAfter reads a Retry-After header: seconds or an HTTP date.
-func retryAfter(v string, now time.Time) (time.Duration, bool) {
-	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
 }
 
 // usageOf reads token counts from the provider's usage fields, as
