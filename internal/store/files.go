@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 )
 
 // File states in tracked_files.
@@ -176,11 +179,11 @@ func (a *Agent) commitFile(ctx context.Context, c *conn, ch *FileChange, now tim
 	case !ch.NextRetry.IsZero():
 		retry = ch.NextRetry.UnixMilli()
 	case ch.Status == FileFailed && ch.RetryBase > 0:
-		wait := ch.RetryBase << min(attempts-1, 30)
-		if ch.RetryMax > 0 && (wait > ch.RetryMax || wait <= 0) {
-			wait = ch.RetryMax
+		most := ch.RetryMax
+		if most <= 0 {
+			most = math.MaxInt64 // no cap
 		}
-		retry = now.Add(wait).UnixMilli()
+		retry = now.Add(backoff.Exp(ch.RetryBase, most, attempts-1)).UnixMilli()
 	}
 	err = c.execArgs(ctx, `INSERT INTO tracked_files (`+trackedColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
