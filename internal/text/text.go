@@ -5,6 +5,7 @@ package text
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -67,23 +68,26 @@ func IsWordRune(r rune) bool {
 // Terms returns the words of s worth searching for: Words without stopwords
 // and one-character words, each once, in the order first seen.
 func Terms(s string) []string {
-	words := Words(s)
-	terms := words[:0] // filtering in place: each kept word is at or before its source
+	return Unique(slices.DeleteFunc(Words(s), func(w string) bool {
+		return IsStopword(w) || utf8.RuneCountInString(w) < 2
+	}))
+}
+
+// Unique drops the repeats from words, keeping each in the order first seen,
+// nil when none is left; it reuses words' array.
+func Unique(words []string) []string {
 	seen := make(map[string]struct{}, len(words))
+	out := words[:0] // filtering in place: each kept word is at or before its source
 	for _, w := range words {
-		if IsStopword(w) || utf8.RuneCountInString(w) < 2 {
-			continue
+		if _, dup := seen[w]; !dup {
+			seen[w] = struct{}{}
+			out = append(out, w)
 		}
-		if _, dup := seen[w]; dup {
-			continue
-		}
-		seen[w] = struct{}{}
-		terms = append(terms, w)
 	}
-	if len(terms) == 0 {
+	if len(out) == 0 {
 		return nil
 	}
-	return terms
+	return out
 }
 
 // EstimateTokens estimates what s costs in model tokens, for budgets: one

@@ -186,6 +186,15 @@ func TestNextWord(t *testing.T) {
 	}
 }
 
+func TestUnique(t *testing.T) {
+	if got, want := Unique([]string{"b", "a", "b", "c", "a"}), []string{"b", "a", "c"}; !cmp.Equal(got, want) {
+		t.Errorf("Unique = %q, want %q", got, want)
+	}
+	if got := Unique([]string{}); got != nil {
+		t.Errorf("Unique(nil) = %q", got)
+	}
+}
+
 func TestClip(t *testing.T) {
 	for _, tc := range []struct {
 		s    string
