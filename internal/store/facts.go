@@ -368,18 +368,7 @@ func (a *Agent) Facts(ctx context.Context, ff FactFilter) ([]Fact, error) {
 	}
 	sql += ` ORDER BY valid_from DESC, id DESC LIMIT ?`
 	args = append(args, limit)
-	var out []Fact
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			f, err := scanFact(s)
-			out = append(out, f)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list facts: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list facts", sql, args, scanFact)
 }
 
 const consolidationColumns = `id, date, summary, key_facts, entities, topics, insights, source_ids,
@@ -471,18 +460,7 @@ func (a *Agent) Consolidations(ctx context.Context, since, until string, limit i
 	}
 	sql += ` ORDER BY date DESC LIMIT ?`
 	args = append(args, limit)
-	var out []Consolidation
-	err := a.read(ctx, func(cn *conn) error {
-		return cn.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			c, err := scanConsolidation(s)
-			out = append(out, c)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list consolidations: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list consolidations", sql, args, scanConsolidation)
 }
 
 // TouchFacts records that the facts ids were offered in answer to a

@@ -503,19 +503,8 @@ func (a *Agent) MemoryOrigin(ctx context.Context, id int64) (MemoryOrigin, error
 
 // FileMemories returns the current memories stored from a file's content, oldest first.
 func (a *Agent) FileMemories(ctx context.Context, hash string) ([]Memory, error) {
-	var out []Memory
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE file_hash = ? AND retired_at IS NULL
-			ORDER BY id`, []any{hash}, func(s *sqlite3.Stmt) error {
-			m, err := scanMemory(s)
-			out = append(out, m)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("memories of file %s: %w", hash, err)
-	}
-	return out, nil
+	return readRows(ctx, a, "memories of file "+hash, `SELECT `+memoryColumns+` FROM daily_memories
+		WHERE file_hash = ? AND retired_at IS NULL ORDER BY id`, []any{hash}, scanMemory)
 }
 
 // RebuildDay is a day whose consolidation cited memories of a file that has since changed or gone:
@@ -529,19 +518,10 @@ type RebuildDay struct {
 
 // FileRebuildDays lists the days marked for rebuild because of file changes, oldest first.
 func (a *Agent) FileRebuildDays(ctx context.Context) ([]RebuildDay, error) {
-	var out []RebuildDay
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT day, reason, marked_at FROM file_rebuild_days ORDER BY day`, nil,
-			func(s *sqlite3.Stmt) error {
-				out = append(out, RebuildDay{Day: s.ColumnText(0), Reason: s.ColumnText(1),
-					MarkedAt: time.UnixMilli(s.ColumnInt64(2)).UTC()})
-				return nil
-			})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list days to rebuild: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list days to rebuild", `SELECT day, reason, marked_at FROM file_rebuild_days ORDER BY day`, nil,
+		func(s *sqlite3.Stmt) (RebuildDay, error) {
+			return RebuildDay{Day: s.ColumnText(0), Reason: s.ColumnText(1), MarkedAt: time.UnixMilli(s.ColumnInt64(2)).UTC()}, nil
+		})
 }
 
 // ClearFileRebuildDay removes a day's rebuild mark, once its consolidation has been rebuilt.

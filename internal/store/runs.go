@@ -106,17 +106,7 @@ func (a *Agent) Runs(ctx context.Context, day string, limit int) ([]Run, error) 
 	}
 	sql += ` ORDER BY id DESC LIMIT ?`
 	args = append(args, limit)
-	var out []Run
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			out = append(out, scanRun(s))
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list runs", sql, args, func(s *sqlite3.Stmt) (Run, error) { return scanRun(s), nil })
 }
 
 // Commit is everything one consolidation of a day writes.
