@@ -70,11 +70,8 @@ func scanFact(s *sqlite3.Stmt) (Fact, error) {
 		AccessCount: s.ColumnInt64(15),
 		Value:       s.ColumnText(16),
 	}
-	if err := json.Unmarshal(s.ColumnRawText(7), &f.SourceMemoryIDs); err != nil {
-		return f, fmt.Errorf("fact %d: decode source memories: %w", f.ID, err)
-	}
-	if err := json.Unmarshal(s.ColumnRawText(8), &f.SourceConsolidationIDs); err != nil {
-		return f, fmt.Errorf("fact %d: decode source consolidations: %w", f.ID, err)
+	if err := decodeSources(s, 7, f.ID, &f.SourceMemoryIDs, &f.SourceConsolidationIDs); err != nil {
+		return f, err
 	}
 	if s.ColumnType(10) != sqlite3.NULL {
 		t := storedTime(s.ColumnInt64(10))
@@ -147,6 +144,18 @@ func (a *Agent) PutFact(ctx context.Context, f Fact) (FactResult, error) {
 // normalise is the form in which two claims count as the same: lowercased
 // words separated by single spaces, punctuation dropped.
 func normalise(s string) string { return strings.Join(text.Words(s), " ") }
+
+// decodeSources reads a fact row's source memory and consolidation ids, JSON
+// in columns i and i+1.
+func decodeSources(s *sqlite3.Stmt, i int, id int64, mems, cons *[]int64) error {
+	if err := json.Unmarshal(s.ColumnRawText(i), mems); err != nil {
+		return fmt.Errorf("fact %d: decode source memories: %w", id, err)
+	}
+	if err := json.Unmarshal(s.ColumnRawText(i+1), cons); err != nil {
+		return fmt.Errorf("fact %d: decode source consolidations: %w", id, err)
+	}
+	return nil
+}
 
 // reinforceStep is how much of the remaining doubt one more source removes.
 const reinforceStep = 0.1
@@ -245,11 +254,8 @@ func currentFacts(ctx context.Context, c *conn, f Fact, norm, nval string) ([]cu
 			x := currentFact{id: s.ColumnInt64(0), confidence: s.ColumnFloat(3), validFrom: s.ColumnInt64(6)}
 			x.same = normalise(s.ColumnText(1)) == norm ||
 				(f.Attribute != "" && nval != "" && normalise(s.ColumnText(2)) == nval)
-			if err := json.Unmarshal(s.ColumnRawText(4), &x.srcM); err != nil {
-				return fmt.Errorf("fact %d: decode source memories: %w", x.id, err)
-			}
-			if err := json.Unmarshal(s.ColumnRawText(5), &x.srcC); err != nil {
-				return fmt.Errorf("fact %d: decode source consolidations: %w", x.id, err)
+			if err := decodeSources(s, 4, x.id, &x.srcM, &x.srcC); err != nil {
+				return err
 			}
 			cur = append(cur, x)
 			return nil
