@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 )
 
 // DefaultAddr is where a daemon listens unless configured otherwise.
@@ -215,7 +217,8 @@ func (c *Client) once(ctx context.Context, method, path, contentType string, bod
 }
 
 func apiError(method, path string, status int, data []byte, hdr http.Header) *APIError {
-	ae := &APIError{Method: method, Path: path, Status: status, RetryAfter: retryAfter(hdr.Get("Retry-After"), time.Now())}
+	after, _ := backoff.RetryAfter(hdr.Get("Retry-After"), time.Now())
+	ae := &APIError{Method: method, Path: path, Status: status, RetryAfter: after}
 	var eb struct {
 		Error struct {
 			Code    string `json:"code"`
@@ -244,30 +247,13 @@ func retryable(ae *APIError) bool {
 		ae.Status == http.StatusServiceUnavailable && ae.Code != "clock_implausible"
 }
 
-// retryAfter parses a Retry-After header: seconds or an HTTP date.
-func retryAfter(v string, now time.Time) time.Duration {
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
-		return max(time.Duration(s)*time.Second, 0)
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
-	}
-	return 0
-}
-
 // backoff is the wait before retry number attempt+1: the server's
 // Retry-After when given (capped), else exponential with full jitter.
 func (c *Client) backoff(attempt int, after time.Duration) time.Duration {
 	if after > 0 {
 		return min(after, c.maxWait)
 	}
-	d := c.minBackoff << min(attempt, 20)
-	if d <= 0 || d > c.maxBackoff {
-		d = c.maxBackoff
-	}
+	d := backoff.Exp(c.minBackoff, c.maxBackoff, attempt)
 	return d/2 + rand.N(d/2+1)
 }
 

@@ -12,11 +12,10 @@ import (
 	"slices"
 	"strings"
 	"time"
-	"unicode/utf8"
-
-	"github.com/tmc/langchaingo/schema"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/tmc/langchaingo/schema"
 )
 
 // Memory is a langchaingo memory backed by one Dormouse agent. Its fields
@@ -104,14 +103,7 @@ const maxQueryBytes = 4096
 // query shortens s to what the daemon accepts, at a rune boundary: the
 // start of a long input says what it is about.
 func query(s string) string {
-	if len(s) <= maxQueryBytes {
-		return s
-	}
-	s = s[:maxQueryBytes]
-	for !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
+	return text.Clip(s, maxQueryBytes)
 }
 
 // LoadMemoryVariables recalls the context for the current input: one line

@@ -212,7 +212,7 @@ func (e *extractor) topics() []string {
 		case !t.joined:
 			consider(t.low, t.cls) // the common case: the token is one word, already looked up
 		default:
-			for w, rest := nextPiece(t.low); w != ""; w, rest = nextPiece(rest) {
+			for w, rest := text.NextWord(t.low); w != ""; w, rest = text.NextWord(rest) {
 				consider(w, lexicon[w])
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // extractor holds one Extract call's working state.
@@ -121,7 +123,7 @@ func (e *extractor) add(typ string, from, to int) {
 				e.nameWords.add(t.base)
 				continue
 			}
-			for p, rest := nextPiece(e.toks[k].base); p != ""; p, rest = nextPiece(rest) {
+			for p, rest := text.NextWord(e.toks[k].base); p != ""; p, rest = text.NextWord(rest) {
 				e.nameWords.add(p)
 			}
 		}

@@ -1,6 +1,9 @@
 package capture
 
-import "github.com/dormouse-dev/dormouse/internal/text"
+import (
+	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/when"
+)
 
 // Word lists the extractor consults, all lowercase with ' as the apostrophe.
 // They are folded into one map from word to classes, so that a token costs
@@ -62,22 +65,13 @@ var lexicon = func() map[string]class {
 	return m
 }()
 
-// Months, full and abbreviated; an abbreviation alone ("Jan") is too often
-// something else to be a date.
+// Months, full and abbreviated, and weekdays, as the date parser reads them;
+// an abbreviation alone ("Jan") is too often something else to be a date.
 var (
-	monthNames = []string{
-		"january", "february", "march", "april", "may", "june", "july",
-		"august", "september", "october", "november", "december",
-	}
-	monthAbbreviations = []string{
-		"jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct",
-		"nov", "dec",
-	}
+	monthNames         = when.MonthNames()
+	monthAbbreviations = when.MonthAbbreviations()
+	weekdays           = when.WeekdayNames()
 )
-
-var weekdays = []string{
-	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-}
 
 // relativeUnits follow next/last/this to name a period: "next week".
 var relativeUnits = []string{"week", "weekend", "month", "year"}

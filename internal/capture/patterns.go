@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Shape tests on single tokens. They take the token as written or in
@@ -263,29 +261,6 @@ func isCapsWord(s string) bool { return len(s) >= 2 && len(s) <= 6 && isUpperASC
 
 // isPlainNumber reports whether s is one to six digits, as in RFC 3339.
 func isPlainNumber(s string) bool { return len(s) <= 6 && isAllDigits(s) }
-
-// nextPiece splits the first word, as text.Words splits them, off a
-// lowercase token: "well-known" gives "well" and "-known", then "known" and "".
-// A loop over it does what text.Words does without allocating.
-func nextPiece(s string) (piece, rest string) {
-	i := 0
-	for i < len(s) {
-		r, w := decode(s, i)
-		if text.IsWordRune(r) {
-			break
-		}
-		i += w
-	}
-	j := i
-	for j < len(s) {
-		r, w := decode(s, j)
-		if !text.IsWordRune(r) {
-			break
-		}
-		j += w
-	}
-	return s[i:j], s[j:]
-}
 
 // collapseSpace replaces each run of white space and control characters in
 // s with one space and trims the ends, so that output is one clean line.

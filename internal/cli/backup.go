@@ -12,6 +12,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // localFlags are the flags of the verbs that always work on the files.
@@ -100,7 +101,7 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 	tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tSIZE\tTOOK\tREMOVED\tBACKUP (verified)")
 	for _, r := range res {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Agent, bytesHuman(r.Bytes),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", r.Agent, text.Size(r.Bytes),
 			(time.Duration(r.TookMS) * time.Millisecond).String(), len(r.Removed), r.Path)
 	}
 	if ferr := tw.Flush(); ferr != nil {
@@ -154,7 +155,7 @@ func runRestore(ctx context.Context, env Env, args []string) error {
 		tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "TIME (UTC)\tSIZE\tFILE")
 		for _, b := range bs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", b.Time.Format(time.DateTime), bytesHuman(b.Bytes), b.Path)
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", b.Time.Format(time.DateTime), text.Size(b.Bytes), b.Path)
 		}
 		return tw.Flush()
 	}

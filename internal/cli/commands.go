@@ -17,19 +17,8 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
-
-func bytesHuman(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
 
 func runServe(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "serve", "[--config FILE] [--addr HOST:PORT] [--data DIR]")
@@ -430,7 +419,7 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 			last = "never"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\n", a.Name, st.Memories, st.Unconsolidated,
-			st.CurrentFacts, last, bytesHuman(st.DBBytes), bytesHuman(st.WALBytes))
+			st.CurrentFacts, last, text.Size(st.DBBytes), text.Size(st.WALBytes))
 	}
 	tw.Flush()
 	printFailingFiles(ctx, env, b) // files of watched folders that failed, if any

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
@@ -33,10 +34,10 @@ func printHealth(w io.Writer, r client.Health) {
 	s := r.System
 	var parts []string
 	if s.DiskTotal > 0 {
-		parts = append(parts, fmt.Sprintf("disk %.1f%% of %s", s.DiskPercent, bytesHuman(int64(s.DiskTotal))))
+		parts = append(parts, fmt.Sprintf("disk %.1f%% of %s", s.DiskPercent, text.Size(int64(s.DiskTotal))))
 	}
 	if s.MemTotalBytes > 0 {
-		parts = append(parts, fmt.Sprintf("memory %s of %s", bytesHuman(int64(s.MemUsedBytes)), bytesHuman(int64(s.MemTotalBytes))))
+		parts = append(parts, fmt.Sprintf("memory %s of %s", text.Size(int64(s.MemUsedBytes)), text.Size(int64(s.MemTotalBytes))))
 	}
 	parts = append(parts, fmt.Sprintf("load %.2f %.2f %.2f", s.Load1, s.Load5, s.Load15))
 	if s.TemperatureC != nil {

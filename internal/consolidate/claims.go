@@ -118,7 +118,7 @@ func cleanClaim(s string) (string, bool) {
 // corrections. s is already cleaned.
 func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 	set := func(entity, etype, attr, value, typ string) []KeyFact {
-		value = clip(value)
+		value = claimValue(value)
 		if entity == "" || value == "" || negated(s, value) {
 			return nil
 		}

@@ -87,7 +87,7 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 // much into a clause ("I like it").
 func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 	set := func(entity, etype, attr, value, typ string) []KeyFact {
-		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, clip(value), typ
+		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, claimValue(value), typ
 		if f.Entity == "" || negated(s, f.Value) || strings.HasPrefix(strings.ToLower(f.Value), "not ") || !plausibleAttr(attr) {
 			return nil
 		}
@@ -120,7 +120,7 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 	}
 	if g := preferenceRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
-			value := clip(g[3])
+			value := claimValue(g[3])
 			if vagueObject(value) {
 				return nil // "I love it", "I'd love to", "I love how you tell it"
 			}
@@ -311,8 +311,8 @@ func vagueObject(v string) bool {
 	return false
 }
 
-// clip keeps the claim itself: a value ends before a reason or an aside.
-func clip(v string) string {
+// claimValue keeps the claim itself: a value ends before a reason or an aside.
+func claimValue(v string) string {
 	for _, sep := range []string{", ", " because ", " but ", " so ", " which ", " since ", " - ", " — "} {
 		if i := strings.Index(v, sep); i > 0 {
 			v = v[:i]

@@ -8,11 +8,12 @@ import (
 	"log/slog"
 	"sync"
 	"time"
-	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Embedder is what the worker needs of a model: *llm.Embedder provides it.
@@ -153,8 +154,7 @@ func (w *Worker) failing() bool {
 func (w *Worker) backoff() time.Duration {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	d := w.Every << min(w.failures, 16)
-	return min(d, w.MaxBackoff)
+	return backoff.Exp(w.Every, w.MaxBackoff, w.failures)
 }
 
 // takeDirty returns the agents written to since the last pass, and forgets them.
@@ -239,7 +239,7 @@ func (w *Worker) agent(ctx context.Context, name string) error {
 		}
 		texts := make([]string, len(todo))
 		for i, m := range todo {
-			texts[i] = clip(m.Text)
+			texts[i] = text.Clip(m.Text, maxTextBytes)
 		}
 		vecs, _, err := w.Embedder.Embed(ctx, texts)
 		if errors.Is(err, llm.ErrRefused) || errors.Is(err, llm.ErrBadEmbedding) {
@@ -325,18 +325,6 @@ func (w *Worker) count(ctx context.Context, name, model string) {
 	w.mu.Unlock()
 }
 
-// clip cuts text to maxTextBytes at a rune boundary.
-func clip(s string) string {
-	if len(s) <= maxTextBytes {
-		return s
-	}
-	s = s[:maxTextBytes]
-	for len(s) > 0 && !utf8.ValidString(s) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
 // Status is the worker's state for GET /health.
 func (w *Worker) Status() health.Embeddings {
 	w.init()
@@ -364,14 +352,14 @@ type Query struct {
 func (q Query) Model() string { return q.Embedder.Model() }
 
 // EmbedQuery returns the question's vector.
-func (q Query) EmbedQuery(ctx context.Context, text string) ([]float32, error) {
+func (q Query) EmbedQuery(ctx context.Context, query string) ([]float32, error) {
 	d := q.Timeout
 	if d <= 0 {
 		d = QueryTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
-	vecs, _, err := q.Embedder.Embed(ctx, []string{clip(text)})
+	vecs, _, err := q.Embedder.Embed(ctx, []string{text.Clip(query, maxTextBytes)})
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // fakeOllama serves Ollama's /api/embed with a deterministic model: a bag of
@@ -201,11 +202,11 @@ func TestNotifyEmbedsAtOnceAndBackoffGrows(t *testing.T) {
 
 func TestClip(t *testing.T) {
 	long := strings.Repeat("é", maxTextBytes) // 2 bytes each
-	got := clip("x" + long)
+	got := text.Clip("x"+long, maxTextBytes)
 	if len(got) > maxTextBytes || !strings.HasPrefix("x"+long, got) || !utf8Valid(got) {
 		t.Errorf("clip cut %d bytes, valid %v; want at most %d, a valid prefix", len(got), utf8Valid(got), maxTextBytes)
 	}
-	if clip("short") != "short" {
+	if text.Clip("short", maxTextBytes) != "short" {
 		t.Error("clip changed a short text")
 	}
 }

@@ -158,154 +158,217 @@ func (e *ParseError) Error() string {
 // Parse reads and validates one scenario. Times without a zone are in loc
 // (the box's local time). file names the scenario in errors.
 func Parse(data []byte, file string, loc *time.Location) (Scenario, error) {
-	fail := func(line int, format string, args ...any) (Scenario, error) {
-		return Scenario{}, &ParseError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
-	}
-	if len(data) > MaxFileBytes {
-		return fail(0, "the file is %d bytes; the limit is %d", len(data), MaxFileBytes)
-	}
-	if !utf8.Valid(data) {
-		return fail(0, "the file is not valid UTF-8")
-	}
 	if loc == nil {
 		loc = time.Local
 	}
-	// The node tree gives line numbers; the strict decoder rejects unknown
-	// and duplicate keys.
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return fail(0, "the file is empty")
-		}
-		return fail(0, "invalid YAML: %s", yamlMsg(err))
+	sp := &scenarioParser{file: file, loc: loc}
+	raw, doc, err := sp.decode(data)
+	if err != nil {
+		return Scenario{}, err
 	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
-		return fail(0, "the file must hold exactly one YAML document")
+	sc, err := sp.header(raw)
+	if err != nil {
+		return Scenario{}, err
 	}
-	var raw rawScenario
-	strict := yaml.NewDecoder(bytes.NewReader(data))
-	strict.KnownFields(true)
-	if err := strict.Decode(&raw); err != nil {
-		return fail(0, "%s", yamlMsg(err))
-	}
-	evLines, prLines := itemLines(&doc, "events"), itemLines(&doc, "probes")
-	line := func(lines []int, i int) int {
-		if i < len(lines) {
-			return lines[i]
-		}
-		return 0
-	}
-
-	sc := Scenario{Name: raw.Name, About: strings.TrimSpace(raw.About), File: file}
-	if !nameRe.MatchString(raw.Name) {
-		return fail(0, "name %q must be 1 to 64 of a-z, 0-9 and '-', starting with a letter or digit", raw.Name)
-	}
-	sc.Agents = raw.Agents
-	if len(sc.Agents) == 0 {
-		sc.Agents = []string{"main"}
-	}
-	for i, a := range sc.Agents {
-		if err := store.ValidateAgentName(a); err != nil {
-			return fail(0, "agents[%d]: %v", i, err)
-		}
-		if slices.Index(sc.Agents, a) != i {
-			return fail(0, "agents: %q is listed twice", a)
-		}
-	}
-	agent := func(l int, what, a string) (string, error) {
-		if a == "" {
-			return sc.Agents[0], nil
-		}
-		if !slices.Contains(sc.Agents, a) {
-			return "", &ParseError{File: file, Line: l, Msg: fmt.Sprintf("%s: agent %q is not in agents %v", what, a, sc.Agents)}
-		}
-		return a, nil
-	}
-	parseAt := func(l int, what, v string) (time.Time, error) {
-		t, err := parseTime(v, loc)
-		if err != nil {
-			return t, &ParseError{File: file, Line: l, Msg: fmt.Sprintf("%s: %v", what, err)}
-		}
-		return t, nil
-	}
-
+	sp.agents = sc.Agents
+	evLines, prLines := itemLines(doc, "events"), itemLines(doc, "probes")
 	for i, re := range raw.Events {
-		l := line(evLines, i)
-		what := fmt.Sprintf("events[%d]", i)
-		ev, err := buildEvent(re, what, l, agent, parseAt)
+		ev, err := sp.event(re, fmt.Sprintf("events[%d]", i), lineOf(evLines, i))
 		if err != nil {
-			var pe *ParseError
-			if errors.As(err, &pe) {
-				return Scenario{}, pe
-			}
-			return fail(l, "%s: %v", what, err)
+			return Scenario{}, err
 		}
 		sc.Events = append(sc.Events, ev)
 	}
-
 	if len(raw.Probes) == 0 {
-		return fail(0, "probes: a scenario needs at least one probe")
+		return Scenario{}, sp.fail(0, "probes: a scenario needs at least one probe")
 	}
 	for i, rp := range raw.Probes {
-		l := line(prLines, i)
-		what := fmt.Sprintf("probes[%d]", i)
-		var err error
-		p := Probe{Line: l, Ask: strings.TrimSpace(rp.Ask), Abstain: rp.Abstain, Budget: DefaultBudget,
-			Needs: rp.Needs, ExpectAny: rp.ExpectAny, ExpectNone: rp.ExpectNone}
-		if p.Ask == "" {
-			return fail(l, "%s: ask is required", what)
-		}
-		if len(p.Ask) > 4096 {
-			return fail(l, "%s: ask is %d bytes; the limit is 4096", what, len(p.Ask))
-		}
-		if p.Agent, err = agent(l, what, rp.Agent); err != nil {
+		p, err := sp.probe(rp, fmt.Sprintf("probes[%d]", i), lineOf(prLines, i))
+		if err != nil {
 			return Scenario{}, err
-		}
-		if rp.AsOf != "" {
-			if p.AsOf, err = parseAt(l, what+".as_of", rp.AsOf); err != nil {
-				return Scenario{}, err
-			}
-		}
-		if rp.Budget != nil {
-			if *rp.Budget < 1 || *rp.Budget > MaxBudget {
-				return fail(l, "%s: budget_tokens must be from 1 to %d", what, MaxBudget)
-			}
-			p.Budget = *rp.Budget
-		}
-		for _, list := range []struct {
-			name string
-			v    []string
-		}{{"needs", p.Needs}, {"expect_any", p.ExpectAny}, {"expect_none", p.ExpectNone}} {
-			for j, s := range list.v {
-				if Normalise(s) == "" {
-					return fail(l, "%s: %s[%d] is empty", what, list.name, j)
-				}
-			}
-		}
-		switch {
-		case p.Abstain && len(p.ExpectAny) > 0:
-			return fail(l, "%s: an abstain probe expects nothing to be recalled, so it cannot have expect_any", what)
-		case p.Abstain && len(p.Needs) > 0:
-			return fail(l, "%s: an abstain probe has nothing relevant stored, so its needs must be empty", what)
-		case !p.Abstain && len(p.ExpectAny) == 0:
-			return fail(l, "%s: expect_any is required (or abstain: true): a probe must assert something", what)
-		case !p.Abstain && len(p.Needs) == 0:
-			return fail(l, "%s: needs is required: the oracle arm answers from it", what)
 		}
 		sc.Probes = append(sc.Probes, p)
 	}
 	return sc, nil
 }
 
-type agentFunc func(line int, what, a string) (string, error)
-type timeFunc func(line int, what, v string) (time.Time, error)
+// scenarioParser is one scenario file being read: errors name the file and
+// the line.
+type scenarioParser struct {
+	file   string
+	loc    *time.Location
+	agents []string // once the header is read
+}
+
+func (sp *scenarioParser) fail(line int, format string, args ...any) *ParseError {
+	return &ParseError{File: sp.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+func lineOf(lines []int, i int) int {
+	if i < len(lines) {
+		return lines[i]
+	}
+	return 0
+}
+
+// decode reads the file twice: the node tree gives line numbers; the strict
+// decoder rejects unknown and duplicate keys.
+func (sp *scenarioParser) decode(data []byte) (rawScenario, *yaml.Node, error) {
+	var raw rawScenario
+	if len(data) > MaxFileBytes {
+		return raw, nil, sp.fail(0, "the file is %d bytes; the limit is %d", len(data), MaxFileBytes)
+	}
+	if !utf8.Valid(data) {
+		return raw, nil, sp.fail(0, "the file is not valid UTF-8")
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return raw, nil, sp.fail(0, "the file is empty")
+		}
+		return raw, nil, sp.fail(0, "invalid YAML: %s", yamlMsg(err))
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+		return raw, nil, sp.fail(0, "the file must hold exactly one YAML document")
+	}
+	strict := yaml.NewDecoder(bytes.NewReader(data))
+	strict.KnownFields(true)
+	if err := strict.Decode(&raw); err != nil {
+		return raw, nil, sp.fail(0, "%s", yamlMsg(err))
+	}
+	return raw, &doc, nil
+}
+
+// header checks the scenario's name and agents (main when none are listed).
+func (sp *scenarioParser) header(raw rawScenario) (Scenario, error) {
+	sc := Scenario{Name: raw.Name, About: strings.TrimSpace(raw.About), File: sp.file, Agents: raw.Agents}
+	if !nameRe.MatchString(raw.Name) {
+		return sc, sp.fail(0, "name %q must be 1 to 64 of a-z, 0-9 and '-', starting with a letter or digit", raw.Name)
+	}
+	if len(sc.Agents) == 0 {
+		sc.Agents = []string{"main"}
+	}
+	for i, a := range sc.Agents {
+		if err := store.ValidateAgentName(a); err != nil {
+			return sc, sp.fail(0, "agents[%d]: %v", i, err)
+		}
+		if slices.Index(sc.Agents, a) != i {
+			return sc, sp.fail(0, "agents: %q is listed twice", a)
+		}
+	}
+	return sc, nil
+}
+
+// agent is a, or the first agent when a is empty; one not in agents fails.
+func (sp *scenarioParser) agent(l int, what, a string) (string, error) {
+	if a == "" {
+		return sp.agents[0], nil
+	}
+	if !slices.Contains(sp.agents, a) {
+		return "", sp.fail(l, "%s: agent %q is not in agents %v", what, a, sp.agents)
+	}
+	return a, nil
+}
+
+func (sp *scenarioParser) parseAt(l int, what, v string) (time.Time, error) {
+	t, err := parseTime(v, sp.loc)
+	if err != nil {
+		return t, sp.fail(l, "%s: %v", what, err)
+	}
+	return t, nil
+}
+
+// event builds one event; an error that does not name its line gets the
+// event's.
+func (sp *scenarioParser) event(re rawEvent, what string, l int) (Event, error) {
+	ev, err := sp.buildEvent(re, what, l)
+	if err != nil {
+		if pe, ok := errors.AsType[*ParseError](err); ok {
+			return ev, pe
+		}
+		return ev, sp.fail(l, "%s: %v", what, err)
+	}
+	return ev, nil
+}
+
+// probe builds one probe and checks that it asserts something it can.
+func (sp *scenarioParser) probe(rp rawProbe, what string, l int) (Probe, error) {
+	var err error
+	p := Probe{Line: l, Ask: strings.TrimSpace(rp.Ask), Abstain: rp.Abstain, Budget: DefaultBudget,
+		Needs: rp.Needs, ExpectAny: rp.ExpectAny, ExpectNone: rp.ExpectNone}
+	if p.Ask == "" {
+		return p, sp.fail(l, "%s: ask is required", what)
+	}
+	if len(p.Ask) > 4096 {
+		return p, sp.fail(l, "%s: ask is %d bytes; the limit is 4096", what, len(p.Ask))
+	}
+	if p.Agent, err = sp.agent(l, what, rp.Agent); err != nil {
+		return p, err
+	}
+	if rp.AsOf != "" {
+		if p.AsOf, err = sp.parseAt(l, what+".as_of", rp.AsOf); err != nil {
+			return p, err
+		}
+	}
+	if rp.Budget != nil {
+		if *rp.Budget < 1 || *rp.Budget > MaxBudget {
+			return p, sp.fail(l, "%s: budget_tokens must be from 1 to %d", what, MaxBudget)
+		}
+		p.Budget = *rp.Budget
+	}
+	if msg := probeExpectations(p); msg != "" {
+		return p, sp.fail(l, "%s: %s", what, msg)
+	}
+	return p, nil
+}
+
+// probeExpectations says what is wrong with a probe's lists, or "".
+func probeExpectations(p Probe) string {
+	for _, list := range []struct {
+		name string
+		v    []string
+	}{{"needs", p.Needs}, {"expect_any", p.ExpectAny}, {"expect_none", p.ExpectNone}} {
+		for j, s := range list.v {
+			if Normalise(s) == "" {
+				return fmt.Sprintf("%s[%d] is empty", list.name, j)
+			}
+		}
+	}
+	switch {
+	case p.Abstain && len(p.ExpectAny) > 0:
+		return "an abstain probe expects nothing to be recalled, so it cannot have expect_any"
+	case p.Abstain && len(p.Needs) > 0:
+		return "an abstain probe has nothing relevant stored, so its needs must be empty"
+	case !p.Abstain && len(p.ExpectAny) == 0:
+		return "expect_any is required (or abstain: true): a probe must assert something"
+	case !p.Abstain && len(p.Needs) == 0:
+		return "needs is required: the oracle arm answers from it"
+	}
+	return ""
+}
 
 // buildEvent checks that an item is exactly one kind of event with only
 // that kind's keys.
-func buildEvent(re rawEvent, what string, l int, agent agentFunc, parseAt timeFunc) (Event, error) {
+func (sp *scenarioParser) buildEvent(re rawEvent, what string, l int) (Event, error) {
 	ev := Event{Line: l, Repeat: 1}
+	if err := oneKind(re); err != nil {
+		return ev, err
+	}
+	switch {
+	case re.Consolidate != nil:
+		return consolidateEvent(ev, *re.Consolidate)
+	case re.Forget != nil:
+		return sp.forgetEvent(ev, re.Forget, what)
+	case re.IngestFile != nil:
+		return sp.ingestFileEvent(ev, re.IngestFile, what)
+	}
+	return sp.memoryEvent(ev, re, what)
+}
+
+// oneKind checks that an item has the keys of exactly one kind of event.
+func oneKind(re rawEvent) error {
 	memoryKeys := re.At != nil || re.Agent != nil || re.Session != nil || re.Role != nil || re.Type != nil ||
 		re.Importance != nil || re.Source != nil || re.Content != nil
 	kinds := 0
@@ -315,100 +378,112 @@ func buildEvent(re rawEvent, what string, l int, agent agentFunc, parseAt timeFu
 		}
 	}
 	if kinds == 0 {
-		return ev, errors.New("empty event: give at and content, consolidate, forget, ingest_file or repeat")
+		return errors.New("empty event: give at and content, consolidate, forget, ingest_file or repeat")
 	}
 	if kinds > 1 {
-		return ev, errors.New("an event is one of: a memory (at, content, ...), repeat (with at, content, ...), consolidate, forget or ingest_file")
+		return errors.New("an event is one of: a memory (at, content, ...), repeat (with at, content, ...), consolidate, forget or ingest_file")
 	}
+	return nil
+}
+
+func consolidateEvent(ev Event, day string) (Event, error) {
+	ev.Kind = EventConsolidate
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		return ev, fmt.Errorf("consolidate: %q is not a date such as 2026-03-02", day)
+	}
+	ev.Day = d.Format(time.DateOnly)
+	return ev, nil
+}
+
+func (sp *scenarioParser) forgetEvent(ev Event, f *rawForget, what string) (Event, error) {
 	var err error
+	ev.Kind = EventForget
+	ev.Match = f.Match
+	if Normalise(ev.Match) == "" {
+		return ev, errors.New("forget: match is required")
+	}
+	ev.Agent, err = sp.agent(ev.Line, what+".forget", f.Agent)
+	return ev, err
+}
+
+func (sp *scenarioParser) ingestFileEvent(ev Event, f *rawIngest, what string) (Event, error) {
+	var err error
+	ev.Kind = EventIngestFile
+	ev.Path, ev.Content = f.Path, f.Content
 	switch {
-	case re.Consolidate != nil:
-		ev.Kind = EventConsolidate
-		d, perr := time.Parse(time.DateOnly, *re.Consolidate)
-		if perr != nil {
-			return ev, fmt.Errorf("consolidate: %q is not a date such as 2026-03-02", *re.Consolidate)
+	case strings.TrimSpace(f.Path) == "":
+		return ev, errors.New("ingest_file: path is required")
+	case len(f.Path) > 256:
+		return ev, errors.New("ingest_file: path is longer than 256 bytes")
+	case strings.TrimSpace(f.Content) == "":
+		return ev, errors.New("ingest_file: content is required")
+	case len(f.Content) > MaxContentBytes:
+		return ev, fmt.Errorf("ingest_file: content is %d bytes; the limit is %d", len(f.Content), MaxContentBytes)
+	case strings.ContainsRune(f.Content, 0) || strings.ContainsRune(f.Path, 0):
+		return ev, errors.New("ingest_file: path and content must not contain NUL")
+	case f.At == "":
+		return ev, errors.New("ingest_file: at (the file's mtime) is required")
+	}
+	if ev.At, err = sp.parseAt(ev.Line, what+".ingest_file.at", f.At); err != nil {
+		return ev, err
+	}
+	ev.Agent, err = sp.agent(ev.Line, what+".ingest_file", f.Agent)
+	return ev, err
+}
+
+// memoryEvent builds a memory (repeated, with repeat) and checks its fields.
+func (sp *scenarioParser) memoryEvent(ev Event, re rawEvent, what string) (Event, error) {
+	var err error
+	ev.Kind = EventMemory
+	if re.Repeat != nil {
+		if *re.Repeat < 1 || *re.Repeat > MaxRepeat {
+			return ev, fmt.Errorf("repeat must be from 1 to %d", MaxRepeat)
 		}
-		ev.Day = d.Format(time.DateOnly)
-	case re.Forget != nil:
-		ev.Kind = EventForget
-		ev.Match = re.Forget.Match
-		if Normalise(ev.Match) == "" {
-			return ev, errors.New("forget: match is required")
+		ev.Repeat, ev.Repeated = *re.Repeat, true
+	}
+	if re.At == nil {
+		return ev, errors.New("at is required")
+	}
+	if ev.At, err = sp.parseAt(ev.Line, what+".at", *re.At); err != nil {
+		return ev, err
+	}
+	if re.Content == nil || strings.TrimSpace(*re.Content) == "" {
+		return ev, errors.New("content is required")
+	}
+	ev.Content = *re.Content
+	if len(ev.Content) > MaxContentBytes-16 {
+		return ev, fmt.Errorf("content is %d bytes; the limit is %d", len(ev.Content), MaxContentBytes)
+	}
+	if strings.ContainsRune(ev.Content, 0) {
+		return ev, errors.New("content must not contain NUL")
+	}
+	if ev.Agent, err = sp.agent(ev.Line, what, deref(re.Agent)); err != nil {
+		return ev, err
+	}
+	return memoryLabels(ev, re)
+}
+
+// memoryLabels checks a memory's session, type, source, role and importance.
+func memoryLabels(ev Event, re rawEvent) (Event, error) {
+	ev.Session, ev.Type, ev.Source = deref(re.Session), deref(re.Type), deref(re.Source)
+	for _, f := range []struct{ name, v string }{{"session", ev.Session}, {"type", ev.Type}, {"source", ev.Source}} {
+		if len(f.v) > 256 || strings.ContainsRune(f.v, 0) {
+			return ev, fmt.Errorf("%s must be at most 256 bytes without NUL", f.name)
 		}
-		if ev.Agent, err = agent(l, what+".forget", re.Forget.Agent); err != nil {
-			return ev, err
+	}
+	if re.Role != nil {
+		if !slices.Contains(roles, *re.Role) {
+			return ev, fmt.Errorf("role %q is not one of %s", *re.Role, strings.Join(roles, ", "))
 		}
-	case re.IngestFile != nil:
-		ev.Kind = EventIngestFile
-		f := re.IngestFile
-		ev.Path, ev.Content = f.Path, f.Content
-		switch {
-		case strings.TrimSpace(f.Path) == "":
-			return ev, errors.New("ingest_file: path is required")
-		case len(f.Path) > 256:
-			return ev, errors.New("ingest_file: path is longer than 256 bytes")
-		case strings.TrimSpace(f.Content) == "":
-			return ev, errors.New("ingest_file: content is required")
-		case len(f.Content) > MaxContentBytes:
-			return ev, fmt.Errorf("ingest_file: content is %d bytes; the limit is %d", len(f.Content), MaxContentBytes)
-		case strings.ContainsRune(f.Content, 0) || strings.ContainsRune(f.Path, 0):
-			return ev, errors.New("ingest_file: path and content must not contain NUL")
-		case f.At == "":
-			return ev, errors.New("ingest_file: at (the file's mtime) is required")
+		ev.Role = *re.Role
+	}
+	if re.Importance != nil {
+		v := *re.Importance
+		if !(v >= 0 && v <= 1) {
+			return ev, fmt.Errorf("importance must be between 0 and 1, got %v", v)
 		}
-		if ev.At, err = parseAt(l, what+".ingest_file.at", f.At); err != nil {
-			return ev, err
-		}
-		if ev.Agent, err = agent(l, what+".ingest_file", f.Agent); err != nil {
-			return ev, err
-		}
-	default:
-		ev.Kind = EventMemory
-		if re.Repeat != nil {
-			if *re.Repeat < 1 || *re.Repeat > MaxRepeat {
-				return ev, fmt.Errorf("repeat must be from 1 to %d", MaxRepeat)
-			}
-			ev.Repeat, ev.Repeated = *re.Repeat, true
-		}
-		if re.At == nil {
-			return ev, errors.New("at is required")
-		}
-		if ev.At, err = parseAt(l, what+".at", *re.At); err != nil {
-			return ev, err
-		}
-		if re.Content == nil || strings.TrimSpace(*re.Content) == "" {
-			return ev, errors.New("content is required")
-		}
-		ev.Content = *re.Content
-		if len(ev.Content) > MaxContentBytes-16 {
-			return ev, fmt.Errorf("content is %d bytes; the limit is %d", len(ev.Content), MaxContentBytes)
-		}
-		if strings.ContainsRune(ev.Content, 0) {
-			return ev, errors.New("content must not contain NUL")
-		}
-		ev.Agent, err = agent(l, what, deref(re.Agent))
-		if err != nil {
-			return ev, err
-		}
-		ev.Session, ev.Type, ev.Source = deref(re.Session), deref(re.Type), deref(re.Source)
-		for _, f := range []struct{ name, v string }{{"session", ev.Session}, {"type", ev.Type}, {"source", ev.Source}} {
-			if len(f.v) > 256 || strings.ContainsRune(f.v, 0) {
-				return ev, fmt.Errorf("%s must be at most 256 bytes without NUL", f.name)
-			}
-		}
-		if re.Role != nil {
-			if !slices.Contains(roles, *re.Role) {
-				return ev, fmt.Errorf("role %q is not one of %s", *re.Role, strings.Join(roles, ", "))
-			}
-			ev.Role = *re.Role
-		}
-		if re.Importance != nil {
-			v := *re.Importance
-			if !(v >= 0 && v <= 1) {
-				return ev, fmt.Errorf("importance must be between 0 and 1, got %v", v)
-			}
-			ev.Importance = &v
-		}
+		ev.Importance = &v
 	}
 	return ev, nil
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Part is one memory's worth of a file.
@@ -332,10 +334,7 @@ func cutAt(s string, n int) int {
 	if i := strings.LastIndexAny(s[:n], " \n\t"); i > n/2 {
 		return i + 1
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	if n == 0 {
+	if n = len(text.Clip(s, n)); n == 0 {
 		return len(s)
 	}
 	return n

@@ -17,6 +17,7 @@ import (
 	_ "golang.org/x/image/webp" // registers WebP
 
 	"github.com/dormouse-dev/dormouse/internal/exif"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Defaults of Options' limits on the images a model describes.
@@ -48,21 +49,21 @@ func (d *doc) image(ctx context.Context, data []byte) ([]Part, error) {
 	}
 	name := path.Base(d.rel)
 	meta := map[string]any{"format": format, "width": cfg.Width, "height": cfg.Height, "bytes": len(data)}
-	text := fmt.Sprintf("Image %s (in %s): %s, %d×%d pixels, %s.", name, dirOf(d.rel), strings.ToUpper(format),
-		cfg.Width, cfg.Height, humanBytes(len(data)))
+	content := fmt.Sprintf("Image %s (in %s): %s, %d×%d pixels, %s.", name, dirOf(d.rel), strings.ToUpper(format),
+		cfg.Width, cfg.Height, sizeInWords(len(data)))
 	var ts time.Time
 	if format == "jpeg" {
 		if t, ok := exif.Read(data).Taken(d.o.Location); ok {
 			ts = t
 			meta["taken"] = t.Format(time.RFC3339)
-			text += fmt.Sprintf(" Taken on %s.", t.Format("2 January 2006 at 15:04"))
+			content += fmt.Sprintf(" Taken on %s.", t.Format("2 January 2006 at 15:04"))
 		}
 	}
 	if d.o.Describe != nil {
 		switch {
 		case len(data) > d.o.DescribeMaxBytes:
 			meta["not_described"] = fmt.Sprintf("%s is over the %s an image may have to be described",
-				humanBytes(len(data)), humanBytes(d.o.DescribeMaxBytes))
+				sizeInWords(len(data)), sizeInWords(d.o.DescribeMaxBytes))
 		case cfg.Width*cfg.Height > d.o.DescribeMaxPixels:
 			meta["not_described"] = fmt.Sprintf("%d×%d pixels is over the %g megapixels an image may have to be described",
 				cfg.Width, cfg.Height, float64(d.o.DescribeMaxPixels)/1e6)
@@ -79,15 +80,15 @@ func (d *doc) image(ctx context.Context, data []byte) ([]Part, error) {
 			if desc == "" {
 				return nil, fmt.Errorf("%w %s with %s: the description is empty", ErrDescribe, name, cmp.Or(d.o.DescribedBy, "the model"))
 			}
-			limit := max(64, min(maxDescriptionBytes, d.o.MaxPartBytes-len(text)-2))
+			limit := max(64, min(maxDescriptionBytes, d.o.MaxPartBytes-len(content)-2))
 			if len(desc) > limit {
 				desc = strings.TrimSpace(desc[:cutAt(desc, limit)])
 			}
-			text += "\n\n" + desc
+			content += "\n\n" + desc
 			meta["described_by"] = cmp.Or(d.o.DescribedBy, "a vision model")
 		}
 	}
-	parts := []Part{{Content: text, Timestamp: ts}}
+	parts := []Part{{Content: content, Timestamp: ts}}
 	return d.finish(parts, []fileContext{{Title: name}}, map[string]any{"image": meta}), nil
 }
 
@@ -98,12 +99,11 @@ func dirOf(rel string) string {
 	return "the folder's top level"
 }
 
-func humanBytes(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+// sizeInWords is text.Size for a sentence: a size under a KiB is spelled out
+// in bytes.
+func sizeInWords(n int) string {
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return text.Size(n)
 }

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // frontMatter splits a note into its YAML front matter (nil when there is none, or when it does not
@@ -141,8 +143,8 @@ type section struct {
 
 // markdown splits a note into parts: one per section, or per run of paragraphs when a section is
 // long, each starting with the note's title (and the section's heading) so that it reads alone.
-func (d *doc) markdown(text string) ([]Part, error) {
-	fm, body := frontMatter(text)
+func (d *doc) markdown(src string) ([]Part, error) {
+	fm, body := frontMatter(src)
 	title := ""
 	if fm != nil {
 		if t, ok := fm["title"].(string); ok {
@@ -187,7 +189,7 @@ func (d *doc) markdown(text string) ([]Part, error) {
 				Content:   withPrefix(prefix, t),
 				Timestamp: ts,
 				Links:     links,
-				Tags:      dedupe(append(slices.Clone(fmTags), tags...)),
+				Tags:      text.Unique(append(slices.Clone(fmTags), tags...)),
 			})
 			fcs = append(fcs, fileContext{Title: title, Heading: heading})
 		}
@@ -305,20 +307,20 @@ func isHeading(line string) bool {
 
 // linksAndTags finds [[wikilinks]] (target only: no alias, heading or block reference) and #tags
 // (a '#' at a word's start, then letters, digits, _ - /, not only digits) outside inline code.
-func linksAndTags(text string) (links, tags []string) {
+func linksAndTags(src string) (links, tags []string) {
 	inCode := false
-	for i := 0; i < len(text); i++ {
-		c := text[i]
+	for i := 0; i < len(src); i++ {
+		c := src[i]
 		switch {
 		case c == '`':
 			inCode = !inCode
 		case inCode:
-		case c == '[' && strings.HasPrefix(text[i:], "[["):
-			end := strings.Index(text[i+2:], "]]")
+		case c == '[' && strings.HasPrefix(src[i:], "[["):
+			end := strings.Index(src[i+2:], "]]")
 			if end < 0 {
 				continue
 			}
-			inner := text[i+2 : i+2+end]
+			inner := src[i+2 : i+2+end]
 			if strings.ContainsAny(inner, "\n[") {
 				continue
 			}
@@ -329,22 +331,22 @@ func linksAndTags(text string) (links, tags []string) {
 				links = append(links, t)
 			}
 			i += 2 + end + 1
-		case c == '#' && (i == 0 || isTagBoundary(text[i-1])):
+		case c == '#' && (i == 0 || isTagBoundary(src[i-1])):
 			j := i + 1
-			for j < len(text) {
-				r, w := utf8.DecodeRuneInString(text[j:])
+			for j < len(src) {
+				r, w := utf8.DecodeRuneInString(src[j:])
 				if !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '/') {
 					break
 				}
 				j += w
 			}
-			if t := normTag(text[i+1 : j]); t != "" {
+			if t := normTag(src[i+1 : j]); t != "" {
 				tags = append(tags, t)
 			}
 			i = j - 1
 		}
 	}
-	return dedupe(links), dedupe(tags)
+	return text.Unique(links), text.Unique(tags)
 }
 
 func isTagBoundary(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '(' || b == ',' }
@@ -359,21 +361,6 @@ func normTag(t string) string {
 		return ""
 	}
 	return t
-}
-
-func dedupe(s []string) []string {
-	seen := make(map[string]bool, len(s))
-	out := s[:0]
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
 }
 
 // maxTitle bounds the title and heading repeated at the top of every part.

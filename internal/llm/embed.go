@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 )
 
 // EmbeddingProviders are the providers with an embedding endpoint that
@@ -159,23 +161,13 @@ func (e *Embedder) embed(ctx context.Context, texts []string) (vecs [][]float32,
 		if !retry || attempt == e.cfg.MaxRetries {
 			break
 		}
-		wait := min(e.cfg.Backoff<<attempt, e.cfg.MaxBackoff)
-		if retryAfterHdr != "" {
-			ra, ok := retryAfter(retryAfterHdr, e.cfg.Now())
-			if ok && ra > e.cfg.MaxRetryAfter {
-				last = fmt.Errorf("%w (it asks to wait %s, longer than %s)", last, ra.Round(time.Second), e.cfg.MaxRetryAfter)
-				break
-			}
-			if ok {
-				wait = max(wait, ra)
-			}
+		wait, err := retryWait(backoff.Exp(e.cfg.Backoff, e.cfg.MaxBackoff, attempt), retryAfterHdr, e.cfg.Now(), e.cfg.MaxRetryAfter, last)
+		if err != nil {
+			last = err
+			break
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
+		if sleep(ctx, wait) != nil {
 			return nil, Usage{}, attempts, "cancelled", fmt.Errorf("embed with %s: %w", e.cfg.Provider, ctx.Err())
-		case <-t.C:
 		}
 	}
 	if errors.Is(last, ErrUnavailable) {

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // fence finds Markdown code blocks, with or without a language.
@@ -63,7 +64,7 @@ func (c *Client) JSON(ctx context.Context, req Request, parse func([]byte) error
 		return u, nil
 	}
 	c.log.Warn("llm answer is not valid; asking once to repair it", "problem", problem)
-	req.repair = &repair{answer: clip(answer, 4*c.cfg.MaxTokens), problem: problem.Error()}
+	req.repair = &repair{answer: text.Clip(answer, 4*c.cfg.MaxTokens), problem: problem.Error()}
 	answer, u2, err := c.Generate(ctx, req)
 	u.Add(u2)
 	if err != nil {
@@ -81,17 +82,6 @@ func decode(answer string, parse func([]byte) error) error {
 		return err
 	}
 	return parse(raw)
-}
-
-// clip keeps at most n bytes of s, on a rune boundary.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 func repairPrompt(problem string) string {

@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/tmc/langchaingo/llms"
 
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -268,119 +268,46 @@ func (c *Client) Generate(ctx context.Context, req Request) (string, Usage, erro
 
 func (c *Client) generate(ctx context.Context, req Request, call *Call) (string, Usage, error) {
 	estIn := req.EstimateIn()
-	if b := c.cfg.Budget; b != nil {
-		if err := b.reserve(ctx, c.cfg.Now(), estIn); err != nil {
-			call.Outcome = "budget"
-			return "", Usage{}, err
-		}
-	}
-	if err := c.breaker.allow(c.cfg.Now()); err != nil {
-		call.Outcome = "circuit_open"
+	if err := c.admit(ctx, estIn, call); err != nil {
 		return "", Usage{}, err
 	}
-	opts := []llms.CallOption{
-		llms.WithModel(c.cfg.Model), llms.WithMaxTokens(c.cfg.MaxTokens), llms.WithTemperature(c.cfg.Temperature),
-	}
-	jsonMode := req.JSON && !c.plainJSON.Load()
-	if c.cfg.Provider == "openai" && c.cfg.BaseURL != "" {
-		// OpenAI-compatible servers (llama.cpp, vLLM) know max_tokens, not
-		// max_completion_tokens.
-		opts = append(opts, llms.WithMetadata(map[string]any{"openai:use_legacy_max_tokens": true}))
-	}
 	msgs := req.messages()
-	if len(req.Images) > 0 {
-		if err := VisionSupport(c.cfg.Provider, c.cfg.Model); err != nil {
-			call.Outcome = "refused"
-			c.release(estIn)
-			return "", Usage{}, err
-		}
-		parts := make([]llms.ContentPart, 0, len(req.Images)+1)
-		for _, img := range req.Images {
-			parts = append(parts, imagePart(c.cfg.Provider, img))
-		}
-		msgs[1].Parts = append(parts, msgs[1].Parts...)
+	if err := c.attachImages(req, msgs); err != nil {
+		call.Outcome = "refused"
+		c.release(estIn)
+		return "", Usage{}, err
 	}
+	opts := c.callOptions()
+	jsonMode := req.JSON && !c.plainJSON.Load()
 	var last error
 	for attempt := 0; attempt <= c.cfg.MaxRetries; attempt++ {
 		call.Attempts = attempt + 1
-		actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 		obs := &observed{}
-		callOpts := opts
-		if jsonMode {
-			callOpts = append(slices.Clip(opts), llms.WithJSONMode())
-		}
-		resp, err := c.model.GenerateContent(context.WithValue(actx, observedKey{}, obs), msgs, callOpts...)
-		timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
-		cancel()
+		choice, timedOut, err := c.send(ctx, msgs, opts, jsonMode, obs)
 		if err == nil {
-			if len(resp.Choices) == 0 {
-				err = errors.New("the answer has no choices")
-			} else {
-				c.breaker.success()
-				choice := resp.Choices[0]
-				u := Usage{Calls: 1}
-				var ok bool
-				u.TokensIn, u.TokensOut, ok = usageOf(choice.GenerationInfo)
-				if !ok {
-					call.Estimated = true
-					u.TokensIn, u.TokensOut = estIn, text.EstimateTokens(choice.Content)
-				}
-				if b := c.cfg.Budget; b != nil {
-					b.spend(c.cfg.Now(), u, estIn)
-				}
-				return choice.Content, u, nil
-			}
+			c.breaker.success()
+			return choice.Content, c.usage(choice, estIn, call), nil
 		}
 		if ctx.Err() != nil {
-			call.Outcome = "cancelled"
-			c.release(estIn)
-			return "", Usage{}, fmt.Errorf("call %s: %w", c.cfg.Provider, ctx.Err())
+			return "", Usage{}, c.cancelled(ctx, estIn, call)
 		}
-		kind, outcome, retry := classify(obs.status, timedOut)
-		if obs.status == http.StatusOK && strings.Contains(strings.ToLower(err.Error()), "max tokens") {
-			// Bedrock's client refuses an answer cut at max_tokens; the same
-			// request would be cut again.
-			kind, outcome, retry = ErrInvalidJSON, "truncated", false
-		}
-		if obs.status == http.StatusBadRequest && jsonMode && c.cfg.Provider == "openai" && c.cfg.BaseURL != "" {
-			// An OpenAI-compatible server without response_format: ask
-			// again, and from now on, with the prompt alone.
-			c.log.Warn("the server refused JSON mode; asking for JSON in the prompt only")
-			c.logErrorBody(ctx, obs, err)
-			c.plainJSON.Store(true)
+		if jsonMode && c.refusedJSONMode(ctx, obs, err) {
 			jsonMode = false
 			attempt--
 			continue
 		}
-		call.Outcome = outcome
-		c.logErrorBody(ctx, obs, err)
-		last = summary(kind, c.cfg.Provider, "", obs.status, timedOut, c.cfg.Timeout, c.redact.Replace(err.Error()))
-		if !retry {
+		var retry bool
+		if last, retry = c.failedAttempt(ctx, obs, err, timedOut, call); !retry || attempt == c.cfg.MaxRetries {
 			break
 		}
-		if attempt == c.cfg.MaxRetries {
+		wait, err := retryWait(c.backoff(attempt), obs.retryAfter, c.cfg.Now(), c.cfg.MaxRetryAfter, last)
+		if err != nil {
+			last = err
 			break
-		}
-		wait := c.backoff(attempt)
-		if obs.retryAfter != "" {
-			ra, ok := retryAfter(obs.retryAfter, c.cfg.Now())
-			if ok && ra > c.cfg.MaxRetryAfter {
-				last = fmt.Errorf("%w (it asks to wait %s, longer than %s)", last, ra.Round(time.Second), c.cfg.MaxRetryAfter)
-				break
-			}
-			if ok {
-				wait = max(wait, ra)
-			}
 		}
 		c.log.Debug("llm call failed; retrying", "attempt", attempt+1, "wait_ms", wait.Milliseconds(), "err", last)
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			call.Outcome = "cancelled"
-			c.release(estIn)
-			return "", Usage{}, fmt.Errorf("call %s: %w", c.cfg.Provider, ctx.Err())
-		case <-t.C:
+		if sleep(ctx, wait) != nil {
+			return "", Usage{}, c.cancelled(ctx, estIn, call)
 		}
 	}
 	if errors.Is(last, ErrUnavailable) {
@@ -389,6 +316,145 @@ func (c *Client) generate(ctx context.Context, req Request, call *Call) (string,
 	c.release(estIn)
 	// It was a call, though nothing says what it cost.
 	return "", Usage{Calls: 1}, last
+}
+
+// admit reserves the call's estimated tokens in the budget and asks the
+// breaker whether the provider may be called.
+func (c *Client) admit(ctx context.Context, estIn int, call *Call) error {
+	if b := c.cfg.Budget; b != nil {
+		if err := b.reserve(ctx, c.cfg.Now(), estIn); err != nil {
+			call.Outcome = "budget"
+			return err
+		}
+	}
+	if err := c.breaker.allow(c.cfg.Now()); err != nil {
+		call.Outcome = "circuit_open"
+		return err
+	}
+	return nil
+}
+
+func (c *Client) callOptions() []llms.CallOption {
+	opts := []llms.CallOption{
+		llms.WithModel(c.cfg.Model), llms.WithMaxTokens(c.cfg.MaxTokens), llms.WithTemperature(c.cfg.Temperature),
+	}
+	if c.cfg.Provider == "openai" && c.cfg.BaseURL != "" {
+		// OpenAI-compatible servers (llama.cpp, vLLM) know max_tokens, not
+		// max_completion_tokens.
+		opts = append(opts, llms.WithMetadata(map[string]any{"openai:use_legacy_max_tokens": true}))
+	}
+	return opts
+}
+
+// attachImages puts the request's images before the user's words, when
+// the model can see them.
+func (c *Client) attachImages(req Request, msgs []llms.MessageContent) error {
+	if len(req.Images) == 0 {
+		return nil
+	}
+	if err := VisionSupport(c.cfg.Provider, c.cfg.Model); err != nil {
+		return err
+	}
+	parts := make([]llms.ContentPart, 0, len(req.Images)+1)
+	for _, img := range req.Images {
+		parts = append(parts, imagePart(c.cfg.Provider, img))
+	}
+	msgs[1].Parts = append(parts, msgs[1].Parts...)
+	return nil
+}
+
+// send makes one attempt, within the timeout; obs gets what the transport
+// saw of the answer.
+func (c *Client) send(ctx context.Context, msgs []llms.MessageContent, opts []llms.CallOption, jsonMode bool, obs *observed) (*llms.ContentChoice, bool, error) {
+	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	if jsonMode {
+		opts = append(slices.Clip(opts), llms.WithJSONMode())
+	}
+	resp, err := c.model.GenerateContent(context.WithValue(actx, observedKey{}, obs), msgs, opts...)
+	timedOut := errors.Is(actx.Err(), context.DeadlineExceeded)
+	if err == nil && len(resp.Choices) == 0 {
+		err = errors.New("the answer has no choices")
+	}
+	if err != nil {
+		return nil, timedOut, err
+	}
+	return resp.Choices[0], timedOut, nil
+}
+
+// usage is what the answer cost, as the provider says or else estimated,
+// spent from the budget.
+func (c *Client) usage(choice *llms.ContentChoice, estIn int, call *Call) Usage {
+	u := Usage{Calls: 1}
+	var ok bool
+	u.TokensIn, u.TokensOut, ok = usageOf(choice.GenerationInfo)
+	if !ok {
+		call.Estimated = true
+		u.TokensIn, u.TokensOut = estIn, text.EstimateTokens(choice.Content)
+	}
+	if b := c.cfg.Budget; b != nil {
+		b.spend(c.cfg.Now(), u, estIn)
+	}
+	return u
+}
+
+func (c *Client) cancelled(ctx context.Context, estIn int, call *Call) error {
+	call.Outcome = "cancelled"
+	c.release(estIn)
+	return fmt.Errorf("call %s: %w", c.cfg.Provider, ctx.Err())
+}
+
+// refusedJSONMode reports whether an OpenAI-compatible server refused
+// response_format; if so, this call asks again, and every later one asks,
+// with the prompt alone.
+func (c *Client) refusedJSONMode(ctx context.Context, obs *observed, err error) bool {
+	if obs.status != http.StatusBadRequest || c.cfg.Provider != "openai" || c.cfg.BaseURL == "" {
+		return false
+	}
+	c.log.Warn("the server refused JSON mode; asking for JSON in the prompt only")
+	c.logErrorBody(ctx, obs, err)
+	c.plainJSON.Store(true)
+	return true
+}
+
+// failedAttempt says what went wrong with an attempt, as the error the call
+// returns if it is the last, and whether another may help.
+func (c *Client) failedAttempt(ctx context.Context, obs *observed, err error, timedOut bool, call *Call) (error, bool) {
+	kind, outcome, retry := classify(obs.status, timedOut)
+	if obs.status == http.StatusOK && strings.Contains(strings.ToLower(err.Error()), "max tokens") {
+		// Bedrock's client refuses an answer cut at max_tokens; the same
+		// request would be cut again.
+		kind, outcome, retry = ErrInvalidJSON, "truncated", false
+	}
+	call.Outcome = outcome
+	c.logErrorBody(ctx, obs, err)
+	return summary(kind, c.cfg.Provider, "", obs.status, timedOut, c.cfg.Timeout, c.redact.Replace(err.Error())), retry
+}
+
+// retryWait is how long to wait before the next attempt: wait, or the
+// provider's Retry-After when longer. One longer than most is not waited
+// for: the error is last, saying so.
+func retryWait(wait time.Duration, retryAfter string, now time.Time, most time.Duration, last error) (time.Duration, error) {
+	ra, ok := backoff.RetryAfter(retryAfter, now)
+	if !ok {
+		return wait, nil
+	}
+	if ra > most {
+		return 0, fmt.Errorf("%w (it asks to wait %s, longer than %s)", last, ra.Round(time.Second), most)
+	}
+	return max(wait, ra), nil
+}
+
+// sleep waits d, or until ctx is done.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // logErrorBody logs, at debug and redacted, what a provider answered that
@@ -408,7 +474,7 @@ func (c *Client) release(estIn int) {
 
 // backoff is full jitter: a random wait up to Backoff·2^attempt, capped.
 func (c *Client) backoff(attempt int) time.Duration {
-	ceil := min(c.cfg.Backoff<<attempt, c.cfg.MaxBackoff)
+	ceil := backoff.Exp(c.cfg.Backoff, c.cfg.MaxBackoff, attempt)
 	return time.Duration(rand.Int64N(int64(ceil)) + 1)
 }
 
@@ -441,17 +507,6 @@ func describe(status int, timedOut bool, timeout time.Duration) string {
 		return "sent an answer that could not be read"
 	}
 	return fmt.Sprintf("answered %d %s", status, http.StatusText(status))
-}
-
-// retryAfter reads a Retry-After header: seconds or an HTTP date.
-func retryAfter(v string, now time.Time) (time.Duration, bool) {
-	if s, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && s >= 0 {
-		return time.Duration(s) * time.Second, true
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0), true
-	}
-	return 0, false
 }
 
 // usageOf reads token counts from the provider's usage fields, as

@@ -1,9 +1,7 @@
 package llm
 
 import (
-	"net/http"
 	"testing"
-	"time"
 )
 
 func TestExtractJSON(t *testing.T) {
@@ -56,27 +54,6 @@ func TestRecordValidate(t *testing.T) {
 		spoil(&r)
 		if err := r.Validate(); err == nil {
 			t.Errorf("%s: Validate() = nil, want an error", name)
-		}
-	}
-}
-
-func TestRetryAfter(t *testing.T) {
-	now := time.Date(2026, 3, 2, 12, 0, 0, 0, time.UTC)
-	for _, tc := range []struct {
-		v    string
-		want time.Duration
-		ok   bool
-	}{
-		{"7", 7 * time.Second, true},
-		{" 0 ", 0, true},
-		{now.Add(30 * time.Second).Format(http.TimeFormat), 30 * time.Second, true},
-		{now.Add(-time.Minute).Format(http.TimeFormat), 0, true},
-		{"soon", 0, false},
-		{"-3", 0, false},
-	} {
-		got, ok := retryAfter(tc.v, now)
-		if got != tc.want || ok != tc.ok {
-			t.Errorf("retryAfter(%q) = %s, %v; want %s, %v", tc.v, got, ok, tc.want, tc.ok)
 		}
 	}
 }

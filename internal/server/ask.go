@@ -6,7 +6,6 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/llm"
-	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/wire"
 )
@@ -15,14 +14,8 @@ import (
 // request ({"query",...}); the answer cites the items of the context it
 // comes with.
 func (s *Server) postAsk(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	var req recall.Request
-	if err := decodeJSON(r.Body, &req); err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	q, err := req.Parse()
-	if err != nil {
-		s.requestError(w, r, err)
+	q, ok := s.recallQuery(w, r)
+	if !ok {
 		return
 	}
 	if q.AsOf.IsZero() {

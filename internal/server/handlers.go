@@ -148,9 +148,8 @@ func (s *Server) postMemories(w http.ResponseWriter, r *http.Request) {
 		s.requestError(w, r, err)
 		return
 	}
-	a, err := s.store.Acquire(r.Context(), name, create)
-	if err != nil {
-		s.storeError(w, r, err)
+	a, ok := s.acquire(w, r, name, create)
+	if !ok {
 		return
 	}
 	defer s.store.Release(a)
@@ -289,15 +288,25 @@ func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.A
 	writeJSON(w, http.StatusOK, map[string]any{"deleted": id})
 }
 
-func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+// recallQuery reads the body as a recall request; a bad one is answered
+// here, and ok is false.
+func (s *Server) recallQuery(w http.ResponseWriter, r *http.Request) (q recall.Query, ok bool) {
 	var req recall.Request
 	if err := decodeJSON(r.Body, &req); err != nil {
 		s.requestError(w, r, err)
-		return
+		return q, false
 	}
 	q, err := req.Parse()
 	if err != nil {
 		s.requestError(w, r, err)
+		return q, false
+	}
+	return q, true
+}
+
+func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	q, ok := s.recallQuery(w, r)
+	if !ok {
 		return
 	}
 	start := time.Now()

@@ -236,14 +236,24 @@ func (s *Server) agentHandler(fn agentFunc) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		a, err := s.store.Acquire(r.Context(), name, create)
-		if err != nil {
-			s.storeError(w, r, err)
+		a, ok := s.acquire(w, r, name, create)
+		if !ok {
 			return
 		}
 		defer s.store.Release(a)
 		fn(w, r, a)
 	}
+}
+
+// acquire opens the agent for a request; a failure is answered here, and ok
+// is false. The caller releases it.
+func (s *Server) acquire(w http.ResponseWriter, r *http.Request, name string, create bool) (*store.Agent, bool) {
+	a, err := s.store.Acquire(r.Context(), name, create)
+	if err != nil {
+		s.storeError(w, r, err)
+		return nil, false
+	}
+	return a, true
 }
 
 func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {

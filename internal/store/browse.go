@@ -62,24 +62,8 @@ const daysSQL = `WITH page AS (
 
 // Fact returns one fact, whatever its state.
 func (a *Agent) Fact(ctx context.Context, id int64) (Fact, error) {
-	var f Fact
-	found := false
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT `+factColumns+` FROM facts WHERE id = ?`, []any{id},
-			func(s *sqlite3.Stmt) error {
-				var err error
-				f, err = scanFact(s)
-				found = true
-				return err
-			})
-	})
-	if err != nil {
-		return Fact{}, fmt.Errorf("get fact %d: %w", id, err)
-	}
-	if !found {
-		return Fact{}, fmt.Errorf("fact %d: %w", id, ErrNotFound)
-	}
-	return f, nil
+	return readRow(ctx, a, fmt.Sprintf("get fact %d", id), fmt.Sprintf("fact %d", id),
+		`SELECT `+factColumns+` FROM facts WHERE id = ?`, []any{id}, scanFact)
 }
 
 // Consolidation returns one day record.

@@ -116,6 +116,37 @@ func (c *conn) prepare(sql string) (*sqlite3.Stmt, error) {
 	return s, nil
 }
 
+// readRows runs one query on a reader of a and returns what scan makes of
+// each row; an error says it was reading what.
+func readRows[T any](ctx context.Context, a *Agent, what, sql string, args []any, scan func(*sqlite3.Stmt) (T, error)) ([]T, error) {
+	var out []T
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			v, err := scan(s)
+			out = append(out, v)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
+
+// readRow is readRows for a query of one row by id: none is ErrNotFound,
+// said of missing.
+func readRow[T any](ctx context.Context, a *Agent, what, missing, sql string, args []any, scan func(*sqlite3.Stmt) (T, error)) (T, error) {
+	rows, err := readRows(ctx, a, what, sql, args, scan)
+	if err == nil && len(rows) == 0 {
+		err = fmt.Errorf("%s: %w", missing, ErrNotFound)
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return rows[len(rows)-1], nil
+}
+
 // query prepares sql, binds args and calls row for each result row.
 func (c *conn) query(ctx context.Context, sql string, args []any, row func(*sqlite3.Stmt) error) (err error) {
 	s, err := c.prepare(sql)

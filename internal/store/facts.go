@@ -70,11 +70,8 @@ func scanFact(s *sqlite3.Stmt) (Fact, error) {
 		AccessCount: s.ColumnInt64(15),
 		Value:       s.ColumnText(16),
 	}
-	if err := json.Unmarshal(s.ColumnRawText(7), &f.SourceMemoryIDs); err != nil {
-		return f, fmt.Errorf("fact %d: decode source memories: %w", f.ID, err)
-	}
-	if err := json.Unmarshal(s.ColumnRawText(8), &f.SourceConsolidationIDs); err != nil {
-		return f, fmt.Errorf("fact %d: decode source consolidations: %w", f.ID, err)
+	if err := decodeSources(s, 7, f.ID, &f.SourceMemoryIDs, &f.SourceConsolidationIDs); err != nil {
+		return f, err
 	}
 	if s.ColumnType(10) != sqlite3.NULL {
 		t := storedTime(s.ColumnInt64(10))
@@ -148,107 +145,162 @@ func (a *Agent) PutFact(ctx context.Context, f Fact) (FactResult, error) {
 // words separated by single spaces, punctuation dropped.
 func normalise(s string) string { return strings.Join(text.Words(s), " ") }
 
+// decodeSources reads a fact row's source memory and consolidation ids, JSON
+// in columns i and i+1.
+func decodeSources(s *sqlite3.Stmt, i int, id int64, mems, cons *[]int64) error {
+	if err := json.Unmarshal(s.ColumnRawText(i), mems); err != nil {
+		return fmt.Errorf("fact %d: decode source memories: %w", id, err)
+	}
+	if err := json.Unmarshal(s.ColumnRawText(i+1), cons); err != nil {
+		return fmt.Errorf("fact %d: decode source consolidations: %w", id, err)
+	}
+	return nil
+}
+
 // reinforceStep is how much of the remaining doubt one more source removes.
 const reinforceStep = 0.1
 
+// putFact stores a claim: not at all when the user rejected or forgot it;
+// as more evidence for a current fact that says the same; else as a new
+// fact, which supersedes the current value of its attribute or, when older,
+// goes into its history.
 func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, error) {
 	if f.ValidFrom.IsZero() {
 		f.ValidFrom = now
 	}
 	norm, nval := normalise(f.Content), normalise(f.Value)
+	var cur []currentFact
 	if !f.Rejected {
-		var rejected int64
-		err := c.query(ctx, `SELECT id, entity, attribute, value, content FROM facts WHERE rejected = 1`, nil,
-			func(s *sqlite3.Stmt) error {
-				if rejected != 0 {
-					return nil
-				}
-				sameValue := nval != "" && strings.EqualFold(s.ColumnText(1), f.Entity) &&
-					s.ColumnText(2) == f.Attribute && normalise(s.ColumnText(3)) == nval
-				if sameValue || normalise(s.ColumnText(4)) == norm {
-					rejected = s.ColumnInt64(0)
-				}
-				return nil
-			})
-		if err != nil {
-			return FactResult{}, fmt.Errorf("look for rejected claims: %w", err)
+		if res, refused, err := refusedClaim(ctx, c, f, norm, nval); err != nil || refused {
+			return res, err
 		}
-		if rejected != 0 {
-			return FactResult{ID: rejected, Outcome: FactRejected}, nil
-		}
-		// A claim worded as a forgotten memory or fact is not stored either,
-		// nor the claim of a fact dropped with its forgotten memory.
-		if forgotten, err := isForgotten(ctx, c, f.Content); err != nil || forgotten {
-			return FactResult{Outcome: FactRejected}, err
-		}
-		if forgotten, err := isForgottenClaim(ctx, c, Claim{f.Entity, f.Attribute, f.Value}); err != nil || forgotten {
-			return FactResult{Outcome: FactRejected}, err
-		}
-	}
-
-	type current struct {
-		id         int64
-		same       bool
-		confidence float64
-		validFrom  int64
-		srcM, srcC []int64
-	}
-	var cur []current
-	if !f.Rejected {
-		err := c.query(ctx, `SELECT id, content, value, confidence, source_memory_ids, source_consolidation_ids, valid_from
-			FROM facts WHERE entity = ? COLLATE NOCASE AND attribute = ?
-			AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0`,
-			[]any{f.Entity, f.Attribute}, func(s *sqlite3.Stmt) error {
-				x := current{id: s.ColumnInt64(0), confidence: s.ColumnFloat(3), validFrom: s.ColumnInt64(6)}
-				x.same = normalise(s.ColumnText(1)) == norm ||
-					(f.Attribute != "" && nval != "" && normalise(s.ColumnText(2)) == nval)
-				if err := json.Unmarshal(s.ColumnRawText(4), &x.srcM); err != nil {
-					return fmt.Errorf("fact %d: decode source memories: %w", x.id, err)
-				}
-				if err := json.Unmarshal(s.ColumnRawText(5), &x.srcC); err != nil {
-					return fmt.Errorf("fact %d: decode source consolidations: %w", x.id, err)
-				}
-				cur = append(cur, x)
-				return nil
-			})
-		if err != nil {
-			return FactResult{}, fmt.Errorf("look for current facts: %w", err)
+		var err error
+		if cur, err = currentFacts(ctx, c, f, norm, nval); err != nil {
+			return FactResult{}, err
 		}
 	}
 	for _, x := range cur {
-		if !x.same {
-			continue
+		if x.same {
+			return reinforceFact(ctx, c, x, f)
 		}
-		srcM, addedM := union(x.srcM, f.SourceMemoryIDs)
-		srcC, addedC := union(x.srcC, f.SourceConsolidationIDs)
-		conf := x.confidence
-		if addedM {
-			// Only new evidence counts: re-running a day must not raise it again.
-			conf = max(conf+(1-conf)*reinforceStep, f.Confidence)
-		}
-		if !addedM && !addedC {
-			return FactResult{ID: x.id, Outcome: FactReinforced}, nil
-		}
-		bm, _ := json.Marshal(srcM)
-		bc, _ := json.Marshal(srcC)
-		err := c.execArgs(ctx, `UPDATE facts SET confidence = ?, source_memory_ids = ?, source_consolidation_ids = ?
-			WHERE id = ?`, min(conf, 1), string(bm), string(bc), x.id)
-		if err != nil {
-			return FactResult{}, fmt.Errorf("reinforce fact %d: %w", x.id, err)
-		}
+	}
+	id, historical, err := insertFact(ctx, c, f, cur, now)
+	switch {
+	case err != nil:
+		return FactResult{}, err
+	case historical:
+		return FactResult{ID: id, Outcome: FactHistorical}, nil
+	case f.Attribute == "" || f.Rejected || len(cur) == 0:
+		return FactResult{ID: id, Outcome: FactCreated}, nil
+	}
+	err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ?
+		WHERE entity = ? COLLATE NOCASE AND attribute = ? AND id != ? AND valid_to IS NULL
+		AND superseded_by IS NULL AND rejected = 0`,
+		f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
+	if err != nil {
+		return FactResult{}, fmt.Errorf("supersede facts about %q %q: %w", f.Entity, f.Attribute, err)
+	}
+	return FactResult{ID: id, Outcome: FactSuperseded}, nil
+}
+
+// refusedClaim reports whether f is a claim the user rejected (the same
+// words, or the same value of the same attribute), or one worded as a
+// forgotten memory or fact, or the claim of a fact dropped with its
+// forgotten memory: none of those is stored again.
+func refusedClaim(ctx context.Context, c *conn, f Fact, norm, nval string) (FactResult, bool, error) {
+	var rejected int64
+	err := c.query(ctx, `SELECT id, entity, attribute, value, content FROM facts WHERE rejected = 1`, nil,
+		func(s *sqlite3.Stmt) error {
+			if rejected != 0 {
+				return nil
+			}
+			sameValue := nval != "" && strings.EqualFold(s.ColumnText(1), f.Entity) &&
+				s.ColumnText(2) == f.Attribute && normalise(s.ColumnText(3)) == nval
+			if sameValue || normalise(s.ColumnText(4)) == norm {
+				rejected = s.ColumnInt64(0)
+			}
+			return nil
+		})
+	if err != nil {
+		return FactResult{}, false, fmt.Errorf("look for rejected claims: %w", err)
+	}
+	if rejected != 0 {
+		return FactResult{ID: rejected, Outcome: FactRejected}, true, nil
+	}
+	if forgotten, err := isForgotten(ctx, c, f.Content); err != nil || forgotten {
+		return FactResult{Outcome: FactRejected}, forgotten, err
+	}
+	if forgotten, err := isForgottenClaim(ctx, c, Claim{f.Entity, f.Attribute, f.Value}); err != nil || forgotten {
+		return FactResult{Outcome: FactRejected}, forgotten, err
+	}
+	return FactResult{}, false, nil
+}
+
+// currentFact is a current fact about the claim's entity and attribute.
+type currentFact struct {
+	id         int64
+	same       bool // says what the claim says
+	confidence float64
+	validFrom  int64
+	srcM, srcC []int64
+}
+
+func currentFacts(ctx context.Context, c *conn, f Fact, norm, nval string) ([]currentFact, error) {
+	var cur []currentFact
+	err := c.query(ctx, `SELECT id, content, value, confidence, source_memory_ids, source_consolidation_ids, valid_from
+		FROM facts WHERE entity = ? COLLATE NOCASE AND attribute = ?
+		AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0`,
+		[]any{f.Entity, f.Attribute}, func(s *sqlite3.Stmt) error {
+			x := currentFact{id: s.ColumnInt64(0), confidence: s.ColumnFloat(3), validFrom: s.ColumnInt64(6)}
+			x.same = normalise(s.ColumnText(1)) == norm ||
+				(f.Attribute != "" && nval != "" && normalise(s.ColumnText(2)) == nval)
+			if err := decodeSources(s, 4, x.id, &x.srcM, &x.srcC); err != nil {
+				return err
+			}
+			cur = append(cur, x)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("look for current facts: %w", err)
+	}
+	return cur, nil
+}
+
+// reinforceFact adds f's sources to x, which says the same; new memories
+// raise its confidence.
+func reinforceFact(ctx context.Context, c *conn, x currentFact, f Fact) (FactResult, error) {
+	srcM, addedM := union(x.srcM, f.SourceMemoryIDs)
+	srcC, addedC := union(x.srcC, f.SourceConsolidationIDs)
+	if !addedM && !addedC {
 		return FactResult{ID: x.id, Outcome: FactReinforced}, nil
 	}
+	conf := x.confidence
+	if addedM {
+		// Only new evidence counts: re-running a day must not raise it again.
+		conf = max(conf+(1-conf)*reinforceStep, f.Confidence)
+	}
+	bm, _ := json.Marshal(srcM)
+	bc, _ := json.Marshal(srcC)
+	err := c.execArgs(ctx, `UPDATE facts SET confidence = ?, source_memory_ids = ?, source_consolidation_ids = ?
+		WHERE id = ?`, min(conf, 1), string(bm), string(bc), x.id)
+	if err != nil {
+		return FactResult{}, fmt.Errorf("reinforce fact %d: %w", x.id, err)
+	}
+	return FactResult{ID: x.id, Outcome: FactReinforced}, nil
+}
 
+// insertFact stores f as a new fact. A claim older than the current value
+// (a past day consolidated late) goes into the history, superseded by the
+// newer value, not over it: historical says so.
+func insertFact(ctx context.Context, c *conn, f Fact, cur []currentFact, now time.Time) (id int64, historical bool, err error) {
 	srcM, err := json.Marshal(nonNil(f.SourceMemoryIDs))
 	if err != nil {
-		return FactResult{}, err
+		return 0, false, err
 	}
 	srcC, err := json.Marshal(nonNil(f.SourceConsolidationIDs))
 	if err != nil {
-		return FactResult{}, err
+		return 0, false, err
 	}
-	// A claim older than the current value (a past day consolidated late)
-	// goes into the history, superseded by the newer value, not over it.
 	var validTo, supersededBy *int64
 	if f.Attribute != "" {
 		for _, x := range cur {
@@ -264,23 +316,9 @@ func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, e
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType, f.Content, f.Confidence,
 		string(srcM), string(srcC), f.ValidFrom.UnixMilli(), validTo, supersededBy, f.Rejected, now.UnixMilli())
 	if err != nil {
-		return FactResult{}, err
+		return 0, false, err
 	}
-	id := c.db.LastInsertRowID()
-	switch {
-	case supersededBy != nil:
-		return FactResult{ID: id, Outcome: FactHistorical}, nil
-	case f.Attribute == "" || f.Rejected || len(cur) == 0:
-		return FactResult{ID: id, Outcome: FactCreated}, nil
-	}
-	err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ?
-		WHERE entity = ? COLLATE NOCASE AND attribute = ? AND id != ? AND valid_to IS NULL
-		AND superseded_by IS NULL AND rejected = 0`,
-		f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
-	if err != nil {
-		return FactResult{}, fmt.Errorf("supersede facts about %q %q: %w", f.Entity, f.Attribute, err)
-	}
-	return FactResult{ID: id, Outcome: FactSuperseded}, nil
+	return c.db.LastInsertRowID(), supersededBy != nil, nil
 }
 
 // union returns a with the ids of b it lacks appended, and whether any were.
@@ -336,18 +374,7 @@ func (a *Agent) Facts(ctx context.Context, ff FactFilter) ([]Fact, error) {
 	}
 	sql += ` ORDER BY valid_from DESC, id DESC LIMIT ?`
 	args = append(args, limit)
-	var out []Fact
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			f, err := scanFact(s)
-			out = append(out, f)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list facts: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list facts", sql, args, scanFact)
 }
 
 const consolidationColumns = `id, date, summary, key_facts, entities, topics, insights, source_ids,
@@ -439,18 +466,7 @@ func (a *Agent) Consolidations(ctx context.Context, since, until string, limit i
 	}
 	sql += ` ORDER BY date DESC LIMIT ?`
 	args = append(args, limit)
-	var out []Consolidation
-	err := a.read(ctx, func(cn *conn) error {
-		return cn.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			c, err := scanConsolidation(s)
-			out = append(out, c)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list consolidations: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list consolidations", sql, args, scanConsolidation)
 }
 
 // TouchFacts records that the facts ids were offered in answer to a

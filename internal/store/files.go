@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/backoff"
 )
 
 // File states in tracked_files.
@@ -176,11 +179,11 @@ func (a *Agent) commitFile(ctx context.Context, c *conn, ch *FileChange, now tim
 	case !ch.NextRetry.IsZero():
 		retry = ch.NextRetry.UnixMilli()
 	case ch.Status == FileFailed && ch.RetryBase > 0:
-		wait := ch.RetryBase << min(attempts-1, 30)
-		if ch.RetryMax > 0 && (wait > ch.RetryMax || wait <= 0) {
-			wait = ch.RetryMax
+		most := ch.RetryMax
+		if most <= 0 {
+			most = math.MaxInt64 // no cap
 		}
-		retry = now.Add(wait).UnixMilli()
+		retry = now.Add(backoff.Exp(ch.RetryBase, most, attempts-1)).UnixMilli()
 	}
 	err = c.execArgs(ctx, `INSERT INTO tracked_files (`+trackedColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -511,19 +514,8 @@ func (a *Agent) MemoryOrigin(ctx context.Context, id int64) (MemoryOrigin, error
 
 // FileMemories returns the current memories stored from a file's content, oldest first.
 func (a *Agent) FileMemories(ctx context.Context, hash string) ([]Memory, error) {
-	var out []Memory
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE file_hash = ? AND retired_at IS NULL
-			ORDER BY id`, []any{hash}, func(s *sqlite3.Stmt) error {
-			m, err := scanMemory(s)
-			out = append(out, m)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("memories of file %s: %w", hash, err)
-	}
-	return out, nil
+	return readRows(ctx, a, "memories of file "+hash, `SELECT `+memoryColumns+` FROM daily_memories
+		WHERE file_hash = ? AND retired_at IS NULL ORDER BY id`, []any{hash}, scanMemory)
 }
 
 // RebuildDay is a day whose consolidation cited memories of a file that has since changed or gone:
@@ -537,19 +529,10 @@ type RebuildDay struct {
 
 // FileRebuildDays lists the days marked for rebuild because of file changes, oldest first.
 func (a *Agent) FileRebuildDays(ctx context.Context) ([]RebuildDay, error) {
-	var out []RebuildDay
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT day, reason, marked_at FROM file_rebuild_days ORDER BY day`, nil,
-			func(s *sqlite3.Stmt) error {
-				out = append(out, RebuildDay{Day: s.ColumnText(0), Reason: s.ColumnText(1),
-					MarkedAt: time.UnixMilli(s.ColumnInt64(2)).UTC()})
-				return nil
-			})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list days to rebuild: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list days to rebuild", `SELECT day, reason, marked_at FROM file_rebuild_days ORDER BY day`, nil,
+		func(s *sqlite3.Stmt) (RebuildDay, error) {
+			return RebuildDay{Day: s.ColumnText(0), Reason: s.ColumnText(1), MarkedAt: time.UnixMilli(s.ColumnInt64(2)).UTC()}, nil
+		})
 }
 
 // ClearFileRebuildDay removes a day's rebuild mark, once its consolidation has been rebuilt.

@@ -227,11 +227,8 @@ func factsCiting(ctx context.Context, c *conn, column string, id int64) ([]factS
 				v := s.ColumnInt64(3)
 				f.supersededBy = &v
 			}
-			if err := json.Unmarshal(s.ColumnRawText(4), &f.mems); err != nil {
-				return fmt.Errorf("fact %d: decode source memories: %w", f.id, err)
-			}
-			if err := json.Unmarshal(s.ColumnRawText(5), &f.cons); err != nil {
-				return fmt.Errorf("fact %d: decode source consolidations: %w", f.id, err)
+			if err := decodeSources(s, 4, f.id, &f.mems, &f.cons); err != nil {
+				return err
 			}
 			out = append(out, f)
 			return nil

@@ -87,17 +87,10 @@ type Lease struct {
 
 // Leases lists the leases stored, expired ones included.
 func (a *Agent) Leases(ctx context.Context) ([]Lease, error) {
-	var out []Lease
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT name, holder, expires_at FROM leases ORDER BY name`, nil, func(s *sqlite3.Stmt) error {
-			out = append(out, Lease{Name: s.ColumnText(0), Holder: s.ColumnText(1), ExpiresAt: time.UnixMilli(s.ColumnInt64(2)).UTC()})
-			return nil
+	return readRows(ctx, a, "list leases", `SELECT name, holder, expires_at FROM leases ORDER BY name`, nil,
+		func(s *sqlite3.Stmt) (Lease, error) {
+			return Lease{Name: s.ColumnText(0), Holder: s.ColumnText(1), ExpiresAt: time.UnixMilli(s.ColumnInt64(2)).UTC()}, nil
 		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list leases: %w", err)
-	}
-	return out, nil
 }
 
 func holds(ctx context.Context, c *conn, name, holder string, now time.Time) (bool, error) {

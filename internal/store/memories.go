@@ -231,24 +231,8 @@ func scanMemory(s *sqlite3.Stmt) (Memory, error) {
 
 // Get returns one memory.
 func (a *Agent) Get(ctx context.Context, id int64) (Memory, error) {
-	var m Memory
-	found := false
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE id = ?`, []any{id},
-			func(s *sqlite3.Stmt) error {
-				var err error
-				m, err = scanMemory(s)
-				found = true
-				return err
-			})
-	})
-	if err != nil {
-		return Memory{}, fmt.Errorf("get memory %d: %w", id, err)
-	}
-	if !found {
-		return Memory{}, fmt.Errorf("memory %d: %w", id, ErrNotFound)
-	}
-	return m, nil
+	return readRow(ctx, a, fmt.Sprintf("get memory %d", id), fmt.Sprintf("memory %d", id),
+		`SELECT `+memoryColumns+` FROM daily_memories WHERE id = ?`, []any{id}, scanMemory)
 }
 
 // Delete forgets a memory: it is removed (with its full-text entry), the
@@ -308,16 +292,9 @@ func (a *Agent) List(ctx context.Context, o ListOptions) ([]Memory, string, erro
 	args = append(args, limit+1)
 	sql := `SELECT ` + memoryColumns + ` FROM daily_memories WHERE ` + strings.Join(where, " AND ") +
 		` ORDER BY ts DESC, id DESC LIMIT ?`
-	var out []Memory
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			m, err := scanMemory(s)
-			out = append(out, m)
-			return err
-		})
-	})
+	out, err := readRows(ctx, a, "list memories", sql, args, scanMemory)
 	if err != nil {
-		return nil, "", fmt.Errorf("list memories: %w", err)
+		return nil, "", err
 	}
 	next := ""
 	if len(out) > limit {

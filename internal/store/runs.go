@@ -106,17 +106,7 @@ func (a *Agent) Runs(ctx context.Context, day string, limit int) ([]Run, error) 
 	}
 	sql += ` ORDER BY id DESC LIMIT ?`
 	args = append(args, limit)
-	var out []Run
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			out = append(out, scanRun(s))
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("list runs: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "list runs", sql, args, func(s *sqlite3.Stmt) (Run, error) { return scanRun(s), nil })
 }
 
 // Commit is everything one consolidation of a day writes.
@@ -258,17 +248,6 @@ func (a *Agent) UnconsolidatedDays(ctx context.Context, before string) ([]DayCou
 // DayMemories returns every memory of a local day, consolidated or not,
 // oldest first: re-running a day rebuilds its record from all of them.
 func (a *Agent) DayMemories(ctx context.Context, day string) ([]Memory, error) {
-	var out []Memory
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT `+memoryColumns+` FROM daily_memories WHERE day = ? AND retired_at IS NULL ORDER BY ts, id`,
-			[]any{day}, func(s *sqlite3.Stmt) error {
-				m, err := scanMemory(s)
-				out = append(out, m)
-				return err
-			})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("memories of %s: %w", day, err)
-	}
-	return out, nil
+	return readRows(ctx, a, "memories of "+day, `SELECT `+memoryColumns+` FROM daily_memories
+		WHERE day = ? AND retired_at IS NULL ORDER BY ts, id`, []any{day}, scanMemory)
 }

@@ -1,8 +1,11 @@
 // Package text splits text into the words that capture and recall agree on:
-// what a word is, which words are too common to search for, and what a token costs.
+// what a word is, which words are too common to search for, what a token
+// costs, and how text is clipped and a size written for a person.
 package text
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -17,23 +20,41 @@ import (
 // stopwords. Invalid UTF-8 separates words and never appears in one.
 func Words(s string) []string {
 	var words []string
-	start := -1
-	for i, r := range s { // invalid bytes arrive as utf8.RuneError, which is not a word rune
-		if IsWordRune(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			words = append(words, strings.ToLower(s[start:i]))
-			start = -1
-		}
-	}
-	if start >= 0 {
-		words = append(words, strings.ToLower(s[start:]))
+	for w, rest := NextWord(s); w != ""; w, rest = NextWord(rest) {
+		words = append(words, strings.ToLower(w))
 	}
 	return words
+}
+
+// NextWord splits the first word, as Words splits them but not lowercased,
+// off s: "well-known" gives "well" and "-known", then "known" and "". A loop
+// over it does what Words does without allocating.
+func NextWord(s string) (word, rest string) {
+	i := 0
+	for i < len(s) {
+		r, w := decode(s, i)
+		if IsWordRune(r) {
+			break
+		}
+		i += w
+	}
+	j := i
+	for j < len(s) {
+		r, w := decode(s, j)
+		if !IsWordRune(r) {
+			break
+		}
+		j += w
+	}
+	return s[i:j], s[j:]
+}
+
+// decode is utf8.DecodeRuneInString at s[i:], without the call for ASCII.
+func decode(s string, i int) (rune, int) {
+	if c := s[i]; c < utf8.RuneSelf {
+		return rune(c), 1
+	}
+	return utf8.DecodeRuneInString(s[i:])
 }
 
 // IsWordRune reports whether r belongs inside a word as Words splits them.
@@ -47,23 +68,26 @@ func IsWordRune(r rune) bool {
 // Terms returns the words of s worth searching for: Words without stopwords
 // and one-character words, each once, in the order first seen.
 func Terms(s string) []string {
-	words := Words(s)
-	terms := words[:0] // filtering in place: each kept word is at or before its source
+	return Unique(slices.DeleteFunc(Words(s), func(w string) bool {
+		return IsStopword(w) || utf8.RuneCountInString(w) < 2
+	}))
+}
+
+// Unique drops the repeats from words, keeping each in the order first seen,
+// nil when none is left; it reuses words' array.
+func Unique(words []string) []string {
 	seen := make(map[string]struct{}, len(words))
+	out := words[:0] // filtering in place: each kept word is at or before its source
 	for _, w := range words {
-		if IsStopword(w) || utf8.RuneCountInString(w) < 2 {
-			continue
+		if _, dup := seen[w]; !dup {
+			seen[w] = struct{}{}
+			out = append(out, w)
 		}
-		if _, dup := seen[w]; dup {
-			continue
-		}
-		seen[w] = struct{}{}
-		terms = append(terms, w)
 	}
-	if len(terms) == 0 {
+	if len(out) == 0 {
 		return nil
 	}
-	return terms
+	return out
 }
 
 // EstimateTokens estimates what s costs in model tokens, for budgets: one
@@ -89,4 +113,30 @@ func IsLineControl(r rune) bool {
 		return true
 	}
 	return false
+}
+
+// Clip keeps at most n bytes of s, cut at a rune boundary.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// Size writes n bytes for a person: "512 B", "1.5 KiB", "20.0 MiB", up to TiB.
+func Size[N int | int64 | uint64](n N) string {
+	v := float64(n)
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i := 0
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if i == 0 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
 }

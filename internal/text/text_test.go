@@ -167,8 +167,73 @@ func FuzzWords(f *testing.F) {
 			}
 			seen[term] = true
 		}
+		if c := Clip(s, len(s)/2); len(c) > len(s)/2 || !strings.HasPrefix(s, c) || utf8.ValidString(s) && !utf8.ValidString(c) {
+			t.Fatalf("Clip(%q, %d) = %q: not a valid prefix within the limit", s, len(s)/2, c)
+		}
 		if n := EstimateTokens(s); n < 0 || (s != "" && n < 1) || (s == "" && n != 0) {
 			t.Fatalf("EstimateTokens(%q) = %d", s, n)
 		}
 	})
+}
+
+func TestNextWord(t *testing.T) {
+	var got []string
+	for w, rest := NextWord("  Well-known, O'Brien! "); w != ""; w, rest = NextWord(rest) {
+		got = append(got, w)
+	}
+	if want := []string{"Well", "known", "O", "Brien"}; !cmp.Equal(got, want) {
+		t.Errorf("NextWord pieces = %q, want %q (as Words splits, case kept)", got, want)
+	}
+}
+
+func TestUnique(t *testing.T) {
+	if got, want := Unique([]string{"b", "a", "b", "c", "a"}), []string{"b", "a", "c"}; !cmp.Equal(got, want) {
+		t.Errorf("Unique = %q, want %q", got, want)
+	}
+	if got := Unique([]string{}); got != nil {
+		t.Errorf("Unique(nil) = %q", got)
+	}
+}
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"abcdef", 3, "abc"},
+		{"xéé", 2, "x"}, // é is two bytes: the cut falls inside the first
+		{"xéé", 3, "xé"},
+		{"é", 1, ""},
+		{"abc", 0, ""},
+	} {
+		if got := Clip(tc.s, tc.n); got != tc.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tc.s, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestSize(t *testing.T) {
+	for _, tc := range []struct {
+		n    int64
+		want string
+	}{
+		{0, "0 B"},
+		{1023, "1023 B"},
+		{1024, "1.0 KiB"},
+		{4000, "3.9 KiB"},
+		{20 << 20, "20.0 MiB"},
+		{3 << 30, "3.0 GiB"},
+		{1 << 40, "1.0 TiB"},
+		{1 << 50, "1024.0 TiB"},
+	} {
+		if got := Size(tc.n); got != tc.want {
+			t.Errorf("Size(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+	if got := Size(uint64(1536)); got != "1.5 KiB" {
+		t.Errorf("Size(uint64 1536) = %q, want 1.5 KiB", got)
+	}
 }

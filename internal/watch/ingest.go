@@ -15,6 +15,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/files"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Ingester is the file pipeline shared by watched folders, uploads and `dormouse ingest --file`:
@@ -206,8 +207,7 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 			m.Entities = append(m.Entities, store.Entity{Text: l, Type: "link"})
 		}
 		if len(p.Tags) > 0 {
-			m.Topics = slices.Compact(append(slices.Clone(p.Tags), m.Topics...))
-			m.Topics = dedupe(m.Topics)
+			m.Topics = text.Unique(append(slices.Clone(p.Tags), m.Topics...))
 			m.Topics = m.Topics[:min(len(m.Topics), 10)]
 		}
 	}
@@ -225,18 +225,6 @@ func clipSource(p string) string {
 		cut++
 	}
 	return "…" + p[cut:]
-}
-
-func dedupe(s []string) []string {
-	seen := make(map[string]bool, len(s))
-	out := s[:0]
-	for _, v := range s {
-		if !seen[v] {
-			seen[v] = true
-			out = append(out, v)
-		}
-	}
-	return out
 }
 
 // IngestContent ingests data for agent as if it had been saved at rel (slash-separated, relative to

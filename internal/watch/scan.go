@@ -71,144 +71,197 @@ func (w *Watcher) doScan(ctx context.Context, deep bool, res *ScanResult) error 
 	if err != nil {
 		return err
 	}
-
-	// Workers read and parse files; one committer stores them in batches, one transaction each.
-	var mu sync.Mutex
-	var firstErr error
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-	}
-	jobs := make(chan string)
-	prepared := make(chan preparedFile, commitBatch)
-	var wg sync.WaitGroup
-	for range scanWorkers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for rel := range jobs {
-				t, ok := tracked[rel]
-				f, unchanged := w.check(rel, ptr(t, ok), deep)
-				if f == nil {
-					mu.Lock()
-					res.add(unchanged)
-					mu.Unlock()
-					continue
-				}
-				ch, cause, err := w.ing.prepareCause(ctx, *f)
-				if err != nil {
-					fail(err)
-					continue
-				}
-				prepared <- preparedFile{ch: ch, tracked: ptr(t, ok), cause: cause}
-			}
-		}()
-	}
-	committed := make(chan struct{})
-	go func() {
-		defer close(committed)
-		batch := make([]preparedFile, 0, commitBatch)
-		flush := func() {
-			if len(batch) == 0 {
-				return
-			}
-			chs := make([]store.FileChange, len(batch))
-			for i, p := range batch {
-				chs[i] = p.ch
-			}
-			outs, err := w.ing.commit(ctx, w.f.Agent, chs)
-			if err != nil {
-				fail(err)
-			}
-			for i, o := range outs {
-				mu.Lock()
-				res.add(o)
-				mu.Unlock()
-				o.modelDown = errors.Is(batch[i].cause, files.ErrDescribe)
-				w.done(o.Path, o, batch[i].tracked)
-			}
-			batch = batch[:0]
-		}
-		for p := range prepared {
-			batch = append(batch, p)
-			if len(batch) >= commitBatch || len(prepared) == 0 {
-				flush()
-			}
-		}
-		flush()
-	}()
-	seen := map[string]bool{}
-	unreadable := []string{} // folders whose files must not be taken for deleted
-	walkErr := filepath.WalkDir(w.f.Path, func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		rel, ok := w.rel(p)
-		if !ok {
-			return nil
-		}
-		if err != nil {
-			if rel == "." {
-				return err
-			}
-			unreadable = append(unreadable, rel)
-			w.log.Warn("scan folder", "path", rel, "err", err)
-			if d != nil && d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if !w.filter.dir(rel) {
-				return filepath.SkipDir
-			}
-			w.watch(p)
-			return nil
-		}
-		if !w.filter.file(rel) {
-			return nil
-		}
-		seen[rel] = true
-		res.Seen++
-		mu.Lock()
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop {
-			return errors.New("stop")
-		}
-		select {
-		case jobs <- rel:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-		return nil
-	})
-	close(jobs)
-	wg.Wait()
-	close(prepared)
-	<-committed
-	if firstErr != nil {
-		return firstErr
+	s := &scanRun{w: w, ctx: ctx, deep: deep, tracked: tracked, res: res, seen: map[string]bool{},
+		unreadable: []string{}, jobs: make(chan string), prepared: make(chan preparedFile, commitBatch)}
+	walkErr := s.run()
+	if s.firstErr != nil {
+		return s.firstErr
 	}
 	if walkErr != nil {
 		return fmt.Errorf("scan %s: %w", w.f.Path, walkErr)
 	}
-	for rel := range tracked {
-		if seen[rel] || under(rel, unreadable) {
+	return s.forgetGone()
+}
+
+// scanRun is one scan in progress: the walk hands files to workers that read
+// and parse them, and one committer stores what they prepared in batches, one
+// transaction each.
+type scanRun struct {
+	w       *Watcher
+	ctx     context.Context
+	deep    bool
+	tracked map[string]store.TrackedFile
+
+	jobs     chan string
+	prepared chan preparedFile
+
+	mu       sync.Mutex // guards res and firstErr, shared by the workers and the committer
+	res      *ScanResult
+	firstErr error
+
+	seen       map[string]bool // the walk's own
+	unreadable []string        // folders whose files must not be taken for deleted
+}
+
+// run walks the folder with the workers and the committer running, and
+// returns once all three are done.
+func (s *scanRun) run() error {
+	var wg sync.WaitGroup
+	for range scanWorkers {
+		wg.Go(s.prepareFiles)
+	}
+	committed := make(chan struct{})
+	go func() {
+		defer close(committed)
+		s.commitFiles()
+	}()
+	walkErr := filepath.WalkDir(s.w.f.Path, s.visit)
+	close(s.jobs)
+	wg.Wait()
+	close(s.prepared)
+	<-committed
+	return walkErr
+}
+
+func (s *scanRun) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.firstErr == nil {
+		s.firstErr = err
+	}
+}
+
+func (s *scanRun) failed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.firstErr != nil
+}
+
+func (s *scanRun) count(o Outcome) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.res.add(o)
+}
+
+// prepareFiles is a worker: each file the walk hands it that changed is read
+// and parsed for the committer.
+func (s *scanRun) prepareFiles() {
+	for rel := range s.jobs {
+		t, ok := s.tracked[rel]
+		f, unchanged := s.w.check(rel, ptr(t, ok), s.deep)
+		if f == nil {
+			s.count(unchanged)
 			continue
 		}
-		if _, err := os.Lstat(filepath.Join(w.f.Path, filepath.FromSlash(rel))); err == nil && w.filter.file(rel) {
+		ch, cause, err := s.w.ing.prepareCause(s.ctx, *f)
+		if err != nil {
+			s.fail(err)
+			continue
+		}
+		s.prepared <- preparedFile{ch: ch, tracked: ptr(t, ok), cause: cause}
+	}
+}
+
+// commitFiles stores prepared files in batches of up to commitBatch, or
+// fewer when no more are waiting.
+func (s *scanRun) commitFiles() {
+	batch := make([]preparedFile, 0, commitBatch)
+	for p := range s.prepared {
+		batch = append(batch, p)
+		if len(batch) >= commitBatch || len(s.prepared) == 0 {
+			s.commit(batch)
+			batch = batch[:0]
+		}
+	}
+	s.commit(batch)
+}
+
+func (s *scanRun) commit(batch []preparedFile) {
+	if len(batch) == 0 {
+		return
+	}
+	chs := make([]store.FileChange, len(batch))
+	for i, p := range batch {
+		chs[i] = p.ch
+	}
+	outs, err := s.w.ing.commit(s.ctx, s.w.f.Agent, chs)
+	if err != nil {
+		s.fail(err)
+	}
+	for i, o := range outs {
+		s.count(o)
+		o.modelDown = errors.Is(batch[i].cause, files.ErrDescribe)
+		s.w.done(o.Path, o, batch[i].tracked)
+	}
+}
+
+// visit is the walk's step: folders are watched (or skipped by the filter,
+// or noted as unreadable), files the filter takes are handed to a worker.
+func (s *scanRun) visit(p string, d fs.DirEntry, err error) error {
+	if cerr := s.ctx.Err(); cerr != nil {
+		return cerr
+	}
+	rel, ok := s.w.rel(p)
+	if !ok {
+		return nil
+	}
+	if err != nil {
+		return s.unreadableEntry(rel, d, err)
+	}
+	if d.IsDir() {
+		if !s.w.filter.dir(rel) {
+			return filepath.SkipDir
+		}
+		s.w.watch(p)
+		return nil
+	}
+	if !s.w.filter.file(rel) {
+		return nil
+	}
+	s.seen[rel] = true
+	s.res.Seen++
+	if s.failed() {
+		return errors.New("stop")
+	}
+	select {
+	case s.jobs <- rel:
+	case <-s.ctx.Done():
+		return s.ctx.Err()
+	}
+	return nil
+}
+
+// unreadableEntry notes a folder or file the walk could not read, so that
+// what it holds is not taken for deleted; the folder itself unreadable ends
+// the scan.
+func (s *scanRun) unreadableEntry(rel string, d fs.DirEntry, err error) error {
+	if rel == "." {
+		return err
+	}
+	s.unreadable = append(s.unreadable, rel)
+	s.w.log.Warn("scan folder", "path", rel, "err", err)
+	if d != nil && d.IsDir() {
+		return filepath.SkipDir
+	}
+	return nil
+}
+
+// forgetGone forgets the tracked files the walk did not see, unless they sit
+// in a folder it could not read or appeared behind it.
+func (s *scanRun) forgetGone() error {
+	for rel := range s.tracked {
+		if s.seen[rel] || under(rel, s.unreadable) {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(s.w.f.Path, filepath.FromSlash(rel))); err == nil && s.w.filter.file(rel) {
 			continue // created while the walk was past it: the events will bring it
 		}
-		n, err := w.forget(ctx, rel)
+		n, err := s.w.forget(s.ctx, rel)
 		if err != nil {
 			return err
 		}
-		res.Removed++
-		res.Retired += n
+		s.res.Removed++
+		s.res.Retired += n
 	}
 	return nil
 }

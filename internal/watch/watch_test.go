@@ -117,6 +117,18 @@ func (e *env) trackedFiles() map[string]store.TrackedFile {
 	return out
 }
 
+// countTracked is trackedFiles for a goroutine other than the test's: it
+// returns its error rather than failing the test.
+func countTracked(st *store.Store, root string) (int, error) {
+	n := 0
+	err := st.With(context.Background(), "main", true, func(a *store.Agent) error {
+		list, err := a.TrackedFiles(context.Background(), root)
+		n = len(list)
+		return err
+	})
+	return n, err
+}
+
 func (e *env) memoryCount() (total, current int64) {
 	e.t.Helper()
 	e.agent(func(a *store.Agent) error {
@@ -238,29 +250,81 @@ func TestWatchFollowsEdits(t *testing.T) {
 	e.eventually("second file in re-created folder", func() bool { ids, _ := e.found("hedgehog"); return len(ids) == 1 })
 }
 
+// TestSlowCopyIsReadOnceComplete: a file written in chunks, each followed by
+// its event, is not read while the chunks come closer than Settle apart, nor
+// when it grows without an event; it is read once, complete, after Settle of
+// quiet. The clock is the watcher's, moved by hand, and each tick of Run's
+// loop is a call of settled: no timing of the machine's counts.
 func TestSlowCopyIsReadOnceComplete(t *testing.T) {
 	e := newEnv(t)
 	f := e.folder()
 	f.Settle = 300 * time.Millisecond
-	e.run(f)
-	p := filepath.Join(e.root, "big.txt")
-	fh, err := os.Create(p)
+	w := NewWatcher(f, e.ing, nil)
+	clock := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	w.now = func() time.Time { return clock }
+	ctx := context.Background()
+	fh, err := os.Create(filepath.Join(e.root, "big.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer fh.Close()
+	tick := func(d time.Duration) {
+		clock = clock.Add(d)
+		w.settled(ctx)
+	}
 	for i := range 12 {
 		fmt.Fprintf(fh, "Chunk %d of the slow copy mentions the wombat.\n\n", i)
-		time.Sleep(60 * time.Millisecond)
+		w.touch("big.txt")
+		tick(60 * time.Millisecond)
+		if ids, _ := e.found("wombat"); len(ids) != 0 {
+			t.Fatalf("the file was read after chunk %d of 12, while it was still being written", i)
+		}
 	}
+	// A last chunk whose event was lost: once Settle has passed, the size
+	// says the file is still growing.
 	fmt.Fprint(fh, "The final line names the quokka.\n")
-	fh.Close()
-	e.eventually("copied file ingested", func() bool { ids, _ := e.found("quokka"); return len(ids) == 1 })
+	tick(f.Settle)
+	if ids, _ := e.found("wombat"); len(ids) != 0 {
+		t.Fatal("the file was read when it had grown since its last event")
+	}
+	tick(f.Settle - time.Millisecond)
+	if ids, _ := e.found("quokka"); len(ids) != 0 {
+		t.Fatal("the file was read before Settle had passed since it last grew")
+	}
+	tick(time.Millisecond)
+	if ids, _ := e.found("quokka"); len(ids) != 1 {
+		t.Fatalf("quokka memories %v once the file settled, want 1", ids)
+	}
 	total, current := e.memoryCount()
 	if total != current {
 		t.Errorf("%d memories stored, %d current: a partial copy was ingested and then retired", total, current)
 	}
 	if ids, _ := e.found("wombat"); len(ids) != 1 {
 		t.Errorf("wombat memories %v, want the one complete file", ids)
+	}
+}
+
+// TestCopyThroughInotifyIsReadWhole: the same copy under a running watcher,
+// with real inotify events, ends as the one complete file. (Whether a part
+// was read midway depends on how the machine schedules the writes: the test
+// above proves the settle rule without that.)
+func TestCopyThroughInotifyIsReadWhole(t *testing.T) {
+	e := newEnv(t)
+	e.run(e.folder())
+	fh, err := os.Create(filepath.Join(e.root, "big.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 12 {
+		fmt.Fprintf(fh, "Chunk %d of the copy mentions the wombat.\n\n", i)
+	}
+	fmt.Fprint(fh, "The final line names the quokka.\n")
+	if err := fh.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e.eventually("copied file ingested", func() bool { ids, _ := e.found("quokka"); return len(ids) == 1 })
+	if ids, _ := e.found("wombat"); len(ids) != 1 {
+		t.Errorf("current wombat memories %v, want the one complete file", ids)
 	}
 }
 
@@ -331,8 +395,9 @@ func TestScanEdgeCases(t *testing.T) {
 		t.Errorf("FailingFiles = %+v, %v; want broken.pdf with a retry time", failing, err)
 	}
 
-	// A rescan changes nothing; the failing file is retried once its time has come.
-	time.Sleep(150 * time.Millisecond)
+	// A rescan changes nothing; the failing file is retried once its time
+	// has come: the watcher's clock is moved past the longest retry wait.
+	w.now = func() time.Time { return time.Now().Add(2 * e.ing.RetryMax) }
 	res, err = w.ScanOnce(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -422,15 +487,25 @@ func TestRestartMidScanLosesAndDuplicatesNothing(t *testing.T) {
 	e := newEnv(t)
 	writeVault(t, e.root, 400)
 	ctx, cancel := context.WithCancel(context.Background())
-	w := NewWatcher(e.folder(), e.ing, nil)
-	go func() { // "kill" the scan once some files are in
-		for len(e.trackedFiles()) < 60 {
-			time.Sleep(5 * time.Millisecond)
+	defer cancel()
+	// "Kill" the scan once some files are in: the committer tells of each
+	// batch it stored, and waits while it is counted. It runs off the test's
+	// goroutine, so it only records; ScanOnce has returned before it is read.
+	var countErr error
+	e.ing.OnWrite = func(string) {
+		n, err := countTracked(e.st, e.root)
+		if err != nil || n >= 60 {
+			countErr = err
+			cancel()
 		}
-		cancel()
-	}()
+	}
+	w := NewWatcher(e.folder(), e.ing, nil)
 	if _, err := w.ScanOnce(ctx); err == nil {
 		t.Fatal("interrupted scan reported success")
+	}
+	e.ing.OnWrite = nil
+	if countErr != nil {
+		t.Fatalf("count tracked files during the scan: %v", countErr)
 	}
 	partial := len(e.trackedFiles())
 	if partial >= 400 {

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"fmt"
-	"github.com/dormouse-dev/dormouse/internal/auth"
 	"html/template"
 	"io/fs"
 	"math"
@@ -11,6 +10,9 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // page is what every template gets: the layout's fields and the page's own
@@ -121,28 +123,17 @@ func redirect(w http.ResponseWriter, r *http.Request, to, done string) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
+// humanBytes is text.Size for the sizes a template is handed.
 func humanBytes(n any) string {
-	var v float64
 	switch x := n.(type) {
 	case int64:
-		v = float64(x)
+		return text.Size(x)
 	case uint64:
-		v = float64(x)
+		return text.Size(x)
 	case int:
-		v = float64(x)
-	default:
-		return fmt.Sprint(n)
+		return text.Size(x)
 	}
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	i := 0
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%.0f B", v)
-	}
-	return fmt.Sprintf("%.1f %s", v, units[i])
+	return fmt.Sprint(n)
 }
 
 func humanDuration(d time.Duration) string {

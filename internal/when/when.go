@@ -5,6 +5,8 @@
 package when
 
 import (
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,17 +41,52 @@ func (r Range) Found() bool {
 // Bounded reports whether the question only bounds the time it asks about.
 func (r Range) Bounded() bool { return !r.Since.IsZero() || !r.Until.IsZero() }
 
-var months = map[string]time.Month{
-	"january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
-	"may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8,
-	"september": 9, "sep": 9, "sept": 9, "october": 10, "oct": 10, "november": 11, "nov": 11,
-	"december": 12, "dec": 12,
+// months and weekdays are the names Parse reads, full (as the time package
+// spells them, lowercase) and short; capture reads the same tables.
+var (
+	monthAbbreviations = map[string]time.Month{
+		"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
+		"sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12,
+	}
+	weekdayAbbreviations = map[string]time.Weekday{
+		"sun": 0, "mon": 1, "tue": 2, "tues": 2, "wed": 3, "thu": 4, "thur": 4, "thurs": 4, "fri": 5, "sat": 6,
+	}
+	months   = withFullNames(monthAbbreviations, time.January, time.December)
+	weekdays = withFullNames(weekdayAbbreviations, time.Sunday, time.Saturday)
+)
+
+// withFullNames is short, with the full name of every value from first to
+// last added.
+func withFullNames[V calendarName](short map[string]V, first, last V) map[string]V {
+	m := maps.Clone(short)
+	for v := first; v <= last; v++ {
+		m[strings.ToLower(v.String())] = v
+	}
+	return m
 }
 
-var weekdays = map[string]time.Weekday{
-	"sunday": 0, "sun": 0, "monday": 1, "mon": 1, "tuesday": 2, "tue": 2, "tues": 2,
-	"wednesday": 3, "wed": 3, "thursday": 4, "thu": 4, "thur": 4, "thurs": 4, "friday": 5, "fri": 5,
-	"saturday": 6, "sat": 6,
+// calendarName is a month or a weekday: a number the time package names.
+type calendarName interface {
+	time.Month | time.Weekday
+	String() string
+}
+
+// MonthNames are the months' full names, lowercase, January first.
+func MonthNames() []string { return fullNames(time.January, time.December) }
+
+// WeekdayNames are the weekdays' full names, lowercase, Sunday first.
+func WeekdayNames() []string { return fullNames(time.Sunday, time.Saturday) }
+
+// MonthAbbreviations are the short month names Parse reads, sorted ("may" is
+// a full name, so not among them).
+func MonthAbbreviations() []string { return slices.Sorted(maps.Keys(monthAbbreviations)) }
+
+func fullNames[V calendarName](first, last V) []string {
+	var out []string
+	for v := first; v <= last; v++ {
+		out = append(out, strings.ToLower(v.String()))
+	}
+	return out
 }
 
 var numberWords = map[string]int{
@@ -121,243 +158,364 @@ func year(w string) (int, bool) {
 // Parse finds the first date phrase in q, relative to asOf in loc (nil is
 // asOf's own location).
 func Parse(q string, asOf time.Time, loc *time.Location) Range {
+	p := newParser(q, asOf, loc)
+	for i := range p.ts {
+		if r, ok := p.readAt(i); ok {
+			return r
+		}
+	}
+	return Range{Rest: q}
+}
+
+// readAt reads a date phrase starting at word i: the kinds of phrase are
+// tried in this order, and the first that reads one wins.
+func (p *parser) readAt(i int) (Range, bool) {
+	for _, read := range [...]func(p *parser, i int) (Range, bool){
+		(*parser).namedDay,
+		(*parser).lastPeriod,
+		(*parser).thisPeriod,
+		(*parser).lastCount,
+		(*parser).ago,
+		(*parser).partOfMonth,
+		(*parser).season,
+		(*parser).weekday,
+		(*parser).month,
+		(*parser).dayThenMonth,
+		(*parser).isoDate,
+		(*parser).bareYear,
+		(*parser).latest,
+	} {
+		if r, ok := read(p, i); ok {
+			return r, true
+		}
+	}
+	return Range{}, false
+}
+
+// parser is one question being read, with the day it is asked on.
+type parser struct {
+	q     string
+	ts    toks
+	asOf  time.Time
+	loc   *time.Location
+	today time.Time // midnight of asOf's day in loc
+}
+
+func newParser(q string, asOf time.Time, loc *time.Location) *parser {
 	if loc == nil {
 		loc = asOf.Location()
 	}
 	now := asOf.In(loc)
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, loc)
-	day := func(t time.Time) (time.Time, time.Time) { return t, t.AddDate(0, 0, 1) }
-	ts := tokens(q)
-	at := ts.at
-	done := func(i, j int, from, to time.Time, latest bool) Range {
-		// Take a leading preposition with the phrase.
-		for i > 0 && (at(i-1) == "on" || at(i-1) == "in" || at(i-1) == "during" || at(i-1) == "from" ||
-			at(i-1) == "of" && at(i-2) != "as") {
+	return &parser{q: q, ts: tokens(q), asOf: asOf, loc: loc, today: today}
+}
+
+func (p *parser) at(i int) string { return p.ts.at(i) }
+
+// spells reports whether the words from i on are words.
+func (p *parser) spells(i int, words ...string) bool {
+	for k, w := range words {
+		if p.at(i+k) != w {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *parser) date(y int, m time.Month, d int) time.Time {
+	return time.Date(y, m, d, 0, 0, 0, 0, p.loc)
+}
+
+// done is the phrase of words i to j naming [from, to), taking a leading
+// preposition with it and reading the words before as a bound.
+func (p *parser) done(i, j int, from, to time.Time) (Range, bool) {
+	for i > 0 && (p.at(i-1) == "on" || p.at(i-1) == "in" || p.at(i-1) == "during" || p.at(i-1) == "from" ||
+		p.at(i-1) == "of" && p.at(i-2) != "as") {
+		i--
+	}
+	i, r := bound(p.ts, i, Range{From: from, To: to})
+	s, e := p.ts[i].start, p.ts[j-1].end
+	r.Phrase, r.Rest = p.q[s:e], without(p.q, s, e)
+	return r, true
+}
+
+// oneDay is done for the day that starts at t.
+func (p *parser) oneDay(i, j int, t time.Time) (Range, bool) {
+	return p.done(i, j, t, t.AddDate(0, 0, 1))
+}
+
+// without is q with q[s:e] taken out and its spaces made single.
+func without(q string, s, e int) string {
+	return strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")
+}
+
+// namedDays are the phrases that name a day by how far it is from today.
+var namedDays = []struct {
+	words  []string
+	offset int
+}{
+	{[]string{"today"}, 0}, {[]string{"earlier", "today"}, 0}, {[]string{"tonight"}, 0},
+	{[]string{"this", "morning"}, 0}, {[]string{"this", "afternoon"}, 0}, {[]string{"this", "evening"}, 0},
+	{[]string{"yesterday"}, -1}, {[]string{"last", "night"}, -1},
+	{[]string{"the", "day", "before", "yesterday"}, -2}, {[]string{"tomorrow"}, 1},
+}
+
+// namedDay reads "today", "last night", "the day before yesterday" and the
+// rest of namedDays.
+func (p *parser) namedDay(i int) (Range, bool) {
+	for _, d := range namedDays {
+		if p.spells(i, d.words...) {
+			return p.oneDay(i, i+len(d.words), p.today.AddDate(0, 0, d.offset))
+		}
+	}
+	return Range{}, false
+}
+
+// period is a calendar unit "this" and "last" name: where the current one
+// starts, and how to move a time by n of them.
+type period struct {
+	start func(today time.Time) time.Time
+	step  func(t time.Time, n int) time.Time
+}
+
+var periods = map[string]period{
+	"week":    {weekStart, func(t time.Time, n int) time.Time { return t.AddDate(0, 0, 7*n) }},
+	"weekend": {func(t time.Time) time.Time { return weekStart(t).AddDate(0, 0, 5) }, nil},
+	"month": {func(t time.Time) time.Time { return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, t.Location()) },
+		func(t time.Time, n int) time.Time { return t.AddDate(0, n, 0) }},
+	"year": {func(t time.Time) time.Time { return time.Date(t.Year(), 1, 1, 0, 0, 0, 0, t.Location()) },
+		func(t time.Time, n int) time.Time { return t.AddDate(n, 0, 0) }},
+}
+
+// weekStart is the Monday of t's week.
+func weekStart(t time.Time) time.Time {
+	off := (int(t.Weekday()) + 6) % 7
+	return t.AddDate(0, 0, -off)
+}
+
+// lastPeriod reads "last week" (the calendar week before this one), "past
+// month" (the month up to today), "previous year" and "last weekend".
+func (p *parser) lastPeriod(i int) (Range, bool) {
+	w, unit := p.at(i), p.at(i+1)
+	pd, ok := periods[unit]
+	if !isLast(w) || !ok || isNoun(p.at(i+2)) {
+		return Range{}, false
+	}
+	start := pd.start(p.today)
+	switch {
+	case unit == "weekend":
+		sat := start.AddDate(0, 0, -7)
+		return p.done(i, i+2, sat, sat.AddDate(0, 0, 2))
+	case w == "past":
+		return p.done(i, i+2, pd.step(p.today, -1), p.today.AddDate(0, 0, 1))
+	}
+	return p.done(i, i+2, pd.step(start, -1), start)
+}
+
+// thisPeriod reads "this week", "this month" and "this year" (up to today)
+// and "this weekend".
+func (p *parser) thisPeriod(i int) (Range, bool) {
+	pd, ok := periods[p.at(i+1)]
+	if p.at(i) != "this" || !ok {
+		return Range{}, false
+	}
+	start := pd.start(p.today)
+	if p.at(i+1) == "weekend" {
+		return p.done(i, i+2, start, start.AddDate(0, 0, 2))
+	}
+	return p.done(i, i+2, start, p.today.AddDate(0, 0, 1))
+}
+
+// lastCount reads "(in) the last 3 days", "past two weeks": up to today.
+func (p *parser) lastCount(i int) (Range, bool) {
+	if !isLast(p.at(i)) || !isCount(p.at(i+1)) || !isUnit(p.at(i+2)) {
+		return Range{}, false
+	}
+	from, j := back(p.today, count(p.at(i+1)), p.at(i+2)), i+3
+	if p.at(i-1) == "the" {
+		i--
+		if p.at(i-1) == "in" || p.at(i-1) == "over" || p.at(i-1) == "during" {
 			i--
 		}
-		r := Range{From: from, To: to, Latest: latest}
-		i, r = bound(ts, i, r)
-		s, e := ts[i].start, ts[j-1].end
-		r.Phrase, r.Rest = q[s:e], strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")
-		return r
 	}
-	// lastMonthNamed is the most recent month m that has begun by today
-	// (this year's if it has, else last year's).
-	lastMonthNamed := func(m time.Month, strictlyPast bool) time.Time {
-		y := today.Year()
-		if m > today.Month() || strictlyPast && m == today.Month() {
-			y--
-		}
-		return time.Date(y, m, 1, 0, 0, 0, 0, loc)
-	}
-	// dayOfMonth resolves "Feb 1" without a year to the latest such date
-	// not after today.
-	dayOfMonth := func(m time.Month, d int) time.Time {
-		t := time.Date(today.Year(), m, d, 0, 0, 0, 0, loc)
-		if t.After(today) {
-			t = t.AddDate(-1, 0, 0)
-		}
-		return t
-	}
-	weekStart := func(t time.Time) time.Time { // Monday
-		off := (int(t.Weekday()) + 6) % 7
-		return t.AddDate(0, 0, -off)
-	}
-	for i := 0; i < len(ts); i++ {
-		w := at(i)
-		switch {
-		case w == "today" || w == "tonight" || w == "this" && (at(i+1) == "morning" || at(i+1) == "afternoon" || at(i+1) == "evening"):
-			j := i + 1
-			if w == "this" {
-				j = i + 2
-			}
-			if w == "today" && i > 0 && at(i-1) == "earlier" {
-				i--
-			}
-			f, t := day(today)
-			return done(i, j, f, t, false)
-		case w == "yesterday" || w == "last" && at(i+1) == "night":
-			j := i + 1
-			if w == "last" {
-				j = i + 2
-			}
-			f, t := day(today.AddDate(0, 0, -1))
-			return done(i, j, f, t, false)
-		case w == "the" && at(i+1) == "day" && at(i+2) == "before" && at(i+3) == "yesterday":
-			f, t := day(today.AddDate(0, 0, -2))
-			return done(i, i+4, f, t, false)
-		case w == "tomorrow":
-			f, t := day(today.AddDate(0, 0, 1))
-			return done(i, i+1, f, t, false)
-		case (w == "last" || w == "past" || w == "previous") && (at(i+1) == "week" || at(i+1) == "month" || at(i+1) == "year" || at(i+1) == "weekend") && !isNoun(at(i+2)):
-			switch at(i + 1) {
-			case "week":
-				f := weekStart(today).AddDate(0, 0, -7)
-				if w == "past" {
-					return done(i, i+2, today.AddDate(0, 0, -7), today.AddDate(0, 0, 1), false)
-				}
-				return done(i, i+2, f, f.AddDate(0, 0, 7), false)
-			case "weekend":
-				sat := weekStart(today).AddDate(0, 0, -2)
-				return done(i, i+2, sat, sat.AddDate(0, 0, 2), false)
-			case "month":
-				f := time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, loc).AddDate(0, -1, 0)
-				if w == "past" {
-					return done(i, i+2, today.AddDate(0, -1, 0), today.AddDate(0, 0, 1), false)
-				}
-				return done(i, i+2, f, f.AddDate(0, 1, 0), false)
-			default:
-				f := time.Date(today.Year()-1, 1, 1, 0, 0, 0, 0, loc)
-				if w == "past" {
-					return done(i, i+2, today.AddDate(-1, 0, 0), today.AddDate(0, 0, 1), false)
-				}
-				return done(i, i+2, f, f.AddDate(1, 0, 0), false)
-			}
-		case w == "this" && (at(i+1) == "week" || at(i+1) == "month" || at(i+1) == "year" || at(i+1) == "weekend"):
-			end := today.AddDate(0, 0, 1)
-			switch at(i + 1) {
-			case "week":
-				return done(i, i+2, weekStart(today), end, false)
-			case "weekend":
-				sat := weekStart(today).AddDate(0, 0, 5)
-				return done(i, i+2, sat, sat.AddDate(0, 0, 2), false)
-			case "month":
-				return done(i, i+2, time.Date(today.Year(), today.Month(), 1, 0, 0, 0, 0, loc), end, false)
-			default:
-				return done(i, i+2, time.Date(today.Year(), 1, 1, 0, 0, 0, 0, loc), end, false)
-			}
-		case (w == "last" || w == "past" || w == "previous") && isCount(at(i+1)) && isUnit(at(i+2)):
-			n := count(at(i + 1))
-			from := back(today, n, at(i+2))
-			j := i + 3
-			if i > 0 && at(i-1) == "the" {
-				i--
-				if i > 0 && at(i-1) == "in" || i > 0 && at(i-1) == "over" || i > 0 && at(i-1) == "during" {
-					i--
-				}
-			}
-			return done(i, j, from, today.AddDate(0, 0, 1), false)
-		case isCount(w) && isUnit(at(i+1)) && at(i+2) == "ago",
-			w == "a" && at(i+1) == "couple" && at(i+2) == "of" && isUnit(at(i+3)) && at(i+4) == "ago",
-			w == "a" && at(i+1) == "few" && isUnit(at(i+2)) && at(i+3) == "ago":
-			n, unit, j := count(w), at(i+1), i+3
-			if at(i+1) == "couple" {
-				n, unit, j = 2, at(i+3), i+5
-			} else if w == "a" && at(i+1) == "few" {
-				n, unit, j = 3, at(i+2), i+4
-			}
-			t := back(today, n, unit)
-			switch singular(unit) {
-			case "day":
-				f, e := day(t)
-				return done(i, j, f, e, false)
-			case "week":
-				return done(i, j, t.AddDate(0, 0, -3), t.AddDate(0, 0, 4), false)
-			case "month":
-				return done(i, j, t.AddDate(0, 0, -15), t.AddDate(0, 0, 16), false)
-			default:
-				return done(i, j, time.Date(t.Year(), 1, 1, 0, 0, 0, 0, loc), time.Date(t.Year()+1, 1, 1, 0, 0, 0, 0, loc), false)
-			}
-		case w == "early" || w == "mid" || w == "late" || strings.HasPrefix(w, "mid-") || w == "the" && at(i+2) == "of" && partOf(at(i+1)) != "",
-			w == "the" && at(i+2) == "week" && at(i+3) == "of" && weekOf(at(i+1)) > 0:
-			if r, ok := partOfMonth(q, ts, i, asOf, loc); ok {
-				return r
-			}
-		case season(w) != 0 && seasonCue(at(i-2), at(i-1), at(i+1), at(i+2)) && !(w == "fall" && isWeekday(at(i+1))):
-			r := seasonRange(w, at(i-1), at(i+1), at(i+2), today, loc)
-			i0, j := i, i+1
-			if at(i-1) == "last" || at(i-1) == "this" || at(i-1) == "the" || at(i-1) == "past" {
-				i0 = i - 1
-			}
-			if isYear(at(i + 1)) {
-				j = i + 2
-			} else if at(i+1) == "of" && isYear(at(i+2)) {
-				j = i + 3
-			}
-			return done(i0, j, r.From, r.To, false)
-		case isWeekday(w):
-			if r, ok := weekdayFrom(q, ts, i, asOf, loc); ok {
-				return r
-			}
-			wd := weekdays[w]
-			i0 := i
-			strict := false
-			if i > 0 && (at(i-1) == "last" || at(i-1) == "past" || at(i-1) == "previous") {
-				i0, strict = i-1, true
-			}
-			if i > 0 && at(i-1) == "this" {
-				i0 = i - 1
-			}
-			back := (int(today.Weekday()) - int(wd) + 7) % 7
-			if back == 0 && strict {
-				back = 7
-			}
-			f, t := day(today.AddDate(0, 0, -back))
-			return done(i0, i+1, f, t, false)
-		case isMonth(w, at(i+1)) || months[w] != 0 && (at(i-1) == "in" || at(i-1) == "last" || at(i-1) == "during" ||
-			boundWord(at(i-1)) || at(i-1) == "of" && at(i-2) == "as"):
-			m := months[w]
-			// "Feb 1 2026", "February 1st, 2026", "Feb 1"
-			if d, ok := ordinal(at(i + 1)); ok {
-				if y, ok := year(at(i + 2)); ok {
-					f, t := day(time.Date(y, m, d, 0, 0, 0, 0, loc))
-					return done(i, i+3, f, t, false)
-				}
-				f, t := day(dayOfMonth(m, d))
-				return done(i, i+2, f, t, false)
-			}
-			// "March 2025"
-			if y, ok := year(at(i + 1)); ok {
-				f := time.Date(y, m, 1, 0, 0, 0, 0, loc)
-				return done(i, i+2, f, f.AddDate(0, 1, 0), false)
-			}
-			// "last March", "in March", "March"
-			i0, strict := i, false
-			if i > 0 && at(i-1) == "last" {
-				i0, strict = i-1, true
-			}
-			f := lastMonthNamed(m, strict)
-			return done(i0, i+1, f, f.AddDate(0, 1, 0), false)
-		case ordinalOK(w) && (isMonth(at(i+1), at(i+2)) || at(i+1) == "of" && isMonth(at(i+2), at(i+3))):
-			// "1 February", "1st of February 2026"
-			d, _ := ordinal(w)
-			mi := i + 1
-			if at(i+1) == "of" {
-				mi = i + 2
-			}
-			m := months[at(mi)]
-			if y, ok := year(at(mi + 1)); ok {
-				f, t := day(time.Date(y, m, d, 0, 0, 0, 0, loc))
-				return done(i, mi+2, f, t, false)
-			}
-			f, t := day(dayOfMonth(m, d))
-			return done(i, mi+1, f, t, false)
-		case isISODate(w):
-			t, _ := time.ParseInLocation(time.DateOnly, w, loc)
-			f, e := day(t)
-			return done(i, i+1, f, e, false)
-		case isYear(w) && (at(i-1) == "in" || at(i-1) == "during" || at(i-1) == "of" || boundWord(at(i-1))):
-			y, _ := year(w)
-			f := time.Date(y, 1, 1, 0, 0, 0, 0, loc)
-			return done(i, i+1, f, f.AddDate(1, 0, 0), false)
-		case (w == "last" || w == "latest" || w == "recent" || w == "newest") && i > 0 && at(i-1) == "the" && isNoun(at(i+1)),
-			w == "most" && at(i+1) == "recent" && isNoun(at(i+2)),
-			w == "most" && at(i+1) == "recently":
-			// "the last meeting with Bob": keep the noun in the question.
-			j := i + 1
-			if w == "most" {
-				j = i + 2
-			}
-			s, e := ts[i].start, ts[j-1].end
-			if w != "most" {
-				s = ts[i-1].start
-			}
-			rest := strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")
-			return Range{Latest: true, Phrase: q[s:e], Rest: rest}
-		}
-	}
-	return Range{Rest: q}
+	return p.done(i, j, from, p.today.AddDate(0, 0, 1))
 }
+
+// ago reads "3 days ago", "a couple of weeks ago" and "a few months ago":
+// that day, or a span around the date as loose as the unit (slack), or that
+// calendar year.
+func (p *parser) ago(i int) (Range, bool) {
+	var n, j int
+	var unit string
+	switch w := p.at(i); {
+	case isCount(w) && isUnit(p.at(i+1)) && p.at(i+2) == "ago":
+		n, unit, j = count(w), p.at(i+1), i+3
+	case p.spells(i, "a", "couple", "of") && isUnit(p.at(i+3)) && p.at(i+4) == "ago":
+		n, unit, j = 2, p.at(i+3), i+5
+	case p.spells(i, "a", "few") && isUnit(p.at(i+2)) && p.at(i+3) == "ago":
+		n, unit, j = 3, p.at(i+2), i+4
+	default:
+		return Range{}, false
+	}
+	t := back(p.today, n, unit)
+	if singular(unit) == "year" {
+		return p.done(i, j, p.date(t.Year(), 1, 1), p.date(t.Year()+1, 1, 1))
+	}
+	s := slack(unit)
+	return p.done(i, j, t.AddDate(0, 0, -s), t.AddDate(0, 0, s+1))
+}
+
+// season reads "summer 2023", "the summer of 2024", "last winter" and "in the
+// fall" (see seasonRange), when the words around make it a time.
+func (p *parser) season(i int) (Range, bool) {
+	w := p.at(i)
+	if season(w) == 0 || !seasonCue(p.at(i-2), p.at(i-1), p.at(i+1), p.at(i+2)) || w == "fall" && isWeekday(p.at(i+1)) {
+		return Range{}, false
+	}
+	r := seasonRange(w, p.at(i-1), p.at(i+1), p.at(i+2), p.today, p.loc)
+	i0, j := i, i+1
+	switch p.at(i - 1) {
+	case "last", "this", "the", "past":
+		i0 = i - 1
+	}
+	if isYear(p.at(i + 1)) {
+		j = i + 2
+	} else if p.at(i+1) == "of" && isYear(p.at(i+2)) {
+		j = i + 3
+	}
+	return p.done(i0, j, r.From, r.To)
+}
+
+// weekday reads "the Friday after 1 March" (weekdayFrom), else "Tuesday",
+// "this Tuesday" (the latest one, today included) and "last Tuesday" (today
+// not included).
+func (p *parser) weekday(i int) (Range, bool) {
+	w := p.at(i)
+	if !isWeekday(w) {
+		return Range{}, false
+	}
+	if r, ok := p.weekdayFrom(i); ok {
+		return r, true
+	}
+	i0, strict := i, false
+	if isLast(p.at(i - 1)) {
+		i0, strict = i-1, true
+	}
+	if p.at(i-1) == "this" {
+		i0 = i - 1
+	}
+	back := (int(p.today.Weekday()) - int(weekdays[w]) + 7) % 7
+	if back == 0 && strict {
+		back = 7
+	}
+	return p.oneDay(i0, i+1, p.today.AddDate(0, 0, -back))
+}
+
+// month reads "Feb 1 2026", "February 1st, 2026", "Feb 1" (the latest not
+// after today), "March 2025", and "last March", "in March" (see
+// lastMonthNamed).
+func (p *parser) month(i int) (Range, bool) {
+	w, prev := p.at(i), p.at(i-1)
+	m := months[w]
+	cued := m != 0 && (prev == "in" || prev == "last" || prev == "during" || boundWord(prev) || prev == "of" && p.at(i-2) == "as")
+	if !isMonth(w, p.at(i+1)) && !cued {
+		return Range{}, false
+	}
+	if d, ok := ordinal(p.at(i + 1)); ok {
+		if y, ok := year(p.at(i + 2)); ok {
+			return p.oneDay(i, i+3, p.date(y, m, d))
+		}
+		return p.oneDay(i, i+2, p.dayOfMonth(m, d))
+	}
+	if y, ok := year(p.at(i + 1)); ok {
+		f := p.date(y, m, 1)
+		return p.done(i, i+2, f, f.AddDate(0, 1, 0))
+	}
+	i0, strict := i, false
+	if prev == "last" {
+		i0, strict = i-1, true
+	}
+	f := p.lastMonthNamed(m, strict)
+	return p.done(i0, i+1, f, f.AddDate(0, 1, 0))
+}
+
+// dayThenMonth reads "1 February" and "1st of February 2026".
+func (p *parser) dayThenMonth(i int) (Range, bool) {
+	d, ok := ordinal(p.at(i))
+	mi := i + 1
+	if p.at(i+1) == "of" {
+		mi = i + 2
+	}
+	if !ok || !isMonth(p.at(mi), p.at(mi+1)) {
+		return Range{}, false
+	}
+	m := months[p.at(mi)]
+	if y, ok := year(p.at(mi + 1)); ok {
+		return p.oneDay(i, mi+2, p.date(y, m, d))
+	}
+	return p.oneDay(i, mi+1, p.dayOfMonth(m, d))
+}
+
+// isoDate reads "2026-02-01".
+func (p *parser) isoDate(i int) (Range, bool) {
+	t, err := time.ParseInLocation(time.DateOnly, p.at(i), p.loc)
+	if err != nil {
+		return Range{}, false
+	}
+	return p.oneDay(i, i+1, t)
+}
+
+// bareYear reads "in 2024", "during 2024", "before 2024": a year alone is a
+// date only after such a word.
+func (p *parser) bareYear(i int) (Range, bool) {
+	y, ok := year(p.at(i))
+	prev := p.at(i - 1)
+	if !ok || !(prev == "in" || prev == "during" || prev == "of" || boundWord(prev)) {
+		return Range{}, false
+	}
+	f := p.date(y, 1, 1)
+	return p.done(i, i+1, f, f.AddDate(1, 0, 0))
+}
+
+// latest reads "the last meeting with Bob", "the most recent trip" and "most
+// recently": the newest match is wanted, and the noun stays in the question.
+func (p *parser) latest(i int) (Range, bool) {
+	w := p.at(i)
+	var s, j int
+	switch {
+	case (w == "last" || w == "latest" || w == "recent" || w == "newest") && p.at(i-1) == "the" && isNoun(p.at(i+1)):
+		s, j = p.ts[i-1].start, i+1
+	case w == "most" && (p.at(i+1) == "recent" && isNoun(p.at(i+2)) || p.at(i+1) == "recently"):
+		s, j = p.ts[i].start, i+2
+	default:
+		return Range{}, false
+	}
+	e := p.ts[j-1].end
+	return Range{Latest: true, Phrase: p.q[s:e], Rest: without(p.q, s, e)}, true
+}
+
+// lastMonthNamed is the most recent month m that has begun by today (this
+// year's if it has, else last year's); strictlyPast skips this month.
+func (p *parser) lastMonthNamed(m time.Month, strictlyPast bool) time.Time {
+	y := p.today.Year()
+	if m > p.today.Month() || strictlyPast && m == p.today.Month() {
+		y--
+	}
+	return p.date(y, m, 1)
+}
+
+// dayOfMonth resolves "Feb 1" without a year to the latest such date not
+// after today.
+func (p *parser) dayOfMonth(m time.Month, d int) time.Time {
+	t := p.date(p.today.Year(), m, d)
+	if t.After(p.today) {
+		t = t.AddDate(-1, 0, 0)
+	}
+	return t
+}
+
+// isLast is a word that turns "week" or "Tuesday" into the one before.
+func isLast(w string) bool { return w == "last" || w == "past" || w == "previous" }
 
 // partOf names the part of a month "the beginning of" and its kin ask for.
 func partOf(w string) string {
@@ -393,8 +551,15 @@ func weekOf(w string) int {
 // 1-10, 11-20, 21 on; a season's months), "the end of June", "the first week of
 // August 2023" and "the last week of August": the month is whatever Parse
 // makes of the words after.
-func partOfMonth(q string, ts toks, i int, asOf time.Time, loc *time.Location) (Range, bool) {
-	at := ts.at
+func (p *parser) partOfMonth(i int) (Range, bool) {
+	q, ts, at := p.q, p.ts, p.at
+	w := at(i)
+	cued := w == "early" || w == "mid" || w == "late" || strings.HasPrefix(w, "mid-") ||
+		w == "the" && at(i+2) == "of" && partOf(at(i+1)) != "" ||
+		w == "the" && at(i+2) == "week" && at(i+3) == "of" && weekOf(at(i+1)) > 0
+	if !cued {
+		return Range{}, false
+	}
 	part, week, k := "", 0, i+1
 	switch {
 	case strings.HasPrefix(at(i), "mid-"):
@@ -414,7 +579,7 @@ func partOfMonth(q string, ts toks, i int, asOf time.Time, loc *time.Location) (
 		part, tail = "mid", q[ts[i].start+len("mid-"):] // "mid-May" is one token
 	}
 	// Read as "in March" ("March" alone may be a verb).
-	r := Parse("in "+tail, asOf, loc)
+	r := Parse("in "+tail, p.asOf, p.loc)
 	if r.From.IsZero() || !strings.HasPrefix("in "+tail, r.Phrase) || len(r.Phrase) <= len("in ") ||
 		r.To.Sub(r.From) < 27*24*time.Hour {
 		return Range{}, false
@@ -443,7 +608,7 @@ func partOfMonth(q string, ts toks, i int, asOf time.Time, loc *time.Location) (
 			s -= len(p)
 		}
 	}
-	return Range{From: from, To: end, Phrase: q[s:e], Rest: strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")}, true
+	return Range{From: from, To: end, Phrase: q[s:e], Rest: without(q, s, e)}, true
 }
 
 // season numbers the seasons (meteorological, northern hemisphere: winter
@@ -502,13 +667,13 @@ func seasonRange(w, before, next, next2 string, today time.Time, loc *time.Locat
 
 // weekdayFrom reads "the Sunday before October 25, 2022" and "the Friday
 // after 1 March": that weekday, counted from the date that follows.
-func weekdayFrom(q string, ts toks, i int, asOf time.Time, loc *time.Location) (Range, bool) {
-	at := ts.at
+func (p *parser) weekdayFrom(i int) (Range, bool) {
+	q, ts, at := p.q, p.ts, p.at
 	if at(i+1) != "before" && at(i+1) != "after" || i+2 >= len(ts) {
 		return Range{}, false
 	}
 	tail := q[ts[i+2].start:]
-	r := Parse(tail, asOf, loc)
+	r := Parse(tail, p.asOf, p.loc)
 	if r.From.IsZero() || r.Phrase == "" || !strings.HasPrefix(tail, r.Phrase) {
 		return Range{}, false
 	}
@@ -530,7 +695,7 @@ func weekdayFrom(q string, ts toks, i int, asOf time.Time, loc *time.Location) (
 		}
 	}
 	e := ts[i+2].start + len(r.Phrase)
-	return Range{From: t, To: t.AddDate(0, 0, 1), Phrase: q[s:e], Rest: strings.Join(strings.Fields(q[:s]+" "+q[e:]), " ")}, true
+	return Range{From: t, To: t.AddDate(0, 0, 1), Phrase: q[s:e], Rest: without(q, s, e)}, true
 }
 
 // bound reads the words before a date phrase that starts at ts[i]: a date
@@ -608,11 +773,6 @@ func boundWord(w string) bool {
 func ordinalOK(w string) bool { _, ok := ordinal(w); return ok }
 
 func isYear(w string) bool { _, ok := year(w); return ok }
-
-func isISODate(w string) bool {
-	_, err := time.Parse(time.DateOnly, w)
-	return err == nil
-}
 
 // isMonth says whether w names a month; "may" and "march" only when what
 // follows makes them dates ("May 3", "March 2025", end of question) or when

@@ -1,6 +1,7 @@
 package when
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -77,6 +78,24 @@ func TestParse(t *testing.T) {
 		{"a spring in my step", time.Time{}, time.Time{}, false, "a spring in my step"},
 		{"the last meeting with Bob", time.Time{}, time.Time{}, true, "meeting with Bob"},
 		{"what was the most recent trip", time.Time{}, time.Time{}, true, "what was the trip"},
+		{"tonight", d(2026, 3, 11), d(2026, 3, 12), false, ""},
+		{"what about this afternoon", d(2026, 3, 11), d(2026, 3, 12), false, "what about"},
+		{"previous week", d(2026, 3, 2), d(2026, 3, 9), false, ""},
+		{"over the past month", d(2026, 2, 11), d(2026, 3, 12), false, "over the"},
+		{"the past year", d(2025, 3, 11), d(2026, 3, 12), false, "the"},
+		{"this weekend", d(2026, 3, 14), d(2026, 3, 16), false, ""},
+		{"a few days ago", d(2026, 3, 8), d(2026, 3, 9), false, ""},
+		{"couple weeks ago", d(2026, 2, 22), d(2026, 3, 1), false, ""},
+		{"two years ago", d(2024, 1, 1), d(2025, 1, 1), false, ""},
+		{"previous Friday", d(2026, 3, 6), d(2026, 3, 7), false, ""},
+		{"this Wednesday", d(2026, 3, 11), d(2026, 3, 12), false, ""},
+		{"during 2025", d(2025, 1, 1), d(2026, 1, 1), false, ""},
+		{"notes from Dec 3, 2025", d(2025, 12, 3), d(2025, 12, 4), false, "notes"},
+		{"late March", d(2026, 3, 21), d(2026, 4, 1), false, ""},
+		{"the middle of May", d(2025, 5, 11), d(2025, 5, 21), false, ""},
+		{"the second week of January", d(2026, 1, 8), d(2026, 1, 15), false, ""},
+		{"the latest report", time.Time{}, time.Time{}, true, "report"},
+		{"what did I eat most recently", time.Time{}, time.Time{}, true, "what did I eat"},
 		{"what may I eat", time.Time{}, time.Time{}, false, "what may I eat"},
 		{"I march on", time.Time{}, time.Time{}, false, "I march on"},
 		{"what is my blood type", time.Time{}, time.Time{}, false, "what is my blood type"},
@@ -172,4 +191,33 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q): rest %q longer than the question", q, r.Rest)
 		}
 	})
+}
+
+// TestNames: the names handed to capture are the ones Parse reads, each as
+// the month or weekday it names.
+func TestNames(t *testing.T) {
+	months := MonthNames()
+	if len(months) != 12 {
+		t.Fatalf("MonthNames() = %q; want 12", months)
+	}
+	for k, name := range months {
+		if r := Parse("in "+name+" 2025", asOf, nil); r.From.Month() != time.Month(k+1) {
+			t.Errorf("MonthNames()[%d] = %q reads as [%s, %s)", k, name, r.From, r.To)
+		}
+	}
+	for _, abbr := range MonthAbbreviations() {
+		r := Parse("in "+abbr+" 2025", asOf, nil)
+		if r.From.IsZero() || abbr == "may" || !strings.HasPrefix(strings.ToLower(r.From.Month().String()), abbr[:3]) {
+			t.Errorf("abbreviation %q reads as [%s, %s)", abbr, r.From, r.To)
+		}
+	}
+	days := WeekdayNames()
+	if len(days) != 7 {
+		t.Fatalf("WeekdayNames() = %q; want 7", days)
+	}
+	for k, name := range days {
+		if r := Parse("last "+name, asOf, nil); r.From.Weekday() != time.Weekday(k) {
+			t.Errorf("WeekdayNames()[%d] = %q reads as %s", k, name, r.From)
+		}
+	}
 }
