@@ -41,6 +41,7 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		MaxOpenAgents:  cfg.Storage.MaxOpenAgents,
 		GroupCommitMax: cfg.Storage.GroupCommitMax,
 		DedupWindow:    time.Duration(cfg.Capture.DedupWindow),
+		ExplicitCreate: cfg.Agents.Create == config.CreateExplicit,
 		Location:       cfg.Location(),
 		Logger:         log,
 	}
