@@ -19,7 +19,7 @@ import (
 // ({"type":"dormouse-export","format":1,"schema":N,"agent":NAME}), then one
 // record per row of every table that holds something no other table can
 // rebuild, each {"type":KIND, COLUMN: VALUE, ...} with the table's own
-// column names and every column. The records are the rows, so nothing the
+// column names and every column, and an end line (exportEnd). The records are the rows, so nothing the
 // schema holds is dropped and an import puts back the very IDs
 // (memory:12 still cites the same memory). Derived tables (the full-text
 // and kinds indexes, leases) are rebuilt or left out; exportTest checks
@@ -29,8 +29,13 @@ import (
 // would misread is a new number.
 const ExportFormat = 1
 
-// exportHeader is the header's "type".
-const exportHeader = "dormouse-export"
+// exportHeader is the header's "type"; exportEnd is the last line's,
+// {"type":"dormouse-export-end","records":N}, so an export cut short (a
+// dropped connection) is told from a whole one.
+const (
+	exportHeader = "dormouse-export"
+	exportEnd    = "dormouse-export-end"
+)
 
 // exported are the tables an export holds, in the order it writes and an
 // import inserts them: what others refer to first, sqlite_sequence last (so
@@ -134,12 +139,16 @@ func (a *Agent) Export(ctx context.Context, w io.Writer) error {
 		if err := a.writeHeader(bw); err != nil {
 			return err
 		}
+		n := 0
 		for _, t := range tables {
-			if err := exportRows(ctx, c, t, bw); err != nil {
+			rows, err := exportRows(ctx, c, t, bw)
+			if err != nil {
 				return err
 			}
+			n += rows
 		}
-		return nil
+		_, err = fmt.Fprintf(bw, `{"type":%q,"records":%d}`+"\n", exportEnd, n)
+		return err
 	})
 	if err == nil {
 		err = bw.Flush()
@@ -164,8 +173,9 @@ func (a *Agent) writeHeader(w *bufio.Writer) error {
 	return err
 }
 
-// exportRows writes one record per row of t, in primary key order.
-func exportRows(ctx context.Context, c *conn, t *exportTable, w *bufio.Writer) error {
+// exportRows writes one record per row of t, in primary key order, and
+// returns how many.
+func exportRows(ctx context.Context, c *conn, t *exportTable, w *bufio.Writer) (int, error) {
 	names := make([]string, len(t.cols))
 	keys := make([][]byte, len(t.cols))
 	for i, col := range t.cols {
@@ -176,7 +186,9 @@ func exportRows(ctx context.Context, c *conn, t *exportTable, w *bufio.Writer) e
 	q := "SELECT " + strings.Join(names, ", ") + " FROM " + t.table + " ORDER BY " + t.order
 	kind, _ := json.Marshal(t.kind)
 	line := make([]byte, 0, 1024)
-	return c.query(ctx, q, nil, func(s *sqlite3.Stmt) error {
+	n := 0
+	err := c.query(ctx, q, nil, func(s *sqlite3.Stmt) error {
+		n++
 		line = append(append(line[:0], `{"type":`...), kind...)
 		for i, col := range t.cols {
 			v, err := exportValue(s, i, col)
@@ -188,6 +200,7 @@ func exportRows(ctx context.Context, c *conn, t *exportTable, w *bufio.Writer) e
 		_, err := w.Write(append(line, '}', '\n'))
 		return err
 	})
+	return n, err
 }
 
 // exportValue is column i of the row as JSON: a number, a string, null, or

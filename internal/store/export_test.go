@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -168,25 +170,34 @@ func TestImportBadRecordImportsNothing(t *testing.T) {
 			break
 		}
 	}
-	bad := slicesWith(lines, memLine, strings.Replace(lines[memLine], `"role":"user"`, `"role":"us\u2028er"`, 1))
 	check := func(m Memory) error {
 		if strings.ContainsRune(m.Role, '\u2028') {
 			return errors.New("role: contains a control character")
 		}
 		return nil
 	}
+	end := len(lines) - 1 // the end line
+	body := lines[1:end]
+	build := func(extra ...string) []string { // the header, body and extra, and a true end line
+		out := append(append([]string{lines[0]}, body...), extra...)
+		return append(out, fmt.Sprintf(`{"type":"dormouse-export-end","records":%d}`, len(out)-1))
+	}
+	bad := slicesWith(lines, memLine, strings.Replace(lines[memLine], `"role":"user"`, `"role":"us\u2028er"`, 1))
 	cases := map[string]struct {
 		lines []string
-		line  int
+		line  int // 0: any error
 	}{
-		"control character":   {bad, memLine + 1},
-		"unknown field":       {slicesWith(lines, 2, strings.Replace(lines[2], `{"type":`, `{"colour":"red","type":`, 1)), 3},
-		"wrong value type":    {slicesWith(lines, memLine, strings.Replace(lines[memLine], `"ts":`, `"ts":"noon","x":`, 1)), memLine + 1},
-		"unknown record type": {append(append([]string{}, lines...), `{"type":"mystery"}`), len(lines) + 1},
-		"not JSON":            {slicesWith(lines, 1, `{"type":"day",`), 2},
-		"no header":           {lines[1:], 1},
-		"duplicate memory id": {append(append([]string{}, lines...), lines[memLine]), len(lines) + 1},
-		"dangling reference":  {append(append([]string{}, lines...), `{"type":"run","id":99,"day":"2026-02-02","started_at":1,"finished_at":2,"status":"ok","consolidation_id":77}`), 0},
+		"control character":    {bad, memLine + 1},
+		"unknown field":        {slicesWith(lines, 2, strings.Replace(lines[2], `{"type":`, `{"colour":"red","type":`, 1)), 3},
+		"wrong value type":     {slicesWith(lines, memLine, strings.Replace(lines[memLine], `"ts":`, `"ts":"noon","x":`, 1)), memLine + 1},
+		"unknown record type":  {build(`{"type":"mystery"}`), end + 1},
+		"not JSON":             {slicesWith(lines, 1, `{"type":"day",`), 2},
+		"no header":            {lines[1:], 1},
+		"cut short":            {lines[:end], end + 1},
+		"a line after the end": {append(append([]string{}, lines...), lines[memLine]), end + 2},
+		"end miscounts":        {append(append(append([]string{}, lines[:end]...), lines[memLine]), lines[end]), end + 2},
+		"duplicate memory id":  {build(lines[memLine]), end + 1},
+		"dangling reference":   {build(`{"type":"run","id":99,"day":"2026-02-02","started_at":1,"finished_at":2,"status":"ok","consolidation_id":77}`), 0},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -279,4 +290,28 @@ func FuzzParseImport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStoreImportMakesTheAgentOnlyWhenItSucceeds: an import names its
+// agent into being (even a deleted one); one that fails leaves no agent
+// and no tombstone behind.
+func TestStoreImportMakesTheAgentOnlyWhenItSucceeds(t *testing.T) {
+	src := acquire(t, openTest(t, Options{}), "src")
+	fillEveryTable(t, src)
+	exp := exportOf(t, src)
+	s := openTest(t, Options{ExplicitCreate: true})
+	broken := bytes.Replace(exp, []byte(`"status":"ok","error"`), []byte(`"status":"bogus","error"`), 1)
+	if _, err := s.Import(t.Context(), "dst", bytes.NewReader(broken), ImportOptions{}); err == nil {
+		t.Fatal("imported a run whose status the schema refuses")
+	}
+	if names, _ := s.Agents(); len(names) != 0 {
+		t.Errorf("agents after a failed import = %q, want none", names)
+	}
+	if _, err := os.Stat(s.tombstonePath("dst")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a failed import left a tombstone: %v", err)
+	}
+	res, err := s.Import(t.Context(), "dst", bytes.NewReader(exp), ImportOptions{})
+	if err != nil || !res.Created || res.Records["memory"] != 2 {
+		t.Fatalf("import = %+v, %v; want the agent created with 2 memories", res, err)
+	}
 }

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -54,18 +55,90 @@ type importRecord struct {
 // the line that was wrong (*ImportError). It returns the records imported
 // per kind.
 func (a *Agent) Import(ctx context.Context, r io.Reader, o ImportOptions) (map[string]int, error) {
-	var tables []*exportTable
-	err := a.read(ctx, func(c *conn) error {
-		var err error
-		tables, err = exportTables(ctx, c)
-		return err
-	})
+	recs, err := readImport(r, o)
 	if err != nil {
 		return nil, fmt.Errorf("import into agent %q: %w", a.name, err)
 	}
-	recs, err := parseImport(r, tables, o.CheckMemory)
+	return a.importRecords(ctx, recs, o)
+}
+
+// ImportResult is what Store.Import did.
+type ImportResult struct {
+	Created bool           // the agent did not exist
+	Records map[string]int // imported, per kind
+}
+
+// Import reads an export and imports it into the agent name, creating it
+// when it does not exist (an import is asking for it, whatever
+// Options.ExplicitCreate says). The whole export is checked before any
+// agent is made; should the import fail anyway, an agent it made is
+// removed again.
+func (s *Store) Import(ctx context.Context, name string, r io.Reader, o ImportOptions) (ImportResult, error) {
+	if err := ValidateAgentName(name); err != nil {
+		return ImportResult{}, err
+	}
+	recs, err := readImport(r, o)
 	if err != nil {
-		return nil, fmt.Errorf("import into agent %q: %w", a.name, err)
+		return ImportResult{}, fmt.Errorf("import into agent %q: %w", name, err)
+	}
+	created, err := s.Create(ctx, name)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	var counts map[string]int
+	err = s.With(ctx, name, false, func(a *Agent) error {
+		counts, err = a.importRecords(ctx, recs, o)
+		return err
+	})
+	if err != nil && created {
+		if _, rerr := s.remove(ctx, name, refuseIfUsed, noTombstone); rerr != nil {
+			err = errors.Join(err, fmt.Errorf("remove the agent the import made: %w", rerr))
+		}
+	}
+	return ImportResult{Created: created, Records: counts}, err
+}
+
+// refuseIfUsed keeps an agent something was stored in meanwhile.
+func refuseIfUsed(a *Agent) error {
+	st, err := a.Stats(context.Background())
+	if err == nil && st.Memories > 0 {
+		err = errors.New("memories were stored in it meanwhile")
+	}
+	return err
+}
+
+// readImport parses and checks a whole export against this schema.
+func readImport(r io.Reader, o ImportOptions) ([]importRecord, error) {
+	tables, err := schemaTables()
+	if err != nil {
+		return nil, err
+	}
+	return parseImport(r, tables, o.CheckMemory)
+}
+
+// schemaTables are the exported tables as this build's schema has them,
+// read once from a database in memory.
+var schemaTables = sync.OnceValues(func() ([]*exportTable, error) {
+	ctx := context.Background()
+	db, err := sqlite3.Open(":memory:")
+	if err != nil {
+		return nil, fmt.Errorf("open the schema: %w", err)
+	}
+	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
+	defer c.close()
+	if err := registerExtensions(db); err != nil {
+		return nil, err
+	}
+	if err := migrate(ctx, c, len(migrations)); err != nil {
+		return nil, err
+	}
+	return exportTables(ctx, c)
+})
+
+func (a *Agent) importRecords(ctx context.Context, recs []importRecord, o ImportOptions) (map[string]int, error) {
+	tables, err := schemaTables()
+	if err != nil {
+		return nil, err
 	}
 	var counts map[string]int
 	err = a.writeSolo(ctx, func(ctx context.Context, c *conn) error {
@@ -198,37 +271,58 @@ func parseImport(r io.Reader, tables []*exportTable, check func(Memory) error) (
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxImportLine)
-	var recs []importRecord
-	header := false
+	var p importParse
 	for n := 1; sc.Scan(); n++ {
 		line := bytes.TrimSpace(sc.Bytes())
 		if len(line) == 0 {
 			continue
 		}
-		fields, err := decodeLine(line)
-		if err == nil && !header {
-			err = checkHeader(fields)
-			header = err == nil
-			if err == nil {
-				continue
-			}
-		}
-		var rec importRecord
-		if err == nil {
-			rec, err = parseRecord(n, fields, byKind, check)
-		}
-		if err != nil {
+		if err := p.line(n, line, byKind, check); err != nil {
 			return nil, &ImportError{Line: n, Msg: err.Error()}
 		}
-		recs = append(recs, rec)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("read the import: %w", err)
 	}
-	if !header {
+	switch {
+	case !p.header:
 		return nil, &ImportError{Line: 1, Msg: `the import is empty: want a Dormouse export, whose first line is {"type":"dormouse-export",...}`}
+	case !p.ended:
+		return nil, &ImportError{Line: p.last + 1, Msg: "the export ends early, without its end line: it was cut short; export it again"}
 	}
-	return recs, nil
+	return p.recs, nil
+}
+
+// importParse is parseImport's progress through the lines.
+type importParse struct {
+	header, ended bool
+	last          int // the last line read
+	recs          []importRecord
+}
+
+func (p *importParse) line(n int, line []byte, byKind map[string]*exportTable, check func(Memory) error) error {
+	p.last = n
+	fields, err := decodeLine(line)
+	switch {
+	case err != nil:
+		return err
+	case p.ended:
+		return errors.New("a line after the export's end line")
+	case !p.header:
+		p.header = true
+		return checkHeader(fields)
+	case fields["type"] == exportEnd:
+		p.ended = true
+		if got := fields["records"]; got != json.Number(strconv.Itoa(len(p.recs))) {
+			return fmt.Errorf("the end line counts %v records, but %d came before it: the export is damaged", got, len(p.recs))
+		}
+		return nil
+	}
+	rec, err := parseRecord(n, fields, byKind, check)
+	if err == nil {
+		p.recs = append(p.recs, rec)
+	}
+	return err
 }
 
 // decodeLine reads a line's one JSON object, numbers kept as written.
