@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -27,6 +28,7 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		MaxUploadBytes:  cfg.API.MaxUploadBytes,
 		AllowedHosts:    allowedHosts(cfg),
 		PublicDetail:    cfg.Health.PublicDetail,
+		Backups:         &backup.Options{Dir: cfg.BackupDir(), Keep: cfg.Backup.Keep, Logger: log},
 		Logger:          log,
 	}
 }

@@ -278,6 +278,9 @@ func parseImport(r io.Reader, tables []*exportTable, check func(Memory) error) (
 			continue
 		}
 		if err := p.line(n, line, byKind, check); err != nil {
+			if rerr := sc.Err(); rerr != nil { // the line was cut by a failed read: say why
+				return nil, fmt.Errorf("read the import: %w", rerr)
+			}
 			return nil, &ImportError{Line: n, Msg: err.Error()}
 		}
 	}
