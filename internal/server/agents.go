@@ -66,36 +66,20 @@ func (s *Server) deleteAgent(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotImplemented, "not_implemented", "this server keeps no backups, so it deletes no agent")
 		return
 	}
-	var saved backup.Result
-	removed, err := s.store.Delete(r.Context(), name, func(a *store.Agent) error {
-		var err error
-		saved, err = backup.Of(r.Context(), a, *s.opts.Backups)
-		if err != nil {
-			return &backupError{err}
-		}
-		return nil
-	})
-	var be *backupError
+	saved, removed, err := backup.DeleteAgent(r.Context(), s.store, name, *s.opts.Backups)
+	var fe *backup.FailedError
 	switch {
-	case errors.As(err, &be):
+	case errors.As(err, &fe):
 		s.log.ErrorContext(r.Context(), "delete agent: backup failed, agent kept", "agent", name, "err", err)
-		writeError(w, http.StatusInternalServerError, "backup_failed",
-			"the agent was not deleted: its backup failed: "+err.Error())
+		writeError(w, http.StatusInternalServerError, "backup_failed", err.Error())
 		return
 	case err != nil:
 		s.storeError(w, r, err)
 		return
 	}
-	s.log.InfoContext(r.Context(), "deleted an agent", "agent", name, "backup", saved.Path)
 	writeJSON(w, http.StatusOK, client.DeletedAgent{Agent: name, Backup: saved.Path, BackupBytes: saved.Bytes,
 		Removed: removed})
 }
-
-// backupError is the backup's failure, told from the delete's own.
-type backupError struct{ err error }
-
-func (e *backupError) Error() string { return e.err.Error() }
-func (e *backupError) Unwrap() error { return e.err }
 
 // getExport streams the agent's export. An error once lines have gone out
 // cannot change the status: the export then lacks its end line, which an
