@@ -114,7 +114,7 @@ func HealthMonitor(cfg config.Config, st *store.Store, log *slog.Logger) *health
 // POST /v1/agents/{agent}/files (nil hides the form). Its sign-in takes the
 // API's tokens (keys).
 func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, cons server.Consolidator, mon server.Reporter, files *watch.Ingester, keys *auth.Keyring, log *slog.Logger) (http.Handler, error) {
-	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents,
+	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents, Backups: backupOptions(cfg, log),
 		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes, Keyring: keys,
 		SessionIdle: time.Duration(cfg.API.SessionIdle), TrustedProxies: trustedProxies(cfg.API.TrustedProxies)}
 	if files != nil {

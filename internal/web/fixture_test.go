@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -46,6 +47,7 @@ type fixtureOptions struct {
 	describe      func(ctx context.Context, name, mime string, data []byte) (string, error) // the vision model
 	keyring       *auth.Keyring                                                             // tokens for the API and the page
 	proxies       []netip.Prefix                                                            // trusted proxies
+	backups       string                                                                    // where deleting an agent backs it up; "": no deleting
 }
 
 func newFixture(t *testing.T, fo fixtureOptions) *fixture {
@@ -68,6 +70,9 @@ func newFixture(t *testing.T, fo fixtureOptions) *fixture {
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
 	o.Keyring, so.Keyring = fo.keyring, fo.keyring
 	o.TrustedProxies = fo.proxies
+	if fo.backups != "" {
+		o.Backups = &backup.Options{Dir: fo.backups}
+	}
 	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
 		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true, Describe: fo.describe, DescribedBy: "ollama/llava"}
 		o.Files, so.Files = ing, ing
