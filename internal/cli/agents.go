@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"time"
 
@@ -88,30 +89,28 @@ func (c *common) remoteClient(env Env, listen string) *client.Client {
 	return client.New(addr, opts...)
 }
 
-// agentName is the one NAME argument of create and delete.
-func agentName(verb string, pos []string) (string, error) {
+// openNamed parses the flags of agents create or delete (verb) and its one
+// NAME, and opens the API.
+func (c *common) openNamed(ctx context.Context, env Env, fs *flag.FlagSet, verb string, args []string) (string, api, error) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", api{}, err
+	}
 	if len(pos) != 1 {
-		return "", usagef("agents %s takes one agent name, got %d arguments", verb, len(pos))
+		return "", api{}, usagef("agents %s takes one agent name, got %d arguments", verb, len(pos))
 	}
 	if err := store.ValidateAgentName(pos[0]); err != nil {
-		return "", usagef("%v", err)
+		return "", api{}, usagef("%v", err)
 	}
-	return pos[0], nil
+	a, err := c.openAPI(ctx, env)
+	return pos[0], a, err
 }
 
 func runAgentCreate(ctx context.Context, env Env, args []string) error {
 	fs := newFlags(env, "agents create", "NAME [flags]")
 	var c common
 	c.register(fs, false)
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	name, err := agentName("create", pos)
-	if err != nil {
-		return err
-	}
-	api, err := c.openAPI(ctx, env)
+	name, api, err := c.openNamed(ctx, env, fs, "create", args)
 	if err != nil {
 		return err
 	}
@@ -135,15 +134,7 @@ func runAgentDelete(ctx context.Context, env Env, args []string) error {
 	var c common
 	c.register(fs, false)
 	yes := fs.Bool("yes", false, "really delete (a verified backup is taken first)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return err
-	}
-	name, err := agentName("delete", pos)
-	if err != nil {
-		return err
-	}
-	api, err := c.openAPI(ctx, env)
+	name, api, err := c.openNamed(ctx, env, fs, "delete", args)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
-	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -74,15 +73,7 @@ func TestDeleteAgentBacksUpFirstAndStaysDeleted(t *testing.T) {
 // TestDeleteAgentIsGuarded: tokens on, only a write token for the agent or
 // for every agent deletes it; a page of another site cannot at all.
 func TestDeleteAgentIsGuarded(t *testing.T) {
-	k, err := auth.New([]auth.Rule{
-		{Name: "assistant", SHA256: auth.Hash("tok-assistant"), Agents: []string{"assistant"}, Write: true},
-		{Name: "reader", SHA256: auth.Hash("tok-reader"), Agents: []string{"*"}},
-		{Name: "admin", SHA256: auth.Hash("tok-admin"), Agents: []string{"*"}, Write: true},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFixture(t, Options{AutoCreate: true, Keyring: k, Backups: &backup.Options{Dir: t.TempDir()}})
+	f := newFixture(t, Options{AutoCreate: true, Keyring: tokenKeyring(t), Backups: &backup.Options{Dir: t.TempDir()}})
 	for _, a := range []string{"assistant", "coder"} {
 		if _, err := f.client("tok-admin").Remember(t.Context(), a, client.MemoryInput{Content: "x"}); err != nil {
 			t.Fatal(err)
