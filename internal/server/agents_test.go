@@ -3,10 +3,12 @@ package server
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -204,4 +206,35 @@ func TestImportBodyIsCapped(t *testing.T) {
 	if status, _ := apiCode(t, err); status != http.StatusRequestEntityTooLarge {
 		t.Errorf("a 4 KiB import over a 2 KiB cap: %v, want 413", err)
 	}
+}
+
+// TestDeleteAgentUnderConcurrentRequests: requests racing a delete are
+// stored, or refused with 409 agent_deleting or 404 (deleted): never a 500.
+func TestDeleteAgentUnderConcurrentRequests(t *testing.T) {
+	f := newFixture(t, Options{AutoCreate: true, Backups: &backup.Options{Dir: t.TempDir()}})
+	c := f.client("")
+	if _, err := c.Remember(t.Context(), "busy", client.MemoryInput{Content: "first"}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Go(func() {
+			for j := range 6 {
+				_, err := c.Remember(t.Context(), "busy", client.MemoryInput{Content: fmt.Sprintf("memory %d-%d", i, j)})
+				if _, rerr := c.Memories(t.Context(), "busy", client.ListOptions{}); err == nil {
+					err = rerr
+				}
+				var ae *client.APIError
+				switch {
+				case err == nil, errors.As(err, &ae) && (ae.Code == "agent_deleting" || ae.Status == http.StatusNotFound):
+				default:
+					t.Errorf("a request racing the delete: %v", err)
+				}
+			}
+		})
+	}
+	if _, err := c.DeleteAgent(t.Context(), "busy"); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
 }
