@@ -183,26 +183,13 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 }
 
 func (c *Client) once(ctx context.Context, method, path, contentType string, body []byte) (int, []byte, http.Header, error) {
-	if c.baseErr != nil {
-		return 0, nil, nil, c.baseErr
-	}
 	var r io.Reader
 	if body != nil {
 		r = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, r)
+	req, err := c.request(ctx, method, path, contentType, r)
 	if err != nil {
-		return 0, nil, nil, fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", contentType)
-	}
-	req.Header.Set("Accept", "application/json")
-	if c.userAgent != "" {
-		req.Header.Set("User-Agent", c.userAgent)
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "Bearer "+c.token)
+		return 0, nil, nil, err
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
@@ -214,6 +201,29 @@ func (c *Client) once(ctx context.Context, method, path, contentType string, bod
 		return 0, nil, nil, fmt.Errorf("%s %s: read response: %w", method, path, err)
 	}
 	return resp.StatusCode, data, resp.Header, nil
+}
+
+// request is a request to the daemon with the client's headers; body nil
+// sends none.
+func (c *Client) request(ctx context.Context, method, path, contentType string, body io.Reader) (*http.Request, error) {
+	if c.baseErr != nil {
+		return nil, c.baseErr
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %w", method, path, err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.userAgent != "" {
+		req.Header.Set("User-Agent", c.userAgent)
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	return req, nil
 }
 
 func apiError(method, path string, status int, data []byte, hdr http.Header) *APIError {

@@ -63,9 +63,22 @@ func Agent(ctx context.Context, st *store.Store, agent string, o Options) (Resul
 	if err := store.ValidateAgentName(agent); err != nil {
 		return Result{}, err
 	}
+	var res Result
+	err := st.With(ctx, agent, false, func(a *store.Agent) error {
+		var err error
+		res, err = Of(ctx, a, o)
+		return err
+	})
+	return res, err
+}
+
+// Of backs up the open agent a, as Agent does: for a caller that holds
+// it already (deleting it takes a backup first, with no write between).
+func Of(ctx context.Context, a *store.Agent, o Options) (Result, error) {
 	if err := o.fill(); err != nil {
 		return Result{}, err
 	}
+	agent := a.Name()
 	start := time.Now()
 	dir := filepath.Join(o.Dir, agent)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -77,8 +90,7 @@ func Agent(ctx context.Context, st *store.Store, agent string, o Options) (Resul
 		return Result{}, fmt.Errorf("back up agent %q: %s already exists", agent, final)
 	}
 	tmp := filepath.Join(dir, "."+name+".tmp")
-	err := st.With(ctx, agent, false, func(a *store.Agent) error { return a.BackupTo(ctx, tmp) })
-	if err != nil {
+	if err := a.BackupTo(ctx, tmp); err != nil {
 		return Result{}, err
 	}
 	if err := store.CheckFile(ctx, tmp); err != nil {
@@ -100,6 +112,7 @@ func Agent(ctx context.Context, st *store.Store, agent string, o Options) (Resul
 	if fi, err := os.Stat(final); err == nil {
 		res.Bytes = fi.Size()
 	}
+	var err error
 	res.Removed, err = prune(dir, agent, o.Keep, time.Now()) // file times are the real clock's
 	if err != nil {
 		return res, fmt.Errorf("back up agent %q: prune old backups: %w", agent, err)

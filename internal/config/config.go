@@ -23,6 +23,7 @@ type Config struct {
 	LLM      LLM     `yaml:"llm"`
 	Storage  Storage `yaml:"storage"`
 	API      API     `yaml:"api"`
+	Agents   Agents  `yaml:"agents"`
 	Capture  Capture `yaml:"capture"`
 	Recall   Recall  `yaml:"recall"`
 
@@ -110,6 +111,16 @@ type API struct {
 	TrustedProxies []string `yaml:"trusted_proxies"`
 	SessionIdle    Duration `yaml:"session_idle"` // a web sign-in unused this long ends
 }
+
+// Agents says how agents come into being.
+type Agents struct {
+	// Create is on-write (a write to an agent that does not exist creates it) or explicit (only
+	// POST /v1/agents, `dormouse agents create` and an import create one; a write to another is 404).
+	Create string `yaml:"create"`
+}
+
+// CreateExplicit is agents.create: explicit.
+const CreateExplicit = "explicit"
 
 // Capture tunes how memories are taken in.
 type Capture struct {
@@ -219,6 +230,7 @@ func Default() Config {
 			AutoCreate:      true,
 			SessionIdle:     Duration(12 * time.Hour),
 		},
+		Agents:  Agents{Create: "on-write"},
 		Capture: Capture{DedupWindow: Duration(24 * time.Hour), MaxFutureSkew: Duration(24 * time.Hour)},
 		Recall: Recall{
 			BudgetTokens:    1000,

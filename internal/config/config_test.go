@@ -347,6 +347,8 @@ func TestLoadErrors(t *testing.T) {
 		{name: "api key is not a setting", file: "llm:\n  api_key: sk-123\n", wantKeys: []string{"llm.api_key"},
 			wantMsg: "secrets never go in this file"},
 		{name: "synchronous", file: "storage:\n  synchronous: OFF\n", wantKeys: []string{"storage.synchronous"}},
+		{name: "agents.create", file: "agents:\n  create: always\n", wantKeys: []string{"agents.create"},
+			wantMsg: "explicit"},
 		{name: "busy_timeout negative", file: "storage:\n  busy_timeout: -1s\n",
 			wantKeys: []string{"storage.busy_timeout"}, wantMsg: "want a duration from 1ms to 10m, got -1s"},
 		{name: "cache_size_kib zero", file: "storage:\n  cache_size_kib: 0\n",

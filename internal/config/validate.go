@@ -66,6 +66,8 @@ func (c Config) validate() problems {
 			"or no agent could ever be used; got none")
 	}
 
+	p.oneOf("agents.create", c.Agents.Create, "on-write", CreateExplicit)
+
 	p.duration("capture.dedup_window", c.Capture.DedupWindow, time.Second, 365*24*time.Hour)
 	p.duration("capture.max_future_skew", c.Capture.MaxFutureSkew, time.Minute, 100*365*24*time.Hour)
 

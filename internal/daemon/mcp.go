@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -27,8 +28,15 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		MaxUploadBytes:  cfg.API.MaxUploadBytes,
 		AllowedHosts:    allowedHosts(cfg),
 		PublicDetail:    cfg.Health.PublicDetail,
+		Backups:         backupOptions(cfg, log),
 		Logger:          log,
 	}
+}
+
+// backupOptions say where deleting an agent (the API's and the page's)
+// puts the backup it takes first: where `dormouse backup` puts them.
+func backupOptions(cfg config.Config, log *slog.Logger) *backup.Options {
+	return &backup.Options{Dir: cfg.BackupDir(), Keep: cfg.Backup.Keep, Logger: log}
 }
 
 // allowedHosts is api.allowed_hosts and the listen address's host, when it

@@ -86,9 +86,10 @@ func isAPI(r *http.Request) bool {
 	return strings.HasPrefix(r.URL.Path, "/v1/") || r.URL.Path == "/mcp" || strings.HasPrefix(r.URL.Path, "/mcp/")
 }
 
-// needsJSON: an API request with a body, except a file upload (multipart).
+// needsJSON: an API request with a body, except a file upload (multipart)
+// and an import (JSON lines).
 func needsJSON(r *http.Request) bool {
-	if r.ContentLength == 0 || !strings.HasPrefix(r.URL.Path, "/v1/") || isUpload(r) {
+	if r.ContentLength == 0 || !strings.HasPrefix(r.URL.Path, "/v1/") || isUpload(r) || isImport(r) {
 		return false
 	}
 	return r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch

@@ -36,7 +36,7 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 	switch {
 	case r.Method != http.MethodPost:
 		return s.opts.MaxBodyBytes
-	case isUpload(r):
+	case isUpload(r), isImport(r):
 		if s.opts.MaxUploadBytes > 0 {
 			return s.opts.MaxUploadBytes
 		}
@@ -45,6 +45,12 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 		return 0
 	}
 	return s.opts.MaxBodyBytes
+}
+
+// isImport reports whether r is for POST /v1/agents/{agent}/import, whose
+// body is JSON lines (checked by the handler: no CORS-simple type).
+func isImport(r *http.Request) bool {
+	return r.Method == http.MethodPost && strings.HasPrefix(r.URL.Path, "/v1/agents/") && strings.HasSuffix(r.URL.Path, "/import")
 }
 
 // isUpload reports whether r is for POST /v1/agents/{agent}/files.

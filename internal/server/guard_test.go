@@ -15,6 +15,12 @@ import (
 // one that may read every agent, and one that may write every agent.
 func tokenFixture(t *testing.T) *fixture {
 	t.Helper()
+	return newFixture(t, Options{AutoCreate: true, Keyring: tokenKeyring(t)})
+}
+
+// tokenKeyring holds tokenFixture's three tokens.
+func tokenKeyring(t *testing.T) *auth.Keyring {
+	t.Helper()
 	k, err := auth.New([]auth.Rule{
 		{Name: "assistant", SHA256: auth.Hash("tok-assistant"), Agents: []string{"assistant"}, Write: true},
 		{Name: "reader", SHA256: auth.Hash("tok-reader"), Agents: []string{"*"}},
@@ -23,7 +29,7 @@ func tokenFixture(t *testing.T) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newFixture(t, Options{AutoCreate: true, Keyring: k})
+	return k
 }
 
 // send makes a request with an Authorization header (none when auth is "")

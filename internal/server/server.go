@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -47,7 +48,10 @@ type Options struct {
 	Files FileIngester
 	// Watch scans watched folders and reports on them (/v1/watch/...); nil answers 501.
 	Watch Watcher
-	// MaxUploadBytes bounds an upload's body instead of MaxBodyBytes; 0: 20 MiB.
+	// Backups is where DELETE /v1/agents/{agent} puts the backup it takes
+	// first; nil answers that route 501.
+	Backups *backup.Options
+	// MaxUploadBytes bounds an upload's (and an import's) body instead of MaxBodyBytes; 0: 20 MiB.
 	MaxUploadBytes int64
 	// MaxFutureSkew is capture.max_future_skew: how far ahead of Now a memory's timestamp (or an
 	// upload's mtime) may be; 0: capture's default.
@@ -136,6 +140,10 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /health", s.health)
 	s.mux.HandleFunc("GET /metrics", s.serveMetrics)
 	s.mux.HandleFunc("GET /v1/agents", s.guard(read, s.listAgents))
+	s.mux.HandleFunc("POST /v1/agents", s.guard(write, s.postAgent))
+	s.mux.HandleFunc("DELETE /v1/agents/{agent}", s.guard(write, s.deleteAgent))
+	s.mux.HandleFunc("GET /v1/agents/{agent}/export", s.guard(read, s.agentHandler(s.getExport)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/import", s.guard(write, s.postImport))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/memories", s.guard(write, s.postMemories))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.guard(read, s.agentHandler(s.listMemories)))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.guard(read, s.agentHandler(s.getMemory)))
@@ -288,6 +296,8 @@ func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.As(err, &ne):
 		writeError(w, http.StatusBadRequest, "invalid_agent", err.Error())
+	case errors.Is(err, store.ErrDeleting):
+		writeError(w, http.StatusConflict, "agent_deleting", err.Error())
 	case errors.Is(err, store.ErrNoAgent):
 		writeError(w, http.StatusNotFound, "unknown_agent", err.Error())
 	case errors.Is(err, store.ErrNotFound):

@@ -30,8 +30,16 @@ type fixture struct {
 
 func newFixture(t *testing.T, o Options) *fixture {
 	t.Helper()
+	return newFixtureWith(t, store.Options{}, o)
+}
+
+// newFixtureWith is newFixture over a store with so's options (its Dir,
+// Location and DedupWindow are the fixture's).
+func newFixtureWith(t *testing.T, so store.Options, o Options) *fixture {
+	t.Helper()
 	dir := t.TempDir()
-	st, err := store.Open(t.Context(), store.Options{Dir: dir, Location: time.UTC, DedupWindow: time.Hour})
+	so.Dir, so.Location, so.DedupWindow = dir, time.UTC, time.Hour
+	st, err := store.Open(t.Context(), so)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,14 +44,9 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 			return nil, fmt.Errorf("set locking mode: %w", err)
 		}
 	}
-	if err := fts5.Register(db); err != nil {
+	if err := registerExtensions(db); err != nil {
 		c.close()
-		return nil, fmt.Errorf("register fts5: %w", err)
-	}
-	if err := db.CreateFunction("dormouse_kinds", 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
-		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kinds.Of(arg[0].Text())) }); err != nil {
-		c.close()
-		return nil, fmt.Errorf("register dormouse_kinds: %w", err)
+		return nil, err
 	}
 	if err := db.BusyTimeout(o.BusyTimeout); err != nil {
 		c.close()
@@ -77,6 +72,19 @@ PRAGMA wal_autocheckpoint = 0;`, o.Synchronous, o.CacheSizeKiB)
 		return nil, fmt.Errorf("set pragmas: %w", err)
 	}
 	return c, nil
+}
+
+// registerExtensions gives db what the schema uses: FTS5 and the kinds
+// function.
+func registerExtensions(db *sqlite3.Conn) error {
+	if err := fts5.Register(db); err != nil {
+		return fmt.Errorf("register fts5: %w", err)
+	}
+	if err := db.CreateFunction("dormouse_kinds", 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
+		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kinds.Of(arg[0].Text())) }); err != nil {
+		return fmt.Errorf("register dormouse_kinds: %w", err)
+	}
+	return nil
 }
 
 func (c *conn) close() error {

@@ -30,6 +30,7 @@ type Options struct {
 	GroupCommitMax int           // writes per transaction at most
 	DedupWindow    time.Duration // same content and session within this window is stored once
 	MaxPageCount   int           // cap on each agent file's size in pages (0: only the disk's)
+	ExplicitCreate bool          // Acquire never creates an agent; only Create does (agents.create: explicit)
 	Location       *time.Location
 	Logger         *slog.Logger
 
@@ -83,11 +84,12 @@ type Store struct {
 
 	openMu sync.Mutex // serialises opening files, so one agent is never opened twice at once
 
-	mu     sync.Mutex
-	agents map[string]*Agent
-	broken map[string]*UnavailableError // agents whose file is corrupt, until restart
-	closed bool
-	cond   *sync.Cond // signalled when an agent's refs drop to zero
+	mu       sync.Mutex
+	agents   map[string]*Agent
+	broken   map[string]*UnavailableError // agents whose file is corrupt, until restart
+	deleting map[string]bool              // agents Delete is taking away
+	closed   bool
+	cond     *sync.Cond // signalled when an agent's refs drop to zero
 
 	stop chan struct{}
 	done chan struct{}
@@ -135,12 +137,13 @@ func Open(ctx context.Context, o Options) (*Store, error) {
 		return nil, fmt.Errorf("open store: create %s: %w", dir, err)
 	}
 	s := &Store{
-		opts:   o,
-		dir:    dir,
-		agents: map[string]*Agent{},
-		broken: map[string]*UnavailableError{},
-		stop:   make(chan struct{}),
-		done:   make(chan struct{}),
+		opts:     o,
+		dir:      dir,
+		agents:   map[string]*Agent{},
+		broken:   map[string]*UnavailableError{},
+		deleting: map[string]bool{},
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
 	}
 	s.cond = sync.NewCond(&s.mu)
 	go s.janitor()
@@ -153,9 +156,27 @@ func (s *Store) Dir() string { return s.dir }
 func (s *Store) agentPath(name string) string { return filepath.Join(s.dir, name+".db") }
 
 // Acquire returns the named agent, opening its file if needed. With create
-// false a missing agent is ErrNoAgent. Every Acquire must be paired with a
-// Release.
+// false a missing agent is ErrNoAgent; with create true it is made, unless
+// it was deleted (DeletedError) or agents are created explicitly
+// (NotCreatedError). Every Acquire must be paired with a Release.
 func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, error) {
+	mode := createNever
+	if create {
+		mode = createAllowed
+	}
+	return s.acquire(ctx, name, mode)
+}
+
+// createMode is what acquire does with a missing agent.
+type createMode int
+
+const (
+	createNever   createMode = iota // ErrNoAgent
+	createAllowed                   // create it unless mayCreate says no
+	createAlways                    // create it (Create)
+)
+
+func (s *Store) acquire(ctx context.Context, name string, mode createMode) (*Agent, error) {
 	if err := ValidateAgentName(name); err != nil {
 		return nil, err
 	}
@@ -164,6 +185,10 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 		if s.closed {
 			s.mu.Unlock()
 			return nil, ErrStoreClosed
+		}
+		if s.deleting[name] {
+			s.mu.Unlock()
+			return nil, fmt.Errorf("%w: %q", ErrDeleting, name)
 		}
 		if ue := s.broken[name]; ue != nil {
 			s.mu.Unlock()
@@ -189,6 +214,10 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 	s.openMu.Lock()
 	defer s.openMu.Unlock()
 	s.mu.Lock()
+	if s.deleting[name] {
+		s.mu.Unlock()
+		return nil, fmt.Errorf("%w: %q", ErrDeleting, name)
+	}
 	if a, ok := s.agents[name]; ok && !a.closing {
 		a.refs++
 		a.lastUsed = time.Now()
@@ -197,10 +226,8 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 	}
 	s.mu.Unlock()
 	path := s.agentPath(name)
-	if !create {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %q", ErrNoAgent, name)
-		}
+	if err := s.checkMissing(name, path, mode); err != nil {
+		return nil, err
 	}
 	a, err := s.open(ctx, name, path)
 	if err != nil {
@@ -218,6 +245,21 @@ func (s *Store) Acquire(ctx context.Context, name string, create bool) (*Agent, 
 	s.mu.Unlock()
 	s.evictOverflow()
 	return a, nil
+}
+
+// checkMissing refuses to go on when the agent's file does not exist and
+// mode does not create it here.
+func (s *Store) checkMissing(name, path string, mode createMode) error {
+	if mode == createAlways {
+		return nil
+	}
+	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if mode == createNever {
+		return fmt.Errorf("%w: %q", ErrNoAgent, name)
+	}
+	return s.mayCreate(name)
 }
 
 // open opens an agent's file: read-only when the disk is too full to open
@@ -271,7 +313,7 @@ func (s *Store) Release(a *Agent) {
 	s.mu.Lock()
 	a.refs--
 	a.lastUsed = time.Now()
-	if a.refs == 0 {
+	if a.refs <= 1 { // 1: Delete waits to hold the only reference
 		s.cond.Broadcast()
 	}
 	s.mu.Unlock()

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -47,6 +48,7 @@ type fixtureOptions struct {
 	keyring       *auth.Keyring                                                             // tokens for the API and the page
 	proxies       []netip.Prefix                                                            // trusted proxies
 	onWrite       func(agent string)                                                        // the page's write listener
+	backups       string                                                                    // where deleting an agent backs it up; "": no deleting
 }
 
 func newFixture(t testing.TB, fo fixtureOptions) *fixture {
@@ -70,6 +72,9 @@ func newFixture(t testing.TB, fo fixtureOptions) *fixture {
 	o.Keyring, so.Keyring = fo.keyring, fo.keyring
 	o.TrustedProxies = fo.proxies
 	o.OnWrite, o.Now = fo.onWrite, now
+	if fo.backups != "" {
+		o.Backups = &backup.Options{Dir: fo.backups}
+	}
 	if !fo.noFiles { // the daemon's wiring: one ingester behind the API and the page
 		ing := &watch.Ingester{Store: st, Location: time.UTC, AutoCreate: true, Describe: fo.describe, DescribedBy: "ollama/llava"}
 		o.Files, so.Files = ing, ing

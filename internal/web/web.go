@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
@@ -80,6 +81,9 @@ type Options struct {
 	// never creates an agent, except one of a fixed list (which always exists).
 	AutoCreate bool
 	Agents     []string
+	// Backups is where deleting an agent puts the backup it takes first;
+	// nil: the page deletes no agent.
+	Backups *backup.Options
 	// Location is the zone days and times are shown in; nil is time.Local.
 	Location *time.Location
 	// CSRFKey signs the forms' tokens; nil draws a random key, so tokens
@@ -167,6 +171,8 @@ func (h *Handler) routes() {
 	h.mux.HandleFunc("POST /agents/{agent}/consolidate", h.post(h.agent(h.consolidate)))
 	h.mux.HandleFunc("GET /agents/{agent}/upload", h.agent(h.uploadPage))
 	h.mux.HandleFunc("POST /agents/{agent}/upload", h.postUpload(h.agent(h.upload)))
+	h.mux.HandleFunc("GET /agents/{agent}/delete", h.agent(h.deletePage))
+	h.mux.HandleFunc("POST /agents/{agent}/delete", h.post(h.deleteAgent))
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		h.failStatus(w, r, http.StatusNotFound, "There is no page at "+r.URL.Path+".")
 	})
@@ -252,6 +258,8 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		h.failStatus(w, r, http.StatusUnprocessableEntity, ce.Error())
 	case errors.Is(err, store.ErrNoAgent), errors.Is(err, store.ErrNotFound):
 		h.failStatus(w, r, http.StatusNotFound, err.Error())
+	case errors.Is(err, store.ErrDeleting):
+		h.failStatus(w, r, http.StatusConflict, err.Error())
 	case errors.Is(err, store.ErrFull):
 		h.log.Error("storage full", "path", r.URL.Path, "err", err)
 		h.failStatus(w, r, http.StatusInsufficientStorage, "The disk or the agent's size limit is full.")

@@ -1,0 +1,290 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/client"
+)
+
+func runExport(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "export", "--agent NAME [--format jsonl|markdown] [--out FILE|DIR] [flags]")
+	var c common
+	c.register(fs, true)
+	format := fs.String("format", "jsonl", "jsonl (lossless, what import reads) or markdown (a note per day, for Obsidian)")
+	out := fs.String("out", "", "jsonl: the file to write (default stdout); markdown: the directory for the notes (required)")
+	if err := parseNone(fs, args); err != nil {
+		return err
+	}
+	if *format != "jsonl" && *format != "markdown" {
+		return usagef("--format must be jsonl or markdown, got %q", *format)
+	}
+	if *format == "markdown" && *out == "" {
+		return usagef("--format markdown writes one note per day: name the directory with --out DIR")
+	}
+	api, err := c.openAPI(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer api.done()
+	cl := api.cl
+	if *format == "markdown" {
+		var buf bytes.Buffer
+		if err := cl.Export(ctx, c.agent, &buf); err != nil {
+			return err
+		}
+		n, err := writeMarkdown(&buf, *out, api.loc)
+		if err == nil {
+			fmt.Fprintf(env.Stderr, "wrote %d day notes to %s\n", n, *out)
+		}
+		return err
+	}
+	if *out == "" {
+		return cl.Export(ctx, c.agent, env.Stdout)
+	}
+	return exportToFile(ctx, cl, c.agent, *out)
+}
+
+// exportToFile writes the export to path (0600) by way of a temporary
+// file, so a failed export never leaves a file that looks whole.
+func exportToFile(ctx context.Context, cl *client.Client, agent, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	err = cl.Export(ctx, agent, tmp)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("export to %s: %w", path, err)
+	}
+	return nil
+}
+
+func runImport(ctx context.Context, env Env, args []string) error {
+	fs := newFlags(env, "import", "[--agent NAME] [--merge] FILE   (an export; - for stdin)")
+	var c common
+	c.register(fs, false)
+	fs.StringVar(&c.agent, "agent", "", "the agent to import into (default: the one the export names)")
+	merge := fs.Bool("merge", false, "add to an agent that holds memories already (an ID it has fails the import)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("import takes one file (an export, or - for stdin), got %d arguments", len(pos))
+	}
+	data, err := readImportFile(env, pos[0])
+	if err != nil {
+		return err
+	}
+	agent := c.agent
+	if agent == "" {
+		if agent, err = exportAgent(data); err != nil {
+			return err
+		}
+	}
+	api, err := c.openAPI(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer api.done()
+	res, err := api.cl.Import(ctx, agent, data, client.ImportOptions{Merge: *merge})
+	if err != nil {
+		return err
+	}
+	if c.json {
+		return printJSON(env.Stdout, res)
+	}
+	fmt.Fprintf(env.Stdout, "imported into agent %s: %s\n", agent, recordCounts(res.Records))
+	return nil
+}
+
+func readImportFile(env Env, path string) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(env.Stdin)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the export: %w", err)
+	}
+	return data, nil
+}
+
+// exportAgent is the agent an export's header names.
+func exportAgent(data []byte) (string, error) {
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	var h client.ExportHeader
+	if err := json.Unmarshal(line, &h); err != nil || h.Type != "dormouse-export" || h.Agent == "" {
+		return "", usagef("the file does not start with a Dormouse export's header naming its agent: pass --agent NAME, or check the file")
+	}
+	return h.Agent, nil
+}
+
+func recordCounts(counts map[string]int) string {
+	kinds := make([]string, 0, len(counts))
+	for k := range counts {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	parts := make([]string, 0, len(kinds))
+	for _, k := range kinds {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+	}
+	if len(parts) == 0 {
+		return "nothing (the export was empty)"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// noteMemory and noteDay are what a day's note shows of the export's
+// memory and day records.
+type noteMemory struct {
+	ID        int64  `json:"id"`
+	TS        int64  `json:"ts"`
+	Day       string `json:"day"`
+	Role      string `json:"role"`
+	Content   string `json:"content"`
+	Flagged   int    `json:"flagged"`
+	RetiredAt *int64 `json:"retired_at"`
+}
+
+type noteDay struct {
+	Date     string `json:"date"`
+	Summary  string `json:"summary"`
+	KeyFacts string `json:"key_facts"` // a JSON array, as the table keeps it
+}
+
+// dayNotes gathers an export's memories and day records by day.
+type dayNotes struct {
+	agent    string
+	memories map[string][]noteMemory
+	records  map[string]noteDay
+}
+
+func readDayNotes(r io.Reader) (*dayNotes, error) {
+	d := &dayNotes{memories: map[string][]noteMemory{}, records: map[string]noteDay{}}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for n := 1; sc.Scan(); n++ {
+		if err := d.add(sc.Bytes()); err != nil {
+			return nil, fmt.Errorf("read the export: line %d: %w", n, err)
+		}
+	}
+	return d, sc.Err()
+}
+
+func (d *dayNotes) add(line []byte) error {
+	var kind struct {
+		Type  string `json:"type"`
+		Agent string `json:"agent"`
+	}
+	if err := json.Unmarshal(line, &kind); err != nil {
+		return err
+	}
+	switch kind.Type {
+	case "dormouse-export":
+		d.agent = kind.Agent
+	case "memory":
+		var m noteMemory
+		if err := json.Unmarshal(line, &m); err != nil {
+			return err
+		}
+		if m.Flagged == 0 { // a forgotten claim said again: never recalled, not shown
+			d.memories[m.Day] = append(d.memories[m.Day], m)
+		}
+	case "day":
+		var day noteDay
+		if err := json.Unmarshal(line, &day); err != nil {
+			return err
+		}
+		d.records[day.Date] = day
+	}
+	return nil
+}
+
+// writeMarkdown writes one note per day (YYYY-MM-DD.md) into dir and
+// returns how many.
+func writeMarkdown(r io.Reader, dir string, loc *time.Location) (int, error) {
+	d, err := readDayNotes(r)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return 0, fmt.Errorf("export to %s: %w", dir, err)
+	}
+	days := d.days()
+	for _, day := range days {
+		path := filepath.Join(dir, day+".md")
+		if err := os.WriteFile(path, []byte(d.note(day, loc)), 0o600); err != nil {
+			return 0, fmt.Errorf("export to %s: %w", path, err)
+		}
+	}
+	return len(days), nil
+}
+
+func (d *dayNotes) days() []string {
+	set := map[string]bool{}
+	for day := range d.memories {
+		set[day] = true
+	}
+	for day := range d.records {
+		set[day] = true
+	}
+	days := make([]string, 0, len(set))
+	for day := range set {
+		days = append(days, day)
+	}
+	sort.Strings(days)
+	return days
+}
+
+// note is the day's Markdown: front matter, the day record, then the
+// memories in time order, each with its time and its citation id.
+func (d *dayNotes) note(day string, loc *time.Location) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "---\ndate: %s\nagent: %s\nmemories: %d\n---\n\n# %s\n", day, d.agent, len(d.memories[day]), day)
+	if rec, ok := d.records[day]; ok {
+		fmt.Fprintf(&b, "\n## Day record\n\n%s\n", strings.TrimSpace(rec.Summary))
+		var facts []string
+		_ = json.Unmarshal([]byte(rec.KeyFacts), &facts)
+		for i, f := range facts {
+			if i == 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "- %s\n", f)
+		}
+	}
+	mems := d.memories[day]
+	sort.SliceStable(mems, func(i, j int) bool {
+		return mems[i].TS < mems[j].TS || mems[i].TS == mems[j].TS && mems[i].ID < mems[j].ID
+	})
+	if len(mems) > 0 {
+		b.WriteString("\n## Memories\n")
+	}
+	for _, m := range mems {
+		fmt.Fprintf(&b, "\n### %s · memory:%d", time.UnixMilli(m.TS).In(loc).Format("15:04"), m.ID)
+		if m.Role != "" {
+			fmt.Fprintf(&b, " · %s", m.Role)
+		}
+		if m.RetiredAt != nil {
+			b.WriteString(" · retired")
+		}
+		fmt.Fprintf(&b, "\n\n%s\n", strings.TrimSpace(m.Content))
+	}
+	return b.String()
+}
