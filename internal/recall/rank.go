@@ -14,17 +14,17 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
-// RankSearcher is what the full ranker needs from an agent's storage; a
-// *store.Agent provides it. A Searcher without it gets the simple ranking.
-type RankSearcher interface {
-	Searcher
-	SearchMemoriesRanked(ctx context.Context, o store.RankOptions) ([]store.MemoryHit, error)
-	MemoriesInRange(ctx context.Context, o store.RankOptions) ([]store.MemoryHit, error)
-	Neighbours(ctx context.Context, ids []int64, span int, o store.RankOptions) ([]store.MemoryHit, error)
+// Searcher is what recall needs from an agent's storage; a *store.Agent
+// provides it.
+type Searcher interface {
+	SearchMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
+	RecentMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
+	MemoriesInRange(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
+	Neighbours(ctx context.Context, ids []int64, span int, o store.SearchOptions) ([]store.MemoryHit, error)
 	SearchDayRecords(ctx context.Context, o store.SearchOptions) ([]store.ConsolidationHit, error)
 	SearchCurrentFacts(ctx context.Context, o store.SearchOptions) ([]store.FactHit, error)
 	FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]store.FactHit, error)
-	ImportantMemories(ctx context.Context, o store.RankOptions) ([]store.MemoryHit, error)
+	ImportantMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
 	Speaks(ctx context.Context, name string, until time.Time) (bool, error)
 }
 
@@ -147,7 +147,7 @@ type cand struct {
 // feedback, the speaker and entities the question names, its date range,
 // the turns around a hit, the day records and facts, a precision floor and
 // the suppression of superseded values.
-func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf time.Time, half time.Duration, budget, k, maxCand int) (Result, error) {
+func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.Time, half time.Duration, budget, k, maxCand int) (Result, error) {
 	t := e.Tuning
 	if t == (Tuning{}) {
 		t = DefaultTuning
@@ -175,9 +175,8 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	}
 	words := text.Terms(intent.Rest)
 	names := properNames(q.Text)
-	base := store.RankOptions{
-		SearchOptions: store.SearchOptions{Since: since, Until: until, Session: q.Session},
-		Role:          q.Role, Source: q.Source, Entity: q.Entity,
+	base := store.SearchOptions{Since: since, Until: until, Session: q.Session,
+		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand * 5 / 2, // see windowNote
 	}
 
@@ -246,6 +245,10 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 	}
 
+	if len(words) == 0 && !intent.Found {
+		return e.importantRecent(ctx, s, q, base, asOf, half, budget, k)
+	}
+
 	// 2. Lexical: the query's words; names that are speakers count as a
 	// speaker match rather than as words (a name in a turn is mostly the
 	// other speaker addressing them).
@@ -254,7 +257,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	if len(words) > 0 {
 		o := base
 		o.Terms, o.Limit = words, min(maxCand, coverageCands) // more could not pass the floor
-		hits, err := s.SearchMemoriesRanked(ctx, o)
+		hits, err := s.SearchMemories(ctx, o)
 		if err != nil {
 			return Result{}, err
 		}
@@ -263,7 +266,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			rest := without(words, speakers)
 			if len(rest) > 0 {
 				o.Terms = rest
-				if hits, err = s.SearchMemoriesRanked(ctx, o); err != nil {
+				if hits, err = s.SearchMemories(ctx, o); err != nil {
 					return Result{}, err
 				}
 				words = rest
@@ -298,7 +301,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		if len(related) > 0 {
 			o.Terms = related
 			o.Window = maxCand / 2 // related words weigh less: a narrower window
-			exp, err := s.SearchMemoriesRanked(ctx, o)
+			exp, err := s.SearchMemories(ctx, o)
 			if err != nil {
 				return Result{}, err
 			}
@@ -315,7 +318,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 			if len(kw) > 0 {
 				o.Terms, o.Kinds = kw, true
 				o.Window = maxCand / 2
-				kh, err := s.SearchMemoriesRanked(ctx, o)
+				kh, err := s.SearchMemories(ctx, o)
 				if err != nil {
 					return Result{}, err
 				}
@@ -347,7 +350,7 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	}
 
 	// 4. Day records and current facts.
-	if q.Session == "" && q.Role == "" && q.Source == "" {
+	if !q.memoriesOnly() {
 		o := store.SearchOptions{Terms: words, Since: since, Until: until, Limit: layerCandidates}
 		if intent.Found && !intent.From.IsZero() {
 			// The date names the records: every day record in the range.
@@ -633,10 +636,6 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 		}
 		return res, nil
 	}
-	if !lexical && !intent.Found {
-		// No words to search for: the simple ranking's recent and important.
-		return Result{}, errNoTerms
-	}
 	items, dropped, err := e.dropSuperseded(ctx, s, cands, items, asOf, k)
 	if err != nil {
 		return Result{}, err
@@ -657,11 +656,73 @@ func (e *Engine) rankRecall(ctx context.Context, s RankSearcher, q Query, asOf t
 	return res, nil
 }
 
+// memoriesOnly reports whether q filters on what only memories have (a
+// session, role, source or entity): day records and facts are then left out.
+func (q Query) memoriesOnly() bool {
+	return q.Session != "" || q.Role != "" || q.Source != "" || q.Entity != ""
+}
+
+// importantRecent answers a question with no words to search and no date:
+// the newest and the most important memories within every filter, and the
+// newest day records and surest current facts where the filters allow them,
+// by importance and recency alone.
+func (e *Engine) importantRecent(ctx context.Context, s Searcher, q Query, base store.SearchOptions,
+	asOf time.Time, half time.Duration, budget, k int) (Result, error) {
+	o := base
+	o.Limit = max(k*5, 50)
+	mems, err := s.RecentMemories(ctx, o)
+	if err != nil {
+		return Result{}, err
+	}
+	hits := make([]store.Hit, 0, len(mems)+2*layerCandidates)
+	for _, m := range mems {
+		hits = append(hits, m.Hit)
+	}
+	if !q.memoriesOnly() {
+		lo := store.SearchOptions{Since: base.Since, Until: base.Until, Limit: layerCandidates}
+		days, err := s.SearchDayRecords(ctx, lo)
+		if err != nil {
+			return Result{}, err
+		}
+		facts, err := s.SearchCurrentFacts(ctx, lo)
+		if err != nil {
+			return Result{}, err
+		}
+		for _, d := range days {
+			hits = append(hits, d.Hit)
+		}
+		for _, f := range facts {
+			hits = append(hits, f.Hit)
+		}
+	}
+	items := make([]Item, 0, len(hits))
+	for _, h := range hits {
+		ex := Explain{Importance: math.Max(0, math.Min(1, h.Importance)), Recency: recency(h.Timestamp, asOf, half)}
+		ex.Total = round4(0.5*ex.Importance + 0.5*ex.Recency)
+		it := Item{ID: fmt.Sprintf("%s:%d", h.Kind, h.ID), Kind: h.Kind, Text: h.Text, Score: ex.Total,
+			Timestamp: h.Timestamp, SessionID: h.SessionID, Role: h.Role}
+		if q.Explain || e.Explain {
+			roundExplain(&ex)
+			it.Explain = &ex
+		}
+		items = append(items, it)
+	}
+	sortItems(items)
+	res := pack(items, budget, k)
+	res.Found = len(res.Items) > 0
+	return res, nil
+}
+
+// recency is 1 for what happened at asOf, halving every half before it.
+func recency(ts, asOf time.Time, half time.Duration) float64 {
+	return math.Exp2(-math.Max(0, float64(asOf.Sub(ts))) / float64(half))
+}
+
 // pin offers the most important memories not already offered, at the end
 // of the context: critical facts about the user are always there, even when
 // nothing else matched (Found stays as it was). They take the last of the k
 // places and must fit the budget like any item.
-func (e *Engine) pin(ctx context.Context, s RankSearcher, res *Result, base store.RankOptions, t Tuning, budget, k int, explain bool) error {
+func (e *Engine) pin(ctx context.Context, s Searcher, res *Result, base store.SearchOptions, t Tuning, budget, k int, explain bool) error {
 	o := base
 	o.Limit = 50
 	hits, err := s.ImportantMemories(ctx, o)
@@ -772,10 +833,10 @@ func topMemories(cands map[string]*cand, n int) []*cand {
 // fact stored by until contains any of them, or "". One known name is
 // enough to go on: a capitalised word may be a concept worded otherwise
 // ("Thanksgiving" beside a known "Caroline").
-func unknownName(ctx context.Context, s RankSearcher, names []string, until time.Time) (string, error) {
+func unknownName(ctx context.Context, s Searcher, names []string, until time.Time) (string, error) {
 	for _, n := range names {
 		o := store.SearchOptions{Terms: []string{n}, Until: until, Limit: 1}
-		mems, err := s.SearchMemoriesRanked(ctx, store.RankOptions{SearchOptions: o})
+		mems, err := s.SearchMemories(ctx, o)
 		if err != nil {
 			return "", err
 		}

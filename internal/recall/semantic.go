@@ -31,8 +31,8 @@ type QueryEmbedder interface {
 type VectorSearcher interface {
 	HasEmbeddings(ctx context.Context, model string) (bool, error)
 	Embeddings(ctx context.Context, model string, ids []int64) (map[int64][]float32, error)
-	RecentEmbeddings(ctx context.Context, model string, o store.RankOptions, limit int) ([]store.MemoryVector, error)
-	MemoryHits(ctx context.Context, ids []int64, o store.RankOptions) ([]store.MemoryHit, error)
+	RecentEmbeddings(ctx context.Context, model string, o store.SearchOptions, limit int) ([]store.MemoryVector, error)
+	MemoryHits(ctx context.Context, ids []int64, o store.SearchOptions) ([]store.MemoryHit, error)
 }
 
 // Defaults of the semantic arm.
@@ -53,7 +53,7 @@ const (
 // semantic adds the arm's part to the candidates, and candidates of its
 // own; it reports whether it ran. Errors of the provider are not errors of
 // recall: the arm is skipped.
-func (e *Engine) semantic(ctx context.Context, s RankSearcher, qtext string, base store.RankOptions,
+func (e *Engine) semantic(ctx context.Context, s Searcher, qtext string, base store.SearchOptions,
 	cands map[string]*cand, get func(store.Hit) *cand, t Tuning) error {
 	vs, ok := s.(VectorSearcher)
 	if e.Semantic == nil || !ok || t.Semantic <= 0 {

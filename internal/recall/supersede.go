@@ -57,7 +57,7 @@ func staleIn(s string) (stale [][]string, cleaned string) {
 	return stale, strings.Join(strings.Fields(b.String()), " ")
 }
 
-func (e *Engine) dropSuperseded(ctx context.Context, s RankSearcher, cands map[string]*cand, items []Item, asOf time.Time, k int) ([]Item, int, error) {
+func (e *Engine) dropSuperseded(ctx context.Context, s Searcher, cands map[string]*cand, items []Item, asOf time.Time, k int) ([]Item, int, error) {
 	var stale [][]string
 	current := map[string]bool{}
 	correcting := map[int]bool{}

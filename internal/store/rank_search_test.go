@@ -48,7 +48,7 @@ func TestNeighbours(t *testing.T) {
 	if _, err := a.Insert(t.Context(), mems); err != nil {
 		t.Fatal(err)
 	}
-	got, err := a.Neighbours(t.Context(), []int64{3}, 1, RankOptions{})
+	got, err := a.Neighbours(t.Context(), []int64{3}, 1, SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestNeighbours(t *testing.T) {
 	if len(got) != 1 || got[0].ID != 2 {
 		t.Errorf("neighbours of 3: %+v, want memory 2 only", got)
 	}
-	got, err = a.Neighbours(t.Context(), []int64{1, 2}, 2, RankOptions{})
+	got, err = a.Neighbours(t.Context(), []int64{1, 2}, 2, SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestSearchByKind(t *testing.T) {
 	}
 	search := func(kinds bool, role string, terms ...string) []int64 {
 		t.Helper()
-		hits, err := a.SearchMemoriesRanked(t.Context(), RankOptions{SearchOptions: SearchOptions{Terms: terms, Limit: 5},
+		hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: terms, Limit: 5,
 			Role: role, Kinds: kinds})
 		if err != nil {
 			t.Fatal(err)
