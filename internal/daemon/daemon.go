@@ -18,6 +18,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -43,6 +44,7 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		DedupWindow:    time.Duration(cfg.Capture.DedupWindow),
 		Location:       cfg.Location(),
 		Logger:         log,
+		Kinds:          kinds.Of,
 	}
 }
 

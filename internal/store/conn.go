@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/dormouse-dev/dormouse/internal/kinds"
-
 	"context"
 	"errors"
 	"fmt"
@@ -48,8 +46,12 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		c.close()
 		return nil, fmt.Errorf("register fts5: %w", err)
 	}
+	kindsOf := o.Kinds
+	if kindsOf == nil {
+		kindsOf = func(string) string { return "" }
+	}
 	if err := db.CreateFunction("dormouse_kinds", 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
-		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kinds.Of(arg[0].Text())) }); err != nil {
+		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kindsOf(arg[0].Text())) }); err != nil {
 		c.close()
 		return nil, fmt.Errorf("register dormouse_kinds: %w", err)
 	}

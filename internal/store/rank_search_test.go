@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -158,4 +159,37 @@ func utcAgent(t *testing.T) *Agent {
 	}
 	t.Cleanup(func() { st.Release(a) })
 	return a
+}
+
+// The kinds indexed are those Options.Kinds names: the store has no lexicon
+// of its own, and without one indexes none (and still stores).
+func TestKindsComeFromOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kinds func(string) string
+		want  int
+	}{
+		{"given", func(s string) string { return "medicine " + strings.ToLower(s) }, 1},
+		{"none", nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := Open(t.Context(), Options{Dir: t.TempDir(), Location: time.UTC, Kinds: tc.kinds})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			a, err := st.Acquire(t.Context(), "main", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Release(a)
+			if _, err := a.Insert(t.Context(), []Memory{{Content: "Took penicillin", Timestamp: time.Now(), ContentHash: "a"}}); err != nil {
+				t.Fatal(err)
+			}
+			hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{"medicine"}, Limit: 5, Kinds: true})
+			if err != nil || len(hits) != tc.want {
+				t.Errorf("by kind, medicine: %d hits (%v), want %d", len(hits), err, tc.want)
+			}
+		})
+	}
 }

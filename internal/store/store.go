@@ -32,6 +32,12 @@ type Options struct {
 	MaxPageCount   int           // cap on each agent file's size in pages (0: only the disk's)
 	Location       *time.Location
 	Logger         *slog.Logger
+	// Kinds names the kinds of thing a text's words name ("we drove to
+	// Chicago": city), indexed with each memory so that a search by kind
+	// finds it (SearchOptions.Kinds). Recall's lexicon provides it
+	// (internal/kinds.Of); the store knows none of its own, and nil
+	// indexes no kinds.
+	Kinds func(text string) string
 
 	exclusive bool // EXCLUSIVE locking mode: see openReadOnly
 }

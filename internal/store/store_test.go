@@ -15,6 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 )
 
 // The child-process writer used by TestConcurrentWritersTwoProcesses.
@@ -54,6 +56,9 @@ func openTest(t *testing.T, o Options) *Store {
 	}
 	if o.Location == nil {
 		o.Location = time.UTC
+	}
+	if o.Kinds == nil {
+		o.Kinds = kinds.Of
 	}
 	s, err := Open(t.Context(), o)
 	if err != nil {
@@ -678,6 +683,9 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 
 func withDefaults(o Options) Options {
 	o.fill()
+	if o.Kinds == nil {
+		o.Kinds = kinds.Of
+	}
 	return o
 }
 
