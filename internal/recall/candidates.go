@@ -169,7 +169,7 @@ func (r *ranker) dayRecords(ctx context.Context) error {
 			o.Terms = nil // the date is the whole question: every record then
 		}
 	}
-	if len(o.Terms) == 0 && !r.intent.Found {
+	if len(o.Terms) == 0 && !r.intent.AsksTime() {
 		return nil
 	}
 	days, err := r.s.SearchDayRecords(ctx, o)
@@ -207,7 +207,7 @@ func (r *ranker) dayRecord(d store.ConsolidationHit, rel float64) {
 	c.day, c.srcIDs = d.Date, d.SourceIDs
 	c.ex.Relevance = rel
 	c.ex.Coverage = coverage(r.words, d.Text)
-	if r.intent.Found {
+	if r.intent.AsksTime() {
 		c.ex.InRange, c.ex.Coverage = 1, max(c.ex.Coverage, 0.5)
 	}
 }

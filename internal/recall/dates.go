@@ -5,13 +5,14 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // The date stages: the memories of the question's date range, the day a
 // question about the latest means, and which items its time leaves out.
 
 // hasRange reports whether the question asks about a date range.
-func (r *ranker) hasRange() bool { return r.intent.Found && !r.intent.From.IsZero() }
+func (r *ranker) hasRange() bool { return r.intent.AsksTime() && !r.intent.From.IsZero() }
 
 // dateCandidates takes the memories of the question's date range, most
 // important first.
@@ -43,7 +44,7 @@ func (r *ranker) dateCandidates(ctx context.Context) error {
 	if len(hits) == 0 {
 		// Nothing then: the phrase was probably not a date to search by
 		// ("friends for 4 years"); its words count as words.
-		r.intent = Temporal{Rest: r.q.Text}
+		r.intent = when.Range{Rest: r.q.Text}
 		r.words = text.Terms(r.q.Text)
 	}
 	for _, h := range hits {

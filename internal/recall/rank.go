@@ -9,6 +9,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // Searcher is what recall needs from an agent's storage; a *store.Agent
@@ -137,7 +138,7 @@ type ranker struct {
 	// asOf is the question's time; since and until bound what may answer
 	// (the request's bounds narrowed by the question's own).
 	asOf, since, until time.Time
-	intent             Temporal
+	intent             when.Range
 	words              []string // searched for: the question's, less its date and the speakers it names
 	names              []string // the proper names it uses, lowercased
 	speakers           []string // those of names that speak in the hits
@@ -178,7 +179,7 @@ func (e *Engine) tuning() Tuning {
 // bound reads the question's date intent and narrows since and until by
 // it: "as of March", "since Monday" bound what may answer.
 func (r *ranker) bound() {
-	r.intent = ParseTemporal(r.q.Text, r.asOf)
+	r.intent = when.Parse(r.q.Text, r.asOf, nil)
 	r.since, r.until = r.q.Since, r.asOf
 	if !r.q.Until.IsZero() && r.q.Until.Before(r.until) {
 		r.until = r.q.Until
@@ -212,7 +213,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	if err := r.dateCandidates(ctx); err != nil {
 		return Result{}, err
 	}
-	if !r.lexical() && !r.intent.Found {
+	if !r.lexical() && !r.intent.AsksTime() {
 		return r.importantRecent(ctx)
 	}
 	for _, stage := range []func(context.Context) error{
