@@ -19,14 +19,6 @@ func (r *ranker) markEntities(context.Context) error {
 	return nil
 }
 
-// semanticArm adds the optional semantic arm's part (semantic.go).
-func (r *ranker) semanticArm(ctx context.Context) error {
-	if !r.lexical() || r.e.Semantic == nil {
-		return nil
-	}
-	return r.e.semantic(ctx, r.s, r.q.Text, r.base, r.cands, r.get, r.t)
-}
-
 // floor turns the candidates into items, best first: those outside the
 // question's time (strictRange) and those below the precision floor are
 // left out; found reports whether any item reached the floor.
