@@ -228,7 +228,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	if !found {
 		return r.nothingMatches(ctx)
 	}
-	items, dropped, err := r.e.dropSuperseded(ctx, r.s, r.cands, items, r.asOf, r.k)
+	items, dropped, err := r.staleValues(ctx, items)
 	if err != nil {
 		return Result{}, err
 	}
