@@ -18,6 +18,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -44,6 +45,7 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		ExplicitCreate: cfg.Agents.Create == config.CreateExplicit,
 		Location:       cfg.Location(),
 		Logger:         log,
+		Kinds:          kinds.Of,
 	}
 }
 

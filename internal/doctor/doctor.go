@@ -25,6 +25,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -246,7 +247,7 @@ func checkIntegrity(ctx context.Context, o Options, canOpen bool) []Check {
 	if !canOpen {
 		return nil
 	}
-	st, err := store.Open(ctx, store.Options{Dir: o.Config.DataDir, Location: o.Config.Location(), IdleClose: time.Minute})
+	st, err := store.Open(ctx, store.Options{Dir: o.Config.DataDir, Location: o.Config.Location(), IdleClose: time.Minute, Kinds: kinds.Of})
 	if err != nil {
 		return []Check{{Name: "integrity", Status: Fail, Detail: err.Error()}}
 	}

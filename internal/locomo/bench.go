@@ -14,6 +14,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -138,7 +139,7 @@ func Run(ctx context.Context, samples []Sample, o Options) (Report, error) {
 		defer os.RemoveAll(d)
 		dir = d
 	}
-	st, err := store.Open(ctx, store.Options{Dir: dir, Location: time.UTC, Logger: log})
+	st, err := store.Open(ctx, store.Options{Dir: dir, Location: time.UTC, Logger: log, Kinds: kinds.Of})
 	if err != nil {
 		return Report{}, err
 	}

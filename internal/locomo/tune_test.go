@@ -30,7 +30,6 @@ func TestTuneDev(t *testing.T) {
 		name string
 		e    *recall.Engine
 	}{
-		{"simple (before)", &recall.Engine{Simple: true}},
 		{"default", &recall.Engine{Tuning: d}},
 	}
 	add := func(name string, f func(*recall.Tuning)) {

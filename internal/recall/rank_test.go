@@ -3,12 +3,14 @@ package recall
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -22,7 +24,7 @@ type turn struct {
 
 func agentWith(t *testing.T, turns []turn) *store.Agent {
 	t.Helper()
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
+	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC, Kinds: kinds.Of})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,25 +108,59 @@ func TestRankOrder(t *testing.T) {
 	}
 }
 
+// The explanation adds up: its parts, weighed by DefaultTuning here rather
+// than by the ranker's own sum, give the item's score, for a question with
+// words, one whose date is all it says and one with no words at all.
 func TestExplainAddsUp(t *testing.T) {
 	a := agentWith(t, conversation)
 	e := &Engine{}
-	res, err := e.Recall(t.Context(), a, Query{Text: "pottery bowl", AsOf: day0.Add(72 * time.Hour), Explain: true})
-	if err != nil {
-		t.Fatal(err)
+	w := DefaultTuning
+	withWords := func(x Explain) float64 {
+		lex := max(w.Relevance*x.Relevance+w.Expansion*x.Expansion+w.Kind*x.ByKind, w.Neighbour*x.Neighbour)
+		return lex + w.Informative*x.Informative + w.Context*x.Context + w.Coverage*x.Coverage +
+			w.Importance*x.Importance + w.Use*x.Use + w.Recency*x.Recency + w.Speaker*x.Speaker +
+			w.Entity*x.Entity + w.InRange*x.InRange + w.DayRecord*x.DayRecord + w.Semantic*x.Semantic
 	}
-	if len(res.Items) == 0 {
-		t.Fatal("no items")
+	dateOnly := func(x Explain) float64 {
+		return w.InRange*x.InRange + w.DateImportance*x.Importance + w.DateRecency*x.Recency + w.Entity*x.Entity
 	}
-	for _, it := range res.Items {
-		if it.Explain == nil {
-			t.Fatalf("%s: no explain", it.ID)
+	wordless := func(x Explain) float64 { return w.WordlessImportance*x.Importance + w.WordlessRecency*x.Recency }
+	cases := []struct {
+		query string
+		sum   func(Explain) float64
+	}{
+		{"pottery bowl", withWords},
+		{"what did Alice talk about on March 2", withWords},
+		{"what happened on March 3", withWords}, // "happened" is a word to search
+		{"on March 3", dateOnly},
+		{"", wordless},
+	}
+	for _, c := range cases {
+		res, err := e.Recall(t.Context(), a, Query{Text: c.query, AsOf: day0.Add(72 * time.Hour), Explain: true})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if it.Explain.Total != it.Score {
-			t.Errorf("%s: explain total %v, score %v", it.ID, it.Explain.Total, it.Score)
+		if len(res.Items) == 0 {
+			t.Fatalf("%q: no items", c.query)
+		}
+		for _, it := range res.Items {
+			if it.Explain == nil {
+				t.Fatalf("%q: %s: no explain", c.query, it.ID)
+			}
+			if it.Explain.Total != it.Score {
+				t.Errorf("%q: %s: explain total %v, score %v", c.query, it.ID, it.Explain.Total, it.Score)
+			}
+			if it.Explain.Pinned {
+				continue
+			}
+			// Each part is rounded to 4 places: the sum may be off by their
+			// rounding, weighed.
+			if sum := c.sum(*it.Explain); math.Abs(sum-it.Score) > 5e-4 || it.Score <= 0 {
+				t.Errorf("%q: %s: parts %+v weigh %.4f, score %v", c.query, it.ID, *it.Explain, sum, it.Score)
+			}
 		}
 	}
-	res, err = e.Recall(t.Context(), a, Query{Text: "pottery bowl", AsOf: day0.Add(72 * time.Hour)})
+	res, err := e.Recall(t.Context(), a, Query{Text: "pottery bowl", AsOf: day0.Add(72 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,27 +5,14 @@ package recall
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"log/slog"
-	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
-	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
-
-// Searcher is what recall needs from an agent's storage.
-type Searcher interface {
-	SearchMemories(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
-	RecentMemories(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
-	SearchConsolidations(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
-	SearchFacts(ctx context.Context, o store.SearchOptions) ([]store.Hit, error)
-}
 
 // Engine ranks and packs. Zero fields take the documented defaults.
 type Engine struct {
@@ -36,9 +23,6 @@ type Engine struct {
 	Now             func() time.Time
 	// Tuning weighs the full ranker's parts; the zero value is DefaultTuning.
 	Tuning Tuning
-	// Simple selects the original ranking (BM25, importance, recency over
-	// the newest matches), for comparison.
-	Simple bool
 	// Explain attaches score parts to every item, asked or not.
 	Explain bool
 	// CountUse records, for a live question (no as_of), that the facts
@@ -114,23 +98,9 @@ type Result struct {
 	Note  string `json:"note,omitempty"`
 }
 
-// Ranking weights. With query terms, lexical relevance leads and importance
-// and recency break near-ties; without terms (an empty or stop-word-only
-// query) the most important recent items are offered.
-const (
-	wRelevance  = 0.60
-	wImportance = 0.25
-	wRecency    = 0.15
-
-	wNoQueryImportance = 0.5
-	wNoQueryRecency    = 0.5
-
-	layerCandidates = 20 // consolidation and fact candidates per query
-)
-
-// errNoTerms sends a query with no searchable words and no date to the
-// simple ranking's recent-and-important path.
-var errNoTerms = errors.New("no terms")
+// layerCandidates is how many consolidation and fact candidates a query
+// takes.
+const layerCandidates = 20
 
 func (e *Engine) defaults() (maxCand int, half time.Duration, budget, k int, now time.Time) {
 	maxCand, half, budget, k = e.MaxCandidates, e.RecencyHalfLife, e.DefaultBudget, e.DefaultK
@@ -166,105 +136,12 @@ func (e *Engine) Recall(ctx context.Context, s Searcher, q Query) (Result, error
 	if asOf.IsZero() {
 		asOf = now
 	}
-	until := asOf
-	if !q.Until.IsZero() && q.Until.Before(until) {
-		until = q.Until
+	res, err := e.rankRecall(ctx, s, q, asOf, half, budget, k, maxCand)
+	if err != nil {
+		return Result{}, err
 	}
-	if rs, ok := s.(RankSearcher); ok && !e.Simple {
-		res, err := e.rankRecall(ctx, rs, q, asOf, half, budget, k, maxCand)
-		if err == nil {
-			e.countUse(ctx, s, q, res, now)
-		}
-		if !errors.Is(err, errNoTerms) {
-			return res, err
-		}
-	}
-	terms := text.Terms(q.Text)
-	o := store.SearchOptions{Terms: terms, Since: q.Since, Until: until, Session: q.Session}
-
-	var hits []store.Hit
-	if len(terms) > 0 {
-		o.Limit = maxCand
-		mem, err := s.SearchMemories(ctx, o)
-		if err != nil {
-			return Result{}, err
-		}
-		hits = append(hits, mem...)
-	} else {
-		o.Limit = max(k*5, 50)
-		mem, err := s.RecentMemories(ctx, o)
-		if err != nil {
-			return Result{}, err
-		}
-		hits = append(hits, mem...)
-	}
-	if q.Session == "" { // consolidations and facts span sessions
-		o.Limit = layerCandidates
-		cons, err := s.SearchConsolidations(ctx, o)
-		if err != nil {
-			return Result{}, err
-		}
-		facts, err := s.SearchFacts(ctx, o)
-		if err != nil {
-			return Result{}, err
-		}
-		hits = append(hits, cons...)
-		hits = append(hits, facts...)
-	}
-
-	items := score(hits, len(terms) > 0, asOf, half)
-	res := pack(items, budget, k)
-	res.Found = len(res.Items) > 0
+	e.countUse(ctx, s, q, res, now)
 	return res, nil
-}
-
-// score turns hits into items with a blended score. BM25 is normalised per
-// layer against the layer's best match, since the layers' scales differ.
-func score(hits []store.Hit, lexical bool, asOf time.Time, half time.Duration) []Item {
-	best := map[string]float64{}
-	for _, h := range hits {
-		if h.BM25 < best[h.Kind] {
-			best[h.Kind] = h.BM25
-		}
-	}
-	items := make([]Item, 0, len(hits))
-	for _, h := range hits {
-		age := asOf.Sub(h.Timestamp)
-		if age < 0 {
-			age = 0
-		}
-		rec := math.Exp2(-float64(age) / float64(half))
-		imp := math.Max(0, math.Min(1, h.Importance))
-		var sc float64
-		if lexical {
-			rel := 0.0
-			if b := best[h.Kind]; b < 0 {
-				rel = h.BM25 / b
-			}
-			sc = wRelevance*rel + wImportance*imp + wRecency*rec
-		} else {
-			sc = wNoQueryImportance*imp + wNoQueryRecency*rec
-		}
-		items = append(items, Item{
-			ID:        fmt.Sprintf("%s:%d", h.Kind, h.ID),
-			Kind:      h.Kind,
-			Text:      h.Text,
-			Score:     math.Round(sc*1e4) / 1e4,
-			Timestamp: h.Timestamp,
-			SessionID: h.SessionID,
-			Role:      h.Role,
-		})
-	}
-	sort.SliceStable(items, func(i, j int) bool {
-		if items[i].Score != items[j].Score {
-			return items[i].Score > items[j].Score
-		}
-		if !items[i].Timestamp.Equal(items[j].Timestamp) {
-			return items[i].Timestamp.After(items[j].Timestamp)
-		}
-		return items[i].ID < items[j].ID
-	})
-	return items
 }
 
 // Line renders an item as it appears in the context: citation first, so a

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -39,7 +40,7 @@ var corpus = []seed{
 
 func setup(t *testing.T) *store.Agent {
 	t.Helper()
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
+	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC, Kinds: kinds.Of})
 	if err != nil {
 		t.Fatal(err)
 	}

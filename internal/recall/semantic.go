@@ -31,8 +31,8 @@ type QueryEmbedder interface {
 type VectorSearcher interface {
 	HasEmbeddings(ctx context.Context, model string) (bool, error)
 	Embeddings(ctx context.Context, model string, ids []int64) (map[int64][]float32, error)
-	RecentEmbeddings(ctx context.Context, model string, o store.RankOptions, limit int) ([]store.MemoryVector, error)
-	MemoryHits(ctx context.Context, ids []int64, o store.RankOptions) ([]store.MemoryHit, error)
+	RecentEmbeddings(ctx context.Context, model string, o store.SearchOptions, limit int) ([]store.MemoryVector, error)
+	MemoryHits(ctx context.Context, ids []int64, o store.SearchOptions) ([]store.MemoryHit, error)
 }
 
 // Defaults of the semantic arm.
@@ -50,40 +50,56 @@ const (
 	SemanticCands = 20
 )
 
-// semantic adds the arm's part to the candidates, and candidates of its
-// own; it reports whether it ran. Errors of the provider are not errors of
-// recall: the arm is skipped.
-func (e *Engine) semantic(ctx context.Context, s RankSearcher, qtext string, base store.RankOptions,
-	cands map[string]*cand, get func(store.Hit) *cand, t Tuning) error {
-	vs, ok := s.(VectorSearcher)
-	if e.Semantic == nil || !ok || t.Semantic <= 0 {
+// arm is the semantic arm for one question: its vector and where to
+// compare it.
+type arm struct {
+	vs    VectorSearcher
+	model string
+	q     []float32
+	floor float64 // similarity below this counts as none
+}
+
+// part is the arm's part of the score for a cosine similarity.
+func (a arm) part(cos float64) float64 { return math.Max(0, (cos-a.floor)/(1-a.floor)) }
+
+// semanticArm adds the arm's part to the candidates, and candidates of its
+// own. Errors of the provider are not errors of recall: the arm is skipped.
+func (r *ranker) semanticArm(ctx context.Context) error {
+	vs, ok := r.s.(VectorSearcher)
+	if !r.lexical() || r.e.Semantic == nil || !ok || r.t.Semantic <= 0 {
 		return nil
 	}
-	model := e.Semantic.Model()
-	has, err := vs.HasEmbeddings(ctx, model)
+	a := arm{vs: vs, model: r.e.Semantic.Model(), floor: r.t.MinSimilarity}
+	if a.floor <= 0 {
+		a.floor = DefaultMinSimilarity
+	}
+	has, err := vs.HasEmbeddings(ctx, a.model)
 	if err != nil || !has {
 		return err
 	}
-	q, err := e.Semantic.EmbedQuery(ctx, qtext)
-	if err != nil || len(q) == 0 {
+	a.q, err = r.e.Semantic.EmbedQuery(ctx, r.q.Text)
+	if err != nil || len(a.q) == 0 {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		return nil // the provider failed: the words alone answer
 	}
-	if !unit(q) {
+	if !unit(a.q) {
 		return nil // a vector without direction compares with nothing
 	}
-	floor := t.MinSimilarity
-	if floor <= 0 {
-		floor = DefaultMinSimilarity
-	}
-	part := func(cos float64) float64 { return math.Max(0, (cos-floor)/(1-floor)) }
-
-	// What the words missed: the most similar of the newest vectors.
-	recent, err := vs.RecentEmbeddings(ctx, model, base, SemanticScan)
+	sims, err := r.semanticMissed(ctx, a)
 	if err != nil {
 		return err
+	}
+	return r.similarity(ctx, a, sims)
+}
+
+// semanticMissed makes candidates of what the words missed: the most
+// similar of the newest vectors. It returns the similarities it computed.
+func (r *ranker) semanticMissed(ctx context.Context, a arm) (map[int64]float64, error) {
+	recent, err := a.vs.RecentEmbeddings(ctx, a.model, r.base, SemanticScan)
+	if err != nil {
+		return nil, err
 	}
 	sims := make(map[int64]float64, len(recent))
 	type scored struct {
@@ -92,12 +108,12 @@ func (e *Engine) semantic(ctx context.Context, s RankSearcher, qtext string, bas
 	}
 	var best []scored
 	for _, v := range recent {
-		if len(v.Vec) != len(q) {
+		if len(v.Vec) != len(a.q) {
 			continue // another model's size: not comparable
 		}
-		cos := dot(q, v.Vec)
+		cos := dot(a.q, v.Vec)
 		sims[v.ID] = cos
-		if cos > floor {
+		if cos > a.floor {
 			best = append(best, scored{v.ID, cos})
 		}
 	}
@@ -109,44 +125,46 @@ func (e *Engine) semantic(ctx context.Context, s RankSearcher, qtext string, bas
 	})
 	var missing []int64
 	for _, b := range best[:min(len(best), SemanticCands)] {
-		if cands[fmt.Sprintf("memory:%d", b.id)] == nil {
+		if r.cands[fmt.Sprintf("memory:%d", b.id)] == nil {
 			missing = append(missing, b.id)
 		}
 	}
-	if len(missing) > 0 {
-		hits, err := vs.MemoryHits(ctx, missing, base)
-		if err != nil {
-			return err
-		}
-		for _, h := range hits {
-			c := get(h.Hit)
-			c.entities = h.Entities
-		}
+	if len(missing) == 0 {
+		return sims, nil
 	}
+	hits, err := a.vs.MemoryHits(ctx, missing, r.base)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range hits {
+		r.get(h.Hit).entities = h.Entities
+	}
+	return sims, nil
+}
 
-	// The candidates' similarity, reading the vectors the scan did not.
+// similarity sets the memory candidates' semantic part, reading the
+// vectors the scan did not.
+func (r *ranker) similarity(ctx context.Context, a arm, sims map[int64]float64) error {
 	var unseen []int64
-	for _, c := range cands {
-		if c.hit.Kind == "memory" {
-			if _, ok := sims[c.hit.ID]; !ok {
-				unseen = append(unseen, c.hit.ID)
-			}
+	for _, c := range r.cands {
+		if _, ok := sims[c.hit.ID]; c.hit.Kind == "memory" && !ok {
+			unseen = append(unseen, c.hit.ID)
 		}
 	}
 	if len(unseen) > 0 {
-		vecs, err := vs.Embeddings(ctx, model, unseen)
+		vecs, err := a.vs.Embeddings(ctx, a.model, unseen)
 		if err != nil {
 			return err
 		}
 		for id, v := range vecs {
-			if len(v) == len(q) {
-				sims[id] = dot(q, v)
+			if len(v) == len(a.q) {
+				sims[id] = dot(a.q, v)
 			}
 		}
 	}
-	for _, c := range cands {
+	for _, c := range r.cands {
 		if c.hit.Kind == "memory" {
-			c.ex.Semantic = part(sims[c.hit.ID])
+			c.ex.Semantic = a.part(sims[c.hit.ID])
 		}
 	}
 	return nil

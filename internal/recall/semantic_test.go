@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -208,7 +209,7 @@ func (f fixedQuery) EmbedQuery(context.Context, string) ([]float32, error) {
 // own time aside.
 func BenchmarkSemanticRecall(b *testing.B) {
 	const n, dim = 5000, 768
-	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), Location: time.UTC})
+	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), Location: time.UTC, Kinds: kinds.Of})
 	if err != nil {
 		b.Fatal(err)
 	}

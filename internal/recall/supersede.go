@@ -4,7 +4,6 @@ import (
 	"context"
 	"regexp"
 	"strings"
-	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -57,23 +56,54 @@ func staleIn(s string) (stale [][]string, cleaned string) {
 	return stale, strings.Join(strings.Fields(b.String()), " ")
 }
 
-func (e *Engine) dropSuperseded(ctx context.Context, s RankSearcher, cands map[string]*cand, items []Item, asOf time.Time, k int) ([]Item, int, error) {
+// staleValues leaves out the items stating a stale value (see above) and
+// reports how many it left out.
+func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, error) {
+	stale, correcting, err := r.staleSaid(ctx, items)
+	if err != nil || len(stale) == 0 {
+		return items, 0, err
+	}
+	kept := items[:0:0]
+	dropped := 0
+	best := 0.0
+	for i, it := range items {
+		if it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), stale) {
+			dropped++
+			best = max(best, it.Score)
+			continue
+		}
+		kept = append(kept, it)
+	}
+	for i := range kept {
+		if kept[i].Kind == "memory" && kept[i].Score < best && isCorrecting(kept[i], r.cands) {
+			kept[i].Score = best
+			if kept[i].Explain != nil {
+				kept[i].Explain.Total = best
+			}
+		}
+	}
+	sortItems(kept)
+	return kept, dropped, nil
+}
+
+// staleSaid returns the values the first k items say are stale (a current
+// fact's superseded values, a correcting memory's old ones) but for those a
+// current fact holds, and which items correct; a correcting memory's text
+// loses its stale clause.
+func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[int]bool, error) {
 	var stale [][]string
 	current := map[string]bool{}
 	correcting := map[int]bool{}
-	for i, it := range items {
-		if i >= k {
-			break
-		}
-		c := cands[it.ID]
+	for i, it := range items[:min(len(items), r.k)] {
+		c := r.cands[it.ID]
 		if c == nil {
 			continue
 		}
 		if c.fact != nil && c.fact.Attribute != "" {
 			current[strings.Join(text.Words(c.fact.Value), " ")] = true
-			old, err := s.FactsAbout(ctx, c.fact.Entity, c.fact.Attribute, asOf)
+			old, err := r.s.FactsAbout(ctx, c.fact.Entity, c.fact.Attribute, r.asOf)
 			if err != nil {
-				return nil, 0, err
+				return nil, nil, err
 			}
 			for _, f := range old {
 				if w := text.Words(f.Value); len(w) > 0 {
@@ -96,32 +126,7 @@ func (e *Engine) dropSuperseded(ctx context.Context, s RankSearcher, cands map[s
 			keep = append(keep, w)
 		}
 	}
-	if len(keep) == 0 {
-		return items, 0, nil
-	}
-	kept := items[:0:0]
-	dropped := 0
-	best := 0.0
-	for i, it := range items {
-		if it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), keep) {
-			dropped++
-			best = max(best, it.Score)
-			continue
-		}
-		kept = append(kept, it)
-	}
-	for i := range kept {
-		if kept[i].Kind == "memory" && kept[i].Score < best {
-			if _, cleanedOK := cands[kept[i].ID]; cleanedOK && isCorrecting(kept[i], cands) {
-				kept[i].Score = best
-				if kept[i].Explain != nil {
-					kept[i].Explain.Total = best
-				}
-			}
-		}
-	}
-	sortItems(kept)
-	return kept, dropped, nil
+	return keep, correcting, nil
 }
 
 // mayCorrect is a cheap test that s could hold a correction: a digit and
@@ -141,7 +146,11 @@ func mayCorrect(s string) bool {
 
 // isCorrecting reports whether the item's stored text names a stale value.
 func isCorrecting(it Item, cands map[string]*cand) bool {
-	st, _ := staleIn(cands[it.ID].hit.Text)
+	c := cands[it.ID]
+	if c == nil {
+		return false
+	}
+	st, _ := staleIn(c.hit.Text)
 	return len(st) > 0
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/benchdata"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -168,7 +169,7 @@ func BenchmarkConcurrentSingles(b *testing.B) {
 func BenchmarkRecall100k(b *testing.B) {
 	set := loadSet(b)
 	dir := b.TempDir()
-	st, err := store.Open(b.Context(), store.Options{Dir: dir})
+	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -38,7 +39,7 @@ func newFixture(t *testing.T, o Options) *fixture {
 func newFixtureWith(t *testing.T, so store.Options, o Options) *fixture {
 	t.Helper()
 	dir := t.TempDir()
-	so.Dir, so.Location, so.DedupWindow = dir, time.UTC, time.Hour
+	so.Dir, so.Location, so.DedupWindow, so.Kinds = dir, time.UTC, time.Hour, kinds.Of
 	st, err := store.Open(t.Context(), so)
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func TestCommitConsolidationUsesItsClock(t *testing.T) {
 	if err != nil || len(cs) != 1 || !cs[0].UpdatedAt.Equal(night) || !cs[0].CreatedAt.Equal(night) {
 		t.Fatalf("consolidations = %+v, %v; want one written at %s", cs, err, night)
 	}
-	hits, err := a.SearchConsolidations(ctx, SearchOptions{Terms: []string{"alice"}, Until: night.Add(9 * time.Hour), Limit: 5})
+	hits, err := a.SearchDayRecords(ctx, SearchOptions{Terms: []string{"alice"}, Until: night.Add(9 * time.Hour), Limit: 5})
 	if err != nil || len(hits) != 1 {
 		t.Errorf("as of the next morning: %d hits, %v; want the record", len(hits), err)
 	}

@@ -1,8 +1,6 @@
 package store
 
 import (
-	"github.com/dormouse-dev/dormouse/internal/kinds"
-
 	"context"
 	"errors"
 	"fmt"
@@ -44,7 +42,7 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 			return nil, fmt.Errorf("set locking mode: %w", err)
 		}
 	}
-	if err := registerExtensions(db); err != nil {
+	if err := registerExtensions(db, o.Kinds); err != nil {
 		c.close()
 		return nil, err
 	}
@@ -76,12 +74,16 @@ PRAGMA wal_autocheckpoint = 0;`, o.Synchronous, o.CacheSizeKiB)
 
 // registerExtensions gives db what the schema uses: FTS5 and the kinds
 // function.
-func registerExtensions(db *sqlite3.Conn) error {
+// kindsOf is the kinds index's SQL function (Options.Kinds); nil indexes none.
+func registerExtensions(db *sqlite3.Conn, kindsOf func(string) string) error {
 	if err := fts5.Register(db); err != nil {
 		return fmt.Errorf("register fts5: %w", err)
 	}
+	if kindsOf == nil {
+		kindsOf = func(string) string { return "" }
+	}
 	if err := db.CreateFunction("dormouse_kinds", 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
-		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kinds.Of(arg[0].Text())) }); err != nil {
+		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kindsOf(arg[0].Text())) }); err != nil {
 		return fmt.Errorf("register dormouse_kinds: %w", err)
 	}
 	return nil

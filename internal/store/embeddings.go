@@ -150,8 +150,8 @@ func (a *Agent) Embeddings(ctx context.Context, model string, ids []int64) (map[
 // RecentEmbeddings returns the vectors of model of the newest limit
 // memories within o's filters (its Terms are ignored): the candidates the
 // semantic arm scans for what the words missed.
-func (a *Agent) RecentEmbeddings(ctx context.Context, model string, o RankOptions, limit int) ([]MemoryVector, error) {
-	sql, args := rankFilters(`SELECT m.id, e.vec FROM memory_embeddings e JOIN daily_memories m ON m.id = e.memory_id
+func (a *Agent) RecentEmbeddings(ctx context.Context, model string, o SearchOptions, limit int) ([]MemoryVector, error) {
+	sql, args := memoryFilters(`SELECT m.id, e.vec FROM memory_embeddings e JOIN daily_memories m ON m.id = e.memory_id
 		WHERE e.model = ?`, []any{model}, o)
 	sql += ` ORDER BY e.memory_id DESC LIMIT ?`
 	args = append(args, max(limit, 1))
@@ -170,7 +170,7 @@ func (a *Agent) RecentEmbeddings(ctx context.Context, model string, o RankOption
 
 // MemoryHits returns the given memories as recall candidates, within o's
 // filters (its Terms are ignored), in no particular order.
-func (a *Agent) MemoryHits(ctx context.Context, ids []int64, o RankOptions) ([]MemoryHit, error) {
+func (a *Agent) MemoryHits(ctx context.Context, ids []int64, o SearchOptions) ([]MemoryHit, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -178,7 +178,7 @@ func (a *Agent) MemoryHits(ctx context.Context, ids []int64, o RankOptions) ([]M
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE m.id IN (?`+
+	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE m.id IN (?`+
 		strings.Repeat(",?", len(ids)-1)+`)`, args, o)
 	return a.memoryHits(ctx, sql, args)
 }

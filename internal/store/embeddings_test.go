@@ -75,7 +75,7 @@ func TestEmbeddings(t *testing.T) {
 		t.Errorf("Embeddings of another model = %v, want none", other)
 	}
 
-	recent, err := a.RecentEmbeddings(ctx, "m1", RankOptions{}, 2)
+	recent, err := a.RecentEmbeddings(ctx, "m1", SearchOptions{}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,11 +83,11 @@ func TestEmbeddings(t *testing.T) {
 		t.Errorf("RecentEmbeddings = %+v, want the two newest embedded (%d, %d)", recent, id[2], id[1])
 	}
 	// Filters apply: until before the third memory.
-	recent, _ = a.RecentEmbeddings(ctx, "m1", RankOptions{SearchOptions: SearchOptions{Until: mems[1].Timestamp}}, 10)
+	recent, _ = a.RecentEmbeddings(ctx, "m1", SearchOptions{Until: mems[1].Timestamp}, 10)
 	if len(recent) != 2 || recent[0].ID != id[1] {
 		t.Errorf("RecentEmbeddings until the second = %+v, want the first two", recent)
 	}
-	hits, err := a.MemoryHits(ctx, []int64{id[0], id[2]}, RankOptions{})
+	hits, err := a.MemoryHits(ctx, []int64{id[0], id[2]}, SearchOptions{})
 	if err != nil || len(hits) != 2 {
 		t.Fatalf("MemoryHits = %+v, %v; want two", hits, err)
 	}

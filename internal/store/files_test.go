@@ -220,9 +220,9 @@ func TestRetiringADaysLastMemoriesDropsItsRecord(t *testing.T) {
 	if days, err := a.FileRebuildDays(ctx); err != nil || len(days) != 0 {
 		t.Errorf("FileRebuildDays = %v, %v; want nothing left to rebuild", days, err)
 	}
-	hits, err := a.SearchConsolidations(ctx, SearchOptions{Terms: []string{"1234"}, Limit: 10})
+	hits, err := a.SearchDayRecords(ctx, SearchOptions{Terms: []string{"1234"}, Limit: 10})
 	if err != nil || len(hits) != 0 {
-		t.Errorf("SearchConsolidations(1234) = %v, %v", hits, err)
+		t.Errorf("SearchDayRecords(1234) = %v, %v", hits, err)
 	}
 }
 

@@ -10,21 +10,6 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// RankOptions narrow the searches recall ranks: SearchOptions plus filters
-// on who said it, where it came from and whom it is about.
-type RankOptions struct {
-	SearchOptions
-	Role   string // only memories with this role (case-insensitive); "" any
-	Source string // only memories from this source; "" any
-	Entity string // only memories naming this entity (case-insensitive); "" any
-	// Window bounds the cost of common words: only the Window most recently
-	// stored matches are scored (0: all of them).
-	Window int
-	// Kinds searches the memories' kinds (internal/kinds) rather than their
-	// words: "cities" finds "Chicago".
-	Kinds bool
-}
-
 // MemoryHit is a memory candidate with the fields recall's ranking and
 // filters read beyond Hit's.
 type MemoryHit struct {
@@ -35,26 +20,9 @@ type MemoryHit struct {
 
 const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities`
 
-func rankFilters(sql string, args []any, o RankOptions) (string, []any) {
-	sql, args = memoryFilters(sql, args, o.SearchOptions)
-	if o.Role != "" {
-		sql += ` AND m.role = ? COLLATE NOCASE`
-		args = append(args, o.Role)
-	}
-	if o.Source != "" {
-		sql += ` AND m.source = ?`
-		args = append(args, o.Source)
-	}
-	if o.Entity != "" {
-		sql += ` AND EXISTS (SELECT 1 FROM json_each(m.entities) e WHERE json_extract(e.value, '$.text') = ? COLLATE NOCASE)`
-		args = append(args, o.Entity)
-	}
-	return sql, args
-}
-
-// SearchMemoriesRanked returns the Limit best memories by BM25 among those
+// SearchMemories returns the Limit best memories by BM25 among those
 // matching any term (the Window newest matches, or all), with their scores.
-func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
+func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHit, error) {
 	if len(o.Terms) == 0 {
 		return nil, nil
 	}
@@ -73,7 +41,7 @@ func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]Memo
 		// Nothing to filter on: the index alone, without reading a row per match.
 		inner = `SELECT rowid AS id, bm25(memories_fts) AS score FROM memories_fts WHERE memories_fts MATCH ?`
 	} else {
-		inner, args = rankFilters(inner, args, o)
+		inner, args = memoryFilters(inner, args, o)
 	}
 	if o.Window > 0 {
 		// memories_fts.rowid, not an alias: FTS5 then walks the index
@@ -92,7 +60,7 @@ func (a *Agent) SearchMemoriesRanked(ctx context.Context, o RankOptions) ([]Memo
 
 // noFilter reports whether o filters nothing out: no filter but Until, and
 // Until at or after the newest memory (an as_of of now).
-func (a *Agent) noFilter(ctx context.Context, o RankOptions) (bool, error) {
+func (a *Agent) noFilter(ctx context.Context, o SearchOptions) (bool, error) {
 	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" {
 		return false, nil
 	}
@@ -124,16 +92,41 @@ func (a *Agent) noFilter(ctx context.Context, o RankOptions) (bool, error) {
 // MemoriesInRange returns memories within the filters (Since and Until
 // bound the time), the most important first, then the newest: what a date
 // question with no other words is answered from.
-func (a *Agent) MemoriesInRange(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
-	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE 1=1`, nil, o)
+func (a *Agent) MemoriesInRange(ctx context.Context, o SearchOptions) ([]MemoryHit, error) {
+	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE 1=1`, nil, o)
 	sql += ` ORDER BY m.importance DESC, m.ts DESC LIMIT ?`
 	return a.memoryHits(ctx, sql, append(args, max(o.Limit, 1)))
+}
+
+// RecentMemories returns the newest Limit memories within the filters and,
+// after them, the newest Limit important ones (see ImportantMemories) not
+// among them: what recall offers when a question has no words to search.
+func (a *Agent) RecentMemories(ctx context.Context, o SearchOptions) ([]MemoryHit, error) {
+	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE 1=1`, nil, o)
+	recent, err := a.memoryHits(ctx, sql+` ORDER BY m.ts DESC LIMIT ?`, append(args, max(o.Limit, 1)))
+	if err != nil {
+		return nil, err
+	}
+	important, err := a.ImportantMemories(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[int64]bool, len(recent))
+	for _, h := range recent {
+		seen[h.ID] = true
+	}
+	for _, h := range important {
+		if !seen[h.ID] {
+			recent = append(recent, h)
+		}
+	}
+	return recent, nil
 }
 
 // Neighbours returns the memories of the same session stored within span
 // ids of each given memory (the turns around a hit), excluding the given
 // ones, filtered by o (its Terms are ignored).
-func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o RankOptions) ([]MemoryHit, error) {
+func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o SearchOptions) ([]MemoryHit, error) {
 	if len(ids) == 0 || span <= 0 {
 		return nil, nil
 	}
@@ -149,7 +142,7 @@ func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o RankOpt
 	}
 	b, _ := json.Marshal(want)
 	o.Terms = nil
-	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m
+	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m
 		WHERE m.id IN (SELECT value FROM json_each(?))`, []any{string(b)}, o)
 	// The given memories themselves are read too, for their sessions.
 	sql = `SELECT * FROM (` + sql + `) UNION SELECT ` + memoryHitColumns + `, 0 FROM daily_memories m
@@ -221,10 +214,10 @@ type ConsolidationHit struct {
 }
 
 // SearchDayRecords returns day records matching any term (all of them, day
-// by day, without terms) for the days from Since to Until. Unlike
-// SearchConsolidations it bounds the record's day, not when it was written:
-// a record of a day before as_of describes only memories before as_of, even
-// when the consolidation ran later.
+// by day, without terms) for the days from Since to Until. It bounds the
+// record's day, not when it was written: a record of a day before as_of
+// describes only memories before as_of, even when the consolidation ran
+// later.
 func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]ConsolidationHit, error) {
 	sql := `SELECT c.id, c.date, c.summary, c.source_ids, `
 	var args []any
@@ -354,9 +347,9 @@ func (a *Agent) FactsAbout(ctx context.Context, entity, attribute string, asOf t
 // ImportantMemories returns the newest memories with importance of at least
 // 0.8 (the partial index's condition, so it is used) within the filters, up
 // to Limit: the profile recall may pin.
-func (a *Agent) ImportantMemories(ctx context.Context, o RankOptions) ([]MemoryHit, error) {
+func (a *Agent) ImportantMemories(ctx context.Context, o SearchOptions) ([]MemoryHit, error) {
 	o.Terms = nil
-	sql, args := rankFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE m.importance >= 0.8`, nil, o)
+	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE m.importance >= 0.8`, nil, o)
 	sql += ` ORDER BY m.ts DESC LIMIT ?`
 	return a.memoryHits(ctx, sql, append(args, max(o.Limit, 1)))
 }

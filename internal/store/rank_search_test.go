@@ -1,6 +1,7 @@
 package store
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -48,7 +49,7 @@ func TestNeighbours(t *testing.T) {
 	if _, err := a.Insert(t.Context(), mems); err != nil {
 		t.Fatal(err)
 	}
-	got, err := a.Neighbours(t.Context(), []int64{3}, 1, RankOptions{})
+	got, err := a.Neighbours(t.Context(), []int64{3}, 1, SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestNeighbours(t *testing.T) {
 	if len(got) != 1 || got[0].ID != 2 {
 		t.Errorf("neighbours of 3: %+v, want memory 2 only", got)
 	}
-	got, err = a.Neighbours(t.Context(), []int64{1, 2}, 2, RankOptions{})
+	got, err = a.Neighbours(t.Context(), []int64{1, 2}, 2, SearchOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestSearchByKind(t *testing.T) {
 	}
 	search := func(kinds bool, role string, terms ...string) []int64 {
 		t.Helper()
-		hits, err := a.SearchMemoriesRanked(t.Context(), RankOptions{SearchOptions: SearchOptions{Terms: terms, Limit: 5},
+		hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: terms, Limit: 5,
 			Role: role, Kinds: kinds})
 		if err != nil {
 			t.Fatal(err)
@@ -158,4 +159,37 @@ func utcAgent(t *testing.T) *Agent {
 	}
 	t.Cleanup(func() { st.Release(a) })
 	return a
+}
+
+// The kinds indexed are those Options.Kinds names: the store has no lexicon
+// of its own, and without one indexes none (and still stores).
+func TestKindsComeFromOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		kinds func(string) string
+		want  int
+	}{
+		{"given", func(s string) string { return "medicine " + strings.ToLower(s) }, 1},
+		{"none", nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st, err := Open(t.Context(), Options{Dir: t.TempDir(), Location: time.UTC, Kinds: tc.kinds})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			a, err := st.Acquire(t.Context(), "main", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Release(a)
+			if _, err := a.Insert(t.Context(), []Memory{{Content: "Took penicillin", Timestamp: time.Now(), ContentHash: "a"}}); err != nil {
+				t.Fatal(err)
+			}
+			hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{"medicine"}, Limit: 5, Kinds: true})
+			if err != nil || len(hits) != tc.want {
+				t.Errorf("by kind, medicine: %d hits (%v), want %d", len(hits), err, tc.want)
+			}
+		})
+	}
 }

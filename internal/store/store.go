@@ -33,6 +33,12 @@ type Options struct {
 	ExplicitCreate bool          // Acquire never creates an agent; only Create does (agents.create: explicit)
 	Location       *time.Location
 	Logger         *slog.Logger
+	// Kinds names the kinds of thing a text's words name ("we drove to
+	// Chicago": city), indexed with each memory so that a search by kind
+	// finds it (SearchOptions.Kinds). Recall's lexicon provides it
+	// (internal/kinds.Of); the store knows none of its own, and nil
+	// indexes no kinds.
+	Kinds func(text string) string
 
 	exclusive bool // EXCLUSIVE locking mode: see openReadOnly
 }

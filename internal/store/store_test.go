@@ -15,6 +15,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 )
 
 // The child-process writer used by TestConcurrentWritersTwoProcesses.
@@ -54,6 +56,9 @@ func openTest(t *testing.T, o Options) *Store {
 	}
 	if o.Location == nil {
 		o.Location = time.UTC
+	}
+	if o.Kinds == nil {
+		o.Kinds = kinds.Of
 	}
 	s, err := Open(t.Context(), o)
 	if err != nil {
@@ -348,12 +353,12 @@ func TestFactsSupersedeAndReject(t *testing.T) {
 	if hist[2].SupersededBy == nil || *hist[2].SupersededBy != nw || hist[2].ValidTo == nil || !hist[2].ValidTo.Equal(may) {
 		t.Errorf("old fact not superseded: %+v", hist[2])
 	}
-	hits, err := a.SearchFacts(ctx, SearchOptions{Terms: []string{"alice"}, Limit: 10})
+	hits, err := a.SearchCurrentFacts(ctx, SearchOptions{Terms: []string{"alice"}, Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hits) != 1 || hits[0].ID != nw {
-		t.Errorf("SearchFacts returned %+v, want only fact %d", hits, nw)
+		t.Errorf("SearchCurrentFacts returned %+v, want only fact %d", hits, nw)
 	}
 }
 
@@ -392,12 +397,12 @@ func TestPutConsolidationIsIdempotent(t *testing.T) {
 	if st.Memories != 2 || st.Unconsolidated != 0 || st.Consolidations != 1 {
 		t.Errorf("stats = %+v", st)
 	}
-	hits, err := a.SearchConsolidations(ctx, SearchOptions{Terms: []string{"rebuilt"}, Limit: 5})
+	hits, err := a.SearchDayRecords(ctx, SearchOptions{Terms: []string{"rebuilt"}, Limit: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(hits) != 1 || hits[0].ID != id1 {
-		t.Errorf("SearchConsolidations = %+v", hits)
+		t.Errorf("SearchDayRecords = %+v", hits)
 	}
 }
 
@@ -643,7 +648,7 @@ func TestMigrations(t *testing.T) {
 					t.Errorf("row written at v%d not found by full-text search after migration: %+v", from, hits)
 				}
 				// Penicillin is a medicine: the migration indexed its kinds.
-				kh, err := a.SearchMemoriesRanked(ctx, RankOptions{SearchOptions: SearchOptions{Terms: []string{"medicine"}, Limit: 5}, Kinds: true})
+				kh, err := a.SearchMemories(ctx, SearchOptions{Terms: []string{"medicine"}, Limit: 5, Kinds: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -678,6 +683,9 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 
 func withDefaults(o Options) Options {
 	o.fill()
+	if o.Kinds == nil {
+		o.Kinds = kinds.Of
+	}
 	return o
 }
 

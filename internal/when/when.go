@@ -38,6 +38,11 @@ func (r Range) Found() bool {
 	return !r.From.IsZero() || r.Latest || !r.Since.IsZero() || !r.Until.IsZero()
 }
 
+// AsksTime reports whether the question asks about a time: a date, a range
+// or the latest. A bound alone ("as of March") narrows what may answer
+// without asking about when.
+func (r Range) AsksTime() bool { return !r.From.IsZero() || r.Latest }
+
 // Bounded reports whether the question only bounds the time it asks about.
 func (r Range) Bounded() bool { return !r.Since.IsZero() || !r.Until.IsZero() }
 

@@ -1,0 +1,34 @@
+package daemon
+
+import (
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// The store the daemon opens indexes the kinds of thing memories name (the
+// store has no lexicon of its own: the composition root gives it recall's),
+// so a search by kind finds "Chicago" for "city".
+func TestStoreOptionsIndexKinds(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	st, err := store.Open(t.Context(), StoreOptions(cfg, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	a, err := st.Acquire(t.Context(), "main", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Release(a)
+	if _, err := a.Insert(t.Context(), []store.Memory{{Content: "We drove to Chicago for the game", Timestamp: time.Now(), ContentHash: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := a.SearchMemories(t.Context(), store.SearchOptions{Terms: []string{"city"}, Limit: 5, Kinds: true})
+	if err != nil || len(hits) != 1 {
+		t.Errorf("by kind, city: %d hits (%v), want the Chicago memory", len(hits), err)
+	}
+}

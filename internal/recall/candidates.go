@@ -1,0 +1,321 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/kinds"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// The candidate stages: what the question's words find, what related words
+// and the kinds of thing they name find, the day records and facts, and
+// for a question with no words and no date the most important recent.
+
+// wordCandidates searches the question's words. Names that are speakers
+// count as a speaker match rather than as words (a name in a turn is
+// mostly the other speaker addressing them).
+func (r *ranker) wordCandidates(ctx context.Context) error {
+	if !r.lexical() {
+		return nil
+	}
+	o := r.base
+	o.Terms, o.Limit = r.words, min(r.maxCand, coverageCands) // more could not pass the floor
+	hits, err := r.s.SearchMemories(ctx, o)
+	if err != nil {
+		return err
+	}
+	r.speakers = speakerNames(r.names, hits)
+	if len(r.speakers) > 0 && !r.t.NoSpeaker {
+		if rest := without(r.words, r.speakers); len(rest) > 0 {
+			o.Terms = rest
+			if hits, err = r.s.SearchMemories(ctx, o); err != nil {
+				return err
+			}
+			r.words = rest
+		}
+	}
+	r.memHits = hits
+	r.take(hits, func(c *cand, rel float64) { c.ex.Relevance = max(c.ex.Relevance, rel) })
+	if !r.t.NoSpeaker {
+		markSpeakers(r.cands, r.names)
+	}
+	return nil
+}
+
+// take makes candidates of memory hits and sets a part of each from its
+// BM25 relative to the best hit's.
+func (r *ranker) take(hits []store.MemoryHit, set func(c *cand, rel float64)) {
+	for i, rel := range normBM25(len(hits), func(i int) float64 { return hits[i].BM25 }) {
+		c := r.get(hits[i].Hit)
+		c.entities = hits[i].Entities
+		set(c, rel)
+	}
+}
+
+// expansion searches words related to the question's and the kinds of
+// thing its words name, then counts the coverage of what can still rank.
+func (r *ranker) expansion(ctx context.Context) error {
+	if !r.lexical() {
+		return nil
+	}
+	if err := r.relatedWords(ctx); err != nil {
+		return err
+	}
+	if err := r.byKind(ctx); err != nil {
+		return err
+	}
+	r.countCoverage()
+	return nil
+}
+
+// relatedWords: concepts from the lexicon, the definitions of the words
+// nothing stored holds, and pseudo-relevance feedback from the best hits'
+// own words.
+func (r *ranker) relatedWords(ctx context.Context) error {
+	var related []string
+	if !r.t.NoExpansion {
+		related = append(related, Expand(r.words)...)
+		r.defs = gapDefinitions(r.words, r.memHits)
+		for _, d := range r.defs {
+			related = append(related, d...)
+		}
+	}
+	if !r.t.NoFeedback && r.t.FeedbackTerms > 0 {
+		related = append(related, feedback(r.memHits, r.words, r.speakers, r.t.FeedbackDocs, r.t.FeedbackTerms)...)
+	}
+	related = without(dedupe(related), r.words)
+	if len(related) == 0 {
+		return nil
+	}
+	exp, err := r.s.SearchMemories(ctx, r.narrow(related))
+	if err != nil {
+		return err
+	}
+	r.take(exp, func(c *cand, rel float64) { c.ex.Expansion = max(c.ex.Expansion, rel) })
+	return nil
+}
+
+// narrow is the search for terms that weigh less than the question's own
+// words: a narrower window.
+func (r *ranker) narrow(terms []string) store.SearchOptions {
+	o := r.base
+	o.Terms, o.Limit, o.Window = terms, min(r.maxCand, coverageCands), r.maxCand/2
+	return o
+}
+
+// byKind searches the question's words against the kinds of thing the
+// memories' words name ("which cities": "we drove to Chicago").
+func (r *ranker) byKind(ctx context.Context) error {
+	if r.t.Kind <= 0 {
+		return nil
+	}
+	kw := kinds.Named(without(r.words, lowerAll(r.names)))
+	if len(kw) == 0 {
+		return nil
+	}
+	o := r.narrow(kw)
+	o.Kinds = true
+	kh, err := r.s.SearchMemories(ctx, o)
+	if err != nil {
+		return err
+	}
+	r.take(kh, func(c *cand, rel float64) { c.ex.ByKind = max(c.ex.ByKind, rel) })
+	return nil
+}
+
+// countCoverage sets the coverage of the candidates that can still rank
+// (the floor drops the rest), best preliminary score first. A word the
+// item names only by kind counts as held.
+func (r *ranker) countCoverage() {
+	for _, c := range bestCands(r.cands, coverageCands, r.t) {
+		txt := c.hit.Text
+		if c.ex.ByKind > 0 {
+			txt += " " + kinds.Of(txt)
+		}
+		c.ex.Coverage = coverage(r.words, txt)
+		if len(r.defs) > 0 && c.ex.Expansion > 0 {
+			c.ex.Coverage = coverageDefined(r.words, txt, r.defs)
+		}
+		if c.ex.Speaker > 0 {
+			// The speaker is part of what the question asks for.
+			c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(r.words)+1))
+		}
+	}
+}
+
+// layers adds the day records and current facts, unless the question
+// filters on what only memories have.
+func (r *ranker) layers(ctx context.Context) error {
+	if r.q.memoriesOnly() {
+		return nil
+	}
+	if err := r.dayRecords(ctx); err != nil {
+		return err
+	}
+	return r.facts(ctx)
+}
+
+// dayRecords adds the day records the words match or, for a date, every
+// record in its range; a matching record lends its memories a little.
+func (r *ranker) dayRecords(ctx context.Context) error {
+	o := store.SearchOptions{Terms: r.words, Since: r.since, Until: r.until, Limit: layerCandidates}
+	if r.hasRange() {
+		// The date names the records: every day record in the range.
+		o.Since, o.Until = maxTime(r.since, r.intent.From), minTime(r.until, r.intent.To.Add(-time.Millisecond))
+		if !r.lexical() {
+			o.Terms = nil // the date is the whole question: every record then
+		}
+	}
+	if len(o.Terms) == 0 && !r.intent.AsksTime() {
+		return nil
+	}
+	days, err := r.s.SearchDayRecords(ctx, o)
+	if err != nil {
+		return err
+	}
+	best := 0.0
+	for _, d := range days {
+		best = math.Min(best, d.BM25)
+	}
+	byID := map[int64]float64{}
+	for _, d := range days {
+		rel := 1.0
+		if best < 0 {
+			rel = d.BM25 / best
+		}
+		byID[d.ID] = rel
+		if r.t.DayRecords {
+			r.dayRecord(d, rel)
+		}
+	}
+	for _, d := range days {
+		for _, id := range d.SourceIDs {
+			if c := r.cands[fmt.Sprintf("memory:%d", id)]; c != nil {
+				c.ex.DayRecord = max(c.ex.DayRecord, byID[d.ID])
+			}
+		}
+	}
+	return nil
+}
+
+// dayRecord makes a candidate of the day record d.
+func (r *ranker) dayRecord(d store.ConsolidationHit, rel float64) {
+	c := r.get(d.Hit)
+	c.day, c.srcIDs = d.Date, d.SourceIDs
+	c.ex.Relevance = rel
+	c.ex.Coverage = coverage(r.words, d.Text)
+	if r.intent.AsksTime() {
+		c.ex.InRange, c.ex.Coverage = 1, max(c.ex.Coverage, 0.5)
+	}
+}
+
+// facts adds the current facts the words match.
+func (r *ranker) facts(ctx context.Context) error {
+	if !r.lexical() {
+		return nil
+	}
+	facts, err := r.s.SearchCurrentFacts(ctx, store.SearchOptions{Terms: r.words, Until: r.until, Limit: layerCandidates})
+	if err != nil {
+		return err
+	}
+	for i, rel := range normBM25(len(facts), func(i int) float64 { return facts[i].BM25 }) {
+		c := r.get(facts[i].Hit)
+		c.fact, c.srcIDs = &facts[i], facts[i].SourceMemoryIDs
+		c.ex.Relevance = max(c.ex.Relevance, rel)
+		c.ex.Use = min(1, math.Log2(1+float64(facts[i].AccessCount))/5)
+	}
+	for _, c := range r.cands {
+		if c.fact != nil {
+			c.ex.Coverage = coverage(r.words, c.hit.Text)
+		}
+	}
+	return nil
+}
+
+// importantRecent answers a question with no words to search and no date:
+// the newest and the most important memories within every filter, and the
+// newest day records and surest current facts where the filters allow
+// them, by importance and recency alone. Nothing there matches or misses
+// the question, so there is no floor to pass and no profile to pin.
+func (r *ranker) importantRecent(ctx context.Context) (Result, error) {
+	o := r.base
+	o.Limit = max(r.k*5, 50)
+	mems, err := r.s.RecentMemories(ctx, o)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, m := range mems {
+		r.get(m.Hit)
+	}
+	if !r.q.memoriesOnly() {
+		if err := r.newestLayers(ctx); err != nil {
+			return Result{}, err
+		}
+	}
+	items := make([]Item, 0, len(r.cands))
+	for id, c := range r.cands {
+		r.baseParts(c)
+		c.ex.Total = r.t.WordlessImportance*c.ex.Importance + r.t.WordlessRecency*c.ex.Recency
+		items = append(items, r.item(id, c))
+	}
+	sortItems(items)
+	res := pack(items, r.budget, r.k)
+	res.Found = len(res.Items) > 0
+	return res, nil
+}
+
+// newestLayers adds the newest day records and the surest current facts.
+func (r *ranker) newestLayers(ctx context.Context) error {
+	o := store.SearchOptions{Since: r.since, Until: r.until, Limit: layerCandidates}
+	days, err := r.s.SearchDayRecords(ctx, o)
+	if err != nil {
+		return err
+	}
+	facts, err := r.s.SearchCurrentFacts(ctx, o)
+	if err != nil {
+		return err
+	}
+	for _, d := range days {
+		r.get(d.Hit)
+	}
+	for _, f := range facts {
+		r.get(f.Hit)
+	}
+	return nil
+}
+
+// unknownName returns the first of names when no memory and no current
+// fact stored by until contains any of them, or "". One known name is
+// enough to go on: a capitalised word may be a concept worded otherwise
+// ("Thanksgiving" beside a known "Caroline").
+func unknownName(ctx context.Context, s Searcher, names []string, until time.Time) (string, error) {
+	for _, n := range names {
+		o := store.SearchOptions{Terms: []string{n}, Until: until, Limit: 1}
+		mems, err := s.SearchMemories(ctx, o)
+		if err != nil {
+			return "", err
+		}
+		if len(mems) > 0 {
+			return "", nil
+		}
+		facts, err := s.SearchCurrentFacts(ctx, o)
+		if err != nil {
+			return "", err
+		}
+		if len(facts) > 0 {
+			return "", nil
+		}
+		// A speaker whom nothing names ("What is Ann's dog called?" with
+		// Ann's own turns only) is known too.
+		if ok, err := s.Speaks(ctx, n, until); err != nil || ok {
+			return "", err
+		}
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	return names[0], nil
+}

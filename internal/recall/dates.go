@@ -1,0 +1,157 @@
+package recall
+
+import (
+	"context"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/when"
+)
+
+// The date stages: the memories of the question's date range, the day a
+// question about the latest means, and which items its time leaves out.
+
+// hasRange reports whether the question asks about a date range.
+func (r *ranker) hasRange() bool { return r.intent.AsksTime() && !r.intent.From.IsZero() }
+
+// dateCandidates takes the memories of the question's date range, most
+// important first.
+func (r *ranker) dateCandidates(ctx context.Context) error {
+	if !r.hasRange() {
+		return nil
+	}
+	o := r.base
+	o.Since, o.Until = maxTime(r.since, r.intent.From), minTime(r.until, r.intent.To)
+	o.Limit = max(r.k*3, 30)
+	hits, err := r.s.MemoriesInRange(ctx, o)
+	if err != nil {
+		return err
+	}
+	if len(hits) == 0 && !r.t.NoStrictDates {
+		// Nothing stored then: what happened is often told soon after
+		// ("yesterday I went bowling"), so the range reaches on by its own
+		// length (a week at most), as it does in strictRange when it holds
+		// something.
+		to := r.intent.To.Add(min(r.intent.To.Sub(r.intent.From), 7*24*time.Hour))
+		o.Until = minTime(r.until, to)
+		if hits, err = r.s.MemoriesInRange(ctx, o); err != nil {
+			return err
+		}
+		if len(hits) > 0 {
+			r.intent.To = to
+		}
+	}
+	if len(hits) == 0 {
+		// Nothing then: the phrase was probably not a date to search by
+		// ("friends for 4 years"); its words count as words.
+		r.intent = when.Range{Rest: r.q.Text}
+		r.words = text.Terms(r.q.Text)
+	}
+	for _, h := range hits {
+		c := r.get(h.Hit)
+		c.entities = h.Entities
+		if !r.lexical() {
+			c.ex.Coverage = 1 // the date is the whole question
+		}
+	}
+	return nil
+}
+
+// markSpeakersAndRange marks the memories said by a name the question uses
+// and those inside its date range.
+func (r *ranker) markSpeakersAndRange(context.Context) error {
+	if !r.t.NoSpeaker {
+		markSpeakers(r.cands, r.names)
+	}
+	if !r.hasRange() {
+		return nil
+	}
+	for _, c := range r.cands {
+		if r.inRange(c) {
+			c.ex.InRange = 1
+		}
+	}
+	return nil
+}
+
+// inRange reports whether c is a memory inside the question's date range.
+func (r *ranker) inRange(c *cand) bool {
+	return c.hit.Kind == "memory" && !c.hit.Timestamp.Before(r.intent.From) && c.hit.Timestamp.Before(r.intent.To)
+}
+
+// latest: for "the last meeting with Bob", the newest memory that matches
+// the question's words and names is the one meant; its day is the range.
+func (r *ranker) latest(context.Context) error {
+	if !r.intent.Latest || !r.intent.From.IsZero() || !r.lexical() || r.t.NoStrictDates {
+		return nil
+	}
+	var newest *cand
+	for _, c := range r.cands {
+		if c.hit.Kind != "memory" || c.ex.Relevance == 0 || c.ex.Coverage < r.t.MinCoverage {
+			continue
+		}
+		if len(r.names) > 0 && c.ex.Entity == 0 && c.ex.Speaker == 0 && !namesAny(c.hit.Text, r.names) {
+			continue
+		}
+		if newest == nil || c.hit.Timestamp.After(newest.hit.Timestamp) {
+			newest = c
+		}
+	}
+	if newest != nil {
+		r.intent.From = dayStart(newest.hit.Timestamp, r.asOf.Location())
+		r.intent.To = r.intent.From.AddDate(0, 0, 1)
+		for _, c := range r.cands {
+			c.ex.InRange = 0
+			if r.inRange(c) {
+				c.ex.InRange = 1
+			}
+		}
+	}
+	return nil
+}
+
+// strictRange: a question about a time is answered from that time when
+// anything stored then answers it: items from other times are left out
+// ("what trips did I take in April" is not answered by February's). What
+// happened is often told afterwards ("last week I went to…"), so the range
+// reaches on after its end by its own length. Nil keeps every item.
+func (r *ranker) strictRange() func(c *cand) bool {
+	if !r.hasRange() || r.t.NoStrictDates {
+		return nil
+	}
+	loc := r.asOf.Location()
+	from, to := r.intent.From, r.intent.To.Add(r.intent.To.Sub(r.intent.From))
+	inside := func(c *cand) bool {
+		if c.day != "" {
+			d, err := time.ParseInLocation(time.DateOnly, c.day, loc)
+			return err == nil && !d.Before(dayStart(from, loc)) && d.Before(to)
+		}
+		return !c.hit.Timestamp.Before(from) && c.hit.Timestamp.Before(to)
+	}
+	for _, c := range r.cands {
+		if c.hit.Kind == "memory" && inside(c) && (!r.lexical() || c.ex.Relevance > 0 || c.ex.Expansion > 0 || c.ex.ByKind > 0) {
+			return inside
+		}
+	}
+	return nil
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.IsZero() || b.After(a) {
+		return b
+	}
+	return a
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// dayStart is the midnight that starts t's day in loc.
+func dayStart(t time.Time, loc *time.Location) time.Time {
+	t = t.In(loc)
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+}

@@ -1,0 +1,74 @@
+package recall
+
+import (
+	"context"
+	"strings"
+)
+
+// The last stages: entities, then the floor an item must pass to be offered.
+
+// markEntities marks the candidates naming an entity the question names.
+func (r *ranker) markEntities(context.Context) error {
+	for _, c := range r.cands {
+		for _, n := range r.names {
+			if containsFold(c.entities, n) || c.fact != nil && strings.EqualFold(c.fact.Entity, n) {
+				c.ex.Entity = 1
+			}
+		}
+	}
+	return nil
+}
+
+// floor turns the candidates into items, best first: those outside the
+// question's time (strictRange) and those below the precision floor are
+// left out; found reports whether any item reached the floor.
+func (r *ranker) floor() (items []Item, found bool) {
+	strict := r.strictRange()
+	selects := r.wordsSelect()
+	items = make([]Item, 0, len(r.cands))
+	for id, c := range r.cands {
+		if strict != nil && !strict(c) {
+			continue
+		}
+		inRange := c.ex.InRange > 0 && (!selects || c.hit.Kind != "memory" ||
+			c.ex.Relevance > 0 || c.ex.Expansion > 0)
+		similar := c.ex.Semantic > 0 // above MinSimilarity: a match without the words
+		if r.lexical() && c.ex.Coverage < r.t.MinCoverage && c.ex.Neighbour == 0 && !inRange && !similar {
+			continue
+		}
+		if c.ex.Coverage >= r.t.MinCoverage || inRange || similar {
+			found = true
+		}
+		items = append(items, r.item(id, c))
+	}
+	sortItems(items)
+	return items, found
+}
+
+// wordsSelect: within the question's date range, its other words select
+// when they select anything: "how many times did I go climbing in May" is
+// not answered by May's lunch, but "what happened on Feb 1" (no memory says
+// "happened") is answered by all of that day.
+func (r *ranker) wordsSelect() bool {
+	for _, c := range r.cands {
+		if c.hit.Kind == "memory" && c.ex.InRange > 0 && (c.ex.Relevance > 0 || c.ex.Expansion > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// item is the candidate c as offered, its score rounded.
+func (r *ranker) item(id string, c *cand) Item {
+	ex := c.ex
+	ex.Total = round4(ex.Total)
+	it := Item{
+		ID: id, Kind: c.hit.Kind, Text: c.hit.Text, Score: ex.Total, Timestamp: c.hit.Timestamp,
+		SessionID: c.hit.SessionID, Role: c.hit.Role,
+	}
+	if r.q.Explain || r.e.Explain {
+		roundExplain(&ex)
+		it.Explain = &ex
+	}
+	return it
+}

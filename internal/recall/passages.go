@@ -1,0 +1,106 @@
+package recall
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// The passage stages: a turn is read with the turns around it.
+
+// passages gives a turn inside a passage that matches its adjacent turns'
+// relevance.
+func (r *ranker) passages(context.Context) error {
+	byID := map[int64]*cand{}
+	for _, c := range r.cands {
+		if c.hit.Kind == "memory" {
+			byID[c.hit.ID] = c
+		}
+	}
+	for _, c := range byID {
+		for _, d := range []int64{-2, -1, 1, 2} {
+			w := 1.0
+			if d == -2 || d == 2 {
+				w = r.t.Context2
+			}
+			if n := byID[c.hit.ID+d]; n != nil && w > 0 && n.hit.SessionID == c.hit.SessionID &&
+				nearInTime(n.hit.Timestamp, c.hit.Timestamp) {
+				c.ex.Context = max(c.ex.Context, w*(n.ex.Relevance+n.ex.Expansion*r.t.Expansion))
+			}
+		}
+	}
+	return nil
+}
+
+// neighbours: the turns around the best hits inherit part of their score.
+func (r *ranker) neighbours(ctx context.Context) error {
+	t := r.t
+	if !r.lexical() || t.NoNeighbours || t.NeighbourSpan <= 0 || t.Neighbour <= 0 {
+		return nil
+	}
+	top := topMemories(r.cands, max(r.k, t.NeighbourFrom))
+	ids := make([]int64, 0, len(top))
+	parent := make(map[int64]*cand, len(top))
+	for _, c := range top {
+		ids = append(ids, c.hit.ID)
+		parent[c.hit.ID] = c
+	}
+	nb, err := r.s.Neighbours(ctx, ids, t.NeighbourSpan, r.base)
+	if err != nil {
+		return err
+	}
+	for _, h := range nb {
+		inherit := r.inherited(h, parent)
+		c := r.get(h.Hit)
+		if c.entities == nil {
+			c.entities = h.Entities
+		}
+		if c.ex.Informative == 0 {
+			c.ex.Informative = informative(c.hit.Text)
+		}
+		if c.ex.Total == 0 {
+			r.baseParts(c)
+			c.ex.Coverage = coverage(r.words, c.hit.Text)
+		}
+		for _, n := range r.names {
+			if !t.NoSpeaker && strings.EqualFold(firstWord(h.Role), n) {
+				c.ex.Speaker = 1
+			}
+		}
+		c.ex.Neighbour = max(c.ex.Neighbour, inherit)
+		c.ex.Total = r.total(c.ex)
+	}
+	return nil
+}
+
+// inherited is the share of its best parent's score a neighbouring turn h
+// takes: all of it, or more for the reply to a question that matched.
+func (r *ranker) inherited(h store.MemoryHit, parent map[int64]*cand) float64 {
+	inherit := 0.0
+	span := int64(r.t.NeighbourSpan)
+	for d := -span; d <= span; d++ {
+		p := parent[h.ID+d]
+		if p == nil || !nearInTime(p.hit.Timestamp, h.Timestamp) {
+			continue
+		}
+		share := 1.0
+		if d == -1 && h.SessionID == p.hit.SessionID && strings.Contains(p.hit.Text, "?") {
+			// The reply to a question that matched: often the answer.
+			share = r.t.Reply / r.t.Neighbour
+		}
+		inherit = max(inherit, share*p.ex.Total)
+	}
+	return inherit
+}
+
+// neighbourGap bounds how far apart in time two turns of a session may be
+// and still lend each other relevance: a session id reused the next day
+// ("status", "daily") is not one conversation.
+const neighbourGap = 6 * time.Hour
+
+func nearInTime(a, b time.Time) bool {
+	d := a.Sub(b)
+	return d <= neighbourGap && d >= -neighbourGap
+}

@@ -1,0 +1,227 @@
+package recall
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// properNames are the capitalised words of a question after its first word
+// ("When did Caroline go to the LGBTQ support group?" → caroline, lgbtq),
+// lowercased.
+func properNames(q string) []string {
+	var out []string
+	first := true
+	for _, f := range strings.FieldsFunc(q, func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '’' }) {
+		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
+		w := []rune(f)
+		if len(w) == 0 {
+			continue
+		}
+		if !first && unicode.IsUpper(w[0]) && len(w) > 1 && !text.IsStopword(strings.ToLower(f)) {
+			out = append(out, strings.ToLower(f))
+		}
+		first = false
+	}
+	return dedupe(out)
+}
+
+// markSpeakers sets the speaker part of the memories whose role's first
+// word is a name the question uses.
+func markSpeakers(cands map[string]*cand, names []string) {
+	for _, c := range cands {
+		for _, n := range names {
+			if c.hit.Kind == "memory" && strings.EqualFold(firstWord(c.hit.Role), n) {
+				c.ex.Speaker = 1
+			}
+		}
+	}
+}
+
+// speakerNames are the names that are the first word of a hit's role.
+func speakerNames(names []string, hits []store.MemoryHit) []string {
+	var out []string
+	for _, n := range names {
+		for _, h := range hits {
+			if strings.EqualFold(firstWord(h.Role), n) {
+				out = append(out, n)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func firstWord(s string) string {
+	if i := strings.IndexFunc(s, func(r rune) bool { return !text.IsWordRune(r) }); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func without(words, drop []string) []string {
+	var out []string
+	for _, w := range words {
+		keep := true
+		for _, d := range drop {
+			if w == d || stem(w) == stem(d) {
+				keep = false
+				break
+			}
+		}
+		if keep {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func dedupe(words []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range words {
+		if !seen[w] {
+			seen[w] = true
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func containsFold(list []string, w string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, w) || strings.EqualFold(firstWord(x), w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesAny reports whether s contains any of names as a word.
+func namesAny(s string, names []string) bool {
+	for _, w := range text.Words(s) {
+		for _, n := range names {
+			if strings.EqualFold(w, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func lowerAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	return out
+}
+
+// coverage is the share of the query's words the text holds.
+func coverage(words []string, s string) float64 { return coverageDefined(words, s, nil) }
+
+// coverageDefined is coverage where a word the item holds only by a word
+// of its definition counts for definitionCredit.
+func coverageDefined(words []string, s string, defs map[string][]string) float64 {
+	if len(words) == 0 {
+		return 0
+	}
+	have := map[string]bool{}
+	for _, w := range text.Words(s) {
+		have[stem(w)] = true
+	}
+	n := 0.0
+	for _, w := range words {
+		if have[stem(w)] {
+			n++
+			continue
+		}
+		for _, d := range defs[w] {
+			if have[stem(d)] {
+				n += definitionCredit
+				break
+			}
+		}
+	}
+	return n / float64(len(words))
+}
+
+// stem is a light English suffix stripper: close enough to the index's
+// Porter stemmer to tell whether a word occurs in a text.
+func stem(w string) string {
+	for _, suf := range []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
+		"ments", "ment", "ness", "ings", "ing", "ied", "ies", "ers", "er", "ed", "es", "ly", "s", "e", "y", "i"} {
+		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
+			return w[:len(w)-len(suf)]
+		}
+	}
+	return w
+}
+
+// feedback picks words that recur among the best hits (pseudo-relevance
+// feedback), rarest in the candidate set first.
+func feedback(hits []store.MemoryHit, words, skip []string, docs, n int) []string {
+	if len(hits) == 0 || n <= 0 {
+		return nil
+	}
+	df := map[string]int{}
+	for _, h := range hits {
+		seen := map[string]bool{}
+		for _, w := range text.Terms(h.Text) {
+			if !seen[w] {
+				seen[w] = true
+				df[w]++
+			}
+		}
+	}
+	tf := map[string]float64{}
+	for i, h := range hits {
+		if i >= docs {
+			break
+		}
+		for _, w := range text.Terms(h.Text) {
+			tf[w] += 1 / float64(i+1)
+		}
+	}
+	q := map[string]bool{}
+	for _, w := range append(append([]string{}, words...), skip...) {
+		q[stem(w)] = true
+	}
+	type sc struct {
+		w string
+		s float64
+	}
+	var list []sc
+	total := float64(len(hits))
+	for w, f := range tf {
+		if q[stem(w)] || len(w) < 3 || isNumber(w) {
+			continue
+		}
+		idf := math.Log(1 + total/float64(df[w]))
+		list = append(list, sc{w, f * idf})
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].s != list[j].s {
+			return list[i].s > list[j].s
+		}
+		return list[i].w < list[j].w
+	})
+	var out []string
+	for i := 0; i < len(list) && len(out) < n; i++ {
+		out = append(out, list[i].w)
+	}
+	return out
+}
+
+func isNumber(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
