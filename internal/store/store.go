@@ -32,6 +32,9 @@ type Options struct {
 	MaxPageCount   int           // cap on each agent file's size in pages (0: only the disk's)
 	Location       *time.Location
 	Logger         *slog.Logger
+	// Now stamps each memory's arrival (created_at), from which health
+	// measures how long it has waited; nil is time.Now. Tests set it.
+	Now func() time.Time
 
 	exclusive bool // EXCLUSIVE locking mode: see openReadOnly
 }
@@ -69,6 +72,9 @@ func (o *Options) fill() {
 	}
 	if o.Location == nil {
 		o.Location = time.Local
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
