@@ -73,6 +73,13 @@ cross:
 clean:
 	rm -rf $(BIN)
 
+# Rewrites the checked-in list of modules linked into the linux/arm64 binary
+# (internal/deps/testdata), which `make test` compares: run it after adding or
+# removing a dependency on purpose, and commit the diff with the reason.
+.PHONY: deps-update
+deps-update:
+	$(GO) test -count=1 -run '^TestLinkedModules$$' ./internal/deps/ -update
+
 # Debian packages: dist/dormouse_<version>_<arch>.deb for each of DEB_ARCHES,
 # from CGO_ENABLED=0 -trimpath builds stamped with the package's version.
 # nfpm runs through `go run` at a pinned version (go.mod is left alone).
