@@ -97,7 +97,8 @@ deb:
 		GOOS=linux GOARCH=$$a $(GO) build -trimpath \
 			-ldflags '-s -w -X github.com/dormouse-dev/dormouse/internal/cli.Version=$(DEB_VERSION)' \
 			-o dist/build/$$a/dormouse $(PKG); \
-		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse \
+		packaging/prepare.sh dist/build '$(DEB_VERSION)'; \
+		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse DORMOUSE_BUILD=dist/build \
 			$(NFPM) package --config packaging/nfpm.yaml --packager deb \
 			--target dist/dormouse_$(DEB_VERSION)_$$a.deb; \
 	done; ls -l dist/*.deb
