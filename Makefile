@@ -19,7 +19,7 @@ run: build
 	$(BIN)/dormouse serve
 
 vet:
-	$(GO) vet ./...
+	$(call step,go vet,$(GO) vet ./...)
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
