@@ -40,6 +40,7 @@ check: vet fmt-check
 # Everything, as CI runs it. The race detector needs cgo; the binary itself never does.
 test: vet fmt-check
 	$(call step,tests under the race detector,CGO_ENABLED=1 $(GO) test -race -count=1 ./...)
+	$(call step,the slow serial tests without the race detector,$(GO) test -count=1 -run '^TestVaultInitialScan$$' ./internal/watch/)
 	$(call step,LoCoMo floor,$(MAKE) --no-print-directory locomo-floor)
 	$(call step,fuzz targets ($(FUZZTIME) inputs each),$(MAKE) --no-print-directory fuzz)
 
