@@ -31,16 +31,16 @@ step = @echo "==> $(1)"; s=$$(date +%s); \
 	( while sleep 10; do n=$$(( $$(date +%s) - s )); [ $$(( n % 60 )) -lt 10 ] && echo "    ... $(1): $${n}s so far"; done ) & t=$$!; \
 	$(2); rc=$$?; kill $$t 2>/dev/null; echo "==> $(1): $$(( $$(date +%s) - s ))s"; exit $$rc
 
-# For iteration, a few minutes: vet, gofmt and the tests without the race
-# detector, the fuzzing, and what -short skips (the .deb builds, the LoCoMo
-# floor, the browser tests, the 5,000-note vault).
+# For iteration, a few minutes: vet, gofmt and `go test -short`, so without
+# the race detector, the fuzzing and what -short skips (the .deb builds, the
+# LoCoMo floor, the browser tests, the 5,000-note vault).
 check: vet fmt-check
 	$(call step,tests (-short; make test runs them all),$(GO) test -short -count=1 ./...)
 
 # Everything, as CI runs it. The race detector needs cgo; the binary itself never does.
 test: vet fmt-check
 	$(call step,tests under the race detector,CGO_ENABLED=1 $(GO) test -race -count=1 ./...)
-	$(call step,the slow serial tests without the race detector,$(GO) test -count=1 -run '^TestVaultInitialScan$$' ./internal/watch/)
+	$(call step,the 5000-note vault scan without the race detector,$(GO) test -count=1 -run '^TestVaultInitialScan$$' ./internal/watch/)
 	$(call step,LoCoMo floor,$(MAKE) --no-print-directory locomo-floor)
 	$(call step,fuzz targets ($(FUZZTIME) inputs each),$(MAKE) --no-print-directory fuzz)
 
