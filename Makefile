@@ -8,7 +8,7 @@ LDFLAGS   := -s -w -X github.com/dormouse-dev/dormouse/internal/cli.Version=$(VE
 FUZZTIME  ?= 20000x
 export CGO_ENABLED ?= 0
 
-.PHONY: all build run test vet fmt-check fuzz bench chaos cross clean
+.PHONY: all build run check test locomo-floor vet fmt-check fuzz bench chaos cross clean
 
 all: build
 
@@ -19,17 +19,42 @@ run: build
 	$(BIN)/dormouse serve
 
 vet:
-	$(GO) vet ./...
+	$(call step,go vet,$(GO) vet ./...)
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-# The race detector needs cgo; the binary itself never does.
+# $(call step,TITLE,COMMAND): COMMAND under a header, with a line a minute
+# while it runs (a race pass is minutes of silence otherwise) and its time.
+step = @echo "==> $(1)"; s=$$(date +%s); \
+	( while sleep 10; do n=$$(( $$(date +%s) - s )); [ $$(( n % 60 )) -lt 10 ] && echo "    ... $(1): $${n}s so far"; done ) & t=$$!; \
+	$(2); rc=$$?; kill $$t 2>/dev/null; echo "==> $(1): $$(( $$(date +%s) - s ))s"; exit $$rc
+
+# For iteration, a few minutes: vet, gofmt and `go test -short`, so without
+# the race detector, the fuzzing and what -short skips (the .deb builds, the
+# LoCoMo floor, the browser tests, the 5,000-note vault).
+check: vet fmt-check
+	$(call step,tests (-short; make test runs them all),$(GO) test -short -count=1 ./...)
+
+# Everything, as CI runs it. The race detector needs cgo; the binary itself never does.
 test: vet fmt-check
-	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -run '^TestLocomoDevFloor$$' ./internal/locomo/
-	$(MAKE) fuzz
+	$(call step,tests under the race detector,CGO_ENABLED=1 $(GO) test -race -count=1 ./...)
+	$(call step,the 5000-note vault scan without the race detector,$(GO) test -count=1 -run '^TestVaultInitialScan$$' ./internal/watch/)
+	$(call step,LoCoMo floor,$(MAKE) --no-print-directory locomo-floor)
+	$(call step,fuzz targets ($(FUZZTIME) inputs each),$(MAKE) --no-print-directory fuzz)
+
+# The LoCoMo development floor, without the race detector (too slow under it).
+# It needs ../shared/data/locomo/locomo10.json or $$DORMOUSE_LOCOMO, and skips
+# without: a skip is said loudly, since a quiet one hides a recall regression.
+locomo-floor:
+	@out=$$($(GO) test -count=1 -v -run '^TestLocomoDevFloor$$' ./internal/locomo/ 2>&1); rc=$$?; \
+	if [ $$rc -ne 0 ]; then echo "$$out"; exit $$rc; fi; \
+	echo "$$out" | grep -E '^(--- |ok )'; \
+	if echo "$$out" | grep -q -- '--- SKIP: TestLocomoDevFloor'; then \
+		echo "!!! LoCoMo floor SKIPPED: $$(echo "$$out" | grep -B1 -- '--- SKIP' | head -n 1 | sed 's/^ *[a-z_]*\.go:[0-9]*: //')"; \
+		echo "!!! recall's quality was NOT checked: get the data (see internal/locomo) or set DORMOUSE_LOCOMO"; \
+	fi
 
 # Each fuzz target for 20,000 inputs (a count, not a duration: a -fuzztime
 # deadline that lands while Go minimises an input fails the run spuriously).
@@ -74,6 +99,13 @@ cross:
 clean:
 	rm -rf $(BIN)
 
+# Rewrites the checked-in list of modules linked into the linux/arm64 binary
+# (internal/deps/testdata), which `make test` compares: run it after adding or
+# removing a dependency on purpose, and commit the diff with the reason.
+.PHONY: deps-update
+deps-update:
+	$(GO) test -count=1 -run '^TestLinkedModules$$' ./internal/deps/ -update
+
 # Debian packages: dist/dormouse_<version>_<arch>.deb for each of DEB_ARCHES,
 # from CGO_ENABLED=0 -trimpath builds stamped with the package's version.
 # nfpm runs through `go run` at a pinned version (go.mod is left alone).
@@ -102,7 +134,8 @@ deb: man
 		GOOS=linux GOARCH=$$a $(GO) build -trimpath \
 			-ldflags '-s -w -X github.com/dormouse-dev/dormouse/internal/cli.Version=$(DEB_VERSION)' \
 			-o dist/build/$$a/dormouse $(PKG); \
-		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse \
+		packaging/prepare.sh dist/build '$(DEB_VERSION)'; \
+		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse DORMOUSE_BUILD=dist/build \
 			$(NFPM) package --config packaging/nfpm.yaml --packager deb \
 			--target dist/dormouse_$(DEB_VERSION)_$$a.deb; \
 	done; ls -l dist/*.deb

@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dormouse-dev/dormouse/internal/config"
 )
 
 const (
@@ -164,7 +166,7 @@ func TestServiceSettings(t *testing.T) {
 		"WatchdogSec=",
 		"User=dormouse", "Group=dormouse",
 		"StateDirectory=dormouse", "StateDirectoryMode=0750", "ConfigurationDirectory=dormouse",
-		"UMask=0077", "Environment=GOMEMLIMIT=",
+		"UMask=0077", "Environment=GOMEMLIMIT=", "ReadWritePaths=-/var/backups/dormouse",
 		"ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "PrivateDevices=yes", "NoNewPrivileges=yes",
 		"RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK",
 		"SystemCallFilter=@system-service",
@@ -260,7 +262,7 @@ func TestDebs(t *testing.T) {
 		for _, v := range os.Environ() {
 			k, _, _ := strings.Cut(v, "=")
 			switch k {
-			case "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "VERSION", "DEB_ARCH", "DORMOUSE_BINARY", "DORMOUSE_MAN_PAGE", "DORMOUSE_COMPLETION":
+			case "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "VERSION", "DEB_ARCH", "DORMOUSE_BINARY", "DORMOUSE_MAN_PAGE", "DORMOUSE_COMPLETION", "DORMOUSE_BUILD":
 				continue
 			}
 			e = append(e, v)
@@ -278,6 +280,8 @@ func TestDebs(t *testing.T) {
 	// Build nfpm once instead of `go run` per package.
 	nfpmBin := filepath.Join(out, "nfpm")
 	run(repo, env("GOBIN="+out), goTool, "install", nfpm)
+	build := filepath.Join(out, "build")
+	run(repo, env(), "packaging/prepare.sh", build, testVersion)
 
 	docs := helpDocs(t, goTool, env(), out)
 
@@ -288,7 +292,7 @@ func TestDebs(t *testing.T) {
 			run(repo, env("GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0"), goTool, "build", "-trimpath",
 				"-ldflags", "-s -w -X "+versionPkg+"="+testVersion, "-o", bin, "./cmd/dormouse")
 			deb := filepath.Join(out, fmt.Sprintf("dormouse_%s_%s.deb", testVersion, arch))
-			run(repo, env("DEB_ARCH="+arch, "VERSION="+testVersion, "DORMOUSE_BINARY="+bin,
+			run(repo, env("DEB_ARCH="+arch, "VERSION="+testVersion, "DORMOUSE_BINARY="+bin, "DORMOUSE_BUILD="+build,
 				"DORMOUSE_MAN_PAGE="+docs.manGz, "DORMOUSE_COMPLETION="+docs.completionPath), nfpmBin,
 				"package", "--config", "packaging/nfpm.yaml", "--packager", "deb", "--target", deb)
 			if fi, err := os.Stat(deb); err == nil {
@@ -369,14 +373,15 @@ func checkDeb(t *testing.T, dpkgDeb, deb, arch string, machine elf.Machine) {
 		got[path] = entry{f[0], f[1]}
 	}
 	want := map[string]string{
-		"usr/bin/dormouse":                 "-rwxr-xr-x",
-		"usr/lib/sysusers.d/dormouse.conf": "-rw-r--r--",
-		"etc/dormouse/dormouse.yaml":       "-rw-r--r--",
-		"etc/default/dormouse":             "-rw-------",
-		"usr/share/doc/dormouse/copyright": "-rw-r--r--",
-		"usr/share/doc/dormouse/README.md": "-rw-r--r--",
-		manPageDst:                         "-rw-r--r--",
-		completionDst:                      "-rw-r--r--",
+		"usr/bin/dormouse":                           "-rwxr-xr-x",
+		"usr/lib/sysusers.d/dormouse.conf":           "-rw-r--r--",
+		"etc/dormouse/dormouse.yaml":                 "-rw-r--r--",
+		"etc/default/dormouse":                       "-rw-------",
+		"usr/share/doc/dormouse/copyright":           "-rw-r--r--",
+		"usr/share/doc/dormouse/README.md":           "-rw-r--r--",
+		"usr/share/doc/dormouse/changelog.Debian.gz": "-rw-r--r--",
+		manPageDst:    "-rw-r--r--",
+		completionDst: "-rw-r--r--",
 	}
 	for _, u := range units(t) {
 		want["usr/lib/systemd/system/"+u] = "-rw-r--r--"
@@ -399,7 +404,6 @@ func checkDeb(t *testing.T, dpkgDeb, deb, arch string, machine elf.Machine) {
 	// The files themselves: units, configs and scripts as in the tree, and a
 	// static binary for the right machine.
 	same := map[string]string{
-		"etc/dormouse/dormouse.yaml":       "configs/dormouse.yaml",
 		"etc/default/dormouse":             "packaging/default",
 		"usr/lib/sysusers.d/dormouse.conf": "packaging/sysusers.d/dormouse.conf",
 	}
@@ -416,6 +420,9 @@ func checkDeb(t *testing.T, dpkgDeb, deb, arch string, machine elf.Machine) {
 			t.Errorf("/%s differs from %s", dst, src)
 		}
 	}
+	checkConffile(t, files["etc/dormouse/dormouse.yaml"])
+	checkChangelog(t, files["usr/share/doc/dormouse/changelog.Debian.gz"])
+	checkDescription(t, dpkgOut(t, dpkgDeb, "-f", deb, "Description"))
 	ef, err := elf.NewFile(bytes.NewReader(files[mainBinaryDst]))
 	if err != nil {
 		t.Fatalf("/%s is not ELF: %v", mainBinaryDst, err)
@@ -578,5 +585,74 @@ func checkHelpDocs(t *testing.T, deb string, h helpFiles) {
 	}
 	if !bytes.Equal(files[completionDst], h.completion) {
 		t.Errorf("/%s is not what dormouse completion bash prints", completionDst)
+	}
+}
+
+// checkConffile: the shipped dormouse.yaml is configs/dormouse.yaml but for
+// backup.dir, which puts backups outside what `apt purge` deletes.
+func checkConffile(t *testing.T, shipped []byte) {
+	t.Helper()
+	tree, err := os.ReadFile(filepath.Join(root(t), "configs/dormouse.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(string(tree), "\n  dir: \"\"\n", "\n  dir: /var/backups/dormouse\n", 1)
+	if string(shipped) != want || want == string(tree) {
+		t.Errorf("/etc/dormouse/dormouse.yaml is not configs/dormouse.yaml with backup.dir: /var/backups/dormouse")
+	}
+	p := filepath.Join(t.TempDir(), "dormouse.yaml")
+	if err := os.WriteFile(p, shipped, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(config.Options{Path: p})
+	if err != nil || cfg.BackupDir() != "/var/backups/dormouse" {
+		t.Errorf("the shipped config's backup dir = %q (%v), want /var/backups/dormouse", cfg.BackupDir(), err)
+	}
+}
+
+// checkChangelog: changelog.Debian.gz is gzip without a name or time stamp
+// (reproducible, as policy asks), and its top entry is the package's version.
+func checkChangelog(t *testing.T, gz []byte) {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		t.Fatalf("changelog.Debian.gz: %v", err)
+	}
+	if zr.Name != "" || !zr.ModTime.IsZero() {
+		t.Errorf("changelog.Debian.gz carries a name %q or time %v (gzip -n)", zr.Name, zr.ModTime)
+	}
+	text, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, _, _ := strings.Cut(string(text), "\n"); !strings.HasPrefix(first, "dormouse ("+testVersion+") ") {
+		t.Errorf("changelog's first line = %q, want the entry of %s", first, testVersion)
+	}
+	parse, err := exec.LookPath("dpkg-parsechangelog")
+	if err != nil {
+		return
+	}
+	p := filepath.Join(t.TempDir(), "changelog")
+	if err := os.WriteFile(p, text, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.CommandContext(t.Context(), parse, "-l", p, "--all").CombinedOutput()
+	if err != nil || bytes.Contains(out, []byte("warning")) {
+		t.Errorf("dpkg-parsechangelog: %v\n%s", err, out)
+	}
+}
+
+// checkDescription: dpkg -I shows a one-line summary and a long description
+// that says what it is, where it listens and where the data and backups are.
+func checkDescription(t *testing.T, d string) {
+	t.Helper()
+	summary, long, _ := strings.Cut(strings.TrimSpace(d), "\n")
+	if len(summary) > 80 || !strings.Contains(summary, "AI agents") {
+		t.Errorf("short description %q: want one line under 80 characters saying what it is", summary)
+	}
+	for _, want := range []string{"127.0.0.1:7733", "/var/lib/dormouse", "/etc/dormouse/dormouse.yaml", "/var/backups/dormouse", "\n .\n"} {
+		if !strings.Contains(long, want) {
+			t.Errorf("long description lacks %q:\n%s", want, long)
+		}
 	}
 }

@@ -85,3 +85,30 @@ func TestDaemonConsolidates(t *testing.T) {
 		t.Fatalf("daemon exit after SIGTERM: %v\n%s", err, d.stderr.String())
 	}
 }
+
+// TestConsolidateSaysTodayWaits: with only today's memories waiting,
+// consolidate says when they are consolidated and how to do it now, and
+// the command it names does it.
+func TestConsolidateSaysTodayWaits(t *testing.T) {
+	data := t.TempDir()
+	utc := []string{"DORMOUSE_TIMEZONE=UTC"}
+	if _, stderr, code := run(t, utc, "", "ingest", "--data", data, "--agent", "main", "Alice's role is engineer."); code != 0 {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	out, stderr, code := run(t, utc, "", "consolidate", "--data", data, "--agent", "main")
+	for _, want := range []string{"nothing to consolidate", "1 memories wait", "after midnight (00:00 UTC, timezone UTC)",
+		"dormouse consolidate --agent main --date " + today} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("consolidate with today's memory waiting: exit %d, stdout %q (want %q), stderr %q", code, out, want, stderr)
+		}
+	}
+	out, stderr, code = run(t, utc, "", "consolidate", "--data", data, "--agent", "main", "--date", today)
+	if code != 0 || !strings.Contains(out, today) || strings.Contains(out, "nothing to consolidate") {
+		t.Fatalf("the suggested consolidate --date %s: exit %d, stdout %q, stderr %q", today, code, out, stderr)
+	}
+	out, _, _ = run(t, utc, "", "consolidate", "--data", data, "--agent", "main")
+	if strings.TrimSpace(out) != "nothing to consolidate" {
+		t.Errorf("consolidate with nothing waiting = %q, want only \"nothing to consolidate\"", out)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"text/tabwriter"
+	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
@@ -75,7 +76,7 @@ func runConsolidate(ctx context.Context, env Env, args []string) error {
 	}
 	if empty {
 		if len(errs) == 0 {
-			fmt.Fprintln(env.Stdout, "nothing to consolidate")
+			return explainNothing(ctx, env, b, c.configPath, results)
 		}
 		return errors.Join(errs...)
 	}
@@ -101,6 +102,34 @@ func runConsolidate(ctx context.Context, env Env, args []string) error {
 	}
 	tw.Flush()
 	return errors.Join(errs...)
+}
+
+// explainNothing says why nothing was consolidated. Memories still
+// waiting (status counts them) are today's: a day is consolidated once it
+// has ended, at midnight in the configured time zone, and --date does it
+// now.
+func explainNothing(ctx context.Context, env Env, b backend, configPath string, results []consolidate.Result) error {
+	fmt.Fprintln(env.Stdout, "nothing to consolidate")
+	cfg, err := loadConfig(env, configPath, nil)
+	if err != nil {
+		return err
+	}
+	loc := cfg.Location()
+	now := time.Now().In(loc)
+	today := now.Format(time.DateOnly)
+	for _, r := range results {
+		st, err := b.Stats(ctx, r.Agent)
+		if err != nil {
+			return fmt.Errorf("count agent %q's waiting memories: %w", r.Agent, err)
+		}
+		if st.Unconsolidated == 0 {
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "agent %q: %d memories wait for their day to end: today (%s) is consolidated after midnight (00:00 %s, timezone %s);"+
+			" to consolidate it now: dormouse consolidate --agent %s --date %s\n",
+			r.Agent, st.Unconsolidated, today, now.Format("MST"), loc, r.Agent, today)
+	}
+	return nil
 }
 
 // busy reports a consolidation refused because another holds the agent's

@@ -94,6 +94,7 @@ func Run(ctx context.Context, o Options) []Check {
 	out = append(out, checkAccess(o.Config))
 	perms, canOpen := checkDataDir(o)
 	out = append(out, perms...)
+	out = append(out, checkBackupDir(o.Config))
 	out = append(out, checkIntegrity(ctx, o, canOpen)...)
 	out = append(out, checkDisk(ctx, o))
 	out = append(out, checkProvider(ctx, o))
@@ -240,6 +241,48 @@ func checkDataDir(o Options) (out []Check, canOpen bool) {
 			Fix:    "run as the daemon's user: sudo -u " + userName(owner) + " dormouse doctor"})
 	}
 	return out, canOpen
+}
+
+// packageBackupDir is backup.dir in the Debian package's configuration.
+const packageBackupDir = "/var/backups/dormouse"
+
+// checkBackupDir checks backup.dir: there, private, and
+// not inside the data directory, where whatever loses or purges the data
+// (`apt purge`, a dead SD card) takes the backups with it.
+func checkBackupDir(cfg config.Config) Check {
+	dir := cfg.BackupDir()
+	c := Check{Name: "backup directory", Status: OK, Detail: dir}
+	if inside(dir, cfg.DataDir) {
+		c.Status, c.Detail = Warn, dir+" is inside the data directory "+cfg.DataDir+": purging or losing the data loses the backups too"
+		c.Fix = "set backup.dir in the configuration to " + packageBackupDir + " (the package's default) or a directory on another disk"
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if c.Status == OK {
+			c.Status, c.Detail = Warn, dir+" does not exist: the backup job cannot create it inside its sandbox"
+			c.Fix = "sudo install -d -o dormouse -g dormouse -m 0700 " + dir
+		}
+	case err != nil:
+		c.Status, c.Detail, c.Fix = Fail, err.Error(), "run doctor as root or as the daemon's user (sudo -u dormouse dormouse doctor)"
+	case fi.Mode().Perm()&0o077 != 0:
+		c.Status, c.Detail = Fail, fmt.Sprintf("%s is mode %04o: others may read the backed-up memories", dir, fi.Mode().Perm())
+		c.Fix = "sudo chmod 0700 " + dir
+	case c.Status == OK:
+		c.Detail = fmt.Sprintf("%s: mode %04o, owner %s", dir, fi.Mode().Perm(), userName(uid(fi)))
+	}
+	return c
+}
+
+// inside reports whether path is dir or below it.
+func inside(path, dir string) bool {
+	a, errA := filepath.Abs(path)
+	b, errB := filepath.Abs(dir)
+	if errA != nil || errB != nil {
+		return false
+	}
+	rel, err := filepath.Rel(b, a)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // checkIntegrity runs PRAGMA integrity_check on every agent file.

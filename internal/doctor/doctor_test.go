@@ -233,3 +233,39 @@ func TestCheckAccess(t *testing.T) {
 		}
 	}
 }
+
+// TestBackupDir: backups inside the data directory, a missing or a readable
+// backup directory are each named with what to do; a private one apart from
+// the data is fine.
+func TestBackupDir(t *testing.T) {
+	data, other := t.TempDir(), t.TempDir()
+	private, open := filepath.Join(other, "private"), filepath.Join(other, "open")
+	for _, d := range []struct {
+		path string
+		mode os.FileMode
+	}{{private, 0o700}, {open, 0o755}} {
+		if err := os.Mkdir(d.path, d.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(d.path, d.mode); err != nil { // whatever the umask
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name, dir, status, fix string
+	}{
+		{"default, under the data", "", Warn, "/var/backups/dormouse"},
+		{"apart and private", private, OK, ""},
+		{"readable by others", open, Fail, "chmod 0700 " + open},
+		{"missing", filepath.Join(other, "missing"), Warn, "install -d -o dormouse -g dormouse -m 0700 " + filepath.Join(other, "missing")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := config.Default()
+			cfg.DataDir, cfg.Backup.Dir = data, tc.dir
+			c := checkBackupDir(cfg)
+			if c.Status != tc.status || !strings.Contains(c.Fix, tc.fix) || (tc.fix == "") != (c.Fix == "") {
+				t.Errorf("checkBackupDir(%q) = %+v, want %s with a fix naming %q", tc.dir, c, tc.status, tc.fix)
+			}
+		})
+	}
+}

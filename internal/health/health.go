@@ -50,8 +50,9 @@ type Agent struct {
 	WALBytes int64  `json:"wal_bytes"`
 	Memories int64  `json:"memories"`
 	Backlog  int64  `json:"backlog"` // unconsolidated memories
-	// OldestUnconsolidated is when the oldest day still unconsolidated
-	// began (local midnight), so its age bounds the oldest waiting memory.
+	// OldestUnconsolidated is when the longest-waiting unconsolidated
+	// memory started to wait: its arrival, not the date it carries (a note
+	// dated weeks ago waits from its ingest), or its day's start if later.
 	OldestUnconsolidated *time.Time `json:"oldest_unconsolidated,omitempty"`
 	LastConsolidated     string     `json:"last_consolidated_date,omitempty"` // the latest day with a record
 	LastSuccess          *time.Time `json:"last_success,omitempty"`           // when the last ok run finished

@@ -175,6 +175,23 @@ func (h *Host) agents(ctx context.Context, fail func(string, error)) []Agent {
 	return out
 }
 
+// waitingSince is when the longest-waiting unconsolidated memory started
+// to wait: when it arrived, or when its day began if that is later (a
+// memory dated tomorrow waits for its day like today's do). Nil: none wait.
+func waitingSince(days []store.WaitingDay, loc *time.Location) *time.Time {
+	var oldest *time.Time
+	for _, d := range days {
+		since := d.FirstArrival
+		if start, err := time.ParseInLocation(time.DateOnly, d.Day, loc); err == nil && start.After(since) {
+			since = start
+		}
+		if oldest == nil || since.Before(*oldest) {
+			oldest = &since
+		}
+	}
+	return oldest
+}
+
 func agentReading(ctx context.Context, sa *store.Agent, loc *time.Location) (Agent, error) {
 	st, err := sa.Stats(ctx)
 	if err != nil {
@@ -190,15 +207,11 @@ func agentReading(ctx context.Context, sa *store.Agent, loc *time.Location) (Age
 		a.FailingFiles = append(a.FailingFiles, f.Root+"/"+f.Path+": "+f.Error)
 	}
 	if st.Unconsolidated > 0 {
-		days, err := sa.UnconsolidatedDays(ctx, "")
+		days, err := sa.WaitingDays(ctx)
 		if err != nil {
 			return Agent{}, err
 		}
-		if len(days) > 0 {
-			if d, err := time.ParseInLocation(time.DateOnly, days[0].Day, loc); err == nil {
-				a.OldestUnconsolidated = &d
-			}
-		}
+		a.OldestUnconsolidated = waitingSince(days, loc)
 	}
 	totals, err := sa.RunTotals(ctx, RunDurationBoundsMS)
 	if err != nil {

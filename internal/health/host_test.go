@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/shirou/gopsutil/v3/host"
@@ -88,14 +89,9 @@ func TestHostAgents(t *testing.T) {
 	}
 	defer st.Close()
 	day := time.Now().UTC().Add(-72 * time.Hour)
-	err = st.With(ctx, "main", true, func(a *store.Agent) error {
-		_, err := a.Insert(ctx, []store.Memory{{SessionID: "s1", Timestamp: day, Role: "user",
-			Content: "the boiler was serviced", Importance: 0.5, ContentHash: "boiler"}})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := time.Now().Truncate(time.Millisecond)
+	insert(t, st, day, "the boiler was serviced")
+	after := time.Now()
 	r := (&Host{Store: st, Location: time.UTC}).Collect(ctx)
 	if len(r.Errors) != 0 || len(r.Agents) != 1 {
 		t.Fatalf("Collect() = %d agents, errors %q; want 1 agent", len(r.Agents), r.Errors)
@@ -104,12 +100,61 @@ func TestHostAgents(t *testing.T) {
 	if a.Name != "main" || a.Memories != 1 || a.Backlog != 1 || a.DBBytes == 0 {
 		t.Errorf("agent = %+v, want main with 1 memory, 1 unconsolidated and a file", a)
 	}
-	want := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)
-	if a.OldestUnconsolidated == nil || !a.OldestUnconsolidated.Equal(want) {
-		t.Errorf("OldestUnconsolidated = %v, want %v", a.OldestUnconsolidated, want)
+	// A memory dated three days ago that arrived just now has waited since
+	// it arrived, not since its date.
+	if o := a.OldestUnconsolidated; o == nil || o.Before(before) || o.After(after) {
+		t.Errorf("OldestUnconsolidated = %v, want its arrival, between %v and %v", o, before, after)
 	}
-	state, _ := Evaluate(r, Thresholds{ConsolidationOverdue: 36 * time.Hour}, time.Now())
-	if state != Degraded {
-		t.Errorf("state with a 3-day-old unconsolidated memory = %q, want degraded", state)
+	state, reasons := Evaluate(r, Thresholds{ConsolidationOverdue: 36 * time.Hour}, time.Now())
+	if state != OK {
+		t.Errorf("state with a memory dated 3 days ago that just arrived = %q %q, want ok", state, reasons)
+	}
+}
+
+// TestBacklogAgeFromArrival: memories that have waited past the threshold
+// since they arrived degrade the agent; one dated in the future waits from
+// its day's start, not from its arrival.
+func TestBacklogAgeFromArrival(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx := context.Background()
+		st, err := store.Open(ctx, store.Options{Dir: t.TempDir(), Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		arrived := time.Now()
+		insert(t, st, arrived.AddDate(0, 0, -20), "the boiler was serviced")
+		time.Sleep(37 * time.Hour)
+		r := (&Host{Store: st, Location: time.UTC}).Collect(ctx)
+		if len(r.Agents) != 1 || r.Agents[0].OldestUnconsolidated == nil || !r.Agents[0].OldestUnconsolidated.Equal(arrived) {
+			t.Fatalf("Collect() agents = %+v, want main waiting since %v", r.Agents, arrived)
+		}
+		if state, _ := Evaluate(r, Thresholds{ConsolidationOverdue: 36 * time.Hour}, time.Now()); state != Degraded {
+			t.Errorf("state with a memory unconsolidated 37h after it arrived = %q, want degraded", state)
+		}
+
+		st2, err := store.Open(ctx, store.Options{Dir: t.TempDir(), Location: time.UTC})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st2.Close()
+		dayAfter := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, 2)
+		insert(t, st2, dayAfter.Add(9*time.Hour), "the dentist at nine")
+		r = (&Host{Store: st2, Location: time.UTC}).Collect(ctx)
+		if len(r.Agents) != 1 || r.Agents[0].OldestUnconsolidated == nil || !r.Agents[0].OldestUnconsolidated.Equal(dayAfter) {
+			t.Errorf("Collect() agents = %+v, want a future-dated memory waiting from its day's start %v", r.Agents, dayAfter)
+		}
+	})
+}
+
+func insert(t *testing.T, st *store.Store, at time.Time, content string) {
+	t.Helper()
+	err := st.With(context.Background(), "main", true, func(a *store.Agent) error {
+		_, err := a.Insert(context.Background(), []store.Memory{{SessionID: "s1", Timestamp: at, Role: "user",
+			Content: content, Importance: 0.5, ContentHash: content}})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -83,7 +83,7 @@ type Server struct {
 	recall *recall.Engine
 	opts   Options
 	log    *slog.Logger
-	mux    *http.ServeMux
+	mux    *routeMux
 	ready  atomic.Bool
 	met    *metrics
 	// boundary refuses foreign Hosts, cross-origin writes and JSON bodies
@@ -108,7 +108,7 @@ func New(st *store.Store, eng *recall.Engine, o Options) *Server {
 	if o.MaxContentBytes <= 0 {
 		o.MaxContentBytes = 64 << 10
 	}
-	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: http.NewServeMux(), met: newMetrics(o.Health),
+	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: newRouteMux(), met: newMetrics(o.Health),
 		boundary: newBoundary(o.AllowedHosts)}
 	s.routes()
 	return s
@@ -162,14 +162,14 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}/origin", s.guard(read, s.agentHandler(s.memoryOrigin)))
 	s.mux.HandleFunc("POST /v1/watch/scan", s.guard(write, s.postWatchScan))
 	s.mux.HandleFunc("GET /v1/watch/status", s.guard(read, s.getWatchStatus))
-	notFound := func(w http.ResponseWriter, r *http.Request) {
+	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
-	}
-	s.mux.HandleFunc("/v1/", notFound)
+	})
+	s.mux.HandleFunc("/v1/", s.mux.orMethodNotAllowed(notFound))
 	if s.opts.Web != nil {
-		s.mux.Handle("/", s.opts.Web)
+		s.mux.HandleFunc("/", s.mux.orMethodNotAllowed(s.opts.Web))
 	} else {
-		s.mux.HandleFunc("/", notFound)
+		s.mux.HandleFunc("/", s.mux.orMethodNotAllowed(notFound))
 	}
 }
 

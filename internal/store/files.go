@@ -139,7 +139,7 @@ func (a *Agent) CommitFile(ctx context.Context, ch FileChange) (FileResult, erro
 // CommitFiles records several files in one transaction, in order (a scan's batch): all or none.
 func (a *Agent) CommitFiles(ctx context.Context, chs []FileChange) ([]FileResult, error) {
 	out := make([]FileResult, len(chs))
-	now := time.Now()
+	now := a.opts.Now()
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
 		for i := range chs {
 			var err error

@@ -60,7 +60,7 @@ const memoryColumns = `id, session_id, ts, interaction_type, role, content, cont
 // stored again; its existing id is returned.
 func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 	out := make([]Inserted, len(mems))
-	now := time.Now()
+	now := a.opts.Now()
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
 		check, err := anyForgotten(ctx, c)
 		if err != nil {
@@ -88,7 +88,7 @@ func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 // chunks is closed, so the producer must keep up (or cancel ctx).
 func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Inserted, error) {
 	var out []Inserted
-	now := time.Now()
+	now := a.opts.Now()
 	err := a.writeSolo(ctx, func(ctx context.Context, c *conn) error {
 		check, err := anyForgotten(ctx, c)
 		if err != nil {

@@ -245,6 +245,33 @@ func (a *Agent) UnconsolidatedDays(ctx context.Context, before string) ([]DayCou
 	return out, nil
 }
 
+// WaitingDay is a day with unconsolidated memories and when the first of
+// them arrived (was stored), whatever date the memories themselves carry.
+type WaitingDay struct {
+	Day          string
+	FirstArrival time.Time
+}
+
+// WaitingDays lists the days (oldest first) that have unconsolidated
+// memories, with the arrival of each day's first: health measures how long
+// memories have waited from it, as a note dated weeks ago only starts
+// waiting when it is ingested.
+func (a *Agent) WaitingDays(ctx context.Context) ([]WaitingDay, error) {
+	var out []WaitingDay
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `SELECT day, min(created_at) FROM daily_memories
+			WHERE consolidated = 0 AND retired_at IS NULL GROUP BY day ORDER BY day`, nil,
+			func(s *sqlite3.Stmt) error {
+				out = append(out, WaitingDay{Day: s.ColumnText(0), FirstArrival: storedTime(s.ColumnInt64(1))})
+				return nil
+			})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list waiting days: %w", err)
+	}
+	return out, nil
+}
+
 // DayMemories returns every memory of a local day, consolidated or not,
 // oldest first: re-running a day rebuilds its record from all of them.
 func (a *Agent) DayMemories(ctx context.Context, day string) ([]Memory, error) {

@@ -40,6 +40,10 @@ type Options struct {
 	// indexes no kinds.
 	Kinds func(text string) string
 
+	// Now stamps each memory's arrival (created_at), from which health
+	// measures how long it has waited; nil is time.Now. Tests set it.
+	Now func() time.Time
+
 	exclusive bool // EXCLUSIVE locking mode: see openReadOnly
 }
 
@@ -76,6 +80,9 @@ func (o *Options) fill() {
 	}
 	if o.Location == nil {
 		o.Location = time.Local
+	}
+	if o.Now == nil {
+		o.Now = time.Now
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -533,6 +533,9 @@ func TestVaultInitialScan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("5,000 notes")
 	}
+	if raceEnabled {
+		t.Skip("skipped under -race (144 s there, 20 s without); make test runs it in a plain pass")
+	}
 	e := newEnv(t)
 	writeVault(t, e.root, 5000)
 	res, err := NewWatcher(e.folder(), e.ing, nil).ScanOnce(context.Background())

@@ -26,6 +26,11 @@ import (
 // fixtureNow is the clock of every service in the fixture.
 var fixtureNow = time.Date(2026, 2, 10, 12, 0, 0, 0, time.UTC)
 
+// fixtureArrival is when the store says every memory arrived: the fixture
+// day's start, so by fixtureNow they have waited 12 hours (health's
+// threshold here is one).
+var fixtureArrival = time.Date(2026, 2, 10, 0, 0, 0, 0, time.UTC)
+
 // fixture is the daemon's stack on loopback: the API server with the page
 // mounted, over a real store, recall and consolidation engine and health
 // monitor.
@@ -54,7 +59,8 @@ type fixtureOptions struct {
 func newFixture(t testing.TB, fo fixtureOptions) *fixture {
 	t.Helper()
 	dir := t.TempDir()
-	st, err := store.Open(t.Context(), store.Options{Dir: dir, Location: time.UTC, DedupWindow: time.Hour})
+	st, err := store.Open(t.Context(), store.Options{Dir: dir, Location: time.UTC, DedupWindow: time.Hour,
+		Now: func() time.Time { return fixtureArrival }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,9 @@ check "user is a system user (uid < 1000)" test "$(id -u dormouse)" -lt 1000
 stat -c '%A %U:%G %n' /var/lib/dormouse /etc/dormouse /etc/dormouse/dormouse.yaml /etc/default/dormouse
 check "/var/lib/dormouse is dormouse:dormouse 0750" test "$(stat -c '%a %U:%G' /var/lib/dormouse)" = "750 dormouse:dormouse"
 check "/etc/default/dormouse is root-only 0600" test "$(stat -c '%a %U' /etc/default/dormouse)" = "600 root"
+check "/var/backups/dormouse is dormouse:dormouse 0700" test "$(stat -c '%a %U:%G' /var/backups/dormouse)" = "700 dormouse:dormouse"
+check "the shipped config puts backups in /var/backups/dormouse" grep -q '^  dir: /var/backups/dormouse$' /etc/dormouse/dormouse.yaml
+check "changelog.Debian.gz is in /usr/share/doc/dormouse" bash -c "zcat /usr/share/doc/dormouse/changelog.Debian.gz | head -n 1 | grep -q '^dormouse ($(dpkg-query -W -f='${Version}' dormouse)) '"
 check "conffiles are exactly the two in /etc" \
   test "$(dpkg-query -W -f='${Conffiles}\n' dormouse | awk 'NF{print $1}' | sort | tr '\n' ' ')" = "/etc/default/dormouse /etc/dormouse/dormouse.yaml "
 
@@ -141,11 +144,12 @@ if [ -e /usr/lib/systemd/system/dormouse-backup.service ]; then
   echo "rc=$brc took $(( $(ms) - t )) ms"
   journalctl -u dormouse-backup.service --no-pager -o cat | tail -n 4
   check "backup job succeeded" test "$brc" -eq 0 -a "$(prop dormouse-backup.service Result)" = success
-  ls -la /var/lib/dormouse/backups/main/ 2>&1
-  b=$(ls /var/lib/dormouse/backups/main/main-*.db 2>/dev/null | tail -n 1)
-  check "a backup of main exists" test -n "$b"
+  ls -la /var/backups/dormouse/main/ 2>&1
+  b=$(ls /var/backups/dormouse/main/main-*.db 2>/dev/null | tail -n 1)
+  check "a backup of main exists in /var/backups/dormouse" test -n "$b"
+  check "no backup inside the data directory" test ! -e /var/lib/dormouse/backups
   check "backup file dormouse 0600, its directory 0700" \
-    bash -c "[ \"\$(stat -c '%a %U' '$b')\" = '600 dormouse' ] && [ \"\$(stat -c '%a' /var/lib/dormouse/backups/main)\" = 700 ]"
+    bash -c "[ \"\$(stat -c '%a %U' '$b')\" = '600 dormouse' ] && [ \"\$(stat -c '%a' /var/backups/dormouse/main)\" = 700 ]"
   check "journal: the backup entry has AGENT=main" \
     bash -c 'journalctl -u dormouse-backup.service --no-pager -o verbose SYSLOG_IDENTIFIER=dormouse | grep -qE "^ *AGENT=main$"'
   as_dm() { runuser -u dormouse -- "$@"; }
@@ -170,6 +174,7 @@ check "doctor as dormouse passes" test "$drc" -eq 0
 check "doctor: consolidation timer" has '^OK *dormouse-consolidate.timer' "$out"
 check "doctor: backup timer" has '^OK *dormouse-backup.timer' "$out"
 check "doctor checked the integrity of main" has '^OK *integrity main' "$out"
+check "doctor: backup directory" has '^OK *backup directory' "$out"
 out=$(dormouse doctor --data /var/lib/dormouse --watch /home/alice/notes 2>&1); drc=$?; echo "$out"
 check "doctor exits non-zero for a watched folder hidden in /home" test "$drc" -ne 0
 check "doctor gives the drop-in for it" has 'BindReadOnlyPaths=/home/alice/notes' "$out"
@@ -265,10 +270,14 @@ check "config kept" test -f /etc/dormouse/dormouse.yaml -a -f /etc/default/dormo
 check "user kept" getent passwd dormouse
 dpkg -l dormouse | tail -n 1
 
-hdr "dpkg -P: purge removes data and config"
+hdr "dpkg -P: purge removes data and config, keeps the backups"
 t=$(ms)
-dpkg -P dormouse
+out=$(dpkg -P dormouse 2>&1); echo "$out"
 echo "purge took $(( $(ms) - t )) ms"
+check "purge says the backups are kept" has 'backups in /var/backups/dormouse are kept' "$out"
+check "backups kept in /var/backups/dormouse" bash -c 'ls /var/backups/dormouse/main/main-*.db >/dev/null'
+check "the kept backup is an SQLite file" \
+  bash -c 'b=$(ls /var/backups/dormouse/main/main-*.db | tail -n 1); [ -s "$b" ] && head -c 16 "$b" | grep -q "SQLite format 3"'
 check "package gone" bash -c '! dpkg -s dormouse >/dev/null 2>&1'
 check "/var/lib/dormouse removed" test ! -e /var/lib/dormouse
 check "/etc/dormouse removed" test ! -e /etc/dormouse

@@ -1,0 +1,168 @@
+// Package deps holds the tree's dependency rules as tests, as tailscale's
+// deptest does: which Dormouse package may import which, and which modules
+// the Pi's binary links.
+package deps
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/linked-modules-linux-arm64.txt from the current build (make deps-update)")
+
+const self = "github.com/dormouse-dev/dormouse/"
+
+// mayImport is, for each package of the module (its path without the
+// module's), the Dormouse packages it may import outside its tests. The
+// arrows follow the data flow (capture → store → consolidate → recall →
+// serve, with config, health and the LLM boundary beside them) and never
+// point back up: the store knows nothing of recall or HTTP. A package not
+// listed here fails the test: add it with what it needs, and no more.
+var mayImport = map[string][]string{
+	// Leaves: nothing of Dormouse's.
+	"client":                 {"internal/backoff"},
+	"internal/auth":          nil,
+	"internal/backoff":       nil,
+	"internal/benchdata":     nil,
+	"internal/config":        nil,
+	"internal/deps":          nil, // these tests
+	"internal/exif":          nil,
+	"internal/exif/exiftest": nil,
+	"internal/files/pdftest": nil,
+	"internal/fulldisk":      nil,
+	"internal/logging":       nil,
+	"internal/recall/lexgen": nil,
+	"internal/text":          nil,
+	"internal/when":          nil,
+	"packaging":              nil, // its tests
+
+	"internal/kinds": {"internal/text"},
+	"internal/files": {"internal/exif", "internal/text"},
+	// The LLM boundary depends on leaves only (its own test forbids
+	// provider clients anywhere else).
+	"internal/llm": {"internal/backoff", "internal/exif", "internal/text"},
+	// Kinds are recall's concept: the store gets the kinds SQL function
+	// through its options (store.Options.Kinds).
+	"internal/store":       {"internal/backoff", "internal/text"},
+	"internal/capture":     {"internal/config", "internal/store", "internal/text", "internal/when"},
+	"internal/backup":      {"internal/store"},
+	"internal/health":      {"internal/store"},
+	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
+	"internal/watch":       {"internal/capture", "internal/files", "internal/store", "internal/text"},
+	"internal/consolidate": {"internal/capture", "internal/llm", "internal/store", "internal/text", "internal/when"},
+	"internal/recall":      {"internal/kinds", "internal/store", "internal/text", "internal/when"},
+	"internal/answer":      {"internal/capture", "internal/llm", "internal/recall", "internal/text"},
+	"internal/doctor":      {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},
+	"internal/locomo":      {"internal/capture", "internal/consolidate", "internal/kinds", "internal/recall", "internal/store"},
+
+	// Serving: the API's wire types come from the public client package.
+	"internal/mcpserver": {"client", "internal/recall"},
+	// wire converts the services' values into the client's types, once.
+	"internal/wire": {"client", "internal/answer", "internal/consolidate", "internal/health", "internal/llm",
+		"internal/recall", "internal/store", "internal/watch"},
+	"internal/server": {"client", "internal/answer", "internal/auth", "internal/backup", "internal/capture",
+		"internal/consolidate", "internal/health", "internal/llm", "internal/logging", "internal/recall",
+		"internal/store", "internal/watch", "internal/wire"},
+	"internal/web": {"client", "internal/answer", "internal/auth", "internal/backup", "internal/capture",
+		"internal/consolidate", "internal/health", "internal/llm", "internal/recall", "internal/store",
+		"internal/text", "internal/watch"},
+
+	// The composition root and what stands on it wire everything together.
+	"internal/daemon":     {"*"},
+	"internal/daemontest": {"*"},
+	"internal/eval":       {"*"},
+	"internal/cli":        {"*"},
+	"cmd/dormouse":        {"*"},
+	"client/lcmemory":     {"client", "internal/text"},
+}
+
+// TestLayering checks every package's imports of the tree against mayImport.
+func TestLayering(t *testing.T) {
+	out := goList(t, nil, "list", "-f", "{{.ImportPath}}{{range .Imports}} {{.}}{{end}}", "./...")
+	for line := range strings.Lines(out) {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], self)
+		allowed, known := mayImport[pkg]
+		if !known {
+			t.Errorf("%s is not in mayImport (internal/deps/deps_test.go): add it with the Dormouse packages it may import", pkg)
+			continue
+		}
+		if slices.Contains(allowed, "*") {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			dep, ours := strings.CutPrefix(imp, self)
+			if ours && !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s, which it may not (allowed: %v): the arrows point the other way", pkg, dep, allowed)
+			}
+		}
+	}
+}
+
+const modulesFile = "testdata/linked-modules-linux-arm64.txt"
+
+// TestLinkedModules: the modules linked into the Pi's binary are the list
+// checked in, so a new dependency (a cost in every process's start-up and
+// RSS on the Pi) shows as a diff. After a deliberate change: make deps-update.
+func TestLinkedModules(t *testing.T) {
+	env := []string{"GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0"}
+	out := goList(t, env, "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "./cmd/dormouse")
+	var mods []string
+	for line := range strings.Lines(out) {
+		if m := strings.TrimSpace(line); m != "" {
+			mods = append(mods, m)
+		}
+	}
+	slices.Sort(mods)
+	got := strings.Join(slices.Compact(mods), "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(modulesFile, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(modulesFile)
+	if err != nil {
+		t.Fatalf("read the checked-in module list: %v (make deps-update writes it)", err)
+	}
+	if added, removed := diffLines(got, string(want)); len(added)+len(removed) > 0 {
+		t.Errorf("the linux/arm64 binary's modules changed: linked now but not in %s: %q; listed but no longer linked: %q.\n"+
+			"If that is deliberate (say why in the commit), run make deps-update", modulesFile, added, removed)
+	}
+}
+
+// goList runs the go command at the module's root.
+func goList(t *testing.T, env []string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", args...)
+	cmd.Dir = "../.."
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr)
+	}
+	return string(out)
+}
+
+// diffLines returns the lines only in got and those only in want.
+func diffLines(got, want string) (added, removed []string) {
+	g, w := strings.Fields(got), strings.Fields(want)
+	for _, l := range g {
+		if !slices.Contains(w, l) {
+			added = append(added, l)
+		}
+	}
+	for _, l := range w {
+		if !slices.Contains(g, l) {
+			removed = append(removed, l)
+		}
+	}
+	return added, removed
+}

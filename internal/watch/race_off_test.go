@@ -1,0 +1,5 @@
+//go:build !race
+
+package watch
+
+const raceEnabled = false
