@@ -11,25 +11,15 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/watch"
 )
 
-// RecallResult is a recall as the API serves it.
-func RecallResult(r recall.Result) client.RecallResult {
-	return client.RecallResult{Items: recallItems(r.Items), Context: r.Context, Tokens: r.Tokens, Found: r.Found, Note: r.Note}
-}
-
-func recallItems(its []recall.Item) []client.RecallItem {
-	return each(its, func(it recall.Item) client.RecallItem {
-		return client.RecallItem{
-			ID: it.ID, Kind: it.Kind, Text: it.Text, Score: it.Score, Timestamp: it.Timestamp,
-			SessionID: it.SessionID, Role: it.Role, Tokens: it.Tokens, Explain: ptrTo(it.Explain, func(x recall.Explain) client.Explain { return client.Explain(x) }),
-		}
-	})
-}
+// RecallResult is a recall as the API serves it: recall's result is the
+// wire type already.
+func RecallResult(r recall.Result) client.RecallResult { return r }
 
 // Answer is an answer with its context as the API serves it.
 func Answer(r answer.Result) client.Answer {
 	return client.Answer{
 		Question: r.Question, Answer: r.Answer, Citations: r.Citations, Dropped: r.Dropped,
-		Abstained: r.Abstained, Provider: r.Provider, Items: recallItems(r.Items), Context: r.Context,
+		Abstained: r.Abstained, Provider: r.Provider, Items: r.Items, Context: r.Context,
 		Tokens: r.Tokens, Usage: ptrTo(r.Usage, func(u llm.Usage) client.AnswerUsage { return client.AnswerUsage(u) }),
 	}
 }
@@ -58,11 +48,8 @@ func RetentionResult(r consolidate.RetentionResult) client.RetentionResult {
 // Health is the judged health report.
 func Health(r health.Report) client.Health {
 	return client.Health{
-		State: r.State, Reasons: r.Reasons, At: r.At, System: client.HealthSystem(r.System),
-		Agents:     each(r.Agents, healthAgent),
-		Provider:   ptrTo(r.Provider, func(p health.Provider) client.HealthProvider { return client.HealthProvider(p) }),
-		Embeddings: ptrTo(r.Embeddings, func(e health.Embeddings) client.HealthEmbeddings { return client.HealthEmbeddings(e) }),
-		Errors:     r.Errors,
+		State: r.State, Reasons: r.Reasons, At: r.At, System: r.System, Agents: each(r.Agents, healthAgent),
+		Provider: r.Provider, Embeddings: r.Embeddings, Errors: r.Errors,
 	}
 }
 
@@ -70,8 +57,7 @@ func healthAgent(a health.Agent) client.HealthAgent {
 	return client.HealthAgent{
 		Name: a.Name, DBBytes: a.DBBytes, WALBytes: a.WALBytes, Memories: a.Memories, Backlog: a.Backlog,
 		OldestUnconsolidated: a.OldestUnconsolidated, LastConsolidated: a.LastConsolidated,
-		LastSuccess: a.LastSuccess, LastSuccessAgeHours: a.LastSuccessAgeHours,
-		LastFailure: ptrTo(a.LastFailure, func(f health.Failure) client.HealthFailure { return client.HealthFailure(f) }),
+		LastSuccess: a.LastSuccess, LastSuccessAgeHours: a.LastSuccessAgeHours, LastFailure: a.LastFailure,
 		Consolidation: ptrTo(a.Consolidation, func(t store.RunTotals) client.HealthRuns {
 			return client.HealthRuns{ByStatus: t.ByStatus, TokensIn: t.TokensIn, TokensOut: t.TokensOut}
 		}),
