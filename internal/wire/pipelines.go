@@ -27,12 +27,7 @@ func Answer(r answer.Result) client.Answer {
 // ConsolidateResult is what a consolidation did (or would do).
 func ConsolidateResult(r consolidate.Result) client.ConsolidateResult {
 	return client.ConsolidateResult{
-		Agent: r.Agent, Runs: Runs(r.Runs),
-		Plan: ptrTo(r.Plan, func(p consolidate.Plan) client.Plan {
-			return client.Plan{Provider: p.Provider, Model: p.Model,
-				Days: each(p.Days, func(d consolidate.DayPlan) client.DayPlan { return client.DayPlan(d) })}
-		}),
-		Retention: ptrTo(r.Retention, RetentionResult),
+		Agent: r.Agent, Runs: Runs(r.Runs), Plan: r.Plan, Retention: ptrTo(r.Retention, RetentionResult),
 	}
 }
 
