@@ -52,7 +52,7 @@ var mayImport = map[string][]string{
 	"internal/backup":      {"internal/store"},
 	"internal/health":      {"client", "internal/store"},
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
-	"internal/watch":       {"internal/capture", "internal/files", "internal/store", "internal/text"},
+	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},
 	"internal/consolidate": {"client", "internal/capture", "internal/llm", "internal/store", "internal/text", "internal/when"},
 	"internal/recall":      {"client", "internal/kinds", "internal/store", "internal/text", "internal/when"},
 	"internal/answer":      {"internal/capture", "internal/llm", "internal/recall", "internal/text"},

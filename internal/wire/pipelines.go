@@ -66,20 +66,13 @@ func FileOutcome(o watch.Outcome) client.FileOutcome {
 		Inserted: o.Inserted, Reused: o.Reused, Retired: o.Retired, Refreshed: o.Refreshed}
 }
 
-// ScanResults converts what scans of watched folders did.
-func ScanResults(rs []watch.ScanResult) []client.ScanResult {
-	return each(rs, func(r watch.ScanResult) client.ScanResult { return client.ScanResult(r) })
-}
+// ScanResults is what scans of watched folders did: the watcher's results
+// are the wire type already.
+func ScanResults(rs []watch.ScanResult) []client.ScanResult { return rs }
 
-// WatchFolders converts the watched folders' states.
-func WatchFolders(ss []watch.Status) []client.WatchFolder {
-	return each(ss, func(s watch.Status) client.WatchFolder {
-		return client.WatchFolder{Path: s.Path, Agent: s.Agent, Mode: s.Mode, Watching: s.Watching,
-			WatchedDirs: s.WatchedDirs, WatchError: s.WatchError, Error: s.Error, Pending: s.Pending,
-			LastScan:    ptrTo(s.LastScan, func(r watch.ScanResult) client.ScanResult { return client.ScanResult(r) }),
-			RescanEvery: s.RescanEvery, FilesTracked: s.FilesTracked}
-	})
-}
+// WatchFolders is the watched folders' states: the watcher's are the wire
+// type already.
+func WatchFolders(ss []watch.Status) []client.WatchFolder { return ss }
 
 // FailingFiles converts the tracked files whose last attempt failed.
 func FailingFiles(fs []watch.FailingFile) []client.FailingFile {
