@@ -55,15 +55,15 @@ var mayImport = map[string][]string{
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},
 	"internal/consolidate": {"client", "internal/capture", "internal/llm", "internal/store", "internal/text", "internal/when"},
 	"internal/recall":      {"client", "internal/kinds", "internal/store", "internal/text", "internal/when"},
-	"internal/answer":      {"internal/capture", "internal/llm", "internal/recall", "internal/text"},
+	"internal/answer":      {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
 	"internal/doctor":      {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},
 	"internal/locomo":      {"internal/capture", "internal/consolidate", "internal/kinds", "internal/recall", "internal/store"},
 
 	// Serving: the API's wire types come from the public client package.
 	"internal/mcpserver": {"client", "internal/recall"},
 	// wire converts the services' values into the client's types, once.
-	"internal/wire": {"client", "internal/answer", "internal/consolidate", "internal/health", "internal/llm",
-		"internal/recall", "internal/store", "internal/watch"},
+	"internal/wire": {"client", "internal/answer", "internal/consolidate", "internal/health", "internal/recall",
+		"internal/store", "internal/watch"},
 	"internal/server": {"client", "internal/answer", "internal/auth", "internal/backup", "internal/capture",
 		"internal/consolidate", "internal/health", "internal/llm", "internal/logging", "internal/recall",
 		"internal/store", "internal/watch", "internal/wire"},

@@ -5,7 +5,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
-	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
@@ -15,14 +14,9 @@ import (
 // wire type already.
 func RecallResult(r recall.Result) client.RecallResult { return r }
 
-// Answer is an answer with its context as the API serves it.
-func Answer(r answer.Result) client.Answer {
-	return client.Answer{
-		Question: r.Question, Answer: r.Answer, Citations: r.Citations, Dropped: r.Dropped,
-		Abstained: r.Abstained, Provider: r.Provider, Items: r.Items, Context: r.Context,
-		Tokens: r.Tokens, Usage: ptrTo(r.Usage, func(u llm.Usage) client.AnswerUsage { return client.AnswerUsage(u) }),
-	}
-}
+// Answer is an answer with its context as the API serves it: the answerer's
+// result is the wire type already.
+func Answer(r answer.Result) client.Answer { return r }
 
 // ConsolidateResult is what a consolidation did (or would do).
 func ConsolidateResult(r consolidate.Result) client.ConsolidateResult {
