@@ -324,35 +324,34 @@ func (c *Client) remember(ctx context.Context, agent string, body any) ([]Insert
 
 // Memories returns a page of agent's memories, newest first.
 func (c *Client) Memories(ctx context.Context, agent string, o ListOptions) (MemoryPage, error) {
-	q := url.Values{}
-	if !o.Since.IsZero() {
-		q.Set("since", o.Since.Format(time.RFC3339Nano))
-	}
-	if !o.Until.IsZero() {
-		q.Set("until", o.Until.Format(time.RFC3339Nano))
-	}
-	if o.SessionID != "" {
-		q.Set("session_id", o.SessionID)
-	}
-	if o.Session != "" {
-		q.Set("session", o.Session)
-	}
-	if o.Limit > 0 {
-		q.Set("limit", strconv.Itoa(o.Limit))
-	}
-	if o.Cursor != "" {
-		q.Set("cursor", o.Cursor)
-	}
+	q := query("since", rfc3339(o.Since), "until", rfc3339(o.Until), "session_id", o.SessionID,
+		"session", o.Session, "limit", positive(o.Limit), "cursor", o.Cursor)
 	var page MemoryPage
-	err := c.Do(ctx, http.MethodGet, agentPath(agent, "/memories", query(q)), nil, &page)
+	err := c.Do(ctx, http.MethodGet, agentPath(agent, "/memories", q), nil, &page)
 	return page, err
 }
 
-func query(q url.Values) string {
+// query is the URL query of the given keys and values ("" when there are
+// none), leaving out the keys whose value is empty.
+func query(keyValues ...string) string {
+	q := url.Values{}
+	for i := 0; i+1 < len(keyValues); i += 2 {
+		if v := keyValues[i+1]; v != "" {
+			q.Set(keyValues[i], v)
+		}
+	}
 	if len(q) == 0 {
 		return ""
 	}
 	return "?" + q.Encode()
+}
+
+// positive is n as a query value, or "" (left out) when it is not above 0.
+func positive(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return strconv.Itoa(n)
 }
 
 // Memory returns one memory.
@@ -378,23 +377,15 @@ func (c *Client) Recall(ctx context.Context, agent string, r RecallRequest) (Rec
 // Facts lists agent's facts: the current ones, or with History every
 // version, superseded and rejected ones included.
 func (c *Client) Facts(ctx context.Context, agent string, o FactsOptions) ([]Fact, error) {
-	q := url.Values{}
-	if o.Entity != "" {
-		q.Set("entity", o.Entity)
-	}
+	history := "" // left out unless asked for
 	if o.History {
-		q.Set("history", "true")
+		history = "true"
 	}
-	if !o.AsOf.IsZero() {
-		q.Set("as_of", o.AsOf.Format(time.RFC3339Nano))
-	}
-	if o.Limit > 0 {
-		q.Set("limit", strconv.Itoa(o.Limit))
-	}
+	q := query("entity", o.Entity, "history", history, "as_of", rfc3339(o.AsOf), "limit", positive(o.Limit))
 	var out struct {
 		Facts []Fact `json:"facts"`
 	}
-	err := c.Do(ctx, http.MethodGet, agentPath(agent, "/facts", query(q)), nil, &out)
+	err := c.Do(ctx, http.MethodGet, agentPath(agent, "/facts", q), nil, &out)
 	return out.Facts, err
 }
 
@@ -406,20 +397,11 @@ func (c *Client) RejectFact(ctx context.Context, agent string, factID int64) err
 
 // Consolidations lists agent's day records, newest first.
 func (c *Client) Consolidations(ctx context.Context, agent string, o ConsolidationsOptions) ([]Consolidation, error) {
-	q := url.Values{}
-	if o.Since != "" {
-		q.Set("since", o.Since)
-	}
-	if o.Until != "" {
-		q.Set("until", o.Until)
-	}
-	if o.Limit > 0 {
-		q.Set("limit", strconv.Itoa(o.Limit))
-	}
+	q := query("since", o.Since, "until", o.Until, "limit", positive(o.Limit))
 	var out struct {
 		Consolidations []Consolidation `json:"consolidations"`
 	}
-	err := c.Do(ctx, http.MethodGet, agentPath(agent, "/consolidations", query(q)), nil, &out)
+	err := c.Do(ctx, http.MethodGet, agentPath(agent, "/consolidations", q), nil, &out)
 	return out.Consolidations, err
 }
 

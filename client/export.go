@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 )
 
 // CreatedAgent is the answer to POST /v1/agents.
@@ -111,7 +110,7 @@ type ImportOptions struct {
 func (c *Client) Import(ctx context.Context, agent string, export []byte, o ImportOptions) (Imported, error) {
 	path := agentPath(agent, "/import")
 	if o.Merge {
-		path += "?" + url.Values{"merge": {"true"}}.Encode()
+		path += query("merge", "true")
 	}
 	var out Imported
 	err := c.DoBody(ctx, http.MethodPost, path, ExportContentType, export, &out)

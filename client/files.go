@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"mime/multipart"
 	"net/http"
-	"net/url"
 	"time"
 )
 
@@ -50,15 +49,8 @@ func (c *Client) UploadFile(ctx context.Context, agent, name string, data []byte
 	if err := mw.Close(); err != nil {
 		return FileOutcome{}, fmt.Errorf("dormouse: upload %q: %w", name, err)
 	}
-	q := url.Values{}
-	if !o.MTime.IsZero() {
-		q.Set("mtime", o.MTime.Format(time.RFC3339Nano))
-	}
-	if o.Path != "" {
-		q.Set("path", o.Path)
-	}
 	var out FileOutcome
-	err = c.DoBody(ctx, http.MethodPost, agentPath(agent, "/files", query(q)), mw.FormDataContentType(), body.Bytes(), &out)
+	err = c.DoBody(ctx, http.MethodPost, agentPath(agent, "/files", query("mtime", rfc3339(o.MTime), "path", o.Path)), mw.FormDataContentType(), body.Bytes(), &out)
 	return out, err
 }
 
@@ -66,15 +58,11 @@ func (c *Client) UploadFile(ctx context.Context, agent, name string, data []byte
 // empty) and returns what each scan did. A scan that failed part way is
 // reported with the error the daemon gave, after the results it has.
 func (c *Client) WatchScan(ctx context.Context, agent string) ([]ScanResult, error) {
-	q := url.Values{}
-	if agent != "" {
-		q.Set("agent", agent)
-	}
 	var out struct {
 		Scans []ScanResult `json:"scans"`
 		Error string       `json:"error,omitempty"`
 	}
-	if err := c.Do(ctx, http.MethodPost, "/v1/watch/scan"+query(q), nil, &out); err != nil {
+	if err := c.Do(ctx, http.MethodPost, "/v1/watch/scan"+query("agent", agent), nil, &out); err != nil {
 		return nil, err
 	}
 	if out.Error != "" {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -39,25 +40,8 @@ const DefaultMaxSentences = 3
 // NothingFound is the answer when nothing relevant is stored.
 const NothingFound = "Nothing stored answers this."
 
-// Result is an answer with the context it came from.
-type Result struct {
-	Question string `json:"question"`
-	Answer   string `json:"answer"`
-	// Citations are the items the answer cites, in order of first use;
-	// each is one of Items.
-	Citations []string `json:"citations"`
-	// Dropped are citations the model wrote that named no item of the
-	// context; they were removed from the answer.
-	Dropped []string `json:"dropped_citations,omitempty"`
-	// Abstained is true when nothing was recalled, so nothing was said.
-	Abstained bool   `json:"abstained"`
-	Provider  string `json:"provider"` // "offline" or provider/model
-	// The recalled context, as POST /recall returns it.
-	Items   []recall.Item `json:"items"`
-	Context string        `json:"context"`
-	Tokens  int           `json:"tokens"`
-	Usage   *llm.Usage    `json:"usage,omitempty"`
-}
+// Result is an answer with the context it came from, as the API serves it.
+type Result = client.Answer
 
 // Ask recalls q's context from s and answers from it.
 func (a *Answerer) Ask(ctx context.Context, s recall.Searcher, q recall.Query) (Result, error) {
@@ -102,7 +86,8 @@ func (a *Answerer) Compose(ctx context.Context, question string, asOf time.Time,
 	if err != nil {
 		return Result{}, fmt.Errorf("answer with %s: %w", out.Provider, err)
 	}
-	out.Usage = &u
+	usage := client.AnswerUsage(u)
+	out.Usage = &usage
 	valid := make(map[string]bool, len(res.Items))
 	for _, it := range res.Items {
 		valid[it.ID] = true

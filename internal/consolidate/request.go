@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -51,23 +52,11 @@ type Result struct {
 }
 
 // Plan is what a consolidation would do, without calling anything.
-type Plan struct {
-	Provider string    `json:"provider"`
-	Model    string    `json:"model"`
-	Days     []DayPlan `json:"days"`
-}
+type Plan = client.Plan
 
-// DayPlan is the plan for one day.
-type DayPlan struct {
-	Day            string `json:"day"`
-	Memories       int    `json:"memories"`
-	Unconsolidated int    `json:"unconsolidated"`
-	Chunks         int    `json:"chunks"`
-	// Calls is model calls (chunks, plus one to merge them when there are
-	// several); the offline consolidator makes none.
-	Calls           int `json:"calls"`
-	EstimatedTokens int `json:"estimated_tokens"`
-}
+// DayPlan is the plan for one day. Calls is model calls (chunks, plus one
+// to merge them when there are several); the offline consolidator makes none.
+type DayPlan = client.DayPlan
 
 // Estimator is a consolidator that calls a model and can say, without
 // calling it, what a day cut into chunks would cost: calls, and tokens in

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -26,22 +27,7 @@ const diskFailingPercent = 98
 
 // System is one reading of the host. Pointers are null when the host does
 // not offer the value (no thermal sensor; no previous CPU sample yet).
-type System struct {
-	CPUPercent    *float64 `json:"cpu_percent"`
-	Load1         float64  `json:"load1"`
-	Load5         float64  `json:"load5"`
-	Load15        float64  `json:"load15"`
-	MemUsedBytes  uint64   `json:"mem_used_bytes"`
-	MemTotalBytes uint64   `json:"mem_total_bytes"`
-	SwapUsedBytes uint64   `json:"swap_used_bytes"`
-	SwapTotal     uint64   `json:"swap_total_bytes"`
-	DiskPath      string   `json:"disk_path"`
-	DiskUsedBytes uint64   `json:"disk_used_bytes"`
-	DiskTotal     uint64   `json:"disk_total_bytes"`
-	DiskPercent   float64  `json:"disk_percent"`
-	TemperatureC  *float64 `json:"temperature_c"`
-	UptimeSeconds uint64   `json:"uptime_seconds"`
-}
+type System = client.HealthSystem
 
 // Agent is one reading of an agent's file and consolidation.
 type Agent struct {
@@ -71,11 +57,7 @@ type Agent struct {
 }
 
 // Failure is the latest failed consolidation run among the recent ones.
-type Failure struct {
-	Day   string    `json:"day"`
-	At    time.Time `json:"at"`
-	Error string    `json:"error,omitempty"`
-}
+type Failure = client.HealthFailure
 
 // Readings is what a Collector measured.
 type Readings struct {

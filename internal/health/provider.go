@@ -5,16 +5,12 @@ import (
 	"errors"
 	"sync"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/client"
 )
 
 // Provider is the last reachability probe of the LLM provider.
-type Provider struct {
-	Name      string    `json:"name"`
-	Reachable bool      `json:"reachable"`
-	NotProbed bool      `json:"not_probed,omitempty"` // no cheap probe exists for it: not judged
-	Error     string    `json:"error,omitempty"`
-	CheckedAt time.Time `json:"checked_at"`
-}
+type Provider = client.HealthProvider
 
 // ProviderProbe rate-limits a provider probe: at most one request per Every,
 // the answer cached in between, so /health, /metrics and the periodic

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/when"
@@ -26,26 +27,9 @@ type Searcher interface {
 	Speaks(ctx context.Context, name string, until time.Time) (bool, error)
 }
 
-// Explain is why an item ranked where it did: the parts of its score.
-type Explain struct {
-	Relevance   float64 `json:"relevance"`             // BM25 against the query's words, relative to the best match
-	Expansion   float64 `json:"expansion,omitempty"`   // BM25 against related words (concepts, feedback)
-	ByKind      float64 `json:"by_kind,omitempty"`     // BM25 of the question's words against the kinds of thing its words name
-	Coverage    float64 `json:"coverage"`              // share of the query's words the item holds
-	Importance  float64 `json:"importance"`            // as stored (confidence for facts)
-	Use         float64 `json:"use,omitempty"`         // how often a fact was offered before: log2(1+count)/5, at most 1
-	Recency     float64 `json:"recency"`               // 1 now, 0.5 one half-life ago
-	Speaker     float64 `json:"speaker,omitempty"`     // the question names who said it
-	Entity      float64 `json:"entity,omitempty"`      // the item names an entity the question names
-	InRange     float64 `json:"in_range,omitempty"`    // inside the question's date range
-	Neighbour   float64 `json:"neighbour,omitempty"`   // score passed on from an adjacent turn
-	DayRecord   float64 `json:"day_record,omitempty"`  // its day's record matched the question
-	Context     float64 `json:"context,omitempty"`     // relevance of the turns beside it
-	Semantic    float64 `json:"semantic,omitempty"`    // similarity of its embedding to the question's (optional arm)
-	Informative float64 `json:"informative,omitempty"` // how likely its text states something rather than chats (memories)
-	Pinned      bool    `json:"pinned,omitempty"`      // offered as a critical memory
-	Total       float64 `json:"total"`
-}
+// Explain is why an item ranked where it did: the parts of its score, as the
+// API serves them.
+type Explain = client.Explain
 
 // Tuning holds the ranker's weights. The zero value means the defaults
 // (measured on LoCoMo's development split; see the package README).

@@ -11,6 +11,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -74,29 +75,13 @@ type Query struct {
 	Explain      bool   // attach each item's score parts
 }
 
-// Item is one cited piece of context.
-type Item struct {
-	ID        string    `json:"id"`   // the citation: memory:42, consolidation:3, fact:7
-	Kind      string    `json:"kind"` // memory, consolidation or fact
-	Text      string    `json:"text"`
-	Score     float64   `json:"score"`
-	Timestamp time.Time `json:"timestamp"`
-	SessionID string    `json:"session_id,omitempty"`
-	Role      string    `json:"role,omitempty"`
-	Tokens    int       `json:"tokens"`
-	Explain   *Explain  `json:"explain,omitempty"`
-}
+// Item is one cited piece of context, as the API serves it.
+type Item = client.RecallItem
 
-// Result is the ranked items and the context assembled from them.
-type Result struct {
-	Items   []Item `json:"items"`
-	Context string `json:"context"`
-	Tokens  int    `json:"tokens"`
-	// Found is false when nothing stored matched the question well enough
-	// (the precision floor): Items is then empty and Note says so.
-	Found bool   `json:"found"`
-	Note  string `json:"note,omitempty"`
-}
+// Result is the ranked items and the context assembled from them, as the API
+// serves it. Found is false when nothing stored matched the question well
+// enough (the precision floor); Note then says so.
+type Result = client.RecallResult
 
 // layerCandidates is how many consolidation and fact candidates a query
 // takes.

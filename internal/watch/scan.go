@@ -140,7 +140,7 @@ func (s *scanRun) failed() bool {
 func (s *scanRun) count(o Outcome) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.res.add(o)
+	tally(s.res, o)
 }
 
 // prepareFiles is a worker: each file the walk hands it that changed is read

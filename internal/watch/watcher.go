@@ -19,6 +19,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/files"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -62,39 +63,16 @@ func (f Folder) settle() time.Duration {
 	return time.Second
 }
 
-// Status is what a folder's watcher is doing, for `dormouse watch status` and the API.
-type Status struct {
-	Path         string        `json:"path"`
-	Agent        string        `json:"agent"`
-	Mode         string        `json:"mode"`
-	Watching     bool          `json:"watching"` // inotify events arrive (else only rescans see changes)
-	WatchedDirs  int           `json:"watched_dirs"`
-	WatchError   string        `json:"watch_error,omitempty"` // e.g. the inotify watch limit reached
-	Error        string        `json:"error,omitempty"`       // the folder itself cannot be read
-	Pending      int           `json:"pending"`
-	LastScan     *ScanResult   `json:"last_scan,omitempty"`
-	RescanEvery  time.Duration `json:"rescan_every_ns"`
-	FilesTracked int           `json:"files_tracked"`
-}
+// Status is what a folder's watcher is doing, for `dormouse watch status` and
+// the API. WatchError says why inotify events do not arrive (e.g. the inotify
+// watch limit reached); Error, that the folder itself cannot be read.
+type Status = client.WatchFolder
 
 // ScanResult counts what one scan (or batch of events) did.
-type ScanResult struct {
-	Path      string    `json:"path"`
-	Agent     string    `json:"agent"`
-	Started   time.Time `json:"started"`
-	Duration  string    `json:"duration"`
-	Seen      int       `json:"seen"`      // candidate files found
-	Unchanged int       `json:"unchanged"` // already up to date
-	Ingested  int       `json:"ingested"`  // files whose memories were stored or reused
-	Memories  int       `json:"memories"`  // memories stored
-	Skipped   int       `json:"skipped"`
-	Failed    int       `json:"failed"`
-	Removed   int       `json:"removed"`             // tracked files gone
-	Retired   int       `json:"retired"`             // memories retired
-	Described int       `json:"described,omitempty"` // images stored before a vision model, described now
-}
+type ScanResult = client.ScanResult
 
-func (r *ScanResult) add(o Outcome) {
+// tally counts o in r.
+func tally(r *ScanResult, o Outcome) {
 	switch o.Status {
 	case "unchanged":
 		r.Unchanged++
@@ -467,7 +445,7 @@ func (w *Watcher) processBatch(ctx context.Context, rels []string) error {
 		if err != nil {
 			return err
 		}
-		res.add(o)
+		tally(&res, o)
 	}
 	for _, rel := range gone {
 		// A folder that went away takes its files with it.

@@ -5,44 +5,23 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
-	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
 )
 
-// RecallResult is a recall as the API serves it.
-func RecallResult(r recall.Result) client.RecallResult {
-	return client.RecallResult{Items: recallItems(r.Items), Context: r.Context, Tokens: r.Tokens, Found: r.Found, Note: r.Note}
-}
+// RecallResult is a recall as the API serves it: recall's result is the
+// wire type already.
+func RecallResult(r recall.Result) client.RecallResult { return r }
 
-func recallItems(its []recall.Item) []client.RecallItem {
-	return each(its, func(it recall.Item) client.RecallItem {
-		return client.RecallItem{
-			ID: it.ID, Kind: it.Kind, Text: it.Text, Score: it.Score, Timestamp: it.Timestamp,
-			SessionID: it.SessionID, Role: it.Role, Tokens: it.Tokens, Explain: ptrTo(it.Explain, func(x recall.Explain) client.Explain { return client.Explain(x) }),
-		}
-	})
-}
-
-// Answer is an answer with its context as the API serves it.
-func Answer(r answer.Result) client.Answer {
-	return client.Answer{
-		Question: r.Question, Answer: r.Answer, Citations: r.Citations, Dropped: r.Dropped,
-		Abstained: r.Abstained, Provider: r.Provider, Items: recallItems(r.Items), Context: r.Context,
-		Tokens: r.Tokens, Usage: ptrTo(r.Usage, func(u llm.Usage) client.AnswerUsage { return client.AnswerUsage(u) }),
-	}
-}
+// Answer is an answer with its context as the API serves it: the answerer's
+// result is the wire type already.
+func Answer(r answer.Result) client.Answer { return r }
 
 // ConsolidateResult is what a consolidation did (or would do).
 func ConsolidateResult(r consolidate.Result) client.ConsolidateResult {
 	return client.ConsolidateResult{
-		Agent: r.Agent, Runs: Runs(r.Runs),
-		Plan: ptrTo(r.Plan, func(p consolidate.Plan) client.Plan {
-			return client.Plan{Provider: p.Provider, Model: p.Model,
-				Days: each(p.Days, func(d consolidate.DayPlan) client.DayPlan { return client.DayPlan(d) })}
-		}),
-		Retention: ptrTo(r.Retention, RetentionResult),
+		Agent: r.Agent, Runs: Runs(r.Runs), Plan: r.Plan, Retention: ptrTo(r.Retention, RetentionResult),
 	}
 }
 
@@ -58,11 +37,8 @@ func RetentionResult(r consolidate.RetentionResult) client.RetentionResult {
 // Health is the judged health report.
 func Health(r health.Report) client.Health {
 	return client.Health{
-		State: r.State, Reasons: r.Reasons, At: r.At, System: client.HealthSystem(r.System),
-		Agents:     each(r.Agents, healthAgent),
-		Provider:   ptrTo(r.Provider, func(p health.Provider) client.HealthProvider { return client.HealthProvider(p) }),
-		Embeddings: ptrTo(r.Embeddings, func(e health.Embeddings) client.HealthEmbeddings { return client.HealthEmbeddings(e) }),
-		Errors:     r.Errors,
+		State: r.State, Reasons: r.Reasons, At: r.At, System: r.System, Agents: each(r.Agents, healthAgent),
+		Provider: r.Provider, Embeddings: r.Embeddings, Errors: r.Errors,
 	}
 }
 
@@ -70,8 +46,7 @@ func healthAgent(a health.Agent) client.HealthAgent {
 	return client.HealthAgent{
 		Name: a.Name, DBBytes: a.DBBytes, WALBytes: a.WALBytes, Memories: a.Memories, Backlog: a.Backlog,
 		OldestUnconsolidated: a.OldestUnconsolidated, LastConsolidated: a.LastConsolidated,
-		LastSuccess: a.LastSuccess, LastSuccessAgeHours: a.LastSuccessAgeHours,
-		LastFailure: ptrTo(a.LastFailure, func(f health.Failure) client.HealthFailure { return client.HealthFailure(f) }),
+		LastSuccess: a.LastSuccess, LastSuccessAgeHours: a.LastSuccessAgeHours, LastFailure: a.LastFailure,
 		Consolidation: ptrTo(a.Consolidation, func(t store.RunTotals) client.HealthRuns {
 			return client.HealthRuns{ByStatus: t.ByStatus, TokensIn: t.TokensIn, TokensOut: t.TokensOut}
 		}),
@@ -85,20 +60,13 @@ func FileOutcome(o watch.Outcome) client.FileOutcome {
 		Inserted: o.Inserted, Reused: o.Reused, Retired: o.Retired, Refreshed: o.Refreshed}
 }
 
-// ScanResults converts what scans of watched folders did.
-func ScanResults(rs []watch.ScanResult) []client.ScanResult {
-	return each(rs, func(r watch.ScanResult) client.ScanResult { return client.ScanResult(r) })
-}
+// ScanResults is what scans of watched folders did: the watcher's results
+// are the wire type already.
+func ScanResults(rs []watch.ScanResult) []client.ScanResult { return rs }
 
-// WatchFolders converts the watched folders' states.
-func WatchFolders(ss []watch.Status) []client.WatchFolder {
-	return each(ss, func(s watch.Status) client.WatchFolder {
-		return client.WatchFolder{Path: s.Path, Agent: s.Agent, Mode: s.Mode, Watching: s.Watching,
-			WatchedDirs: s.WatchedDirs, WatchError: s.WatchError, Error: s.Error, Pending: s.Pending,
-			LastScan:    ptrTo(s.LastScan, func(r watch.ScanResult) client.ScanResult { return client.ScanResult(r) }),
-			RescanEvery: s.RescanEvery, FilesTracked: s.FilesTracked}
-	})
-}
+// WatchFolders is the watched folders' states: the watcher's are the wire
+// type already.
+func WatchFolders(ss []watch.Status) []client.WatchFolder { return ss }
 
 // FailingFiles converts the tracked files whose last attempt failed.
 func FailingFiles(fs []watch.FailingFile) []client.FailingFile {
