@@ -108,7 +108,7 @@ func runConsolidate(ctx context.Context, env Env, args []string) error {
 // waiting (status counts them) are today's: a day is consolidated once it
 // has ended, at midnight in the configured time zone, and --date does it
 // now.
-func explainNothing(ctx context.Context, env Env, b backend, configPath string, results []consolidate.Result) error {
+func explainNothing(ctx context.Context, env Env, b backend, configPath string, results []client.ConsolidateResult) error {
 	fmt.Fprintln(env.Stdout, "nothing to consolidate")
 	cfg, err := loadConfig(env, configPath, nil)
 	if err != nil {
