@@ -13,18 +13,11 @@ import (
 )
 
 func runAsk(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "ask", "[flags] QUESTION")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "ask", "[flags] QUESTION")
 	var req recall.Request
-	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "token budget for the context (default: configured, 1000)")
+	recallWindowFlags(fs, &req)
 	fs.IntVar(&req.K, "k", 0, "maximum number of context items (default: configured, 10)")
 	fs.StringVar(&req.AsOf, "as-of", "", "ask as of this time, RFC 3339: nothing newer is used")
-	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
-	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
-	fs.StringVar(&req.SessionID, "session-id", "", "only this session's memories")
-	oldName(fs, "budget", "budget-tokens")
-	oldName(fs, "session", "session-id")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -48,7 +41,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 		res, err = be.Ask(ctx, c.agent, req)
 	case *local:
 		var ar answer.Result
-		ar, err = askLocal(ctx, &c, be, q)
+		ar, err = askLocal(ctx, c, be, q)
 		res = wire.Answer(ar)
 	default:
 		err = fmt.Errorf("ask: unsupported backend %T", b)

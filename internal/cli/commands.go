@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -67,9 +68,7 @@ func parseTimeFlag(name, v string) (time.Time, error) {
 }
 
 func runIngest(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "ingest", "[flags] [TEXT...]   (no TEXT: read it from stdin)")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "ingest", "[flags] [TEXT...]   (no TEXT: read it from stdin)")
 	in := capture.Input{}
 	fs.StringVar(&in.SessionID, "session-id", "", "session id")
 	fs.StringVar(&in.Role, "role", "", "role (user, assistant, tool, note...)")
@@ -136,23 +135,27 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-func runRecall(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "recall", "[flags] QUERY")
-	var c common
-	c.register(fs, true)
-	var req recall.Request
+// recallWindowFlags registers the request flags recall and ask share: the
+// token budget, the time window and the session.
+func recallWindowFlags(fs *flag.FlagSet, req *recall.Request) {
 	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "token budget for the context (default: configured, 1000)")
-	fs.IntVar(&req.K, "k", 0, "maximum number of items (default: configured, 10)")
-	fs.StringVar(&req.AsOf, "as-of", "", "answer as of this time, RFC 3339: nothing newer is used")
 	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
 	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
 	fs.StringVar(&req.SessionID, "session-id", "", "only this session's memories")
+	oldName(fs, "budget", "budget-tokens")
+	oldName(fs, "session", "session-id")
+}
+
+func runRecall(ctx context.Context, env Env, args []string) error {
+	fs, c := agentCommand(env, "recall", "[flags] QUERY")
+	var req recall.Request
+	recallWindowFlags(fs, &req)
+	fs.IntVar(&req.K, "k", 0, "maximum number of items (default: configured, 10)")
+	fs.StringVar(&req.AsOf, "as-of", "", "answer as of this time, RFC 3339: nothing newer is used")
 	fs.StringVar(&req.Role, "role", "", "only memories with this role (who said it)")
 	fs.StringVar(&req.Source, "source", "", "only memories from this source")
 	fs.StringVar(&req.Entity, "entity", "", "only memories naming this entity")
 	fs.BoolVar(&req.Explain, "explain", false, "show why each item ranked where it did (score parts)")
-	oldName(fs, "budget", "budget-tokens")
-	oldName(fs, "session", "session-id")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -196,9 +199,7 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 }
 
 func runList(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "list", "[flags]")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "list", "[flags]")
 	since := fs.String("since", "", "from this time on, RFC 3339")
 	until := fs.String("until", "", "up to this time, RFC 3339")
 	var o client.ListOptions
@@ -251,9 +252,7 @@ func runList(ctx context.Context, env Env, args []string) error {
 }
 
 func runShow(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "show", "[flags] ID   (12 or memory:12, fact:12, consolidation:12)")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "show", "[flags] ID   (12 or memory:12, fact:12, consolidation:12)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -324,9 +323,7 @@ func showMemory(w io.Writer, m client.Memory) {
 }
 
 func runAgents(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "agents", "[flags]")
-	var c common
-	c.register(fs, false)
+	fs, c := hostCommand(env, "agents", "[flags]")
 	if err := parseNone(fs, args); err != nil {
 		return err
 	}
@@ -352,9 +349,7 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 }
 
 func runStatus(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
-	var c common
-	c.register(fs, false)
+	fs, c := hostCommand(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
 	if err := parseNone(fs, args); err != nil {
 		return err
 	}

@@ -24,9 +24,7 @@ func runWatch(ctx context.Context, env Env, args []string) error {
 	if !ok {
 		return err
 	}
-	fs := newFlags(env, "watch "+verb, "[flags]")
-	var c common
-	c.register(fs, false)
+	fs, c := hostCommand(env, "watch "+verb, "[flags]")
 	agent := fs.String("agent", "", "only this agent's folders (scan)")
 	if err := parseNone(fs, rest); err != nil {
 		return err
@@ -42,7 +40,7 @@ func runWatch(ctx context.Context, env Env, args []string) error {
 	return usagef("unknown watch verb %q: want list, scan or status", verb)
 }
 
-func watchList(env Env, c common) error {
+func watchList(env Env, c *common) error {
 	cfg, err := loadConfig(env, c.configPath, nil)
 	if err != nil {
 		return err
@@ -64,7 +62,7 @@ func watchList(env Env, c common) error {
 	return tw.Flush()
 }
 
-func watchScan(ctx context.Context, env Env, c common, agent string) error {
+func watchScan(ctx context.Context, env Env, c *common, agent string) error {
 	b, err := c.open(ctx, env, c.data != "")
 	if err != nil {
 		return err
@@ -111,7 +109,7 @@ func watchScan(ctx context.Context, env Env, c common, agent string) error {
 	return nil
 }
 
-func watchStatus(ctx context.Context, env Env, c common) error {
+func watchStatus(ctx context.Context, env Env, c *common) error {
 	b, err := c.open(ctx, env, false)
 	if err != nil {
 		return err
@@ -164,7 +162,7 @@ func watchStatus(ctx context.Context, env Env, c common) error {
 
 // ingestFile runs `dormouse ingest --file PATH`: the file pipeline, through the daemon or on the
 // agent files directly.
-func ingestFile(ctx context.Context, env Env, c common, name string) error {
+func ingestFile(ctx context.Context, env Env, c *common, name string) error {
 	fi, err := os.Stat(name)
 	if err != nil {
 		return fmt.Errorf("ingest --file: %w", err)
