@@ -22,6 +22,13 @@ type localFlags struct {
 	json       bool
 }
 
+// filesCommand starts the flags of a verb that always works on the files.
+func filesCommand(env Env, name, synopsis string) (*flag.FlagSet, *localFlags) {
+	fs, l := newFlags(env, name, synopsis), &localFlags{}
+	l.register(fs)
+	return fs, l
+}
+
 func (l *localFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.configPath, "config", "", "configuration file (default "+config.DefaultPath+" if it exists; env DORMOUSE_CONFIG)")
 	fs.StringVar(&l.data, "data", "", "data directory (default: the configured data_dir)")
@@ -37,9 +44,7 @@ func (l *localFlags) load(env Env) (config.Config, error) {
 }
 
 func runBackup(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "backup", "[--agent A] [--dest DIR] [--keep N] [flags]   (default: every agent)")
-	var l localFlags
-	l.register(fs)
+	fs, l := filesCommand(env, "backup", "[--agent A] [--dest DIR] [--keep N] [flags]   (default: every agent)")
 	agent := fs.String("agent", "", "back up only this agent")
 	dest := fs.String("dest", "", "backup directory (default: the configured backup.dir, or DATA/backups)")
 	keep := fs.Int("keep", 0, "backups kept per agent (default: the configured backup.keep)")
@@ -111,9 +116,7 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 }
 
 func runRestore(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]")
-	var l localFlags
-	l.register(fs)
+	fs, l := filesCommand(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]")
 	agent := fs.String("agent", "", "the agent whose file is replaced (required)")
 	from := fs.String("from", "", "the backup file to restore (default: the agent's newest in the backup directory)")
 	dir := fs.String("dest", "", "backup directory to look in (default: the configured backup.dir, or DATA/backups)")
