@@ -13,19 +13,20 @@ import (
 // One fact, one day record, and the correction of a fact: what the web
 // page shows and does, as API calls for the CLI and other clients.
 
-// pathID reads the {id} of a path naming one thing of kind what.
-func pathID(r *http.Request, what string) (int64, error) {
+// pathID reads the {id} of a path naming one thing of kind what; a bad id
+// is answered here, and ok is false.
+func (s *Server) pathID(w http.ResponseWriter, r *http.Request, what string) (id int64, ok bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, badRequest("invalid_id", "%s id must be a positive integer, got %q", what, r.PathValue("id"))
+		s.requestError(w, r, badRequest("invalid_id", "%s id must be a positive integer, got %q", what, r.PathValue("id")))
+		return 0, false
 	}
-	return id, nil
+	return id, true
 }
 
 func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := pathID(r, "fact")
-	if err != nil {
-		s.requestError(w, r, err)
+	id, ok := s.pathID(w, r, "fact")
+	if !ok {
 		return
 	}
 	f, err := a.Fact(r.Context(), id)
@@ -37,9 +38,8 @@ func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent)
 }
 
 func (s *Server) getConsolidation(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := pathID(r, "consolidation")
-	if err != nil {
-		s.requestError(w, r, err)
+	id, ok := s.pathID(w, r, "consolidation")
+	if !ok {
 		return
 	}
 	c, err := a.Consolidation(r.Context(), id)
@@ -55,9 +55,8 @@ func (s *Server) getConsolidation(w http.ResponseWriter, r *http.Request, a *sto
 // correctFact is the page's correction form as an API call: body
 // {"content","value"}; it answers the new current fact.
 func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := pathID(r, "fact")
-	if err != nil {
-		s.requestError(w, r, err)
+	id, ok := s.pathID(w, r, "fact")
+	if !ok {
 		return
 	}
 	var body client.FactCorrection

@@ -196,9 +196,8 @@ func (s *Server) getWatchStatus(w http.ResponseWriter, r *http.Request) {
 // memoryOrigin explains a memory from a file: the content's hash, whether (and when) it was
 // retired, and the tracked paths that hold that content now.
 func (s *Server) memoryOrigin(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := memoryID(r)
-	if err != nil {
-		s.requestError(w, r, err)
+	id, ok := s.pathID(w, r, "memory")
+	if !ok {
 		return
 	}
 	o, err := a.MemoryOrigin(r.Context(), id)

@@ -253,18 +253,9 @@ func sessionParam(q url.Values) (string, error) {
 	return id, nil
 }
 
-func memoryID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, badRequest("invalid_id", "memory id must be a positive integer, got %q", r.PathValue("id"))
-	}
-	return id, nil
-}
-
 func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := memoryID(r)
-	if err != nil {
-		s.requestError(w, r, err)
+	id, ok := s.pathID(w, r, "memory")
+	if !ok {
 		return
 	}
 	m, err := a.Get(r.Context(), id)
@@ -276,9 +267,8 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agen
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := memoryID(r)
-	if err != nil {
-		s.requestError(w, r, err)
+	id, ok := s.pathID(w, r, "memory")
+	if !ok {
 		return
 	}
 	if err := a.Delete(r.Context(), id); err != nil {
@@ -352,9 +342,8 @@ func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agen
 // rejectFact is how a user deletes a fact: it is kept as rejected, so the
 // same claim arriving again does not come back as current.
 func (s *Server) rejectFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.requestError(w, r, badRequest("invalid_id", "fact id must be a positive integer, got %q", r.PathValue("id")))
+	id, ok := s.pathID(w, r, "fact")
+	if !ok {
 		return
 	}
 	if err := a.RejectFact(r.Context(), id); err != nil {
