@@ -8,6 +8,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // One fact, one day record, and the correction of a fact: what the web
@@ -34,7 +35,7 @@ func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wireFact(f))
+	writeJSON(w, http.StatusOK, wire.Fact(f))
 }
 
 func (s *Server) getConsolidation(w http.ResponseWriter, r *http.Request, a *store.Agent) {
@@ -47,9 +48,7 @@ func (s *Server) getConsolidation(w http.ResponseWriter, r *http.Request, a *sto
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, client.Consolidation{ID: c.ID, Date: c.Date, Summary: c.Summary, KeyFacts: c.KeyFacts,
-		Entities: c.Entities, Topics: c.Topics, Insights: c.Insights, SourceIDs: c.SourceIDs, Model: c.Model,
-		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt})
+	writeJSON(w, http.StatusOK, wire.Consolidation(c))
 }
 
 // correctFact is the page's correction form as an API call: body
@@ -75,7 +74,7 @@ func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Ag
 		return
 	}
 	s.log.InfoContext(r.Context(), "fact corrected", "agent", a.Name(), "id", id, "new", res.ID)
-	writeJSON(w, http.StatusOK, wireFact(f))
+	writeJSON(w, http.StatusOK, wire.Fact(f))
 }
 
 // correctionError answers a correction the store refused, with the reason
@@ -94,13 +93,4 @@ func (s *Server) correctionError(w http.ResponseWriter, r *http.Request, err err
 	default:
 		s.requestError(w, r, err)
 	}
-}
-
-// wireFact is a stored fact in the API's shape.
-func wireFact(f store.Fact) client.Fact {
-	return client.Fact{ID: f.ID, Entity: f.Entity, EntityType: f.EntityType, Attribute: f.Attribute, Value: f.Value,
-		FactType: f.FactType, Content: f.Content, Confidence: f.Confidence, SourceMemoryIDs: f.SourceMemoryIDs,
-		SourceConsolidationIDs: f.SourceConsolidationIDs, ValidFrom: f.ValidFrom, ValidTo: f.ValidTo,
-		SupersededBy: f.SupersededBy, Rejected: f.Rejected, CreatedAt: f.CreatedAt, LastAccessed: f.LastAccessed,
-		AccessCount: f.AccessCount}
 }
