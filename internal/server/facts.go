@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -25,30 +26,28 @@ func (s *Server) pathID(w http.ResponseWriter, r *http.Request, what string) (id
 	return id, true
 }
 
-func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, ok := s.pathID(w, r, "fact")
+// getByID answers a GET of one thing of kind what named by the path's {id}:
+// get reads it, out is its wire form.
+func getByID[T, W any](s *Server, w http.ResponseWriter, r *http.Request, what string,
+	get func(context.Context, int64) (T, error), out func(T) W) {
+	id, ok := s.pathID(w, r, what)
 	if !ok {
 		return
 	}
-	f, err := a.Fact(r.Context(), id)
+	v, err := get(r.Context(), id)
 	if err != nil {
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.Fact(f))
+	writeJSON(w, http.StatusOK, out(v))
+}
+
+func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	getByID(s, w, r, "fact", a.Fact, wire.Fact)
 }
 
 func (s *Server) getConsolidation(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, ok := s.pathID(w, r, "consolidation")
-	if !ok {
-		return
-	}
-	c, err := a.Consolidation(r.Context(), id)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, wire.Consolidation(c))
+	getByID(s, w, r, "consolidation", a.Consolidation, wire.Consolidation)
 }
 
 // correctFact is the page's correction form as an API call: body

@@ -254,16 +254,7 @@ func sessionParam(q url.Values) (string, error) {
 }
 
 func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, ok := s.pathID(w, r, "memory")
-	if !ok {
-		return
-	}
-	m, err := a.Get(r.Context(), id)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, wire.Memory(m))
+	getByID(s, w, r, "memory", a.Get, wire.Memory)
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
