@@ -231,10 +231,7 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, a *store.A
 		s.requestError(w, r, err)
 		return
 	}
-	if mems == nil {
-		mems = []store.Memory{}
-	}
-	body := map[string]any{"memories": wire.Memories(mems)}
+	body := map[string]any{"memories": wire.Memories(nonNilSlice(mems))}
 	if next != "" {
 		body["next_cursor"] = next
 	}
@@ -324,10 +321,7 @@ func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agen
 		s.requestError(w, r, err)
 		return
 	}
-	if facts == nil {
-		facts = []store.Fact{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"facts": wire.Facts(facts)})
+	writeJSON(w, http.StatusOK, map[string]any{"facts": wire.Facts(nonNilSlice(facts))})
 }
 
 // rejectFact is how a user deletes a fact: it is kept as rejected, so the
@@ -411,10 +405,7 @@ func (s *Server) listConsolidations(w http.ResponseWriter, r *http.Request, a *s
 		s.requestError(w, r, err)
 		return
 	}
-	if cs == nil {
-		cs = []store.Consolidation{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"consolidations": wire.Consolidations(cs)})
+	writeJSON(w, http.StatusOK, map[string]any{"consolidations": wire.Consolidations(nonNilSlice(cs))})
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request, a *store.Agent) {
