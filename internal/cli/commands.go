@@ -322,20 +322,31 @@ func showMemory(w io.Writer, m client.Memory) {
 	fmt.Fprintf(w, "\n%s\n", m.Content)
 }
 
+// openAgents opens the backend for reading and lists its agents, for the
+// commands about every agent; the caller closes the backend.
+func (c *common) openAgents(ctx context.Context, env Env) (backend, []string, error) {
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := b.Agents(ctx)
+	if err != nil {
+		b.Close()
+		return nil, nil, err
+	}
+	return b, names, nil
+}
+
 func runAgents(ctx context.Context, env Env, args []string) error {
 	fs, c := hostCommand(env, "agents", "[flags]")
 	if err := parseNone(fs, args); err != nil {
 		return err
 	}
-	b, err := c.open(ctx, env, false)
+	b, names, err := c.openAgents(ctx, env)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	names, err := b.Agents(ctx)
-	if err != nil {
-		return err
-	}
 	if c.json {
 		if names == nil {
 			names = []string{}
@@ -353,15 +364,11 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 	if err := parseNone(fs, args); err != nil {
 		return err
 	}
-	b, err := c.open(ctx, env, false)
+	b, names, err := c.openAgents(ctx, env)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	names, err := b.Agents(ctx)
-	if err != nil {
-		return err
-	}
 	type agentStatus struct {
 		Name  string        `json:"name"`
 		Stats *client.Stats `json:"stats,omitempty"`
