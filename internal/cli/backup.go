@@ -91,10 +91,7 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 		res, err = backup.All(ctx, st, o)
 	}
 	if l.json {
-		if res == nil {
-			res = []backup.Result{}
-		}
-		if perr := printJSON(env.Stdout, map[string]any{"backups": res}); perr != nil {
+		if perr := printJSON(env.Stdout, map[string]any{"backups": nonNil(res)}); perr != nil {
 			return perr
 		}
 		return err
@@ -146,10 +143,7 @@ func runRestore(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 		if l.json {
-			if bs == nil {
-				bs = []backup.Backup{}
-			}
-			return printJSON(env.Stdout, map[string]any{"backups": bs})
+			return printJSON(env.Stdout, map[string]any{"backups": nonNil(bs)})
 		}
 		if len(bs) == 0 {
 			fmt.Fprintf(env.Stdout, "no backups of agent %q in %s\n", *agent, bdir)

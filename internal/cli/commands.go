@@ -348,10 +348,7 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 	}
 	defer b.Close()
 	if c.json {
-		if names == nil {
-			names = []string{}
-		}
-		return printJSON(env.Stdout, map[string]any{"agents": names})
+		return printJSON(env.Stdout, map[string]any{"agents": nonNil(names)})
 	}
 	for _, n := range names {
 		fmt.Fprintln(env.Stdout, n)
@@ -387,12 +384,9 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 	}
 	rep, herr := c.healthReport(ctx, env, b)
 	if c.json {
-		if out == nil {
-			out = []agentStatus{}
-		}
-		doc := map[string]any{"agents": out, "health": rep}
+		doc := map[string]any{"agents": nonNil(out), "health": rep}
 		if herr != nil {
-			doc = map[string]any{"agents": out, "health_error": herr.Error()}
+			doc = map[string]any{"agents": nonNil(out), "health_error": herr.Error()}
 		}
 		if err := printJSON(env.Stdout, doc); err != nil {
 			return err

@@ -70,10 +70,7 @@ func runFacts(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if c.json {
-		if facts == nil {
-			facts = []pub.Fact{}
-		}
-		return printJSON(env.Stdout, map[string]any{"facts": facts})
+		return printJSON(env.Stdout, map[string]any{"facts": nonNil(facts)})
 	}
 	printFacts(env.Stdout, facts, o)
 	return nil
