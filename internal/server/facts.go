@@ -42,6 +42,21 @@ func getByID[T, W any](s *Server, w http.ResponseWriter, r *http.Request, what s
 	writeJSON(w, http.StatusOK, out(v))
 }
 
+// deleteByID answers a DELETE of one thing of kind what named by the path's
+// {id}: del removes it, and the answer is {key: id}.
+func deleteByID(s *Server, w http.ResponseWriter, r *http.Request, what string,
+	del func(context.Context, int64) error, key string) {
+	id, ok := s.pathID(w, r, what)
+	if !ok {
+		return
+	}
+	if err := del(r.Context(), id); err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{key: id})
+}
+
 func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	getByID(s, w, r, "fact", a.Fact, wire.Fact)
 }

@@ -255,15 +255,7 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agen
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, ok := s.pathID(w, r, "memory")
-	if !ok {
-		return
-	}
-	if err := a.Delete(r.Context(), id); err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"deleted": id})
+	deleteByID(s, w, r, "memory", a.Delete, "deleted")
 }
 
 // recallQuery reads the body as a recall request; a bad one is answered
@@ -327,15 +319,7 @@ func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agen
 // rejectFact is how a user deletes a fact: it is kept as rejected, so the
 // same claim arriving again does not come back as current.
 func (s *Server) rejectFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, ok := s.pathID(w, r, "fact")
-	if !ok {
-		return
-	}
-	if err := a.RejectFact(r.Context(), id); err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"rejected": id})
+	deleteByID(s, w, r, "fact", a.RejectFact, "rejected")
 }
 
 // postConsolidate consolidates on request: body {"date"}, {"since"} or
