@@ -322,9 +322,13 @@ func showMemory(w io.Writer, m client.Memory) {
 	fmt.Fprintf(w, "\n%s\n", m.Content)
 }
 
-// openAgents opens the backend for reading and lists its agents, for the
-// commands about every agent; the caller closes the backend.
-func (c *common) openAgents(ctx context.Context, env Env) (backend, []string, error) {
+// openAgents parses the flags of a command about every agent (it takes no
+// arguments), opens the backend for reading and lists its agents; the
+// caller closes the backend.
+func (c *common) openAgents(ctx context.Context, env Env, fs *flag.FlagSet, args []string) (backend, []string, error) {
+	if err := parseNone(fs, args); err != nil {
+		return nil, nil, err
+	}
 	b, err := c.open(ctx, env, false)
 	if err != nil {
 		return nil, nil, err
@@ -339,10 +343,7 @@ func (c *common) openAgents(ctx context.Context, env Env) (backend, []string, er
 
 func runAgents(ctx context.Context, env Env, args []string) error {
 	fs, c := hostCommand(env, "agents", "[flags]")
-	if err := parseNone(fs, args); err != nil {
-		return err
-	}
-	b, names, err := c.openAgents(ctx, env)
+	b, names, err := c.openAgents(ctx, env, fs, args)
 	if err != nil {
 		return err
 	}
@@ -358,10 +359,7 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 
 func runStatus(ctx context.Context, env Env, args []string) error {
 	fs, c := hostCommand(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
-	if err := parseNone(fs, args); err != nil {
-		return err
-	}
-	b, names, err := c.openAgents(ctx, env)
+	b, names, err := c.openAgents(ctx, env, fs, args)
 	if err != nil {
 		return err
 	}
