@@ -26,8 +26,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	if strings.TrimSpace(req.Query) == "" {
 		return usagef("give a question")
 	}
-	q, err := req.Parse()
-	if err != nil {
+	if _, err := req.Parse(); err != nil {
 		return usagef("%v", err)
 	}
 	b, err := c.open(ctx, env, false)
@@ -35,17 +34,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer b.Close()
-	var res client.Answer
-	switch be := b.(type) {
-	case remote:
-		res, err = be.Ask(ctx, c.agent, req)
-	case *local:
-		var ar answer.Result
-		ar, err = askLocal(ctx, c, be, q)
-		res = wire.Answer(ar)
-	default:
-		err = fmt.Errorf("ask: unsupported backend %T", b)
-	}
+	res, err := b.Ask(ctx, c.agent, req)
 	if err != nil {
 		return err
 	}
@@ -66,18 +55,21 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// askLocal answers from the agent files, with the configured model: a model
+// Ask answers from the agent files, with the configured model: a model
 // that cannot be set up fails the question rather than answering
 // extractively unasked.
-func askLocal(ctx context.Context, c *common, l *local, q recall.Query) (answer.Result, error) {
+func (l *local) Ask(ctx context.Context, agent string, req recall.Request) (client.Answer, error) {
+	q, err := req.Parse()
+	if err != nil {
+		return client.Answer{}, err
+	}
 	if l.s.AnswerErr != nil {
-		return answer.Result{}, l.s.AnswerErr
+		return client.Answer{}, l.s.AnswerErr
 	}
 	var res answer.Result
-	err := l.st.With(ctx, c.agent, false, func(a *store.Agent) error {
-		var err error
+	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		res, err = l.s.Answer.Ask(ctx, a, q)
 		return err
 	})
-	return res, err
+	return wire.Answer(res), err
 }

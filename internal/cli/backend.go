@@ -29,6 +29,9 @@ type backend interface {
 	Stats(ctx context.Context, agent string) (client.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
 	Consolidate(ctx context.Context, agent string, req consolidate.Request) (client.ConsolidateResult, error)
+	Ask(ctx context.Context, agent string, req recall.Request) (client.Answer, error)
+	WatchScan(ctx context.Context, agent string) ([]client.ScanResult, string, error)
+	WatchStatus(ctx context.Context) (client.WatchStatus, error)
 	factBackend
 	Close() error
 }

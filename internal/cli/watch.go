@@ -68,23 +68,7 @@ func watchScan(ctx context.Context, env Env, c *common, agent string) error {
 		return err
 	}
 	defer b.Close()
-	var res []client.ScanResult
-	var scanErr string
-	switch be := b.(type) {
-	case remote:
-		res, scanErr, err = be.WatchScan(ctx, agent)
-	case *local:
-		if err := be.s.VisionErr; err != nil {
-			be.s.Logger.Warn("images fail until the vision model can be set up", "err", err)
-		}
-		var serr error
-		var scans []watch.ScanResult
-		scans, serr = be.s.Watchers.Scan(ctx, agent)
-		res = wire.ScanResults(scans)
-		if serr != nil {
-			scanErr = serr.Error()
-		}
-	}
+	res, scanErr, err := b.WatchScan(ctx, agent)
 	if err != nil {
 		return err
 	}
@@ -115,16 +99,7 @@ func watchStatus(ctx context.Context, env Env, c *common) error {
 		return err
 	}
 	defer b.Close()
-	var rep client.WatchStatus
-	switch be := b.(type) {
-	case remote:
-		rep, err = be.WatchStatus(ctx)
-	case *local: // no watcher runs here: the configuration and the files' recorded state
-		rep.Folders = wire.WatchFolders(be.s.Watchers.Status())
-		var failing []watch.FailingFile
-		failing, err = watch.FailingFiles(ctx, be.st, nil)
-		rep.Failing = wire.FailingFiles(failing)
-	}
+	rep, err := b.WatchStatus(ctx)
 	if err != nil {
 		return err
 	}
@@ -158,6 +133,26 @@ func watchStatus(ctx context.Context, env Env, c *common) error {
 			f.NextRetry.Local().Format(time.DateTime), f.Error)
 	}
 	return tw.Flush()
+}
+
+// WatchScan scans the watched folders (or agent's) from the files; a scan
+// that failed is said in the string, as the daemon says it.
+func (l *local) WatchScan(ctx context.Context, agent string) ([]client.ScanResult, string, error) {
+	if err := l.s.VisionErr; err != nil {
+		l.s.Logger.Warn("images fail until the vision model can be set up", "err", err)
+	}
+	scans, err := l.s.Watchers.Scan(ctx, agent)
+	if err != nil {
+		return wire.ScanResults(scans), err.Error(), nil
+	}
+	return wire.ScanResults(scans), "", nil
+}
+
+// WatchStatus is the folders and failing files from the files: no watcher
+// runs here, so the configuration and the files' recorded state.
+func (l *local) WatchStatus(ctx context.Context) (client.WatchStatus, error) {
+	failing, err := watch.FailingFiles(ctx, l.st, nil)
+	return client.WatchStatus{Folders: wire.WatchFolders(l.s.Watchers.Status()), Failing: wire.FailingFiles(failing)}, err
 }
 
 // ingestFile runs `dormouse ingest --file PATH`: the file pipeline, through the daemon or on the
