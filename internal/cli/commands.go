@@ -380,7 +380,7 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 		}
 		out = append(out, agentStatus{Name: n, Stats: &st})
 	}
-	rep, herr := c.healthReport(ctx, env, b)
+	rep, herr := b.Health(ctx)
 	if c.json {
 		doc := map[string]any{"agents": nonNil(out), "health": rep}
 		if herr != nil {

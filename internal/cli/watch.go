@@ -174,16 +174,7 @@ func ingestFile(ctx context.Context, env Env, c *common, name string) error {
 		return err
 	}
 	defer b.Close()
-	var out client.FileOutcome
-	switch be := b.(type) {
-	case remote:
-		out, err = be.UploadFile(ctx, c.agent, name, data, fi.ModTime())
-	case *local:
-		// A vision model that cannot be set up fails an image with its error; other files need none.
-		var o watch.Outcome
-		o, err = be.s.Watchers.Ingester().Upload(ctx, c.agent, name, data, fi.ModTime())
-		out = wire.FileOutcome(o)
-	}
+	out, err := b.UploadFile(ctx, c.agent, name, data, fi.ModTime())
 	if err != nil {
 		return err
 	}
@@ -197,6 +188,14 @@ func ingestFile(ctx context.Context, env Env, c *common, name string) error {
 		fmt.Fprintf(env.Stdout, "%s: stored %d memories\n", out.Path, out.Inserted)
 	}
 	return nil
+}
+
+// UploadFile ingests one file through the watched folders' pipeline. A
+// vision model that cannot be set up fails an image with its error; other
+// files need none.
+func (l *local) UploadFile(ctx context.Context, agent, name string, data []byte, mtime time.Time) (client.FileOutcome, error) {
+	o, err := l.s.Watchers.Ingester().Upload(ctx, agent, name, data, mtime)
+	return wire.FileOutcome(o), err
 }
 
 // printFailingFiles adds the failing files of watched folders to `dormouse status`. A daemon that
