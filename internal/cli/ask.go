@@ -26,15 +26,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	if strings.TrimSpace(req.Query) == "" {
 		return usagef("give a question")
 	}
-	if _, err := req.Parse(); err != nil {
-		return usagef("%v", err)
-	}
-	b, err := c.open(ctx, env, false)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	res, err := b.Ask(ctx, c.agent, req)
+	res, err := putQuery(ctx, env, c, req, backend.Ask)
 	if err != nil {
 		return err
 	}

@@ -135,6 +135,22 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
+// putQuery validates req, opens the backend for reading and puts req to it
+// with call: backend.Recall or backend.Ask.
+func putQuery[T any](ctx context.Context, env Env, c *common, req recall.Request,
+	call func(backend, context.Context, string, recall.Request) (T, error)) (T, error) {
+	var zero T
+	if _, err := req.Parse(); err != nil {
+		return zero, usagef("%v", err)
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return zero, err
+	}
+	defer b.Close()
+	return call(b, ctx, c.agent, req)
+}
+
 // recallWindowFlags registers the request flags recall and ask share: the
 // token budget, the time window and the session.
 func recallWindowFlags(fs *flag.FlagSet, req *recall.Request) {
@@ -161,15 +177,7 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	req.Query = strings.Join(pos, " ")
-	if _, err := req.Parse(); err != nil {
-		return usagef("%v", err)
-	}
-	b, err := c.open(ctx, env, false)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	res, err := b.Recall(ctx, c.agent, req)
+	res, err := putQuery(ctx, env, c, req, backend.Recall)
 	if err != nil {
 		return err
 	}
