@@ -107,9 +107,7 @@ func (c *common) openNamed(ctx context.Context, env Env, fs *flag.FlagSet, verb 
 }
 
 func runAgentCreate(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "agents create", "NAME [flags]")
-	var c common
-	c.register(fs, false)
+	fs, c := hostCommand(env, "agents create", "NAME [flags]")
 	name, api, err := c.openNamed(ctx, env, fs, "create", args)
 	if err != nil {
 		return err
@@ -130,9 +128,7 @@ func runAgentCreate(ctx context.Context, env Env, args []string) error {
 }
 
 func runAgentDelete(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "agents delete", "NAME --yes [flags]")
-	var c common
-	c.register(fs, false)
+	fs, c := hostCommand(env, "agents delete", "NAME --yes [flags]")
 	yes := fs.Bool("yes", false, "really delete (a verified backup is taken first)")
 	name, api, err := c.openNamed(ctx, env, fs, "delete", args)
 	if err != nil {

@@ -13,18 +13,11 @@ import (
 )
 
 func runAsk(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "ask", "[flags] QUESTION")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "ask", "[flags] QUESTION")
 	var req recall.Request
-	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "token budget for the context (default: configured, 1000)")
+	recallWindowFlags(fs, &req)
 	fs.IntVar(&req.K, "k", 0, "maximum number of context items (default: configured, 10)")
 	fs.StringVar(&req.AsOf, "as-of", "", "ask as of this time, RFC 3339: nothing newer is used")
-	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
-	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
-	fs.StringVar(&req.SessionID, "session-id", "", "only this session's memories")
-	oldName(fs, "budget", "budget-tokens")
-	oldName(fs, "session", "session-id")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -33,26 +26,7 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	if strings.TrimSpace(req.Query) == "" {
 		return usagef("give a question")
 	}
-	q, err := req.Parse()
-	if err != nil {
-		return usagef("%v", err)
-	}
-	b, err := c.open(ctx, env, false)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	var res client.Answer
-	switch be := b.(type) {
-	case remote:
-		res, err = be.Ask(ctx, c.agent, req)
-	case *local:
-		var ar answer.Result
-		ar, err = askLocal(ctx, &c, be, q)
-		res = wire.Answer(ar)
-	default:
-		err = fmt.Errorf("ask: unsupported backend %T", b)
-	}
+	res, err := putQuery(ctx, env, c, req, backend.Ask)
 	if err != nil {
 		return err
 	}
@@ -73,18 +47,21 @@ func runAsk(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-// askLocal answers from the agent files, with the configured model: a model
+// Ask answers from the agent files, with the configured model: a model
 // that cannot be set up fails the question rather than answering
 // extractively unasked.
-func askLocal(ctx context.Context, c *common, l *local, q recall.Query) (answer.Result, error) {
+func (l *local) Ask(ctx context.Context, agent string, req recall.Request) (client.Answer, error) {
+	q, err := req.Parse()
+	if err != nil {
+		return client.Answer{}, err
+	}
 	if l.s.AnswerErr != nil {
-		return answer.Result{}, l.s.AnswerErr
+		return client.Answer{}, l.s.AnswerErr
 	}
 	var res answer.Result
-	err := l.st.With(ctx, c.agent, false, func(a *store.Agent) error {
-		var err error
+	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
 		res, err = l.s.Answer.Ask(ctx, a, q)
 		return err
 	})
-	return res, err
+	return wire.Answer(res), err
 }

@@ -29,6 +29,11 @@ type backend interface {
 	Stats(ctx context.Context, agent string) (client.Stats, error)
 	Agents(ctx context.Context) ([]string, error)
 	Consolidate(ctx context.Context, agent string, req consolidate.Request) (client.ConsolidateResult, error)
+	Ask(ctx context.Context, agent string, req recall.Request) (client.Answer, error)
+	WatchScan(ctx context.Context, agent string) ([]client.ScanResult, string, error)
+	WatchStatus(ctx context.Context) (client.WatchStatus, error)
+	UploadFile(ctx context.Context, agent, name string, data []byte, mtime time.Time) (client.FileOutcome, error)
+	Health(ctx context.Context) (client.Health, error)
 	factBackend
 	Close() error
 }

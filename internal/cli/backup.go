@@ -22,6 +22,13 @@ type localFlags struct {
 	json       bool
 }
 
+// filesCommand starts the flags of a verb that always works on the files.
+func filesCommand(env Env, name, synopsis string) (*flag.FlagSet, *localFlags) {
+	fs, l := newFlags(env, name, synopsis), &localFlags{}
+	l.register(fs)
+	return fs, l
+}
+
 func (l *localFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.configPath, "config", "", "configuration file (default "+config.DefaultPath+" if it exists; env DORMOUSE_CONFIG)")
 	fs.StringVar(&l.data, "data", "", "data directory (default: the configured data_dir)")
@@ -37,9 +44,7 @@ func (l *localFlags) load(env Env) (config.Config, error) {
 }
 
 func runBackup(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "backup", "[--agent A] [--dest DIR] [--keep N] [flags]   (default: every agent)")
-	var l localFlags
-	l.register(fs)
+	fs, l := filesCommand(env, "backup", "[--agent A] [--dest DIR] [--keep N] [flags]   (default: every agent)")
 	agent := fs.String("agent", "", "back up only this agent")
 	dest := fs.String("dest", "", "backup directory (default: the configured backup.dir, or DATA/backups)")
 	keep := fs.Int("keep", 0, "backups kept per agent (default: the configured backup.keep)")
@@ -86,10 +91,7 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 		res, err = backup.All(ctx, st, o)
 	}
 	if l.json {
-		if res == nil {
-			res = []backup.Result{}
-		}
-		if perr := printJSON(env.Stdout, map[string]any{"backups": res}); perr != nil {
+		if perr := printJSON(env.Stdout, map[string]any{"backups": nonNil(res)}); perr != nil {
 			return perr
 		}
 		return err
@@ -111,9 +113,7 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 }
 
 func runRestore(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]")
-	var l localFlags
-	l.register(fs)
+	fs, l := filesCommand(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]")
 	agent := fs.String("agent", "", "the agent whose file is replaced (required)")
 	from := fs.String("from", "", "the backup file to restore (default: the agent's newest in the backup directory)")
 	dir := fs.String("dest", "", "backup directory to look in (default: the configured backup.dir, or DATA/backups)")
@@ -143,10 +143,7 @@ func runRestore(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 		if l.json {
-			if bs == nil {
-				bs = []backup.Backup{}
-			}
-			return printJSON(env.Stdout, map[string]any{"backups": bs})
+			return printJSON(env.Stdout, map[string]any{"backups": nonNil(bs)})
 		}
 		if len(bs) == 0 {
 			fmt.Fprintf(env.Stdout, "no backups of agent %q in %s\n", *agent, bdir)

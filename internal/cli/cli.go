@@ -249,6 +249,22 @@ type common struct {
 	json       bool
 }
 
+// agentCommand starts the flags of a command about one agent: the common
+// flags and --agent.
+func agentCommand(env Env, name, synopsis string) (*flag.FlagSet, *common) {
+	fs, c := newFlags(env, name, synopsis), &common{}
+	c.register(fs, true)
+	return fs, c
+}
+
+// hostCommand starts the flags of a command about the host or every agent:
+// the common flags without --agent.
+func hostCommand(env Env, name, synopsis string) (*flag.FlagSet, *common) {
+	fs, c := newFlags(env, name, synopsis), &common{}
+	c.register(fs, false)
+	return fs, c
+}
+
 func (c *common) register(fs *flag.FlagSet, withAgent bool) {
 	fs.StringVar(&c.configPath, "config", "", "configuration file (default "+config.DefaultPath+" if it exists; env DORMOUSE_CONFIG)")
 	fs.StringVar(&c.addr, "addr", "", "daemon address host:port (env DORMOUSE_ADDR; default: the configured listen address)")

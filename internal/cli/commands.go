@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -67,9 +68,7 @@ func parseTimeFlag(name, v string) (time.Time, error) {
 }
 
 func runIngest(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "ingest", "[flags] [TEXT...]   (no TEXT: read it from stdin)")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "ingest", "[flags] [TEXT...]   (no TEXT: read it from stdin)")
 	in := capture.Input{}
 	fs.StringVar(&in.SessionID, "session-id", "", "session id")
 	fs.StringVar(&in.Role, "role", "", "role (user, assistant, tool, note...)")
@@ -136,37 +135,49 @@ func runIngest(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-func runRecall(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "recall", "[flags] QUERY")
-	var c common
-	c.register(fs, true)
-	var req recall.Request
+// putQuery validates req, opens the backend for reading and puts req to it
+// with call: backend.Recall or backend.Ask.
+func putQuery[T any](ctx context.Context, env Env, c *common, req recall.Request,
+	call func(backend, context.Context, string, recall.Request) (T, error)) (T, error) {
+	var zero T
+	if _, err := req.Parse(); err != nil {
+		return zero, usagef("%v", err)
+	}
+	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return zero, err
+	}
+	defer b.Close()
+	return call(b, ctx, c.agent, req)
+}
+
+// recallWindowFlags registers the request flags recall and ask share: the
+// token budget, the time window and the session.
+func recallWindowFlags(fs *flag.FlagSet, req *recall.Request) {
 	fs.IntVar(&req.BudgetTokens, "budget-tokens", 0, "token budget for the context (default: configured, 1000)")
-	fs.IntVar(&req.K, "k", 0, "maximum number of items (default: configured, 10)")
-	fs.StringVar(&req.AsOf, "as-of", "", "answer as of this time, RFC 3339: nothing newer is used")
 	fs.StringVar(&req.Since, "since", "", "only memories from this time on, RFC 3339")
 	fs.StringVar(&req.Until, "until", "", "only memories up to this time, RFC 3339")
 	fs.StringVar(&req.SessionID, "session-id", "", "only this session's memories")
+	oldName(fs, "budget", "budget-tokens")
+	oldName(fs, "session", "session-id")
+}
+
+func runRecall(ctx context.Context, env Env, args []string) error {
+	fs, c := agentCommand(env, "recall", "[flags] QUERY")
+	var req recall.Request
+	recallWindowFlags(fs, &req)
+	fs.IntVar(&req.K, "k", 0, "maximum number of items (default: configured, 10)")
+	fs.StringVar(&req.AsOf, "as-of", "", "answer as of this time, RFC 3339: nothing newer is used")
 	fs.StringVar(&req.Role, "role", "", "only memories with this role (who said it)")
 	fs.StringVar(&req.Source, "source", "", "only memories from this source")
 	fs.StringVar(&req.Entity, "entity", "", "only memories naming this entity")
 	fs.BoolVar(&req.Explain, "explain", false, "show why each item ranked where it did (score parts)")
-	oldName(fs, "budget", "budget-tokens")
-	oldName(fs, "session", "session-id")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	req.Query = strings.Join(pos, " ")
-	if _, err := req.Parse(); err != nil {
-		return usagef("%v", err)
-	}
-	b, err := c.open(ctx, env, false)
-	if err != nil {
-		return err
-	}
-	defer b.Close()
-	res, err := b.Recall(ctx, c.agent, req)
+	res, err := putQuery(ctx, env, c, req, backend.Recall)
 	if err != nil {
 		return err
 	}
@@ -196,9 +207,7 @@ func runRecall(ctx context.Context, env Env, args []string) error {
 }
 
 func runList(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "list", "[flags]")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "list", "[flags]")
 	since := fs.String("since", "", "from this time on, RFC 3339")
 	until := fs.String("until", "", "up to this time, RFC 3339")
 	var o client.ListOptions
@@ -251,9 +260,7 @@ func runList(ctx context.Context, env Env, args []string) error {
 }
 
 func runShow(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "show", "[flags] ID   (12 or memory:12, fact:12, consolidation:12)")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "show", "[flags] ID   (12 or memory:12, fact:12, consolidation:12)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -323,27 +330,34 @@ func showMemory(w io.Writer, m client.Memory) {
 	fmt.Fprintf(w, "\n%s\n", m.Content)
 }
 
-func runAgents(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "agents", "[flags]")
-	var c common
-	c.register(fs, false)
+// openAgents parses the flags of a command about every agent (it takes no
+// arguments), opens the backend for reading and lists its agents; the
+// caller closes the backend.
+func (c *common) openAgents(ctx context.Context, env Env, fs *flag.FlagSet, args []string) (backend, []string, error) {
 	if err := parseNone(fs, args); err != nil {
-		return err
+		return nil, nil, err
 	}
 	b, err := c.open(ctx, env, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, err := b.Agents(ctx)
+	if err != nil {
+		b.Close()
+		return nil, nil, err
+	}
+	return b, names, nil
+}
+
+func runAgents(ctx context.Context, env Env, args []string) error {
+	fs, c := hostCommand(env, "agents", "[flags]")
+	b, names, err := c.openAgents(ctx, env, fs, args)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	names, err := b.Agents(ctx)
-	if err != nil {
-		return err
-	}
 	if c.json {
-		if names == nil {
-			names = []string{}
-		}
-		return printJSON(env.Stdout, map[string]any{"agents": names})
+		return printJSON(env.Stdout, map[string]any{"agents": nonNil(names)})
 	}
 	for _, n := range names {
 		fmt.Fprintln(env.Stdout, n)
@@ -352,21 +366,12 @@ func runAgents(ctx context.Context, env Env, args []string) error {
 }
 
 func runStatus(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
-	var c common
-	c.register(fs, false)
-	if err := parseNone(fs, args); err != nil {
-		return err
-	}
-	b, err := c.open(ctx, env, false)
+	fs, c := hostCommand(env, "status", "[flags]   (health, host and agents: from the daemon's /health, or from the files with --data)")
+	b, names, err := c.openAgents(ctx, env, fs, args)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	names, err := b.Agents(ctx)
-	if err != nil {
-		return err
-	}
 	type agentStatus struct {
 		Name  string        `json:"name"`
 		Stats *client.Stats `json:"stats,omitempty"`
@@ -383,14 +388,11 @@ func runStatus(ctx context.Context, env Env, args []string) error {
 		}
 		out = append(out, agentStatus{Name: n, Stats: &st})
 	}
-	rep, herr := c.healthReport(ctx, env, b)
+	rep, herr := b.Health(ctx)
 	if c.json {
-		if out == nil {
-			out = []agentStatus{}
-		}
-		doc := map[string]any{"agents": out, "health": rep}
+		doc := map[string]any{"agents": nonNil(out), "health": rep}
 		if herr != nil {
-			doc = map[string]any{"agents": out, "health_error": herr.Error()}
+			doc = map[string]any{"agents": nonNil(out), "health_error": herr.Error()}
 		}
 		if err := printJSON(env.Stdout, doc); err != nil {
 			return err

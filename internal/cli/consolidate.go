@@ -13,9 +13,7 @@ import (
 )
 
 func runConsolidate(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "consolidate", "[--agent A | --all] [--date YYYY-MM-DD | --since YYYY-MM-DD] [--dry-run] [flags]")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "consolidate", "[--agent A | --all] [--date YYYY-MM-DD | --since YYYY-MM-DD] [--dry-run] [flags]")
 	all := fs.Bool("all", false, "every agent (what the nightly timer runs)")
 	var req consolidate.Request
 	fs.StringVar(&req.Date, "date", "", "rebuild this one day (YYYY-MM-DD, local time; today included)")

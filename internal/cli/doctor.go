@@ -21,9 +21,7 @@ func (s *stringList) String() string     { return strings.Join(*s, ",") }
 func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 func runDoctor(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "doctor", "[--config FILE] [--data DIR] [--watch DIR]... [--json]")
-	var l localFlags
-	l.register(fs)
+	fs, l := filesCommand(env, "doctor", "[--config FILE] [--data DIR] [--watch DIR]... [--json]")
 	var watch stringList
 	fs.Var(&watch, "watch", "a folder the daemon must read (repeatable): checks the sandbox shows it")
 	if err := parseNone(fs, args); err != nil {

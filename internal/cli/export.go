@@ -17,9 +17,7 @@ import (
 )
 
 func runExport(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "export", "--agent NAME [--format jsonl|markdown] [--out FILE|DIR] [flags]")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "export", "--agent NAME [--format jsonl|markdown] [--out FILE|DIR] [flags]")
 	format := fs.String("format", "jsonl", "jsonl (lossless, what import reads) or markdown (a note per day, for Obsidian)")
 	out := fs.String("out", "", "jsonl: the file to write (default stdout); markdown: the directory for the notes (required)")
 	if err := parseNone(fs, args); err != nil {
@@ -76,9 +74,7 @@ func exportToFile(ctx context.Context, cl *client.Client, agent, path string) er
 }
 
 func runImport(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "import", "[--agent NAME] [--merge] FILE   (an export; - for stdin)")
-	var c common
-	c.register(fs, false)
+	fs, c := hostCommand(env, "import", "[--agent NAME] [--merge] FILE   (an export; - for stdin)")
 	fs.StringVar(&c.agent, "agent", "", "the agent to import into (default: the one the export names)")
 	merge := fs.Bool("merge", false, "add to an agent that holds memories already (an ID it has fails the import)")
 	pos, err := parse(fs, args)

@@ -48,9 +48,7 @@ func runFacts(ctx context.Context, env Env, args []string) error {
 	if len(args) > 0 && args[0] == "correct" {
 		return runFactsCorrect(ctx, env, args[1:])
 	}
-	fs := newFlags(env, "facts", "[flags]   (or: dormouse facts correct fact:ID STATEMENT)")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "facts", "[flags]   (or: dormouse facts correct fact:ID STATEMENT)")
 	var o pub.FactsOptions
 	fs.StringVar(&o.Entity, "entity", "", "only facts about this entity")
 	fs.BoolVar(&o.History, "history", false, "superseded and rejected facts too, with what superseded them")
@@ -72,10 +70,7 @@ func runFacts(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	if c.json {
-		if facts == nil {
-			facts = []pub.Fact{}
-		}
-		return printJSON(env.Stdout, map[string]any{"facts": facts})
+		return printJSON(env.Stdout, map[string]any{"facts": nonNil(facts)})
 	}
 	printFacts(env.Stdout, facts, o)
 	return nil
@@ -115,9 +110,7 @@ func factState(f pub.Fact) string {
 }
 
 func runFactsCorrect(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "facts correct", "[flags] fact:ID STATEMENT...")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "facts correct", "[flags] fact:ID STATEMENT...")
 	value := fs.String("value", "", "the attribute's new value (default: the fact's current value)")
 	pos, err := parse(fs, args)
 	if err != nil {

@@ -13,9 +13,7 @@ import (
 // is stored flagged and never recalled; a fact is kept as rejected, so the
 // same claim never comes back as current.
 func runForget(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "forget", "[flags] ID... (ID, memory:ID or fact:ID)")
-	var c common
-	c.register(fs, true)
+	fs, c := agentCommand(env, "forget", "[flags] ID... (ID, memory:ID or fact:ID)")
 	facts := fs.Bool("fact", false, "bare ids are fact ids (as fact:ID)")
 	pos, err := parse(fs, args)
 	if err != nil {

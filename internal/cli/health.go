@@ -12,17 +12,10 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
-// healthReport is the daemon's /health, or the same report computed from
-// the files with --data.
-func (c *common) healthReport(ctx context.Context, env Env, b backend) (client.Health, error) {
-	switch b := b.(type) {
-	case remote:
-		return b.Health(ctx)
-	case *local:
-		b.s.Health.Logger = nil // one report: its state "changing" from unknown is no news to log
-		return wire.Health(b.s.Health.Report(ctx)), nil
-	}
-	return client.Health{}, fmt.Errorf("no health report from %T", b)
+// Health is the report the daemon's /health gives, computed from the files.
+func (l *local) Health(ctx context.Context) (client.Health, error) {
+	l.s.Health.Logger = nil // one report: its state "changing" from unknown is no news to log
+	return wire.Health(l.s.Health.Report(ctx)), nil
 }
 
 // printHealth writes the report's state, reasons and host readings.

@@ -24,9 +24,7 @@ func runWatch(ctx context.Context, env Env, args []string) error {
 	if !ok {
 		return err
 	}
-	fs := newFlags(env, "watch "+verb, "[flags]")
-	var c common
-	c.register(fs, false)
+	fs, c := hostCommand(env, "watch "+verb, "[flags]")
 	agent := fs.String("agent", "", "only this agent's folders (scan)")
 	if err := parseNone(fs, rest); err != nil {
 		return err
@@ -42,7 +40,7 @@ func runWatch(ctx context.Context, env Env, args []string) error {
 	return usagef("unknown watch verb %q: want list, scan or status", verb)
 }
 
-func watchList(env Env, c common) error {
+func watchList(env Env, c *common) error {
 	cfg, err := loadConfig(env, c.configPath, nil)
 	if err != nil {
 		return err
@@ -64,29 +62,13 @@ func watchList(env Env, c common) error {
 	return tw.Flush()
 }
 
-func watchScan(ctx context.Context, env Env, c common, agent string) error {
+func watchScan(ctx context.Context, env Env, c *common, agent string) error {
 	b, err := c.open(ctx, env, c.data != "")
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	var res []client.ScanResult
-	var scanErr string
-	switch be := b.(type) {
-	case remote:
-		res, scanErr, err = be.WatchScan(ctx, agent)
-	case *local:
-		if err := be.s.VisionErr; err != nil {
-			be.s.Logger.Warn("images fail until the vision model can be set up", "err", err)
-		}
-		var serr error
-		var scans []watch.ScanResult
-		scans, serr = be.s.Watchers.Scan(ctx, agent)
-		res = wire.ScanResults(scans)
-		if serr != nil {
-			scanErr = serr.Error()
-		}
-	}
+	res, scanErr, err := b.WatchScan(ctx, agent)
 	if err != nil {
 		return err
 	}
@@ -111,22 +93,13 @@ func watchScan(ctx context.Context, env Env, c common, agent string) error {
 	return nil
 }
 
-func watchStatus(ctx context.Context, env Env, c common) error {
+func watchStatus(ctx context.Context, env Env, c *common) error {
 	b, err := c.open(ctx, env, false)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	var rep client.WatchStatus
-	switch be := b.(type) {
-	case remote:
-		rep, err = be.WatchStatus(ctx)
-	case *local: // no watcher runs here: the configuration and the files' recorded state
-		rep.Folders = wire.WatchFolders(be.s.Watchers.Status())
-		var failing []watch.FailingFile
-		failing, err = watch.FailingFiles(ctx, be.st, nil)
-		rep.Failing = wire.FailingFiles(failing)
-	}
+	rep, err := b.WatchStatus(ctx)
 	if err != nil {
 		return err
 	}
@@ -162,9 +135,29 @@ func watchStatus(ctx context.Context, env Env, c common) error {
 	return tw.Flush()
 }
 
+// WatchScan scans the watched folders (or agent's) from the files; a scan
+// that failed is said in the string, as the daemon says it.
+func (l *local) WatchScan(ctx context.Context, agent string) ([]client.ScanResult, string, error) {
+	if err := l.s.VisionErr; err != nil {
+		l.s.Logger.Warn("images fail until the vision model can be set up", "err", err)
+	}
+	scans, err := l.s.Watchers.Scan(ctx, agent)
+	if err != nil {
+		return wire.ScanResults(scans), err.Error(), nil
+	}
+	return wire.ScanResults(scans), "", nil
+}
+
+// WatchStatus is the folders and failing files from the files: no watcher
+// runs here, so the configuration and the files' recorded state.
+func (l *local) WatchStatus(ctx context.Context) (client.WatchStatus, error) {
+	failing, err := watch.FailingFiles(ctx, l.st, nil)
+	return client.WatchStatus{Folders: wire.WatchFolders(l.s.Watchers.Status()), Failing: wire.FailingFiles(failing)}, err
+}
+
 // ingestFile runs `dormouse ingest --file PATH`: the file pipeline, through the daemon or on the
 // agent files directly.
-func ingestFile(ctx context.Context, env Env, c common, name string) error {
+func ingestFile(ctx context.Context, env Env, c *common, name string) error {
 	fi, err := os.Stat(name)
 	if err != nil {
 		return fmt.Errorf("ingest --file: %w", err)
@@ -181,16 +174,7 @@ func ingestFile(ctx context.Context, env Env, c common, name string) error {
 		return err
 	}
 	defer b.Close()
-	var out client.FileOutcome
-	switch be := b.(type) {
-	case remote:
-		out, err = be.UploadFile(ctx, c.agent, name, data, fi.ModTime())
-	case *local:
-		// A vision model that cannot be set up fails an image with its error; other files need none.
-		var o watch.Outcome
-		o, err = be.s.Watchers.Ingester().Upload(ctx, c.agent, name, data, fi.ModTime())
-		out = wire.FileOutcome(o)
-	}
+	out, err := b.UploadFile(ctx, c.agent, name, data, fi.ModTime())
 	if err != nil {
 		return err
 	}
@@ -204,6 +188,14 @@ func ingestFile(ctx context.Context, env Env, c common, name string) error {
 		fmt.Fprintf(env.Stdout, "%s: stored %d memories\n", out.Path, out.Inserted)
 	}
 	return nil
+}
+
+// UploadFile ingests one file through the watched folders' pipeline. A
+// vision model that cannot be set up fails an image with its error; other
+// files need none.
+func (l *local) UploadFile(ctx context.Context, agent, name string, data []byte, mtime time.Time) (client.FileOutcome, error) {
+	o, err := l.s.Watchers.Ingester().Upload(ctx, agent, name, data, mtime)
+	return wire.FileOutcome(o), err
 }
 
 // printFailingFiles adds the failing files of watched folders to `dormouse status`. A daemon that

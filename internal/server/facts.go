@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -8,56 +9,67 @@ import (
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // One fact, one day record, and the correction of a fact: what the web
 // page shows and does, as API calls for the CLI and other clients.
 
-// pathID reads the {id} of a path naming one thing of kind what.
-func pathID(r *http.Request, what string) (int64, error) {
+// pathID reads the {id} of a path naming one thing of kind what; a bad id
+// is answered here, and ok is false.
+func (s *Server) pathID(w http.ResponseWriter, r *http.Request, what string) (id int64, ok bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, badRequest("invalid_id", "%s id must be a positive integer, got %q", what, r.PathValue("id"))
+		s.requestError(w, r, badRequest("invalid_id", "%s id must be a positive integer, got %q", what, r.PathValue("id")))
+		return 0, false
 	}
-	return id, nil
+	return id, true
+}
+
+// getByID answers a GET of one thing of kind what named by the path's {id}:
+// get reads it, out is its wire form.
+func getByID[T, W any](s *Server, w http.ResponseWriter, r *http.Request, what string,
+	get func(context.Context, int64) (T, error), out func(T) W) {
+	id, ok := s.pathID(w, r, what)
+	if !ok {
+		return
+	}
+	v, err := get(r.Context(), id)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out(v))
+}
+
+// deleteByID answers a DELETE of one thing of kind what named by the path's
+// {id}: del removes it, and the answer is {key: id}.
+func deleteByID(s *Server, w http.ResponseWriter, r *http.Request, what string,
+	del func(context.Context, int64) error, key string) {
+	id, ok := s.pathID(w, r, what)
+	if !ok {
+		return
+	}
+	if err := del(r.Context(), id); err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{key: id})
 }
 
 func (s *Server) getFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := pathID(r, "fact")
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	f, err := a.Fact(r.Context(), id)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, wireFact(f))
+	getByID(s, w, r, "fact", a.Fact, wire.Fact)
 }
 
 func (s *Server) getConsolidation(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := pathID(r, "consolidation")
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	c, err := a.Consolidation(r.Context(), id)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, client.Consolidation{ID: c.ID, Date: c.Date, Summary: c.Summary, KeyFacts: c.KeyFacts,
-		Entities: c.Entities, Topics: c.Topics, Insights: c.Insights, SourceIDs: c.SourceIDs, Model: c.Model,
-		CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt})
+	getByID(s, w, r, "consolidation", a.Consolidation, wire.Consolidation)
 }
 
 // correctFact is the page's correction form as an API call: body
 // {"content","value"}; it answers the new current fact.
 func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := pathID(r, "fact")
-	if err != nil {
-		s.requestError(w, r, err)
+	id, ok := s.pathID(w, r, "fact")
+	if !ok {
 		return
 	}
 	var body client.FactCorrection
@@ -76,7 +88,7 @@ func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Ag
 		return
 	}
 	s.log.InfoContext(r.Context(), "fact corrected", "agent", a.Name(), "id", id, "new", res.ID)
-	writeJSON(w, http.StatusOK, wireFact(f))
+	writeJSON(w, http.StatusOK, wire.Fact(f))
 }
 
 // correctionError answers a correction the store refused, with the reason
@@ -95,13 +107,4 @@ func (s *Server) correctionError(w http.ResponseWriter, r *http.Request, err err
 	default:
 		s.requestError(w, r, err)
 	}
-}
-
-// wireFact is a stored fact in the API's shape.
-func wireFact(f store.Fact) client.Fact {
-	return client.Fact{ID: f.ID, Entity: f.Entity, EntityType: f.EntityType, Attribute: f.Attribute, Value: f.Value,
-		FactType: f.FactType, Content: f.Content, Confidence: f.Confidence, SourceMemoryIDs: f.SourceMemoryIDs,
-		SourceConsolidationIDs: f.SourceConsolidationIDs, ValidFrom: f.ValidFrom, ValidTo: f.ValidTo,
-		SupersededBy: f.SupersededBy, Rejected: f.Rejected, CreatedAt: f.CreatedAt, LastAccessed: f.LastAccessed,
-		AccessCount: f.AccessCount}
 }

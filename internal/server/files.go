@@ -196,17 +196,7 @@ func (s *Server) getWatchStatus(w http.ResponseWriter, r *http.Request) {
 // memoryOrigin explains a memory from a file: the content's hash, whether (and when) it was
 // retired, and the tracked paths that hold that content now.
 func (s *Server) memoryOrigin(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := memoryID(r)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	o, err := a.MemoryOrigin(r.Context(), id)
-	if err != nil {
-		s.storeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, wire.MemoryOrigin(o))
+	getByID(s, w, r, "memory", a.MemoryOrigin, wire.MemoryOrigin)
 }
 
 func nonNilSlice[T any](s []T) []T {

@@ -231,10 +231,7 @@ func (s *Server) listMemories(w http.ResponseWriter, r *http.Request, a *store.A
 		s.requestError(w, r, err)
 		return
 	}
-	if mems == nil {
-		mems = []store.Memory{}
-	}
-	body := map[string]any{"memories": wire.Memories(mems)}
+	body := map[string]any{"memories": wire.Memories(nonNilSlice(mems))}
 	if next != "" {
 		body["next_cursor"] = next
 	}
@@ -253,39 +250,12 @@ func sessionParam(q url.Values) (string, error) {
 	return id, nil
 }
 
-func memoryID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, badRequest("invalid_id", "memory id must be a positive integer, got %q", r.PathValue("id"))
-	}
-	return id, nil
-}
-
 func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := memoryID(r)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	m, err := a.Get(r.Context(), id)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, wire.Memory(m))
+	getByID(s, w, r, "memory", a.Get, wire.Memory)
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := memoryID(r)
-	if err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	if err := a.Delete(r.Context(), id); err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"deleted": id})
+	deleteByID(s, w, r, "memory", a.Delete, "deleted")
 }
 
 // recallQuery reads the body as a recall request; a bad one is answered
@@ -343,25 +313,13 @@ func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agen
 		s.requestError(w, r, err)
 		return
 	}
-	if facts == nil {
-		facts = []store.Fact{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"facts": wire.Facts(facts)})
+	writeJSON(w, http.StatusOK, map[string]any{"facts": wire.Facts(nonNilSlice(facts))})
 }
 
 // rejectFact is how a user deletes a fact: it is kept as rejected, so the
 // same claim arriving again does not come back as current.
 func (s *Server) rejectFact(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		s.requestError(w, r, badRequest("invalid_id", "fact id must be a positive integer, got %q", r.PathValue("id")))
-		return
-	}
-	if err := a.RejectFact(r.Context(), id); err != nil {
-		s.requestError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"rejected": id})
+	deleteByID(s, w, r, "fact", a.RejectFact, "rejected")
 }
 
 // postConsolidate consolidates on request: body {"date"}, {"since"} or
@@ -431,10 +389,7 @@ func (s *Server) listConsolidations(w http.ResponseWriter, r *http.Request, a *s
 		s.requestError(w, r, err)
 		return
 	}
-	if cs == nil {
-		cs = []store.Consolidation{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"consolidations": wire.Consolidations(cs)})
+	writeJSON(w, http.StatusOK, map[string]any{"consolidations": wire.Consolidations(nonNilSlice(cs))})
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request, a *store.Agent) {

@@ -68,24 +68,8 @@ func (a *Agent) Fact(ctx context.Context, id int64) (Fact, error) {
 
 // Consolidation returns one day record.
 func (a *Agent) Consolidation(ctx context.Context, id int64) (Consolidation, error) {
-	var out Consolidation
-	found := false
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, `SELECT `+consolidationColumns+` FROM consolidated_memories WHERE id = ?`, []any{id},
-			func(s *sqlite3.Stmt) error {
-				var err error
-				out, err = scanConsolidation(s)
-				found = true
-				return err
-			})
-	})
-	if err != nil {
-		return Consolidation{}, fmt.Errorf("get consolidation %d: %w", id, err)
-	}
-	if !found {
-		return Consolidation{}, fmt.Errorf("consolidation %d: %w", id, ErrNotFound)
-	}
-	return out, nil
+	return readRow(ctx, a, fmt.Sprintf("get consolidation %d", id), fmt.Sprintf("consolidation %d", id),
+		`SELECT `+consolidationColumns+` FROM consolidated_memories WHERE id = ?`, []any{id}, scanConsolidation)
 }
 
 // Correction is a user's new wording (and value) for a current fact.

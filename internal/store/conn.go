@@ -143,6 +143,17 @@ func readRows[T any](ctx context.Context, a *Agent, what, sql string, args []any
 	return out, nil
 }
 
+// writeValue is write for an fn that computes a value, such as a new id.
+func writeValue[T any](ctx context.Context, a *Agent, fn func(ctx context.Context, c *conn) (T, error)) (T, error) {
+	var v T
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		var err error
+		v, err = fn(ctx, c)
+		return err
+	})
+	return v, err
+}
+
 // readRow is readRows for a query of one row by id: none is ErrNotFound,
 // said of missing.
 func readRow[T any](ctx context.Context, a *Agent, what, missing, sql string, args []any, scan func(*sqlite3.Stmt) (T, error)) (T, error) {

@@ -128,13 +128,8 @@ func (a *Agent) AddFact(ctx context.Context, f Fact) (int64, error) {
 //     entity and attribute (when the attribute is not empty): the old one
 //     gets valid_to and superseded_by and stays queryable.
 func (a *Agent) PutFact(ctx context.Context, f Fact) (FactResult, error) {
-	var res FactResult
 	now := time.Now()
-	err := a.write(ctx, func(ctx context.Context, c *conn) error {
-		var err error
-		res, err = putFact(ctx, c, f, now)
-		return err
-	})
+	res, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (FactResult, error) { return putFact(ctx, c, f, now) })
 	if err != nil {
 		return FactResult{}, fmt.Errorf("add fact about %q: %w", f.Entity, err)
 	}
@@ -403,13 +398,8 @@ func scanConsolidation(s *sqlite3.Stmt) (Consolidation, error) {
 // source memories consolidated by it, in one transaction. Re-running a day
 // replaces its record; it never creates a second one.
 func (a *Agent) PutConsolidation(ctx context.Context, c Consolidation) (int64, error) {
-	var id int64
 	now := time.Now()
-	err := a.write(ctx, func(ctx context.Context, cn *conn) error {
-		var err error
-		id, err = putConsolidation(ctx, cn, c, now)
-		return err
-	})
+	id, err := writeValue(ctx, a, func(ctx context.Context, cn *conn) (int64, error) { return putConsolidation(ctx, cn, c, now) })
 	if err != nil {
 		return 0, fmt.Errorf("store consolidation of %s: %w", c.Date, err)
 	}

@@ -177,33 +177,28 @@ func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o SearchO
 }
 
 func (a *Agent) memoryHits(ctx context.Context, sql string, args []any) ([]MemoryHit, error) {
-	var out []MemoryHit
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			h := MemoryHit{Hit: Hit{
-				Kind:       "memory",
-				ID:         s.ColumnInt64(0),
-				Timestamp:  storedTime(s.ColumnInt64(1)),
-				SessionID:  s.ColumnText(2),
-				Role:       s.ColumnText(3),
-				Text:       s.ColumnText(4),
-				Importance: s.ColumnFloat(5),
-				BM25:       s.ColumnFloat(8),
-			}, Source: s.ColumnText(6)}
-			var ents []Entity
-			if raw := s.ColumnRawText(7); len(raw) > 2 && json.Unmarshal(raw, &ents) == nil {
-				for _, e := range ents {
-					h.Entities = append(h.Entities, e.Text)
-				}
-			}
-			out = append(out, h)
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("search memories: %w", err)
+	return readRows(ctx, a, "search memories", sql, args, scanMemoryHit)
+}
+
+// scanMemoryHit reads a row of memoryHitColumns and a BM25 score.
+func scanMemoryHit(s *sqlite3.Stmt) (MemoryHit, error) {
+	h := MemoryHit{Hit: Hit{
+		Kind:       "memory",
+		ID:         s.ColumnInt64(0),
+		Timestamp:  storedTime(s.ColumnInt64(1)),
+		SessionID:  s.ColumnText(2),
+		Role:       s.ColumnText(3),
+		Text:       s.ColumnText(4),
+		Importance: s.ColumnFloat(5),
+		BM25:       s.ColumnFloat(8),
+	}, Source: s.ColumnText(6)}
+	var ents []Entity
+	if raw := s.ColumnRawText(7); len(raw) > 2 && json.Unmarshal(raw, &ents) == nil {
+		for _, e := range ents {
+			h.Entities = append(h.Entities, e.Text)
+		}
 	}
-	return out, nil
+	return h, nil
 }
 
 // ConsolidationHit is a day record candidate.
@@ -242,25 +237,20 @@ func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]Consol
 		sql += ` ORDER BY c.date DESC LIMIT ?`
 	}
 	args = append(args, max(o.Limit, 1))
-	var out []ConsolidationHit
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			date := s.ColumnText(1)
-			ts, _ := time.ParseInLocation(time.DateOnly, date, a.opts.Location)
-			h := ConsolidationHit{Hit: Hit{
-				Kind: "consolidation", ID: s.ColumnInt64(0), Timestamp: ts.UTC(), Text: s.ColumnText(2),
-				Importance: 0.5, BM25: s.ColumnFloat(4),
-			}, Date: date}
-			_ = json.Unmarshal(s.ColumnRawText(3), &h.SourceIDs)
-			out = append(out, h)
-			return nil
-		})
+	return readRows(ctx, a, "search day records", sql, args, func(s *sqlite3.Stmt) (ConsolidationHit, error) {
+		date := s.ColumnText(1)
+		ts, _ := time.ParseInLocation(time.DateOnly, date, a.opts.Location)
+		h := ConsolidationHit{Hit: Hit{
+			Kind: "consolidation", ID: s.ColumnInt64(0), Timestamp: ts.UTC(), Text: s.ColumnText(2),
+			Importance: 0.5, BM25: s.ColumnFloat(4),
+		}, Date: date}
+		_ = json.Unmarshal(s.ColumnRawText(3), &h.SourceIDs)
+		return h, nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("search day records: %w", err)
-	}
-	return out, nil
 }
+
+// factHitColumns are the columns scanFactHit reads before the score.
+const factHitColumns = `f.id, f.valid_from, f.entity, f.attribute, f.value, f.content, f.confidence, f.source_memory_ids, f.access_count`
 
 // FactHit is a current fact candidate.
 type FactHit struct {
@@ -281,7 +271,7 @@ func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error
 	if asOf.IsZero() {
 		asOf = time.Now()
 	}
-	sql := `SELECT f.id, f.valid_from, f.entity, f.attribute, f.value, f.content, f.confidence, f.source_memory_ids, f.access_count, `
+	sql := `SELECT ` + factHitColumns + `, `
 	var args []any
 	if len(o.Terms) > 0 {
 		sql += `bm25(facts_fts) FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ?`
@@ -299,22 +289,17 @@ func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error
 		sql += ` ORDER BY f.confidence DESC, f.valid_from DESC LIMIT ?`
 	}
 	args = append(args, max(o.Limit, 1))
-	var out []FactHit
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			h := FactHit{Hit: Hit{
-				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: storedTime(s.ColumnInt64(1)),
-				Text: s.ColumnText(2) + ": " + s.ColumnText(5), Importance: s.ColumnFloat(6), BM25: s.ColumnFloat(9),
-			}, Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4), AccessCount: s.ColumnInt64(8)}
-			_ = json.Unmarshal(s.ColumnRawText(7), &h.SourceMemoryIDs)
-			out = append(out, h)
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("search facts: %w", err)
-	}
-	return out, nil
+	return readRows(ctx, a, "search facts", sql, args, scanFactHit)
+}
+
+// scanFactHit reads a row of factHitColumns and a BM25 score.
+func scanFactHit(s *sqlite3.Stmt) (FactHit, error) {
+	h := FactHit{Hit: Hit{
+		Kind: "fact", ID: s.ColumnInt64(0), Timestamp: storedTime(s.ColumnInt64(1)),
+		Text: s.ColumnText(2) + ": " + s.ColumnText(5), Importance: s.ColumnFloat(6), BM25: s.ColumnFloat(9),
+	}, Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4), AccessCount: s.ColumnInt64(8)}
+	_ = json.Unmarshal(s.ColumnRawText(7), &h.SourceMemoryIDs)
+	return h, nil
 }
 
 // FactsAbout returns the superseded (not rejected) facts with the given
@@ -323,25 +308,11 @@ func (a *Agent) FactsAbout(ctx context.Context, entity, attribute string, asOf t
 	if strings.TrimSpace(attribute) == "" {
 		return nil, nil
 	}
-	sql := `SELECT f.id, f.valid_from, f.entity, f.attribute, f.value, f.content, f.confidence, f.source_memory_ids, f.access_count, 0
+	sql := `SELECT ` + factHitColumns + `, 0
 		FROM facts f WHERE f.entity = ? COLLATE NOCASE AND f.attribute = ? AND f.rejected = 0
 		AND f.valid_to IS NOT NULL AND f.valid_to <= ?`
-	var out []FactHit
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, []any{entity, attribute, asOf.UnixMilli()}, func(s *sqlite3.Stmt) error {
-			h := FactHit{Hit: Hit{
-				Kind: "fact", ID: s.ColumnInt64(0), Timestamp: storedTime(s.ColumnInt64(1)),
-				Text: s.ColumnText(2) + ": " + s.ColumnText(5), Importance: s.ColumnFloat(6),
-			}, Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4), AccessCount: s.ColumnInt64(8)}
-			_ = json.Unmarshal(s.ColumnRawText(7), &h.SourceMemoryIDs)
-			out = append(out, h)
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("facts about %q %q: %w", entity, attribute, err)
-	}
-	return out, nil
+	return readRows(ctx, a, fmt.Sprintf("facts about %q %q", entity, attribute), sql,
+		[]any{entity, attribute, asOf.UnixMilli()}, scanFactHit)
 }
 
 // ImportantMemories returns the newest memories with importance of at least

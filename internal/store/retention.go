@@ -109,12 +109,7 @@ func (a *Agent) Prune(ctx context.Context, before string) (PruneResult, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		var n int
-		err := a.write(ctx, func(ctx context.Context, c *conn) error {
-			var err error
-			n, err = pruneDay(ctx, c, day, time.Now())
-			return err
-		})
+		n, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (int, error) { return pruneDay(ctx, c, day, time.Now()) })
 		if err != nil {
 			return res, fmt.Errorf("prune %s: %w", day, err)
 		}

@@ -82,14 +82,11 @@ func insertRun(ctx context.Context, c *conn, r Run) (int64, error) {
 
 // RecordRun stores a run that committed nothing else: a failed one.
 func (a *Agent) RecordRun(ctx context.Context, r Run) (Run, error) {
-	err := a.write(ctx, func(ctx context.Context, c *conn) error {
-		var err error
-		r.ID, err = insertRun(ctx, c, r)
-		return err
-	})
+	id, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (int64, error) { return insertRun(ctx, c, r) })
 	if err != nil {
 		return Run{}, fmt.Errorf("record %s run of %s: %w", r.Status, r.Day, err)
 	}
+	r.ID = id
 	return r, nil
 }
 

@@ -33,15 +33,17 @@ func Inserted(in []store.Inserted) []client.Inserted {
 	return each(in, func(x store.Inserted) client.Inserted { return client.Inserted(x) })
 }
 
+// Fact is a stored fact as the API serves it.
+func Fact(f store.Fact) client.Fact { return client.Fact(f) }
+
 // Facts converts facts.
-func Facts(fs []store.Fact) []client.Fact {
-	return each(fs, func(f store.Fact) client.Fact { return client.Fact(f) })
-}
+func Facts(fs []store.Fact) []client.Fact { return each(fs, Fact) }
+
+// Consolidation is a day record as the API serves it.
+func Consolidation(c store.Consolidation) client.Consolidation { return client.Consolidation(c) }
 
 // Consolidations converts day records.
-func Consolidations(cs []store.Consolidation) []client.Consolidation {
-	return each(cs, func(c store.Consolidation) client.Consolidation { return client.Consolidation(c) })
-}
+func Consolidations(cs []store.Consolidation) []client.Consolidation { return each(cs, Consolidation) }
 
 // Stats converts an agent's counts.
 func Stats(s store.Stats) client.Stats { return client.Stats(s) }
