@@ -9,7 +9,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
-	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 func runAsk(ctx context.Context, env Env, args []string) error {
@@ -63,5 +62,5 @@ func (l *local) Ask(ctx context.Context, agent string, req recall.Request) (clie
 		res, err = l.s.Answer.Ask(ctx, a, q)
 		return err
 	})
-	return wire.Answer(res), err
+	return res, err
 }

@@ -154,7 +154,7 @@ func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (c
 		res, err = l.s.Recall.Recall(ctx, a, q)
 		return err
 	})
-	return wire.RecallResult(res), err
+	return res, err
 }
 
 func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([]client.Memory, string, error) {

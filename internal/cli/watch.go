@@ -143,16 +143,16 @@ func (l *local) WatchScan(ctx context.Context, agent string) ([]client.ScanResul
 	}
 	scans, err := l.s.Watchers.Scan(ctx, agent)
 	if err != nil {
-		return wire.ScanResults(scans), err.Error(), nil
+		return scans, err.Error(), nil
 	}
-	return wire.ScanResults(scans), "", nil
+	return scans, "", nil
 }
 
 // WatchStatus is the folders and failing files from the files: no watcher
 // runs here, so the configuration and the files' recorded state.
 func (l *local) WatchStatus(ctx context.Context) (client.WatchStatus, error) {
 	failing, err := watch.FailingFiles(ctx, l.st, nil)
-	return client.WatchStatus{Folders: wire.WatchFolders(l.s.Watchers.Status()), Failing: wire.FailingFiles(failing)}, err
+	return client.WatchStatus{Folders: l.s.Watchers.Status(), Failing: wire.FailingFiles(failing)}, err
 }
 
 // ingestFile runs `dormouse ingest --file PATH`: the file pipeline, through the daemon or on the

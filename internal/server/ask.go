@@ -7,7 +7,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
-	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
 // postAsk answers a question from the agent's memory: the body is a recall
@@ -30,7 +29,7 @@ func (s *Server) postAsk(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		s.answerError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.Answer(res))
+	writeJSON(w, http.StatusOK, res)
 }
 
 // answerError maps a model's failure to a status; anything else is the

@@ -172,7 +172,7 @@ func (s *Server) postWatchScan(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := s.opts.Watch.Scan(r.Context(), r.URL.Query().Get("agent"))
-	body := map[string]any{"scans": wire.ScanResults(nonNilSlice(res))}
+	body := map[string]any{"scans": nonNilSlice(res)}
 	if err != nil {
 		body["error"] = err.Error()
 	}
@@ -190,7 +190,7 @@ func (s *Server) getWatchStatus(w http.ResponseWriter, r *http.Request) {
 		s.storeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"folders": wire.WatchFolders(nonNilSlice(s.opts.Watch.Status())), "failing": wire.FailingFiles(nonNilSlice(failing))})
+	writeJSON(w, http.StatusOK, map[string]any{"folders": nonNilSlice(s.opts.Watch.Status()), "failing": wire.FailingFiles(nonNilSlice(failing))})
 }
 
 // memoryOrigin explains a memory from a file: the content's hash, whether (and when) it was

@@ -286,7 +286,7 @@ func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Age
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, wire.RecallResult(res))
+	writeJSON(w, http.StatusOK, res)
 }
 
 func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agent) {

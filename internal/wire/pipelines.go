@@ -2,21 +2,11 @@ package wire
 
 import (
 	"github.com/dormouse-dev/dormouse/client"
-	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/health"
-	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
 )
-
-// RecallResult is a recall as the API serves it: recall's result is the
-// wire type already.
-func RecallResult(r recall.Result) client.RecallResult { return r }
-
-// Answer is an answer with its context as the API serves it: the answerer's
-// result is the wire type already.
-func Answer(r answer.Result) client.Answer { return r }
 
 // ConsolidateResult is what a consolidation did (or would do).
 func ConsolidateResult(r consolidate.Result) client.ConsolidateResult {
@@ -59,14 +49,6 @@ func FileOutcome(o watch.Outcome) client.FileOutcome {
 	return client.FileOutcome{Path: o.Path, Status: o.Status, Error: o.Error, Parts: o.Parts,
 		Inserted: o.Inserted, Reused: o.Reused, Retired: o.Retired, Refreshed: o.Refreshed}
 }
-
-// ScanResults is what scans of watched folders did: the watcher's results
-// are the wire type already.
-func ScanResults(rs []watch.ScanResult) []client.ScanResult { return rs }
-
-// WatchFolders is the watched folders' states: the watcher's are the wire
-// type already.
-func WatchFolders(ss []watch.Status) []client.WatchFolder { return ss }
 
 // FailingFiles converts the tracked files whose last attempt failed.
 func FailingFiles(fs []watch.FailingFile) []client.FailingFile {

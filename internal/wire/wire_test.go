@@ -107,13 +107,9 @@ func TestEveryFieldIsConverted(t *testing.T) {
 	convertsAll(t, Consolidations)
 	convertsAll(t, Stats)
 	convertsAll(t, MemoryOrigin)
-	convertsAll(t, RecallResult)
-	convertsAll(t, Answer)
 	convertsAll(t, ConsolidateResult)
 	convertsAll(t, Health)
 	convertsAll(t, FileOutcome)
-	convertsAll(t, ScanResults)
-	convertsAll(t, WatchFolders)
 	convertsAll(t, FailingFiles)
 }
 
