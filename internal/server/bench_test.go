@@ -33,7 +33,7 @@ func loadSet(b *testing.B) *benchdata.Set {
 
 func benchServer(b *testing.B) (*httptest.Server, *store.Store) {
 	b.Helper()
-	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), DedupWindow: 24 * time.Hour})
+	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), DedupWindow: 24 * time.Hour, Kinds: kinds.Of})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func BenchmarkIngestVsRaw(b *testing.B) {
 		httpTime += time.Since(start)
 
 		start = time.Now()
-		rawStore, err := store.Open(b.Context(), store.Options{Dir: b.TempDir()})
+		rawStore, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), Kinds: kinds.Of})
 		if err != nil {
 			b.Fatal(err)
 		}
