@@ -120,14 +120,21 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 	return out, nil
 }
 
+// duplicateSQL finds an identical memory of the same session within the
+// dedup window. It goes by the content hash, which few rows share: the
+// unary + keeps SQLite off the (session_id, ts) index, which it would pick
+// otherwise and which, for clients that send no session, holds every
+// memory of the window, making each insert scan all of the day's rows.
+const duplicateSQL = `SELECT id FROM daily_memories
+	WHERE content_hash = ? AND +session_id = ? AND +ts BETWEEN ? AND ? LIMIT 1`
+
 // insertOne stores m; checkForgotten says whether anything was ever
 // forgotten, so its content must be looked up (forget.go).
 func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, now time.Time, checkForgotten bool) (Inserted, error) {
 	ts := m.Timestamp.UnixMilli()
 	if w := a.opts.DedupWindow.Milliseconds(); w > 0 {
 		var dup int64
-		err := c.query(ctx, `SELECT id FROM daily_memories
-			WHERE content_hash = ? AND session_id = ? AND ts BETWEEN ? AND ? LIMIT 1`,
+		err := c.query(ctx, duplicateSQL,
 			[]any{m.ContentHash, m.SessionID, ts - w, ts + w}, func(s *sqlite3.Stmt) error {
 				dup = s.ColumnInt64(0)
 				return nil
