@@ -9,7 +9,6 @@ import (
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
-	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -63,30 +62,18 @@ func (c *common) openAPI(ctx context.Context, env Env) (api, error) {
 	if err := refuseRootWrite(env, c.data); err != nil {
 		return api{}, err
 	}
-	log := envLogger(env, cfg.LogLevel)
-	st, err := store.Open(ctx, daemon.StoreOptions(cfg, log))
+	s, err := daemon.Open(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
 	if err != nil {
 		return api{}, err
 	}
-	h := server.New(st, daemon.RecallEngine(cfg), daemon.APIOptions(cfg, log))
-	return api{cl: daemon.InProcessClient(h), loc: cfg.Location(), done: func() { _ = st.Close() }}, nil
+	return api{cl: daemon.InProcessClient(s.API()), loc: cfg.Location(), done: func() { _ = s.Close() }}, nil
 }
 
 // remoteClient is a client of the daemon at --addr, DORMOUSE_ADDR or the
 // configured listen address, with DORMOUSE_TOKEN.
 func (c *common) remoteClient(env Env, listen string) *client.Client {
-	addr := c.addr
-	if addr == "" {
-		addr = env.getenv("DORMOUSE_ADDR")
-	}
-	if addr == "" {
-		addr = dialable(listen)
-	}
-	opts := []client.Option{client.WithUserAgent("dormouse-cli/" + Version)}
-	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
-		opts = append(opts, client.WithToken(tok))
-	}
-	return client.New(addr, opts...)
+	opts := append(tokenOption(env), client.WithUserAgent("dormouse-cli/"+Version))
+	return client.New(daemonAddr(env, c.addr, listen), opts...)
 }
 
 // openNamed parses the flags of agents create or delete (verb) and its one

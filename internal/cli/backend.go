@@ -69,14 +69,27 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 		}
 		return newLocal(s), nil
 	}
-	addr := c.addr
+	return newRemote(daemonAddr(env, c.addr, cfg.Listen), env.getenv("DORMOUSE_TOKEN")), nil
+}
+
+// daemonAddr is where the client commands find the daemon: addr (--addr),
+// else DORMOUSE_ADDR, else the configured listen address.
+func daemonAddr(env Env, addr, listen string) string {
 	if addr == "" {
 		addr = env.getenv("DORMOUSE_ADDR")
 	}
 	if addr == "" {
-		addr = dialable(cfg.Listen)
+		addr = dialable(listen)
 	}
-	return newRemote(addr, env.getenv("DORMOUSE_TOKEN")), nil
+	return addr
+}
+
+// tokenOption sends DORMOUSE_TOKEN, when it is set, as the bearer token.
+func tokenOption(env Env) []client.Option {
+	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
+		return []client.Option{client.WithToken(tok)}
+	}
+	return nil
 }
 
 // dialable turns a listen address into one a client can dial: a wildcard

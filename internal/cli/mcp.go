@@ -94,17 +94,8 @@ func mcpOnFiles(ctx context.Context, env Env, cfg config.Config, log *slog.Logge
 // mcpToDaemon is the client of the daemon at addr, DORMOUSE_ADDR or the
 // configured listen address, and where that is.
 func mcpToDaemon(ctx context.Context, env Env, cfg config.Config, log *slog.Logger, addr string) (*client.Client, string) {
-	if addr == "" {
-		addr = env.getenv("DORMOUSE_ADDR")
-	}
-	if addr == "" {
-		addr = dialable(cfg.Listen)
-	}
-	var copts []client.Option
-	if tok := env.getenv("DORMOUSE_TOKEN"); tok != "" {
-		copts = append(copts, client.WithToken(tok))
-	}
-	cl := client.New(addr, append(copts, client.WithUserAgent("dormouse-mcp/"+Version))...)
+	addr = daemonAddr(env, addr, cfg.Listen)
+	cl := client.New(addr, append(tokenOption(env), client.WithUserAgent("dormouse-mcp/"+Version))...)
 	// An MCP client may start before the daemon: say so, but serve anyway;
 	// each tool call reports whether the daemon can be reached.
 	if err := cl.Healthz(ctx); err != nil {
