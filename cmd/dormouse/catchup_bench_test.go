@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/benchdata"
+)
+
+// catchUpDays and perDay size the backlog a daemon finds at start-up after
+// the box was off: 40 days of a busy agent.
+const catchUpDays, perDay = 40, 250
+
+// BenchmarkSinglePostDuringCatchUp measures single-memory POSTs (one client)
+// while the daemon consolidates a backlog of past days at start-up, beside
+// the same POSTs to the same daemon once it is idle. Target: the p95 during
+// the catch-up within 2x the idle p95 (p95-ratio).
+func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
+	set, err := benchdata.Load()
+	if err != nil {
+		b.Skip(err)
+	}
+	for b.Loop() {
+		data := b.TempDir()
+		d := startDaemonB(b, data, "")
+		postBacklog(b, d.addr, set)
+		stopB(b, d)
+
+		d = startDaemonB(b, data, "")
+		busy := singlePosts(b, d, func() bool { return !strings.Contains(d.stderr.String(), "caught up") })
+		waitForLog(b, d, "caught up", 10*time.Minute)
+		n := len(busy)
+		idle := singlePosts(b, d, func() bool { n--; return n >= 0 })
+		stopB(b, d)
+		if len(busy) < 20 {
+			b.Fatalf("the catch-up ended after %d POSTs: too few to measure", len(busy))
+		}
+		bp, ip := percentile(busy, 95), percentile(idle, 95)
+		b.ReportMetric(ms(percentile(busy, 50)), "busy-p50-ms")
+		b.ReportMetric(ms(bp), "busy-p95-ms")
+		b.ReportMetric(ms(ip), "idle-p95-ms")
+		b.ReportMetric(float64(bp)/float64(ip), "p95-ratio")
+		b.ReportMetric(float64(len(busy)), "busy-posts")
+	}
+}
+
+// postBacklog stores catchUpDays days of perDay memories each, ending the
+// day before yesterday, in batches.
+func postBacklog(b *testing.B, addr string, set *benchdata.Set) {
+	b.Helper()
+	type in struct {
+		Content   string `json:"content"`
+		SessionID string `json:"session_id"`
+		Timestamp string `json:"timestamp"`
+	}
+	first := time.Now().AddDate(0, 0, -catchUpDays-2).Truncate(24 * time.Hour).Add(8 * time.Hour)
+	mems := set.Memories(catchUpDays*perDay, time.Now())
+	for i := 0; i < len(mems); i += 500 {
+		var batch []in
+		for j, m := range mems[i:min(i+500, len(mems))] {
+			k := i + j
+			ts := first.AddDate(0, 0, k/perDay).Add(time.Duration(k%perDay) * time.Minute)
+			batch = append(batch, in{m.Content, m.Session, ts.UTC().Format(time.RFC3339)})
+		}
+		body, _ := json.Marshal(map[string]any{"memories": batch})
+		resp, err := http.Post("http://"+addr+"/v1/agents/main/memories", "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			b.Fatalf("POST backlog: %d", resp.StatusCode)
+		}
+	}
+}
+
+// singlePosts POSTs one new memory at a time while more reports true, and
+// returns each POST's latency.
+func singlePosts(b *testing.B, d *daemonProc, more func() bool) []time.Duration {
+	b.Helper()
+	var took []time.Duration
+	for i := 0; more() && i < 100_000; i++ {
+		body := fmt.Sprintf(`{"content":"status line %d: the deploy of build %d finished","session_id":"live"}`, len(took), i)
+		start := time.Now()
+		resp, err := http.Post("http://"+d.addr+"/v1/agents/main/memories", "application/json", strings.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusCreated {
+			b.Fatalf("POST: %d", resp.StatusCode)
+		}
+		took = append(took, time.Since(start))
+	}
+	return took
+}
+
+// waitForLog waits until the daemon's log holds s.
+func waitForLog(b *testing.B, d *daemonProc, s string, limit time.Duration) {
+	b.Helper()
+	deadline := time.Now().Add(limit)
+	for !strings.Contains(d.stderr.String(), s) {
+		if time.Now().After(deadline) {
+			b.Fatalf("no %q in the daemon's log after %v:\n%s", s, limit, d.stderr.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func percentile(ds []time.Duration, p int) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
