@@ -109,16 +109,7 @@ const modulesFile = "testdata/linked-modules-linux-arm64.txt"
 // checked in, so a new dependency (a cost in every process's start-up and
 // RSS on the Pi) shows as a diff. After a deliberate change: make deps-update.
 func TestLinkedModules(t *testing.T) {
-	env := []string{"GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0"}
-	out := goList(t, env, "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "./cmd/dormouse")
-	var mods []string
-	for line := range strings.Lines(out) {
-		if m := strings.TrimSpace(line); m != "" {
-			mods = append(mods, m)
-		}
-	}
-	slices.Sort(mods)
-	got := strings.Join(slices.Compact(mods), "\n") + "\n"
+	got := strings.Join(linkedModules(t), "\n") + "\n"
 	if *update {
 		if err := os.WriteFile(modulesFile, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -132,6 +123,46 @@ func TestLinkedModules(t *testing.T) {
 		t.Errorf("the linux/arm64 binary's modules changed: linked now but not in %s: %q; listed but no longer linked: %q.\n"+
 			"If that is deliberate (say why in the commit), run make deps-update", modulesFile, added, removed)
 	}
+}
+
+// forbidden are the modules the Pi's binary must never link, whatever the
+// checked-in list says (make deps-update would accept them): Google's
+// SDKs, gRPC and OpenTelemetry, which langchaingo's googleai package
+// brought in for one provider (~12 MB of the arm64 binary, 4 MB of
+// protobuf descriptors in every process's heap). Gemini is reached through
+// its OpenAI-compatible endpoint instead (internal/llm).
+var forbidden = []string{
+	"cloud.google.com/go", "google.golang.org/api", "google.golang.org/grpc", "google.golang.org/genproto",
+	"github.com/google/generative-ai-go", "go.opentelemetry.io/",
+}
+
+// TestNoHeavyModules: none of forbidden is linked into the linux/arm64
+// binary.
+func TestNoHeavyModules(t *testing.T) {
+	for _, m := range linkedModules(t) {
+		for _, f := range forbidden {
+			if strings.HasPrefix(m, f) {
+				t.Errorf("the linux/arm64 binary links %s: Google's SDK, gRPC and OpenTelemetry stay out of the Pi's build "+
+					"(go mod why -m %s says who brings it)", m, m)
+			}
+		}
+	}
+}
+
+// linkedModules lists, sorted, the modules linked into the linux/arm64
+// binary (CGO off, as make cross and make deb build it).
+func linkedModules(t *testing.T) []string {
+	t.Helper()
+	env := []string{"GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0"}
+	out := goList(t, env, "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "./cmd/dormouse")
+	var mods []string
+	for line := range strings.Lines(out) {
+		if m := strings.TrimSpace(line); m != "" {
+			mods = append(mods, m)
+		}
+	}
+	slices.Sort(mods)
+	return slices.Compact(mods)
 }
 
 // goList runs the go command at the module's root.
