@@ -5,8 +5,10 @@ package deps
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -147,6 +149,60 @@ func TestNoHeavyModules(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Start-up budgets: what package initialisation may allocate in a command
+// that needs nothing (dormouse version). Every command pays it, and on the
+// Pi it is RSS and start-up time; a big table or regular expression used
+// by one command is built on its first use instead (sync.OnceValue, as
+// consolidate's sentence shapes and the lexicons are).
+const (
+	ownInitBudget   = 256 << 10 // bytes, any one Dormouse package
+	totalInitBudget = 2 << 20   // bytes, every linked package together
+)
+
+// TestInitAllocations runs the binary's version command with
+// GODEBUG=inittrace=1 and holds each package's initialisation to the
+// budgets above.
+func TestInitAllocations(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "dormouse")
+	goList(t, []string{"CGO_ENABLED=0"}, "build", "-trimpath", "-o", bin, "./cmd/dormouse")
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("dormouse version: %v\n%s", err, out)
+	}
+	inits := initBytes(string(out))
+	if len(inits) == 0 {
+		t.Fatalf("no init trace in the output of dormouse version:\n%s", out)
+	}
+	total := 0
+	for pkg, n := range inits {
+		total += n
+		if strings.HasPrefix(pkg, self) && n > ownInitBudget {
+			t.Errorf("%s allocates %d KiB when the binary starts, more than %d KiB: build its tables and regular "+
+				"expressions on first use", pkg, n>>10, ownInitBudget>>10)
+		}
+	}
+	if total > totalInitBudget {
+		t.Errorf("package initialisation allocates %d KiB when the binary starts, more than %d KiB", total>>10, totalInitBudget>>10)
+	}
+}
+
+// initBytes reads GODEBUG=inittrace=1 lines ("init <pkg> @0.5 ms, 0.1 ms
+// clock, 2048 bytes, 12 allocs") into bytes allocated by package.
+func initBytes(trace string) map[string]int {
+	out := map[string]int{}
+	for line := range strings.Lines(trace) {
+		var pkg string
+		var at, clock float64
+		var bytes, allocs int
+		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err == nil {
+			out[pkg] += bytes
+		}
+	}
+	return out
 }
 
 // linkedModules lists, sorted, the modules linked into the linux/arm64
