@@ -47,6 +47,15 @@ type sent struct {
 	MaxTokens int
 }
 
+// add puts one message of a request whose messages carry their role.
+func (s *sent) add(role, content string) {
+	if role == "system" {
+		s.System = content
+	} else {
+		s.Turns = append(s.Turns, role+": "+content)
+	}
+}
+
 // provider describes how one provider speaks HTTP.
 type provider struct {
 	name    string
@@ -96,11 +105,7 @@ var providers = []provider{
 			}
 			s := sent{Model: b.Model, JSONMode: b.Format == "json", MaxTokens: b.Options.NumPredict}
 			for _, m := range b.Messages {
-				if m.Role == "system" {
-					s.System = m.Content
-				} else {
-					s.Turns = append(s.Turns, m.Role+": "+m.Content)
-				}
+				s.add(m.Role, m.Content)
 			}
 			return s
 		},
@@ -222,11 +227,7 @@ func decodeChatCompletions(t *testing.T, r recorded) sent {
 	s := sent{Model: b.Model, MaxTokens: max(b.MaxCompletionTokens, b.MaxTokens),
 		JSONMode: b.ResponseFormat != nil && b.ResponseFormat.Type == "json_object"}
 	for _, m := range b.Messages {
-		if m.Role == "system" {
-			s.System = m.Content
-		} else {
-			s.Turns = append(s.Turns, m.Role+": "+m.Content)
-		}
+		s.add(m.Role, m.Content)
 	}
 	return s
 }
