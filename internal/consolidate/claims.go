@@ -1,7 +1,6 @@
 package consolidate
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -31,32 +30,32 @@ const (
 
 var (
 	// labelRe is a label before the claim: "Correction from finance: ".
-	labelRe = regexp.MustCompile(`^(?i:correction|corrected|update|updated|change|changed|note|fyi|heads up|reminder)(?: from [\p{L}\p{N}' -]{1,30})?[:,-] +`)
+	labelRe = lazy(`^(?i:correction|corrected|update|updated|change|changed|note|fyi|heads up|reminder)(?: from [\p{L}\p{N}' -]{1,30})?[:,-] +`)
 	// reportedRe is reported speech: "Earlier you said (that) ".
-	reportedRe = regexp.MustCompile(`^(?:(?i:earlier|before|previously|last time|as|so|and),? )*(?i:you) (?:said|told me|mentioned|wrote|noted)(?: (?:earlier|before|that))* `)
+	reportedRe = lazy(`^(?:(?i:earlier|before|previously|last time|as|so|and),? )*(?i:you) (?:said|told me|mentioned|wrote|noted)(?: (?:earlier|before|that))* `)
 	// amountClaimRe: "the Q3 budget is $2.1M", "Q3 budget approved at
 	// $2.4M", "our rent is now 1,450 a month".
-	amountClaimRe = regexp.MustCompile(`^` + possText + thingText + ` (?:` + copula +
+	amountClaimRe = lazy(`^` + possText + thingText + ` (?:` + copula +
 		`(?: now| still| about| around| roughly| only)*(?: ` + changed + `)?|` + changed + `)(?: now)?(?: at| to| for)?,? (` + amountText + `)(?:[^\p{L}\p{N}-]|$)`)
 	// changeRe: "the landlord raised the rent to 1,520 a month".
-	changeRe = regexp.MustCompile(`\b(?:raised|increased|lowered|reduced|cut|changed|moved|updated|bumped|pushed|put|set|revised|corrected|postponed|delayed|rescheduled)(?: up| down| back| forward)? ` +
+	changeRe = lazy(`\b(?:raised|increased|lowered|reduced|cut|changed|moved|updated|bumped|pushed|put|set|revised|corrected|postponed|delayed|rescheduled)(?: up| down| back| forward)? ` +
 		possText + thingText + `(?: up| down| back| forward)?(?: from .{1,40}?)? to (.{1,80})$`)
 	// passiveRe: "the launch was moved to May 19", "my rent went up to 900".
-	passiveRe = regexp.MustCompile(`^` + possText + thingText + ` (?:(?:is|are|was|were|has been|have been|got|is being)(?: now)? ` + changed +
+	passiveRe = lazy(`^` + possText + thingText + ` (?:(?:is|are|was|were|has been|have been|got|is being)(?: now)? ` + changed +
 		`|went (?:up|down)|has gone (?:up|down)|slipped|moved|changed|rose|fell|dropped)(?: back| forward| up| down)?(?: again)?(?: from .{1,40}?)? to (.{1,80})$`)
 	// appositionRe: "send it to my home address, 12 Birch Lane, Harwick".
-	appositionRe = regexp.MustCompile(`\b(my|our) ([a-z][a-z -]{1,30}?)(?:,| is| -|:) ((?:\+|\d|[A-Z]).{1,80})$`)
+	appositionRe = lazy(`\b(my|our) ([a-z][a-z -]{1,30}?)(?:,| is| -|:) ((?:\+|\d|[A-Z]).{1,80})$`)
 	// negationRe ends a clause that denies: what follows it is never a claimed value.
-	negationRe = regexp.MustCompile(`(?i)\b(?:not|no longer|never|rather than|instead of|isn't|aren't|wasn't|weren't|isn’t|wasn’t)\b[^,;:]*$`)
+	negationRe = lazy(`(?i)\b(?:not|no longer|never|rather than|instead of|isn't|aren't|wasn't|weren't|isn’t|wasn’t)\b[^,;:]*$`)
 	// phoneRe is a phone number.
-	phoneRe = regexp.MustCompile(`^\+?\(?\d[\d ()-]{4,}\d`)
+	phoneRe = lazy(`^\+?\(?\d[\d ()-]{4,}\d`)
 	// denialRe is a clause right after a claimed value that denies another:
 	// ", not $2.4M", " rather than May 12".
-	denialRe      = regexp.MustCompile(`^(?i:[,;]? *(?:but |and )?(?:not|rather than|instead of|no longer)\b[^,;:]*)`)
-	amountStartRe = regexp.MustCompile(`^` + amountText)
-	amountWholeRe = regexp.MustCompile(`^` + amountText + `(?:[^\p{L}\p{N}]|$)`)
+	denialRe      = lazy(`^(?i:[,;]? *(?:but |and )?(?:not|rather than|instead of|no longer)\b[^,;:]*)`)
+	amountStartRe = lazy(`^` + amountText)
+	amountWholeRe = lazy(`^` + amountText + `(?:[^\p{L}\p{N}]|$)`)
 	// clauseRe splits a sentence into clauses.
-	clauseRe = regexp.MustCompile(`(?:[:;]|, (?:and |but |so )?| - | — ) *`)
+	clauseRe = lazy(`(?:[:;]|, (?:and |but |so )?| - | — ) *`)
 )
 
 // personal possessors: "my salary is $90k" is the speaker's attribute,
@@ -138,7 +137,7 @@ func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 		}
 	}
 	if strings.Contains(s, " to ") {
-		for _, re := range []*regexp.Regexp{changeRe, passiveRe} {
+		for _, re := range []*lazyRegexp{changeRe, passiveRe} {
 			if g := re.FindStringSubmatch(s); g != nil {
 				value := valueOf(g[3], m)
 				if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], value, m); ok {

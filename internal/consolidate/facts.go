@@ -1,7 +1,6 @@
 package consolidate
 
 import (
-	"regexp"
 	"strings"
 	"time"
 
@@ -22,19 +21,19 @@ const (
 )
 
 var (
-	possessiveRe = regexp.MustCompile(`^(` + nameRE + `)(?:'s|’s) ([a-z][a-z -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
-	mineRe       = regexp.MustCompile(`^((?i:my|our|your)) ([a-z][a-z'’ -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
-	relationRe   = regexp.MustCompile(`^` + subjRE + ` (?:now |just |recently |still )?(work at|works at|work for|works for|joined|live in|lives in|moved to|am based in|is based in|are based in|am married to|is married to|report to|reports to) (.{2,60})$`)
-	preferenceRe = regexp.MustCompile(`^` + subjRE + ` (?:really |also |absolutely |still |just |totally )?(love|loves|like|likes|adore|adores|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|can't stand|can’t stand|am allergic to|is allergic to|are allergic to) (.{2,80})$`)
-	habitRe      = regexp.MustCompile(`^` + subjRE + ` (always|never) (.{2,80})$`)
-	isRe         = regexp.MustCompile(`^(` + nameRE + `) (?:is|was) (?:now |still )?((the|our|my|their|his|her|a|an) .{2,60})$`)
-	amountRe     = regexp.MustCompile(`^` + nounRE + ` (?:is|was|costs|cost|will cost|came to|comes to|totals|totalled|totaled)(?: about| around| roughly| now)? (.+)$`)
+	possessiveRe = lazy(`^(` + nameRE + `)(?:'s|’s) ([a-z][a-z -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
+	mineRe       = lazy(`^((?i:my|our|your)) ([a-z][a-z'’ -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
+	relationRe   = lazy(`^` + subjRE + ` (?:now |just |recently |still )?(work at|works at|work for|works for|joined|live in|lives in|moved to|am based in|is based in|are based in|am married to|is married to|report to|reports to) (.{2,60})$`)
+	preferenceRe = lazy(`^` + subjRE + ` (?:really |also |absolutely |still |just |totally )?(love|loves|like|likes|adore|adores|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|can't stand|can’t stand|am allergic to|is allergic to|are allergic to) (.{2,80})$`)
+	habitRe      = lazy(`^` + subjRE + ` (always|never) (.{2,80})$`)
+	isRe         = lazy(`^(` + nameRE + `) (?:is|was) (?:now |still )?((the|our|my|their|his|her|a|an) .{2,60})$`)
+	amountRe     = lazy(`^` + nounRE + ` (?:is|was|costs|cost|will cost|came to|comes to|totals|totalled|totaled)(?: about| around| roughly| now)? (.+)$`)
 	dateVerbs    = ` (?:is|was|will be|is scheduled|is due|is moved|has been moved|was moved|got moved)(?: for| on| to| until| by)?(?: on| for)? (.+)$`
-	dateRe       = regexp.MustCompile(`^` + nounRE + dateVerbs)
-	innerDateRe  = regexp.MustCompile(theRE + dateVerbs)
-	decisionRe   = regexp.MustCompile(`(?i)\b(decided to|decided on|decided that|agreed to|agreed on|agreed that|settled on|going with|go with|chose to|the plan is|will switch to|switched to)\b`)
-	leadSubjRe   = regexp.MustCompile(`^` + subjRE + `\b`)
-	fillerRe     = regexp.MustCompile(`^(?i:(?:so|well|also|btw|actually|anyway|oh|ok|okay|yeah|yes|no|hey|update|note|noted|fyi|reminder)[,:!]? +)+`)
+	dateRe       = lazy(`^` + nounRE + dateVerbs)
+	innerDateRe  = lazy(theRE + dateVerbs)
+	decisionRe   = lazy(`(?i)\b(decided to|decided on|decided that|agreed to|agreed on|agreed that|settled on|going with|go with|chose to|the plan is|will switch to|switched to)\b`)
+	leadSubjRe   = lazy(`^` + subjRE + `\b`)
+	fillerRe     = lazy(`^(?i:(?:so|well|also|btw|actually|anyway|oh|ok|okay|yeah|yes|no|hey|update|note|noted|fyi|reminder)[,:!]? +)+`)
 )
 
 // eventWords make a dated sentence an event worth keeping.
@@ -150,7 +149,7 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 		return set(e, "event", "date", date, Event)
 	}
 	if date := entityIn(s, m, capture.TypeDate); date != "" {
-		for _, re := range []*regexp.Regexp{dateRe, innerDateRe} {
+		for _, re := range []*lazyRegexp{dateRe, innerDateRe} {
 			if g := re.FindStringSubmatch(s); g != nil && strings.Contains(g[2], date) {
 				return set(strings.ToLower(g[1]), "event", "date", date, Event)
 			}
@@ -259,7 +258,7 @@ func preferenceValue(verb string) string {
 // and only ever points back ("yesterday", "last Friday", "two weeks ago")
 // or to the next day. "On Friday" and "this Friday" are left alone: an event
 // is as often ahead as behind.
-var relativeDate = regexp.MustCompile(`^(?i:yesterday|today|tonight|tomorrow|last night|the day before yesterday|` +
+var relativeDate = lazy(`^(?i:yesterday|today|tonight|tomorrow|last night|the day before yesterday|` +
 	`(?:last|past|previous) (?:week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|` +
 	`(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple of|\d{1,3}) (?:days?|weeks?|months?|years?) ago)$`)
 

@@ -5,8 +5,10 @@ package deps
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -109,16 +111,7 @@ const modulesFile = "testdata/linked-modules-linux-arm64.txt"
 // checked in, so a new dependency (a cost in every process's start-up and
 // RSS on the Pi) shows as a diff. After a deliberate change: make deps-update.
 func TestLinkedModules(t *testing.T) {
-	env := []string{"GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0"}
-	out := goList(t, env, "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "./cmd/dormouse")
-	var mods []string
-	for line := range strings.Lines(out) {
-		if m := strings.TrimSpace(line); m != "" {
-			mods = append(mods, m)
-		}
-	}
-	slices.Sort(mods)
-	got := strings.Join(slices.Compact(mods), "\n") + "\n"
+	got := strings.Join(linkedModules(t), "\n") + "\n"
 	if *update {
 		if err := os.WriteFile(modulesFile, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -132,6 +125,100 @@ func TestLinkedModules(t *testing.T) {
 		t.Errorf("the linux/arm64 binary's modules changed: linked now but not in %s: %q; listed but no longer linked: %q.\n"+
 			"If that is deliberate (say why in the commit), run make deps-update", modulesFile, added, removed)
 	}
+}
+
+// forbidden are the modules the Pi's binary must never link, whatever the
+// checked-in list says (make deps-update would accept them): Google's
+// SDKs, gRPC and OpenTelemetry, which langchaingo's googleai package
+// brought in for one provider (~12 MB of the arm64 binary, 4 MB of
+// protobuf descriptors in every process's heap). Gemini is reached through
+// its OpenAI-compatible endpoint instead (internal/llm).
+var forbidden = []string{
+	"cloud.google.com/go", "google.golang.org/api", "google.golang.org/grpc", "google.golang.org/genproto",
+	"github.com/google/generative-ai-go", "go.opentelemetry.io/",
+}
+
+// TestNoHeavyModules: none of forbidden is linked into the linux/arm64
+// binary.
+func TestNoHeavyModules(t *testing.T) {
+	for _, m := range linkedModules(t) {
+		for _, f := range forbidden {
+			if strings.HasPrefix(m, f) {
+				t.Errorf("the linux/arm64 binary links %s: Google's SDK, gRPC and OpenTelemetry stay out of the Pi's build "+
+					"(go mod why -m %s says who brings it)", m, m)
+			}
+		}
+	}
+}
+
+// Start-up budgets: what package initialisation may allocate in a command
+// that needs nothing (dormouse version). Every command pays it, and on the
+// Pi it is RSS and start-up time; a big table or regular expression used
+// by one command is built on its first use instead (sync.OnceValue, as
+// consolidate's sentence shapes and the lexicons are).
+const (
+	ownInitBudget   = 256 << 10 // bytes, any one Dormouse package
+	totalInitBudget = 2 << 20   // bytes, every linked package together
+)
+
+// TestInitAllocations runs the binary's version command with
+// GODEBUG=inittrace=1 and holds each package's initialisation to the
+// budgets above.
+func TestInitAllocations(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "dormouse")
+	goList(t, []string{"CGO_ENABLED=0"}, "build", "-trimpath", "-o", bin, "./cmd/dormouse")
+	cmd := exec.Command(bin, "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("dormouse version: %v\n%s", err, out)
+	}
+	inits := initBytes(string(out))
+	if len(inits) == 0 {
+		t.Fatalf("no init trace in the output of dormouse version:\n%s", out)
+	}
+	total := 0
+	for pkg, n := range inits {
+		total += n
+		if strings.HasPrefix(pkg, self) && n > ownInitBudget {
+			t.Errorf("%s allocates %d KiB when the binary starts, more than %d KiB: build its tables and regular "+
+				"expressions on first use", pkg, n>>10, ownInitBudget>>10)
+		}
+	}
+	if total > totalInitBudget {
+		t.Errorf("package initialisation allocates %d KiB when the binary starts, more than %d KiB", total>>10, totalInitBudget>>10)
+	}
+}
+
+// initBytes reads GODEBUG=inittrace=1 lines ("init <pkg> @0.5 ms, 0.1 ms
+// clock, 2048 bytes, 12 allocs") into bytes allocated by package.
+func initBytes(trace string) map[string]int {
+	out := map[string]int{}
+	for line := range strings.Lines(trace) {
+		var pkg string
+		var at, clock float64
+		var bytes, allocs int
+		if _, err := fmt.Sscanf(line, "init %s @%f ms, %f ms clock, %d bytes, %d allocs", &pkg, &at, &clock, &bytes, &allocs); err == nil {
+			out[pkg] += bytes
+		}
+	}
+	return out
+}
+
+// linkedModules lists, sorted, the modules linked into the linux/arm64
+// binary (CGO off, as make cross and make deb build it).
+func linkedModules(t *testing.T) []string {
+	t.Helper()
+	env := []string{"GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0"}
+	out := goList(t, env, "list", "-deps", "-f", "{{with .Module}}{{if not .Main}}{{.Path}}{{end}}{{end}}", "./cmd/dormouse")
+	var mods []string
+	for line := range strings.Lines(out) {
+		if m := strings.TrimSpace(line); m != "" {
+			mods = append(mods, m)
+		}
+	}
+	slices.Sort(mods)
+	return slices.Compact(mods)
 }
 
 // goList runs the go command at the module's root.

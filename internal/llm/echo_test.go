@@ -45,8 +45,8 @@ var echoBodies = map[string]string{
 		`"param":null,"code":"invalid_api_key"}}`,
 	"anthropic": `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key %s"}}`,
 	"ollama":    `{"error":"unauthorized: %s"}`,
-	"googleai": `{"error":{"code":400,"message":"API key not valid: %s","status":"INVALID_ARGUMENT",` +
-		`"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID"}]}}`,
+	"googleai": `[{"error":{"code":400,"message":"API key not valid: %s","status":"INVALID_ARGUMENT",` +
+		`"details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID"}]}}]`,
 	"bedrock": `{"message":"The security token included in the request is invalid: %s"}`,
 }
 

@@ -141,10 +141,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 		next = http.DefaultTransport
 	}
 	tr := transport{next: next}
-	switch key := sec.first(keyVars[cfg.Provider]...); {
-	case cfg.Provider == "googleai":
-		tr.header = http.Header{"X-Goog-Api-Key": {key}}
-	case cfg.Provider == "ollama" && key != "":
+	if key := sec.first(keyVars[cfg.Provider]...); cfg.Provider == "ollama" && key != "" {
 		tr.header = http.Header{"Authorization": {"Bearer " + key}}
 	}
 	m, err := newModel(ctx, cfg, sec, &http.Client{Transport: tr})
@@ -338,9 +335,9 @@ func (c *Client) callOptions() []llms.CallOption {
 	opts := []llms.CallOption{
 		llms.WithModel(c.cfg.Model), llms.WithMaxTokens(c.cfg.MaxTokens), llms.WithTemperature(c.cfg.Temperature),
 	}
-	if c.cfg.Provider == "openai" && c.cfg.BaseURL != "" {
-		// OpenAI-compatible servers (llama.cpp, vLLM) know max_tokens, not
-		// max_completion_tokens.
+	if (c.cfg.Provider == "openai" && c.cfg.BaseURL != "") || c.cfg.Provider == "googleai" {
+		// OpenAI-compatible servers (llama.cpp, vLLM, Gemini's endpoint)
+		// know max_tokens; max_completion_tokens is OpenAI's newer name.
 		opts = append(opts, llms.WithMetadata(map[string]any{"openai:use_legacy_max_tokens": true}))
 	}
 	return opts

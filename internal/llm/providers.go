@@ -16,10 +16,8 @@ import (
 	"github.com/tmc/langchaingo/llms"
 	"github.com/tmc/langchaingo/llms/anthropic"
 	"github.com/tmc/langchaingo/llms/bedrock"
-	"github.com/tmc/langchaingo/llms/googleai"
 	"github.com/tmc/langchaingo/llms/ollama"
 	"github.com/tmc/langchaingo/llms/openai"
-	"google.golang.org/api/option"
 )
 
 // Providers are the names Client knows; offline is not one: it needs no model.
@@ -153,26 +151,25 @@ func newModel(ctx context.Context, cfg Config, sec secrets, hc *http.Client) (ll
 		return anthropic.New(anthropic.WithToken(key), anthropic.WithModel(cfg.Model), anthropic.WithBaseURL(apiBase("anthropic", cfg.BaseURL)),
 			anthropic.WithHTTPClient(hc))
 	case "googleai":
-		key := sec.first(keyVars["googleai"]...)
-		if key == "" {
-			return nil, fmt.Errorf("googleai needs an API key: set GOOGLE_API_KEY in the service's environment or as a credential")
-		}
-		opts := []googleai.Option{
-			googleai.WithAPIKey(key), googleai.WithDefaultModel(cfg.Model), googleai.WithRest(),
-			// With our client the key option is not applied; the transport sends it.
-			googleai.WithHTTPClient(hc),
-			googleai.WithDefaultMaxTokens(cfg.MaxTokens), googleai.WithDefaultTemperature(cfg.Temperature),
-		}
-		if cfg.BaseURL != "" {
-			opts = append(opts, func(o *googleai.Options) {
-				o.ClientOptions = append(o.ClientOptions, option.WithEndpoint(cfg.BaseURL))
-			})
-		}
-		return googleai.New(ctx, opts...)
+		return newGemini(cfg, sec, hc)
 	case "bedrock":
 		return newBedrock(ctx, cfg, sec, hc)
 	}
 	return nil, fmt.Errorf("llm provider %q is not one of %s", cfg.Provider, strings.Join(Providers, ", "))
+}
+
+// newGemini reaches Gemini through Google's OpenAI-compatible endpoint
+// (llm.base_url, by default the Gemini API's root, + /openai) with
+// langchaingo's openai client and the key as a Bearer token. Google's own
+// SDK, which langchaingo's googleai package wraps, links its genai, Vertex,
+// gRPC and OpenTelemetry stack: ~15 MB of the Pi's binary for one provider.
+func newGemini(cfg Config, sec secrets, hc *http.Client) (llms.Model, error) {
+	key := sec.first(keyVars["googleai"]...)
+	if key == "" {
+		return nil, fmt.Errorf("googleai needs an API key: set GOOGLE_API_KEY in the service's environment or as a credential")
+	}
+	return openai.New(openai.WithToken(key), openai.WithModel(cfg.Model),
+		openai.WithBaseURL(apiBase("googleai", cfg.BaseURL)+"/openai"), openai.WithHTTPClient(hc))
 }
 
 // newBedrock builds a Bedrock runtime client on our HTTP client, with the
@@ -218,7 +215,7 @@ type observedKey struct{}
 
 // transport records each response's status and Retry-After in the
 // attempt's context, and adds headers a provider's client would not send
-// on a custom HTTP client (Gemini's API key).
+// (the key of an ollama behind an authenticating proxy).
 type transport struct {
 	next   http.RoundTripper
 	header http.Header

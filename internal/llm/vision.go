@@ -59,7 +59,8 @@ var (
 // this client, and if not why. It is what configuration validation asks:
 // langchaingo puts images on the wire for ollama ("images" on the
 // message), openai (an image_url content part with a data: URL), anthropic
-// (an image block with a base64 source), googleai (inlineData) and, on
+// (an image block with a base64 source), googleai (the same image_url
+// part, on Gemini's OpenAI-compatible endpoint) and, on
 // bedrock, for Anthropic's Claude models (the same image block inside the
 // InvokeModel body) and Amazon Nova ({"image":{"format","source":{"bytes"}}});
 // for Bedrock's other model families (Titan, Llama, Cohere, AI21) it drops
@@ -180,13 +181,12 @@ func imageFormatsFor(cfg Config) string {
 }
 
 // imagePart is how langchaingo must be given an image for provider to put
-// it on the wire: OpenAI's client marshals a BinaryContent in a shape of
-// langchaingo's own, which the API refuses, but an image_url part with a
-// data: URL as the API documents; every other provider's client turns a
-// BinaryContent into its own image shape (and googleai's would try to
-// download an image_url).
+// it on the wire: OpenAI's client (which also reaches Gemini) marshals a
+// BinaryContent in a shape of langchaingo's own, which the APIs refuse,
+// but an image_url part with a data: URL as both document; every other
+// provider's client turns a BinaryContent into its own image shape.
 func imagePart(provider string, img Image) llms.ContentPart {
-	if provider == "openai" {
+	if provider == "openai" || provider == "googleai" {
 		return llms.ImageURLPart("data:" + img.MIME + ";base64," + base64.StdEncoding.EncodeToString(img.Data))
 	}
 	return llms.BinaryPart(img.MIME, img.Data)

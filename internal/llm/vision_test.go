@@ -53,90 +53,61 @@ var imageOf = map[string]func(t *testing.T, body []byte) sentImage{
 		return sentImage{}
 	},
 	// OpenAI chat completions: {"type":"image_url","image_url":{"url":"data:image/png;base64,..."}}.
-	"openai": func(t *testing.T, body []byte) sentImage {
-		var b struct {
-			Messages []struct {
-				Role    string          `json:"role"`
-				Content json.RawMessage `json:"content"`
-			} `json:"messages"`
-		}
-		mustDecode(t, body, &b)
-		for _, m := range b.Messages {
-			var parts []struct {
-				Type     string `json:"type"`
-				Text     string `json:"text"`
-				ImageURL struct {
-					URL string `json:"url"`
-				} `json:"image_url"`
-			}
-			if m.Role != "user" || json.Unmarshal(m.Content, &parts) != nil {
-				continue
-			}
-			var s sentImage
-			for _, p := range parts {
-				switch p.Type {
-				case "text":
-					s.Prompt = p.Text
-				case "image_url":
-					mime, b64, ok := strings.Cut(strings.TrimPrefix(p.ImageURL.URL, "data:"), ";base64,")
-					if !ok || !strings.HasPrefix(p.ImageURL.URL, "data:") {
-						t.Fatalf("image_url is not a base64 data: URL: %.60s", p.ImageURL.URL)
-					}
-					data, err := base64.StdEncoding.DecodeString(b64)
-					if err != nil {
-						t.Fatalf("openai image is not base64: %v", err)
-					}
-					s.MIME, s.Data = mime, data
-				default:
-					t.Errorf("content part of type %q: the API knows text and image_url", p.Type)
-				}
-			}
-			if s.Data != nil {
-				return s
-			}
-		}
-		t.Fatalf("no user content array with an image_url part in %s", body)
-		return sentImage{}
-	},
+	"openai": chatImage,
 	// Anthropic messages: {"type":"image","source":{"type":"base64","media_type":"image/png","data":"..."}}.
 	"anthropic": anthropicImage,
 	// Bedrock InvokeModel with a Claude model: the same block inside the body.
 	"bedrock": anthropicImage,
-	// Gemini: {"inlineData":{"mimeType":"image/png","data":"..."}} (the REST API also reads inline_data).
-	"googleai": func(t *testing.T, body []byte) sentImage {
-		var b struct {
-			Contents []struct {
-				Role  string `json:"role"`
-				Parts []struct {
-					Text       string `json:"text"`
-					InlineData *struct {
-						MIMEType string `json:"mimeType"`
-						Data     string `json:"data"`
-					} `json:"inlineData"`
-				} `json:"parts"`
-			} `json:"contents"`
+	// Gemini's OpenAI-compatible endpoint: the same image_url part, as Google's
+	// compatibility guide documents it for base64 images.
+	"googleai": chatImage,
+}
+
+// chatImage finds the image of an OpenAI chat completions request.
+func chatImage(t *testing.T, body []byte) sentImage {
+	var b struct {
+		Messages []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	mustDecode(t, body, &b)
+	for _, m := range b.Messages {
+		var parts []struct {
+			Type     string `json:"type"`
+			Text     string `json:"text"`
+			ImageURL struct {
+				URL string `json:"url"`
+			} `json:"image_url"`
 		}
-		mustDecode(t, body, &b)
-		for _, c := range b.Contents {
-			var s sentImage
-			for _, p := range c.Parts {
-				if p.InlineData != nil {
-					data, err := base64.StdEncoding.DecodeString(p.InlineData.Data)
-					if err != nil {
-						t.Fatalf("gemini image is not base64: %v", err)
-					}
-					s.MIME, s.Data = p.InlineData.MIMEType, data
-				} else {
-					s.Prompt += p.Text
+		if m.Role != "user" || json.Unmarshal(m.Content, &parts) != nil {
+			continue
+		}
+		var s sentImage
+		for _, p := range parts {
+			switch p.Type {
+			case "text":
+				s.Prompt = p.Text
+			case "image_url":
+				mime, b64, ok := strings.Cut(strings.TrimPrefix(p.ImageURL.URL, "data:"), ";base64,")
+				if !ok || !strings.HasPrefix(p.ImageURL.URL, "data:") {
+					t.Fatalf("image_url is not a base64 data: URL: %.60s", p.ImageURL.URL)
 				}
-			}
-			if s.Data != nil && c.Role == "user" {
-				return s
+				data, err := base64.StdEncoding.DecodeString(b64)
+				if err != nil {
+					t.Fatalf("openai image is not base64: %v", err)
+				}
+				s.MIME, s.Data = mime, data
+			default:
+				t.Errorf("content part of type %q: the API knows text and image_url", p.Type)
 			}
 		}
-		t.Fatalf("no user content with inlineData in %s", body)
-		return sentImage{}
-	},
+		if s.Data != nil {
+			return s
+		}
+	}
+	t.Fatalf("no user content array with an image_url part in %s", body)
+	return sentImage{}
 }
 
 func anthropicImage(t *testing.T, body []byte) sentImage {

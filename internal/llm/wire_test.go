@@ -47,6 +47,15 @@ type sent struct {
 	MaxTokens int
 }
 
+// add puts one message of a request whose messages carry their role.
+func (s *sent) add(role, content string) {
+	if role == "system" {
+		s.System = content
+	} else {
+		s.Turns = append(s.Turns, role+": "+content)
+	}
+}
+
 // provider describes how one provider speaks HTTP.
 type provider struct {
 	name    string
@@ -68,31 +77,7 @@ var providers = []provider{
 		path:    "/v1/chat/completions",
 		refused: http.StatusUnauthorized,
 		authOK:  func(h http.Header) bool { return h.Get("Authorization") == "Bearer "+openaiKey },
-		decode: func(t *testing.T, r recorded) sent {
-			var b struct {
-				Model    string `json:"model"`
-				Messages []struct {
-					Role    string `json:"role"`
-					Content string `json:"content"`
-				} `json:"messages"`
-				ResponseFormat *struct {
-					Type string `json:"type"`
-				} `json:"response_format"`
-				MaxCompletionTokens int `json:"max_completion_tokens"`
-				MaxTokens           int `json:"max_tokens"` // what OpenAI-compatible servers read
-			}
-			mustDecode(t, r.body, &b)
-			s := sent{Model: b.Model, MaxTokens: max(b.MaxCompletionTokens, b.MaxTokens),
-				JSONMode: b.ResponseFormat != nil && b.ResponseFormat.Type == "json_object"}
-			for _, m := range b.Messages {
-				if m.Role == "system" {
-					s.System = m.Content
-				} else {
-					s.Turns = append(s.Turns, m.Role+": "+m.Content)
-				}
-			}
-			return s
-		},
+		decode:  decodeChatCompletions,
 	},
 	{
 		name:    "ollama",
@@ -120,11 +105,7 @@ var providers = []provider{
 			}
 			s := sent{Model: b.Model, JSONMode: b.Format == "json", MaxTokens: b.Options.NumPredict}
 			for _, m := range b.Messages {
-				if m.Role == "system" {
-					s.System = m.Content
-				} else {
-					s.Turns = append(s.Turns, m.Role+": "+m.Content)
-				}
+				s.add(m.Role, m.Content)
 			}
 			return s
 		},
@@ -163,52 +144,24 @@ var providers = []provider{
 		},
 	},
 	{
+		// Gemini through Google's OpenAI-compatible endpoint, with
+		// langchaingo's openai client: llm.base_url (by default
+		// https://generativelanguage.googleapis.com/v1beta) + /openai.
+		// The wire format is Google's "OpenAI compatibility" guide
+		// (ai.google.dev/gemini-api/docs/openai: POST
+		// .../v1beta/openai/chat/completions, Authorization: Bearer
+		// $GEMINI_API_KEY, OpenAI's messages, image_url parts with base64
+		// data: URLs) and its chat completion answer (OpenAI's object, a
+		// Gemini model name, usage in prompt_tokens/completion_tokens);
+		// errors come as a one-element array of Google's error object, as
+		// Google's forum shows one (discuss.ai.google.dev/t/115017).
 		name:    "googleai",
 		environ: []string{"GOOGLE_API_KEY=" + googleKey},
-		base:    func(s string) string { return s },
-		// The Go SDK's chat sends even single answers through the streaming
-		// method; with $alt=json the body is a JSON array of responses.
-		path:    "/v1beta/models/gemini-2.0-flash:streamGenerateContent",
-		refused: http.StatusBadRequest,
-		authOK:  func(h http.Header) bool { return h.Get("X-Goog-Api-Key") == googleKey },
-		decode: func(t *testing.T, r recorded) sent {
-			var b struct {
-				Model    string `json:"model"`
-				Contents []struct {
-					Role  string `json:"role"`
-					Parts []struct {
-						Text string `json:"text"`
-					} `json:"parts"`
-				} `json:"contents"`
-				SystemInstruction *struct {
-					Parts []struct {
-						Text string `json:"text"`
-					} `json:"parts"`
-				} `json:"systemInstruction"`
-				GenerationConfig struct {
-					ResponseMimeType string `json:"responseMimeType"`
-					MaxOutputTokens  int    `json:"maxOutputTokens"`
-				} `json:"generationConfig"`
-			}
-			mustDecode(t, r.body, &b)
-			s := sent{Model: strings.TrimPrefix(b.Model, "models/"), MaxTokens: b.GenerationConfig.MaxOutputTokens,
-				JSONMode: b.GenerationConfig.ResponseMimeType == "application/json"}
-			if b.SystemInstruction != nil {
-				for _, p := range b.SystemInstruction.Parts {
-					s.System += p.Text
-				}
-			}
-			for _, c := range b.Contents {
-				role := c.Role
-				if role == "model" {
-					role = "assistant"
-				}
-				for _, p := range c.Parts {
-					s.Turns = append(s.Turns, role+": "+p.Text)
-				}
-			}
-			return s
-		},
+		base:    func(s string) string { return s + "/v1beta" },
+		path:    "/v1beta/openai/chat/completions",
+		refused: http.StatusBadRequest, // API_KEY_INVALID is a 400
+		authOK:  func(h http.Header) bool { return h.Get("Authorization") == "Bearer "+googleKey },
+		decode:  decodeChatCompletions,
 	},
 	{
 		name: "bedrock",
@@ -253,6 +206,30 @@ var providers = []provider{
 			return s
 		},
 	},
+}
+
+// decodeChatCompletions reads an OpenAI chat completions request, as
+// OpenAI, OpenAI-compatible servers and Gemini's compatible endpoint take it.
+func decodeChatCompletions(t *testing.T, r recorded) sent {
+	var b struct {
+		Model    string `json:"model"`
+		Messages []struct {
+			Role    string `json:"role"`
+			Content string `json:"content"`
+		} `json:"messages"`
+		ResponseFormat *struct {
+			Type string `json:"type"`
+		} `json:"response_format"`
+		MaxCompletionTokens int `json:"max_completion_tokens"`
+		MaxTokens           int `json:"max_tokens"` // what OpenAI-compatible servers read
+	}
+	mustDecode(t, r.body, &b)
+	s := sent{Model: b.Model, MaxTokens: max(b.MaxCompletionTokens, b.MaxTokens),
+		JSONMode: b.ResponseFormat != nil && b.ResponseFormat.Type == "json_object"}
+	for _, m := range b.Messages {
+		s.add(m.Role, m.Content)
+	}
+	return s
 }
 
 func systemText(t *testing.T, raw json.RawMessage) string {
