@@ -55,7 +55,8 @@ func TestClaimKey(t *testing.T) {
 		{"date of birth", "birthday", true},
 		{"blood group", "blood_type", true},
 		{"gp", "doctor", true},
-		{"Maya's birthday", "birthday", true},
+		{"Maya's birthday", "maya's birthday", true}, // someone else's: not the speaker's key
+		{"sister's birthday", "sister's birthday", true},
 		{"allergy", "allergy", false},
 		{"allergies", "allergy", false},
 		{"allergic to", "allergy", false},
