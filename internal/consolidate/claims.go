@@ -511,3 +511,20 @@ func isRent(thing string) bool {
 	k, _ := ClaimKey(head)
 	return k == "rent"
 }
+
+// StatedValues are the claims of one-valued attributes (ClaimKey) that a
+// memory's text states, keyed as the night's consolidation will key them:
+// recall retires with them the values a memory of today has replaced,
+// before the night supersedes the facts.
+func StatedValues(content, role string) []KeyFact {
+	var out []KeyFact
+	m := &store.Memory{Content: content, Role: role}
+	for _, s := range capture.Sentences(content) {
+		for _, f := range keyFacts(s, m) {
+			if holdsOneValue(f.Attribute) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}

@@ -154,3 +154,7 @@ func singulars(p string) []string {
 	}
 	return out
 }
+
+// holdsOneValue reports whether a fact's attribute (a claim key already) is
+// one whose newer value retires the memories that stated the older.
+func holdsOneValue(attribute string) bool { return singleKeys[attribute] }

@@ -1,6 +1,9 @@
 package consolidate
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClaimKey(t *testing.T) {
 	tests := []struct {
@@ -113,5 +116,23 @@ func TestClaimKeyCanonicalIsFixedPoint(t *testing.T) {
 		if _, ok := keySynonyms[key]; !ok {
 			t.Errorf("single key %q is not a canonical key", key)
 		}
+	}
+}
+
+// TestStatedValues: what recall retires today's stale values with is the
+// one-valued claims a memory states, keyed as the night keys them; claims
+// of attributes of several values are not among them.
+func TestStatedValues(t *testing.T) {
+	got := StatedValues("I got a new phone, my mobile is 07700 900 462. My daughter is Maya. We moved to Bristol.", "user")
+	var keys []string
+	for _, f := range got {
+		keys = append(keys, f.Entity+"|"+f.Attribute+"|"+f.Value)
+	}
+	want := []string{"user|phone|07700 900 462", "user|city|Bristol"}
+	if strings.Join(keys, ",") != strings.Join(want, ",") {
+		t.Errorf("StatedValues = %q, want %q", keys, want)
+	}
+	if got := StatedValues("I'm on CET now.", "assistant"); len(got) != 0 {
+		t.Errorf("an agent's own claims are not the user's: %+v", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -59,7 +60,7 @@ func staleIn(s string) (stale [][]string, cleaned string) {
 // staleValues leaves out the items stating a stale value (see above) and
 // reports how many it left out.
 func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, error) {
-	stale, correcting, err := r.staleSaid(ctx, items)
+	stale, correcting, outdated, err := r.staleSaid(ctx, items)
 	if err != nil || len(stale) == 0 {
 		return items, 0, err
 	}
@@ -67,7 +68,7 @@ func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, er
 	dropped := 0
 	best := 0.0
 	for i, it := range items {
-		if it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), stale) {
+		if outdated[i] || (it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), stale)) {
 			dropped++
 			best = max(best, it.Score)
 			continue
@@ -87,23 +88,23 @@ func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, er
 }
 
 // staleSaid returns the values the first k items say are stale (a current
-// fact's superseded values, a correcting memory's old ones) but for those a
-// current fact holds, and which items correct; a correcting memory's text
-// loses its stale clause.
-func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[int]bool, error) {
-	var stale [][]string
+// fact's superseded values, a correcting memory's old ones, the values a
+// newer memory replaced) but for those a current fact holds, which items
+// correct, and which facts a newer memory outdated; a correcting memory's
+// text loses its stale clause.
+func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[int]bool, map[int]bool, error) {
+	stale, correcting, outdated := r.replacedValues(items)
 	current := map[string]bool{}
-	correcting := map[int]bool{}
 	for i, it := range items[:min(len(items), r.k)] {
 		c := r.cands[it.ID]
-		if c == nil {
+		if c == nil || outdated[i] {
 			continue
 		}
 		if c.fact != nil && c.fact.Attribute != "" {
 			current[strings.Join(text.Words(c.fact.Value), " ")] = true
 			old, err := r.s.FactsAbout(ctx, c.fact.Entity, c.fact.Attribute, r.asOf)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			for _, f := range old {
 				if w := text.Words(f.Value); len(w) > 0 {
@@ -126,8 +127,63 @@ func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[i
 			keep = append(keep, w)
 		}
 	}
-	return keep, correcting, nil
+	return keep, correcting, outdated, nil
 }
+
+// stated is a value of a one-valued attribute a memory among the items
+// states, and when.
+type stated struct {
+	item  int
+	value string // its words, joined
+	at    time.Time
+}
+
+// replacedValues finds what the night has not superseded yet: the
+// one-valued claims the memories among the first k state (Engine.Claims:
+// "new number: 0687 220 915" is the user's phone, as the night will key it),
+// and for each the values an older fact or memory among them gave the same
+// attribute. Those values are stale, the facts holding them outdated, and
+// the memory stating the newest value is kept whatever else it says.
+func (r *ranker) replacedValues(items []Item) (stale [][]string, newest, outdated map[int]bool) {
+	claims := map[string][]stated{}
+	top := items[:min(len(items), r.k)]
+	for i, it := range top {
+		c := r.cands[it.ID]
+		switch {
+		case c == nil:
+		case c.fact != nil && c.fact.Attribute != "":
+			k := c.fact.Entity + "\x00" + c.fact.Attribute
+			claims[k] = append(claims[k], stated{i, joinWords(c.fact.Value), c.hit.Timestamp})
+		case it.Kind == "memory" && r.e.Claims != nil:
+			for _, f := range r.e.Claims(c.hit.Text, c.hit.Role) {
+				k := f.Entity + "\x00" + f.Key
+				claims[k] = append(claims[k], stated{i, joinWords(f.Value), c.hit.Timestamp})
+			}
+		}
+	}
+	newest, outdated = map[int]bool{}, map[int]bool{}
+	for _, cs := range claims {
+		last := cs[0]
+		for _, c := range cs[1:] {
+			if c.at.After(last.at) {
+				last = c
+			}
+		}
+		for _, c := range cs {
+			if c.value == last.value || !c.at.Before(last.at) {
+				continue
+			}
+			stale = append(stale, strings.Fields(c.value))
+			if top[c.item].Kind == "fact" {
+				outdated[c.item] = true
+			}
+			newest[last.item] = true
+		}
+	}
+	return stale, newest, outdated
+}
+
+func joinWords(s string) string { return strings.Join(text.Words(s), " ") }
 
 // mayCorrect is a cheap test that s could hold a correction: a digit and
 // one of the correction words.

@@ -64,14 +64,18 @@ func (a *Agent) noFilter(ctx context.Context, o SearchOptions) (bool, error) {
 	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" {
 		return false, nil
 	}
-	// Flagged (forgotten content said again) and retired (a watched file's
-	// old content) memories are never candidates: with any of them stored
-	// the index alone will not do. A partial index answers this at once.
+	// Flagged (forgotten content said again), retired (a watched file's
+	// old content) and superseded memories are not candidates: with any of
+	// them stored the index alone will not do. Partial indexes answer this
+	// at once.
 	excluded := false
 	var newest int64
 	err := a.read(ctx, func(c *conn) error {
 		err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE (flagged = 1 OR retired_at IS NOT NULL) LIMIT 1`, nil,
 			func(s *sqlite3.Stmt) error { excluded = true; return nil })
+		if err == nil && !excluded {
+			excluded, err = anySuperseded(ctx, c) // superseded memories wait for their as_of
+		}
 		if err != nil || excluded || o.Until.IsZero() {
 			return err
 		}

@@ -126,6 +126,11 @@ type Commit struct {
 	// Flag are memories of the day that state a claim the user rejected:
 	// flagged (see FlagMemories), in the same transaction.
 	Flag []int64
+	// Retires says which attributes hold one value: when a fact of one is
+	// superseded, the memories that stated the old value are marked
+	// superseded by the memory stating the new one (see supersede.go).
+	// Nil: none.
+	Retires func(attribute string) bool
 }
 
 // ErrSourceGone is returned when a memory a consolidation read was deleted
@@ -193,6 +198,11 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 			}
 			if r.Outcome != FactRejected {
 				stored++
+			}
+			if cm.Retires != nil && cm.Retires(f.Attribute) {
+				if err := retireStatedValues(ctx, c, r); err != nil {
+					return err
+				}
 			}
 			results = append(results, r)
 		}

@@ -1,0 +1,67 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Superseded memories: when a fact of an attribute that holds one value
+// (the phone, the address) is superseded, the memories that stated the old
+// value name the memory that stated the new one (superseded_by). They are
+// kept, listed and shown with their successor, and recall offers them as
+// current only to a question asked before the successor was said.
+
+// retireStatedValues marks superseded the memories behind the facts that r
+// (the outcome of storing a fact) made history of: the facts it superseded,
+// or the fact itself when it went into the history of a newer one.
+func retireStatedValues(ctx context.Context, c *conn, r FactResult) error {
+	var old, successor string
+	switch r.Outcome {
+	case FactSuperseded:
+		old, successor = `SELECT id FROM facts WHERE superseded_by = ?1`, `?1`
+	case FactHistorical:
+		old, successor = `SELECT ?1`, `(SELECT superseded_by FROM facts WHERE id = ?1)`
+	default:
+		return nil
+	}
+	// The successor is the earliest memory stating the new value; a memory
+	// stating both (a "from X to Y") states the new one and stays current.
+	err := c.execArgs(ctx, `WITH
+		succ(fact) AS (SELECT `+successor+`),
+		news(id) AS (SELECT j.value FROM facts f, json_each(f.source_memory_ids) j WHERE f.id = (SELECT fact FROM succ)),
+		first(id, ts) AS (SELECT m.id, m.ts FROM daily_memories m WHERE m.id IN (SELECT id FROM news) ORDER BY m.ts, m.id LIMIT 1)
+		UPDATE daily_memories SET superseded_by = (SELECT id FROM first)
+		WHERE superseded_by IS NULL
+		AND id IN (SELECT j.value FROM facts f, json_each(f.source_memory_ids) j WHERE f.id IN (`+old+`))
+		AND id NOT IN (SELECT id FROM news)
+		AND ts < (SELECT ts FROM first)`, r.ID)
+	if err != nil {
+		return fmt.Errorf("mark the memories fact %d made history of superseded: %w", r.ID, err)
+	}
+	return nil
+}
+
+// supersededFilter leaves out of a query over daily_memories m the memories
+// whose successor was said by until (zero: now): past questions still see
+// what was current then.
+func supersededFilter(sql string, args []any, until time.Time) (string, []any) {
+	at := int64(math.MaxInt64)
+	if !until.IsZero() {
+		at = until.UnixMilli()
+	}
+	sql += ` AND (m.superseded_by IS NULL OR NOT EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?))`
+	return sql, append(args, at)
+}
+
+// anySuperseded reports whether any memory is superseded (a partial index
+// answers it at once).
+func anySuperseded(ctx context.Context, c *conn) (bool, error) {
+	found := false
+	err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE superseded_by IS NOT NULL LIMIT 1`, nil,
+		func(*sqlite3.Stmt) error { found = true; return nil })
+	return found, err
+}
