@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -17,9 +18,11 @@ import (
 //     "the Q3 budget is $2.1M, not $2.4M", "changed from 3pm to 4pm",
 //     "instead of 10:30".
 //
-// Memories and day records that state a stale value are then left out, and
-// a correcting memory is offered without its "not $2.4M" clause, ranked at
-// least as high as the best item it displaced.
+// Memories that state a stale value are then left out, day records are
+// offered without the sentences that state one, and a correcting memory is
+// offered without its "not $2.4M" clause, ranked at least as high as the
+// best item it displaced. A memory of today stating a new value of a
+// one-valued attribute (Engine.Claims) makes the older values stale too.
 
 // correction finds "not X", "instead of X", "rather than X", "no longer X",
 // "from X to Y" where X is a value (it holds a digit).
@@ -68,6 +71,13 @@ func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, er
 	dropped := 0
 	best := 0.0
 	for i, it := range items {
+		if it.Kind == "consolidation" && !outdated[i] {
+			if t, ok := withoutStaleSentences(it.Text, stale, r.words); ok {
+				it.Text = t // a day record goes on without the sentences stating them
+				kept = append(kept, it)
+				continue
+			}
+		}
 		if outdated[i] || (it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), stale)) {
 			dropped++
 			best = max(best, it.Score)
@@ -94,6 +104,11 @@ func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, er
 // text loses its stale clause.
 func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[int]bool, map[int]bool, error) {
 	stale, correcting, outdated := r.replacedValues(items)
+	recorded, err := r.recordedStaleValues(ctx, items)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stale = append(stale, recorded...)
 	current := map[string]bool{}
 	for i, it := range items[:min(len(items), r.k)] {
 		c := r.cands[it.ID]
@@ -128,6 +143,26 @@ func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[i
 		}
 	}
 	return keep, correcting, outdated, nil
+}
+
+// recordedStaleValues are the superseded values the memories behind the
+// day records among the first k stated (store.SupersededValues): a record
+// keeps the sentence its memory said them in.
+func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) ([][]string, error) {
+	var ids []int64
+	for _, it := range items[:min(len(items), r.k)] {
+		if c := r.cands[it.ID]; c != nil && it.Kind == "consolidation" {
+			ids = append(ids, c.srcIDs...)
+		}
+	}
+	values, err := r.s.SupersededValues(ctx, ids, r.asOf)
+	var stale [][]string
+	for _, v := range values {
+		if w := text.Words(v); len(w) > 0 {
+			stale = append(stale, w)
+		}
+	}
+	return stale, err
 }
 
 // stated is a value of a one-valued attribute a memory among the items
@@ -227,4 +262,40 @@ func containsAny(words []string, seqs [][]string) bool {
 		}
 	}
 	return false
+}
+
+// withoutStaleSentences is a day record's text without the sentences that
+// state a stale value. ok is false when sentences went and what is left
+// holds none of the question's words: the record is then not offered.
+func withoutStaleSentences(s string, stale [][]string, words []string) (string, bool) {
+	sents := splitSentences(s)
+	kept := sents[:0:0]
+	for _, x := range sents {
+		if !containsAny(text.Words(x), stale) {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) == len(sents) {
+		return s, true
+	}
+	left := strings.Join(kept, " ")
+	return left, len(kept) > 0 && coverage(words, left) > 0
+}
+
+// splitSentences cuts s after each ".", "!", "?" or "…" followed by a
+// space, as a record's summary joins its sentences; "$2.4M" stays whole.
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i, r := range s {
+		end := i + utf8.RuneLen(r)
+		if end < len(s) && s[end] == ' ' && strings.ContainsRune(".!?…", r) {
+			out = append(out, strings.TrimSpace(s[start:end]))
+			start = end
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
 }

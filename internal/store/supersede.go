@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"time"
@@ -49,12 +50,26 @@ func retireStatedValues(ctx context.Context, c *conn, r FactResult) error {
 // whose successor was said by until (zero: now): past questions still see
 // what was current then.
 func supersededFilter(sql string, args []any, until time.Time) (string, []any) {
-	at := int64(math.MaxInt64)
-	if !until.IsZero() {
-		at = until.UnixMilli()
-	}
 	sql += ` AND (m.superseded_by IS NULL OR NOT EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?))`
-	return sql, append(args, at)
+	return sql, append(args, successorBound(until))
+}
+
+// withoutSuperseded leaves out of a query over memories_fts the memories
+// whose successor was said by until (zero: now), found by the partial
+// index, so the full-text index alone still answers the rest.
+func withoutSuperseded(sql string, args []any, until time.Time) (string, []any) {
+	sql += ` AND rowid NOT IN (SELECT m.id FROM daily_memories m WHERE m.superseded_by IS NOT NULL` +
+		` AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?))`
+	return sql, append(args, successorBound(until))
+}
+
+// successorBound is the time a successor must be said by to retire what it
+// superseded: until, or any time when until is zero.
+func successorBound(until time.Time) int64 {
+	if until.IsZero() {
+		return math.MaxInt64
+	}
+	return until.UnixMilli()
 }
 
 // anySuperseded reports whether any memory is superseded (a partial index
@@ -64,4 +79,34 @@ func anySuperseded(ctx context.Context, c *conn) (bool, error) {
 	err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE superseded_by IS NOT NULL LIMIT 1`, nil,
 		func(*sqlite3.Stmt) error { found = true; return nil })
 	return found, err
+}
+
+// SupersededValues returns the values that facts stated by the given
+// memories held before a newer value superseded them, for the memories
+// superseded by as_of: the stale values a day record made of those
+// memories may still state. Cheap when none is superseded (by primary key).
+func (a *Agent) SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error) {
+	if len(memoryIDs) == 0 {
+		return nil, nil
+	}
+	ids, err := json.Marshal(memoryIDs)
+	if err != nil {
+		return nil, err
+	}
+	at := successorBound(asOf)
+	old, err := readRows(ctx, a, "superseded memories", `SELECT m.id FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?1)) AND m.superseded_by IS NOT NULL
+		AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?2)`,
+		[]any{string(ids), at}, func(s *sqlite3.Stmt) (int64, error) { return s.ColumnInt64(0), nil })
+	if err != nil || len(old) == 0 {
+		return nil, err
+	}
+	oldIDs, err := json.Marshal(old)
+	if err != nil {
+		return nil, err
+	}
+	return readRows(ctx, a, "superseded values", `SELECT DISTINCT f.value FROM facts f
+		WHERE f.valid_to IS NOT NULL AND f.valid_to <= ?2 AND f.rejected = 0 AND f.value != ''
+		AND EXISTS (SELECT 1 FROM json_each(f.source_memory_ids) j WHERE j.value IN (SELECT value FROM json_each(?1)))`,
+		[]any{string(oldIDs), at}, func(s *sqlite3.Stmt) (string, error) { return s.ColumnText(0), nil })
 }

@@ -90,7 +90,14 @@ func TestSupersededMemories(t *testing.T) {
 				}
 			}
 			all := []int64{ids["my phone is 0612"], ids["phone charger is in the car"], ids["new phone: 0687"]}
-			slices.Sort(all)
+			for _, q := range []struct {
+				asOf time.Time
+				want []string
+			}{{time.Time{}, []string{"0612"}}, {may.Add(-time.Hour), nil}} {
+				if got, err := a.SupersededValues(t.Context(), all, q.asOf); err != nil || !slices.Equal(got, q.want) {
+					t.Errorf("superseded values as of %v = %q, %v; want %q", q.asOf, got, err, q.want)
+				}
+			}
 			for _, q := range []struct {
 				until time.Time
 				want  []int64
