@@ -158,3 +158,13 @@ func singulars(p string) []string {
 // holdsOneValue reports whether a fact's attribute (a claim key already) is
 // one whose newer value retires the memories that stated the older.
 func holdsOneValue(attribute string) bool { return singleKeys[attribute] }
+
+// factKey is the attribute a stored fact should have now: facts stored
+// before the claim keys are renamed by the consolidation (no migration: the
+// keys are Go's), "home" by its value the address or the city.
+func factKey(attribute, value string) string {
+	if attribute == "home" {
+		return placeKey(value)
+	}
+	return canonAttr(attribute)
+}

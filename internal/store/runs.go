@@ -131,6 +131,10 @@ type Commit struct {
 	// superseded by the memory stating the new one (see supersede.go).
 	// Nil: none.
 	Retires func(attribute string) bool
+	// Rekey, when set, is the attribute a stored fact (with its value)
+	// should have: facts keyed otherwise are renamed first, and the newest
+	// of an entity's current values of the new key supersedes the others.
+	Rekey func(attribute, value string) string
 }
 
 // ErrSourceGone is returned when a memory a consolidation read was deleted
@@ -183,6 +187,11 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 		}
 		if err := flagMemories(ctx, c, cm.Flag); err != nil {
 			return err
+		}
+		if cm.Rekey != nil {
+			if err := rekeyFacts(ctx, c, cm.Rekey); err != nil {
+				return err
+			}
 		}
 		id, err := putConsolidation(ctx, c, cm.Record, now)
 		if err != nil {

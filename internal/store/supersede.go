@@ -110,3 +110,43 @@ func (a *Agent) SupersededValues(ctx context.Context, memoryIDs []int64, asOf ti
 		AND EXISTS (SELECT 1 FROM json_each(f.source_memory_ids) j WHERE j.value IN (SELECT value FROM json_each(?1)))`,
 		[]any{string(oldIDs), at}, func(s *sqlite3.Stmt) (string, error) { return s.ColumnText(0), nil })
 }
+
+// rekeyFacts names the attribute of every fact as key says (facts stored
+// before the claim keys: "phone number" is now the phone), and where that
+// leaves an entity with several current values of one attribute, the newest
+// supersedes the others (history kept). Facts already keyed are left alone.
+func rekeyFacts(ctx context.Context, c *conn, key func(attribute, value string) string) error {
+	type rekey struct {
+		id   int64
+		attr string
+	}
+	var todo []rekey
+	err := c.query(ctx, `SELECT id, attribute, value FROM facts WHERE attribute != ''`, nil, func(s *sqlite3.Stmt) error {
+		if k := key(s.ColumnText(1), s.ColumnText(2)); k != s.ColumnText(1) {
+			todo = append(todo, rekey{s.ColumnInt64(0), k})
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read fact attributes: %w", err)
+	}
+	attrs := map[string]bool{}
+	for _, r := range todo {
+		if err := c.execArgs(ctx, `UPDATE facts SET attribute = ? WHERE id = ?`, r.attr, r.id); err != nil {
+			return fmt.Errorf("rekey fact %d: %w", r.id, err)
+		}
+		attrs[r.attr] = true
+	}
+	for attr := range attrs {
+		err := c.execArgs(ctx, `UPDATE facts SET superseded_by = n.id, valid_to = n.valid_from
+			FROM (SELECT id, lower(entity) AS entity, valid_from, row_number() OVER
+				(PARTITION BY lower(entity) ORDER BY valid_from DESC, id DESC) AS rn
+				FROM facts WHERE attribute = ?1 AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0) n
+			WHERE n.rn = 1 AND lower(facts.entity) = n.entity AND facts.attribute = ?1 AND facts.id != n.id
+			AND facts.valid_to IS NULL AND facts.superseded_by IS NULL AND facts.rejected = 0`, attr)
+		if err != nil {
+			return fmt.Errorf("supersede rekeyed facts of %q: %w", attr, err)
+		}
+	}
+	return nil
+}
