@@ -150,3 +150,12 @@ func rekeyFacts(ctx context.Context, c *conn, key func(attribute, value string) 
 	}
 	return nil
 }
+
+// forgetSuccessor makes current again the memories the forgotten memory id
+// had superseded: what replaced their value is gone.
+func forgetSuccessor(ctx context.Context, c *conn, id int64) error {
+	if err := c.execArgs(ctx, `UPDATE daily_memories SET superseded_by = NULL WHERE superseded_by = ?`, id); err != nil {
+		return fmt.Errorf("memories superseded by memory %d: %w", id, err)
+	}
+	return nil
+}

@@ -133,3 +133,25 @@ func TestMultiValuedFactsRetireNoMemory(t *testing.T) {
 		t.Errorf("hits %v, want both memories", got)
 	}
 }
+
+// TestForgottenSuccessor: forgetting the memory that stated the new value
+// makes the one it superseded current again, naming no gone memory.
+func TestForgottenSuccessor(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	said := map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may}
+	a := acquire(t, openTest(t, Options{}), "main")
+	ids := insertAt(t, a, said, "my phone is 0612", "new phone: 0687")
+	onePhone := func(attr string) bool { return attr == "phone" }
+	supersedeDay(t, a, jan, ids["my phone is 0612"], "0612", onePhone)
+	supersedeDay(t, a, may, ids["new phone: 0687"], "0687", onePhone)
+	if err := a.Delete(t.Context(), ids["new phone: 0687"]); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := a.Get(t.Context(), ids["my phone is 0612"]); err != nil || m.SupersededBy != nil {
+		t.Errorf("superseded_by = %v, %v; want none once its successor is forgotten", m.SupersededBy, err)
+	}
+	if got := phoneHits(t, a, time.Time{}); !slices.Equal(got, []int64{ids["my phone is 0612"]}) {
+		t.Errorf("hits %v, want the old memory", got)
+	}
+}
