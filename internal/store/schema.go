@@ -260,6 +260,15 @@ END;
 INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
 INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
 `,
+	// 10: a memory stating a value that a later one replaced (the old phone
+	// number) names its successor; it is kept, and recall offers it as
+	// current only to a question asked before the successor. The partial
+	// index tells recall at once whether any memory is superseded and finds
+	// the ones a successor replaced.
+	`
+ALTER TABLE daily_memories ADD COLUMN superseded_by INTEGER; -- the successor memory's id; NULL while current
+CREATE INDEX daily_memories_superseded ON daily_memories(superseded_by) WHERE superseded_by IS NOT NULL;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.
