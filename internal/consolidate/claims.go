@@ -387,7 +387,7 @@ func plausibleAttr(attr string) bool {
 // group 1 when key is ""; the value is the last group. ok, when set, must
 // accept the sentence and the value.
 type changeShape struct {
-	re  *regexp.Regexp
+	re  *lazyRegexp
 	key string
 	ok  func(s, value string) bool
 }
@@ -397,35 +397,35 @@ type changeShape struct {
 const carMakes = `Audi|BMW|BYD|Citroen|Citroën|Cupra|Dacia|Fiat|Ford|Honda|Hyundai|Jaguar|Jeep|Kia|Land Rover|Lexus|Mazda|Mercedes|Mini|MINI|Mitsubishi|Nissan|Opel|Peugeot|Polestar|Porsche|Renault|Seat|SEAT|Skoda|Škoda|Subaru|Suzuki|Tesla|Toyota|Vauxhall|Volkswagen|VW|Volvo|Golf|Polo|Octavia|Fiesta|Corolla|Prius|Civic|Leaf|Niro|Model 3|Model Y|Clio|Yaris|Qashqai`
 
 var (
-	carMakeRe = regexp.MustCompile(`\b(?:` + carMakes + `)\b`)
+	carMakeRe = lazy(`\b(?:` + carMakes + `)\b`)
 	// timezoneRe is a timezone's abbreviation or "<Name> time".
-	timezoneRe    = regexp.MustCompile(`^(?:UTC|GMT|BST|IST|CET|CEST|WET|WEST|EET|EEST|MSK|EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|HST|AEST|AEDT|ACST|AWST|NZST|NZDT|JST|KST|SGT|HKT|ICT|PHT|WIB|SAST|WAT|EAT|BRT|ART|UTC[+-]\d{1,2}|GMT[+-]\d{1,2}|[A-Z][a-z]+ (?:[Ss]tandard )?[Tt]ime)$`)
-	leadArticleRe = regexp.MustCompile(`^(?i:a|an|the) `)
+	timezoneRe    = lazy(`^(?:UTC|GMT|BST|IST|CET|CEST|WET|WEST|EET|EEST|MSK|EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|HST|AEST|AEDT|ACST|AWST|NZST|NZDT|JST|KST|SGT|HKT|ICT|PHT|WIB|SAST|WAT|EAT|BRT|ART|UTC[+-]\d{1,2}|GMT[+-]\d{1,2}|[A-Z][a-z]+ (?:[Ss]tandard )?[Tt]ime)$`)
+	leadArticleRe = lazy(`^(?i:a|an|the) `)
 	// timeTailRe is when a value took effect, said after it: "Corvid
 	// Health today", "senior analyst this afternoon".
-	timeTailRe = regexp.MustCompile(`(?i)(?:,? (?:from|since|as of|starting|on|last|this|next) (?:today|tonight|yesterday|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|week|weekend|month|year)|,? (?:today|tonight|yesterday|now|again))+$`)
+	timeTailRe = lazy(`(?i)(?:,? (?:from|since|as of|starting|on|last|this|next) (?:today|tonight|yesterday|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|week|weekend|month|year)|,? (?:today|tonight|yesterday|now|again))+$`)
 	startRe    = `^(?i:(?:i|we)(?:'ve| have| just| finally| recently| now| officially)* )?(?i:(?:just|finally|recently|now|officially) )*`
 )
 
 var changeShapes = []changeShape{
 	// "new number: 0687 220 915", "my new address is ...", "updated email - ..."
-	{re: regexp.MustCompile(`^(?i:(?:my|our) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
-	{re: regexp.MustCompile(`\b(?i:reach|call|text|ring|contact|get hold of) me (?i:on|at) (\+?\(?\d[\d ()-]{4,}\d)`), key: "phone"},
+	{re: lazy(`^(?i:(?:my|our) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
+	{re: lazy(`\b(?i:reach|call|text|ring|contact|get hold of) me (?i:on|at) (\+?\(?\d[\d ()-]{4,}\d)`), key: "phone"},
 	// "I'm on WET now", "switched to Pacific time": before a move, which the same sentence may state.
-	{re: regexp.MustCompile(`\b(?i:i'm|i am|we're|we are|switched to|changed to)(?: now)? (?:on )?([A-Z][A-Za-z]+(?: [Ss]tandard)?(?: [Tt]ime)?|UTC[+-]\d{1,2})\b`), key: "timezone",
+	{re: lazy(`\b(?i:i'm|i am|we're|we are|switched to|changed to)(?: now)? (?:on )?([A-Z][A-Za-z]+(?: [Ss]tandard)?(?: [Tt]ime)?|UTC[+-]\d{1,2})\b`), key: "timezone",
 		ok: func(_, v string) bool { return timezoneRe.MatchString(v) }},
-	{re: regexp.MustCompile(startRe + `(?i:moved|relocated|have moved)(?i: house| home| flat)? to ((?:\d|\p{Lu}).{1,80})$`), key: "place"},
-	{re: regexp.MustCompile(`\b(?i:left|quit) (\p{Lu}.{1,40}?) (?i:for|to join) (\p{Lu}.{1,60})$`), key: "employer"},
-	{re: regexp.MustCompile(startRe + `(?i:started (?:at|with)|start (?:at|with)|joined|am joining|i'm joining) (?:the )?(\p{Lu}.{1,60})$`), key: "employer",
+	{re: lazy(startRe + `(?i:moved|relocated|have moved)(?i: house| home| flat)? to ((?:\d|\p{Lu}).{1,80})$`), key: "place"},
+	{re: lazy(`\b(?i:left|quit) (\p{Lu}.{1,40}?) (?i:for|to join) (\p{Lu}.{1,60})$`), key: "employer"},
+	{re: lazy(startRe + `(?i:started (?:at|with)|start (?:at|with)|joined|am joining|i'm joining) (?:the )?(\p{Lu}.{1,60})$`), key: "employer",
 		ok: func(_, v string) bool { return !strings.Contains(v, " for ") }},
-	{re: regexp.MustCompile(`\b(?i:promoted to|promotion to|new role as|new job as|started as|now working as|took a job as|hired as)(?: an?| the)? (.{2,60})$`), key: "job_title"},
-	{re: regexp.MustCompile(`\b(?i:now pay|now paying|pay|paying)(?: now)? (` + amountText + `),? (?i:for the (?:flat|apartment|house|place|room)|in rent|for rent|rent)\b`), key: "rent"},
-	{re: regexp.MustCompile(`\b(?i:sold|got rid of|traded in|scrapped|part-exchanged) (?:the|my|our) (.{2,40}?)(?: on \w+| last \w+| yesterday)?,? (?i:and |then )?(?i:bought|got|picked up|replaced it with|for) (?:a|an|the)(?: new| used| second-hand)? (\p{Lu}.{1,40})$`), key: "car",
+	{re: lazy(`\b(?i:promoted to|promotion to|new role as|new job as|started as|now working as|took a job as|hired as)(?: an?| the)? (.{2,60})$`), key: "job_title"},
+	{re: lazy(`\b(?i:now pay|now paying|pay|paying)(?: now)? (` + amountText + `),? (?i:for the (?:flat|apartment|house|place|room)|in rent|for rent|rent)\b`), key: "rent"},
+	{re: lazy(`\b(?i:sold|got rid of|traded in|scrapped|part-exchanged) (?:the|my|our) (.{2,40}?)(?: on \w+| last \w+| yesterday)?,? (?i:and |then )?(?i:bought|got|picked up|replaced it with|for) (?:a|an|the)(?: new| used| second-hand)? (\p{Lu}.{1,40})$`), key: "car",
 		ok: func(s, v string) bool {
 			return carMakeRe.MatchString(s) || strings.Contains(strings.ToLower(s), " car")
 		}},
-	{re: regexp.MustCompile(`\b(?i:bought|picked up|leased|collected) (?:a|an|the|my|our)(?: new| used| second-hand| secondhand)? ((?:` + carMakes + `)\b.{0,40})$`), key: "car"},
-	{re: regexp.MustCompile(`^(?i:i'm|i am)(?: now)? (?i:dating|seeing|engaged to|married to|going out with) (\p{Lu}\p{L}+)`), key: "partner"},
+	{re: lazy(`\b(?i:bought|picked up|leased|collected) (?:a|an|the|my|our)(?: new| used| second-hand| secondhand)? ((?:` + carMakes + `)\b.{0,40})$`), key: "car"},
+	{re: lazy(`^(?i:i'm|i am)(?: now)? (?i:dating|seeing|engaged to|married to|going out with) (\p{Lu}\p{L}+)`), key: "partner"},
 }
 
 // changeFacts is the change of one of the speaker's attributes s states,
