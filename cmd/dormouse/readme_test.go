@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -171,51 +170,44 @@ func runReadme(t *testing.T, addr, cmd string) string {
 // (-s, -X METHOD, --json BODY, one URL) and returns the response body.
 func curlInGo(t *testing.T, words []string) string {
 	t.Helper()
-	req, err := curlRequest(words)
+	method, url, body, err := curlRequest(words)
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	var raw []byte
+	if send(t.Context(), method, url, body, &raw) == 0 {
+		t.Fatalf("%s %s: no answer from the daemon", method, url)
 	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(raw)
 }
 
 // curlRequest is the request a curl command of the README's forms makes;
 // any other flag is an error, so the README cannot drift from what this
 // test sends.
-func curlRequest(words []string) (*http.Request, error) {
-	method, url, body, typ := "", "", "", ""
+func curlRequest(words []string) (method, url, body string, err error) {
 	for i := 1; i < len(words); i++ {
 		switch w := words[i]; {
 		case w == "-s":
-		case (w == "-X" || w == "--json") && i+1 < len(words):
+		case w == "-X" && i+1 < len(words):
 			i++
-			if w == "-X" {
-				method = words[i]
-			} else {
-				body, typ = words[i], "application/json"
-			}
+			method = words[i]
+		case w == "--json" && i+1 < len(words):
+			i++
+			body = words[i]
 		case !strings.HasPrefix(w, "-") && url == "":
 			url = "http://" + strings.TrimPrefix(w, "http://")
 		default:
-			return nil, fmt.Errorf("curl %q: this test does not send %q: teach curlRequest", strings.Join(words[1:], " "), w)
+			return "", "", "", fmt.Errorf("curl %q: this test does not send %q: teach curlRequest", strings.Join(words[1:], " "), w)
 		}
 	}
-	if method == "" {
-		method = map[bool]string{true: http.MethodPost, false: http.MethodGet}[typ != ""]
+	switch {
+	case method != "":
+	case body != "": // --json posts
+		method = http.MethodPost
+	default:
+		method = http.MethodGet
 	}
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
-	if err == nil && typ != "" {
-		req.Header.Set("Content-Type", typ)
-	}
-	return req, err
+	return method, url, body, nil
 }
 
 func TestCurlRequest(t *testing.T) {
@@ -227,17 +219,16 @@ func TestCurlRequest(t *testing.T) {
 		{`curl -s -X DELETE localhost:1/v1/agents/main/memories/1  # forget`, "DELETE", "http://localhost:1/v1/agents/main/memories/1", ""},
 	} {
 		words, _ := shellWords(tc.cmd)
-		req, err := curlRequest(words)
+		method, url, body, err := curlRequest(words)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cmd, err)
 		}
-		b, _ := io.ReadAll(req.Body)
-		if req.Method != tc.method || req.URL.String() != tc.url || string(b) != tc.body {
-			t.Errorf("%s = %s %s %q, want %s %s %q", tc.cmd, req.Method, req.URL, b, tc.method, tc.url, tc.body)
+		if method != tc.method || url != tc.url || body != tc.body {
+			t.Errorf("%s = %s %s %q, want %s %s %q", tc.cmd, method, url, body, tc.method, tc.url, tc.body)
 		}
 	}
 	words, _ := shellWords(`curl -s -H 'Authorization: Bearer x' localhost:1/health`)
-	if _, err := curlRequest(words); err == nil {
+	if _, _, _, err := curlRequest(words); err == nil {
 		t.Error("a curl flag the test does not send was accepted")
 	}
 	if _, open := shellWords(`curl --json '{"a":` + "\n"); !open {

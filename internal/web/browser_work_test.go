@@ -90,10 +90,7 @@ func TestBrowserWorkOnThePage(t *testing.T) {
 
 	t.Run("ask", func(t *testing.T) {
 		b.t = t
-		b.open("/agents/main/ask")
-		b.do(chromedp.SendKeys(chromedp.ID("q"), "What did Bob fix?", chromedp.NodeVisible))
-		b.submit(`form.search button`)
-		if s := b.text("#answer"); !strings.Contains(s, "Bob fixed the login timeout") || !strings.Contains(s, "[memory:1]") {
+		if s := b.ask("What did Bob fix?"); !strings.Contains(s, "Bob fixed the login timeout") || !strings.Contains(s, "[memory:1]") {
 			t.Errorf("the answer:\n%s", s)
 		}
 		b.checkClean("ask")
@@ -126,16 +123,10 @@ func TestBrowserWorkOnThePage(t *testing.T) {
 
 	t.Run("ask beside the pinned profile", func(t *testing.T) {
 		b.t = t
-		b.open("/agents/main/ask")
-		b.do(chromedp.SendKeys(chromedp.ID("q"), "What am I allergic to?", chromedp.NodeVisible))
-		b.submit(`form.search button`)
-		if s := b.text("#answer"); !strings.Contains(s, "allergic to penicillin") || !strings.Contains(s, "[memory:4]") {
+		if s := b.ask("What am I allergic to?"); !strings.Contains(s, "allergic to penicillin") || !strings.Contains(s, "[memory:4]") {
 			t.Errorf("the answer from the pinned memory that addresses the question:\n%s", s)
 		}
-		b.open("/agents/main/ask")
-		b.do(chromedp.SendKeys(chromedp.ID("q"), "What is the wifi password?", chromedp.NodeVisible))
-		b.submit(`form.search button`)
-		if s := b.text("#answer"); !strings.Contains(s, "Nothing stored answers this question") || strings.Contains(s, "penicillin") {
+		if s := b.ask("What is the wifi password?"); !strings.Contains(s, "Nothing stored answers this question") || strings.Contains(s, "penicillin") {
 			t.Errorf("the pinned memory answers a question it does not address:\n%s", s)
 		}
 		b.checkClean("ask beside the pinned profile")
@@ -212,4 +203,13 @@ func (b *browser) forget(s string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.logs = slices.DeleteFunc(b.logs, func(l string) bool { return strings.Contains(l, s) })
+}
+
+// ask types question into agent main's Ask box, submits it and returns
+// the answer's text.
+func (b *browser) ask(question string) string {
+	b.open("/agents/main/ask")
+	b.do(chromedp.SendKeys(chromedp.ID("q"), question, chromedp.NodeVisible))
+	b.submit(`form.search button`)
+	return b.text("#answer")
 }
