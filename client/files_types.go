@@ -12,7 +12,9 @@ type Answer struct {
 	// Dropped are citations the model wrote that named no item of the
 	// context; they were removed from the answer.
 	Dropped []string `json:"dropped_citations,omitempty"`
-	// Abstained is true when nothing was recalled, so nothing was said.
+	// Abstained is true when nothing recalled addresses the question (recall
+	// found nothing, or only pinned items about something else), so nothing
+	// was said: Answer is "Nothing stored answers this." and Citations empty.
 	Abstained bool   `json:"abstained"`
 	Provider  string `json:"provider"` // "offline" or provider/model
 	// The recalled context, as Recall returns it.

@@ -7,6 +7,7 @@ package answer
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,7 +50,7 @@ func (a *Answerer) Ask(ctx context.Context, s recall.Searcher, q recall.Query) (
 	if eng == nil {
 		eng = &recall.Engine{}
 	}
-	res, err := eng.Recall(ctx, s, q)
+	res, err := recallExplained(ctx, eng, s, q)
 	if err != nil {
 		return Result{}, err
 	}
@@ -60,12 +61,37 @@ func (a *Answerer) Ask(ctx context.Context, s recall.Searcher, q recall.Query) (
 			asOf = eng.Now()
 		}
 	}
-	return a.Compose(ctx, q.Text, asOf, res, false)
+	ans, err := a.Compose(ctx, q.Text, asOf, res, false)
+	if err == nil && !q.Explain && !eng.Explain {
+		ans.Items = unexplained(ans.Items)
+	}
+	return ans, err
 }
 
-// Compose answers question from a recalled context. With no items it
-// abstains without calling the model, unless always is set (evaluation asks
-// a model what it answers with no memory at all).
+// recallExplained recalls q with every item's explanation, since that is
+// where recall marks the items it pinned, which answer only what they
+// address.
+func recallExplained(ctx context.Context, eng *recall.Engine, s recall.Searcher, q recall.Query) (recall.Result, error) {
+	q.Explain = true
+	return eng.Recall(ctx, s, q)
+}
+
+// unexplained drops the explanations nobody asked for.
+func unexplained(items []recall.Item) []recall.Item {
+	out := make([]recall.Item, len(items))
+	for i, it := range items {
+		it.Explain = nil
+		out[i] = it
+	}
+	return out
+}
+
+// Compose answers question from a recalled context, only from the items
+// that address it (see answering). When recall found nothing, or none of
+// its items addresses the question, it abstains without calling the model,
+// unless always is set (evaluation asks a model what it answers with no
+// memory at all). A model's answer that cites none of those items is an
+// abstention too.
 func (a *Answerer) Compose(ctx context.Context, question string, asOf time.Time, res recall.Result, always bool) (Result, error) {
 	out := Result{Question: question, Items: res.Items, Context: res.Context, Tokens: res.Tokens, Provider: "offline"}
 	if out.Items == nil {
@@ -74,15 +100,27 @@ func (a *Answerer) Compose(ctx context.Context, question string, asOf time.Time,
 	if a.Model != nil {
 		out.Provider = a.Model.Provider() + "/" + a.Model.Model()
 	}
-	if len(res.Items) == 0 && !(always && a.Model != nil) {
-		out.Answer, out.Abstained, out.Citations = NothingFound, true, []string{}
-		return out, nil
+	if always && a.Model != nil {
+		return a.generate(ctx, out, asOf, res, nil)
+	}
+	usable := answering(question, res)
+	if len(usable) == 0 {
+		return abstain(out), nil
 	}
 	if a.Model == nil {
-		out.Answer, out.Citations = Extract(question, res.Items, a.maxSentences())
+		out.Answer, out.Citations = Extract(question, usable, a.maxSentences())
 		return out, nil
 	}
-	raw, u, err := a.Model.Generate(ctx, llm.Request{System: systemPrompt, Prompt: Prompt(question, asOf, res.Context)})
+	return a.generate(ctx, out, asOf, res, usable)
+}
+
+// generate asks the model, repairs its citations against the context and,
+// unless usable is nil (always answer), turns an answer citing none of the
+// usable items into an abstention: it either said that nothing stored
+// answers, in its own words, or drew only on pinned items that do not
+// address the question.
+func (a *Answerer) generate(ctx context.Context, out Result, asOf time.Time, res recall.Result, usable []recall.Item) (Result, error) {
+	raw, u, err := a.Model.Generate(ctx, llm.Request{System: systemPrompt, Prompt: Prompt(out.Question, asOf, markPinned(res))})
 	if err != nil {
 		return Result{}, fmt.Errorf("answer with %s: %w", out.Provider, err)
 	}
@@ -96,8 +134,49 @@ func (a *Answerer) Compose(ctx context.Context, question string, asOf time.Time,
 	if out.Answer == "" {
 		out.Answer = NothingFound
 	}
-	out.Abstained = len(res.Items) == 0
+	if usable != nil && !citesAny(out.Citations, usable) {
+		return abstain(out), nil
+	}
 	return out, nil
+}
+
+// abstain is out saying that nothing stored answers the question.
+func abstain(out Result) Result {
+	out.Answer, out.Abstained, out.Citations = NothingFound, true, []string{}
+	return out
+}
+
+// answering is what may answer question: nothing when recall found nothing
+// (the items it then offers are only pinned), otherwise the items it
+// ranked and those it pinned that address the question (recall.Addresses):
+// "is there any medicine I should avoid?" is answered by the pinned "I am
+// allergic to penicillin", "what am I allergic to?" never by the pinned
+// "we keep the memory store on SQLite".
+func answering(question string, res recall.Result) []recall.Item {
+	if !res.Found {
+		return nil
+	}
+	var out []recall.Item
+	for _, it := range res.Items {
+		if !pinned(it) || recall.Addresses(question, it.Text) {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// pinned reports whether recall offered it whatever the question's words
+// (its explanation says so).
+func pinned(it recall.Item) bool { return it.Explain != nil && it.Explain.Pinned }
+
+// citesAny reports whether cites names one of items.
+func citesAny(cites []string, items []recall.Item) bool {
+	for _, it := range items {
+		if slices.Contains(cites, it.ID) {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *Answerer) maxSentences() int {
@@ -109,12 +188,35 @@ func (a *Answerer) maxSentences() int {
 
 const systemPrompt = `You answer a user's question from the memory context given to you, and from nothing else.
 Each context line starts with its citation in square brackets, such as [memory:12], [fact:3] or [consolidation:5].
+Lines marked ` + pinnedMark + ` after the citation are always included, whatever the question: use one only if it answers the question.
 Rules:
 - Use only what the context says. If it does not answer the question, say briefly that nothing stored answers it, and cite nothing.
 - After every claim, cite the line(s) it came from with their citation exactly as written, e.g. "The budget is $2.1M [memory:12]."
 - Never cite anything that is not in the context. Never invent ids.
 - When lines disagree, prefer the newer one and say it was corrected.
 - Answer in at most three sentences of plain text.`
+
+// pinnedMark follows the citation of a pinned item's line in the model's
+// context.
+const pinnedMark = "(always included)"
+
+// markPinned is res's context with the pinned items' lines marked, so the
+// model knows they were not found by the question.
+func markPinned(res recall.Result) string {
+	lines := strings.Split(res.Context, "\n")
+	for _, it := range res.Items {
+		if !pinned(it) {
+			continue
+		}
+		cite := "[" + it.ID + "] "
+		for i, l := range lines {
+			if rest, ok := strings.CutPrefix(l, cite); ok {
+				lines[i] = cite + pinnedMark + " " + rest
+			}
+		}
+	}
+	return strings.Join(lines, "\n")
+}
 
 // Prompt is the user turn of an answer request.
 func Prompt(question string, asOf time.Time, context string) string {

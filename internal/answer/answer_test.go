@@ -1,6 +1,7 @@
 package answer_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -159,7 +161,18 @@ func newOpenAI(t *testing.T, answerText string) (*llm.Client, *fakeModel) {
 // newStore returns an agent with memories, through capture as the API stores them.
 func newStore(t *testing.T, contents ...string) *store.Agent {
 	t.Helper()
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
+	var ins []capture.Input
+	for _, c := range contents {
+		ins = append(ins, capture.Input{Content: c})
+	}
+	return newStoreOf(t, ins...)
+}
+
+// newStoreOf returns an agent holding ins, those without a time a minute
+// apart from 09:00 on 1 March 2026, with the kinds index the daemon keeps.
+func newStoreOf(t *testing.T, ins ...capture.Input) *store.Agent {
+	t.Helper()
+	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC, Kinds: kinds.Of})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,10 +182,9 @@ func newStore(t *testing.T, contents ...string) *store.Agent {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Release(a) })
-	var ins []capture.Input
-	for i, c := range contents {
-		ins = append(ins, capture.Input{Content: c, Role: "user",
-			Timestamp: time.Date(2026, 3, 1, 9, i, 0, 0, time.UTC).Format(time.RFC3339)})
+	for i := range ins {
+		ins[i].Role = cmp.Or(ins[i].Role, "user")
+		ins[i].Timestamp = cmp.Or(ins[i].Timestamp, time.Date(2026, 3, 1, 9, i, 0, 0, time.UTC).Format(time.RFC3339))
 	}
 	if _, err := capture.Ingest(t.Context(), a, ins, capture.Limits{MaxContent: 64 << 10}, time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)); err != nil {
 		t.Fatal(err)
@@ -242,7 +254,7 @@ func TestModelErrorsAreWrapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	ans := &answer.Answerer{Model: c}
-	_, err = ans.Compose(context.Background(), "q", time.Now(), recall.Result{Items: items("x")}, false)
+	_, err = ans.Compose(context.Background(), "q", time.Now(), recall.Result{Items: items("x"), Found: true}, false)
 	if err == nil || !strings.Contains(err.Error(), "answer with openai/") {
 		t.Errorf("err = %v, want a refused call named by provider", err)
 	}

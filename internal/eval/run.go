@@ -443,13 +443,15 @@ func (w *world) forget(ctx context.Context, agent, match string) error {
 	return nil
 }
 
-// recalled is a recall response as a client reads it. Pinned marks items
-// the system always includes (a profile), which an abstaining recall may
-// still hold.
+// recalled is a recall response as a client reads it, explained: Pinned
+// marks items the system always includes (a profile), which an abstaining
+// recall may still hold.
 type recalled struct {
 	Items []struct {
-		ID     string `json:"id"`
-		Pinned bool   `json:"pinned"`
+		ID      string `json:"id"`
+		Explain *struct {
+			Pinned bool `json:"pinned"`
+		} `json:"explain"`
 	} `json:"items"`
 	Context string `json:"context"`
 	Tokens  int    `json:"tokens"`
@@ -466,12 +468,14 @@ func (w *world) probe(ctx context.Context, p Probe, end time.Time) (ProbeResult,
 
 	// on: the context an agent would get, and the answer it would be given.
 	var rec recalled
-	if err := w.post(ctx, "/v1/agents/"+url.PathEscape(p.Agent)+"/recall", req, &rec); err != nil {
+	explained := req
+	explained.Explain = true
+	if err := w.post(ctx, "/v1/agents/"+url.PathEscape(p.Agent)+"/recall", explained, &rec); err != nil {
 		return pr, fmt.Errorf("recall: %w", err)
 	}
 	unpinned := 0
 	for _, it := range rec.Items {
-		if !it.Pinned {
+		if it.Explain == nil || !it.Explain.Pinned {
 			unpinned++
 		}
 	}
@@ -487,8 +491,10 @@ func (w *world) probe(ctx context.Context, p Probe, end time.Time) (ProbeResult,
 		checked += "\n" + ans.Answer
 	}
 	pr.On.Pass, pr.On.Why = check(p, checked, unpinned)
-	if why := citationProblem(ans); why != "" && pr.On.Pass {
-		pr.On.Pass, pr.On.Why = false, why
+	for _, why := range []string{citationProblem(ans), abstentionProblem(p, ans)} {
+		if why != "" && pr.On.Pass {
+			pr.On.Pass, pr.On.Why = false, why
+		}
 	}
 
 	// off: the system knows only the question. A model answers it with no
@@ -568,9 +574,24 @@ func citationProblem(a client.Answer) string {
 	return ""
 }
 
-// oracleContext renders the needs as a context, one cited line each.
+// abstentionProblem checks that the answer abstains exactly when the
+// probe says nothing relevant is stored: an answer drawn from what does not
+// address the question (a pinned memory beside it) is as wrong as silence
+// where the context holds the answer.
+func abstentionProblem(p Probe, a client.Answer) string {
+	switch {
+	case p.Abstain && !a.Abstained:
+		return fmt.Sprintf("ask answered %q where nothing relevant is stored (abstain)", a.Answer)
+	case !p.Abstain && a.Abstained:
+		return "ask abstained where the context answers"
+	}
+	return ""
+}
+
+// oracleContext renders the needs as a context, one cited line each: found,
+// since they are what answers.
 func oracleContext(needs []string) recall.Result {
-	res := recall.Result{Items: []recall.Item{}}
+	res := recall.Result{Items: []recall.Item{}, Found: true}
 	var lines []string
 	for i, n := range needs {
 		it := recall.Item{ID: fmt.Sprintf("memory:%d", i+1), Kind: "memory", Text: n}

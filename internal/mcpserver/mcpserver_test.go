@@ -148,6 +148,15 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 
 	got = call(t, cs, "ask", with("question", "When is the launch?"), false)
 	mustContain(t, "ask", got, "Friday", "[memory:3]", "Sources:\n[memory:3] 2026-03-02 10:00")
+	// memory:2 is pinned to every context but addresses neither question.
+	if strings.Contains(got, "memory:2") {
+		t.Errorf("ask answers from the pinned memory:2, which does not address it: %q", got)
+	}
+	got = call(t, cs, "ask", with("query", "Which zebra crossings are nearby?"), false)
+	mustContain(t, "ask of nothing beside the pinned profile", got, "Nothing stored answers this.", "call remember")
+	if strings.Contains(got, "memory:2") || strings.Contains(got, "CTO") {
+		t.Errorf("ask of nothing answers from the pinned memory: %q", got)
+	}
 	got = call(t, cs, "ask", with("question", "When is the launch?", "as_of", "2026-03-01T12:00:00Z"), false)
 	mustContain(t, "ask before it was said", got, "Nothing stored answers this.")
 	if strings.Contains(got, "memory:3") {

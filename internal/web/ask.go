@@ -14,6 +14,9 @@ import (
 
 // Ask: a question answered from the agent's memory as POST
 // /v1/agents/{agent}/ask answers it, each citation a link to what it cites.
+// The question is a POST with the page's CSRF token, as the writes are: an
+// answer may spend the model's budget, which a link (prefetched, crawled or
+// sent by another site) must not.
 
 type askData struct {
 	Question string
@@ -22,9 +25,6 @@ type askData struct {
 	Answer   []answerPart // the answer, its citations as links
 	Cited    []searchItem // the cited items, in order of first use
 	Took     time.Duration
-	// OnlyPinned: nothing matched the question, and the answer comes from
-	// the pinned profile alone (recall offers it whatever the words).
-	OnlyPinned bool
 }
 
 // answerPart is a run of an answer's text, or one of its citations (Cite
@@ -33,8 +33,14 @@ type answerPart struct {
 	Text, Cite, Link string
 }
 
+// askPage is the Ask box, holding the question of ?q= unasked.
+func (h *Handler) askPage(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	h.renderAgent(w, r, a, "ask", "Ask "+a.Name(), askData{Question: r.URL.Query().Get("q")})
+}
+
+// ask answers the box's question.
 func (h *Handler) ask(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	d := askData{Question: r.URL.Query().Get("q")}
+	d := askData{Question: r.PostFormValue("q")}
 	if strings.TrimSpace(d.Question) == "" {
 		h.renderAgent(w, r, a, "ask", "Ask "+a.Name(), d)
 		return
@@ -65,7 +71,6 @@ func (h *Handler) ask(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 		links[it.ID] = citationLink(a.Name(), it, days)
 	}
 	d.Answer = answerParts(d.Result.Answer, d.Result.Citations, links)
-	d.OnlyPinned = onlyPinned(d.Result.Items)
 	for _, id := range d.Result.Citations {
 		for _, it := range d.Result.Items {
 			if it.ID == id {
@@ -124,15 +129,4 @@ func firstCitation(s string, cited []string) (int, string) {
 		}
 	}
 	return at, which
-}
-
-// onlyPinned reports whether every item is one recall pinned (its
-// explanation says so) rather than found by the question.
-func onlyPinned(items []recall.Item) bool {
-	for _, it := range items {
-		if it.Explain == nil || !it.Explain.Pinned {
-			return false
-		}
-	}
-	return len(items) > 0
 }

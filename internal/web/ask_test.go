@@ -1,12 +1,17 @@
 package web
 
 import (
+	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/llm"
 )
 
 // TestAskShowsTheCitedAnswer: the answer's citations link to what they
@@ -14,9 +19,9 @@ import (
 func TestAskShowsTheCitedAnswer(t *testing.T) {
 	f := newFixture(t, fixtureOptions{})
 	f.seed("main", seedDay)
-	r := f.get("/agents/main/ask?q=" + "What+does+Bob+fix%3F")
+	r := f.ask("main", "What does Bob fix?")
 	if r.status != http.StatusOK {
-		t.Fatalf("GET ask: %d\n%s", r.status, r.body)
+		t.Fatalf("POST ask: %d\n%s", r.status, r.body)
 	}
 	for _, w := range []string{`id="answer"`, "Bob fixed the login timeout on the Atlas proxy.",
 		`<a class="cite" href="/agents/main/memories/2">[memory:2]</a>`, `id="cite-memory:2"`, "answered by offline"} {
@@ -34,9 +39,9 @@ func TestAskShowsTheCitedAnswer(t *testing.T) {
 func TestAskSaysWhenItAbstained(t *testing.T) {
 	f := newFixture(t, fixtureOptions{})
 	f.seed("main", seedDay)
-	r := f.get("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F")
+	r := f.ask("main", "When is Zoltan's birthday?")
 	if r.status != http.StatusOK {
-		t.Fatalf("GET ask: %d", r.status)
+		t.Fatalf("POST ask: %d", r.status)
 	}
 	for _, w := range []string{"No answer", "Nothing stored answers this question", `href="/agents/main/search?q=When%20is%20Zoltan%27s%20birthday%3f"`} {
 		if !strings.Contains(r.body, w) {
@@ -99,21 +104,87 @@ func TestSearchShowsRecallsNote(t *testing.T) {
 	}
 }
 
-// TestAskSaysWhenOnlyThePinnedProfileAnswers: a question nothing matches
-// still gets the pinned profile from recall; the page says the answer
-// comes from it alone.
-func TestAskSaysWhenOnlyThePinnedProfileAnswers(t *testing.T) {
+// TestAskAbstainsWhenOnlyThePinnedProfileCameBack: a question nothing
+// matches still gets the pinned profile from recall, but the pinned
+// memory does not address it, so the page says nothing answers rather
+// than answering with the allergy.
+func TestAskAbstainsWhenOnlyThePinnedProfileCameBack(t *testing.T) {
 	f := newFixture(t, fixtureOptions{})
 	f.seed("main", seedDay)
 	f.seed("main", `{"content":"I am allergic to penicillin.","importance":0.95,"timestamp":"2026-02-03T12:00:00Z"}`)
-	r := f.get("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F")
-	if !strings.Contains(r.body, `id="only-pinned"`) || !strings.Contains(r.body, "allergic to penicillin") {
-		t.Errorf("an answer from the pinned profile alone is not said to be:\n%s", r.body)
-	}
-	if r := f.get("/agents/main/ask?q=What+does+Bob+fix%3F"); strings.Contains(r.body, `id="only-pinned"`) {
-		t.Error("an answer found by the question is said to come from the pinned profile")
+	r := f.ask("main", "When is Zoltan's birthday?")
+	if !strings.Contains(r.body, "Nothing stored answers this question") || strings.Contains(r.body, "allergic to penicillin") {
+		t.Errorf("the pinned profile answers a question it does not address:\n%s", r.body)
 	}
 }
+
+// TestAskIsAPostWithCSRF: a link to the Ask page fills the box and asks
+// nothing, so a prefetched or crawled link spends no model call; a POST
+// without the page's token is refused, again without one; the box's own
+// POST asks once.
+func TestAskIsAPostWithCSRF(t *testing.T) {
+	calls := 0
+	model := fakeModel{generate: func(llm.Request) (string, llm.Usage, error) {
+		calls++
+		return "Bob fixed the login timeout [memory:2].", llm.Usage{Calls: 1}, nil
+	}}
+	f := newFixture(t, fixtureOptions{model: model})
+	f.seed("main", seedDay)
+	r := f.get("/agents/main/ask?q=What+does+Bob+fix%3F")
+	if r.status != http.StatusOK || !strings.Contains(r.body, `value="What does Bob fix?"`) || strings.Contains(r.body, `id="answer"`) {
+		t.Errorf("GET ask?q=: %d, want the question in the box and no answer:\n%s", r.status, r.body)
+	}
+	if r := f.post("/agents/main/ask", url.Values{"q": {"What does Bob fix?"}}); r.status != http.StatusForbidden {
+		t.Errorf("POST ask without a token: %d, want 403", r.status)
+	}
+	if calls != 0 {
+		t.Fatalf("the model was called %d times before the box was submitted", calls)
+	}
+	if r := f.ask("main", "What does Bob fix?"); !strings.Contains(r.body, "answered by fake/model") || calls != 1 {
+		t.Errorf("POST ask: %d model calls, page:\n%s", calls, r.body)
+	}
+}
+
+// TestReadOnlyTokenMayAsk: asking reads, so a token that may only read
+// the agent asks, as the API's POST /ask allows it.
+func TestReadOnlyTokenMayAsk(t *testing.T) {
+	k, err := auth.New([]auth.Rule{{Name: "main-reader", SHA256: auth.Hash("tok-read"), Agents: []string{"main"}},
+		{Name: "admin", SHA256: auth.Hash("tok-admin"), Agents: []string{"*"}, Write: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t, fixtureOptions{keyring: k})
+	f.seedAs("tok-admin", "main", `{"content":"The spare key is under the blue pot."}`)
+	csrf := f.token("/login")
+	if r := f.post("/login", url.Values{"csrf": {csrf}, "token": {"tok-read"}, "next": {"/agents/main"}}); r.status != http.StatusSeeOther {
+		t.Fatalf("sign-in: %d", r.status)
+	}
+	if r := f.ask("main", "Where is the spare key?"); r.status != http.StatusOK || !strings.Contains(r.body, "blue pot") {
+		t.Errorf("ask with a read-only token: %d\n%s", r.status, r.body)
+	}
+	csrf = f.token("/agents/main/memories/1")
+	if r := f.post("/agents/main/memories/1/delete", url.Values{"csrf": {csrf}}); r.status != http.StatusForbidden {
+		t.Errorf("delete with a read-only token: %d, want 403", r.status)
+	}
+}
+
+// ask submits the Ask box of agent's page.
+func (f *fixture) ask(agent, question string) response {
+	f.t.Helper()
+	csrf := f.token("/agents/" + agent + "/ask")
+	return f.post("/agents/"+agent+"/ask", url.Values{"csrf": {csrf}, "q": {question}})
+}
+
+// fakeModel is an answering model whose replies a test writes.
+type fakeModel struct {
+	generate func(llm.Request) (string, llm.Usage, error)
+}
+
+func (m fakeModel) Generate(_ context.Context, req llm.Request) (string, llm.Usage, error) {
+	return m.generate(req)
+}
+func (fakeModel) Provider() string { return "fake" }
+func (fakeModel) Model() string    { return "model" }
 
 // TestSearchMetersScaleToTheBestScore: scores are sums of weighted parts,
 // often above 1, so the meters' full scale is the best score, not 1 (where

@@ -36,8 +36,8 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 		return nil, false
 	}
 	if rest, ok := strings.CutPrefix(r.URL.Path, "/agents/"); ok {
-		agent, _, _ := strings.Cut(rest, "/")
-		write := r.Method != http.MethodGet && r.Method != http.MethodHead
+		agent, page, _ := strings.Cut(rest, "/")
+		write := writes(r.Method, page)
 		if !g.Allows(agent, write) {
 			verb := "read"
 			if write {
@@ -49,6 +49,13 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 		}
 	}
 	return r.WithContext(auth.WithGrant(r.Context(), g)), true
+}
+
+// writes reports whether a request for an agent's page may change the
+// agent: any but a GET, save the Ask box's POST, which only reads (it is a
+// POST so that a link cannot spend the model's budget).
+func writes(method, page string) bool {
+	return method != http.MethodGet && method != http.MethodHead && !(method == http.MethodPost && page == "ask")
 }
 
 // grant returns the grant of a page request: its bearer token, else its

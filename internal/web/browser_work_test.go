@@ -90,10 +90,7 @@ func TestBrowserWorkOnThePage(t *testing.T) {
 
 	t.Run("ask", func(t *testing.T) {
 		b.t = t
-		b.open("/agents/main/ask")
-		b.do(chromedp.SendKeys(chromedp.ID("q"), "What did Bob fix?", chromedp.NodeVisible))
-		b.submit(`form.search button`)
-		if s := b.text("#answer"); !strings.Contains(s, "Bob fixed the login timeout") || !strings.Contains(s, "[memory:1]") {
+		if s := b.ask("What did Bob fix?"); !strings.Contains(s, "Bob fixed the login timeout") || !strings.Contains(s, "[memory:1]") {
 			t.Errorf("the answer:\n%s", s)
 		}
 		b.checkClean("ask")
@@ -103,7 +100,14 @@ func TestBrowserWorkOnThePage(t *testing.T) {
 			t.Errorf("the citation leads to %q", loc)
 		}
 		b.phone(true)
-		b.open("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F")
+		b.open("/agents/main/ask?q=When+is+Zoltan%27s+birthday%3F") // a link fills the box and asks nothing
+		if n := eval[int](b, `document.querySelectorAll("#answer").length`); n != 0 {
+			t.Error("following a link to the Ask page answered it")
+		}
+		b.submit(`form.search button`)
+		if q := eval[string](b, `location.search`); q != "" {
+			t.Errorf("the question went in the address (%q), not in a POST", q)
+		}
 		if s := b.text("#answer"); !strings.Contains(s, "Nothing stored answers this question") {
 			t.Errorf("the abstained answer:\n%s", s)
 		}
@@ -116,6 +120,17 @@ func TestBrowserWorkOnThePage(t *testing.T) {
 	})
 
 	f.seed("main", `{"content":"I am allergic to penicillin.","importance":0.95,"timestamp":"2026-02-03T12:00:00Z"}`)
+
+	t.Run("ask beside the pinned profile", func(t *testing.T) {
+		b.t = t
+		if s := b.ask("What am I allergic to?"); !strings.Contains(s, "allergic to penicillin") || !strings.Contains(s, "[memory:4]") {
+			t.Errorf("the answer from the pinned memory that addresses the question:\n%s", s)
+		}
+		if s := b.ask("What is the wifi password?"); !strings.Contains(s, "Nothing stored answers this question") || strings.Contains(s, "penicillin") {
+			t.Errorf("the pinned memory answers a question it does not address:\n%s", s)
+		}
+		b.checkClean("ask beside the pinned profile")
+	})
 
 	t.Run("search says what scored", func(t *testing.T) {
 		b.t = t
@@ -188,4 +203,13 @@ func (b *browser) forget(s string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.logs = slices.DeleteFunc(b.logs, func(l string) bool { return strings.Contains(l, s) })
+}
+
+// ask types question into agent main's Ask box, submits it and returns
+// the answer's text.
+func (b *browser) ask(question string) string {
+	b.open("/agents/main/ask")
+	b.do(chromedp.SendKeys(chromedp.ID("q"), question, chromedp.NodeVisible))
+	b.submit(`form.search button`)
+	return b.text("#answer")
 }

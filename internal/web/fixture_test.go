@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
@@ -54,6 +55,7 @@ type fixtureOptions struct {
 	proxies       []netip.Prefix                                                            // trusted proxies
 	onWrite       func(agent string)                                                        // the page's write listener
 	backups       string                                                                    // where deleting an agent backs it up; "": no deleting
+	model         answer.Generator                                                          // the answering model; nil: offline
 }
 
 func newFixture(t testing.TB, fo fixtureOptions) *fixture {
@@ -78,6 +80,9 @@ func newFixture(t testing.TB, fo fixtureOptions) *fixture {
 	o.Keyring, so.Keyring = fo.keyring, fo.keyring
 	o.TrustedProxies = fo.proxies
 	o.OnWrite, o.Now = fo.onWrite, now
+	if fo.model != nil {
+		o.Answer = &answer.Answerer{Recall: eng, Model: fo.model}
+	}
 	if fo.backups != "" {
 		o.Backups = &backup.Options{Dir: fo.backups}
 	}
