@@ -72,8 +72,8 @@ func (r *ranker) expansion(ctx context.Context) error {
 }
 
 // relatedWords: concepts from the lexicon, the definitions of the words
-// nothing stored holds, and pseudo-relevance feedback from the best hits'
-// own words.
+// nothing stored holds, pseudo-relevance feedback from the best hits' own
+// words, and the words of a plan's day.
 func (r *ranker) relatedWords(ctx context.Context) error {
 	var related []string
 	if !r.t.NoExpansion {
@@ -86,6 +86,7 @@ func (r *ranker) relatedWords(ctx context.Context) error {
 	if !r.t.NoFeedback && r.t.FeedbackTerms > 0 {
 		related = append(related, feedback(r.memHits, r.words, r.speakers, r.t.FeedbackDocs, r.t.FeedbackTerms)...)
 	}
+	related = append(related, r.planWords()...)
 	related = without(dedupe(related), r.words)
 	if len(related) == 0 {
 		return nil
