@@ -54,9 +54,11 @@ const (
 // before the day it is for) and a date after the question's day are plans;
 // then the question's verbs: a modal, future or imperative makes a plan, a
 // past verb the time asked about, and the present a plan when the phrase
-// names a day or a week ("what is on Friday?"), not a month ("what
-// happens in March?" stays a filter, as it was). Untensed, it is asked.
-func (p *parser) roleOf(r Range, k0, k1 int) Role {
+// names a day or a week ("what is on Friday?") or a month or season still
+// ahead once read ahead ("what are we doing in August?" asked in May; "what
+// happens in March?" asked in March stays a filter). Untensed, it is
+// asked. ahead reads the phrase ahead of today.
+func (p *parser) roleOf(r Range, ahead func() Range, k0, k1 int) Role {
 	switch {
 	case r.Bounded():
 		return Bounds
@@ -77,7 +79,7 @@ func (p *parser) roleOf(r Range, k0, k1 int) Role {
 	case future:
 		return Plan
 	case present:
-		if short {
+		if short || ahead().From.After(p.today) {
 			return Plan
 		}
 	}

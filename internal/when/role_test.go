@@ -49,6 +49,12 @@ func TestRole(t *testing.T) {
 		{"is there anything this coming Monday?", asOf, Plan, d(2026, 3, 16), d(2026, 3, 17)},
 		{"what are we cooking next month", asOf, Plan, d(2026, 4, 1), d(2026, 5, 1)},
 		{"Should I bring anything this Friday?", saturday, Plan, d(2026, 3, 20), d(2026, 3, 21)},
+		// A month or season in the present: a plan when it lies ahead.
+		{"What are we doing in August?", asOf, Plan, d(2026, 8, 1), d(2026, 9, 1)},
+		{"Where are we going this summer?", asOf, Plan, d(2026, 6, 1), d(2026, 9, 1)},
+		{"what should we plant this spring", asOf, Plan, d(2026, 3, 1), d(2026, 6, 1)},
+		{"what is happening in March", asOf, Asked, d(2026, 3, 1), d(2026, 4, 1)},
+		{"where did we go this summer", asOf, Asked, d(2025, 6, 1), d(2025, 9, 1)},
 		// The time asked about: a past verb, or the phrase's own "last", "ago".
 		{"what did I do last Saturday?", asOf, Asked, d(2026, 3, 7), d(2026, 3, 8)},
 		{"who did I meet on Monday?", asOf, Asked, d(2026, 3, 9), d(2026, 3, 10)},

@@ -206,15 +206,24 @@ func (p *parser) sub(q string) Range {
 func (p *parser) withRole(i int, r Range) Range {
 	k0 := firstWord(p.ts, i, p.q, r.Phrase)
 	k1 := k0 + len(tokens(r.Phrase))
-	role := p.roleOf(r, k0, k1)
+	ahead := func() Range { return p.readAhead(i, r) }
+	role := p.roleOf(r, ahead, k0, k1)
 	if !p.ahead && (role == Plan || role == Bounds && p.questionTense(k0, k1) == future) {
-		p.ahead = true
-		if again, ok := p.readAt(i); ok {
-			r = again
-		}
-		p.ahead = false
+		r = ahead()
 	}
 	r.Role = role
+	return r
+}
+
+// readAhead is the phrase at word i read ahead of today, or r, as read,
+// when it no longer reads.
+func (p *parser) readAhead(i int, r Range) Range {
+	was := p.ahead
+	p.ahead = true
+	defer func() { p.ahead = was }()
+	if again, ok := p.readAt(i); ok {
+		return again
+	}
 	return r
 }
 
@@ -458,6 +467,11 @@ func (p *parser) season(i int) (Range, bool) {
 		return Range{}, false
 	}
 	r := seasonRange(w, p.at(i-1), p.at(i+1), p.at(i+2), p.today, p.loc)
+	named := isYear(p.at(i+1)) || p.at(i+1) == "of" && isYear(p.at(i+2))
+	if p.ahead && !named && p.at(i-1) != "last" && !r.To.After(p.today) {
+		// Read ahead, "this summer" is the next one not yet over.
+		r.From, r.To = r.From.AddDate(1, 0, 0), r.To.AddDate(1, 0, 0)
+	}
 	i0, j := i, i+1
 	switch p.at(i - 1) {
 	case "last", "this", "the", "past":
