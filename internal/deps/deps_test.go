@@ -56,10 +56,12 @@ var mayImport = map[string][]string{
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},
 	"internal/consolidate": {"client", "internal/capture", "internal/llm", "internal/store", "internal/text", "internal/when"},
-	"internal/recall":      {"client", "internal/kinds", "internal/store", "internal/text", "internal/when"},
-	"internal/answer":      {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
-	"internal/doctor":      {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},
-	"internal/locomo":      {"internal/capture", "internal/consolidate", "internal/kinds", "internal/recall", "internal/store"},
+	// Recall splits a day record into sentences and finds the names in
+	// each as capture and the consolidation do (capture.Sentences, Names).
+	"internal/recall": {"client", "internal/capture", "internal/kinds", "internal/store", "internal/text", "internal/when"},
+	"internal/answer": {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
+	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},
+	"internal/locomo": {"internal/capture", "internal/consolidate", "internal/kinds", "internal/recall", "internal/store"},
 
 	// Serving: the API's wire types come from the public client package.
 	"internal/mcpserver": {"client", "internal/recall"},

@@ -72,8 +72,8 @@ func (r *ranker) expansion(ctx context.Context) error {
 }
 
 // relatedWords: concepts from the lexicon, the definitions of the words
-// nothing stored holds, and pseudo-relevance feedback from the best hits'
-// own words.
+// nothing stored holds, pseudo-relevance feedback from the best hits' own
+// words, and the words of a plan's day.
 func (r *ranker) relatedWords(ctx context.Context) error {
 	var related []string
 	if !r.t.NoExpansion {
@@ -86,6 +86,7 @@ func (r *ranker) relatedWords(ctx context.Context) error {
 	if !r.t.NoFeedback && r.t.FeedbackTerms > 0 {
 		related = append(related, feedback(r.memHits, r.words, r.speakers, r.t.FeedbackDocs, r.t.FeedbackTerms)...)
 	}
+	related = append(related, r.planWords()...)
 	related = without(dedupe(related), r.words)
 	if len(related) == 0 {
 		return nil
@@ -181,6 +182,10 @@ func (r *ranker) dayRecords(ctx context.Context) error {
 		best = math.Min(best, d.BM25)
 	}
 	byID := map[int64]float64{}
+	var known map[string]bool
+	if len(r.people) > 0 {
+		known = r.knownNames()
+	}
 	for _, d := range days {
 		rel := 1.0
 		if best < 0 {
@@ -188,7 +193,7 @@ func (r *ranker) dayRecords(ctx context.Context) error {
 		}
 		byID[d.ID] = rel
 		if r.t.DayRecords {
-			r.dayRecord(d, rel)
+			r.dayRecord(d, rel, known)
 		}
 	}
 	for _, d := range days {
@@ -201,12 +206,18 @@ func (r *ranker) dayRecords(ctx context.Context) error {
 	return nil
 }
 
-// dayRecord makes a candidate of the day record d.
-func (r *ranker) dayRecord(d store.ConsolidationHit, rel float64) {
+// dayRecord makes a candidate of the day record d, offered by the
+// sentences the question bears on (daySentences).
+func (r *ranker) dayRecord(d store.ConsolidationHit, rel float64, known map[string]bool) {
+	txt := r.daySentences(d.Text, known)
+	if txt == "" {
+		return
+	}
 	c := r.get(d.Hit)
+	c.hit.Text = txt
 	c.day, c.srcIDs = d.Date, d.SourceIDs
 	c.ex.Relevance = rel
-	c.ex.Coverage = coverage(r.words, d.Text)
+	c.ex.Coverage = coverage(r.words, txt)
 	if r.intent.AsksTime() {
 		c.ex.InRange, c.ex.Coverage = 1, max(c.ex.Coverage, 0.5)
 	}

@@ -14,6 +14,17 @@ import (
 // hasRange reports whether the question asks about a date range.
 func (r *ranker) hasRange() bool { return r.intent.AsksTime() && !r.intent.From.IsZero() }
 
+// planWords are the words of a plan's day ("for Thursday", "next week"):
+// no filter (what answers was said before the day, often weeks before),
+// but a memory that names the day ("never on a Thursday") weighs as one
+// holding a related word does.
+func (r *ranker) planWords() []string {
+	if r.intent.Role != when.Plan {
+		return nil
+	}
+	return text.Terms(r.intent.Phrase)
+}
+
 // dateCandidates takes the memories of the question's date range, most
 // important first.
 func (r *ranker) dateCandidates(ctx context.Context) error {

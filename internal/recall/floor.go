@@ -20,29 +20,38 @@ func (r *ranker) markEntities(context.Context) error {
 }
 
 // floor turns the candidates into items, best first: those outside the
-// question's time (strictRange) and those below the precision floor are
-// left out; found reports whether any item reached the floor.
+// question's time (strictRange), those about someone else than the person
+// it asks about (othersOut) and those below the precision floor are left
+// out; found reports whether any item reached the floor.
 func (r *ranker) floor() (items []Item, found bool) {
 	strict := r.strictRange()
 	selects := r.wordsSelect()
+	kept := func(c *cand) bool { return strict == nil || strict(c) }
+	reaches := func(c *cand) bool { return r.reaches(c, selects) }
+	others := r.othersOut(kept, reaches)
 	items = make([]Item, 0, len(r.cands))
 	for id, c := range r.cands {
-		if strict != nil && !strict(c) {
+		if !kept(c) || others != nil && others(c) {
 			continue
 		}
-		inRange := c.ex.InRange > 0 && (!selects || c.hit.Kind != "memory" ||
-			c.ex.Relevance > 0 || c.ex.Expansion > 0)
-		similar := c.ex.Semantic > 0 // above MinSimilarity: a match without the words
-		if r.lexical() && c.ex.Coverage < r.t.MinCoverage && c.ex.Neighbour == 0 && !inRange && !similar {
+		if r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {
 			continue
 		}
-		if c.ex.Coverage >= r.t.MinCoverage || inRange || similar {
-			found = true
-		}
+		found = found || reaches(c)
 		items = append(items, r.item(id, c))
 	}
 	sortItems(items)
 	return items, found
+}
+
+// reaches reports whether c reaches the precision floor: it holds enough
+// of the question's words, is inside its date range (and, where the words
+// select, holds them) or is similar in meaning.
+func (r *ranker) reaches(c *cand, selects bool) bool {
+	inRange := c.ex.InRange > 0 && (!selects || c.hit.Kind != "memory" ||
+		c.ex.Relevance > 0 || c.ex.Expansion > 0)
+	similar := c.ex.Semantic > 0 // above MinSimilarity: a match without the words
+	return c.ex.Coverage >= r.t.MinCoverage || inRange || similar
 }
 
 // wordsSelect: within the question's date range, its other words select

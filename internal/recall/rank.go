@@ -126,6 +126,7 @@ type ranker struct {
 	intent             when.Range
 	words              []string // searched for: the question's, less its date and the speakers it names
 	names              []string // the proper names it uses, lowercased
+	people             []string // those of names that name people (peopleNamed)
 	speakers           []string // those of names that speak in the hits
 	defs               map[string][]string
 	base               store.SearchOptions // the filters every memory search keeps
@@ -142,6 +143,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.bound()
 	r.words = text.Terms(r.intent.Rest)
 	r.names = properNames(q.Text)
+	r.people = peopleNamed(r.intent.Rest)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand * 5 / 2, // see windowNote

@@ -15,19 +15,27 @@ import (
 // lowercased.
 func properNames(q string) []string {
 	var out []string
+	eachName(q, func(name, _ string) { out = append(out, name) })
+	return dedupe(out)
+}
+
+// eachName calls yield with each of properNames, and the word before it
+// (both lowercased).
+func eachName(q string, yield func(name, prev string)) {
 	first := true
+	prev := ""
 	for _, f := range strings.FieldsFunc(q, func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '’' }) {
 		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
 		w := []rune(f)
 		if len(w) == 0 {
 			continue
 		}
-		if !first && unicode.IsUpper(w[0]) && len(w) > 1 && !text.IsStopword(strings.ToLower(f)) {
-			out = append(out, strings.ToLower(f))
+		low := strings.ToLower(f)
+		if !first && unicode.IsUpper(w[0]) && len(w) > 1 && !text.IsStopword(low) {
+			yield(low, prev)
 		}
-		first = false
+		first, prev = false, low
 	}
-	return dedupe(out)
 }
 
 // markSpeakers sets the speaker part of the memories whose role's first

@@ -24,10 +24,16 @@ import (
 // "before March" and "prior to March" at its start; "since March" starts at
 // its start and "after March" at its end. "The week before March 3" names a
 // time again: the seven days before it.
+//
+// Role says what the phrase does (see roleOf): the time asked about, a
+// bound, or the day of a plan ("can I book the vet for Thursday?"), whose
+// From and To are that day, read ahead of the question ("Thursday" is the
+// coming one), and which asks about no time.
 type Range struct {
 	From, To     time.Time
 	Since, Until time.Time
 	Latest       bool
+	Role         Role
 	Phrase       string // the words that said it, as found
 	Rest         string // the question without them
 }
@@ -40,8 +46,9 @@ func (r Range) Found() bool {
 
 // AsksTime reports whether the question asks about a time: a date, a range
 // or the latest. A bound alone ("as of March") narrows what may answer
-// without asking about when.
-func (r Range) AsksTime() bool { return !r.From.IsZero() || r.Latest }
+// without asking about when, and a plan's day is when something will be
+// done, not when what answers was said.
+func (r Range) AsksTime() bool { return !r.From.IsZero() && r.Role != Plan || r.Latest }
 
 // Bounded reports whether the question only bounds the time it asks about.
 func (r Range) Bounded() bool { return !r.Since.IsZero() || !r.Until.IsZero() }
@@ -161,15 +168,75 @@ func year(w string) (int, bool) {
 }
 
 // Parse finds the first date phrase in q, relative to asOf in loc (nil is
-// asOf's own location).
+// asOf's own location), and the role it plays (see Role).
 func Parse(q string, asOf time.Time, loc *time.Location) Range {
 	p := newParser(q, asOf, loc)
+	i, r, ok := p.first()
+	if !ok {
+		return Range{Rest: q}
+	}
+	return p.withRole(i, r)
+}
+
+// first is the first date phrase of the question, read at word i.
+func (p *parser) first() (i int, r Range, ok bool) {
 	for i := range p.ts {
 		if r, ok := p.readAt(i); ok {
-			return r
+			return i, r, true
 		}
 	}
+	return 0, Range{}, false
+}
+
+// sub reads the first date phrase of q, a part of p's question ("the end
+// of" reads what follows it), as p reads: from the same day, in the same
+// direction, its role left to the whole question's.
+func (p *parser) sub(q string) Range {
+	sp := newParser(q, p.asOf, p.loc)
+	sp.ahead = p.ahead
+	if _, r, ok := sp.first(); ok {
+		return r
+	}
 	return Range{Rest: q}
+}
+
+// withRole is r, the phrase read at word i, with its role; a plan, and a
+// bound in a question about what is to come ("what must I send by
+// Friday?"), read again ahead.
+func (p *parser) withRole(i int, r Range) Range {
+	k0 := firstWord(p.ts, i, p.q, r.Phrase)
+	k1 := k0 + len(tokens(r.Phrase))
+	ahead := func() Range { return p.readAhead(i, r) }
+	role := p.roleOf(r, ahead, k0, k1)
+	if !p.ahead && (role == Plan || role == Bounds && p.questionTense(k0, k1) == future) {
+		r = ahead()
+	}
+	r.Role = role
+	return r
+}
+
+// readAhead is the phrase at word i read ahead of today, or r, as read,
+// when it no longer reads.
+func (p *parser) readAhead(i int, r Range) Range {
+	was := p.ahead
+	p.ahead = true
+	defer func() { p.ahead = was }()
+	if again, ok := p.readAt(i); ok {
+		return again
+	}
+	return r
+}
+
+// firstWord is the index of the word phrase starts at, found from word i
+// back (a phrase takes the preposition or bound before the word it was
+// read at).
+func firstWord(ts toks, i int, q, phrase string) int {
+	for k := min(i, len(ts)-1); k >= 0; k-- {
+		if strings.HasPrefix(q[ts[k].start:], phrase) {
+			return k
+		}
+	}
+	return i
 }
 
 // readAt reads a date phrase starting at word i: the kinds of phrase are
@@ -179,6 +246,7 @@ func (p *parser) readAt(i int) (Range, bool) {
 		(*parser).namedDay,
 		(*parser).lastPeriod,
 		(*parser).thisPeriod,
+		(*parser).nextPeriod,
 		(*parser).lastCount,
 		(*parser).ago,
 		(*parser).partOfMonth,
@@ -186,6 +254,7 @@ func (p *parser) readAt(i int) (Range, bool) {
 		(*parser).weekday,
 		(*parser).month,
 		(*parser).dayThenMonth,
+		(*parser).theOrdinal,
 		(*parser).isoDate,
 		(*parser).bareYear,
 		(*parser).latest,
@@ -204,6 +273,7 @@ type parser struct {
 	asOf  time.Time
 	loc   *time.Location
 	today time.Time // midnight of asOf's day in loc
+	ahead bool      // read an unmarked day or month ahead of today (a plan's)
 }
 
 func newParser(q string, asOf time.Time, loc *time.Location) *parser {
@@ -317,18 +387,37 @@ func (p *parser) lastPeriod(i int) (Range, bool) {
 	return p.done(i, i+2, pd.step(start, -1), start)
 }
 
-// thisPeriod reads "this week", "this month" and "this year" (up to today)
-// and "this weekend".
+// thisPeriod reads "this week", "this month" and "this year" (up to today;
+// read ahead, the whole of it) and "this weekend".
 func (p *parser) thisPeriod(i int) (Range, bool) {
 	pd, ok := periods[p.at(i+1)]
 	if p.at(i) != "this" || !ok {
 		return Range{}, false
 	}
 	start := pd.start(p.today)
-	if p.at(i+1) == "weekend" {
+	switch {
+	case p.at(i+1) == "weekend":
 		return p.done(i, i+2, start, start.AddDate(0, 0, 2))
+	case p.ahead:
+		return p.done(i, i+2, start, pd.step(start, 1))
 	}
 	return p.done(i, i+2, start, p.today.AddDate(0, 0, 1))
+}
+
+// nextPeriod reads "next week", "next weekend", "next month" and "next
+// year": the calendar one after this one.
+func (p *parser) nextPeriod(i int) (Range, bool) {
+	unit := p.at(i + 1)
+	pd, ok := periods[unit]
+	if p.at(i) != "next" || !ok || isNoun(p.at(i+2)) && p.at(i+2) != "s" {
+		return Range{}, false
+	}
+	if unit == "weekend" {
+		sat := pd.start(p.today).AddDate(0, 0, 7)
+		return p.done(i, i+2, sat, sat.AddDate(0, 0, 2))
+	}
+	from := pd.step(pd.start(p.today), 1)
+	return p.done(i, i+2, from, pd.step(from, 1))
 }
 
 // lastCount reads "(in) the last 3 days", "past two weeks": up to today.
@@ -378,6 +467,11 @@ func (p *parser) season(i int) (Range, bool) {
 		return Range{}, false
 	}
 	r := seasonRange(w, p.at(i-1), p.at(i+1), p.at(i+2), p.today, p.loc)
+	named := isYear(p.at(i+1)) || p.at(i+1) == "of" && isYear(p.at(i+2))
+	if p.ahead && !named && p.at(i-1) != "last" && !r.To.After(p.today) {
+		// Read ahead, "this summer" is the next one not yet over.
+		r.From, r.To = r.From.AddDate(1, 0, 0), r.To.AddDate(1, 0, 0)
+	}
 	i0, j := i, i+1
 	switch p.at(i - 1) {
 	case "last", "this", "the", "past":
@@ -392,14 +486,18 @@ func (p *parser) season(i int) (Range, bool) {
 }
 
 // weekday reads "the Friday after 1 March" (weekdayFrom), else "Tuesday",
-// "this Tuesday" (the latest one, today included) and "last Tuesday" (today
-// not included).
+// "this Tuesday" (the latest one, today included; read ahead, the next
+// one, today included), "last Tuesday" (today not included) and "next
+// Tuesday" or "this coming Tuesday" (nextWeekday).
 func (p *parser) weekday(i int) (Range, bool) {
 	w := p.at(i)
 	if !isWeekday(w) {
 		return Range{}, false
 	}
 	if r, ok := p.weekdayFrom(i); ok {
+		return r, true
+	}
+	if r, ok := p.nextWeekday(i); ok {
 		return r, true
 	}
 	i0, strict := i, false
@@ -409,11 +507,38 @@ func (p *parser) weekday(i int) (Range, bool) {
 	if p.at(i-1) == "this" {
 		i0 = i - 1
 	}
+	if p.ahead && !strict {
+		return p.oneDay(i0, i+1, p.today.AddDate(0, 0, daysUntil(p.today, weekdays[w])))
+	}
 	back := (int(p.today.Weekday()) - int(weekdays[w]) + 7) % 7
 	if back == 0 && strict {
 		back = 7
 	}
 	return p.oneDay(i0, i+1, p.today.AddDate(0, 0, -back))
+}
+
+// nextWeekday reads "next Tuesday" (the Tuesday of next week, as "next
+// week" is the calendar week after this one) and "this coming Tuesday" or
+// "the coming Tuesday" (the next one after today).
+func (p *parser) nextWeekday(i int) (Range, bool) {
+	wd := weekdays[p.at(i)]
+	switch {
+	case p.at(i-1) == "next":
+		monday := weekStart(p.today).AddDate(0, 0, 7)
+		return p.oneDay(i-1, i+1, monday.AddDate(0, 0, (int(wd)+6)%7))
+	case p.at(i-1) == "coming":
+		i0 := i - 1
+		if p.at(i-2) == "this" || p.at(i-2) == "the" {
+			i0 = i - 2
+		}
+		return p.oneDay(i0, i+1, p.today.AddDate(0, 0, 1+daysUntil(p.today.AddDate(0, 0, 1), wd)))
+	}
+	return Range{}, false
+}
+
+// daysUntil is how many days from t the next wd is, 0 when t is one.
+func daysUntil(t time.Time, wd time.Weekday) int {
+	return (int(wd) - int(t.Weekday()) + 7) % 7
 }
 
 // month reads "Feb 1 2026", "February 1st, 2026", "Feb 1" (the latest not
@@ -461,6 +586,33 @@ func (p *parser) dayThenMonth(i int) (Range, bool) {
 	return p.oneDay(i, mi+1, p.dayOfMonth(m, d))
 }
 
+// theOrdinal reads "the 14th" and "on the 3rd" alone: that day of this
+// month, or of last month when it is still to come (read ahead, the next
+// such day, today included). The suffix is needed: "the 3 of us" is no date.
+func (p *parser) theOrdinal(i int) (Range, bool) {
+	w := p.at(i)
+	d, ok := ordinal(w)
+	if !ok || p.at(i-1) != "the" || isDigits(w) || p.at(i+1) == "of" || months[p.at(i+1)] != 0 {
+		return Range{}, false
+	}
+	step, t := -1, p.date(p.today.Year(), p.today.Month(), 1)
+	if p.ahead {
+		step = 1
+	}
+	for range 13 { // a 31st is at most a few months away
+		day := t.AddDate(0, 0, d-1)
+		if day.Day() == d && (p.ahead && !day.Before(p.today) || !p.ahead && !day.After(p.today)) {
+			return p.oneDay(i-1, i+1, day)
+		}
+		t = t.AddDate(0, step, 0)
+	}
+	return Range{}, false
+}
+
+func isDigits(w string) bool {
+	return w != "" && strings.IndexFunc(w, func(r rune) bool { return r < '0' || r > '9' }) < 0
+}
+
 // isoDate reads "2026-02-01".
 func (p *parser) isoDate(i int) (Range, bool) {
 	t, err := time.ParseInLocation(time.DateOnly, p.at(i), p.loc)
@@ -500,20 +652,29 @@ func (p *parser) latest(i int) (Range, bool) {
 }
 
 // lastMonthNamed is the most recent month m that has begun by today (this
-// year's if it has, else last year's); strictlyPast skips this month.
+// year's if it has, else last year's); strictlyPast skips this month. Read
+// ahead, it is the next month m not yet over.
 func (p *parser) lastMonthNamed(m time.Month, strictlyPast bool) time.Time {
 	y := p.today.Year()
-	if m > p.today.Month() || strictlyPast && m == p.today.Month() {
+	switch {
+	case p.ahead && !strictlyPast:
+		if m < p.today.Month() {
+			y++
+		}
+	case m > p.today.Month() || strictlyPast && m == p.today.Month():
 		y--
 	}
 	return p.date(y, m, 1)
 }
 
 // dayOfMonth resolves "Feb 1" without a year to the latest such date not
-// after today.
+// after today (read ahead, the next not before today).
 func (p *parser) dayOfMonth(m time.Month, d int) time.Time {
 	t := p.date(p.today.Year(), m, d)
-	if t.After(p.today) {
+	switch {
+	case p.ahead && t.Before(p.today):
+		t = t.AddDate(1, 0, 0)
+	case !p.ahead && t.After(p.today):
 		t = t.AddDate(-1, 0, 0)
 	}
 	return t
@@ -584,7 +745,7 @@ func (p *parser) partOfMonth(i int) (Range, bool) {
 		part, tail = "mid", q[ts[i].start+len("mid-"):] // "mid-May" is one token
 	}
 	// Read as "in March" ("March" alone may be a verb).
-	r := Parse("in "+tail, p.asOf, p.loc)
+	r := p.sub("in " + tail)
 	if r.From.IsZero() || !strings.HasPrefix("in "+tail, r.Phrase) || len(r.Phrase) <= len("in ") ||
 		r.To.Sub(r.From) < 27*24*time.Hour {
 		return Range{}, false
@@ -607,13 +768,17 @@ func (p *parser) partOfMonth(i int) (Range, bool) {
 	default:
 		from = step(from, 2)
 	}
-	s, e := ts[i].start, len(q)-len(tail)+len(r.Phrase)-len("in ")
+	e := len(q) - len(tail) + len(r.Phrase) - len("in ")
+	// "By the end of June" bounds the question as "by June" does.
+	k, out := bound(ts, i, Range{From: from, To: end})
+	s := ts[k].start
 	for _, p := range []string{"in ", "In ", "during ", "at "} {
-		if strings.HasSuffix(q[:s], p) {
+		if k == i && strings.HasSuffix(q[:s], p) {
 			s -= len(p)
 		}
 	}
-	return Range{From: from, To: end, Phrase: q[s:e], Rest: without(q, s, e)}, true
+	out.Phrase, out.Rest = q[s:e], without(q, s, e)
+	return out, true
 }
 
 // season numbers the seasons (meteorological, northern hemisphere: winter
@@ -678,7 +843,7 @@ func (p *parser) weekdayFrom(i int) (Range, bool) {
 		return Range{}, false
 	}
 	tail := q[ts[i+2].start:]
-	r := Parse(tail, p.asOf, p.loc)
+	r := p.sub(tail)
 	if r.From.IsZero() || r.Phrase == "" || !strings.HasPrefix(tail, r.Phrase) {
 		return Range{}, false
 	}

@@ -176,7 +176,8 @@ func TestParseBounds(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"on Feb 1 2026", "last 3 weeks", "the last meeting", "1st of", "in 2025", "3 days ago"} {
+	for _, s := range []string{"on Feb 1 2026", "last 3 weeks", "the last meeting", "1st of", "in 2025", "3 days ago",
+		"should I book the vet for Thursday?", "by the end of next month", "what did we eat on the 31st"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
@@ -189,6 +190,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if len(r.Rest) > len(q) {
 			t.Fatalf("Parse(%q): rest %q longer than the question", q, r.Rest)
+		}
+		if (r.Role == Bounds) != r.Bounded() || r.Role == Plan && (r.From.IsZero() || r.AsksTime()) {
+			t.Fatalf("Parse(%q): role %s does not fit %+v", q, r.Role, r)
 		}
 	})
 }

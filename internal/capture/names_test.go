@@ -1,0 +1,34 @@
+package capture
+
+import (
+	"slices"
+	"testing"
+)
+
+// Names are Extract's name entities, and only those.
+func TestNames(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want []string
+	}{
+		{"Tom thinks the Harland offer is fair: 850k upfront.", []string{"Tom", "Harland"}},
+		{"Aunt Funmi is taking the train to Edinburgh on 12 July.", []string{"Aunt Funmi", "Edinburgh"}},
+		{"Parents' evening: Leo's teacher says he reads two levels ahead.", []string{"Leo"}},
+		{"He wants the earn-out tied to revenue, not profit.", nil},
+		{"Went to the gym on Friday at 6pm, paid $12.", nil},
+	} {
+		got := Names(c.s)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("Names(%q) = %q; want %q", c.s, got, c.want)
+		}
+		var ext []string
+		for _, e := range Extract(c.s).Entities {
+			if e.Type == TypeName {
+				ext = append(ext, e.Text)
+			}
+		}
+		if !slices.Equal(got, ext) {
+			t.Errorf("Names(%q) = %q; Extract's names are %q", c.s, got, ext)
+		}
+	}
+}

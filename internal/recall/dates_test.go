@@ -1,0 +1,68 @@
+package recall
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// A plan's weekday ("book the vet for Thursday") filters nothing: the
+// standing instruction stored weeks before is offered, though last
+// Thursday's notes share the question's words. A question about that
+// Thursday still filters.
+func TestPlanDayFiltersNothing(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(time.DateTime, s); return tm }
+	a := agentWith(t, []turn{
+		{at("2026-02-02 19:10:00"), "pets", "user", "Never book Biscuit in at the vet on a Thursday, that is Dr Marsh's day.", nil},
+		{at("2026-03-12 08:40:00"), "day", "user", "Booked the car in at Kwik Fit for a service.", nil},
+		{at("2026-03-12 18:15:00"), "day", "user", "Biscuit had his dinner late tonight.", nil},
+	})
+	asOf := at("2026-03-16 09:00:00") // a Monday
+	for _, c := range []struct {
+		q           string
+		want, never []string
+	}{
+		{"Is it all right to book Biscuit in at the vet for Thursday?", []string{"Dr Marsh"}, nil},
+		{"Should I book Biscuit in at the vet on Thursday?", []string{"Dr Marsh"}, nil},
+		{"What did I book on Thursday?", []string{"Kwik Fit"}, []string{"Dr Marsh"}},
+	} {
+		expectContext(t, a, Query{Text: c.q, AsOf: asOf}, c.want, c.never)
+	}
+}
+
+// expectContext recalls q from a with the default engine and checks that
+// the context holds each of want and none of never.
+func expectContext(t *testing.T, a Searcher, q Query, want, never []string) {
+	t.Helper()
+	res, err := (&Engine{}).Recall(t.Context(), a, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(res.Context, w) {
+			t.Errorf("%q: context lacks %q:\n%s", q.Text, w, res.Context)
+		}
+	}
+	for _, w := range never {
+		if strings.Contains(res.Context, w) {
+			t.Errorf("%q: context holds %q:\n%s", q.Text, w, res.Context)
+		}
+	}
+}
+
+// A memory naming a plan's day ranks above one that does not and is
+// otherwise as good, newer though that one is.
+func TestPlanDayLendsScore(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(time.DateTime, s); return tm }
+	a := agentWith(t, []turn{
+		{at("2026-02-02 19:10:00"), "pets", "user", "The vet cannot see Biscuit on Thursdays, book another day.", nil},
+		{at("2026-02-20 19:10:00"), "pets", "user", "The vet cannot see Biscuit after six, book early.", nil},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "Can I book the vet for Thursday?", AsOf: at("2026-03-16 09:00:00")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Items) < 2 || res.Items[0].ID != "memory:1" {
+		t.Errorf("items %v; want memory:1 (names Thursday) first:\n%s", ids(res.Items), res.Context)
+	}
+}

@@ -1,0 +1,103 @@
+package recall
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// notesWithDay stores each note as the user's, with the names capture
+// finds in it, and the day's record: summary, or all the notes for "".
+func notesWithDay(t *testing.T, day time.Time, summary string, notes ...string) *store.Agent {
+	t.Helper()
+	var turns []turn
+	var ids []int64
+	for i, n := range notes {
+		turns = append(turns, turn{day.Add(time.Duration(i) * 10 * time.Minute), "s", "user", n, capture.Names(n)})
+		ids = append(ids, int64(i+1))
+	}
+	a := agentWith(t, turns)
+	if summary == "" {
+		summary = strings.Join(notes, " ")
+	}
+	rec := store.Consolidation{Date: day.Format(time.DateOnly), Summary: summary, SourceIDs: ids}
+	if _, err := a.PutConsolidation(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+var offerDay = time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
+
+var offerNotes = []string{
+	"Priya thinks the Harland offer undervalues us; she won't sign for less than 1.2 million.",
+	"Tom thinks the Harland offer is fair: 850k upfront plus a 300k earn-out.",
+	"Tom sent his spreadsheet over. He wants the earn-out tied to revenue.",
+}
+
+// A question about one person is not answered by what is about another,
+// through a note that shares its words or through the shared day record:
+// the record is offered by the asked person's sentences only. A name
+// after "the" ("the Harland offer") names a thing, not a person asked
+// about; a sentence's "he" is whom the sentence before names; a name
+// opening a sentence is one when it is one elsewhere ("Tom sent").
+func TestPersonPrecision(t *testing.T) {
+	a := notesWithDay(t, offerDay, "", offerNotes...)
+	asOf := offerDay.AddDate(0, 0, 2)
+	for _, c := range []struct {
+		q           string
+		want, never []string
+	}{
+		{"What did Priya think of the offer?", []string{"undervalues"}, []string{"850k", "earn-out", "spreadsheet"}},
+		{"What did Priya think of the Harland offer?", []string{"undervalues"}, []string{"850k", "earn-out", "spreadsheet"}},
+		{"What does Tom think of the offer?", []string{"850k"}, []string{"undervalues"}},
+		// Nobody named: everything that matches.
+		{"What do we think of the offer?", []string{"undervalues", "850k"}, nil},
+	} {
+		expectContext(t, a, Query{Text: c.q, AsOf: asOf}, c.want, c.never)
+	}
+}
+
+// What is about someone else is offered when nothing else answers.
+func TestPersonPrecisionKeepsTheOnlyAnswer(t *testing.T) {
+	a := notesWithDay(t, offerDay, "", "Ana is away until Friday.", "Tom's figures for the van came to 850k.")
+	e := &Engine{Tuning: TuningWith(0.5)} // Ana's note holds a third of the words: below the floor
+	res, err := e.Recall(t.Context(), a, Query{Text: "What were Ana's figures for the van?", AsOf: offerDay.AddDate(0, 0, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || !strings.Contains(res.Context, "850k") {
+		t.Errorf("found %v; the only answer is Tom's and should be offered:\n%s", res.Found, res.Context)
+	}
+}
+
+// A day record is offered by the sentences that hold the question's
+// words, with its own citation; a question that is only a date gets the
+// whole record.
+func TestDayRecordOfferedBySentences(t *testing.T) {
+	a := notesWithDay(t, offerDay, "Went to the market for rhubarb. Rang the plumber about the boiler.",
+		"Market this morning: rhubarb, eggs and a sourdough loaf.", "Plumber coming Thursday to look at the boiler.")
+	asOf := offerDay.AddDate(0, 0, 2)
+	record := func(q string) string {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, it := range res.Items {
+			if it.ID == "consolidation:1" {
+				return it.Text
+			}
+		}
+		t.Fatalf("%q: no day record among %v", q, ids(res.Items))
+		return ""
+	}
+	if got := record("What did I get at the market?"); got != "Went to the market for rhubarb." {
+		t.Errorf("day record offered as %q; want the market's sentence only", got)
+	}
+	if got := record("What did I do on March 3?"); !strings.Contains(got, "rhubarb") || !strings.Contains(got, "boiler") {
+		t.Errorf("day record offered as %q for its date; want all of it", got)
+	}
+}
