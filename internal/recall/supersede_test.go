@@ -71,7 +71,8 @@ func TestWithoutStaleSentences(t *testing.T) {
 
 // TestDayRecordLosesTheStaleSentence: a day record stating a superseded
 // value is offered without that sentence, not dropped with what else it
-// says.
+// says. (A record is offered by its sentences that match the question: the
+// tyres are asked about so that what is left is not a copy of memory 2.)
 func TestDayRecordLosesTheStaleSentence(t *testing.T) {
 	jan := time.Date(2026, 1, 25, 13, 0, 0, 0, time.UTC)
 	may := time.Date(2026, 5, 16, 17, 0, 0, 0, time.UTC)
@@ -101,7 +102,7 @@ func TestDayRecordLosesTheStaleSentence(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := (&Engine{}).Recall(ctx, a, Query{Text: "Where is the car service booked?", AsOf: may.Add(72 * time.Hour)})
+	res, err := (&Engine{}).Recall(ctx, a, Query{Text: "Where is the car service booked, and what about the tyres?", AsOf: may.Add(72 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
 	}
