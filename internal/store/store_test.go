@@ -620,10 +620,15 @@ func TestMigrations(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				// From version 7 on, it indexes its kinds too; here, the
-				// kinds of an older lexicon, which migration 9 replaces.
+				// From version 7 on, it indexes its kinds too: before
+				// version 9, the kinds of an older lexicon, which
+				// migration 9 replaces; from then on, the current ones.
 				if from >= 7 {
-					if err := c.exec(`INSERT INTO memory_kinds(rowid, kinds) SELECT id, 'stale' FROM daily_memories`); err != nil {
+					kinds := `'stale'`
+					if from >= 9 {
+						kinds = `dormouse_kinds(content)`
+					}
+					if err := c.exec(`INSERT INTO memory_kinds(rowid, kinds) SELECT id, ` + kinds + ` FROM daily_memories`); err != nil {
 						t.Fatal(err)
 					}
 				}
