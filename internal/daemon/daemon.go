@@ -51,7 +51,7 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 
 // RecallEngine maps the configuration onto the recall engine.
 func RecallEngine(cfg config.Config) *recall.Engine {
-	return &recall.Engine{
+	e := &recall.Engine{
 		MaxCandidates:   cfg.Recall.MaxCandidates,
 		RecencyHalfLife: time.Duration(cfg.Recall.RecencyHalfLife),
 		DefaultBudget:   cfg.Recall.BudgetTokens,
@@ -60,6 +60,8 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 		Explain:         cfg.Recall.Explain,
 		CountUse:        true,
 	}
+	e.Tuning.ProfileTokens = cfg.Recall.ProfileTokens
+	return e
 }
 
 // ConsolidationEngine maps the configuration onto the consolidation engine:

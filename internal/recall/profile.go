@@ -1,0 +1,186 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/kinds"
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// The profile: durable statements about the user built by consolidation
+// ("The user is allergic to penicillin."). The lines that share a concept
+// with the question are offered first, within Tuning.ProfileTokens of the
+// budget, whatever else matched: "any medicine I should avoid?" shares no
+// word with the allergy, but penicillin is a medicine. The important
+// memories no line states yet are the rest of the profile (pin).
+
+// ProfileReader is what the profile stage needs from an agent's storage; a
+// *store.Agent provides it. A Searcher without it has no profile.
+type ProfileReader interface {
+	Profile(ctx context.Context, asOf time.Time) ([]store.ProfileLine, error)
+}
+
+// profileShare is the most of the k places profile lines take: the rest
+// are for the memories that answer the question.
+const profileShare = 3
+
+// categoryWords are the words a question about a category uses without
+// naming what the line holds: "what do I do for a living?" asks of work,
+// "do I have kids?" of family. A line's category and key count as these.
+var categoryWords = map[string][]string{
+	"identity":   {"name", "called", "birthday", "born", "age", "pronouns", "nationality", "language"},
+	"contact":    {"phone", "number", "mobile", "email", "contact", "reach"},
+	"home":       {"home", "live", "address", "city", "timezone", "rent", "flat", "apartment", "house", "moved"},
+	"work":       {"work", "job", "living", "career", "occupation", "profession", "employer", "company", "boss", "manager", "colleague", "office", "role", "title"},
+	"family":     {"family", "kids", "children", "child", "son", "daughter", "wife", "husband", "partner", "married", "parents", "mother", "father", "brother", "sister", "sibling"},
+	"pets":       {"pet", "animal", "dog", "cat"},
+	"health":     {"health", "allergic", "allergy", "allergies", "medicine", "medication", "drug", "doctor", "condition", "sick", "blood"},
+	"diet":       {"diet", "eat", "food", "meat", "vegetarian", "vegan", "meal", "dinner", "lunch", "restaurant", "cook", "drink"},
+	"vehicle":    {"car", "drive", "vehicle"},
+	"preference": {"like", "prefer", "favourite", "favorite", "love", "hate", "enjoy", "never", "always"},
+	"routine":    {"routine", "every", "weekly", "usually", "schedule", "regularly"},
+}
+
+// unhelpful are words every line of a profile shares, which tell nothing
+// about what a line says: its subject as written, and the kinds every
+// person has.
+var unhelpful = map[string]bool{"user": true, "animate": true, "person": true, "individual": true, "someone": true, "somebody": true}
+
+// profileLines are the profile lines matching the question, best first, as
+// items within the profile's share of the budget and of k, and the
+// memories they cite ("memory:4"); none when the profile is off, the
+// question filters on what only memories have, or the storage keeps no
+// profile.
+func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string]bool, error) {
+	pr, ok := r.s.(ProfileReader)
+	if !ok || r.t.ProfileTokens <= 0 || r.q.memoriesOnly() || !r.lexical() {
+		return nil, nil, nil
+	}
+	lines, err := pr.Profile(ctx, r.asOf)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read the profile: %w", err)
+	}
+	q := questionConcepts(r.words)
+	var matched []scoredLine
+	for _, l := range lines {
+		if s := q.match(conceptsOf(l)); s > 0 {
+			matched = append(matched, scoredLine{l, s})
+		}
+	}
+	sort.SliceStable(matched, func(i, j int) bool { return matched[i].score > matched[j].score })
+	items, sources := r.withinShare(matched)
+	return items, sources, nil
+}
+
+type scoredLine struct {
+	store.ProfileLine
+	score float64
+}
+
+// withinShare keeps the best lines while they fit ProfileTokens and the
+// profile's share of k.
+func (r *ranker) withinShare(lines []scoredLine) ([]Item, map[string]bool) {
+	places := max(1, r.k/profileShare)
+	used := 0
+	var out []Item
+	sources := map[string]bool{}
+	for _, l := range lines {
+		it := r.profileItem(l.ProfileLine, l.score)
+		tok := text.EstimateTokens(Line(it)) + 1
+		if len(out) >= places || used+tok > r.t.ProfileTokens {
+			break
+		}
+		used += tok
+		out = append(out, it)
+		for _, id := range l.SourceMemoryIDs {
+			sources[fmt.Sprintf("memory:%d", id)] = true
+		}
+	}
+	return out, sources
+}
+
+func (r *ranker) profileItem(l store.ProfileLine, score float64) Item {
+	it := Item{ID: fmt.Sprintf("profile:%d", l.ID), Kind: "profile", Text: l.Text, Score: round4(score), Timestamp: l.ValidFrom}
+	if r.q.Explain || r.e.Explain {
+		it.Explain = &Explain{Coverage: round4(coverage(r.words, l.Text)), Total: it.Score}
+	}
+	return it
+}
+
+// concepts maps a stem to how closely it stands for a question's word: 1
+// for the word itself, related for what the lexicon relates to it or its
+// definition names.
+type concepts map[string]float64
+
+// related is what a concept reached through the lexicon or a definition
+// weighs against the question's own word.
+const related = 0.5
+
+func questionConcepts(words []string) concepts {
+	q := concepts{}
+	add := func(w string, weight float64) {
+		if s := stem(strings.ToLower(w)); !unhelpful[s] && q[s] < weight {
+			q[s] = weight
+		}
+	}
+	for _, w := range words {
+		add(w, 1)
+		for _, x := range Expand([]string{w}) {
+			add(x, related)
+		}
+		for _, x := range Define(w) {
+			add(x, related)
+		}
+	}
+	return q
+}
+
+// lineConcepts are the stems a line stands for: its own (its words, its
+// subject and value, its category's and key's words) and the kinds of
+// thing it names (penicillin: a medicine).
+type lineConcepts struct{ own, kinds map[string]bool }
+
+func conceptsOf(l store.ProfileLine) lineConcepts {
+	c := lineConcepts{own: stems(l.Text + " " + l.Value + " " + l.Subject + " " + strings.ReplaceAll(l.Key, "_", " ") +
+		" " + l.Category + " " + strings.Join(categoryWords[l.Category], " "))}
+	c.kinds = stems(kinds.Of(l.Text + " " + l.Value))
+	return c
+}
+
+// stems are the stems of s's words that tell something.
+func stems(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range text.Words(strings.ToLower(s)) {
+		if st := stem(w); !unhelpful[st] && !text.IsStopword(w) {
+			out[st] = true
+		}
+	}
+	return out
+}
+
+// match is how much of the question's concepts a line holds, each counted
+// at its weight; 0 when it holds none. A kind the line names answers only
+// the question's own word: a related word of a kind reaches too far (a
+// garden is an area, and so, by one sense of Rex, is a kingdom).
+func (q concepts) match(l lineConcepts) float64 {
+	score := 0.0
+	for s, w := range q {
+		if l.own[s] || w == 1 && l.kinds[s] {
+			score += w
+		}
+	}
+	return score
+}
+
+// profile is the stage that finds the lines matching the question, and
+// the memories they state.
+func (r *ranker) profile(ctx context.Context) error {
+	lines, sources, err := r.profileLines(ctx)
+	r.lines, r.lineSources = lines, sources
+	return err
+}
