@@ -75,6 +75,7 @@ type overviewData struct {
 	Remember rememberForm
 	Start    startLines
 	Activity activityPicture
+	Profile  []profileCategory
 }
 
 func (h *Handler) overview(w http.ResponseWriter, r *http.Request, a *store.Agent) {
@@ -102,6 +103,12 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request, a *store.Agen
 		h.fail(w, r, err)
 		return
 	}
+	lines, err := a.Profile(ctx, time.Time{})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	d.Profile = byCategory(lines)
 	h.renderAgent(w, r, a, "overview", a.Name(), d)
 }
 
