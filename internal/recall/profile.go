@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/kinds"
@@ -145,7 +146,36 @@ func questionConcepts(words []string) concepts {
 // thing it names (penicillin: a medicine).
 type lineConcepts struct{ own, kinds map[string]bool }
 
+// lineCache keeps each line's concepts: a line's words never change (an
+// edit is a new line), and finding a line's kinds is most of the stage's
+// cost. Cleared when full, which a store of many agents' profiles reaches
+// only seldom.
+var lineCache struct {
+	sync.Mutex
+	m map[string]lineConcepts
+}
+
+const lineCacheMax = 4096
+
 func conceptsOf(l store.ProfileLine) lineConcepts {
+	key := strings.Join([]string{l.Category, l.Subject, l.Key, l.Value, l.Text}, "\x00")
+	lineCache.Lock()
+	c, ok := lineCache.m[key]
+	lineCache.Unlock()
+	if ok {
+		return c
+	}
+	c = readConcepts(l)
+	lineCache.Lock()
+	if len(lineCache.m) >= lineCacheMax || lineCache.m == nil {
+		lineCache.m = map[string]lineConcepts{}
+	}
+	lineCache.m[key] = c
+	lineCache.Unlock()
+	return c
+}
+
+func readConcepts(l store.ProfileLine) lineConcepts {
 	c := lineConcepts{own: stems(l.Text + " " + l.Value + " " + l.Subject + " " + strings.ReplaceAll(l.Key, "_", " ") +
 		" " + l.Category + " " + strings.Join(categoryWords[l.Category], " "))}
 	c.kinds = stems(kinds.Of(l.Text + " " + l.Value))

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -174,5 +175,38 @@ func TestPinnedMemoryStatedByALineIsOfferedOnce(t *testing.T) {
 		return it.ID == "memory:1" && (it.Explain == nil || !it.Explain.Pinned)
 	}) {
 		t.Errorf("items %v: memory:1 pinned beside the line that states it", ids(res.Items))
+	}
+}
+
+// BenchmarkProfileStage is what the profile stage adds to one question:
+// reading a 66-line profile and matching every line against the question's
+// concepts.
+func BenchmarkProfileStage(b *testing.B) {
+	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), Location: time.UTC})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	a, err := st.Acquire(b.Context(), "main", true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Release(a)
+	var lines []store.ProfileLine
+	for _, cat := range store.ProfileCategories {
+		for j := range 6 {
+			v := fmt.Sprintf("%s value %d", cat, j)
+			lines = append(lines, store.ProfileLine{Category: cat, Subject: "user", Key: cat, Value: v,
+				Text: "The user's " + cat + " is " + v + ", as said in the spring.", SourceMemoryIDs: []int64{1}, ValidFrom: now.Add(-time.Hour)})
+		}
+	}
+	if _, _, err := a.PutProfileLines(b.Context(), lines, now); err != nil {
+		b.Fatal(err)
+	}
+	r := &ranker{e: &Engine{}, s: a, t: DefaultTuning, k: 10, asOf: now, words: []string{"medicine", "avoid", "doctor"}}
+	for b.Loop() {
+		if _, _, err := r.profileLines(b.Context()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
