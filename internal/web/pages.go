@@ -236,6 +236,8 @@ func citationLink(agent string, it recall.Item, days map[int64]string) string {
 		return base + "/memories/" + strconv.FormatInt(id, 10)
 	case "fact":
 		return base + "/facts/" + strconv.FormatInt(id, 10)
+	case "profile":
+		return base + "/profile/" + strconv.FormatInt(id, 10)
 	case "consolidation":
 		if d, ok := days[id]; ok {
 			return base + "/days/" + d

@@ -123,3 +123,14 @@ func TestBrowserProfile(t *testing.T) {
 		t.Errorf("the profile section after the edit and the removal:\n%s", section)
 	}
 }
+
+// TestSearchLinksProfileItems: a profile line recall offers links to its
+// page on the search page.
+func TestSearchLinksProfileItems(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	work, _ := profileSeed(t, f)
+	r := f.get("/agents/main/search?q=" + url.QueryEscape("what is my job?"))
+	if want := fmt.Sprintf(`href="/agents/main/profile/%d"`, work); r.status != http.StatusOK || !strings.Contains(r.body, want) {
+		t.Errorf("search: %d, want a link %s:\n%s", r.status, want, r.body)
+	}
+}
