@@ -147,8 +147,9 @@ type ProfileLineError struct{ Msg string }
 
 func (e *ProfileLineError) Error() string { return e.Msg }
 
-// checkProfileLine says what is wrong with a line the builder offers.
-func checkProfileLine(l ProfileLine) error {
+// CheckProfileLine says what is wrong with a line for PutProfileLines, nil
+// when nothing is.
+func CheckProfileLine(l ProfileLine) error {
 	switch {
 	case !slices.Contains(ProfileCategories, l.Category):
 		return &ProfileLineError{fmt.Sprintf("unknown profile category %q", l.Category)}
@@ -184,27 +185,31 @@ func checkProfileText(text string) error {
 //
 // added counts new lines, superseded the lines they ended.
 func (a *Agent) PutProfileLines(ctx context.Context, lines []ProfileLine, now time.Time) (added, superseded int, err error) {
-	for i, l := range lines {
-		if err := checkProfileLine(l); err != nil {
-			return 0, 0, fmt.Errorf("put profile lines: line %d: %w", i, err)
-		}
-	}
-	n, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (putCounts, error) {
-		var n putCounts
-		for _, l := range lines {
-			d, err := putProfileLine(ctx, c, l, now)
-			if err != nil {
-				return n, fmt.Errorf("%q %q: %w", l.Subject, l.Key, err)
-			}
-			n.added += d.added
-			n.superseded += d.superseded
-		}
-		return n, nil
-	})
+	n, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (putCounts, error) { return putProfileLines(ctx, c, lines, now) })
 	if err != nil {
 		return 0, 0, fmt.Errorf("put profile lines: %w", err)
 	}
 	return n.added, n.superseded, nil
+}
+
+// putProfileLines is PutProfileLines inside the caller's transaction: a
+// bad line stores none.
+func putProfileLines(ctx context.Context, c *conn, lines []ProfileLine, now time.Time) (putCounts, error) {
+	for i, l := range lines {
+		if err := CheckProfileLine(l); err != nil {
+			return putCounts{}, fmt.Errorf("line %d: %w", i, err)
+		}
+	}
+	var n putCounts
+	for _, l := range lines {
+		d, err := putProfileLine(ctx, c, l, now)
+		if err != nil {
+			return n, fmt.Errorf("%q %q: %w", l.Subject, l.Key, err)
+		}
+		n.added += d.added
+		n.superseded += d.superseded
+	}
+	return n, nil
 }
 
 type putCounts struct{ added, superseded int }
