@@ -63,7 +63,7 @@ var (
 	clauseEndRe  = regexp.MustCompile(`(?:,|;| -| —)\s+(?i:so|but|and|because|since|which|though|keep|please|as|then)\b|;`)
 	listSepRe    = regexp.MustCompile(`,\s*|\s+(?:and|or|&)\s+`)
 	// deniedRe ends a clause that denies what follows.
-	deniedRe = regexp.MustCompile(`(?i)\b(?:not|no longer|never|don't|doesn't|didn't|isn't|wasn't|won't|don’t|doesn’t|didn’t)\s+(?:\S+\s+){0,2}$`)
+	deniedRe = regexp.MustCompile(`(?i)\b(?:not|no longer|never|don't|doesn't|didn't|isn't|wasn't|won't|don’t|doesn’t|didn’t)\s+(?:[^\s,;:.!]+\s+){0,2}$`)
 )
 
 // sentenceClaims is every claim sentence s of m states, said by who.

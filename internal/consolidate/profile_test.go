@@ -92,6 +92,7 @@ func TestProfileRules(t *testing.T) {
 		{"I have a severe shellfish allergy.", []string{`health user/allergy="shellfish": The user is allergic to shellfish.`}},
 		{"I have a shellfish allergy.", []string{`health user/allergy="shellfish": The user is allergic to shellfish.`}},
 		{"I'm not allergic to cats.", nil},
+		{"Important, never forget: I'm allergic to penicillin.", []string{`health user/allergy="penicillin": The user is allergic to penicillin.`}},
 		{"Good news: I'm no longer allergic to birch pollen!", []string{`health user/allergy="birch pollen": The user is allergic to birch pollen. (until 2026-05-04)`}},
 		{"Maya is allergic to peanuts and sesame.", []string{
 			`health Maya/allergy="peanuts": Maya is allergic to peanuts.`,

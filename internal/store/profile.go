@@ -527,3 +527,51 @@ func dropProfileLine(ctx context.Context, c *conn, id int64) error {
 	}
 	return nil
 }
+
+// profileAtCapture stores the profile lines of the new memories of mems
+// (ins says which are new and their ids) that are important enough, after
+// their insert committed: an ordinary memory costs a comparison, and a
+// failure is logged, never the capture's.
+func (a *Agent) profileAtCapture(ctx context.Context, mems []Memory, ins []Inserted) {
+	if a.opts.ProfileAtCapture == nil {
+		return
+	}
+	var important []Memory
+	for i := range mems {
+		important = a.appendImportant(important, mems[i], ins[i])
+	}
+	a.putCaptureProfile(ctx, important)
+}
+
+// appendImportant appends m, stored as ins, to ms when it is a new memory
+// the profile is built from at capture.
+func (a *Agent) appendImportant(ms []Memory, m Memory, ins Inserted) []Memory {
+	if a.opts.ProfileAtCapture == nil || ins.Duplicate || m.Importance < a.opts.ProfileImportance {
+		return ms
+	}
+	m.ID = ins.ID
+	return append(ms, m)
+}
+
+func (a *Agent) putCaptureProfile(ctx context.Context, mems []Memory) {
+	if len(mems) == 0 {
+		return
+	}
+	kept := mems[:0]
+	for _, m := range mems {
+		// A forgotten memory said again is stored flagged: no profile of it.
+		if forgotten, err := a.IsForgotten(ctx, m.Content); err == nil && !forgotten {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	lines := a.opts.ProfileAtCapture(kept)
+	if len(lines) == 0 {
+		return
+	}
+	if _, _, err := a.PutProfileLines(ctx, lines, a.opts.Now()); err != nil {
+		a.opts.Logger.Warn("build the profile of important memories at capture", "agent", a.name, "memories", len(kept), "err", err)
+	}
+}
