@@ -46,7 +46,17 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		Location:       cfg.Location(),
 		Logger:         log,
 		Kinds:          kinds.Of,
+		// What recall pins (the most important memories) enters the
+		// profile at once; the rest waits for the night.
+		ProfileAtCapture:  captureProfile,
+		ProfileImportance: recall.DefaultTuning.PinImportance,
 	}
+}
+
+// captureProfile is the profile builder run on memories as they are stored:
+// the day's facts are not made yet.
+func captureProfile(mems []store.Memory) []store.ProfileLine {
+	return consolidate.ProfileLines(mems, nil)
 }
 
 // RecallEngine maps the configuration onto the recall engine.

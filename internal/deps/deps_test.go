@@ -53,7 +53,7 @@ var mayImport = map[string][]string{
 	"internal/health":      {"client", "internal/store"},
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},
-	"internal/consolidate": {"client", "internal/capture", "internal/llm", "internal/store", "internal/text", "internal/when"},
+	"internal/consolidate": {"client", "internal/capture", "internal/kinds", "internal/llm", "internal/store", "internal/text", "internal/when"},
 	"internal/recall":      {"client", "internal/kinds", "internal/store", "internal/text", "internal/when"},
 	"internal/answer":      {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
 	"internal/doctor":      {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},

@@ -147,8 +147,9 @@ type ProfileLineError struct{ Msg string }
 
 func (e *ProfileLineError) Error() string { return e.Msg }
 
-// checkProfileLine says what is wrong with a line the builder offers.
-func checkProfileLine(l ProfileLine) error {
+// CheckProfileLine says what is wrong with a line for PutProfileLines, nil
+// when nothing is.
+func CheckProfileLine(l ProfileLine) error {
 	switch {
 	case !slices.Contains(ProfileCategories, l.Category):
 		return &ProfileLineError{fmt.Sprintf("unknown profile category %q", l.Category)}
@@ -184,27 +185,31 @@ func checkProfileText(text string) error {
 //
 // added counts new lines, superseded the lines they ended.
 func (a *Agent) PutProfileLines(ctx context.Context, lines []ProfileLine, now time.Time) (added, superseded int, err error) {
-	for i, l := range lines {
-		if err := checkProfileLine(l); err != nil {
-			return 0, 0, fmt.Errorf("put profile lines: line %d: %w", i, err)
-		}
-	}
-	n, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (putCounts, error) {
-		var n putCounts
-		for _, l := range lines {
-			d, err := putProfileLine(ctx, c, l, now)
-			if err != nil {
-				return n, fmt.Errorf("%q %q: %w", l.Subject, l.Key, err)
-			}
-			n.added += d.added
-			n.superseded += d.superseded
-		}
-		return n, nil
-	})
+	n, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (putCounts, error) { return putProfileLines(ctx, c, lines, now) })
 	if err != nil {
 		return 0, 0, fmt.Errorf("put profile lines: %w", err)
 	}
 	return n.added, n.superseded, nil
+}
+
+// putProfileLines is PutProfileLines inside the caller's transaction: a
+// bad line stores none.
+func putProfileLines(ctx context.Context, c *conn, lines []ProfileLine, now time.Time) (putCounts, error) {
+	for i, l := range lines {
+		if err := CheckProfileLine(l); err != nil {
+			return putCounts{}, fmt.Errorf("line %d: %w", i, err)
+		}
+	}
+	var n putCounts
+	for _, l := range lines {
+		d, err := putProfileLine(ctx, c, l, now)
+		if err != nil {
+			return n, fmt.Errorf("%q %q: %w", l.Subject, l.Key, err)
+		}
+		n.added += d.added
+		n.superseded += d.superseded
+	}
+	return n, nil
 }
 
 type putCounts struct{ added, superseded int }
@@ -521,4 +526,52 @@ func dropProfileLine(ctx context.Context, c *conn, id int64) error {
 		return fmt.Errorf("drop profile line %d: %w", id, err)
 	}
 	return nil
+}
+
+// profileAtCapture stores the profile lines of the new memories of mems
+// (ins says which are new and their ids) that are important enough, after
+// their insert committed: an ordinary memory costs a comparison, and a
+// failure is logged, never the capture's.
+func (a *Agent) profileAtCapture(ctx context.Context, mems []Memory, ins []Inserted) {
+	if a.opts.ProfileAtCapture == nil {
+		return
+	}
+	var important []Memory
+	for i := range mems {
+		important = a.appendImportant(important, mems[i], ins[i])
+	}
+	a.putCaptureProfile(ctx, important)
+}
+
+// appendImportant appends m, stored as ins, to ms when it is a new memory
+// the profile is built from at capture.
+func (a *Agent) appendImportant(ms []Memory, m Memory, ins Inserted) []Memory {
+	if a.opts.ProfileAtCapture == nil || ins.Duplicate || m.Importance < a.opts.ProfileImportance {
+		return ms
+	}
+	m.ID = ins.ID
+	return append(ms, m)
+}
+
+func (a *Agent) putCaptureProfile(ctx context.Context, mems []Memory) {
+	if len(mems) == 0 {
+		return
+	}
+	kept := mems[:0]
+	for _, m := range mems {
+		// A forgotten memory said again is stored flagged: no profile of it.
+		if forgotten, err := a.IsForgotten(ctx, m.Content); err == nil && !forgotten {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	lines := a.opts.ProfileAtCapture(kept)
+	if len(lines) == 0 {
+		return
+	}
+	if _, _, err := a.PutProfileLines(ctx, lines, a.opts.Now()); err != nil {
+		a.opts.Logger.Warn("build the profile of important memories at capture", "agent", a.name, "memories", len(kept), "err", err)
+	}
 }

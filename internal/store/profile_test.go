@@ -312,3 +312,79 @@ func TestPutProfileLinesRefusesBadLines(t *testing.T) {
 		t.Error("an empty edit was accepted")
 	}
 }
+
+// TestProfileAtCapture: new memories at least ProfileImportance important
+// go to the builder once stored, with their ids; ordinary ones, duplicates
+// and a forgotten memory said again do not; a build the store refuses
+// fails nothing of the capture.
+func TestProfileAtCapture(t *testing.T) {
+	ctx := t.Context()
+	var got [][]string
+	bad := false
+	build := func(ms []Memory) []ProfileLine {
+		var contents []string
+		var out []ProfileLine
+		for _, m := range ms {
+			contents = append(contents, m.Content)
+			l := allergyLine(m.Content, m.Timestamp, m.ID)
+			if bad {
+				l.Category = "hobbies"
+			}
+			out = append(out, l)
+		}
+		got = append(got, contents)
+		return out
+	}
+	a := acquire(t, openTest(t, Options{ProfileAtCapture: build, ProfileImportance: 0.9, DedupWindow: time.Hour}), "main")
+	important := func(content string) Memory {
+		m := mem(content, "s")
+		m.Importance = 0.95
+		return m
+	}
+	ins, err := a.Insert(ctx, []Memory{important("penicillin"), mem("latex", "s")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Insert(ctx, []Memory{important("penicillin")}); err != nil { // a duplicate
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]string{{"penicillin"}}, got); diff != "" {
+		t.Errorf("memories built at capture (-want +got):\n%s", diff)
+	}
+	lines, err := a.Profile(ctx, time.Time{})
+	if err != nil || len(lines) != 1 || !cmp.Equal(lines[0].SourceMemoryIDs, []int64{ins[0].ID}) {
+		t.Errorf("profile = %+v, %v; want the penicillin line citing memory %d", lines, err, ins[0].ID)
+	}
+	forgot, err := a.Insert(ctx, []Memory{important("sesame")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(ctx, forgot[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	if _, err := a.Insert(ctx, []Memory{important("sesame")}); err != nil {
+		t.Fatal(err)
+	}
+	if got != nil {
+		t.Errorf("a forgotten memory said again was built: %q", got)
+	}
+	bad = true
+	if _, err := a.Insert(ctx, []Memory{important("bees")}); err != nil {
+		t.Errorf("a refused build failed the capture: %v", err)
+	}
+	if texts := profileTexts(t, a, time.Time{}); len(texts) != 1 {
+		t.Errorf("profile after a refused build = %q; want only penicillin", texts)
+	}
+	bad, got = false, nil
+	chunks := make(chan []Memory, 2)
+	chunks <- []Memory{mem("nettles", "s"), important("wasps")}
+	chunks <- []Memory{important("hornets")}
+	close(chunks)
+	if _, err := a.InsertChunks(ctx, chunks); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([][]string{{"wasps", "hornets"}}, got); diff != "" {
+		t.Errorf("a streamed batch built at capture (-want +got):\n%s", diff)
+	}
+}

@@ -126,6 +126,9 @@ type Commit struct {
 	// Flag are memories of the day that state a claim the user rejected:
 	// flagged (see FlagMemories), in the same transaction.
 	Flag []int64
+	// Profile are the day's profile lines, stored as PutProfileLines does;
+	// each must pass CheckProfileLine.
+	Profile []ProfileLine
 }
 
 // ErrSourceGone is returned when a memory a consolidation read was deleted
@@ -136,6 +139,9 @@ var ErrSourceGone = errors.New("a memory of the day was forgotten during the con
 type Committed struct {
 	Run   Run
 	Facts []FactResult
+	// ProfileAdded and ProfileSuperseded count the profile lines the commit
+	// added and the ones they ended.
+	ProfileAdded, ProfileSuperseded int
 }
 
 // ErrLeaseLost is returned when a lease is no longer held by the caller.
@@ -204,7 +210,11 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 		if err != nil {
 			return err
 		}
-		out = Committed{Run: run, Facts: results}
+		n, err := putProfileLines(ctx, c, cm.Profile, now)
+		if err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+		out = Committed{Run: run, Facts: results, ProfileAdded: n.added, ProfileSuperseded: n.superseded}
 		return nil
 	})
 	if err != nil {
