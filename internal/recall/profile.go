@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -34,13 +35,14 @@ const profileShare = 3
 // naming what the line holds: "what do I do for a living?" asks of work,
 // "do I have kids?" of family. A line's category and key count as these.
 var categoryWords = map[string][]string{
-	"identity":   {"name", "called", "birthday", "born", "age", "pronouns", "nationality", "language"},
-	"contact":    {"phone", "number", "mobile", "email", "contact", "reach"},
-	"home":       {"home", "live", "address", "city", "timezone", "rent", "flat", "apartment", "house", "moved"},
-	"work":       {"work", "job", "living", "career", "occupation", "profession", "employer", "company", "boss", "manager", "colleague", "office", "role", "title"},
-	"family":     {"family", "kids", "children", "child", "son", "daughter", "wife", "husband", "partner", "married", "parents", "mother", "father", "brother", "sister", "sibling"},
-	"pets":       {"pet", "animal", "dog", "cat"},
-	"health":     {"health", "allergic", "allergy", "allergies", "medicine", "medication", "drug", "doctor", "condition", "sick", "blood"},
+	"identity": {"name", "called", "birthday", "born", "age", "pronouns", "nationality", "language"},
+	"contact":  {"phone", "number", "mobile", "email", "contact", "reach"},
+	"home":     {"home", "live", "address", "city", "timezone", "rent", "flat", "apartment", "house", "moved"},
+	"work":     {"work", "job", "living", "career", "occupation", "profession", "employer", "company", "boss", "manager", "colleague", "office", "role", "title"},
+	"family":   {"family", "kids", "children", "child", "son", "daughter", "wife", "husband", "partner", "married", "parents", "mother", "father", "brother", "sister", "sibling"},
+	"pets":     {"pet", "animal", "dog", "cat"},
+	"health": {"health", "allergic", "allergy", "allergies", "medicine", "medication", "drug", "doctor", "gp", "prescribe",
+		"prescription", "pharmacy", "pill", "tablet", "condition", "sick", "ill", "illness", "infection", "hospital", "blood", "react"},
 	"diet":       {"diet", "eat", "food", "meat", "vegetarian", "vegan", "meal", "dinner", "lunch", "restaurant", "cook", "drink"},
 	"vehicle":    {"car", "drive", "vehicle"},
 	"preference": {"like", "prefer", "favourite", "favorite", "love", "hate", "enjoy", "never", "always"},
@@ -69,7 +71,7 @@ func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string]bool, err
 	q := questionConcepts(r.words)
 	var matched []scoredLine
 	for _, l := range lines {
-		if s := q.match(conceptsOf(l)); s > 0 {
+		if s := q.match(conceptsOf(l)); s > 0 && s >= r.t.MinCoverage {
 			matched = append(matched, scoredLine{l, s})
 		}
 	}
@@ -113,23 +115,24 @@ func (r *ranker) profileItem(l store.ProfileLine, score float64) Item {
 	return it
 }
 
-// concepts maps a stem to how closely it stands for a question's word: 1
-// for the word itself, related for what the lexicon relates to it or its
-// definition names.
-type concepts map[string]float64
+// concepts are, for each of a question's words, the stems that stand for
+// it and how closely: 1 for the word itself, related for what the lexicon
+// relates to it or its definition names.
+type concepts []map[string]float64
 
 // related is what a concept reached through the lexicon or a definition
 // weighs against the question's own word.
 const related = 0.5
 
 func questionConcepts(words []string) concepts {
-	q := concepts{}
-	add := func(w string, weight float64) {
-		if s := stem(strings.ToLower(w)); !unhelpful[s] && q[s] < weight {
-			q[s] = weight
+	var q concepts
+	for _, w := range text.Unique(words) {
+		c := map[string]float64{}
+		add := func(x string, weight float64) {
+			if s := stem(strings.ToLower(x)); !unhelpful[s] && c[s] < weight {
+				c[s] = weight
+			}
 		}
-	}
-	for _, w := range words {
 		add(w, 1)
 		for _, x := range Expand([]string{w}) {
 			add(x, related)
@@ -137,6 +140,7 @@ func questionConcepts(words []string) concepts {
 		for _, x := range Define(w) {
 			add(x, related)
 		}
+		q = append(q, c)
 	}
 	return q
 }
@@ -193,18 +197,47 @@ func stems(s string) map[string]bool {
 	return out
 }
 
-// match is how much of the question's concepts a line holds, each counted
-// at its weight; 0 when it holds none. A kind the line names answers only
-// the question's own word: a related word of a kind reaches too far (a
+// match is the share of the question's words a line holds, each counted
+// at the weight of the closest of its concepts the line holds: the
+// precision floor's coverage, by concept. A kind the line names answers
+// only the question's own word: a related word of a kind reaches too far (a
 // garden is an area, and so, by one sense of Rex, is a kingdom).
 func (q concepts) match(l lineConcepts) float64 {
+	if len(q) == 0 {
+		return 0
+	}
 	score := 0.0
-	for s, w := range q {
-		if l.own[s] || w == 1 && l.kinds[s] {
-			score += w
+	for _, c := range q {
+		best := 0.0
+		for s, w := range c {
+			if l.own[s] || w == 1 && l.kinds[s] {
+				best = max(best, w)
+			}
+		}
+		score += best
+	}
+	return score / float64(len(q))
+}
+
+// freshLines are the matching lines but those stating a value the ranked
+// items say is stale: a line the builder has not replaced yet ("rent is
+// 1,450" beside the fact that the rent went up to 1,520) is not offered as
+// current.
+func (r *ranker) freshLines(ctx context.Context, items []Item) ([]Item, error) {
+	if len(r.lines) == 0 || len(items) == 0 {
+		return slices.Clone(r.lines), nil
+	}
+	stale, _, err := r.staleSaid(ctx, slices.Clone(items)) // a copy: staleSaid rewords correcting memories
+	if err != nil {
+		return nil, err
+	}
+	var out []Item
+	for _, l := range r.lines {
+		if !containsAny(text.Words(l.Text), stale) {
+			out = append(out, l)
 		}
 	}
-	return score
+	return out, nil
 }
 
 // profile is the stage that finds the lines matching the question, and

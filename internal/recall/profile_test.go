@@ -82,6 +82,15 @@ func TestProfileOnlyWhatSharesAConcept(t *testing.T) {
 	if got := profileIDs(res.Items); len(got) != 0 {
 		t.Errorf("sprinkler question offered profile lines %q", got)
 	}
+	// A line holding one of six words does not address the question, as a
+	// memory would not pass the precision floor.
+	res, err = e.Recall(t.Context(), a, Query{Text: "Which shop sold the dog's lead, harness and collar?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := profileIDs(res.Items); len(got) != 0 {
+		t.Errorf("a question about the dog's gear offered profile lines %q", got)
+	}
 	res, err = e.Recall(t.Context(), a, Query{Text: "zebra crossings in Lisbon"})
 	if err != nil {
 		t.Fatal(err)

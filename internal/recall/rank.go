@@ -254,7 +254,11 @@ func (r *ranker) get(h store.Hit) *cand {
 // items into the budget, with the pinned memories after them; Found says
 // whether any line or ranked item was offered.
 func (r *ranker) offer(ctx context.Context, items []Item, note string) (Result, error) {
-	res := pack(append(append([]Item(nil), r.lines...), items...), r.budget, r.k)
+	lines, err := r.freshLines(ctx, items)
+	if err != nil {
+		return Result{}, err
+	}
+	res := pack(append(lines, items...), r.budget, r.k)
 	res.Found = len(res.Items) > 0
 	res.Note = note
 	if err := r.pin(ctx, &res); err != nil {
