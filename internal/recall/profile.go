@@ -56,10 +56,10 @@ var unhelpful = map[string]bool{"user": true, "animate": true, "person": true, "
 
 // profileLines are the profile lines matching the question, best first, as
 // items within the profile's share of the budget and of k, and the
-// memories they cite ("memory:4"); none when the profile is off, the
+// memories each cites (by the line's id); none when the profile is off, the
 // question filters on what only memories have, or the storage keeps no
 // profile.
-func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string]bool, error) {
+func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string, error) {
 	pr, ok := r.s.(ProfileReader)
 	if !ok || r.t.ProfileTokens <= 0 || r.q.memoriesOnly() || !r.lexical() {
 		return nil, nil, nil
@@ -87,11 +87,11 @@ type scoredLine struct {
 
 // withinShare keeps the best lines while they fit ProfileTokens and the
 // profile's share of k.
-func (r *ranker) withinShare(lines []scoredLine) ([]Item, map[string]bool) {
+func (r *ranker) withinShare(lines []scoredLine) ([]Item, map[string][]string) {
 	places := max(1, r.k/profileShare)
 	used := 0
 	var out []Item
-	sources := map[string]bool{}
+	sources := map[string][]string{}
 	for _, l := range lines {
 		it := r.profileItem(l.ProfileLine, l.score)
 		tok := text.EstimateTokens(Line(it)) + 1
@@ -101,7 +101,7 @@ func (r *ranker) withinShare(lines []scoredLine) ([]Item, map[string]bool) {
 		used += tok
 		out = append(out, it)
 		for _, id := range l.SourceMemoryIDs {
-			sources[fmt.Sprintf("memory:%d", id)] = true
+			sources[it.ID] = append(sources[it.ID], fmt.Sprintf("memory:%d", id))
 		}
 	}
 	return out, sources

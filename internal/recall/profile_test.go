@@ -219,3 +219,34 @@ func BenchmarkProfileStage(b *testing.B) {
 		}
 	}
 }
+
+// TestStaleLineLeftOutAndItsMemoryStillPinned: a line whose value a current
+// fact has superseded is not offered, and the important memory it cites is
+// pinned as it would be without the line.
+func TestStaleLineLeftOutAndItsMemoryStillPinned(t *testing.T) {
+	a := setup(t)
+	ctx := t.Context()
+	old, err := a.AddFact(ctx, store.Fact{Entity: "user", EntityType: "person", Attribute: "rent", Value: "1,450 a month",
+		FactType: "attribute", Content: "The user's rent is 1,450 a month.", Confidence: 0.8, ValidFrom: now.AddDate(0, -2, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.CorrectFact(ctx, old, store.Correction{Content: "The user's rent is 1,520 a month.", Value: "1,520 a month"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := a.PutProfileLines(ctx, []store.ProfileLine{{Category: "home", Subject: "user", Key: "rent", Value: "1,450 a month",
+		Single: true, Text: "The user's rent is 1,450 a month.", SourceMemoryIDs: []int64{1}, ValidFrom: now.AddDate(0, -2, 0)}}, now); err != nil {
+		t.Fatal(err)
+	}
+	// The correction is dated by the clock, so the question is asked now.
+	res, err := (&Engine{}).Recall(ctx, a, Query{Text: "How much is the rent?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := profileIDs(res.Items); len(got) != 0 || !strings.Contains(res.Context, "1,520") {
+		t.Errorf("items %v: want the current rent, and no profile line stating the old one", res.Items)
+	}
+	if !slices.Contains(ids(res.Items), "memory:1") {
+		t.Errorf("items %v: the important memory the stale line cites is not pinned", ids(res.Items))
+	}
+}

@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"fmt"
-	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -135,8 +134,8 @@ type ranker struct {
 	base               store.SearchOptions // the filters every memory search keeps
 	memHits            []store.MemoryHit   // the hits of words, best first
 	cands              map[string]*cand
-	lines              []Item          // the profile lines matching the question, offered first
-	lineSources        map[string]bool // the memories those lines state, which pin leaves out
+	lines              []Item              // the profile lines matching the question, offered first
+	lineSources        map[string][]string // each line's memories ("profile:2" → "memory:4"), which pin leaves out
 }
 
 const noMatch = "nothing stored matches the question well enough"
@@ -305,11 +304,11 @@ func (r *ranker) pin(ctx context.Context, res *Result) error {
 		return err
 	}
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Importance > hits[j].Importance })
-	have := maps.Clone(r.lineSources)
-	if have == nil {
-		have = map[string]bool{}
-	}
+	have := map[string]bool{}
 	for _, it := range res.Items {
+		for _, m := range r.lineSources[it.ID] {
+			have[m] = true
+		}
 		have[it.ID] = true
 		have[strings.ToLower(oneLine(it.Text))] = true
 	}
