@@ -7,46 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/daemontest"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
-
-// profileDir is a data directory whose agent home has two memories and a
-// profile drawn from them: the employer (Arup, then since a week ago
-// Atkins) and an allergy.
-func profileDir(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	st, err := store.Open(t.Context(), store.Options{Dir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	month, week := time.Now().AddDate(0, -1, 0), time.Now().AddDate(0, 0, -7)
-	err = st.With(t.Context(), "home", true, func(a *store.Agent) error {
-		if _, err := a.Insert(t.Context(), []store.Memory{
-			{Content: "I'm a structural engineer at Arup.", Timestamp: month, ContentHash: "1"},
-			{Content: "Started at Atkins today; still allergic to penicillin.", Timestamp: week, ContentHash: "2"},
-		}); err != nil {
-			return err
-		}
-		for _, l := range []store.ProfileLine{
-			{Category: "work", Subject: "user", Key: "employer", Value: "Arup", Single: true, Text: "The user works at Arup.", SourceMemoryIDs: []int64{1}, ValidFrom: month},
-			{Category: "health", Subject: "user", Key: "allergy", Value: "penicillin", Text: "The user is allergic to penicillin.", SourceMemoryIDs: []int64{2}, ValidFrom: week},
-			{Category: "work", Subject: "user", Key: "employer", Value: "Atkins", Single: true, Text: "The user works at Atkins.", SourceMemoryIDs: []int64{2}, ValidFrom: week},
-		} {
-			if _, _, err := a.PutProfileLines(t.Context(), []store.ProfileLine{l}, l.ValidFrom); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // daemonOver serves dir over loopback HTTP and returns the --addr flag
 // that reaches it.
@@ -113,6 +78,6 @@ func TestProfileFromTheCLI(t *testing.T) {
 		cmd(ExitUsage, "profile", "remove", "--agent", "home", "fact:4")
 		cmd(ExitUsage, "profile", "--agent", "home", "--as-of", "yesterday")
 	}
-	t.Run("files", func(t *testing.T) { check(t, "--data", profileDir(t)) })
-	t.Run("daemon", func(t *testing.T) { check(t, daemonOver(t, profileDir(t))...) })
+	t.Run("files", func(t *testing.T) { check(t, "--data", daemontest.ProfileData(t, "home")) })
+	t.Run("daemon", func(t *testing.T) { check(t, daemonOver(t, daemontest.ProfileData(t, "home"))...) })
 }

@@ -9,46 +9,12 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemontest"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
-	"github.com/dormouse-dev/dormouse/internal/store"
 )
-
-// profileData is a data directory whose agent main has a profile: an
-// employer that changed a week ago, and an allergy.
-func profileData(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	st, err := store.Open(t.Context(), store.Options{Dir: dir, Location: time.UTC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	month, week := time.Now().AddDate(0, -1, 0), time.Now().AddDate(0, 0, -7)
-	err = st.With(t.Context(), "main", true, func(a *store.Agent) error {
-		if _, err := a.Insert(t.Context(), []store.Memory{{Content: "I work at Arup.", Timestamp: month, ContentHash: "1"},
-			{Content: "I joined Atkins; still allergic to penicillin.", Timestamp: week, ContentHash: "2"}}); err != nil {
-			return err
-		}
-		for _, l := range []store.ProfileLine{
-			{Category: "work", Subject: "user", Key: "employer", Value: "Arup", Single: true, Text: "The user works at Arup.", SourceMemoryIDs: []int64{1}, ValidFrom: month},
-			{Category: "health", Subject: "user", Key: "allergy", Value: "penicillin", Text: "The user is allergic to penicillin.", SourceMemoryIDs: []int64{2}, ValidFrom: week},
-			{Category: "work", Subject: "user", Key: "employer", Value: "Atkins", Single: true, Text: "The user works at Atkins.", SourceMemoryIDs: []int64{2}, ValidFrom: week},
-		} {
-			if _, _, err := a.PutProfileLines(t.Context(), []store.ProfileLine{l}, l.ValidFrom); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
 
 // TestProfileTools reads, edits and removes profile lines from a real MCP
 // client, over stdio to a real daemon.
 func TestProfileTools(t *testing.T) {
-	dir := profileData(t)
+	dir := daemontest.ProfileData(t, "main")
 	d := daemontest.Start(t, func(c *config.Config) { c.DataDir = dir })
 	cs := overStdio(t, mcpserver.New(client.New(d.Addr), mcpserver.Options{Version: "test"}))
 	with := func(kv ...any) map[string]any {
