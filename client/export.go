@@ -43,8 +43,8 @@ type ExportHeader struct {
 }
 
 // ExportRecord is one line of an export after the header: its type
-// ("memory", "day", "fact", "run", "forgotten", "embedding", "pruned_day",
-// "tracked_file", "rebuild_day", "sequence") and its fields, named as the
+// ("memory", "day", "fact", "profile_line", "run", "forgotten", "embedding",
+// "pruned_day", "tracked_file", "rebuild_day", "sequence") and its fields, named as the
 // agent file's columns are.
 type ExportRecord struct {
 	Type   string

@@ -8,10 +8,10 @@ import (
 
 // citationRe finds what may be citations: a bracketed or parenthesised group
 // ("[memory:12]", "[Memory 12, fact:3]", "(fact #3)") or a bare "memory:12".
-var citationRe = regexp.MustCompile(`\[[^\[\]\n]{1,200}\]|\([^()\n]{1,200}\)|(?i:\b(?:memory|fact|consolidation):\d+\b)`)
+var citationRe = regexp.MustCompile(`\[[^\[\]\n]{1,200}\]|\([^()\n]{1,200}\)|(?i:\b(?:memory|fact|consolidation|profile):\d+\b)`)
 
 // partRe is one citation inside a group, as models write them.
-var partRe = regexp.MustCompile(`(?i)^\s*(memory|memories|fact|facts|consolidation|consolidations)\s*[:#]?\s*(\d+)\s*$`)
+var partRe = regexp.MustCompile(`(?i)^\s*(memory|memories|fact|facts|consolidation|consolidations|profile|profiles)\s*[:#]?\s*(\d+)\s*$`)
 
 // partSep separates the citations of one group.
 var partSep = regexp.MustCompile(`\s*(?:,|;|\band\b|\]\s*\[)\s*`)
@@ -101,4 +101,4 @@ func Cited(answer string) []string {
 	return out
 }
 
-var canonRe = regexp.MustCompile(`\[((?:memory|fact|consolidation):\d+)\]`)
+var canonRe = regexp.MustCompile(`\[((?:memory|fact|consolidation|profile):\d+)\]`)

@@ -35,6 +35,7 @@ type backend interface {
 	UploadFile(ctx context.Context, agent, name string, data []byte, mtime time.Time) (client.FileOutcome, error)
 	Health(ctx context.Context) (client.Health, error)
 	factBackend
+	profileBackend
 	Close() error
 }
 

@@ -260,13 +260,13 @@ func runList(ctx context.Context, env Env, args []string) error {
 }
 
 func runShow(ctx context.Context, env Env, args []string) error {
-	fs, c := agentCommand(env, "show", "[flags] ID   (12 or memory:12, fact:12, consolidation:12)")
+	fs, c := agentCommand(env, "show", "[flags] ID   (12 or memory:12, fact:12, consolidation:12, profile:12)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("show takes one id: a memory (12 or memory:12), a fact (fact:12) or a day record (consolidation:12)")
+		return usagef("show takes one id: a memory (12 or memory:12), a fact (fact:12), a day record (consolidation:12) or a profile line (profile:12)")
 	}
 	kind, id, err := parseRef(pos[0])
 	if err != nil {
@@ -283,6 +283,8 @@ func runShow(ctx context.Context, env Env, args []string) error {
 		v, err = b.Fact(ctx, c.agent, id)
 	case "consolidation":
 		v, err = b.Consolidation(ctx, c.agent, id)
+	case "profile":
+		v, err = b.ProfileLine(ctx, c.agent, id)
 	default:
 		v, err = b.Get(ctx, c.agent, id)
 	}
@@ -297,6 +299,8 @@ func runShow(ctx context.Context, env Env, args []string) error {
 		showFact(env.Stdout, v)
 	case client.Consolidation:
 		showConsolidation(env.Stdout, v)
+	case client.ProfileLine:
+		showProfileLine(env.Stdout, v)
 	case client.Memory:
 		showMemory(env.Stdout, v)
 	}

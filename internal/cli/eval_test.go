@@ -2,15 +2,10 @@ package cli
 
 import (
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/dormouse-dev/dormouse/internal/recall"
-	"github.com/dormouse-dev/dormouse/internal/server"
-	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 const passing = `name: key
@@ -114,16 +109,5 @@ func TestAskCommand(t *testing.T) {
 		}
 	}
 	t.Run("files", func(t *testing.T) { check(t, "--data", t.TempDir()) })
-	t.Run("daemon", func(t *testing.T) {
-		st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts := httptest.NewServer(server.New(st, &recall.Engine{}, server.Options{AutoCreate: true}))
-		t.Cleanup(func() {
-			ts.Close()
-			st.Close()
-		})
-		check(t, "--addr", strings.TrimPrefix(ts.URL, "http://"))
-	})
+	t.Run("daemon", func(t *testing.T) { check(t, daemonOver(t, t.TempDir())...) })
 }

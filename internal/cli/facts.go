@@ -154,16 +154,16 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // parseRef reads what show and facts correct name: memory:12 or a bare 12
-// (a memory), fact:12, consolidation:12.
+// (a memory), fact:12, consolidation:12, profile:12.
 func parseRef(s string) (kind string, id int64, err error) {
 	kind, num, ok := strings.Cut(s, ":")
 	if !ok {
 		kind, num = "memory", s
 	}
 	switch kind {
-	case "memory", "fact", "consolidation":
+	case "memory", "fact", "consolidation", "profile":
 	default:
-		return "", 0, usagef("%q is not an id (12, memory:12, fact:12 or consolidation:12)", s)
+		return "", 0, usagef("%q is not an id (12, memory:12, fact:12, consolidation:12 or profile:12)", s)
 	}
 	id, err = strconv.ParseInt(num, 10, 64)
 	if err != nil || id <= 0 {

@@ -12,10 +12,11 @@ import (
 // the man page and the completion script are built from (a test checks
 // every command either has flags of its own or is listed here).
 var commandVerbs = map[string][]string{
-	"watch": {"list", "scan", "status"},
-	"token": {"new"},
-	"bench": {"locomo"},
-	"facts": {"", "correct"},
+	"watch":   {"list", "scan", "status"},
+	"token":   {"new"},
+	"bench":   {"locomo"},
+	"facts":   {"", "correct"},
+	"profile": {"", "edit", "remove"},
 }
 
 // printCommandHelp prints a command's usage with its flags as the README

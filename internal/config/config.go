@@ -134,8 +134,9 @@ type Recall struct {
 	K               int        `yaml:"k"`
 	MaxCandidates   int        `yaml:"max_candidates"` // full-text candidates ranked per query
 	RecencyHalfLife Duration   `yaml:"recency_half_life"`
-	MinCoverage     float64    `yaml:"min_coverage"` // precision floor: share of the query's words an item must hold
-	Explain         bool       `yaml:"explain"`      // attach score parts to every item
+	MinCoverage     float64    `yaml:"min_coverage"`   // precision floor: share of the query's words an item must hold
+	ProfileTokens   int        `yaml:"profile_tokens"` // of the budget, what the profile lines matching a question may take; 0: off
+	Explain         bool       `yaml:"explain"`        // attach score parts to every item
 	Embeddings      Embeddings `yaml:"embeddings"`
 }
 
@@ -238,6 +239,7 @@ func Default() Config {
 			MaxCandidates:   400,
 			RecencyHalfLife: Duration(720 * time.Hour),
 			MinCoverage:     0.2,
+			ProfileTokens:   200,
 			Embeddings:      Embeddings{Weight: 0.3, Batch: 32},
 		},
 		Consolidate: Consolidate{

@@ -72,7 +72,7 @@ func (c Config) validate() problems {
 	p.duration("capture.max_future_skew", c.Capture.MaxFutureSkew, time.Minute, 100*365*24*time.Hour)
 
 	r := c.Recall
-	p.number("recall.budget_tokens", int64(r.BudgetTokens), 1, 1000000)
+	budgetOK := p.number("recall.budget_tokens", int64(r.BudgetTokens), 1, 1000000)
 	p.number("recall.k", int64(r.K), 1, 1000)
 	if p.number("recall.max_candidates", int64(r.MaxCandidates), 1, 100000) && r.MaxCandidates < r.K {
 		p.add("recall.max_candidates", "want at least recall.k (%d), or recall could not fill k items; got %d",
@@ -81,6 +81,10 @@ func (c Config) validate() problems {
 	p.duration("recall.recency_half_life", r.RecencyHalfLife, time.Hour, 10*365*24*time.Hour)
 	if r.MinCoverage < 0 || r.MinCoverage > 1 {
 		p.add("recall.min_coverage", "want 0 to 1, got %g", r.MinCoverage)
+	}
+	if p.number("recall.profile_tokens", int64(r.ProfileTokens), 0, 1000000) && budgetOK && r.ProfileTokens > r.BudgetTokens {
+		p.add("recall.profile_tokens", "want at most recall.budget_tokens (%d), since the profile is offered within the budget; got %d",
+			r.BudgetTokens, r.ProfileTokens)
 	}
 	p.embeddings(r.Embeddings, c.LLM.Provider)
 

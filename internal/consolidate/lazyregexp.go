@@ -29,3 +29,10 @@ func (l *lazyRegexp) ReplaceAllString(s, repl string) string {
 	return l.compiled().ReplaceAllString(s, repl)
 }
 func (l *lazyRegexp) Split(s string, n int) []string { return l.compiled().Split(s, n) }
+func (l *lazyRegexp) FindStringSubmatchIndex(s string) []int {
+	return l.compiled().FindStringSubmatchIndex(s)
+}
+func (l *lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	return l.compiled().FindAllStringSubmatchIndex(s, n)
+}
+func (l *lazyRegexp) FindStringIndex(s string) []int { return l.compiled().FindStringIndex(s) }

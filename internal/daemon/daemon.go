@@ -46,12 +46,22 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		Location:       cfg.Location(),
 		Logger:         log,
 		Kinds:          kinds.Of,
+		// What recall pins (the most important memories) enters the
+		// profile at once; the rest waits for the night.
+		ProfileAtCapture:  captureProfile,
+		ProfileImportance: recall.DefaultTuning.PinImportance,
 	}
+}
+
+// captureProfile is the profile builder run on memories as they are stored:
+// the day's facts are not made yet.
+func captureProfile(mems []store.Memory) []store.ProfileLine {
+	return consolidate.ProfileLines(mems, nil)
 }
 
 // RecallEngine maps the configuration onto the recall engine.
 func RecallEngine(cfg config.Config) *recall.Engine {
-	return &recall.Engine{
+	e := &recall.Engine{
 		MaxCandidates:   cfg.Recall.MaxCandidates,
 		RecencyHalfLife: time.Duration(cfg.Recall.RecencyHalfLife),
 		DefaultBudget:   cfg.Recall.BudgetTokens,
@@ -61,6 +71,8 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 		CountUse:        true,
 		Claims:          statedClaims,
 	}
+	e.Tuning.ProfileTokens = cfg.Recall.ProfileTokens
+	return e
 }
 
 // statedClaims gives recall the one-valued claims a memory states, keyed

@@ -55,7 +55,7 @@ var mayImport = map[string][]string{
 	"internal/health":      {"client", "internal/store"},
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},
-	"internal/consolidate": {"client", "internal/capture", "internal/llm", "internal/store", "internal/text", "internal/when"},
+	"internal/consolidate": {"client", "internal/capture", "internal/kinds", "internal/llm", "internal/store", "internal/text", "internal/when"},
 	// Recall splits a day record into sentences and finds the names in
 	// each as capture and the consolidation do (capture.Sentences, Names).
 	"internal/recall": {"client", "internal/capture", "internal/kinds", "internal/store", "internal/text", "internal/when"},

@@ -440,6 +440,25 @@ func (w *world) forget(ctx context.Context, agent, match string) error {
 			}
 		}
 	}
+	return w.removeProfileLines(ctx, agent, match)
+}
+
+// removeProfileLines removes every current profile line that holds match,
+// as the user would on the page.
+func (w *world) removeProfileLines(ctx context.Context, agent, match string) error {
+	lines, err := w.cl.Profile(ctx, agent, client.ProfileOptions{})
+	if err != nil {
+		return fmt.Errorf("forget: read the profile: %w", err)
+	}
+	for _, l := range lines {
+		if !Contains(l.Text, match) && !Contains(l.Value, match) {
+			continue
+		}
+		id, _ := strconv.ParseInt(strings.TrimPrefix(l.ID, "profile:"), 10, 64)
+		if err := w.cl.RemoveProfileLine(ctx, agent, id); err != nil {
+			return fmt.Errorf("forget: remove %s: %w", l.ID, err)
+		}
+	}
 	return nil
 }
 

@@ -117,7 +117,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"ask", "consolidate", "facts", "forget", "list_recent", "recall", "remember", "status"}; !slices.Equal(names, want) {
+	if want := []string{"ask", "consolidate", "facts", "forget", "list_recent", "profile", "profile_edit", "profile_remove", "recall", "remember", "status"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 
@@ -240,6 +240,12 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 		{"forget", with("id", "memory:0"), "id"},
 		{"forget", with("id", "consolidation:1"), "id"},
 		{"forget", with("id", "fact:999"), "not found"},
+		{"profile", with("as_of", "last week"), "RFC 3339"},
+		{"profile_edit", with("id", "memory:3", "text", "x"), "id"},
+		{"profile_edit", with("id", "profile:1", "text", ""), "text"},
+		{"profile_edit", with("id", "profile:999", "text", "The user lives in Leeds."), "not found"},
+		{"profile_remove", with("id", "profile:0"), "id"},
+		{"profile_remove", with("id", "profile:999"), "not found"},
 		{"consolidate", with("date", "yesterday"), "date"},
 		{"consolidate", with("date", "2026-13-45"), "date"},
 		{"consolidate", with("date", "2026-03-01", "since", "2026-03-01"), "not both"},

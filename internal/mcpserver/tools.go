@@ -147,6 +147,11 @@ func (s *Server) addTools(srv *mcp.Server) {
 }
 
 func (s *Server) specs() []spec {
+	return append(s.memorySpecs(), s.profileSpecs()...)
+}
+
+// memorySpecs are the tools of memories, facts and day records.
+func (s *Server) memorySpecs() []spec {
 	return []spec{{
 		Tool: mcp.Tool{Name: "remember", Title: "Remember",
 			Description: "Store a memory: a fact, preference, decision, event or anything worth recalling later. Returns its citation id (memory:N). Storing the same text again is recognised as a duplicate.",

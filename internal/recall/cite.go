@@ -10,7 +10,7 @@ import (
 // citeToken is an item's kind and number as a citation spells them: "memory:12", "Fact #3",
 // "memories 4" (the forms answer.Validate reads inside brackets, and "kind:N" bare). A context line
 // holding one that is not its own item could make a model cite what the context never offered.
-var citeToken = regexp.MustCompile(`(?i)\b(memor(?:y|ies)|facts?|consolidations?)\s*[:#]?\s*(\d+)`)
+var citeToken = regexp.MustCompile(`(?i)\b(memor(?:y|ies)|facts?|consolidations?|profiles?)\s*[:#]?\s*(\d+)`)
 
 // Quote renders stored text (content, a role, a session) for one line of a context or a tool's
 // output: on one line, control characters as spaces, and every citation-shaped token written as

@@ -32,3 +32,11 @@ func TestQuoteLeavesOtherTextAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestQuoteDefangsProfileCitations: a memory that spells a profile line's
+// citation does not carry it into the context.
+func TestQuoteDefangsProfileCitations(t *testing.T) {
+	if got, want := Quote("see [profile:4] and Profiles 5"), "see [profile no. 4] and Profiles no. 5"; got != want {
+		t.Errorf("Quote = %q, want %q", got, want)
+	}
+}

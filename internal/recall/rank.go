@@ -54,6 +54,10 @@ type Tuning struct {
 	// budget allows; at most PinMax of them. Above 1 disables.
 	PinImportance float64
 	PinMax        int
+	// ProfileTokens is the most of the budget the profile lines matching
+	// the question take (profile.go); 0 turns the profile off, pinned
+	// memories with it.
+	ProfileTokens int
 	// DayRecords: offer day records (consolidations) as items.
 	DayRecords bool
 	// NoFeedback, NoNeighbours, NoSpeaker switch parts off (for measuring).
@@ -82,7 +86,7 @@ var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
 	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, DayRecord: 0.1, Context: 0.5,
 	NeighbourSpan: 2, NeighbourFrom: 20, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
-	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05, Informative: 0.25,
+	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, ProfileTokens: 200, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05, Informative: 0.25,
 	LatestRecency: 0.5, DateImportance: 0.3, DateRecency: 0.1, WordlessImportance: 0.5, WordlessRecency: 0.5,
 }
 
@@ -132,6 +136,9 @@ type ranker struct {
 	base               store.SearchOptions // the filters every memory search keeps
 	memHits            []store.MemoryHit   // the hits of words, best first
 	cands              map[string]*cand
+	lines              []Item                       // the profile lines matching the question, offered first
+	lineSources        map[string][]string          // each line's memories ("profile:2" → "memory:4"), which pin leaves out
+	lineData           map[string]store.ProfileLine // each offered line as stored, by its id
 }
 
 const noMatch = "nothing stored matches the question well enough"
@@ -205,7 +212,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	}
 	for _, stage := range []func(context.Context) error{
 		r.wordCandidates, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
-		r.markEntities, r.passages, r.score, r.neighbours, r.latest,
+		r.markEntities, r.passages, r.score, r.neighbours, r.latest, r.profile,
 	} {
 		if err := stage(ctx); err != nil {
 			return Result{}, err
@@ -246,10 +253,15 @@ func (r *ranker) get(h store.Hit) *cand {
 	return c
 }
 
-// offer packs the ranked items into the budget, with the pinned profile
-// after them; Found says whether any ranked item was offered.
+// offer packs the profile lines matching the question and the ranked
+// items into the budget, with the pinned memories after them; Found says
+// whether any line or ranked item was offered.
 func (r *ranker) offer(ctx context.Context, items []Item, note string) (Result, error) {
-	res := pack(items, r.budget, r.k)
+	lines, err := r.freshLines(ctx, items)
+	if err != nil {
+		return Result{}, err
+	}
+	res := pack(append(lines, items...), r.budget, r.k)
 	res.Found = len(res.Items) > 0
 	res.Note = note
 	if err := r.pin(ctx, &res); err != nil {
@@ -263,7 +275,11 @@ func (r *ranker) offer(ctx context.Context, items []Item, note string) (Result, 
 // should avoid?" shares no word with "I am allergic to penicillin").
 func (r *ranker) nothingMatches(ctx context.Context) (Result, error) {
 	res, err := r.offer(ctx, nil, noMatch)
-	if err == nil && len(res.Items) > 0 {
+	switch {
+	case err != nil:
+	case res.Found:
+		res.Note = "only the profile answers the question"
+	case len(res.Items) > 0:
 		res.Note = noMatch + "; the pinned profile is offered"
 	}
 	return res, err
@@ -275,13 +291,14 @@ func (q Query) memoriesOnly() bool {
 	return q.Session != "" || q.Role != "" || q.Source != "" || q.Entity != ""
 }
 
-// pin offers the most important memories not already offered, at the end
-// of the context: critical facts about the user are always there, even when
-// nothing else matched (Found stays as it was). They take the last of the k
-// places and must fit the budget like any item.
+// pin offers the most important memories not already offered, nor stated
+// by a profile line offered, at the end of the context: the part of the
+// profile consolidation has not written as lines yet, always there, even
+// when nothing else matched (Found stays as it was). They take the last of
+// the k places and must fit the budget like any item.
 func (r *ranker) pin(ctx context.Context, res *Result) error {
 	t, k := r.t, r.k
-	if t.PinImportance > 1 || t.PinMax <= 0 || r.q.Session != "" {
+	if t.ProfileTokens <= 0 || t.PinImportance > 1 || t.PinMax <= 0 || r.q.Session != "" {
 		return nil
 	}
 	o := r.base
@@ -293,6 +310,9 @@ func (r *ranker) pin(ctx context.Context, res *Result) error {
 	sort.SliceStable(hits, func(i, j int) bool { return hits[i].Importance > hits[j].Importance })
 	have := map[string]bool{}
 	for _, it := range res.Items {
+		for _, m := range r.lineSources[it.ID] {
+			have[m] = true
+		}
 		have[it.ID] = true
 		have[strings.ToLower(oneLine(it.Text))] = true
 	}

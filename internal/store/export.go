@@ -46,6 +46,7 @@ var exported = []struct{ kind, table string }{
 	{"memory", "daily_memories"},
 	{"embedding", "memory_embeddings"},
 	{"fact", "facts"},
+	{"profile_line", "profile_lines"},
 	{"run", "consolidation_runs"},
 	{"forgotten", "forgotten"},
 	{"pruned_day", "pruned_days"},

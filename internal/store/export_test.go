@@ -91,6 +91,10 @@ func fillEveryTable(t *testing.T, a *Agent) {
 	if _, err := a.AddFact(ctx, Fact{Entity: "Alice", Attribute: "city", Content: "Alice lives in Chicago", Confidence: 1, ValidFrom: march.AddDate(0, 1, 0)}); err != nil {
 		t.Fatal(err)
 	}
+	if _, _, err := a.PutProfileLines(ctx, []ProfileLine{{Category: "home", Subject: "Alice", Key: "city", Value: "Chicago",
+		Text: "Alice lives in Chicago.", SourceMemoryIDs: []int64{ins[0].ID}, Single: true, ValidFrom: march}}, march); err != nil {
+		t.Fatal(err)
+	}
 	if err := a.PutEmbeddings(ctx, "test-model", []MemoryVector{{ID: ins[0].ID, Vec: []float32{0.6, 0.8}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -248,10 +248,14 @@ func dropMemorySource(ctx context.Context, c *conn, id int64, now time.Time) err
 	return dropSource(ctx, c, id, now, true)
 }
 
-// dropSource is dropMemorySource; forget says whether a fact dropped for
-// want of sources is remembered as forgotten (a deleted memory) or not (a
-// retired one: the file changed, and the old claim may honestly come back).
+// dropSource is dropMemorySource, for profile lines too; forget says
+// whether a fact or line dropped for want of sources is remembered as
+// forgotten (a deleted memory) or not (a retired one: the file changed, and
+// the old claim may honestly come back).
 func dropSource(ctx context.Context, c *conn, id int64, now time.Time, forget bool) error {
+	if err := dropProfileSource(ctx, c, id, now, forget); err != nil {
+		return err
+	}
 	fs, err := factsCiting(ctx, c, "source_memory_ids", id)
 	if err != nil {
 		return err

@@ -82,6 +82,7 @@ func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.profileAtCapture(ctx, mems, out)
 	return out, nil
 }
 
@@ -91,6 +92,7 @@ func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 // chunks is closed, so the producer must keep up (or cancel ctx).
 func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Inserted, error) {
 	var out []Inserted
+	var important []Memory // for the profile, after the commit
 	now := a.opts.Now()
 	err := a.writeSolo(ctx, func(ctx context.Context, c *conn) error {
 		check, err := anyForgotten(ctx, c)
@@ -114,12 +116,14 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 					return fmt.Errorf("insert memory %d: %w", len(out)+1, err)
 				}
 				out = append(out, ins)
+				important = a.appendImportant(important, chunk[i], ins)
 			}
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
+	a.putCaptureProfile(ctx, important)
 	return out, nil
 }
 

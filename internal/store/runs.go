@@ -135,6 +135,9 @@ type Commit struct {
 	// should have: facts keyed otherwise are renamed first, and the newest
 	// of an entity's current values of the new key supersedes the others.
 	Rekey func(attribute, value string) string
+	// Profile are the day's profile lines, stored as PutProfileLines does;
+	// each must pass CheckProfileLine.
+	Profile []ProfileLine
 }
 
 // ErrSourceGone is returned when a memory a consolidation read was deleted
@@ -145,6 +148,9 @@ var ErrSourceGone = errors.New("a memory of the day was forgotten during the con
 type Committed struct {
 	Run   Run
 	Facts []FactResult
+	// ProfileAdded and ProfileSuperseded count the profile lines the commit
+	// added and the ones they ended.
+	ProfileAdded, ProfileSuperseded int
 }
 
 // ErrLeaseLost is returned when a lease is no longer held by the caller.
@@ -223,7 +229,11 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 		if err != nil {
 			return err
 		}
-		out = Committed{Run: run, Facts: results}
+		n, err := putProfileLines(ctx, c, cm.Profile, now)
+		if err != nil {
+			return fmt.Errorf("profile: %w", err)
+		}
+		out = Committed{Run: run, Facts: results, ProfileAdded: n.added, ProfileSuperseded: n.superseded}
 		return nil
 	})
 	if err != nil {

@@ -269,6 +269,30 @@ INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM d
 ALTER TABLE daily_memories ADD COLUMN superseded_by INTEGER; -- the successor memory's id; NULL while current
 CREATE INDEX daily_memories_superseded ON daily_memories(superseded_by) WHERE superseded_by IS NOT NULL;
 `,
+	// 11: the profile (profile.go): durable statements about the user's
+	// world, each a claim (subject, key, value) in words, citing its
+	// memories, with a validity interval like facts. A removed line stays, so
+	// the builder never offers its claim again.
+	`
+CREATE TABLE profile_lines (
+	id                INTEGER PRIMARY KEY AUTOINCREMENT,
+	category          TEXT    NOT NULL,
+	subject           TEXT    NOT NULL,
+	key               TEXT    NOT NULL,
+	value             TEXT    NOT NULL,
+	text              TEXT    NOT NULL,
+	source_memory_ids TEXT    NOT NULL DEFAULT '[]',
+	single            INTEGER NOT NULL DEFAULT 0,  -- a new value of the key ends the line
+	valid_from        INTEGER NOT NULL,
+	valid_to          INTEGER,
+	superseded_by     INTEGER REFERENCES profile_lines(id) ON DELETE SET NULL,
+	edited            INTEGER NOT NULL DEFAULT 0,
+	removed           INTEGER NOT NULL DEFAULT 0,
+	created_at        INTEGER NOT NULL
+);
+CREATE INDEX profile_lines_claim ON profile_lines(subject COLLATE NOCASE, key, valid_from);
+CREATE INDEX profile_lines_current ON profile_lines(valid_from) WHERE valid_to IS NULL AND removed = 0;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

@@ -39,6 +39,12 @@ type Options struct {
 	// (internal/kinds.Of); the store knows none of its own, and nil
 	// indexes no kinds.
 	Kinds func(text string) string
+	// ProfileAtCapture builds the profile lines of memories (the
+	// consolidation's builder, consolidate.ProfileLines): a new memory at
+	// least ProfileImportance important gets its lines as soon as it is
+	// stored, not only at night. nil builds none at capture.
+	ProfileAtCapture  func(mems []Memory) []ProfileLine
+	ProfileImportance float64
 
 	// Now stamps each memory's arrival (created_at), from which health
 	// measures how long it has waited; nil is time.Now. Tests set it.

@@ -75,6 +75,7 @@ type overviewData struct {
 	Remember rememberForm
 	Start    startLines
 	Activity activityPicture
+	Profile  []profileCategory
 }
 
 func (h *Handler) overview(w http.ResponseWriter, r *http.Request, a *store.Agent) {
@@ -102,6 +103,12 @@ func (h *Handler) overview(w http.ResponseWriter, r *http.Request, a *store.Agen
 		h.fail(w, r, err)
 		return
 	}
+	lines, err := a.Profile(ctx, time.Time{})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	d.Profile = byCategory(lines)
 	h.renderAgent(w, r, a, "overview", a.Name(), d)
 }
 
@@ -229,6 +236,8 @@ func citationLink(agent string, it recall.Item, days map[int64]string) string {
 		return base + "/memories/" + strconv.FormatInt(id, 10)
 	case "fact":
 		return base + "/facts/" + strconv.FormatInt(id, 10)
+	case "profile":
+		return base + "/profile/" + strconv.FormatInt(id, 10)
 	case "consolidation":
 		if d, ok := days[id]; ok {
 			return base + "/days/" + d

@@ -36,12 +36,14 @@ func (h *Handler) newPage(w http.ResponseWriter, r *http.Request, title string) 
 // flashes are the messages a redirect may ask for by name, so a link can
 // never make the page say something of its own choosing.
 var flashes = map[string]string{
-	"deleted":    "The memory was deleted.",
-	"remembered": "The memory is stored. It is searchable now, and the night's consolidation reads it with the rest of its day.",
-	"duplicate":  "That memory was stored already (the same text, recently): nothing new was added.",
-	"rejected":   "The fact was rejected: it will not be offered as current again, nor come back from a later consolidation.",
-	"corrected":  "Your correction is now the current fact; the old value stays in its history.",
-	"nothing":    "Nothing to consolidate: no past day has unconsolidated memories. Pick a date to rebuild that day.",
+	"deleted":         "The memory was deleted.",
+	"remembered":      "The memory is stored. It is searchable now, and the night's consolidation reads it with the rest of its day.",
+	"duplicate":       "That memory was stored already (the same text, recently): nothing new was added.",
+	"rejected":        "The fact was rejected: it will not be offered as current again, nor come back from a later consolidation.",
+	"corrected":       "Your correction is now the current fact; the old value stays in its history.",
+	"profile-edited":  "Your wording is now the profile's line; the old one stays in its history.",
+	"profile-removed": "The line was removed: it is no longer offered, nor brought back by a later consolidation.",
+	"nothing":         "Nothing to consolidate: no past day has unconsolidated memories. Pick a date to rebuild that day.",
 }
 
 // parsePages builds one template set per page: the layout plus the page.

@@ -4,6 +4,8 @@
 package wire
 
 import (
+	"strconv"
+
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -69,3 +71,28 @@ func each[S, T any](in []S, f func(S) T) []T {
 	}
 	return out
 }
+
+// ProfileLine is a profile line as the API serves it: its id and sources as
+// citations ("profile:12", "memory:4").
+func ProfileLine(l store.ProfileLine) client.ProfileLine {
+	out := client.ProfileLine{
+		ID: ProfileID(l.ID), Category: l.Category, Subject: l.Subject, Key: l.Key, Value: l.Value, Text: l.Text,
+		Sources: make([]string, len(l.SourceMemoryIDs)), ValidFrom: l.ValidFrom, Edited: l.Edited, Removed: l.Removed,
+	}
+	for i, id := range l.SourceMemoryIDs {
+		out.Sources[i] = "memory:" + strconv.FormatInt(id, 10)
+	}
+	if !l.ValidTo.IsZero() {
+		out.ValidTo = &l.ValidTo
+	}
+	if l.SupersededBy != 0 {
+		out.SupersededBy = ProfileID(l.SupersededBy)
+	}
+	return out
+}
+
+// ProfileLines converts profile lines.
+func ProfileLines(ls []store.ProfileLine) []client.ProfileLine { return each(ls, ProfileLine) }
+
+// ProfileID is a profile line's citation.
+func ProfileID(id int64) string { return "profile:" + strconv.FormatInt(id, 10) }

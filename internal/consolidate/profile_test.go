@@ -1,0 +1,302 @@
+package consolidate
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// describeLine is a line as the golden files and table tests show it.
+func describeLine(l store.ProfileLine) string {
+	end := ""
+	if !l.ValidTo.IsZero() {
+		end = " (until " + l.ValidTo.Format(time.DateOnly) + ")"
+	}
+	return fmt.Sprintf("%s %s/%s=%q: %s%s", l.Category, l.Subject, l.Key, l.Value, l.Text, end)
+}
+
+func claimsOf(t *testing.T, role, content string) []string {
+	t.Helper()
+	m := store.Memory{ID: 1, Role: role, Content: content, Timestamp: time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}
+	var out []string
+	for _, l := range ProfileLines([]store.Memory{m}, nil) {
+		out = append(out, describeLine(l))
+	}
+	return out
+}
+
+// TestProfileRules: each category's shapes, in varied wording, and the
+// sentences that must yield nothing (someone else's, a one-off, a
+// hypothetical, a denial, an agent's words).
+func TestProfileRules(t *testing.T) {
+	for _, tc := range []struct {
+		say  string
+		want []string
+	}{
+		// identity and contact
+		{"My name is Jo Harper.", []string{`identity user/name="Jo Harper": The user's name is Jo Harper.`}},
+		{"Call me Sam, everyone does.", []string{`identity user/name="Sam": The user's name is Sam.`}},
+		{"My birthday is on 14 March.", []string{`identity user/birthday="14 March": The user's birthday is 14 March.`}},
+		{"My birthday is next week.", nil},
+		{"New number: 0687 123 456", []string{`contact user/phone="0687 123 456": The user's phone number is 0687 123 456.`}},
+		{"My mobile number is +44 7700 900123.", []string{`contact user/phone="+44 7700 900123": The user's phone number is +44 7700 900123.`}},
+		{"My email is jo@example.com.", []string{`contact user/email="jo@example.com": The user's email address is jo@example.com.`}},
+		// home
+		{"We moved to 14 Elm Road, Bristol.", []string{`home user/address="14 Elm Road, Bristol": The user lives at 14 Elm Road, Bristol.`}},
+		{"We just moved to Lisbon.", []string{`home user/city="Lisbon": The user lives in Lisbon.`}},
+		{"I live in Utrecht with two flatmates.", []string{`home user/city="Utrecht": The user lives in Utrecht.`}},
+		{"I'm on CET now.", []string{`home user/timezone="CET": The user's time zone is CET.`}},
+		{"I'm on IT support this week.", nil},
+		{"Our rent is now £1,450 a month.", []string{`home user/rent="£1,450 a month": The user's rent is £1,450 a month.`}},
+		// work
+		{"I'm a structural engineer at Arup.", []string{
+			`work user/job_title="structural engineer": The user is a structural engineer.`,
+			`work user/employer="Arup": The user works at Arup.`}},
+		{"I work for Mott MacDonald and love it.", []string{`work user/employer="Mott MacDonald": The user works at Mott MacDonald.`}},
+		{"I just left Arup for Atkins.", []string{
+			`work user/employer="Arup": The user worked at Arup. (until 2026-05-04)`,
+			`work user/employer="Atkins": The user works at Atkins.`}},
+		{"I got promoted to senior engineer today!", []string{`work user/job_title="senior engineer": The user works as a senior engineer.`}},
+		{"My boss Priya signed off the plan.", []string{`work user/manager="Priya": Priya is the user's manager.`}},
+		{"I report to Hannah Okafor now.", []string{`work user/manager="Hannah Okafor": Hannah Okafor is the user's manager.`}},
+		{"my boss approved it", nil},
+		{"My colleague Tom is off sick.", []string{`work user/colleague="Tom": Tom is the user's colleague.`}},
+		{"I don't work at Arup any more.", nil},
+		// family
+		{"My wife Sam is in Leeds.", []string{`family user/partner="Sam": Sam is the user's wife.`}},
+		{"I'm married to Alex.", []string{`family user/partner="Alex": The user is married to Alex.`}},
+		{"Dropped Maya at nursery this morning.", []string{`family user/child="Maya": Maya is the user's child; Maya goes to nursery.`}},
+		{"I picked Leo up from school.", []string{`family user/child="Leo": Leo is the user's child; Leo goes to school.`}},
+		{"My son Leo is five.", []string{`family user/child="Leo": Leo is the user's son.`}},
+		{"My sister Ana lives in Porto.", []string{`family user/sibling="Ana": Ana is the user's sister.`}},
+		{"My friend Dani is visiting.", []string{`family Dani/relation="friend": Dani is the user's friend.`}},
+		{"That is not my brother Tom.", nil},
+		// pets
+		{"Walked Rex, our labrador, in the rain.", []string{`pets user/pet="Rex (labrador)": Rex is the user's labrador (a dog).`}},
+		{"Our cat Miso knocked over a glass.", []string{`pets user/pet="Miso (cat)": Miso is the user's cat.`}},
+		{"My beagle Biscuit ate a sock.", []string{`pets user/pet="Biscuit (beagle)": Biscuit is the user's beagle (a dog).`}},
+		{"My friend Biscuit ate a sock.", []string{`family Biscuit/relation="friend": Biscuit is the user's friend.`}},
+		// health
+		{"I'm allergic to penicillin and latex.", []string{
+			`health user/allergy="penicillin": The user is allergic to penicillin.`,
+			`health user/allergy="latex": The user is allergic to latex.`}},
+		{"I have a severe shellfish allergy.", []string{`health user/allergy="shellfish": The user is allergic to shellfish.`}},
+		{"I have a shellfish allergy.", []string{`health user/allergy="shellfish": The user is allergic to shellfish.`}},
+		{"I'm not allergic to cats.", nil},
+		{"Important, never forget: I'm allergic to penicillin.", []string{`health user/allergy="penicillin": The user is allergic to penicillin.`}},
+		{"Good news: I'm no longer allergic to birch pollen!", []string{`health user/allergy="birch pollen": The user is allergic to birch pollen. (until 2026-05-04)`}},
+		{"Maya is allergic to peanuts and sesame.", []string{
+			`health Maya/allergy="peanuts": Maya is allergic to peanuts.`,
+			`health Maya/allergy="sesame": Maya is allergic to sesame.`}},
+		{"I'm allergic to penicillin, so tell the pharmacy.", []string{`health user/allergy="penicillin": The user is allergic to penicillin.`}},
+		{"I hate coriander, keep it off the lunch orders.", []string{`preference user/preference="dislikes coriander": The user dislikes coriander.`}},
+		{"I have football every Tuesday at 6, so no meetings after 5.", []string{`routine user/routine="have football every Tuesday at 6": The user has football every Tuesday at 6.`}},
+		{"My phone number is 07700 900123 if the courier needs it.", []string{`contact user/phone="07700 900123": The user's phone number is 07700 900123.`}},
+		{"I'm lactose intolerant so no cheese please.", []string{`health user/intolerance="lactose": The user is lactose intolerant.`}},
+		{"I'm taking naproxen for my knee.", []string{`health user/medication="naproxen": The user takes naproxen.`}},
+		{"I take Metformin twice a day.", []string{`health user/medication="metformin": The user takes metformin.`}},
+		{"I stopped taking sertraline last month.", []string{`health user/medication="sertraline": The user no longer takes sertraline. (until 2026-05-04)`}},
+		{"I'm taking Friday off.", nil},
+		{"I've been diagnosed with type 2 diabetes.", []string{`health user/condition="type 2 diabetes": The user has type 2 diabetes.`}},
+		{"I have asthma and hay fever.", []string{`health user/condition="asthma": The user has asthma.`}},
+		{"I suffer from migraines since 2019.", []string{`health user/condition="migraines": The user has migraines.`}},
+		{"I have a cold today.", nil},
+		{"I have a meeting at 3.", nil},
+		// diet
+		{"I'm vegetarian these days.", []string{`diet user/diet="vegetarian": The user is vegetarian.`}},
+		{"I'm no longer vegan.", []string{`diet user/diet="vegan": The user is no longer vegan. (until 2026-05-04)`}},
+		{"I don't eat pork.", []string{`diet user/diet="no pork": The user does not eat pork.`}},
+		// vehicle
+		{"Picked up the new Skoda Octavia from the dealer.", []string{`vehicle user/car="Skoda Octavia": The user drives a Skoda Octavia.`}},
+		{"I drive a Golf.", []string{`vehicle user/car="Golf": The user drives a Golf.`}},
+		{"Bought a new Dyson today.", nil},
+		// preferences and standing rules
+		{"Never book me on flights before 9am.", []string{`preference user/rule="never book the user on flights before 9am": The user's standing rule: never book the user on flights before 9am.`}},
+		{"Please always copy Priya on invoices.", []string{`preference user/rule="always copy Priya on invoices": The user's standing rule: always copy Priya on invoices.`}},
+		{"Don't ever schedule calls on Fridays.", []string{`preference user/rule="never schedule calls on Fridays": The user's standing rule: never schedule calls on Fridays.`}},
+		{"Always fun to see you.", nil},
+		{"Never mind, found it.", nil},
+		{"I love hiking in the Alps.", []string{`preference user/preference="loves hiking in the Alps": The user loves hiking in the Alps.`}},
+		{"I hate coriander.", []string{`preference user/preference="dislikes coriander": The user dislikes coriander.`}},
+		{"I love it when you do that.", nil},
+		// routines
+		{"I have football every Tuesday at 6.", []string{`routine user/routine="have football every Tuesday at 6": The user has football every Tuesday at 6.`}},
+		{"I go swimming on Saturdays with my brother.", []string{`routine user/routine="go swimming on Saturdays with my brother": The user goes swimming on Saturdays with their brother.`}},
+		{"I had piano lessons every Monday as a kid.", nil},
+		// never a profile line
+		{"If I were allergic to penicillin I would know.", nil},
+		{"I might start taking ibuprofen.", nil},
+		{"Am I allergic to penicillin?", nil},
+		{"I used to work at Arup.", nil},
+	} {
+		if diff := cmp.Diff(tc.want, claimsOf(t, "user", tc.say)); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tc.say, diff)
+		}
+	}
+}
+
+// TestProfileSpeakers: an agent's words make no line; a named speaker's
+// (a chat log's) make lines about them.
+func TestProfileSpeakers(t *testing.T) {
+	if got := claimsOf(t, "assistant", "I'm allergic to penicillin."); got != nil {
+		t.Errorf("an agent's sentence made %q", got)
+	}
+	want := []string{`health Caroline/allergy="penicillin": Caroline is allergic to penicillin.`}
+	if diff := cmp.Diff(want, claimsOf(t, "Caroline", "I'm allergic to penicillin.")); diff != "" {
+		t.Errorf("a named speaker (-want +got):\n%s", diff)
+	}
+}
+
+// TestProfileLinesFromFacts: a fact about a person's profile key that no
+// rule covered yields a line; one about a thing, or with a value of the
+// wrong shape, does not; a rule's line for the same memory wins.
+func TestProfileLinesFromFacts(t *testing.T) {
+	at := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	mems := []store.Memory{{ID: 7, Role: "user", Content: "My phone number is 0612 345 678.", Timestamp: at}}
+	facts := []store.Fact{
+		{Entity: "user", EntityType: "person", Attribute: "phone number", Value: "0612 345 678", SourceMemoryIDs: []int64{7}, ValidFrom: at},
+		{Entity: "user", EntityType: "person", Attribute: "email address", Value: "jo@example.org", SourceMemoryIDs: []int64{8}, ValidFrom: at},
+		{Entity: "user", EntityType: "person", Attribute: "home address", Value: "somewhere nice", SourceMemoryIDs: []int64{9}, ValidFrom: at},
+		{Entity: "rent", EntityType: "thing", Attribute: "amount", Value: "900", SourceMemoryIDs: []int64{10}, ValidFrom: at},
+	}
+	var got []string
+	for _, l := range ProfileLines(mems, facts) {
+		got = append(got, describeLine(l)+fmt.Sprint(l.SourceMemoryIDs))
+	}
+	want := []string{
+		`contact user/phone="0612 345 678": The user's phone number is 0612 345 678.[7]`,
+		`contact user/email="jo@example.org": The user's email address is jo@example.org.[8]`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestProfileGolden consolidates realistic days with the offline engine
+// and compares the profile built with testdata/profile/*.golden (reviewed
+// by eye: every line a durable truth of the day, none a one-off).
+func TestProfileGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		days []string // testdata/profile/NAME.txt, on consecutive months
+		asOf []time.Time
+	}{
+		{"family", []string{"family"}, nil},
+		{"engineer", []string{"work", "changes"}, []time.Time{time.Date(2026, 2, 15, 0, 0, 0, 0, time.UTC)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			st := openStore(t)
+			for i, d := range tc.days {
+				day := time.Date(2026, time.Month(1+i*3), 2, 0, 0, 0, 0, time.UTC)
+				ingest(t, st, "main", readDay(t, filepath.Join("profile", d), day))
+			}
+			e := &Engine{Store: st, Consolidator: Offline{}, Location: time.UTC, Now: func() time.Time { return now.AddDate(0, 6, 0) }}
+			if _, err := e.RunAll(t.Context(), "main", false); err != nil {
+				t.Fatal(err)
+			}
+			got := profileReport(t, st, append([]time.Time{{}}, tc.asOf...))
+			golden := filepath.Join("testdata", "profile", tc.name+".golden")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("profile (-%s +built; go test -update to accept):\n%s", golden, diff)
+			}
+		})
+	}
+}
+
+// profileReport is the profile at each time (zero: now), a line each.
+func profileReport(t *testing.T, st *store.Store, times []time.Time) string {
+	t.Helper()
+	var b strings.Builder
+	err := st.With(context.Background(), "main", false, func(a *store.Agent) error {
+		for _, at := range times {
+			lines, err := a.Profile(t.Context(), at)
+			if err != nil {
+				return err
+			}
+			if at.IsZero() {
+				b.WriteString("# now\n")
+			} else {
+				fmt.Fprintf(&b, "# as of %s\n", at.Format(time.DateOnly))
+			}
+			for _, l := range lines {
+				fmt.Fprintf(&b, "%s %v\n", describeLine(l), l.SourceMemoryIDs)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestProfileRemovalSticksAcrossRebuild: a line a person removed stays
+// out when its day is consolidated again (a memory of it forgotten), and
+// the forgotten memory's own line goes.
+func TestProfileRemovalSticksAcrossRebuild(t *testing.T) {
+	ctx := t.Context()
+	st := openStore(t)
+	day := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	ids := ingest(t, st, "main", []capture.Input{
+		say("I'm allergic to penicillin.", day),
+		say("My boss Priya signed off the plan.", day.Add(time.Hour)),
+		say("Our cat Miso knocked over a glass.", day.Add(2*time.Hour)),
+	})
+	e := engine(st, Offline{})
+	if _, err := e.Run(ctx, "main", "2026-03-02"); err != nil {
+		t.Fatal(err)
+	}
+	err := st.With(ctx, "main", false, func(a *store.Agent) error {
+		lines, err := a.Profile(ctx, time.Time{})
+		if err != nil || len(lines) != 3 {
+			t.Fatalf("profile = %v, %v; want three lines", lines, err)
+		}
+		for _, l := range lines {
+			if l.Key == "manager" {
+				if err := a.RemoveProfileLine(ctx, l.ID, now); err != nil {
+					return err
+				}
+			}
+		}
+		return a.Delete(ctx, ids[2]) // the cat: the day's record is taken apart
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Run(ctx, "main", "2026-03-02"); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`health user/allergy="penicillin": The user is allergic to penicillin.`}
+	err = st.With(ctx, "main", false, func(a *store.Agent) error {
+		lines, err := a.Profile(ctx, time.Time{})
+		var got []string
+		for _, l := range lines {
+			got = append(got, describeLine(l))
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("profile after the rebuild (-want +got):\n%s", diff)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,577 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// The profile: per agent, a compact set of durable statements about the
+// user and the people, pets and places around them, each citing the
+// memories it came from. Consolidation writes it (PutProfileLines); a
+// person edits or removes a line. A line states one claim (subject, key,
+// value) in words (Text). Nothing is overwritten: a newer value, an edit or
+// a removal ends a line (valid_to) and the history keeps it, so an as_of in
+// the past sees the profile as it was then.
+
+// ProfileCategories are the profile's sections, in the order it is shown.
+var ProfileCategories = []string{
+	"identity", "contact", "home", "work", "family", "pets", "health", "diet", "vehicle", "preference", "routine",
+}
+
+// ProfileLine is one statement of the profile.
+type ProfileLine struct {
+	ID              int64
+	Category        string // one of ProfileCategories
+	Subject         string // "user", or the person/pet/place the line is about
+	Key             string // canonical claim key
+	Value           string
+	Text            string // the statement as offered: "Works at Arup as a structural engineer."
+	SourceMemoryIDs []int64
+	// Single says the key holds one value at a time (an address, an
+	// employer): a new value ends the current line. Otherwise values
+	// accumulate (allergies, children) and a line ends only when its own
+	// value is said to have ended.
+	Single    bool
+	ValidFrom time.Time
+	// ValidTo is zero while the line is current. Given to PutProfileLines it
+	// says the claim ended then ("stopped taking naproxen"): the current line
+	// stating it ends, and nothing new is stored.
+	ValidTo      time.Time
+	SupersededBy int64
+	Edited       bool // the text was set by a person
+	Removed      bool // removed by a person
+	CreatedAt    time.Time
+}
+
+// Current reports whether the line is part of the profile now.
+func (l ProfileLine) Current() bool { return l.ValidTo.IsZero() && !l.Removed }
+
+// ErrProfileLineNotCurrent is an edit or removal of a line a newer value,
+// an earlier edit or a removal has ended.
+var ErrProfileLineNotCurrent = errors.New("only a current profile line can be edited or removed: this one is superseded or removed")
+
+const profileColumns = `id, category, subject, key, value, text, source_memory_ids, single,
+	valid_from, valid_to, superseded_by, edited, removed, created_at`
+
+func scanProfileLine(s *sqlite3.Stmt) (ProfileLine, error) {
+	l := ProfileLine{
+		ID:           s.ColumnInt64(0),
+		Category:     s.ColumnText(1),
+		Subject:      s.ColumnText(2),
+		Key:          s.ColumnText(3),
+		Value:        s.ColumnText(4),
+		Text:         s.ColumnText(5),
+		Single:       s.ColumnBool(7),
+		ValidFrom:    storedTime(s.ColumnInt64(8)),
+		SupersededBy: s.ColumnInt64(10),
+		Edited:       s.ColumnBool(11),
+		Removed:      s.ColumnBool(12),
+		CreatedAt:    storedTime(s.ColumnInt64(13)),
+	}
+	if s.ColumnType(9) != sqlite3.NULL {
+		l.ValidTo = storedTime(s.ColumnInt64(9))
+	}
+	if err := json.Unmarshal(s.ColumnRawText(6), &l.SourceMemoryIDs); err != nil {
+		return l, fmt.Errorf("profile line %d: decode source memories: %w", l.ID, err)
+	}
+	return l, nil
+}
+
+// Profile returns the lines current at asOf (zero: now), by category in
+// the order of ProfileCategories, then subject (the user first), then key.
+// A removed line is never returned, whatever asOf: the person said it was
+// wrong, not that it stopped being true.
+func (a *Agent) Profile(ctx context.Context, asOf time.Time) ([]ProfileLine, error) {
+	if asOf.IsZero() {
+		asOf = time.Now()
+	}
+	ms := asOf.UnixMilli()
+	lines, err := readRows(ctx, a, "read the profile", `SELECT `+profileColumns+` FROM profile_lines
+		WHERE removed = 0 AND valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)
+		ORDER BY valid_from, id`, []any{ms, ms}, scanProfileLine)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(lines, compareProfileLines)
+	return lines, nil
+}
+
+// compareProfileLines orders lines as Profile returns them.
+func compareProfileLines(x, y ProfileLine) int {
+	if c := categoryRank(x.Category) - categoryRank(y.Category); c != 0 {
+		return c
+	}
+	if xu, yu := x.Subject == "user", y.Subject == "user"; xu != yu {
+		if xu {
+			return -1
+		}
+		return 1
+	}
+	if c := strings.Compare(strings.ToLower(x.Subject), strings.ToLower(y.Subject)); c != 0 {
+		return c
+	}
+	return strings.Compare(x.Key, y.Key)
+}
+
+func categoryRank(c string) int {
+	if i := slices.Index(ProfileCategories, c); i >= 0 {
+		return i
+	}
+	return len(ProfileCategories)
+}
+
+// ProfileLine returns line id, current or not; ErrNotFound when there is none.
+func (a *Agent) ProfileLine(ctx context.Context, id int64) (ProfileLine, error) {
+	return readRow(ctx, a, fmt.Sprintf("get profile line %d", id), fmt.Sprintf("profile line %d", id),
+		`SELECT `+profileColumns+` FROM profile_lines WHERE id = ?`, []any{id}, scanProfileLine)
+}
+
+// ProfileHistory returns every line about subject's key, removed and
+// superseded ones too, newest first.
+func (a *Agent) ProfileHistory(ctx context.Context, subject, key string) ([]ProfileLine, error) {
+	return readRows(ctx, a, fmt.Sprintf("read the profile history of %q %q", subject, key),
+		`SELECT `+profileColumns+` FROM profile_lines WHERE subject = ? COLLATE NOCASE AND key = ?
+		ORDER BY valid_from DESC, id DESC`, []any{subject, key}, scanProfileLine)
+}
+
+// ProfileLineError is a line PutProfileLines refuses as given.
+type ProfileLineError struct{ Msg string }
+
+func (e *ProfileLineError) Error() string { return e.Msg }
+
+// CheckProfileLine says what is wrong with a line for PutProfileLines, nil
+// when nothing is.
+func CheckProfileLine(l ProfileLine) error {
+	switch {
+	case !slices.Contains(ProfileCategories, l.Category):
+		return &ProfileLineError{fmt.Sprintf("unknown profile category %q", l.Category)}
+	case strings.TrimSpace(l.Subject) == "" || strings.TrimSpace(l.Key) == "":
+		return &ProfileLineError{"a profile line needs a subject and a key"}
+	case normalise(l.Value) == "":
+		return &ProfileLineError{fmt.Sprintf("the profile line %q %q has no value", l.Subject, l.Key)}
+	}
+	return checkProfileText(l.Text)
+}
+
+func checkProfileText(text string) error {
+	switch {
+	case strings.TrimSpace(text) == "":
+		return &ProfileLineError{"the profile line's text is empty"}
+	case len(text) > MaxCorrectionBytes:
+		return &ProfileLineError{fmt.Sprintf("a profile line is limited to %d bytes", MaxCorrectionBytes)}
+	case !utf8.ValidString(text):
+		return &ProfileLineError{"the profile line is not valid UTF-8"}
+	}
+	return nil
+}
+
+// PutProfileLines is the builder's write, in one transaction. For each line:
+//   - a claim a person removed, or one forgotten with its memory, is not
+//     stored again;
+//   - the same claim (subject, key and value) valid at the line's time gets
+//     the line's sources, and its wording unless a person edited it;
+//   - otherwise a new line; for a single-valued key it supersedes the line
+//     valid at its time (and when a newer value came since, it goes into the
+//     history, superseded by that);
+//   - a line with ValidTo ends the current line of its claim.
+//
+// added counts new lines, superseded the lines they ended.
+func (a *Agent) PutProfileLines(ctx context.Context, lines []ProfileLine, now time.Time) (added, superseded int, err error) {
+	n, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (putCounts, error) { return putProfileLines(ctx, c, lines, now) })
+	if err != nil {
+		return 0, 0, fmt.Errorf("put profile lines: %w", err)
+	}
+	return n.added, n.superseded, nil
+}
+
+// putProfileLines is PutProfileLines inside the caller's transaction: a
+// bad line stores none.
+func putProfileLines(ctx context.Context, c *conn, lines []ProfileLine, now time.Time) (putCounts, error) {
+	for i, l := range lines {
+		if err := CheckProfileLine(l); err != nil {
+			return putCounts{}, fmt.Errorf("line %d: %w", i, err)
+		}
+	}
+	var n putCounts
+	for _, l := range lines {
+		d, err := putProfileLine(ctx, c, l, now)
+		if err != nil {
+			return n, fmt.Errorf("%q %q: %w", l.Subject, l.Key, err)
+		}
+		n.added += d.added
+		n.superseded += d.superseded
+	}
+	return n, nil
+}
+
+type putCounts struct{ added, superseded int }
+
+// claimLine is a line of the claim history PutProfileLines looks at.
+type claimLine struct {
+	id          int64
+	value, text string // value normalised
+	edited      bool
+	validFrom   int64
+	validTo     int64 // 0 while current
+	sources     []int64
+}
+
+// validAt reports whether the line held at ms.
+func (x claimLine) validAt(ms int64) bool {
+	return x.validFrom <= ms && (x.validTo == 0 || ms < x.validTo)
+}
+
+func putProfileLine(ctx context.Context, c *conn, l ProfileLine, now time.Time) (putCounts, error) {
+	if l.ValidFrom.IsZero() {
+		l.ValidFrom = now
+	}
+	nval := normalise(l.Value)
+	if refused, err := refusedProfileClaim(ctx, c, l, nval); err != nil || refused {
+		return putCounts{}, err
+	}
+	hist, err := claimHistory(ctx, c, l.Subject, l.Key)
+	if err != nil {
+		return putCounts{}, err
+	}
+	if !l.ValidTo.IsZero() {
+		return putCounts{}, endProfileClaim(ctx, c, hist, nval, l.ValidTo)
+	}
+	at := l.ValidFrom.UnixMilli()
+	for _, x := range hist {
+		if x.value == nval && (x.validTo == 0 || x.validAt(at)) {
+			return putCounts{}, reinforceProfileLine(ctx, c, x, l)
+		}
+	}
+	if !l.Single {
+		_, err := insertProfileLine(ctx, c, l, 0, 0, now)
+		return putCounts{added: 1}, err
+	}
+	return supersedeProfileLine(ctx, c, l, hist, now)
+}
+
+// refusedProfileClaim reports whether a person removed the claim, or it was
+// forgotten with the memory it came from.
+func refusedProfileClaim(ctx context.Context, c *conn, l ProfileLine, nval string) (bool, error) {
+	removed := false
+	err := c.query(ctx, `SELECT value FROM profile_lines WHERE subject = ? COLLATE NOCASE AND key = ? AND removed = 1`,
+		[]any{l.Subject, l.Key}, func(s *sqlite3.Stmt) error {
+			removed = removed || normalise(s.ColumnText(0)) == nval
+			return nil
+		})
+	if err != nil || removed {
+		return removed, err
+	}
+	some, err := anyForgotten(ctx, c)
+	if err != nil || !some {
+		return false, err
+	}
+	return isForgottenClaim(ctx, c, Claim{Entity: l.Subject, Attribute: l.Key, Value: l.Value})
+}
+
+// claimHistory is every line of subject's key but the removed ones, oldest first.
+func claimHistory(ctx context.Context, c *conn, subject, key string) ([]claimLine, error) {
+	var out []claimLine
+	err := c.query(ctx, `SELECT id, value, text, edited, valid_from, valid_to, source_memory_ids
+		FROM profile_lines WHERE subject = ? COLLATE NOCASE AND key = ? AND removed = 0
+		ORDER BY valid_from, id`, []any{subject, key}, func(s *sqlite3.Stmt) error {
+		x := claimLine{id: s.ColumnInt64(0), value: normalise(s.ColumnText(1)), text: s.ColumnText(2),
+			edited: s.ColumnBool(3), validFrom: s.ColumnInt64(4), validTo: s.ColumnInt64(5)}
+		if err := json.Unmarshal(s.ColumnRawText(6), &x.sources); err != nil {
+			return fmt.Errorf("profile line %d: decode source memories: %w", x.id, err)
+		}
+		out = append(out, x)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the claim's lines: %w", err)
+	}
+	return out, nil
+}
+
+// reinforceProfileLine adds l's sources to x, which states the same claim,
+// and l's wording unless a person set x's.
+func reinforceProfileLine(ctx context.Context, c *conn, x claimLine, l ProfileLine) error {
+	srcs, added := union(x.sources, l.SourceMemoryIDs)
+	text := x.text
+	if !x.edited {
+		text = l.Text
+	}
+	if !added && text == x.text {
+		return nil
+	}
+	b, err := json.Marshal(srcs)
+	if err != nil {
+		return err
+	}
+	if err := c.execArgs(ctx, `UPDATE profile_lines SET source_memory_ids = ?, text = ? WHERE id = ?`, string(b), text, x.id); err != nil {
+		return fmt.Errorf("add sources to profile line %d: %w", x.id, err)
+	}
+	return nil
+}
+
+// supersedeProfileLine stores l, of a single-valued key, in its place in
+// the history: it ends the line valid at its time, and is ended by the
+// next newer value if there is one.
+func supersedeProfileLine(ctx context.Context, c *conn, l ProfileLine, hist []claimLine, now time.Time) (putCounts, error) {
+	at := l.ValidFrom.UnixMilli()
+	var next claimLine
+	var prev []int64
+	for _, x := range hist {
+		switch {
+		case x.validAt(at):
+			prev = append(prev, x.id)
+		case x.validFrom > at && (next.id == 0 || x.validFrom < next.validFrom):
+			next = x
+		}
+	}
+	id, err := insertProfileLine(ctx, c, l, next.validFrom, next.id, now)
+	if err != nil {
+		return putCounts{}, err
+	}
+	for _, p := range prev {
+		if err := endProfileLine(ctx, c, p, at, id); err != nil {
+			return putCounts{}, err
+		}
+	}
+	return putCounts{added: 1, superseded: len(prev)}, nil
+}
+
+// endProfileClaim ends the current line stating value nval at end.
+func endProfileClaim(ctx context.Context, c *conn, hist []claimLine, nval string, end time.Time) error {
+	for _, x := range hist {
+		if x.value == nval && x.validTo == 0 {
+			return endProfileLine(ctx, c, x.id, max(end.UnixMilli(), x.validFrom), 0)
+		}
+	}
+	return nil
+}
+
+// endProfileLine sets line id's valid_to, and its successor when by is not 0.
+func endProfileLine(ctx context.Context, c *conn, id, at, by int64) error {
+	err := c.execArgs(ctx, `UPDATE profile_lines SET valid_to = ?, superseded_by = ? WHERE id = ?`, at, nullID(by), id)
+	if err != nil {
+		return fmt.Errorf("end profile line %d: %w", id, err)
+	}
+	return nil
+}
+
+// nullID is id for a column where 0 means none: NULL.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// insertProfileLine stores l as a new line, ended at validTo by line by
+// when by is not 0, and returns its id.
+func insertProfileLine(ctx context.Context, c *conn, l ProfileLine, validTo, by int64, now time.Time) (int64, error) {
+	srcs, err := json.Marshal(nonNil(l.SourceMemoryIDs))
+	if err != nil {
+		return 0, err
+	}
+	var vt any
+	if by != 0 {
+		vt = validTo
+	}
+	err = c.execArgs(ctx, `INSERT INTO profile_lines (category, subject, key, value, text, source_memory_ids,
+		single, valid_from, valid_to, superseded_by, edited, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		l.Category, l.Subject, l.Key, l.Value, strings.TrimSpace(l.Text), string(srcs), l.Single,
+		l.ValidFrom.UnixMilli(), vt, nullID(by), l.Edited, now.UnixMilli())
+	if err != nil {
+		return 0, fmt.Errorf("insert profile line: %w", err)
+	}
+	return c.db.LastInsertRowID(), nil
+}
+
+// EditProfileLine stores a person's wording of current line id as a new
+// line superseding it, with the same claim and sources, marked Edited: a
+// rebuild stating the same value keeps the wording; a newer value replaces
+// the line as it would any other.
+func (a *Agent) EditProfileLine(ctx context.Context, id int64, text string, now time.Time) (ProfileLine, error) {
+	text = strings.TrimSpace(text)
+	if err := checkProfileText(text); err != nil {
+		return ProfileLine{}, fmt.Errorf("edit profile line %d: %w", id, err)
+	}
+	newID, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (int64, error) {
+		old, err := currentProfileLine(ctx, c, id)
+		if err != nil {
+			return 0, err
+		}
+		if old.Text == text {
+			return 0, fmt.Errorf("profile line %d: %w", id, ErrUnchanged)
+		}
+		edit := old
+		edit.Text, edit.Edited = text, true
+		edit.ValidFrom = now
+		if !now.After(old.ValidFrom) { // a line dated in the future by its source
+			edit.ValidFrom = old.ValidFrom.Add(time.Millisecond)
+		}
+		newID, err := insertProfileLine(ctx, c, edit, 0, 0, now)
+		if err != nil {
+			return 0, err
+		}
+		return newID, endProfileLine(ctx, c, id, edit.ValidFrom.UnixMilli(), newID)
+	})
+	if err != nil {
+		return ProfileLine{}, fmt.Errorf("edit profile line %d: %w", id, err)
+	}
+	return a.ProfileLine(ctx, newID)
+}
+
+// RemoveProfileLine removes current line id for a person: it is never
+// current again, and its claim is never stored again by the builder.
+func (a *Agent) RemoveProfileLine(ctx context.Context, id int64, now time.Time) error {
+	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+		if _, err := currentProfileLine(ctx, c, id); err != nil {
+			return err
+		}
+		return c.execArgs(ctx, `UPDATE profile_lines SET removed = 1, valid_to = ? WHERE id = ?`, now.UnixMilli(), id)
+	})
+	if err != nil {
+		return fmt.Errorf("remove profile line %d: %w", id, err)
+	}
+	return nil
+}
+
+// currentProfileLine reads line id, which must be current.
+func currentProfileLine(ctx context.Context, c *conn, id int64) (ProfileLine, error) {
+	var l ProfileLine
+	found := false
+	err := c.query(ctx, `SELECT `+profileColumns+` FROM profile_lines WHERE id = ?`, []any{id}, func(s *sqlite3.Stmt) error {
+		var err error
+		l, err = scanProfileLine(s)
+		found = true
+		return err
+	})
+	switch {
+	case err != nil:
+		return l, err
+	case !found:
+		return l, fmt.Errorf("profile line %d: %w", id, ErrNotFound)
+	case !l.Current():
+		return l, fmt.Errorf("profile line %d: %w", id, ErrProfileLineNotCurrent)
+	}
+	return l, nil
+}
+
+// dropProfileSource removes memory id from every profile line's sources. A
+// line left with none is dropped, and the lines it had ended take over its
+// validity, as for facts (dropSource); when forget says the memory was
+// deleted, its claim is remembered as forgotten so the builder does not
+// offer it again. A removed line is kept whatever its sources: the removal
+// must stick.
+func dropProfileSource(ctx context.Context, c *conn, id int64, now time.Time, forget bool) error {
+	type citing struct {
+		id      int64
+		removed bool
+		claim   Claim
+		sources []int64
+	}
+	var ls []citing
+	err := c.query(ctx, `SELECT id, removed, subject, key, value, source_memory_ids FROM profile_lines
+		WHERE EXISTS (SELECT 1 FROM json_each(source_memory_ids) WHERE value = ?)`, []any{id},
+		func(s *sqlite3.Stmt) error {
+			l := citing{id: s.ColumnInt64(0), removed: s.ColumnBool(1),
+				claim: Claim{Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4)}}
+			if err := json.Unmarshal(s.ColumnRawText(5), &l.sources); err != nil {
+				return fmt.Errorf("profile line %d: decode source memories: %w", l.id, err)
+			}
+			ls = append(ls, l)
+			return nil
+		})
+	if err != nil {
+		return fmt.Errorf("find profile lines citing memory %d: %w", id, err)
+	}
+	for _, l := range ls {
+		srcs := slices.DeleteFunc(l.sources, func(m int64) bool { return m == id })
+		if len(srcs) > 0 || l.removed {
+			b, _ := json.Marshal(nonNil(srcs))
+			if err := c.execArgs(ctx, `UPDATE profile_lines SET source_memory_ids = ? WHERE id = ?`, string(b), l.id); err != nil {
+				return fmt.Errorf("remove memory %d from profile line %d: %w", id, l.id, err)
+			}
+			continue
+		}
+		if err := dropProfileLine(ctx, c, l.id); err != nil {
+			return err
+		}
+		if h, ok := claimHash(l.claim); ok && forget {
+			if err := rememberHash(ctx, c, h, ForgottenMemory, id, now); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// dropProfileLine deletes line id, handing its validity to the lines it
+// ended: the value it replaced is current again when it was.
+func dropProfileLine(ctx context.Context, c *conn, id int64) error {
+	// Read at the update, not before the loop: an earlier drop may have
+	// handed this line a new validity.
+	err := c.execArgs(ctx, `UPDATE profile_lines SET (valid_to, superseded_by) =
+		(SELECT valid_to, superseded_by FROM profile_lines WHERE id = ?1) WHERE superseded_by = ?1`, id)
+	if err != nil {
+		return fmt.Errorf("hand profile line %d's validity to the lines it superseded: %w", id, err)
+	}
+	if err := c.execArgs(ctx, `DELETE FROM profile_lines WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("drop profile line %d: %w", id, err)
+	}
+	return nil
+}
+
+// profileAtCapture stores the profile lines of the new memories of mems
+// (ins says which are new and their ids) that are important enough, after
+// their insert committed: an ordinary memory costs a comparison, and a
+// failure is logged, never the capture's.
+func (a *Agent) profileAtCapture(ctx context.Context, mems []Memory, ins []Inserted) {
+	if a.opts.ProfileAtCapture == nil {
+		return
+	}
+	var important []Memory
+	for i := range mems {
+		important = a.appendImportant(important, mems[i], ins[i])
+	}
+	a.putCaptureProfile(ctx, important)
+}
+
+// appendImportant appends m, stored as ins, to ms when it is a new memory
+// the profile is built from at capture.
+func (a *Agent) appendImportant(ms []Memory, m Memory, ins Inserted) []Memory {
+	if a.opts.ProfileAtCapture == nil || ins.Duplicate || m.Importance < a.opts.ProfileImportance {
+		return ms
+	}
+	m.ID = ins.ID
+	return append(ms, m)
+}
+
+func (a *Agent) putCaptureProfile(ctx context.Context, mems []Memory) {
+	if len(mems) == 0 {
+		return
+	}
+	kept := mems[:0]
+	for _, m := range mems {
+		// A forgotten memory said again is stored flagged: no profile of it.
+		if forgotten, err := a.IsForgotten(ctx, m.Content); err == nil && !forgotten {
+			kept = append(kept, m)
+		}
+	}
+	if len(kept) == 0 {
+		return
+	}
+	lines := a.opts.ProfileAtCapture(kept)
+	if len(lines) == 0 {
+		return
+	}
+	if _, _, err := a.PutProfileLines(ctx, lines, a.opts.Now()); err != nil {
+		a.opts.Logger.Warn("build the profile of important memories at capture", "agent", a.name, "memories", len(kept), "err", err)
+	}
+}
