@@ -361,7 +361,7 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
 	c, err := a.CommitConsolidation(ctx, store.Commit{
 		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read, Flag: flag,
-		Profile: ProfileLines(mems, facts),
+		Profile: dayProfile(mems, facts, day.Profile),
 	})
 	if err != nil {
 		return nil, err

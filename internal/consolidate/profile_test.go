@@ -300,3 +300,21 @@ func TestProfileRemovalSticksAcrossRebuild(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// FuzzProfileLines: whatever a person says, the rules yield only lines the
+// store accepts, of the profile's vocabulary, citing the memory.
+func FuzzProfileLines(f *testing.F) {
+	for _, s := range []string{"I'm allergic to penicillin and latex.", "Walked Rex, our labrador.",
+		"I just left Arup for Atkins.", "Never book me on flights before 9am.", "I have football every Tuesday at 6."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		m := store.Memory{ID: 3, Role: "user", Content: content, Timestamp: time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}
+		for _, l := range ProfileLines([]store.Memory{m}, nil) {
+			if err := store.CheckProfileLine(l); err != nil || profileCategory[l.Key] != l.Category ||
+				len(l.SourceMemoryIDs) != 1 || l.SourceMemoryIDs[0] != 3 {
+				t.Fatalf("line %+v (%v) of %q", l, err, content)
+			}
+		}
+	})
+}
