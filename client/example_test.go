@@ -80,8 +80,8 @@ func ExampleClient_Consolidate() {
 	// Output:
 	// 2026-03-01 ok 1 memory
 	// 2026-03-02 ok 1 memory
-	// Alice role CTO current
-	// Alice role engineer superseded
+	// Alice job_title CTO current
+	// Alice job_title engineer superseded
 }
 
 // Ask a question: the answer cites the memories it came from.

@@ -64,6 +64,10 @@ type Memory struct {
 	// Flagged: it says again what the user forgot or rejected; it is kept
 	// but never recalled or consolidated.
 	Flagged bool `json:"flagged,omitempty"`
+	// SupersededBy is the memory that stated a new value of what this one
+	// stated (a new phone number): it is kept, and offered as current only
+	// to questions asked before its successor.
+	SupersededBy *int64 `json:"superseded_by,omitempty"`
 }
 
 // ListOptions select a page of memories, newest first. Zero fields select

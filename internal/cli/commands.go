@@ -316,6 +316,9 @@ func showMemory(w io.Writer, m client.Memory) {
 	if m.Flagged {
 		fmt.Fprintln(tw, "flagged:\tyes: said before and forgotten; never recalled or consolidated")
 	}
+	if m.SupersededBy != nil {
+		fmt.Fprintf(tw, "superseded by:\tmemory:%d (a newer value; offered only to questions asked before it)\n", *m.SupersededBy)
+	}
 	var ents []string
 	for _, e := range m.Entities {
 		ents = append(ents, e.Text+" ("+e.Type+")")

@@ -68,26 +68,16 @@ var notThings = map[string]bool{"i": true, "we": true, "you": true, "he": true, 
 	"this": true, "that": true, "since": true, "when": true, "because": true, "if": true,
 	"as": true, "so": true, "and": true, "but": true, "or": true, "then": true, "just": true, "also": true, "from": true, "to": true, "up": true, "down": true, "back": true, "there": true, "here": true, "what": true, "which": true, "who": true, "one": true}
 
-// attributeSynonyms name one attribute one way, so "home address" and
-// "address" are the same attribute.
-var attributeSynonyms = map[string]string{
-	"home address": "address", "postal address": "address", "street address": "address", "mailing address": "address",
-	"address": "address", "home": "address",
-	"phone": "phone number", "phone number": "phone number", "mobile": "phone number", "mobile number": "phone number",
-	"cell": "phone number", "cell number": "phone number", "cell phone number": "phone number", "telephone number": "phone number",
-	"mobile phone number": "phone number", "telephone": "phone number", "number": "phone number",
-	"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email",
-	"favorite color": "favourite colour", "favorite colour": "favourite colour", "favourite color": "favourite colour",
-}
-
-// canonAttr is an attribute's canonical name: lowercased, synonyms merged,
-// American "favorite" spelt as the British.
+// canonAttr is an attribute's canonical name: its claim key (ClaimKey)
+// when the key holds one value, so "mobile", "cell" and "new number" are
+// all the phone and a newer one supersedes the older. A key that holds
+// several values (child, allergy) keeps the attribute's own words, so a
+// second child does not supersede the first.
 func canonAttr(s string) string {
-	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
-	if c, ok := attributeSynonyms[s]; ok {
-		return c
+	if k, single := ClaimKey(s); single {
+		return k
 	}
-	return strings.Replace(s, "favorite ", "favourite ", 1)
+	return normalAttr(s)
 }
 
 // cleanClaim drops what comes before a claim: fillers, labels ("Correction
@@ -127,6 +117,9 @@ func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 	}
 	// Cheap tests first: most sentences state none of these, and the
 	// regular expressions are what a day's consolidation spends its time on.
+	if out := changeFacts(s, m, f); out != nil {
+		return out
+	}
 	low := strings.ToLower(s)
 	if strings.Contains(low, "my ") || strings.Contains(low, "our ") {
 		if g := appositionRe.FindStringSubmatch(s); g != nil {
@@ -161,7 +154,7 @@ func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 // reach someone: the attributes an apposition ("my address, 12 Birch Lane")
 // states.
 func isIdentifier(attr string) bool {
-	return attr == "address" || attr == "phone number" || attr == "email"
+	return attr == "address" || attr == "phone" || attr == "email"
 }
 
 // valueOf is the claimed value in the text after "to": an amount or a
@@ -212,6 +205,9 @@ func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr s
 		return "", "", "", false
 	}
 	thing = strings.ToLower(thing)
+	if kind == "amount" && isRent(thing) {
+		return "user", "person", "rent", true
+	}
 	if kind == "date" {
 		if name, ev, found := eventName(thing, m); found {
 			return strings.ToLower(name) + " " + ev, "event", "date", true
@@ -379,4 +375,156 @@ func plausibleAttr(attr string) bool {
 		}
 	}
 	return true
+}
+
+// Changes: the ways people say one of their own attributes has a new
+// value without "my X is Y" ("new number: 0687 220 915", "we moved to 31
+// Harbour Row", "I left Fernhill for Corvid Health", "we now pay 1,265 a
+// month for the flat", "I'm on WET now", "sold the Golf and bought a Kia
+// Niro"). Each is keyed by its claim key, so it supersedes the value said
+// before in other words.
+
+// changeShape is one such way: the attribute is key, or the claim key of
+// group 1 when key is ""; the value is the last group. ok, when set, must
+// accept the sentence and the value.
+type changeShape struct {
+	re  *regexp.Regexp
+	key string
+	ok  func(s, value string) bool
+}
+
+// carMakes are the makes a bought or sold thing must name (or the sentence
+// must say "car") to be the user's car.
+const carMakes = `Audi|BMW|BYD|Citroen|Citroën|Cupra|Dacia|Fiat|Ford|Honda|Hyundai|Jaguar|Jeep|Kia|Land Rover|Lexus|Mazda|Mercedes|Mini|MINI|Mitsubishi|Nissan|Opel|Peugeot|Polestar|Porsche|Renault|Seat|SEAT|Skoda|Škoda|Subaru|Suzuki|Tesla|Toyota|Vauxhall|Volkswagen|VW|Volvo|Golf|Polo|Octavia|Fiesta|Corolla|Prius|Civic|Leaf|Niro|Model 3|Model Y|Clio|Yaris|Qashqai`
+
+var (
+	carMakeRe = regexp.MustCompile(`\b(?:` + carMakes + `)\b`)
+	// timezoneRe is a timezone's abbreviation or "<Name> time".
+	timezoneRe    = regexp.MustCompile(`^(?:UTC|GMT|BST|IST|CET|CEST|WET|WEST|EET|EEST|MSK|EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|HST|AEST|AEDT|ACST|AWST|NZST|NZDT|JST|KST|SGT|HKT|ICT|PHT|WIB|SAST|WAT|EAT|BRT|ART|UTC[+-]\d{1,2}|GMT[+-]\d{1,2}|[A-Z][a-z]+ (?:[Ss]tandard )?[Tt]ime)$`)
+	leadArticleRe = regexp.MustCompile(`^(?i:a|an|the) `)
+	// timeTailRe is when a value took effect, said after it: "Corvid
+	// Health today", "senior analyst this afternoon".
+	timeTailRe = regexp.MustCompile(`(?i)(?:,? (?:from|since|as of|starting|on|last|this|next) (?:today|tonight|yesterday|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|week|weekend|month|year)|,? (?:today|tonight|yesterday|now|again))+$`)
+	startRe    = `^(?i:(?:i|we)(?:'ve| have| just| finally| recently| now| officially)* )?(?i:(?:just|finally|recently|now|officially) )*`
+)
+
+var changeShapes = []changeShape{
+	// "new number: 0687 220 915", "my new address is ...", "updated email - ..."
+	{re: regexp.MustCompile(`^(?i:(?:my|our) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
+	{re: regexp.MustCompile(`\b(?i:reach|call|text|ring|contact|get hold of) me (?i:on|at) (\+?\(?\d[\d ()-]{4,}\d)`), key: "phone"},
+	// "I'm on WET now", "switched to Pacific time": before a move, which the same sentence may state.
+	{re: regexp.MustCompile(`\b(?i:i'm|i am|we're|we are|switched to|changed to)(?: now)? (?:on )?([A-Z][A-Za-z]+(?: [Ss]tandard)?(?: [Tt]ime)?|UTC[+-]\d{1,2})\b`), key: "timezone",
+		ok: func(_, v string) bool { return timezoneRe.MatchString(v) }},
+	{re: regexp.MustCompile(startRe + `(?i:moved|relocated|have moved)(?i: house| home| flat)? to ((?:\d|\p{Lu}).{1,80})$`), key: "place"},
+	{re: regexp.MustCompile(`\b(?i:left|quit) (\p{Lu}.{1,40}?) (?i:for|to join) (\p{Lu}.{1,60})$`), key: "employer"},
+	{re: regexp.MustCompile(startRe + `(?i:started (?:at|with)|start (?:at|with)|joined|am joining|i'm joining) (?:the )?(\p{Lu}.{1,60})$`), key: "employer",
+		ok: func(_, v string) bool { return !strings.Contains(v, " for ") }},
+	{re: regexp.MustCompile(`\b(?i:promoted to|promotion to|new role as|new job as|started as|now working as|took a job as|hired as)(?: an?| the)? (.{2,60})$`), key: "job_title"},
+	{re: regexp.MustCompile(`\b(?i:now pay|now paying|pay|paying)(?: now)? (` + amountText + `),? (?i:for the (?:flat|apartment|house|place|room)|in rent|for rent|rent)\b`), key: "rent"},
+	{re: regexp.MustCompile(`\b(?i:sold|got rid of|traded in|scrapped|part-exchanged) (?:the|my|our) (.{2,40}?)(?: on \w+| last \w+| yesterday)?,? (?i:and |then )?(?i:bought|got|picked up|replaced it with|for) (?:a|an|the)(?: new| used| second-hand)? (\p{Lu}.{1,40})$`), key: "car",
+		ok: func(s, v string) bool {
+			return carMakeRe.MatchString(s) || strings.Contains(strings.ToLower(s), " car")
+		}},
+	{re: regexp.MustCompile(`\b(?i:bought|picked up|leased|collected) (?:a|an|the|my|our)(?: new| used| second-hand| secondhand)? ((?:` + carMakes + `)\b.{0,40})$`), key: "car"},
+	{re: regexp.MustCompile(`^(?i:i'm|i am)(?: now)? (?i:dating|seeing|engaged to|married to|going out with) (\p{Lu}\p{L}+)`), key: "partner"},
+}
+
+// changeFacts is the change of one of the speaker's attributes s states,
+// if any. What an agent says of itself is not the user's.
+func changeFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
+	e, t := speaker(m)
+	if t == "agent" {
+		return nil
+	}
+	for _, sh := range changeShapes {
+		g := sh.re.FindStringSubmatch(s)
+		if g == nil {
+			continue
+		}
+		value := claimValue(g[len(g)-1])
+		key := sh.key
+		switch key {
+		case "":
+			if k, _ := ClaimKey(g[1]); singleKeys[k] {
+				key = k
+			}
+		case "place":
+			value, _, _ = strings.Cut(value, " and ")
+			key = placeKey(value)
+		}
+		if key == "" || value == "" || negated(s, value) || (sh.ok != nil && !sh.ok(s, value)) {
+			continue
+		}
+		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = e, t, key, value, Attribute
+		return []KeyFact{f}
+	}
+	return nil
+}
+
+// placeKey is the key of a place someone lives at: an address when it has
+// a number ("31 Harbour Row"), else the city.
+func placeKey(value string) string {
+	if strings.ContainsAny(value, "0123456789") {
+		return "address"
+	}
+	return "city"
+}
+
+// keyValue is the value of a claim under key as a fact keeps it: a phone
+// number without the words around it, and for the speaker's canonical
+// attributes without when it took effect ("from today") or what they do
+// there ("Fernhill Logistics as a planner").
+func keyValue(key, v string) string {
+	if key == "phone" {
+		if p := phoneRe.FindString(strings.TrimSpace(v)); p != "" {
+			return strings.TrimSpace(p)
+		}
+		return v
+	}
+	if _, canonical := keySynonyms[key]; !canonical {
+		return v
+	}
+	v = strings.TrimSpace(timeTailRe.ReplaceAllString(v, ""))
+	for _, aside := range valueAsides[key] {
+		v, _, _ = strings.Cut(v, aside)
+	}
+	if key == "car" || key == "employer" || key == "job_title" || key == "partner" {
+		v = leadArticleRe.ReplaceAllString(v, "")
+	}
+	return v
+}
+
+// valueAsides end the value of a key: what the user does at an employer
+// ("as a planner", "in the data team"), where a car came from, for how
+// long one lives in a city.
+var valueAsides = map[string][]string{
+	"employer": {" as ", " in the "},
+	"car":      {" from "},
+	"city":     {" for "},
+}
+
+// isRent reports whether thing is the rent ("rent", "rent for the flat",
+// "monthly rent"): the user's, whoever's home it is.
+func isRent(thing string) bool {
+	head, _, _ := strings.Cut(strings.ToLower(thing), " for ")
+	head, _, _ = strings.Cut(head, " on ")
+	k, _ := ClaimKey(head)
+	return k == "rent"
+}
+
+// StatedValues are the claims of one-valued attributes (ClaimKey) that a
+// memory's text states, keyed as the night's consolidation will key them:
+// recall retires with them the values a memory of today has replaced,
+// before the night supersedes the facts.
+func StatedValues(content, role string) []KeyFact {
+	var out []KeyFact
+	m := &store.Memory{Content: content, Role: role}
+	for _, s := range capture.Sentences(content) {
+		for _, f := range keyFacts(s, m) {
+			if holdsOneValue(f.Attribute) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }

@@ -361,6 +361,7 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
 	c, err := a.CommitConsolidation(ctx, store.Commit{
 		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read, Flag: flag,
+		Retires: holdsOneValue, Rekey: factKey,
 		Profile: dayProfile(mems, facts, day.Profile),
 	})
 	if err != nil {
@@ -405,7 +406,7 @@ func record(day, model string, mems []store.Memory, p Partial) (store.Consolidat
 			continue
 		}
 		facts = append(facts, store.Fact{
-			Entity: k.Entity, EntityType: k.EntityType, Attribute: k.Attribute, Value: k.Value,
+			Entity: k.Entity, EntityType: k.EntityType, Attribute: canonAttr(k.Attribute), Value: k.Value, // an LLM's words too
 			FactType: k.FactType, Content: k.Content, Confidence: k.Confidence,
 			SourceMemoryIDs: src, ValidFrom: from,
 		})

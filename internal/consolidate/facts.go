@@ -71,6 +71,7 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 			return nil // "it was last week": what was?
 		}
 		if out != nil {
+			out[0].Value = keyValue(out[0].Attribute, out[0].Value)
 			out[0].Content = withoutDenial(s, out[0].Value)
 			if out[0].FactType == Event {
 				out[0].Value = absoluteDate(out[0].Value, m.Timestamp)
@@ -114,8 +115,8 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 		return nil
 	}
 	if g := relationRe.FindStringSubmatch(s); g != nil {
-		if e, t, ok := subject(g[1], m); ok {
-			return set(e, t, relationAttr(g[2]), g[3], Relation)
+		if e, t, ok := subject(g[1], m); ok && !(g[2] == "joined" && strings.Contains(g[3], " for ")) { // "joined Maya for lunch"
+			return set(e, t, relationAttr(g[2], g[3]), g[3], Relation)
 		}
 	}
 	if g := preferenceRe.FindStringSubmatch(s); g != nil {
@@ -134,7 +135,7 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 	}
 	if g := isRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
-			attr := "role"
+			attr := "job_title"
 			if g[3] == "a" || g[3] == "an" {
 				attr = "" // one of several kinds, not the one role
 			}
@@ -228,14 +229,16 @@ func attributeType(attr, value string, m *store.Memory) string {
 	return Attribute
 }
 
-func relationAttr(verb string) string {
+// relationAttr is the claim key a relation verb states; where one lives is
+// the address or the city, by the value.
+func relationAttr(verb, value string) string {
 	switch {
 	case strings.HasPrefix(verb, "work"), verb == "joined":
 		return "employer"
 	case strings.HasPrefix(verb, "live"), verb == "moved to", strings.HasSuffix(verb, "based in"):
-		return "home"
+		return placeKey(value)
 	case strings.HasSuffix(verb, "married to"):
-		return "spouse"
+		return "partner"
 	default:
 		return "manager"
 	}

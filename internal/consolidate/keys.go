@@ -97,18 +97,26 @@ func ClaimKey(attribute string) (key string, single bool) {
 	if k, ok := lookupKey(words); ok {
 		return k, singleKeys[k]
 	}
-	plain := strings.Join(words, " ")
-	return strings.Replace(plain, "favorite ", "favourite ", 1), true
+	return normalAttr(strings.Join(words, " ")), true
+}
+
+// normalAttr is an attribute in the form facts are keyed by: lower-case,
+// single spaces, the American "favorite color" spelt as the British.
+func normalAttr(s string) string {
+	s = strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	s = strings.Replace(s, "favorite ", "favourite ", 1)
+	return strings.Replace(s, "favourite color", "favourite colour", 1)
 }
 
 // lookupKey finds the canonical key of words: as they are, then without
-// the state words and a possessor ("Maya's") before the attribute.
+// the state words before the attribute. A possessor stays: "sister's
+// birthday" is not the speaker's birthday.
 func lookupKey(words []string) (string, bool) {
 	for len(words) > 0 {
 		if k, ok := keyOfPhrase(strings.Join(words, " ")); ok {
 			return k, true
 		}
-		if !stateWords[words[0]] && !strings.HasSuffix(words[0], "'s") && !strings.HasSuffix(words[0], "’s") {
+		if !stateWords[words[0]] {
 			return "", false
 		}
 		words = words[1:]
@@ -145,4 +153,18 @@ func singulars(p string) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// holdsOneValue reports whether a fact's attribute (a claim key already) is
+// one whose newer value retires the memories that stated the older.
+func holdsOneValue(attribute string) bool { return singleKeys[attribute] }
+
+// factKey is the attribute a stored fact should have now: facts stored
+// before the claim keys are renamed by the consolidation (no migration: the
+// keys are Go's), "home" by its value the address or the city.
+func factKey(attribute, value string) string {
+	if attribute == "home" {
+		return placeKey(value)
+	}
+	return canonAttr(attribute)
 }

@@ -132,8 +132,8 @@ func TestKeyFacts(t *testing.T) {
 		entities []store.Entity
 		want     []string // entity|attribute|value|fact_type
 	}{
-		{"Alice's role is CTO.", "user", alice, []string{"Alice|role|CTO|attribute"}},
-		{"Alice is the CTO now.", "user", alice, []string{"Alice|role|CTO|attribute"}},
+		{"Alice's role is CTO.", "user", alice, []string{"Alice|job_title|CTO|attribute"}},
+		{"Alice is the CTO now.", "user", alice, []string{"Alice|job_title|CTO|attribute"}},
 		{"This is the best day.", "user", nil, nil},
 		{"I prefer oat milk, never cow's milk.", "user", nil, []string{"user|preference: oat milk|prefers|preference"}},
 		{"I love hiking in the Alps.", "caroline", nil, []string{"Caroline|preference: hiking in the alps|likes|preference"}},

@@ -51,7 +51,7 @@ var (
 	emailLineRe     = regexp.MustCompile(`(?i:\bmy (?:new |work |personal )?e-?mail(?: address)? is(?: now)?:? )(\S+@\S+\.[A-Za-z]+)`)
 	addressLineRe   = regexp.MustCompile(`(?i:\b(?:my (?:new |home )?address is(?: now)?|i live at|we live at|(?:i|we) (?:just |have |'ve )?moved (?:in)?to))[: ]+(\d+[\p{L}\p{N} ,'-]{3,60}?)(?:[.;!]|$)`)
 	cityLineRe      = regexp.MustCompile(`\b(?i:i live in|we live in|i'm based in|i am based in|i’m based in|(?:i|we) (?:just |have |'ve )?moved to|(?:i|we)(?:'ve| have) relocated to) ` + pOrg)
-	timezoneRe      = regexp.MustCompile(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
+	tzLineRe        = regexp.MustCompile(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
 	rentLineRe      = regexp.MustCompile(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
 	carLineRe       = regexp.MustCompile(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
 	ruleRe          = regexp.MustCompile(`^(?i:(?:(?:from now on|going forward|in future|in the future),? )?(?:please )?(never|always|don't ever|do not ever|don’t ever)) (.{3,120})$`)
@@ -367,7 +367,7 @@ func homeClaims(s string, sw subjectWords) []profileClaim {
 		v := s[g[2]:g[3]]
 		out = append(out, profileClaim{key: "city", value: v, text: sw.name + " lives in " + v + "."})
 	}
-	if g := timezoneRe.FindStringSubmatchIndex(s); g != nil && isTimezone(s[g[2]:g[3]]) {
+	if g := tzLineRe.FindStringSubmatchIndex(s); g != nil && isTimezone(s[g[2]:g[3]]) {
 		v := s[g[2]:g[3]]
 		out = append(out, profileClaim{key: "timezone", value: v, text: sw.poss + " time zone is " + v + "."})
 	}

@@ -69,7 +69,18 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 		Tuning:          recall.TuningWith(cfg.Recall.MinCoverage),
 		Explain:         cfg.Recall.Explain,
 		CountUse:        true,
+		Claims:          statedClaims,
 	}
+}
+
+// statedClaims gives recall the one-valued claims a memory states, keyed
+// as the consolidation keys facts.
+func statedClaims(content, role string) []recall.Claim {
+	var out []recall.Claim
+	for _, f := range consolidate.StatedValues(content, role) {
+		out = append(out, recall.Claim{Entity: f.Entity, Key: f.Attribute, Value: f.Value})
+	}
+	return out
 }
 
 // ConsolidationEngine maps the configuration onto the consolidation engine:

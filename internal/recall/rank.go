@@ -23,6 +23,7 @@ type Searcher interface {
 	SearchDayRecords(ctx context.Context, o store.SearchOptions) ([]store.ConsolidationHit, error)
 	SearchCurrentFacts(ctx context.Context, o store.SearchOptions) ([]store.FactHit, error)
 	FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]store.FactHit, error)
+	SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error)
 	ImportantMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
 	Speaks(ctx context.Context, name string, until time.Time) (bool, error)
 }

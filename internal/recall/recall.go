@@ -34,6 +34,16 @@ type Engine struct {
 	// Semantic, when set, turns on the optional semantic arm of the full
 	// ranker (semantic.go); nil leaves recall to the words.
 	Semantic QueryEmbedder
+	// Claims, when set, reads the claims of one-valued attributes (the
+	// phone, the employer) a memory's text states, keyed as the night's
+	// consolidation keys facts: a memory of today then retires the value it
+	// replaced before the night supersedes the fact. Nil: only the night.
+	Claims func(content, role string) []Claim
+}
+
+// Claim is a value of an attribute that holds one value at a time.
+type Claim struct {
+	Entity, Key, Value string
 }
 
 // UseCounter is what CountUse needs from an agent's storage; a

@@ -4,6 +4,8 @@ import (
 	"context"
 	"regexp"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -16,9 +18,11 @@ import (
 //     "the Q3 budget is $2.1M, not $2.4M", "changed from 3pm to 4pm",
 //     "instead of 10:30".
 //
-// Memories and day records that state a stale value are then left out, and
-// a correcting memory is offered without its "not $2.4M" clause, ranked at
-// least as high as the best item it displaced.
+// Memories that state a stale value are then left out, day records are
+// offered without the sentences that state one, and a correcting memory is
+// offered without its "not $2.4M" clause, ranked at least as high as the
+// best item it displaced. A memory of today stating a new value of a
+// one-valued attribute (Engine.Claims) makes the older values stale too.
 
 // correction finds "not X", "instead of X", "rather than X", "no longer X",
 // "from X to Y" where X is a value (it holds a digit).
@@ -59,7 +63,7 @@ func staleIn(s string) (stale [][]string, cleaned string) {
 // staleValues leaves out the items stating a stale value (see above) and
 // reports how many it left out.
 func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, error) {
-	stale, correcting, err := r.staleSaid(ctx, items)
+	stale, correcting, outdated, err := r.staleSaid(ctx, items)
 	if err != nil || len(stale) == 0 {
 		return items, 0, err
 	}
@@ -67,7 +71,14 @@ func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, er
 	dropped := 0
 	best := 0.0
 	for i, it := range items {
-		if it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), stale) {
+		if it.Kind == "consolidation" && !outdated[i] {
+			if t, ok := withoutStaleSentences(it.Text, stale, r.words); ok {
+				it.Text = t // a day record goes on without the sentences stating them
+				kept = append(kept, it)
+				continue
+			}
+		}
+		if outdated[i] || (it.Kind != "fact" && !correcting[i] && containsAny(text.Words(it.Text), stale)) {
 			dropped++
 			best = max(best, it.Score)
 			continue
@@ -87,23 +98,28 @@ func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, er
 }
 
 // staleSaid returns the values the first k items say are stale (a current
-// fact's superseded values, a correcting memory's old ones) but for those a
-// current fact holds, and which items correct; a correcting memory's text
-// loses its stale clause.
-func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[int]bool, error) {
-	var stale [][]string
+// fact's superseded values, a correcting memory's old ones, the values a
+// newer memory replaced) but for those a current fact holds, which items
+// correct, and which facts a newer memory outdated; a correcting memory's
+// text loses its stale clause.
+func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[int]bool, map[int]bool, error) {
+	stale, correcting, outdated := r.replacedValues(items)
+	recorded, err := r.recordedStaleValues(ctx, items)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stale = append(stale, recorded...)
 	current := map[string]bool{}
-	correcting := map[int]bool{}
 	for i, it := range items[:min(len(items), r.k)] {
 		c := r.cands[it.ID]
-		if c == nil {
+		if c == nil || outdated[i] {
 			continue
 		}
 		if c.fact != nil && c.fact.Attribute != "" {
 			current[strings.Join(text.Words(c.fact.Value), " ")] = true
 			old, err := r.s.FactsAbout(ctx, c.fact.Entity, c.fact.Attribute, r.asOf)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			for _, f := range old {
 				if w := text.Words(f.Value); len(w) > 0 {
@@ -126,8 +142,83 @@ func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[i
 			keep = append(keep, w)
 		}
 	}
-	return keep, correcting, nil
+	return keep, correcting, outdated, nil
 }
+
+// recordedStaleValues are the superseded values the memories behind the
+// day records among the first k stated (store.SupersededValues): a record
+// keeps the sentence its memory said them in.
+func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) ([][]string, error) {
+	var ids []int64
+	for _, it := range items[:min(len(items), r.k)] {
+		if c := r.cands[it.ID]; c != nil && it.Kind == "consolidation" {
+			ids = append(ids, c.srcIDs...)
+		}
+	}
+	values, err := r.s.SupersededValues(ctx, ids, r.asOf)
+	var stale [][]string
+	for _, v := range values {
+		if w := text.Words(v); len(w) > 0 {
+			stale = append(stale, w)
+		}
+	}
+	return stale, err
+}
+
+// stated is a value of a one-valued attribute a memory among the items
+// states, and when.
+type stated struct {
+	item  int
+	value string // its words, joined
+	at    time.Time
+}
+
+// replacedValues finds what the night has not superseded yet: the
+// one-valued claims the memories among the first k state (Engine.Claims:
+// "new number: 0687 220 915" is the user's phone, as the night will key it),
+// and for each the values an older fact or memory among them gave the same
+// attribute. Those values are stale, the facts holding them outdated, and
+// the memory stating the newest value is kept whatever else it says.
+func (r *ranker) replacedValues(items []Item) (stale [][]string, newest, outdated map[int]bool) {
+	claims := map[string][]stated{}
+	top := items[:min(len(items), r.k)]
+	for i, it := range top {
+		c := r.cands[it.ID]
+		switch {
+		case c == nil:
+		case c.fact != nil && c.fact.Attribute != "":
+			k := c.fact.Entity + "\x00" + c.fact.Attribute
+			claims[k] = append(claims[k], stated{i, joinWords(c.fact.Value), c.hit.Timestamp})
+		case it.Kind == "memory" && r.e.Claims != nil:
+			for _, f := range r.e.Claims(c.hit.Text, c.hit.Role) {
+				k := f.Entity + "\x00" + f.Key
+				claims[k] = append(claims[k], stated{i, joinWords(f.Value), c.hit.Timestamp})
+			}
+		}
+	}
+	newest, outdated = map[int]bool{}, map[int]bool{}
+	for _, cs := range claims {
+		last := cs[0]
+		for _, c := range cs[1:] {
+			if c.at.After(last.at) {
+				last = c
+			}
+		}
+		for _, c := range cs {
+			if c.value == last.value || !c.at.Before(last.at) {
+				continue
+			}
+			stale = append(stale, strings.Fields(c.value))
+			if top[c.item].Kind == "fact" {
+				outdated[c.item] = true
+			}
+			newest[last.item] = true
+		}
+	}
+	return stale, newest, outdated
+}
+
+func joinWords(s string) string { return strings.Join(text.Words(s), " ") }
 
 // mayCorrect is a cheap test that s could hold a correction: a digit and
 // one of the correction words.
@@ -171,4 +262,40 @@ func containsAny(words []string, seqs [][]string) bool {
 		}
 	}
 	return false
+}
+
+// withoutStaleSentences is a day record's text without the sentences that
+// state a stale value. ok is false when sentences went and what is left
+// holds none of the question's words: the record is then not offered.
+func withoutStaleSentences(s string, stale [][]string, words []string) (string, bool) {
+	sents := splitSentences(s)
+	kept := sents[:0:0]
+	for _, x := range sents {
+		if !containsAny(text.Words(x), stale) {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) == len(sents) {
+		return s, true
+	}
+	left := strings.Join(kept, " ")
+	return left, len(kept) > 0 && coverage(words, left) > 0
+}
+
+// splitSentences cuts s after each ".", "!", "?" or "…" followed by a
+// space, as a record's summary joins its sentences; "$2.4M" stays whole.
+func splitSentences(s string) []string {
+	var out []string
+	start := 0
+	for i, r := range s {
+		end := i + utf8.RuneLen(r)
+		if end < len(s) && s[end] == ' ' && strings.ContainsRune(".!?…", r) {
+			out = append(out, strings.TrimSpace(s[start:end]))
+			start = end
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
 }

@@ -146,6 +146,9 @@ func forgetMemory(ctx context.Context, c *conn, id int64, now time.Time) error {
 	if err := c.execArgs(ctx, `DELETE FROM daily_memories WHERE id = ?`, id); err != nil {
 		return err
 	}
+	if err := forgetSuccessor(ctx, c, id); err != nil {
+		return err
+	}
 	if err := remember(ctx, c, ForgottenMemory, id, content, now); err != nil {
 		return err
 	}

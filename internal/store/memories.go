@@ -40,6 +40,9 @@ type Memory struct {
 	// Flagged: the content was forgotten or rejected before (see Forget).
 	// A flagged memory is kept and listed, never recalled or consolidated.
 	Flagged bool
+	// SupersededBy is the memory that stated a new value of what this one
+	// stated (see supersede.go); nil while current.
+	SupersededBy *int64
 }
 
 // Inserted reports the id a new memory got, or the id of the identical
@@ -53,7 +56,7 @@ type Inserted struct {
 var ErrNotFound = errors.New("not found")
 
 const memoryColumns = `id, session_id, ts, interaction_type, role, content, context, importance,
-	source, content_hash, summary, entities, topics, consolidated, consolidation_id, created_at, flagged`
+	source, content_hash, summary, entities, topics, consolidated, consolidation_id, created_at, flagged, superseded_by`
 
 // Insert stores mems in one transaction: all of them or none. A memory whose
 // content hash and session match one stored within the dedup window is not
@@ -236,6 +239,10 @@ func scanMemory(s *sqlite3.Stmt) (Memory, error) {
 	if s.ColumnType(14) != sqlite3.NULL {
 		id := s.ColumnInt64(14)
 		m.ConsolidationID = &id
+	}
+	if s.ColumnType(17) != sqlite3.NULL {
+		id := s.ColumnInt64(17)
+		m.SupersededBy = &id
 	}
 	return m, nil
 }

@@ -33,13 +33,17 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 		WHERE memories_fts MATCH ?`
 	table := "memories_fts"
 	args := []any{matchAny(o.Terms)}
-	unfiltered, err := a.noFilter(ctx, o)
+	unfiltered, superseded, err := a.noFilter(ctx, o)
 	if err != nil {
 		return nil, err
 	}
 	if unfiltered {
-		// Nothing to filter on: the index alone, without reading a row per match.
+		// Nothing to filter on: the index alone, without reading a row per
+		// match, less the few superseded memories.
 		inner = `SELECT rowid AS id, bm25(memories_fts) AS score FROM memories_fts WHERE memories_fts MATCH ?`
+		if superseded {
+			inner, args = withoutSuperseded(inner, args, o.Until)
+		}
 	} else {
 		inner, args = memoryFilters(inner, args, o)
 	}
@@ -58,20 +62,24 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	return a.memoryHits(ctx, sql, args)
 }
 
-// noFilter reports whether o filters nothing out: no filter but Until, and
-// Until at or after the newest memory (an as_of of now).
-func (a *Agent) noFilter(ctx context.Context, o SearchOptions) (bool, error) {
+// noFilter reports whether o filters nothing out but superseded memories
+// (which superseded says are stored): no filter but Until, and Until at or
+// after the newest memory (an as_of of now).
+func (a *Agent) noFilter(ctx context.Context, o SearchOptions) (unfiltered, superseded bool, err error) {
 	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" {
-		return false, nil
+		return false, false, nil
 	}
 	// Flagged (forgotten content said again) and retired (a watched file's
 	// old content) memories are never candidates: with any of them stored
 	// the index alone will not do. A partial index answers this at once.
 	excluded := false
 	var newest int64
-	err := a.read(ctx, func(c *conn) error {
+	err = a.read(ctx, func(c *conn) error {
 		err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE (flagged = 1 OR retired_at IS NOT NULL) LIMIT 1`, nil,
 			func(s *sqlite3.Stmt) error { excluded = true; return nil })
+		if err == nil && !excluded {
+			superseded, err = anySuperseded(ctx, c)
+		}
 		if err != nil || excluded || o.Until.IsZero() {
 			return err
 		}
@@ -81,12 +89,12 @@ func (a *Agent) noFilter(ctx context.Context, o SearchOptions) (bool, error) {
 		})
 	})
 	if err != nil {
-		return false, fmt.Errorf("newest memory: %w", err)
+		return false, false, fmt.Errorf("newest memory: %w", err)
 	}
 	if excluded {
-		return false, nil
+		return false, false, nil
 	}
-	return o.Until.IsZero() || o.Until.UnixMilli() >= newest, nil
+	return o.Until.IsZero() || o.Until.UnixMilli() >= newest, superseded, nil
 }
 
 // MemoriesInRange returns memories within the filters (Since and Until

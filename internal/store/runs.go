@@ -126,6 +126,15 @@ type Commit struct {
 	// Flag are memories of the day that state a claim the user rejected:
 	// flagged (see FlagMemories), in the same transaction.
 	Flag []int64
+	// Retires says which attributes hold one value: when a fact of one is
+	// superseded, the memories that stated the old value are marked
+	// superseded by the memory stating the new one (see supersede.go).
+	// Nil: none.
+	Retires func(attribute string) bool
+	// Rekey, when set, is the attribute a stored fact (with its value)
+	// should have: facts keyed otherwise are renamed first, and the newest
+	// of an entity's current values of the new key supersedes the others.
+	Rekey func(attribute, value string) string
 	// Profile are the day's profile lines, stored as PutProfileLines does;
 	// each must pass CheckProfileLine.
 	Profile []ProfileLine
@@ -185,6 +194,11 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 		if err := flagMemories(ctx, c, cm.Flag); err != nil {
 			return err
 		}
+		if cm.Rekey != nil {
+			if err := rekeyFacts(ctx, c, cm.Rekey); err != nil {
+				return err
+			}
+		}
 		id, err := putConsolidation(ctx, c, cm.Record, now)
 		if err != nil {
 			return err
@@ -199,6 +213,11 @@ func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, 
 			}
 			if r.Outcome != FactRejected {
 				stored++
+			}
+			if cm.Retires != nil && cm.Retires(f.Attribute) {
+				if err := retireStatedValues(ctx, c, r); err != nil {
+					return err
+				}
 			}
 			results = append(results, r)
 		}

@@ -63,6 +63,7 @@ func memoryFilters(sql string, args []any, o SearchOptions) (string, []any) {
 	// a recall candidate. See forget.go.
 	sql += ` AND m.flagged = 0`
 	sql += ` AND m.retired_at IS NULL` // watched files: a retired memory is never recalled
+	sql, args = supersededFilter(sql, args, o.Until)
 	if !o.Since.IsZero() {
 		sql += ` AND m.ts >= ?`
 		args = append(args, o.Since.UnixMilli())

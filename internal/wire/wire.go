@@ -18,6 +18,7 @@ func Memory(m store.Memory) client.Memory {
 		Role: m.Role, Content: m.Content, Context: m.Context, Importance: m.Importance, Source: m.Source,
 		ContentHash: m.ContentHash, Summary: m.Summary, Entities: entities(m.Entities), Topics: m.Topics,
 		Consolidated: m.Consolidated, ConsolidationID: m.ConsolidationID, CreatedAt: m.CreatedAt, Flagged: m.Flagged,
+		SupersededBy: m.SupersededBy,
 	}
 }
 

@@ -1,0 +1,161 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Superseded memories: when a fact of an attribute that holds one value
+// (the phone, the address) is superseded, the memories that stated the old
+// value name the memory that stated the new one (superseded_by). They are
+// kept, listed and shown with their successor, and recall offers them as
+// current only to a question asked before the successor was said.
+
+// retireStatedValues marks superseded the memories behind the facts that r
+// (the outcome of storing a fact) made history of: the facts it superseded,
+// or the fact itself when it went into the history of a newer one.
+func retireStatedValues(ctx context.Context, c *conn, r FactResult) error {
+	var old, successor string
+	switch r.Outcome {
+	case FactSuperseded:
+		old, successor = `SELECT id FROM facts WHERE superseded_by = ?1`, `?1`
+	case FactHistorical:
+		old, successor = `SELECT ?1`, `(SELECT superseded_by FROM facts WHERE id = ?1)`
+	default:
+		return nil
+	}
+	// The successor is the earliest memory stating the new value; a memory
+	// stating both (a "from X to Y") states the new one and stays current.
+	err := c.execArgs(ctx, `WITH
+		succ(fact) AS (SELECT `+successor+`),
+		news(id) AS (SELECT j.value FROM facts f, json_each(f.source_memory_ids) j WHERE f.id = (SELECT fact FROM succ)),
+		first(id, ts) AS (SELECT m.id, m.ts FROM daily_memories m WHERE m.id IN (SELECT id FROM news) ORDER BY m.ts, m.id LIMIT 1)
+		UPDATE daily_memories SET superseded_by = (SELECT id FROM first)
+		WHERE superseded_by IS NULL
+		AND id IN (SELECT j.value FROM facts f, json_each(f.source_memory_ids) j WHERE f.id IN (`+old+`))
+		AND id NOT IN (SELECT id FROM news)
+		AND ts < (SELECT ts FROM first)`, r.ID)
+	if err != nil {
+		return fmt.Errorf("mark the memories fact %d made history of superseded: %w", r.ID, err)
+	}
+	return nil
+}
+
+// supersededFilter leaves out of a query over daily_memories m the memories
+// whose successor was said by until (zero: now): past questions still see
+// what was current then.
+func supersededFilter(sql string, args []any, until time.Time) (string, []any) {
+	sql += ` AND (m.superseded_by IS NULL OR NOT EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?))`
+	return sql, append(args, successorBound(until))
+}
+
+// withoutSuperseded leaves out of a query over memories_fts the memories
+// whose successor was said by until (zero: now), found by the partial
+// index, so the full-text index alone still answers the rest.
+func withoutSuperseded(sql string, args []any, until time.Time) (string, []any) {
+	sql += ` AND rowid NOT IN (SELECT m.id FROM daily_memories m WHERE m.superseded_by IS NOT NULL` +
+		` AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?))`
+	return sql, append(args, successorBound(until))
+}
+
+// successorBound is the time a successor must be said by to retire what it
+// superseded: until, or any time when until is zero.
+func successorBound(until time.Time) int64 {
+	if until.IsZero() {
+		return math.MaxInt64
+	}
+	return until.UnixMilli()
+}
+
+// anySuperseded reports whether any memory is superseded (a partial index
+// answers it at once).
+func anySuperseded(ctx context.Context, c *conn) (bool, error) {
+	found := false
+	err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE superseded_by IS NOT NULL LIMIT 1`, nil,
+		func(*sqlite3.Stmt) error { found = true; return nil })
+	return found, err
+}
+
+// SupersededValues returns the values that facts stated by the given
+// memories held before a newer value superseded them, for the memories
+// superseded by as_of: the stale values a day record made of those
+// memories may still state. Cheap when none is superseded (by primary key).
+func (a *Agent) SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error) {
+	if len(memoryIDs) == 0 {
+		return nil, nil
+	}
+	ids, err := json.Marshal(memoryIDs)
+	if err != nil {
+		return nil, err
+	}
+	at := successorBound(asOf)
+	old, err := readRows(ctx, a, "superseded memories", `SELECT m.id FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?1)) AND m.superseded_by IS NOT NULL
+		AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?2)`,
+		[]any{string(ids), at}, func(s *sqlite3.Stmt) (int64, error) { return s.ColumnInt64(0), nil })
+	if err != nil || len(old) == 0 {
+		return nil, err
+	}
+	oldIDs, err := json.Marshal(old)
+	if err != nil {
+		return nil, err
+	}
+	return readRows(ctx, a, "superseded values", `SELECT DISTINCT f.value FROM facts f
+		WHERE f.valid_to IS NOT NULL AND f.valid_to <= ?2 AND f.rejected = 0 AND f.value != ''
+		AND EXISTS (SELECT 1 FROM json_each(f.source_memory_ids) j WHERE j.value IN (SELECT value FROM json_each(?1)))`,
+		[]any{string(oldIDs), at}, func(s *sqlite3.Stmt) (string, error) { return s.ColumnText(0), nil })
+}
+
+// rekeyFacts names the attribute of every fact as key says (facts stored
+// before the claim keys: "phone number" is now the phone), and where that
+// leaves an entity with several current values of one attribute, the newest
+// supersedes the others (history kept). Facts already keyed are left alone.
+func rekeyFacts(ctx context.Context, c *conn, key func(attribute, value string) string) error {
+	type rekey struct {
+		id   int64
+		attr string
+	}
+	var todo []rekey
+	err := c.query(ctx, `SELECT id, attribute, value FROM facts WHERE attribute != ''`, nil, func(s *sqlite3.Stmt) error {
+		if k := key(s.ColumnText(1), s.ColumnText(2)); k != s.ColumnText(1) {
+			todo = append(todo, rekey{s.ColumnInt64(0), k})
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("read fact attributes: %w", err)
+	}
+	attrs := map[string]bool{}
+	for _, r := range todo {
+		if err := c.execArgs(ctx, `UPDATE facts SET attribute = ? WHERE id = ?`, r.attr, r.id); err != nil {
+			return fmt.Errorf("rekey fact %d: %w", r.id, err)
+		}
+		attrs[r.attr] = true
+	}
+	for attr := range attrs {
+		err := c.execArgs(ctx, `UPDATE facts SET superseded_by = n.id, valid_to = n.valid_from
+			FROM (SELECT id, lower(entity) AS entity, valid_from, row_number() OVER
+				(PARTITION BY lower(entity) ORDER BY valid_from DESC, id DESC) AS rn
+				FROM facts WHERE attribute = ?1 AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0) n
+			WHERE n.rn = 1 AND lower(facts.entity) = n.entity AND facts.attribute = ?1 AND facts.id != n.id
+			AND facts.valid_to IS NULL AND facts.superseded_by IS NULL AND facts.rejected = 0`, attr)
+		if err != nil {
+			return fmt.Errorf("supersede rekeyed facts of %q: %w", attr, err)
+		}
+	}
+	return nil
+}
+
+// forgetSuccessor makes current again the memories the forgotten memory id
+// had superseded: what replaced their value is gone.
+func forgetSuccessor(ctx context.Context, c *conn, id int64) error {
+	if err := c.execArgs(ctx, `UPDATE daily_memories SET superseded_by = NULL WHERE superseded_by = ?`, id); err != nil {
+		return fmt.Errorf("memories superseded by memory %d: %w", id, err)
+	}
+	return nil
+}

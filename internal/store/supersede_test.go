@@ -1,0 +1,157 @@
+package store
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+// supersedeDay commits one day's record with one phone fact stated by the
+// memory id, as the consolidation does.
+func supersedeDay(t *testing.T, a *Agent, day time.Time, id int64, value string, retires func(string) bool) {
+	t.Helper()
+	date := day.Format(time.DateOnly)
+	_, err := a.CommitConsolidation(t.Context(), Commit{
+		Record:  Consolidation{Date: date, Summary: "phone " + value, SourceIDs: []int64{id}, Model: "offline"},
+		Facts:   []Fact{{Entity: "user", Attribute: "phone", Value: value, Content: "my phone is " + value, Confidence: 0.6, SourceMemoryIDs: []int64{id}, ValidFrom: day}},
+		Run:     Run{Day: date, Provider: "offline", Status: RunOK},
+		Now:     day.Add(24 * time.Hour),
+		Retires: retires,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// insertAt stores memories said at the given times and returns their ids.
+func insertAt(t *testing.T, a *Agent, said map[string]time.Time, order ...string) map[string]int64 {
+	t.Helper()
+	ids := map[string]int64{}
+	for _, c := range order {
+		m := mem(c, "")
+		m.Timestamp = said[c]
+		ins, err := a.Insert(t.Context(), []Memory{m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[c] = ins[0].ID
+	}
+	return ids
+}
+
+// phoneHits is which of the memories a search for "phone" finds as of until.
+func phoneHits(t *testing.T, a *Agent, until time.Time) []int64 {
+	t.Helper()
+	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{"phone"}, Until: until, Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	for _, h := range hits {
+		ids = append(ids, h.ID)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// TestSupersededMemories: when a single-valued fact is superseded, the
+// memory that stated the old value names the memory stating the new one;
+// recall leaves it out of questions asked at or after the successor and
+// keeps it for questions asked before. A day consolidated late (its value
+// goes into the history) marks its memory the same way.
+func TestSupersededMemories(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	said := map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may, "phone charger is in the car": jan.Add(time.Hour)}
+	onePhone := func(attr string) bool { return attr == "phone" }
+	for _, tc := range []struct {
+		name  string
+		order []string // the days consolidated, by their memory
+	}{
+		{"in order", []string{"my phone is 0612", "new phone: 0687"}},
+		{"the older day late", []string{"new phone: 0687", "my phone is 0612"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := acquire(t, openTest(t, Options{}), "main")
+			ids := insertAt(t, a, said, "my phone is 0612", "phone charger is in the car", "new phone: 0687")
+			for _, c := range tc.order {
+				supersedeDay(t, a, said[c], ids[c], c[len(c)-4:], onePhone)
+			}
+			old, err := a.Get(t.Context(), ids["my phone is 0612"])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if old.SupersededBy == nil || *old.SupersededBy != ids["new phone: 0687"] {
+				t.Errorf("old memory superseded_by = %v, want memory %d", old.SupersededBy, ids["new phone: 0687"])
+			}
+			for _, c := range []string{"new phone: 0687", "phone charger is in the car"} {
+				if m, err := a.Get(t.Context(), ids[c]); err != nil || m.SupersededBy != nil {
+					t.Errorf("memory %q superseded_by = %v, %v; want current", c, m.SupersededBy, err)
+				}
+			}
+			all := []int64{ids["my phone is 0612"], ids["phone charger is in the car"], ids["new phone: 0687"]}
+			for _, q := range []struct {
+				asOf time.Time
+				want []string
+			}{{time.Time{}, []string{"0612"}}, {may.Add(-time.Hour), nil}} {
+				if got, err := a.SupersededValues(t.Context(), all, q.asOf); err != nil || !slices.Equal(got, q.want) {
+					t.Errorf("superseded values as of %v = %q, %v; want %q", q.asOf, got, err, q.want)
+				}
+			}
+			for _, q := range []struct {
+				until time.Time
+				want  []int64
+			}{
+				{time.Time{}, []int64{ids["phone charger is in the car"], ids["new phone: 0687"]}},
+				{may.Add(time.Hour), []int64{ids["phone charger is in the car"], ids["new phone: 0687"]}},
+				{may.Add(-time.Hour), []int64{ids["my phone is 0612"], ids["phone charger is in the car"]}},
+			} {
+				slices.Sort(q.want)
+				if got := phoneHits(t, a, q.until); !slices.Equal(got, q.want) {
+					t.Errorf("as of %v: hits %v, want %v", q.until, got, q.want)
+				}
+			}
+		})
+	}
+}
+
+// TestMultiValuedFactsRetireNoMemory: a superseded fact whose attribute
+// Retires does not name (an attribute of several values, or no Retires)
+// leaves its memories current.
+func TestMultiValuedFactsRetireNoMemory(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	said := map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may}
+	a := acquire(t, openTest(t, Options{}), "main")
+	ids := insertAt(t, a, said, "my phone is 0612", "new phone: 0687")
+	supersedeDay(t, a, jan, ids["my phone is 0612"], "0612", nil)
+	supersedeDay(t, a, may, ids["new phone: 0687"], "0687", func(string) bool { return false })
+	if m, err := a.Get(t.Context(), ids["my phone is 0612"]); err != nil || m.SupersededBy != nil {
+		t.Errorf("superseded_by = %v, %v; want none", m.SupersededBy, err)
+	}
+	if got := phoneHits(t, a, time.Time{}); len(got) != 2 {
+		t.Errorf("hits %v, want both memories", got)
+	}
+}
+
+// TestForgottenSuccessor: forgetting the memory that stated the new value
+// makes the one it superseded current again, naming no gone memory.
+func TestForgottenSuccessor(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	said := map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may}
+	a := acquire(t, openTest(t, Options{}), "main")
+	ids := insertAt(t, a, said, "my phone is 0612", "new phone: 0687")
+	onePhone := func(attr string) bool { return attr == "phone" }
+	supersedeDay(t, a, jan, ids["my phone is 0612"], "0612", onePhone)
+	supersedeDay(t, a, may, ids["new phone: 0687"], "0687", onePhone)
+	if err := a.Delete(t.Context(), ids["new phone: 0687"]); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := a.Get(t.Context(), ids["my phone is 0612"]); err != nil || m.SupersededBy != nil {
+		t.Errorf("superseded_by = %v, %v; want none once its successor is forgotten", m.SupersededBy, err)
+	}
+	if got := phoneHits(t, a, time.Time{}); !slices.Equal(got, []int64{ids["my phone is 0612"]}) {
+		t.Errorf("hits %v, want the old memory", got)
+	}
+}
