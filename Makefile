@@ -70,6 +70,8 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzWords$$' -fuzztime=$(FUZZTIME) ./internal/text/
 	$(GO) test -run='^$$' -fuzz='^FuzzLoadYAML$$' -fuzztime=$(FUZZTIME) ./internal/config/
 	$(GO) test -run='^$$' -fuzz='^FuzzKeyFacts$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
+	$(GO) test -run='^$$' -fuzz='^FuzzProfileAnswer$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
+	$(GO) test -run='^$$' -fuzz='^FuzzProfileLines$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
 	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/files/

@@ -39,6 +39,9 @@ type Partial struct {
 	Entities []Entity  `json:"entities"`
 	Topics   []string  `json:"topics"` // most important first
 	Insights []Insight `json:"insights"`
+	// Profile is what a model offered for the profile (the offline
+	// consolidator builds its lines from the memories themselves).
+	Profile []llm.ProfileEntry `json:"profile,omitempty"`
 }
 
 // Usage is what calls to a model cost.

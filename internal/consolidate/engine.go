@@ -362,7 +362,7 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	c, err := a.CommitConsolidation(ctx, store.Commit{
 		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read, Flag: flag,
 		Retires: holdsOneValue, Rekey: factKey,
-		Profile: ProfileLines(mems, facts),
+		Profile: dayProfile(mems, facts, day.Profile),
 	})
 	if err != nil {
 		return nil, err

@@ -135,6 +135,7 @@ func fromRecord(r llm.Record) Partial {
 		KeyFacts: append([]KeyFact(nil), r.KeyFacts...),
 		Entities: append([]Entity(nil), r.Entities...),
 		Insights: append([]Insight(nil), r.Insights...),
+		Profile:  append([]llm.ProfileEntry(nil), r.Profile...),
 	}
 }
 
@@ -145,5 +146,6 @@ func toRecord(p Partial) llm.Record {
 		KeyFacts: append(make([]KeyFact, 0, len(p.KeyFacts)), p.KeyFacts...),
 		Entities: append(make([]Entity, 0, len(p.Entities)), p.Entities...),
 		Insights: append(make([]Insight, 0, len(p.Insights)), p.Insights...),
+		Profile:  p.Profile,
 	}
 }

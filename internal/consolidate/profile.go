@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -18,22 +19,17 @@ import (
 // first-person statements in the shapes of profileRules count, and
 // hypotheticals, questions and denials never do.
 
-// profileCategory is the profile section of each canonical claim key.
-var profileCategory = map[string]string{
-	"name": "identity", "birthday": "identity", "age": "identity", "pronouns": "identity",
-	"language": "identity", "nationality": "identity",
-	"phone": "contact", "email": "contact",
-	"address": "home", "city": "home", "country": "home", "timezone": "home", "rent": "home",
-	"employer": "work", "job_title": "work", "manager": "work", "colleague": "work", "work_schedule": "work",
-	"partner": "family", "child": "family", "parent": "family", "sibling": "family", "relation": "family",
-	"pet":     "pets",
-	"allergy": "health", "intolerance": "health", "medication": "health", "condition": "health",
-	"doctor": "health", "blood_type": "health",
-	"diet":       "diet",
-	"car":        "vehicle",
-	"preference": "preference", "rule": "preference",
-	"routine": "routine",
-}
+// profileCategory is the profile section of each canonical claim key: the
+// vocabulary the model's prompt offers, which the rules keep to as well.
+var profileCategory = func() map[string]string {
+	m := map[string]string{}
+	for _, c := range llm.ProfileCategories {
+		for _, k := range c.Keys {
+			m[k] = c.Name
+		}
+	}
+	return m
+}()
 
 // ProfileCategory is the profile section of canonical claim key key, and
 // false for a key the profile does not hold.

@@ -12,7 +12,7 @@ import (
 // capitalised words (the (?i:...) groups keep the rest case-blind), so
 // "my boss approved it" names no manager.
 const (
-	pName  = `([A-Z][\p{L}'’-]+(?: [A-Z][\p{L}'’-]+)?)`
+	pName  = `([A-Z][\p{L}-]*(?:['’][A-Z][\p{L}-]+)?(?: [A-Z][\p{L}-]+(?:['’][A-Z][\p{L}-]+)?)?)`
 	pOrg   = `([A-Z][\p{L}\p{N}&.'’-]*(?: (?:of |and |& )?[A-Z][\p{L}\p{N}&.'’-]*)*)`
 	pMy    = `(?i:my|our)`
 	pIAm   = `(?i:i'm|i’m|i am|im)`
@@ -50,7 +50,7 @@ var (
 	emailLineRe     = lazy(`(?i:\bmy (?:new |work |personal )?e-?mail(?: address)? is(?: now)?:? )(\S+@\S+\.[A-Za-z]+)`)
 	addressLineRe   = lazy(`(?i:\b(?:my (?:new |home )?address is(?: now)?|i live at|we live at|(?:i|we) (?:just |have |'ve )?moved (?:in)?to))[: ]+(\d+[\p{L}\p{N} ,'-]{3,60}?)(?:[.;!]|$)`)
 	cityLineRe      = lazy(`\b(?i:i live in|we live in|i'm based in|i am based in|i’m based in|(?:i|we) (?:just |have |'ve )?moved to|(?:i|we)(?:'ve| have) relocated to) ` + pOrg)
-	timezoneLineRe  = lazy(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
+	tzLineRe        = lazy(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
 	rentLineRe      = lazy(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
 	carLineRe       = lazy(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
 	ruleRe          = lazy(`^(?i:(?:(?:from now on|going forward|in future|in the future),? )?(?:please )?(never|always|don't ever|do not ever|don’t ever)) (.{3,120})$`)
@@ -73,8 +73,12 @@ func sentenceClaims(s string, m *store.Memory, who string) []profileClaim {
 		return nil
 	}
 	sw := wordsFor(who)
-	if c, ok := ruleClaim(s, sw); ok {
-		return []profileClaim{c} // a standing rule: "never X" is what it says
+	// A standing rule is given to the assistant: in a chat between people
+	// (a named speaker), "never give up" is advice to the other.
+	if c, ok := ruleClaim(s, sw); ok && who == "user" {
+		return []profileClaim{c}
+	} else if ok {
+		return nil
 	}
 	if notProfileRe.MatchString(s) {
 		return nil
@@ -362,7 +366,7 @@ func homeClaims(s string, sw subjectWords) []profileClaim {
 		v := s[g[2]:g[3]]
 		out = append(out, profileClaim{key: "city", value: v, text: sw.name + " lives in " + v + "."})
 	}
-	if g := timezoneLineRe.FindStringSubmatchIndex(s); g != nil && isTimezone(s[g[2]:g[3]]) {
+	if g := tzLineRe.FindStringSubmatchIndex(s); g != nil && isTimezone(s[g[2]:g[3]]) {
 		v := s[g[2]:g[3]]
 		out = append(out, profileClaim{key: "timezone", value: v, text: sw.poss + " time zone is " + v + "."})
 	}
@@ -398,8 +402,9 @@ func ruleClaim(s string, sw subjectWords) (profileClaim, bool) {
 	if verb != "always" {
 		verb = "never"
 	}
-	if next := strings.ToLower(strings.Trim(strings.Fields(g[2])[0], ",.!")); notImperative[next] {
-		return profileClaim{}, false // "Always fun to see you", "Never mind"
+	if next := strings.ToLower(strings.Trim(strings.Fields(g[2])[0], ",.!")); notImperative[next] || pastVerbs[next] ||
+		strings.HasSuffix(next, "ed") || strings.HasSuffix(next, "ing") {
+		return profileClaim{}, false // "Always fun to see you", "Never mind", "Never had the time"
 	}
 	rule := verb + " " + thirdPersonObject(g[2], sw)
 	return profileClaim{key: "rule", value: rule, text: possCap(sw) + " standing rule: " + rule + "."}, true
@@ -409,11 +414,20 @@ func ruleClaim(s string, sw subjectWords) (profileClaim, bool) {
 // instruction of it.
 var notImperative = map[string]bool{"mind": true, "fun": true, "good": true, "nice": true, "great": true, "happy": true,
 	"a": true, "an": true, "the": true, "so": true, "too": true, "been": true, "was": true, "is": true, "knew": true,
-	"thought": true, "again": true, "ever": true, "more": true, "better": true, "lovely": true, "the same": true}
+	"thought": true, "again": true, "ever": true, "more": true, "better": true, "lovely": true, "here": true,
+	"there": true, "up": true, "say": true, "easy": true, "late": true, "alone": true}
+
+// notPreferred start what someone loves in the moment, not as a taste:
+// "I love your garden", "I love the way it turned out", "I love having you here".
+var notPreferred = map[string]bool{"the": true, "your": true, "his": true, "her": true, "their": true, "them": true,
+	"him": true, "these": true, "those": true, "how": true, "way": true, "not": true, "having": true, "seeing": true,
+	"hearing": true, "being": true, "getting": true, "all": true, "every": true, "everything": true, "everyone": true,
+	"our": true, "my": true, "u": true, "ya": true}
 
 // pastVerbs are verbs of the past: "I had swimming every Monday" was a routine.
 var pastVerbs = map[string]bool{"had": true, "went": true, "did": true, "was": true, "were": true, "took": true,
-	"made": true, "got": true, "saw": true, "ran": true, "swam": true, "taught": true, "came": true, "used": true}
+	"made": true, "got": true, "saw": true, "ran": true, "swam": true, "taught": true, "came": true, "used": true,
+	"thought": true, "knew": true, "felt": true, "said": true, "told": true, "heard": true, "met": true}
 
 func routineClaims(s string, sw subjectWords) []profileClaim {
 	g := routineRe.FindStringSubmatch(firstClause(s))
@@ -429,8 +443,11 @@ func preferenceClaims(s string, sw subjectWords) []profileClaim {
 	if g == nil {
 		return nil
 	}
-	obj := value(g[2])
-	if first := strings.ToLower(strings.Fields(obj + " x")[0]); notThings[first] || first == "them" || first == "him" || first == "her" || len(strings.Fields(obj)) > 6 {
+	obj := strings.TrimSpace(g[2])
+	for _, tail := range []string{" so much", " a lot", " too", " as well"} {
+		obj = strings.TrimSuffix(obj, tail)
+	}
+	if first := strings.ToLower(strings.Fields(obj + " x")[0]); notThings[first] || notPreferred[first] || len(strings.Fields(obj)) > 6 {
 		return nil
 	}
 	verb := strings.ToLower(g[1])

@@ -124,6 +124,16 @@ func TestProfileRules(t *testing.T) {
 		{"Please always copy Priya on invoices.", []string{`preference user/rule="always copy Priya on invoices": The user's standing rule: always copy Priya on invoices.`}},
 		{"Don't ever schedule calls on Fridays.", []string{`preference user/rule="never schedule calls on Fridays": The user's standing rule: never schedule calls on Fridays.`}},
 		{"Always fun to see you.", nil},
+		{"Never had the time to go there.", nil},
+		{"Always here if you need me.", nil},
+		{"Never say never.", nil},
+		{"Always remember to water the ferns before a trip.", []string{`preference user/rule="always remember to water the ferns before a trip": The user's standing rule: always remember to water the ferns before a trip.`}},
+		{"I love your garden so much.", nil},
+		{"I love the way the cake turned out.", nil},
+		{"I love having you around.", nil},
+		{"I love board games so much.", []string{`preference user/preference="loves board games": The user loves board games.`}},
+		{"My daughter Sara's school called.", []string{`family user/child="Sara": Sara is the user's daughter.`}},
+		{"My neighbour O'Brien fixed the fence.", []string{`family O'Brien/relation="neighbour": O'Brien is the user's neighbour.`}},
 		{"Never mind, found it.", nil},
 		{"I love hiking in the Alps.", []string{`preference user/preference="loves hiking in the Alps": The user loves hiking in the Alps.`}},
 		{"I hate coriander.", []string{`preference user/preference="dislikes coriander": The user dislikes coriander.`}},
@@ -153,6 +163,11 @@ func TestProfileSpeakers(t *testing.T) {
 	want := []string{`health Caroline/allergy="penicillin": Caroline is allergic to penicillin.`}
 	if diff := cmp.Diff(want, claimsOf(t, "Caroline", "I'm allergic to penicillin.")); diff != "" {
 		t.Errorf("a named speaker (-want +got):\n%s", diff)
+	}
+	// Between people, an imperative is advice to the other, not a standing
+	// instruction to the assistant.
+	if got := claimsOf(t, "Caroline", "Never book flights before 9am."); got != nil {
+		t.Errorf("a named speaker's imperative made %q", got)
 	}
 }
 
@@ -299,4 +314,22 @@ func TestProfileRemovalSticksAcrossRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// FuzzProfileLines: whatever a person says, the rules yield only lines the
+// store accepts, of the profile's vocabulary, citing the memory.
+func FuzzProfileLines(f *testing.F) {
+	for _, s := range []string{"I'm allergic to penicillin and latex.", "Walked Rex, our labrador.",
+		"I just left Arup for Atkins.", "Never book me on flights before 9am.", "I have football every Tuesday at 6."} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, content string) {
+		m := store.Memory{ID: 3, Role: "user", Content: content, Timestamp: time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)}
+		for _, l := range ProfileLines([]store.Memory{m}, nil) {
+			if err := store.CheckProfileLine(l); err != nil || profileCategory[l.Key] != l.Category ||
+				len(l.SourceMemoryIDs) != 1 || l.SourceMemoryIDs[0] != 3 {
+				t.Fatalf("line %+v (%v) of %q", l, err, content)
+			}
+		}
+	})
 }

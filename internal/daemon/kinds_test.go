@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -12,18 +11,7 @@ import (
 // store has no lexicon of its own: the composition root gives it recall's),
 // so a search by kind finds "Chicago" for "city".
 func TestStoreOptionsIndexKinds(t *testing.T) {
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	st, err := store.Open(t.Context(), StoreOptions(cfg, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Release(a)
+	a := agentOfStoreOptions(t)
 	if _, err := a.Insert(t.Context(), []store.Memory{{Content: "We drove to Chicago for the game", Timestamp: time.Now(), ContentHash: "a"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -14,18 +14,7 @@ import (
 // marks important (one recall pins) as soon as it is stored; an ordinary
 // memory waits for the night.
 func TestStoreOptionsBuildTheProfileAtCapture(t *testing.T) {
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
-	st, err := store.Open(t.Context(), StoreOptions(cfg, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Release(a)
+	a := agentOfStoreOptions(t)
 	now := time.Now()
 	res, err := capture.Ingest(t.Context(), a, []capture.Input{
 		{Content: "Important, never forget: I'm allergic to penicillin.", Role: "user"},
@@ -50,4 +39,23 @@ func TestStoreOptionsBuildTheProfileAtCapture(t *testing.T) {
 	if len(lines) != 1 || lines[0].Key != "allergy" || lines[0].Value != "penicillin" || len(lines[0].SourceMemoryIDs) != 1 || lines[0].SourceMemoryIDs[0] != res[0].ID {
 		t.Errorf("profile at capture = %+v; want the penicillin allergy citing memory %d, and not the cat", lines, res[0].ID)
 	}
+}
+
+// agentOfStoreOptions is agent main of a store opened with the daemon's
+// options on the default configuration.
+func agentOfStoreOptions(t *testing.T) *store.Agent {
+	t.Helper()
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	st, err := store.Open(t.Context(), StoreOptions(cfg, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	a, err := st.Acquire(t.Context(), "main", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Release(a) })
+	return a
 }

@@ -21,6 +21,9 @@ type Record struct {
 	Entities []Entity  `json:"entities"`
 	Topics   []string  `json:"topics"`
 	Insights []Insight `json:"insights"`
+	// Profile is optional: an older answer, or a day stating nothing
+	// durable, has none.
+	Profile []ProfileEntry `json:"profile,omitempty"`
 }
 
 // KeyFact is a durable claim and the memories that state it.
@@ -87,6 +90,7 @@ func (r *Record) Validate() error {
 			return fmt.Errorf(`insights[%d] has no "text"`, i)
 		}
 	}
+	r.Profile = wellFormed(r.Profile)
 	return nil
 }
 
@@ -128,8 +132,7 @@ const schema = `{
   }],
   "entities": [{"text": "Alice", "type": "person", "count": 3}],
   "topics": ["most important topic first"],
-  "insights": [{"text": "a connection across memories", "entities": ["Alice"], "memory_ids": [123, 456]}]
-}`
+  "insights": [{"text": "a connection across memories", "entities": ["Alice"], "memory_ids": [123, 456]}]`
 
 const rules = `Rules:
 - Answer with one JSON object only, exactly in this schema, no prose and no code fence.
@@ -139,12 +142,12 @@ const rules = `Rules:
 - Empty lists are [], never null.`
 
 var mapSystem = "You consolidate one day of an AI agent's memories, like sleep turns a day into long-term memory.\n" +
-	"Schema:\n" + schema + "\n" + rules
+	"Schema:\n" + schema + profileSchema + "\n" + rules + "\n" + profileRules()
 
 var reduceSystem = "You merge partial consolidations of the same day, in order, into one record for the day.\n" +
 	"Keep every durable key fact (later ones win when they disagree), merge entities and add up their counts, " +
-	"rank topics for the whole day, keep insights that connect memories, and write one summary of the whole day.\n" +
-	"Schema:\n" + schema + "\n" + rules
+	"rank topics for the whole day, keep insights that connect memories, keep the profile statements (later ones win), and write one summary of the whole day.\n" +
+	"Schema:\n" + schema + profileSchema + "\n" + rules + "\n" + profileRules()
 
 // Note is one memory as a prompt shows it.
 type Note struct {
@@ -161,15 +164,20 @@ const NoteOverhead = 12
 func MapRequest(day string, notes []Note) Request {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Day: %s. Memories, oldest first:\n", day)
+	writeNotes(&b, notes)
+	b.WriteString("\nConsolidate these memories into the JSON record.")
+	return Request{System: mapSystem, Prompt: b.String(), JSON: true}
+}
+
+// writeNotes writes notes a line each, with the ids an answer cites.
+func writeNotes(b *strings.Builder, notes []Note) {
 	for _, n := range notes {
 		role := n.Role
 		if role == "" {
 			role = "note"
 		}
-		fmt.Fprintf(&b, "[id %d] %s %s: %s\n", n.ID, n.Time.Format("15:04"), role, oneLine(n.Content))
+		fmt.Fprintf(b, "[id %d] %s %s: %s\n", n.ID, n.Time.Format("15:04"), role, oneLine(n.Content))
 	}
-	b.WriteString("\nConsolidate these memories into the JSON record.")
-	return Request{System: mapSystem, Prompt: b.String(), JSON: true}
 }
 
 // ReduceRequest asks for the day's Record from the partial Records of its

@@ -388,3 +388,20 @@ func TestProfileAtCapture(t *testing.T) {
 		t.Errorf("a streamed batch built at capture (-want +got):\n%s", diff)
 	}
 }
+
+// TestProfileRetiredFileMemory: a line citing only a watched file's memory
+// goes when the file changes, but is not remembered as forgotten: the file
+// may say it again, and then the line comes back.
+func TestProfileRetiredFileMemory(t *testing.T) {
+	a := acquire(t, openTest(t, Options{}), "main")
+	commit(t, a, FileChange{Path: "me.md", SHA256: "h1", Size: 10, Memories: fileMems("me.md", "I'm allergic to penicillin")})
+	ids := searchIDs(t, a, "penicillin")
+	putLines(t, a, allergyLine("penicillin", profMay, ids...))
+	commit(t, a, FileChange{Path: "me.md", SHA256: "h2", Size: 10, Memories: fileMems("me.md", "Nothing to note")})
+	if got := profileTexts(t, a, time.Time{}); len(got) != 0 {
+		t.Errorf("profile after the file changed = %q; want the line gone with its memory", got)
+	}
+	if add, _ := putLines(t, a, allergyLine("penicillin", profJuly, 9)); add != 1 {
+		t.Errorf("the claim said again added %d lines; a retired memory's claim is not forgotten", add)
+	}
+}

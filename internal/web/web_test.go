@@ -36,13 +36,13 @@ func consolidated(t *testing.T, f *fixture) int64 {
 			t.Fatal(err)
 		}
 		for _, x := range facts {
-			if x.Attribute == "role" {
+			if x.Attribute == "job_title" {
 				id = x.ID
 			}
 		}
 	})
 	if id == 0 {
-		t.Fatal("the offline consolidator found no role for Alice")
+		t.Fatal("the offline consolidator found no job title for Alice")
 	}
 	return id
 }
@@ -71,8 +71,8 @@ func TestPagesRender(t *testing.T) {
 		{"/agents/main/days/2026-02-10", []string{"no consolidation record yet", "Consolidate this day"}},
 		{"/agents/main/days/2025-01-01", []string{"No memories on this day."}},
 		{"/agents/main/memories/1", []string{"memory:1", "chat-1", "Delete memory 1", `href="/agents/main/days/2026-02-08"`}},
-		{"/agents/main/facts", []string{"Alice", "role", "current"}},
-		{"/agents/main/facts?history=1&entity=alice", []string{"with history", "role"}},
+		{"/agents/main/facts", []string{"Alice", "job_title", "current"}},
+		{"/agents/main/facts?history=1&entity=alice", []string{"with history", "job_title"}},
 		{fmt.Sprintf("/agents/main/facts/%d", fact), []string{"Alice", `href="/agents/main/memories/1"`,
 			"the record of 2026-02-08", "Save correction", "Reject fact"}},
 		{"/agents/main/consolidate", []string{"Run a consolidation", "Recent runs", "2026-02-09"}},
