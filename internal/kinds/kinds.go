@@ -5,7 +5,11 @@
 // memories that name instances ("we drove to Chicago").
 //
 // The lexicon is derived from WordNet 3.0 by recall's lexgen (-categories);
-// its licence notice is in LEXICON-LICENSE.
+// its licence notice is in LEXICON-LICENSE. Two short hand-written lists
+// add what WordNet lacks: chat words (informal.txt) and world knowledge
+// such as car makes and dog breeds (world.txt). A change to any of them
+// that should reach stored memories needs a store migration that indexes
+// every memory afresh.
 package kinds
 
 import (
@@ -29,6 +33,15 @@ var lexiconText string
 //go:embed informal.txt
 var informalText string
 
+// worldText is world knowledge WordNet lacks, each word with the kinds it
+// is ("skoda car", "cockapoo dog", "gp doctor"), written by hand: added to
+// whatever WordNet says the word is ("Tesla" stays an inventor too), with
+// the listed kinds' own kinds. Only unambiguous names are listed: "Golf"
+// and "Polo" are games before they are cars.
+//
+//go:embed world.txt
+var worldText string
+
 var (
 	once    sync.Once
 	lexicon map[string]string // word → its kinds, space-separated
@@ -47,22 +60,33 @@ func load() map[string]string {
 				}
 			}
 		}
-		for line := range strings.SplitSeq(informalText, "\n") {
-			w, rest, ok := strings.Cut(line, " ")
-			if !ok {
-				continue
-			}
-			all := rest
-			for x := range strings.FieldsSeq(rest) {
-				isKind[x] = true
-				if k := lexicon[x]; k != "" {
-					all += " " + k
-				}
-			}
-			lexicon[w] = all
-		}
+		addListed(informalText, false)
+		addListed(worldText, true)
 	})
 	return lexicon
+}
+
+// addListed adds a hand-written list's words to the lexicon, each under
+// its listed kinds and their kinds; keep adds them to the word's WordNet
+// kinds instead of replacing those.
+func addListed(list string, keep bool) {
+	for line := range strings.SplitSeq(list, "\n") {
+		w, rest, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		all := rest
+		for x := range strings.FieldsSeq(rest) {
+			isKind[x] = true
+			if k := lexicon[x]; k != "" {
+				all += " " + k
+			}
+		}
+		if k := lexicon[w]; keep && k != "" {
+			all = k + " " + all
+		}
+		lexicon[w] = all
+	}
 }
 
 // Of returns the kinds of the nouns in s, each once, space-separated, in
@@ -77,8 +101,8 @@ func Of(s string) string {
 			continue
 		}
 		lower = appendLower(lower[:0], w)
-		if len(w) == 2 && !informal(string(lower)) {
-			continue // "gf" and "bf" are words; "it" and "us" are not nouns
+		if len(w) == 2 && !listed(string(lower)) {
+			continue // "gf" and "gp" are words; "it" and "us" are not nouns
 		}
 		k, ok := lex[string(lower)] // no allocation: the conversion is only a lookup key
 		if !ok {
@@ -107,9 +131,14 @@ func Of(s string) string {
 	return b.String()
 }
 
-// informal reports whether w is one of informal.txt's words.
-func informal(w string) bool {
-	return strings.HasPrefix(informalText, w+" ") || strings.Contains(informalText, "\n"+w+" ")
+// listed reports whether w is one of informal.txt's or world.txt's words.
+func listed(w string) bool {
+	for _, list := range []string{informalText, worldText} {
+		if strings.HasPrefix(list, w+" ") || strings.Contains(list, "\n"+w+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // words yields the runs of letters in s.

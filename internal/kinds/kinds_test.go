@@ -22,6 +22,16 @@ func TestOf(t *testing.T) {
 		{"Went camping with my fam", []string{"family", "social"}, nil},
 		{"My gf got a new pup!", []string{"girlfriend", "friend", "puppy", "dog"}, nil},
 		{"The biz is doing well", []string{"business"}, nil},
+		// World knowledge WordNet lacks (world.txt), added to WordNet's
+		// kinds rather than replacing them.
+		{"Picked up the new Skoda Octavia from the dealer", []string{"car", "vehicle"}, nil},
+		{"Our cockapoo chewed the sofa again", []string{"dog", "canid"}, nil},
+		{"Charged the Tesla overnight", []string{"car", "inventor"}, nil},
+		{"My boss signed off the plan", []string{"manager", "supervisor"}, nil},
+		{"Saw my GP about the rash", []string{"doctor"}, nil},
+		// lexgen's occupations and the people a place is for.
+		{"I'm a structural engineer at Arup", []string{"occupation", "job", "profession"}, nil},
+		{"Dropped Maya at nursery", []string{"child", "kid"}, nil},
 		{"Is it us or them?", nil, nil},
 		{"ok thanks, see you", nil, nil},
 		{"", nil, nil},

@@ -260,6 +260,15 @@ END;
 INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
 INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
 `,
+	// 10 (the lexicon slice's step; renumbered when merged after the
+	// others, being append-only): the kinds lexicon learned occupations
+	// ("engineer": occupation, job), the people a place is for ("nursery":
+	// child) and world knowledge WordNet lacks ("Skoda": car, "cockapoo":
+	// dog): every memory is indexed afresh.
+	`
+INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
+INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.
