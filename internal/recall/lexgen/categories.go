@@ -273,10 +273,7 @@ var compoundRE = regexp.MustCompile(`[A-Za-z]+(-[A-Za-z]+)+`)
 // glossNouns is the words of a definition's first clause, before its
 // examples and without its parentheses or compounds, plurals made singular.
 func (c *categories) glossNouns(g string) []string {
-	g, _, _ = strings.Cut(g, ";")
-	g, _, _ = strings.Cut(g, `"`)
-	g = parenRE.ReplaceAllString(g, "")
-	g = compoundRE.ReplaceAllString(g, "") // "man-made" names no man
+	g = compoundRE.ReplaceAllString(firstClause(g), "") // "man-made" names no man
 	var out []string
 	for _, t := range tokenRE.FindAllString(strings.ToLower(g), -1) {
 		out = append(out, c.singular(t))
