@@ -45,21 +45,25 @@ var worldText string
 var (
 	once    sync.Once
 	lexicon map[string]string // word → its kinds, space-separated
-	isKind  map[string]bool   // every kind named
+	breadth map[string]int    // every kind named: how many words are of it
 )
 
 func load() map[string]string {
 	once.Do(func() {
 		lexicon = make(map[string]string, strings.Count(lexiconText, "\n"))
-		isKind = map[string]bool{}
+		breadth = map[string]int{}
 		for line := range strings.SplitSeq(lexiconText, "\n") {
 			if w, rest, ok := strings.Cut(line, " "); ok {
 				lexicon[w] = rest
 				for k := range strings.FieldsSeq(rest) {
-					isKind[k] = true
+					breadth[k]++
 				}
 			}
 		}
+		for _, r := range roleKinds {
+			breadth[r] += breadth[roleMark]
+		}
+		delete(breadth, roleMark)
 		addListed(informalText, false)
 		addListed(worldText, true)
 	})
@@ -77,7 +81,9 @@ func addListed(list string, keep bool) {
 		}
 		all := rest
 		for x := range strings.FieldsSeq(rest) {
-			isKind[x] = true
+			if x != roleMark {
+				breadth[x]++
+			}
 			if k := lexicon[x]; k != "" {
 				all += " " + k
 			}
@@ -89,6 +95,20 @@ func addListed(list string, keep bool) {
 	}
 }
 
+// roleMark is what lexgen writes among an occupation's kinds (its
+// occupationMark); it stands for roleKinds, the words a question about
+// someone's work uses. A word is indexed under them only when the text
+// says someone is one ("I'm a structural engineer", "works as an
+// accountant"), not when it names one met ("saw the nurse", "the plumber
+// is coming").
+const roleMark = "=role"
+
+var roleKinds = strings.Fields("occupation job profession worker living")
+
+// roleReach is how many words after "a", "an" or "as" an occupation may
+// come ("a primary school teacher").
+const roleReach = 3
+
 // Of returns the kinds of the nouns in s, each once, space-separated, in
 // the order first met; "" when it names none.
 func Of(s string) string {
@@ -96,12 +116,18 @@ func Of(s string) string {
 	var b strings.Builder
 	var seenWords, seenKinds map[string]bool
 	var lower []byte
+	sinceA := roleReach + 1 // words since "a", "an" or "as"
 	for w := range words(s) {
-		if len(w) < 2 {
-			continue
-		}
 		lower = appendLower(lower[:0], w)
-		if len(w) == 2 && !listed(string(lower)) {
+		sinceA++
+		switch string(lower) {
+		case "a", "an", "as":
+			sinceA = 0
+			continue
+		case "the", "my", "our", "your", "his", "her", "their", "this", "that":
+			sinceA = roleReach + 1
+		}
+		if len(w) < 2 || len(w) == 2 && !listed(string(lower)) {
 			continue // "gf" and "gp" are words; "it" and "us" are not nouns
 		}
 		k, ok := lex[string(lower)] // no allocation: the conversion is only a lookup key
@@ -119,16 +145,29 @@ func Of(s string) string {
 		}
 		seenWords[string(lower)] = true
 		for kind := range strings.FieldsSeq(k) {
-			if !seenKinds[kind] {
-				seenKinds[kind] = true
-				if b.Len() > 0 {
-					b.WriteByte(' ')
+			switch {
+			case kind != roleMark:
+				addKind(&b, seenKinds, kind)
+			case sinceA <= roleReach:
+				for _, r := range roleKinds {
+					addKind(&b, seenKinds, r)
 				}
-				b.WriteString(kind)
 			}
 		}
 	}
 	return b.String()
+}
+
+// addKind writes kind to b unless seen holds it.
+func addKind(b *strings.Builder, seen map[string]bool, kind string) {
+	if seen[kind] {
+		return
+	}
+	seen[kind] = true
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(kind)
 }
 
 // listed reports whether w is one of informal.txt's or world.txt's words.
@@ -179,11 +218,19 @@ func Named(words []string) []string {
 	var out []string
 	for _, w := range words {
 		w = strings.ToLower(w)
-		if isKind[w] || isKind[singular(w)] {
+		if breadth[w] > 0 || breadth[singular(w)] > 0 {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// Breadth is how many of the lexicon's words are of the kind w (0: w
+// names no kind): "kid" a hundred or so, "activity" thousands.
+func Breadth(w string) int {
+	load()
+	w = strings.ToLower(w)
+	return max(breadth[w], breadth[singular(w)])
 }
 
 // singular undoes the regular English plural ("cities", "boxes",

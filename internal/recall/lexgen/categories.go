@@ -23,16 +23,16 @@ const minDepth = 4
 const climb = 6
 
 // occupationRoots are the kinds of person whose every kind is an
-// occupation; a noun below one of them is also indexed under
-// occupationKinds, so that "what do I do for a living?", "what's my job?"
-// and "what do I work as?" (work: worker) find "I'm a structural
-// engineer". WordNet files occupations under many roots, none of them
-// "occupation".
+// occupation; a noun below one of them is marked with occupationMark,
+// which internal/kinds reads as the words a question about someone's work
+// uses ("what do I do for a living?", "what's my job?"), so that they find
+// "I'm a structural engineer". WordNet files occupations under many
+// roots, none of them "occupation".
 var occupationRoots = strings.Fields(`worker professional businessperson engineer scientist administrator
 	expert serviceman lawman healer artist writer performer`)
 
-// occupationKinds are what an occupation is indexed under.
-var occupationKinds = strings.Fields("occupation job profession worker living")
+// occupationMark marks an occupation's line (internal/kinds: roleMark).
+const occupationMark = "=role"
 
 // glossPeople is how many of the people a thing's definition names are
 // kept among its kinds ("nursery: a child's room for a baby": child).
@@ -70,7 +70,7 @@ func runCategories(dict, out string, maxRel int) error {
 		rel := c.climb(w, maxRel)
 		rel = appendNew(rel, c.people(w)...)
 		if c.occupation(w) {
-			rel = appendNew(rel, slices.DeleteFunc(slices.Clone(occupationKinds), func(k string) bool { return k == w })...)
+			rel = append(rel, occupationMark)
 		}
 		if len(rel) > 0 && !slices.Contains(rel, "integer") && !slices.Contains(rel, "digit") {
 			// (Numerals name quantities, not things: "twelve hours" does

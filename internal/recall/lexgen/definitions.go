@@ -121,7 +121,7 @@ func runDefinitions(dict, kindsPath, out string, maxRel int) error {
 		}
 		rel := slices.Clone(defs)
 		for _, d := range defs {
-			k := kinds[d]
+			k := slices.DeleteFunc(slices.Clone(kinds[d]), func(k string) bool { return k == occupationMark })
 			rel = append(rel, k[:min(definitionKinds, len(k))]...)
 		}
 		lines = append(lines, w+" "+strings.Join(rel, " "))

@@ -30,12 +30,12 @@ func TestRunConcepts(t *testing.T) {
 }
 
 // TestRunCategoriesOccupationsAndPeople: a person below an occupation
-// root is indexed under the occupation kinds (the root too, less itself),
-// and a place under the people its definition names, with the synonym
-// whose first sense that person is ("a child's room": child, kid).
+// root (the root too) is marked as one, and a place is indexed under the
+// people its definition names, with the synonym whose first sense that
+// person is ("a child's room": child, kid).
 func TestRunCategoriesOccupationsAndPeople(t *testing.T) {
 	got := lexgenOut(t, func(out string) error { return runCategories("testdata/wnrel", out, 6) })
-	want := "nurse occupation job profession worker living\nnursery child kid\nworker occupation job profession living\n"
+	want := "nurse =role\nnursery child kid\nworker =role\n"
 	if got != want {
 		t.Errorf("categories:\n%s\nwant:\n%s", got, want)
 	}
