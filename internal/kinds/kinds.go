@@ -5,7 +5,11 @@
 // memories that name instances ("we drove to Chicago").
 //
 // The lexicon is derived from WordNet 3.0 by recall's lexgen (-categories);
-// its licence notice is in LEXICON-LICENSE.
+// its licence notice is in LEXICON-LICENSE. Two short hand-written lists
+// add what WordNet lacks: chat words (informal.txt) and world knowledge
+// such as car makes and dog breeds (world.txt). A change to any of them
+// that should reach stored memories needs a store migration that indexes
+// every memory afresh.
 package kinds
 
 import (
@@ -29,41 +33,81 @@ var lexiconText string
 //go:embed informal.txt
 var informalText string
 
+// worldText is world knowledge WordNet lacks, each word with the kinds it
+// is ("skoda car", "cockapoo dog", "gp doctor"), written by hand: added to
+// whatever WordNet says the word is ("Tesla" stays an inventor too), with
+// the listed kinds' own kinds. Only unambiguous names are listed: "Golf"
+// and "Polo" are games before they are cars.
+//
+//go:embed world.txt
+var worldText string
+
 var (
 	once    sync.Once
 	lexicon map[string]string // word → its kinds, space-separated
-	isKind  map[string]bool   // every kind named
+	breadth map[string]int    // every kind named: how many words are of it
 )
 
 func load() map[string]string {
 	once.Do(func() {
 		lexicon = make(map[string]string, strings.Count(lexiconText, "\n"))
-		isKind = map[string]bool{}
+		breadth = map[string]int{}
 		for line := range strings.SplitSeq(lexiconText, "\n") {
 			if w, rest, ok := strings.Cut(line, " "); ok {
 				lexicon[w] = rest
 				for k := range strings.FieldsSeq(rest) {
-					isKind[k] = true
+					breadth[k]++
 				}
 			}
 		}
-		for line := range strings.SplitSeq(informalText, "\n") {
-			w, rest, ok := strings.Cut(line, " ")
-			if !ok {
-				continue
-			}
-			all := rest
-			for x := range strings.FieldsSeq(rest) {
-				isKind[x] = true
-				if k := lexicon[x]; k != "" {
-					all += " " + k
-				}
-			}
-			lexicon[w] = all
+		for _, r := range roleKinds {
+			breadth[r] += breadth[roleMark]
 		}
+		delete(breadth, roleMark)
+		addListed(informalText, false)
+		addListed(worldText, true)
 	})
 	return lexicon
 }
+
+// addListed adds a hand-written list's words to the lexicon, each under
+// its listed kinds and their kinds; keep adds them to the word's WordNet
+// kinds instead of replacing those.
+func addListed(list string, keep bool) {
+	for line := range strings.SplitSeq(list, "\n") {
+		w, rest, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		all := rest
+		for x := range strings.FieldsSeq(rest) {
+			if x != roleMark {
+				breadth[x]++
+			}
+			if k := lexicon[x]; k != "" {
+				all += " " + k
+			}
+		}
+		if k := lexicon[w]; keep && k != "" {
+			all = k + " " + all
+		}
+		lexicon[w] = all
+	}
+}
+
+// roleMark is what lexgen writes among an occupation's kinds (its
+// occupationMark); it stands for roleKinds, the words a question about
+// someone's work uses. A word is indexed under them only when the text
+// says someone is one ("I'm a structural engineer", "works as an
+// accountant"), not when it names one met ("saw the nurse", "the plumber
+// is coming").
+const roleMark = "=role"
+
+var roleKinds = strings.Fields("occupation job profession worker living")
+
+// roleReach is how many words after "a", "an" or "as" an occupation may
+// come ("a primary school teacher").
+const roleReach = 3
 
 // Of returns the kinds of the nouns in s, each once, space-separated, in
 // the order first met; "" when it names none.
@@ -72,13 +116,19 @@ func Of(s string) string {
 	var b strings.Builder
 	var seenWords, seenKinds map[string]bool
 	var lower []byte
+	sinceA := roleReach + 1 // words since "a", "an" or "as"
 	for w := range words(s) {
-		if len(w) < 2 {
-			continue
-		}
 		lower = appendLower(lower[:0], w)
-		if len(w) == 2 && !informal(string(lower)) {
-			continue // "gf" and "bf" are words; "it" and "us" are not nouns
+		sinceA++
+		switch string(lower) {
+		case "a", "an", "as":
+			sinceA = 0
+			continue
+		case "the", "my", "our", "your", "his", "her", "their", "this", "that":
+			sinceA = roleReach + 1
+		}
+		if len(w) < 2 || len(w) == 2 && !listed(string(lower)) {
+			continue // "gf" and "gp" are words; "it" and "us" are not nouns
 		}
 		k, ok := lex[string(lower)] // no allocation: the conversion is only a lookup key
 		if !ok {
@@ -95,21 +145,39 @@ func Of(s string) string {
 		}
 		seenWords[string(lower)] = true
 		for kind := range strings.FieldsSeq(k) {
-			if !seenKinds[kind] {
-				seenKinds[kind] = true
-				if b.Len() > 0 {
-					b.WriteByte(' ')
+			switch {
+			case kind != roleMark:
+				addKind(&b, seenKinds, kind)
+			case sinceA <= roleReach:
+				for _, r := range roleKinds {
+					addKind(&b, seenKinds, r)
 				}
-				b.WriteString(kind)
 			}
 		}
 	}
 	return b.String()
 }
 
-// informal reports whether w is one of informal.txt's words.
-func informal(w string) bool {
-	return strings.HasPrefix(informalText, w+" ") || strings.Contains(informalText, "\n"+w+" ")
+// addKind writes kind to b unless seen holds it.
+func addKind(b *strings.Builder, seen map[string]bool, kind string) {
+	if seen[kind] {
+		return
+	}
+	seen[kind] = true
+	if b.Len() > 0 {
+		b.WriteByte(' ')
+	}
+	b.WriteString(kind)
+}
+
+// listed reports whether w is one of informal.txt's or world.txt's words.
+func listed(w string) bool {
+	for _, list := range []string{informalText, worldText} {
+		if strings.HasPrefix(list, w+" ") || strings.Contains(list, "\n"+w+" ") {
+			return true
+		}
+	}
+	return false
 }
 
 // words yields the runs of letters in s.
@@ -150,11 +218,19 @@ func Named(words []string) []string {
 	var out []string
 	for _, w := range words {
 		w = strings.ToLower(w)
-		if isKind[w] || isKind[singular(w)] {
+		if breadth[w] > 0 || breadth[singular(w)] > 0 {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// Breadth is how many of the lexicon's words are of the kind w (0: w
+// names no kind): "kid" a hundred or so, "activity" thousands.
+func Breadth(w string) int {
+	load()
+	w = strings.ToLower(w)
+	return max(breadth[w], breadth[singular(w)])
 }
 
 // singular undoes the regular English plural ("cities", "boxes",

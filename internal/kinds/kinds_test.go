@@ -17,11 +17,26 @@ func TestOf(t *testing.T) {
 		{"My turtles love strawberries", []string{"reptile"}, nil},
 		{"Made lasagna for the kids", []string{"dish", "food"}, nil},
 		{"The children played tennis", []string{"sport", "juvenile"}, nil},
-		{"Just learning the guitar and violin", []string{"instrument"}, []string{"device device"}},
+		{"Just learning the guitar and violin", []string{"instrument"}, nil},
 		// Chat words WordNet lacks (informal.txt), two letters included.
 		{"Went camping with my fam", []string{"family", "social"}, nil},
 		{"My gf got a new pup!", []string{"girlfriend", "friend", "puppy", "dog"}, nil},
 		{"The biz is doing well", []string{"business"}, nil},
+		// World knowledge WordNet lacks (world.txt), added to WordNet's
+		// kinds rather than replacing them.
+		{"Picked up the new Skoda Octavia from the dealer", []string{"car", "vehicle"}, nil},
+		{"Our cockapoo chewed the sofa again", []string{"dog", "canid"}, nil},
+		{"Charged the Tesla overnight", []string{"car", "inventor"}, nil},
+		{"My boss signed off the plan", []string{"manager", "supervisor"}, nil},
+		{"Saw my GP about the rash", []string{"doctor"}, nil},
+		// lexgen's occupations and the people a place is for.
+		{"I'm a structural engineer at Arup", []string{"occupation", "job", "profession"}, nil},
+		{"She works as an accountant in Bristol", []string{"occupation", "living"}, nil},
+		{"My sister is a childminder", []string{"child", "job"}, nil},
+		// An occupation met, not held: no role kinds.
+		{"Saw the nurse about my ankle", []string{"health"}, []string{"occupation", "job", "living"}},
+		{"The plumber is coming on Thursday", []string{"craftsman"}, []string{"occupation", "job"}},
+		{"Dropped Maya at nursery", []string{"child", "kid"}, nil},
 		{"Is it us or them?", nil, nil},
 		{"ok thanks, see you", nil, nil},
 		{"", nil, nil},
@@ -35,6 +50,11 @@ func TestOf(t *testing.T) {
 		for _, w := range tc.want {
 			if set[w] == 0 {
 				t.Errorf("Of(%q) = %q, want %q among them", tc.text, got, w)
+			}
+		}
+		for _, w := range tc.not {
+			if set[w] > 0 {
+				t.Errorf("Of(%q) = %q, want no %q", tc.text, got, w)
 			}
 		}
 		for w, n := range set {
@@ -71,5 +91,15 @@ func BenchmarkOf(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		Of(s)
+	}
+}
+
+func TestBreadth(t *testing.T) {
+	kid, activity, none := Breadth("kids"), Breadth("activity"), Breadth("zzzzq")
+	if kid == 0 || activity <= 10*kid || none != 0 {
+		t.Errorf("Breadth: kids %d, activity %d, zzzzq %d; want kids > 0, activity far more, zzzzq 0", kid, activity, none)
+	}
+	if Breadth("occupation") < 1000 {
+		t.Errorf("Breadth(occupation) = %d: the occupations lexgen marks are not counted", Breadth("occupation"))
 	}
 }

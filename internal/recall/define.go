@@ -68,21 +68,29 @@ const gapHits = 50
 
 // gapDefinitions returns, for each of the question's words that none of
 // the best lexical hits holds (the vocabulary gap: "steakhouse" where the
-// memory says "meat"), the words of its definition. A hit holds a word
-// when its text contains the word's stem.
+// memory says "meat"), the words of its definition.
 func gapDefinitions(words []string, hits []store.MemoryHit) map[string][]string {
 	var out map[string][]string
-	var lower []string
-	for _, w := range words {
-		d := Define(w)
-		if d == nil {
-			continue
-		}
-		if lower == nil {
-			for _, h := range hits[:min(len(hits), gapHits)] {
-				lower = append(lower, strings.ToLower(h.Text))
+	for _, w := range gapWords(words, hits) {
+		if d := Define(w); d != nil {
+			if out == nil {
+				out = map[string][]string{}
 			}
+			out[w] = d
 		}
+	}
+	return out
+}
+
+// gapWords are the words none of the best hits holds: a hit holds a word
+// when its text contains the word's stem.
+func gapWords(words []string, hits []store.MemoryHit) []string {
+	var lower []string
+	for _, h := range hits[:min(len(hits), gapHits)] {
+		lower = append(lower, strings.ToLower(h.Text))
+	}
+	var out []string
+	for _, w := range words {
 		s := stem(strings.ToLower(w))
 		held := false
 		for _, l := range lower {
@@ -92,10 +100,7 @@ func gapDefinitions(words []string, hits []store.MemoryHit) map[string][]string 
 			}
 		}
 		if !held {
-			if out == nil {
-				out = map[string][]string{}
-			}
-			out[w] = d
+			out = append(out, w)
 		}
 	}
 	return out

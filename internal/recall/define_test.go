@@ -130,3 +130,51 @@ func FuzzDefine(f *testing.F) {
 		}
 	})
 }
+
+// TestKindHitsCloseTheGap: a question word some memory holds by kind
+// ("car": a sedan is one) is no vocabulary gap, so its definition (a motor
+// vehicle; a motor is a machine) does not carry "the washing machine" over
+// the floor beside the answer.
+func TestKindHitsCloseTheGap(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, role: "user", content: "Bought a second-hand sedan from the garage on Mill Lane."},
+		{at: day0.Add(time.Hour), role: "user", content: "The washing machine is leaking again."},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What car do I drive?", AsOf: day0.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || len(res.Items) == 0 || !strings.Contains(res.Items[0].Text, "sedan") {
+		t.Fatalf("found=%v items=%v; want the sedan first", res.Found, ids(res.Items))
+	}
+	for _, it := range res.Items {
+		if strings.Contains(it.Text, "washing machine") {
+			t.Errorf("the washing machine is offered for a question about a car: %v", ids(res.Items))
+		}
+	}
+}
+
+// TestRelatedKindsBridgeTheGap: a question word nothing stored holds
+// ("children") reaches a memory by the kinds of its related words (kid:
+// a preschool is for children), past the floor, while memories that hold
+// neither stay out; with related words switched off nothing is found.
+func TestRelatedKindsBridgeTheGap(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, role: "user", content: "Leo starts at the preschool on Monday, I still need name labels."},
+		{at: day0.Add(time.Hour), role: "user", content: "The goat's cheese tart at the farm shop was lovely."},
+		{at: day0.Add(2 * time.Hour), role: "user", content: "Council tax direct debit set up for the year."},
+	})
+	q := Query{Text: "Do I have children?", AsOf: day0.Add(48 * time.Hour), Explain: true}
+	res, err := (&Engine{}).Recall(t.Context(), a, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || len(res.Items) != 1 || !strings.Contains(res.Items[0].Text, "Leo") || res.Items[0].Explain.ByKind == 0 {
+		t.Fatalf("found=%v items=%v; want only the preschool memory, found by kind", res.Found, ids(res.Items))
+	}
+	off := &Engine{Tuning: DefaultTuning}
+	off.Tuning.NoExpansion = true
+	if res, err = off.Recall(t.Context(), a, q); err != nil || res.Found {
+		t.Errorf("without related words: found=%v items=%v err=%v; want nothing found", res.Found, ids(res.Items), err)
+	}
+}

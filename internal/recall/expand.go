@@ -33,16 +33,49 @@ func lexicon() map[string][]string {
 }
 
 // Expand returns words related to the query's (synonyms and broader
-// concepts) from the built-in lexicon.
+// concepts) from the built-in lexicon. An inflected word ("married",
+// "children") has its base form's related words as well as any of its own
+// ("planning" the noun is not "plan" the verb): the lexicon holds base
+// forms, and irregular ones as lexgen found them in WordNet.
 func Expand(words []string) []string {
 	lex := lexicon()
 	var out []string
 	for _, w := range words {
-		rel, ok := lex[w]
-		if !ok {
-			rel = lex[stem(w)]
-		}
+		rel, own := lex[w]
 		out = append(out, rel...)
+		if b := baseForm(lex, w); b != "" && b != w {
+			out = append(out, lex[b]...)
+		} else if !own {
+			out = append(out, lex[stem(w)]...)
+		}
 	}
 	return out
+}
+
+// inflections are WordNet's detachment rules (its "morphy"), nouns', verbs'
+// and adjectives' in that order: a suffix and what replaces it.
+var inflections = [][2]string{
+	{"ies", "y"}, {"ches", "ch"}, {"shes", "sh"}, {"xes", "x"}, {"ses", "s"}, {"s", ""},
+	{"ied", "y"}, {"ed", "e"}, {"ed", ""}, {"ing", "e"}, {"ing", ""}, {"es", "e"}, {"es", ""},
+	{"er", ""}, {"est", ""}, {"er", "e"}, {"est", "e"},
+}
+
+// baseForm is the first base form of w the lexicon holds, undoing a regular
+// inflection and a doubled final consonant ("planned": plan), or "".
+func baseForm(lex map[string][]string, w string) string {
+	for _, in := range inflections {
+		s, ok := strings.CutSuffix(w, in[0])
+		if !ok || len(s) < 2 {
+			continue
+		}
+		if _, ok := lex[s+in[1]]; ok {
+			return s + in[1]
+		}
+		if n := len(s); in[1] == "" && n > 2 && s[n-1] == s[n-2] {
+			if _, ok := lex[s[:n-1]]; ok {
+				return s[:n-1]
+			}
+		}
+	}
+	return ""
 }

@@ -128,11 +128,13 @@ type ranker struct {
 	// (the request's bounds narrowed by the question's own).
 	asOf, since, until time.Time
 	intent             when.Range
-	words              []string // searched for: the question's, less its date and the speakers it names
-	names              []string // the proper names it uses, lowercased
-	people             []string // those of names that name people (peopleNamed)
-	speakers           []string // those of names that speak in the hits
-	defs               map[string][]string
+	words              []string            // searched for: the question's, less its date and the speakers it names
+	names              []string            // the proper names it uses, lowercased
+	people             []string            // those of names that name people (peopleNamed)
+	speakers           []string            // those of names that speak in the hits
+	defs               map[string][]string // the gap words' definitions
+	relKinds           map[string][]string // words' related words that name kinds
+	kindHits           []store.MemoryHit   // the hits by kind, their kinds added to the text
 	base               store.SearchOptions // the filters every memory search keeps
 	memHits            []store.MemoryHit   // the hits of words, best first
 	cands              map[string]*cand

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -323,6 +324,18 @@ func TestExpand(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("Expand: %q missing from %v", want, got)
+		}
+	}
+}
+
+// TestExpandInflections: a question's words are inflected ("cities",
+// "married", "driving", "children") where the lexicon holds base forms;
+// each reaches its base form's related words.
+func TestExpandInflections(t *testing.T) {
+	for word, want := range map[string]string{"cities": "metropolis", "married": "wed", "driving": "operate",
+		"teaches": "instruct", "planned": "intend", "children": "youngster", "taught": "instruct", "dogs": "canid"} {
+		if got := Expand([]string{word}); !slices.Contains(got, want) {
+			t.Errorf("Expand(%q) = %v, want %q among it", word, got, want)
 		}
 	}
 }

@@ -293,6 +293,14 @@ CREATE TABLE profile_lines (
 CREATE INDEX profile_lines_claim ON profile_lines(subject COLLATE NOCASE, key, valid_from);
 CREATE INDEX profile_lines_current ON profile_lines(valid_from) WHERE valid_to IS NULL AND removed = 0;
 `,
+	// 12: the kinds lexicon learned occupations
+	// ("engineer": occupation, job), the people a place is for ("nursery":
+	// child) and world knowledge WordNet lacks ("Skoda": car, "cockapoo":
+	// dog): every memory is indexed afresh.
+	`
+INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
+INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

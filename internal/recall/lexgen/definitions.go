@@ -41,6 +41,14 @@ var (
 	tokenRE = regexp.MustCompile(`[a-z]+`)
 )
 
+// firstClause is a definition's first clause, before its examples and
+// without its parentheses.
+func firstClause(g string) string {
+	g, _, _ = strings.Cut(g, ";")
+	g, _, _ = strings.Cut(g, `"`)
+	return parenRE.ReplaceAllString(g, "")
+}
+
 func runDefinitions(dict, kindsPath, out string, maxRel int) error {
 	nouns, err := readData(filepath.Join(dict, "data.noun"))
 	if err != nil {
@@ -84,20 +92,16 @@ func runDefinitions(dict, kindsPath, out string, maxRel int) error {
 		}
 		return w
 	}
-	alpha := regexp.MustCompile(`^[a-z]{3,}$`)
 	words := make([]string, 0, len(first))
 	for w, s := range first {
-		if s.pos == "n" && alpha.MatchString(w) {
+		if s.pos == "n" && alphaWord(w) {
 			words = append(words, w)
 		}
 	}
 	sort.Strings(words)
 	var lines []string
 	for _, w := range words {
-		g := nouns[first[w].offset].gloss
-		g, _, _ = strings.Cut(g, ";")
-		g, _, _ = strings.Cut(g, `"`)
-		g = parenRE.ReplaceAllString(g, "")
+		g := firstClause(nouns[first[w].offset].gloss)
 		var defs []string
 		for _, t := range tokenRE.FindAllString(strings.ToLower(g), -1) {
 			t = singular(t)
@@ -117,7 +121,7 @@ func runDefinitions(dict, kindsPath, out string, maxRel int) error {
 		}
 		rel := slices.Clone(defs)
 		for _, d := range defs {
-			k := kinds[d]
+			k := slices.DeleteFunc(slices.Clone(kinds[d]), func(k string) bool { return k == occupationMark })
 			rel = append(rel, k[:min(definitionKinds, len(k))]...)
 		}
 		lines = append(lines, w+" "+strings.Join(rel, " "))

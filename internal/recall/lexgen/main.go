@@ -7,9 +7,13 @@
 // corpus), its most frequent sense gives the related words: the other
 // words of that synset, of its direct hypernyms ("penicillin" → antibiotic)
 // and, for adjectives, its derivationally related nouns ("allergic" →
-// allergy). Only common single words are kept, at most -max per entry.
-// Lines are "word related related ...", sorted. The licence notice is in
-// ../LEXICON-LICENSE.
+// allergy), at most -max of them; then, beyond those, at most -derived of
+// the words derived from the word itself in that sense, whatever their
+// part of speech ("drive" → driver, "marry" → marriage, "teach" →
+// teacher, "allergy" → allergic). Irregular inflections ("children",
+// "taught") take their base form's line. Only common single words are
+// kept. Lines are "word related related ...", sorted. The licence notice
+// is in ../LEXICON-LICENSE.
 package main
 
 import (
@@ -18,12 +22,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 )
 
 type synset struct {
+	lexfile  string // the lexicographer file's number: "18" is noun.person
 	words    []string
 	rawWords []string // every lemma, compounds included ("musical_instrument")
 	gloss    string   // the definition and examples
@@ -39,16 +45,20 @@ type ptr struct {
 	sym    string
 	offset string
 	pos    string
+	// src and dst are the lemmas a lexical pointer joins, numbered from 1
+	// in their synsets; 0 for a pointer between whole synsets.
+	src, dst int
 }
 
 func main() {
 	dict := flag.String("dict", "/usr/share/wordnet", "WordNet database directory")
 	out := flag.String("out", "lexicon.txt", "output file")
 	maxRel := flag.Int("max", 6, "related words per entry")
+	derived := flag.Int("derived", 0, "derived words per entry beyond -max (the concept lexicon only)")
 	categories := flag.Bool("categories", false, "write the category lexicon (a noun's broader kinds) instead")
 	definitions := flag.String("definitions", "", "write the definitions lexicon instead, taking kinds from this category lexicon")
 	flag.Parse()
-	run := run
+	run := func(dict, out string, maxRel int) error { return runConcepts(dict, out, maxRel, *derived) }
 	switch {
 	case *categories:
 		run = runCategories
@@ -63,75 +73,155 @@ func main() {
 
 var posFiles = map[string]string{"n": "noun", "v": "verb", "a": "adj", "r": "adv"}
 
-func run(dict, out string, maxRel int) error {
-	data := map[string]map[string]synset{} // pos → offset → synset
+// wordNet is the parts of WordNet the concept lexicon is made from.
+type wordNet struct {
+	data   map[string]map[string]synset // pos → offset → synset
+	common map[string]bool              // words with sense-tagged uses
+	first  map[string]*sense            // each word's most used part of speech's first sense
+}
+
+func runConcepts(dict, out string, maxRel, derived int) error {
+	wn := wordNet{data: map[string]map[string]synset{}}
 	for _, pos := range []string{"n", "v", "a", "r"} {
 		d, err := readData(filepath.Join(dict, "data."+posFiles[pos]))
 		if err != nil {
 			return err
 		}
-		data[pos] = d
+		wn.data[pos] = d
 	}
-	// common: words with sense-tagged uses; first: each word's most used
-	// part of speech's first sense.
-	common, first, err := readIndexes(dict)
-	if err != nil {
+	var err error
+	if wn.common, wn.first, err = readIndexes(dict); err != nil {
 		return err
 	}
-	ok := func(w string) bool {
-		if !common[w] || len(w) < 3 {
+	lines := map[string][]string{}
+	for w := range wn.first {
+		if rel := wn.concepts(w, maxRel, derived); len(rel) > 0 {
+			lines[w] = rel
+		}
+	}
+	if err := addInflections(dict, lines); err != nil {
+		return err
+	}
+	return writeLexicon(out, lines)
+}
+
+// ok reports whether w is a common single word of at least three letters.
+func (wn wordNet) ok(w string) bool { return wn.common[w] && alphaWord(w) }
+
+// alphaWord reports whether w is a single word of at least three letters.
+func alphaWord(w string) bool {
+	if len(w) < 3 {
+		return false
+	}
+	for _, r := range w {
+		if r < 'a' || r > 'z' {
 			return false
 		}
-		for _, r := range w {
-			if r < 'a' || r > 'z' {
-				return false
+	}
+	return true
+}
+
+// concepts are w's related words: its first sense's synonyms and direct
+// hypernyms (and an adjective's related nouns), at most maxRel, then at
+// most derived words derived from w itself.
+func (wn wordNet) concepts(w string, maxRel, derived int) []string {
+	if !wn.ok(w) {
+		return nil
+	}
+	seen := map[string]bool{w: true}
+	var rel []string
+	limit := maxRel
+	add := func(x string) {
+		x = strings.ToLower(x)
+		if len(rel) < limit && wn.ok(x) && !seen[x] {
+			seen[x] = true
+			rel = append(rel, x)
+		}
+	}
+	pos := wn.first[w].pos
+	s := wn.data[pos][wn.first[w].offset]
+	for _, x := range s.words {
+		add(x)
+	}
+	for _, p := range s.ptrs {
+		switch {
+		case p.sym == "@" || p.sym == "@i": // hypernym
+			for _, x := range wn.data[p.pos][p.offset].words {
+				add(x)
+			}
+		case p.sym == "+" && pos == "a", p.sym == "\\" && pos == "a":
+			for _, x := range wn.data[p.pos][p.offset].words {
+				add(x)
 			}
 		}
-		return true
 	}
-	var lines []string
-	words := make([]string, 0, len(first))
-	for w := range first {
+	// A derived word need not be common: it is the same word in another
+	// part of speech ("allergic" is rare in WordNet's corpus).
+	limit = len(rel) + derived
+	for _, x := range wn.derivedFrom(w, s) {
+		if x = strings.ToLower(x); len(rel) < limit && alphaWord(x) && !seen[x] {
+			seen[x] = true
+			rel = append(rel, x)
+		}
+	}
+	return rel
+}
+
+// derivedFrom is the words WordNet derives from w in s, nouns first: the
+// nouns derived from w's own lemma ("drive" → driver), then from its
+// synonyms' ("live", "dwell" → dwelling), then what else w's lemma gives
+// ("allergy" → allergic).
+func (wn wordNet) derivedFrom(w string, s synset) []string {
+	var own, syn, other []string
+	for _, p := range s.ptrs {
+		t := wn.data[p.pos][p.offset]
+		if p.sym != "+" || p.src < 1 || p.src > len(s.rawWords) || p.dst < 1 || p.dst > len(t.rawWords) {
+			continue
+		}
+		x := t.rawWords[p.dst-1]
+		switch mine := strings.EqualFold(s.rawWords[p.src-1], w); {
+		case mine && p.pos == "n":
+			own = append(own, x)
+		case p.pos == "n":
+			syn = append(syn, x)
+		case mine:
+			other = append(other, x)
+		}
+	}
+	return append(append(own, syn...), other...)
+}
+
+// addInflections gives each irregular inflection WordNet lists
+// ("children child", "taught teach") its base form's line, unless it has
+// one of its own.
+func addInflections(dict string, lines map[string][]string) error {
+	for _, pos := range []string{"noun", "verb"} {
+		b, err := os.ReadFile(filepath.Join(dict, pos+".exc"))
+		if err != nil {
+			return fmt.Errorf("read WordNet exceptions: %w", err)
+		}
+		for line := range strings.SplitSeq(string(b), "\n") {
+			fs := strings.Fields(line)
+			if len(fs) == 2 && lines[fs[0]] == nil && lines[fs[1]] != nil && alphaWord(fs[0]) {
+				lines[fs[0]] = slices.DeleteFunc(slices.Clone(lines[fs[1]]), func(x string) bool { return x == fs[0] })
+			}
+		}
+	}
+	return nil
+}
+
+// writeLexicon writes "word related related ..." lines, sorted.
+func writeLexicon(out string, lines map[string][]string) error {
+	words := make([]string, 0, len(lines))
+	for w := range lines {
 		words = append(words, w)
 	}
 	sort.Strings(words)
+	var b strings.Builder
 	for _, w := range words {
-		if !ok(w) {
-			continue
-		}
-		seen := map[string]bool{w: true}
-		var rel []string
-		add := func(x string) {
-			x = strings.ToLower(x)
-			if len(rel) < maxRel && ok(x) && !seen[x] {
-				seen[x] = true
-				rel = append(rel, x)
-			}
-		}
-		{
-			pos, off := first[w].pos, first[w].offset
-			s := data[pos][off]
-			for _, x := range s.words {
-				add(x)
-			}
-			for _, p := range s.ptrs {
-				switch {
-				case p.sym == "@" || p.sym == "@i": // hypernym
-					for _, x := range data[p.pos][p.offset].words {
-						add(x)
-					}
-				case p.sym == "+" && pos == "a", p.sym == "\\" && pos == "a":
-					for _, x := range data[p.pos][p.offset].words {
-						add(x)
-					}
-				}
-			}
-		}
-		if len(rel) > 0 {
-			lines = append(lines, w+" "+strings.Join(rel, " "))
-		}
+		b.WriteString(w + " " + strings.Join(lines[w], " ") + "\n")
 	}
-	return os.WriteFile(out, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	return os.WriteFile(out, []byte(b.String()), 0o644)
 }
 
 // readIndexes reads every part of speech's index: which words are common,
@@ -212,7 +302,7 @@ func readData(path string) (map[string]synset, error) {
 		if err != nil || len(fs) < 4+2*int(n)+1 {
 			continue
 		}
-		var s synset
+		s := synset{lexfile: fs[1]}
 		for i := range int(n) {
 			w := fs[4+2*i]
 			if j := strings.IndexByte(w, '('); j >= 0 { // adjective markers: "(a)"
@@ -233,7 +323,11 @@ func readData(path string) (map[string]synset, error) {
 			if k+3 > len(fs) {
 				break
 			}
-			s.ptrs = append(s.ptrs, ptr{sym: fs[k], offset: fs[k+1], pos: strings.Replace(fs[k+2], "s", "a", 1)})
+			p := ptr{sym: fs[k], offset: fs[k+1], pos: strings.Replace(fs[k+2], "s", "a", 1)}
+			if st, err := strconv.ParseUint(fs[k+3], 16, 16); err == nil {
+				p.src, p.dst = int(st>>8), int(st&0xff)
+			}
+			s.ptrs = append(s.ptrs, p)
 			k += 4
 		}
 		s.gloss = gloss
