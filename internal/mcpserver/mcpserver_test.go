@@ -182,14 +182,14 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 	mustContain(t, "consolidate again", got, "Nothing to consolidate")
 
 	got = call(t, cs, "facts", with("entity", "Alice"), false)
-	mustContain(t, "facts", got, "Alice · role: CTO (since 2026-03-02; from memory:2)")
+	mustContain(t, "facts", got, "Alice · job_title: CTO (since 2026-03-02; from memory:2)")
 	m := citation.FindStringSubmatch(got)
 	if m == nil || m[1] != "fact" {
 		t.Fatalf("no fact citation in %q", got)
 	}
 	cto := m[0]
 	got = call(t, cs, "facts", with("entity", "Alice", "history", true), false)
-	mustContain(t, "facts with history", got, "role: engineer", "superseded by "+cto)
+	mustContain(t, "facts with history", got, "job_title: engineer", "superseded by "+cto)
 
 	got = call(t, cs, "forget", with("id", cto), false)
 	mustContain(t, "forget a fact", got, "Rejected "+cto, "stays rejected")

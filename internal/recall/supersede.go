@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -178,25 +179,19 @@ type stated struct {
 // "new number: 0687 220 915" is the user's phone, as the night will key it),
 // and for each the values an older fact or memory among them gave the same
 // attribute. Those values are stale, the facts holding them outdated, and
-// the memory stating the newest value is kept whatever else it says.
+// the memory stating the newest value is kept whatever else it says. Only a
+// memory the night has not read yet can make a value stale: without one,
+// no memory text is read at all.
 func (r *ranker) replacedValues(items []Item) (stale [][]string, newest, outdated map[int]bool) {
-	claims := map[string][]stated{}
 	top := items[:min(len(items), r.k)]
-	for i, it := range top {
-		c := r.cands[it.ID]
-		switch {
-		case c == nil:
-		case c.fact != nil && c.fact.Attribute != "":
-			k := c.fact.Entity + "\x00" + c.fact.Attribute
-			claims[k] = append(claims[k], stated{i, joinWords(c.fact.Value), c.hit.Timestamp})
-		case it.Kind == "memory" && r.e.Claims != nil:
-			for _, f := range r.e.Claims(c.hit.Text, c.hit.Role) {
-				k := f.Entity + "\x00" + f.Key
-				claims[k] = append(claims[k], stated{i, joinWords(f.Value), c.hit.Timestamp})
-			}
-		}
-	}
+	claims := r.claimsOf(top, r.unconsolidated())
 	newest, outdated = map[int]bool{}, map[int]bool{}
+	if len(claims) == 0 {
+		return nil, newest, outdated
+	}
+	for k, cs := range r.claimsOf(top, nil) {
+		claims[k] = appendNew(claims[k], cs)
+	}
 	for _, cs := range claims {
 		last := cs[0]
 		for _, c := range cs[1:] {
@@ -216,6 +211,50 @@ func (r *ranker) replacedValues(items []Item) (stale [][]string, newest, outdate
 		}
 	}
 	return stale, newest, outdated
+}
+
+// claimsOf is the one-valued claims of the items by entity and key: those
+// of the memories in only when only is not nil, else those of every memory
+// and fact.
+func (r *ranker) claimsOf(top []Item, only map[string]bool) map[string][]stated {
+	claims := map[string][]stated{}
+	for i, it := range top {
+		c := r.cands[it.ID]
+		switch {
+		case c == nil || (only != nil && !only[it.ID]):
+		case c.fact != nil && c.fact.Attribute != "":
+			k := c.fact.Entity + "\x00" + c.fact.Attribute
+			claims[k] = append(claims[k], stated{i, joinWords(c.fact.Value), c.hit.Timestamp})
+		case it.Kind == "memory" && r.e.Claims != nil:
+			for _, f := range r.e.Claims(c.hit.Text, c.hit.Role) {
+				k := f.Entity + "\x00" + f.Key
+				claims[k] = append(claims[k], stated{i, joinWords(f.Value), c.hit.Timestamp})
+			}
+		}
+	}
+	return claims
+}
+
+// unconsolidated is the ids of the memories among the candidates no night
+// has read.
+func (r *ranker) unconsolidated() map[string]bool {
+	ids := map[string]bool{}
+	for id, c := range r.cands {
+		if c.hit.Kind == "memory" && !c.hit.Consolidated {
+			ids[id] = true
+		}
+	}
+	return ids
+}
+
+// appendNew appends to a the claims of b it lacks.
+func appendNew(a, b []stated) []stated {
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			a = append(a, x)
+		}
+	}
+	return a
 }
 
 func joinWords(s string) string { return strings.Join(text.Words(s), " ") }

@@ -119,3 +119,26 @@ func TestDayRecordLosesTheStaleSentence(t *testing.T) {
 		t.Errorf("the stale car is offered:\n%s", res.Context)
 	}
 }
+
+// TestConsolidatedMemoriesAreNotReadForClaims: when the night has read
+// every memory among the candidates, their facts already carry their
+// claims, and recall reads no memory text for them.
+func TestConsolidatedMemoriesAreNotReadForClaims(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	a := agentWith(t, []turn{{jan, "s1", "user", "My phone number is 0612 448 731.", nil}})
+	if _, err := a.CommitConsolidation(t.Context(), store.Commit{
+		Record: store.Consolidation{Date: "2026-01-14", Summary: "My phone number is 0612 448 731.", SourceIDs: []int64{1}, Model: "offline"},
+		Run:    store.Run{Day: "2026-01-14", Provider: "offline", Status: store.RunOK}, Now: jan.Add(14 * time.Hour),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	read := 0
+	e := &Engine{Claims: func(string, string) []Claim { read++; return nil }}
+	res, err := e.Recall(t.Context(), a, Query{Text: "what is my phone number?", AsOf: jan.Add(48 * time.Hour)})
+	if err != nil || len(res.Items) == 0 {
+		t.Fatalf("recall = %v, %v; want the memory", res.Items, err)
+	}
+	if read != 0 {
+		t.Errorf("Claims read %d memories, want none: every one is consolidated", read)
+	}
+}

@@ -20,16 +20,7 @@ func fileMems(src string, texts ...string) []Memory {
 
 func searchIDs(t *testing.T, a *Agent, term string) []int64 {
 	t.Helper()
-	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{term}, Limit: 100})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ids []int64
-	for _, h := range hits {
-		ids = append(ids, h.ID)
-	}
-	slices.Sort(ids)
-	return ids
+	return searchIDsUntil(t, a, term, time.Time{})
 }
 
 func commit(t *testing.T, a *Agent, ch FileChange) FileResult {

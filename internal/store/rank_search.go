@@ -18,7 +18,7 @@ type MemoryHit struct {
 	Entities []string // entity texts, as derived at capture
 }
 
-const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities`
+const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities, m.consolidated`
 
 // SearchMemories returns the Limit best memories by BM25 among those
 // matching any term (the Window newest matches, or all), with their scores.
@@ -191,14 +191,15 @@ func (a *Agent) memoryHits(ctx context.Context, sql string, args []any) ([]Memor
 // scanMemoryHit reads a row of memoryHitColumns and a BM25 score.
 func scanMemoryHit(s *sqlite3.Stmt) (MemoryHit, error) {
 	h := MemoryHit{Hit: Hit{
-		Kind:       "memory",
-		ID:         s.ColumnInt64(0),
-		Timestamp:  storedTime(s.ColumnInt64(1)),
-		SessionID:  s.ColumnText(2),
-		Role:       s.ColumnText(3),
-		Text:       s.ColumnText(4),
-		Importance: s.ColumnFloat(5),
-		BM25:       s.ColumnFloat(8),
+		Kind:         "memory",
+		ID:           s.ColumnInt64(0),
+		Timestamp:    storedTime(s.ColumnInt64(1)),
+		SessionID:    s.ColumnText(2),
+		Role:         s.ColumnText(3),
+		Text:         s.ColumnText(4),
+		Importance:   s.ColumnFloat(5),
+		BM25:         s.ColumnFloat(9),
+		Consolidated: s.ColumnBool(8),
 	}, Source: s.ColumnText(6)}
 	var ents []Entity
 	if raw := s.ColumnRawText(7); len(raw) > 2 && json.Unmarshal(raw, &ents) == nil {

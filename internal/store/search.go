@@ -20,6 +20,8 @@ type Hit struct {
 	Text       string
 	Importance float64 // memories: importance; facts: confidence; consolidations: 0.5
 	BM25       float64 // FTS5 bm25(): lower is better, 0 when not from a text match
+	// Consolidated: a memory a night has read (its claims are facts by now).
+	Consolidated bool
 }
 
 // SearchOptions narrow the searches recall ranks. Terms are matched with

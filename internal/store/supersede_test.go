@@ -39,10 +39,11 @@ func insertAt(t *testing.T, a *Agent, said map[string]time.Time, order ...string
 	return ids
 }
 
-// phoneHits is which of the memories a search for "phone" finds as of until.
-func phoneHits(t *testing.T, a *Agent, until time.Time) []int64 {
+// searchIDsUntil is the sorted ids of the memories a search for term finds
+// as of until.
+func searchIDsUntil(t *testing.T, a *Agent, term string, until time.Time) []int64 {
 	t.Helper()
-	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{"phone"}, Until: until, Limit: 10})
+	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{term}, Until: until, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,6 +53,23 @@ func phoneHits(t *testing.T, a *Agent, until time.Time) []int64 {
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+// phoneHits is which of the memories a search for "phone" finds as of until.
+func phoneHits(t *testing.T, a *Agent, until time.Time) []int64 {
+	t.Helper()
+	return searchIDsUntil(t, a, "phone", until)
+}
+
+// phoneChange is an agent told an old number in January and a new one in
+// May, not yet consolidated: the memories' ids by content, and the two times.
+func phoneChange(t *testing.T) (a *Agent, ids map[string]int64, jan, may time.Time) {
+	t.Helper()
+	jan = time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may = time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	said := map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may}
+	a = acquire(t, openTest(t, Options{}), "main")
+	return a, insertAt(t, a, said, "my phone is 0612", "new phone: 0687"), jan, may
 }
 
 // TestSupersededMemories: when a single-valued fact is superseded, the
@@ -119,11 +137,7 @@ func TestSupersededMemories(t *testing.T) {
 // Retires does not name (an attribute of several values, or no Retires)
 // leaves its memories current.
 func TestMultiValuedFactsRetireNoMemory(t *testing.T) {
-	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
-	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
-	said := map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may}
-	a := acquire(t, openTest(t, Options{}), "main")
-	ids := insertAt(t, a, said, "my phone is 0612", "new phone: 0687")
+	a, ids, jan, may := phoneChange(t)
 	supersedeDay(t, a, jan, ids["my phone is 0612"], "0612", nil)
 	supersedeDay(t, a, may, ids["new phone: 0687"], "0687", func(string) bool { return false })
 	if m, err := a.Get(t.Context(), ids["my phone is 0612"]); err != nil || m.SupersededBy != nil {
@@ -137,11 +151,7 @@ func TestMultiValuedFactsRetireNoMemory(t *testing.T) {
 // TestForgottenSuccessor: forgetting the memory that stated the new value
 // makes the one it superseded current again, naming no gone memory.
 func TestForgottenSuccessor(t *testing.T) {
-	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
-	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
-	said := map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may}
-	a := acquire(t, openTest(t, Options{}), "main")
-	ids := insertAt(t, a, said, "my phone is 0612", "new phone: 0687")
+	a, ids, jan, may := phoneChange(t)
 	onePhone := func(attr string) bool { return attr == "phone" }
 	supersedeDay(t, a, jan, ids["my phone is 0612"], "0612", onePhone)
 	supersedeDay(t, a, may, ids["new phone: 0687"], "0687", onePhone)
