@@ -402,7 +402,10 @@ trim:
 			initial = false // "Thanks Bob": Bob no longer opens the sentence
 		case t.cls&connector != 0:
 		case initial && e.common(from):
-			// the next word opens the sentence now
+			// The next word opens the sentence now, unless the opener is
+			// a verb done to someone: "Interviewed Rosa" names Rosa,
+			// "Discussed Budget" is a heading.
+			initial = !e.is(from, personVerb)
 		default:
 			break trim
 		}

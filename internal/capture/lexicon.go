@@ -27,6 +27,7 @@ const (
 	filler
 	commonNoun
 	nameVerb
+	personVerb
 	smallTalkWord
 	vague
 	emphasis
@@ -47,7 +48,7 @@ var lexicon = func() map[string]class {
 		{yearPreposition, yearPrepositions}, {currencyCode, currencyCodes},
 		{currencyWord, currencyWords}, {scaleWord, scaleWords},
 		{abbreviation, abbreviations}, {connector, connectors},
-		{filler, fillers}, {commonNoun, commonNouns}, {nameVerb, nameVerbs},
+		{filler, fillers}, {commonNoun, commonNouns}, {nameVerb, nameVerbs}, {personVerb, personVerbs},
 		{smallTalkWord, smallTalk}, {vague, vagueWords}, {emphasis, emphasisWords},
 		{obligation, obligationWords}, {decision, decisionWords},
 		{preference, preferenceWords},
@@ -211,6 +212,16 @@ var nameVerbs = []string{
 	"also", "always", "never", "really", "still", "isn't", "wasn't",
 	"doesn't", "didn't", "won't", "can't", "hasn't", "hadn't", "wouldn't",
 	"couldn't", "shouldn't", "to", "and", "or",
+}
+
+// personVerbs, opening a note, are done to someone, so the capitalised word
+// after them is a name even at the start of a sentence: "Interviewed Rosa
+// for the data role", "Phoned Okonkwo about the invoice".
+var personVerbs = []string{
+	"interviewed", "met", "meeting", "called", "phoned", "rang", "emailed", "texted", "messaged",
+	"pinged", "visited", "hired", "thanked", "invited", "asked", "told", "paid", "saw", "helped",
+	"congratulated", "introduced", "reminded", "interviewing", "calling", "emailing", "texting",
+	"visiting", "thanking", "inviting", "asking", "telling", "paying", "seeing", "helping",
 }
 
 // vagueWords are too general to be topics, yet may start a name ("New

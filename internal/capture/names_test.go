@@ -16,6 +16,10 @@ func TestNames(t *testing.T) {
 		{"Parents' evening: Leo's teacher says he reads two levels ahead.", []string{"Leo"}},
 		{"He wants the earn-out tied to revenue, not profit.", nil},
 		{"Went to the gym on Friday at 6pm, paid $12.", nil},
+		// After an opener done to someone, the capitalised word is a name.
+		{"Interviewed Rosa for the data role, she wants 72k.", []string{"Rosa"}},
+		{"Phoned Okonkwo about the invoice.", []string{"Okonkwo"}},
+		{"Discussed budget cuts with Ines.", []string{"Ines"}},
 	} {
 		got := Names(c.s)
 		if !slices.Equal(got, c.want) {
