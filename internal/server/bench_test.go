@@ -13,6 +13,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/benchdata"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -32,7 +33,9 @@ func loadSet(b *testing.B) *benchdata.Set {
 
 func benchServer(b *testing.B) (*httptest.Server, *store.Store) {
 	b.Helper()
-	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), DedupWindow: 24 * time.Hour, Kinds: kinds.Of})
+	// The daemon's group-commit window, so concurrent singles share commits as they do there.
+	window := time.Duration(config.Default().Storage.GroupCommitWindow)
+	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), DedupWindow: 24 * time.Hour, Kinds: kinds.Of, GroupCommitWindow: window})
 	if err != nil {
 		b.Fatal(err)
 	}
