@@ -29,6 +29,9 @@ type target struct {
 	single func(m benchdata.Memory) error
 	batch  func(ms []benchdata.Memory) error
 	recall func(q string) error
+	// remote: the work is done by another process (the peer), whose CPU
+	// this one cannot count; only its wall rates are reported.
+	remote bool
 }
 
 // benchClient keeps eight connections per host alive, one per client.
@@ -106,37 +109,71 @@ func openPeer(b *testing.B) target {
 			return postJSON(url+"memories", map[string]any{"memories": ins(ms)}, 201)
 		},
 		recall: func(q string) error { return postJSON(url+"context", map[string]any{"query": q}, 200) },
+		remote: true,
+	}
+}
+
+// rate is memories a second of wall time and of this process's CPU time
+// (server and clients together, or the raw file's): on a machine other
+// jobs share, the CPU rate is the one that holds still between runs.
+type rate struct{ wall, cpu float64 }
+
+// timed runs fn on n memories and returns its rate.
+func timed(b *testing.B, t target, n int, fn func()) rate {
+	start, cpuStart := time.Now(), cpuTime(b)
+	fn()
+	r := rate{wall: float64(n) / time.Since(start).Seconds()}
+	if !t.remote {
+		r.cpu = float64(n) / (cpuTime(b) - cpuStart).Seconds()
+	}
+	return r
+}
+
+// report reports r as name-mem/s and name-mem/cpu-s, and, when base is
+// given, the ratios of both to base's (of the wall rates only, for a
+// remote base).
+func (r rate) report(b *testing.B, name string, base *rate, baseName string) {
+	b.ReportMetric(r.wall, name+"-mem/s")
+	if r.cpu > 0 {
+		b.ReportMetric(r.cpu, name+"-mem/cpu-s")
+	}
+	if base == nil {
+		return
+	}
+	b.ReportMetric(r.wall/base.wall, name+"/"+baseName)
+	if base.cpu > 0 {
+		b.ReportMetric(r.cpu/base.cpu, name+"/"+baseName+"-cpu")
 	}
 }
 
 // singlesRate posts mems one a request from clients at once (client c
-// sends every clients-th memory) and returns memories a second.
-func singlesRate(b *testing.B, t target, mems []benchdata.Memory, clients int) float64 {
-	start := time.Now()
-	var wg sync.WaitGroup
-	for c := range clients {
-		wg.Go(func() {
-			for i := c; i < len(mems); i += clients {
-				if err := t.single(mems[i]); err != nil {
-					b.Error(err)
-					return
+// sends every clients-th memory).
+func singlesRate(b *testing.B, t target, mems []benchdata.Memory, clients int) rate {
+	return timed(b, t, len(mems), func() {
+		var wg sync.WaitGroup
+		for c := range clients {
+			wg.Go(func() {
+				for i := c; i < len(mems); i += clients {
+					if err := t.single(mems[i]); err != nil {
+						b.Error(err)
+						return
+					}
 				}
-			}
-		})
-	}
-	wg.Wait()
-	return float64(len(mems)) / time.Since(start).Seconds()
+			})
+		}
+		wg.Wait()
+	})
 }
 
-// batchRate posts mems size a request and returns memories a second.
-func batchRate(b *testing.B, t target, mems []benchdata.Memory, size int) float64 {
-	start := time.Now()
-	for i := 0; i < len(mems); i += size {
-		if err := t.batch(mems[i:min(i+size, len(mems))]); err != nil {
-			b.Fatal(err)
+// batchRate posts mems size a request.
+func batchRate(b *testing.B, t target, mems []benchdata.Memory, size int) rate {
+	return timed(b, t, len(mems), func() {
+		for i := 0; i < len(mems); i += size {
+			if err := t.batch(mems[i:min(i+size, len(mems))]); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
-	return float64(len(mems)) / time.Since(start).Seconds()
+	})
 }
 
 // latencies runs each query once and returns the p50 and p95 in ms.
@@ -154,6 +191,18 @@ func latencies(b *testing.B, t target, queries []string) (p50, p95 float64) {
 		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
 	}
 	return pct(0.50), pct(0.95)
+}
+
+// reportRecall reports the p50 and p95 of Dormouse's recall and of base's
+// on the same queries, and how many times base's p50 is Dormouse's.
+func reportRecall(b *testing.B, queries []string, d, base target, baseName string) {
+	p50, p95 := latencies(b, d, queries)
+	baseP50, baseP95 := latencies(b, base, queries)
+	b.ReportMetric(p50, "recall-p50-ms")
+	b.ReportMetric(p95, "recall-p95-ms")
+	b.ReportMetric(baseP50, baseName+"-p50-ms")
+	b.ReportMetric(baseP95, baseName+"-p95-ms")
+	b.ReportMetric(baseP50/p50, baseName+"-p50/recall-p50")
 }
 
 // corpus is one text of the benchmarks: n memories and queries on them.
@@ -204,14 +253,11 @@ func eachCorpusAndSize(b *testing.B, fn func(b *testing.B, c corpus, mems []benc
 func BenchmarkIngestBeside(b *testing.B) {
 	eachCorpusAndSize(b, func(b *testing.B, _ corpus, mems []benchdata.Memory) {
 		for b.Loop() {
-			single, rawSingle := singlesRate(b, openDormouse(b), mems, 8), singlesRate(b, openRaw(b), mems, 8)
-			batch, rawBatch := batchRate(b, openDormouse(b), mems, 500), batchRate(b, openRaw(b), mems, 500)
-			b.ReportMetric(single, "single8-mem/s")
-			b.ReportMetric(rawSingle, "raw-single8-mem/s")
-			b.ReportMetric(single/rawSingle, "single8/raw")
-			b.ReportMetric(batch, "batch-mem/s")
-			b.ReportMetric(rawBatch, "raw-batch-mem/s")
-			b.ReportMetric(batch/rawBatch, "batch/raw")
+			rawSingle, rawBatch := singlesRate(b, openRaw(b), mems, 8), batchRate(b, openRaw(b), mems, 500)
+			singlesRate(b, openDormouse(b), mems, 8).report(b, "single8", &rawSingle, "raw")
+			batchRate(b, openDormouse(b), mems, 500).report(b, "batch", &rawBatch, "raw")
+			rawSingle.report(b, "raw-single8", nil, "")
+			rawBatch.report(b, "raw-batch", nil, "")
 		}
 	})
 }
@@ -225,13 +271,7 @@ func BenchmarkRecallBeside(b *testing.B) {
 		batchRate(b, d, mems, 500)
 		batchRate(b, raw, mems, 500)
 		for b.Loop() {
-			p50, p95 := latencies(b, d, queries)
-			rawP50, rawP95 := latencies(b, raw, queries)
-			b.ReportMetric(p50, "p50-ms")
-			b.ReportMetric(p95, "p95-ms")
-			b.ReportMetric(rawP50, "raw-p50-ms")
-			b.ReportMetric(rawP95, "raw-p95-ms")
-			b.ReportMetric(p50/rawP50, "p50/raw")
+			reportRecall(b, queries, d, raw, "raw")
 		}
 	})
 }
@@ -245,25 +285,18 @@ func BenchmarkDenseVsPeer(b *testing.B) {
 	queries := benchdata.DenseQueries(200)
 	openPeer(b) // skips here, before any work, when there is no python3
 	for b.Loop() {
-		single := singlesRate(b, openDormouse(b), mems, 8)
-		peerSingle := singlesRate(b, openPeer(b), mems, 8)
-		one := singlesRate(b, openDormouse(b), mems[:2000], 1)
-		peerOne := singlesRate(b, openPeer(b), mems[:2000], 1)
+		peerSingle, peerOne := singlesRate(b, openPeer(b), mems, 8), singlesRate(b, openPeer(b), mems[:2000], 1)
+		singlesRate(b, openDormouse(b), mems, 8).report(b, "single8", &peerSingle, "peer")
+		singlesRate(b, openDormouse(b), mems[:2000], 1).report(b, "single1", &peerOne, "peer")
+		peerSingle.report(b, "peer-single8", nil, "")
+		peerOne.report(b, "peer-single1", nil, "")
+
 		d, peer, raw := openDormouse(b), openPeer(b), openRaw(b)
-		batch, peerBatch, rawBatch := batchRate(b, d, mems, 500), batchRate(b, peer, mems, 500), batchRate(b, raw, mems, 500)
-		p50, p95 := latencies(b, d, queries)
-		peerP50, peerP95 := latencies(b, peer, queries)
-		for _, m := range []struct {
-			v    float64
-			unit string
-		}{
-			{single, "single8-mem/s"}, {peerSingle, "peer-single8-mem/s"}, {single / peerSingle, "single8/peer"},
-			{one, "single1-mem/s"}, {peerOne, "peer-single1-mem/s"},
-			{batch, "batch-mem/s"}, {peerBatch, "peer-batch-mem/s"}, {rawBatch, "raw-batch-mem/s"}, {batch / rawBatch, "batch/raw"},
-			{p50, "recall-p50-ms"}, {p95, "recall-p95-ms"}, {peerP50, "peer-context-p50-ms"}, {peerP95, "peer-context-p95-ms"},
-			{peerP50 / p50, "peer-p50/recall-p50"},
-		} {
-			b.ReportMetric(m.v, m.unit)
-		}
+		rawBatch := batchRate(b, raw, mems, 500)
+		batchRate(b, d, mems, 500).report(b, "batch", &rawBatch, "raw")
+		batchRate(b, peer, mems, 500).report(b, "peer-batch", nil, "")
+		rawBatch.report(b, "raw-batch", nil, "")
+
+		reportRecall(b, queries, d, peer, "peer-context")
 	}
 }
