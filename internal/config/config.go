@@ -214,13 +214,14 @@ func Default() Config {
 			MaxRetries:    3,
 		},
 		Storage: Storage{
-			Synchronous:       "NORMAL",
-			BusyTimeout:       Duration(5 * time.Second),
-			CacheSizeKiB:      1024,
-			ReadConns:         2,
-			IdleClose:         Duration(10 * time.Minute),
-			MaxOpenAgents:     32,
-			GroupCommitMax:    256,
+			Synchronous:    "NORMAL",
+			BusyTimeout:    Duration(5 * time.Second),
+			CacheSizeKiB:   1024,
+			ReadConns:      2,
+			IdleClose:      Duration(10 * time.Minute),
+			MaxOpenAgents:  32,
+			GroupCommitMax: 256,
+
 			GroupCommitWindow: Duration(time.Millisecond),
 		},
 		API: API{

@@ -33,20 +33,21 @@ const drainTimeout = 20 * time.Second
 // StoreOptions maps the configuration onto the store's options.
 func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 	return store.Options{
-		Dir:               cfg.DataDir,
-		Synchronous:       cfg.Storage.Synchronous,
-		BusyTimeout:       time.Duration(cfg.Storage.BusyTimeout),
-		CacheSizeKiB:      cfg.Storage.CacheSizeKiB,
-		ReadConns:         cfg.Storage.ReadConns,
-		IdleClose:         time.Duration(cfg.Storage.IdleClose),
-		MaxOpenAgents:     cfg.Storage.MaxOpenAgents,
-		GroupCommitMax:    cfg.Storage.GroupCommitMax,
+		Dir:            cfg.DataDir,
+		Synchronous:    cfg.Storage.Synchronous,
+		BusyTimeout:    time.Duration(cfg.Storage.BusyTimeout),
+		CacheSizeKiB:   cfg.Storage.CacheSizeKiB,
+		ReadConns:      cfg.Storage.ReadConns,
+		IdleClose:      time.Duration(cfg.Storage.IdleClose),
+		MaxOpenAgents:  cfg.Storage.MaxOpenAgents,
+		GroupCommitMax: cfg.Storage.GroupCommitMax,
+		DedupWindow:    time.Duration(cfg.Capture.DedupWindow),
+		ExplicitCreate: cfg.Agents.Create == config.CreateExplicit,
+		Location:       cfg.Location(),
+		Logger:         log,
+		Kinds:          kinds.Of,
+
 		GroupCommitWindow: time.Duration(cfg.Storage.GroupCommitWindow),
-		DedupWindow:       time.Duration(cfg.Capture.DedupWindow),
-		ExplicitCreate:    cfg.Agents.Create == config.CreateExplicit,
-		Location:          cfg.Location(),
-		Logger:            log,
-		Kinds:             kinds.Of,
 	}
 }
 

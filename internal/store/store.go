@@ -28,21 +28,22 @@ type Options struct {
 	IdleClose      time.Duration // an agent unused this long is closed
 	MaxOpenAgents  int           // beyond this, least recently used idle agents are closed
 	GroupCommitMax int           // writes per transaction at most
-	// GroupCommitWindow is how long the writer waits for more writes to
-	// join a transaction when writers are concurrent (0: it takes only
-	// those already queued). A lone writer never waits.
-	GroupCommitWindow time.Duration
-	DedupWindow       time.Duration // same content and session within this window is stored once
-	MaxPageCount      int           // cap on each agent file's size in pages (0: only the disk's)
-	ExplicitCreate    bool          // Acquire never creates an agent; only Create does (agents.create: explicit)
-	Location          *time.Location
-	Logger            *slog.Logger
+	DedupWindow    time.Duration // same content and session within this window is stored once
+	MaxPageCount   int           // cap on each agent file's size in pages (0: only the disk's)
+	ExplicitCreate bool          // Acquire never creates an agent; only Create does (agents.create: explicit)
+	Location       *time.Location
+	Logger         *slog.Logger
 	// Kinds names the kinds of thing a text's words name ("we drove to
 	// Chicago": city), indexed with each memory so that a search by kind
 	// finds it (SearchOptions.Kinds). Recall's lexicon provides it
 	// (internal/kinds.Of); the store knows none of its own, and nil
 	// indexes no kinds.
 	Kinds func(text string) string
+
+	// GroupCommitWindow is how long the writer waits for more writes to
+	// join a transaction when writers are concurrent (0: it takes only
+	// those already queued). A lone writer never waits.
+	GroupCommitWindow time.Duration
 
 	// Now stamps each memory's arrival (created_at), from which health
 	// measures how long it has waited; nil is time.Now. Tests set it.
