@@ -95,8 +95,14 @@ CHAOS_ROUNDS ?= 20
 chaos:
 	DORMOUSE_CHAOS_ROUNDS=$(CHAOS_ROUNDS) $(GO) test -count=1 -timeout=60m -run='^TestChaos' -v ./cmd/dormouse/
 
+# Every benchmark once; BENCH= picks some by name (a -bench pattern) and
+# BENCH_PKGS= the packages, e.g. `make bench BENCH=Beside BENCH_PKGS=./internal/server/`
+# (ingest and recall at 1k, 10k and 100k on dense and LoCoMo text, each
+# beside a raw SQLite+FTS5 file) or BENCH=DenseVsPeer (the Python peer).
+BENCH      ?= .
+BENCH_PKGS ?= ./...
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem -count=1 -timeout=60m ./...
+	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem -count=1 -timeout=60m $(BENCH_PKGS)
 
 cross:
 	GOOS=linux GOARCH=arm64 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/dormouse-linux-arm64 $(PKG)

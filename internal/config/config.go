@@ -91,6 +91,8 @@ type Storage struct {
 	IdleClose      Duration `yaml:"idle_close"`       // an agent unused this long is closed
 	MaxOpenAgents  int      `yaml:"max_open_agents"`  // least recently used agents are closed beyond this
 	GroupCommitMax int      `yaml:"group_commit_max"` // requests per write transaction
+	// GroupCommitWindow: how long the writer waits for concurrent writes to join a transaction.
+	GroupCommitWindow Duration `yaml:"group_commit_window"`
 }
 
 // API limits the HTTP API and says which agents exist.
@@ -220,6 +222,8 @@ func Default() Config {
 			IdleClose:      Duration(10 * time.Minute),
 			MaxOpenAgents:  32,
 			GroupCommitMax: 256,
+
+			GroupCommitWindow: Duration(time.Millisecond),
 		},
 		API: API{
 			MaxBodyBytes:    1 << 20,

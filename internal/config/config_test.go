@@ -363,6 +363,8 @@ func TestLoadErrors(t *testing.T) {
 			wantKeys: []string{"storage.max_open_agents"}},
 		{name: "group_commit_max", file: "storage:\n  group_commit_max: 0\n",
 			wantKeys: []string{"storage.group_commit_max"}},
+		{name: "group_commit_window", environ: []string{"DORMOUSE_STORAGE_GROUP_COMMIT_WINDOW=1s"},
+			wantKeys: []string{"storage.group_commit_window"}, wantMsg: "want a duration from 0s to 100ms, got 1s (from DORMOUSE_STORAGE_GROUP_COMMIT_WINDOW)"},
 		{name: "max_body_bytes", file: "api:\n  max_body_bytes: 10\n",
 			wantKeys: []string{"api.max_body_bytes", "api.max_content_bytes"}},
 		{name: "max_batch", file: "api:\n  max_batch: 0\n", wantKeys: []string{"api.max_batch"}},

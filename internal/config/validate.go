@@ -45,6 +45,7 @@ func (c Config) validate() problems {
 	p.duration("storage.idle_close", s.IdleClose, time.Second, 7*24*time.Hour)
 	p.number("storage.max_open_agents", int64(s.MaxOpenAgents), 1, 1024)
 	p.number("storage.group_commit_max", int64(s.GroupCommitMax), 1, 10000)
+	p.duration("storage.group_commit_window", s.GroupCommitWindow, 0, 100*time.Millisecond)
 
 	a := c.API
 	p.number("api.max_body_bytes", a.MaxBodyBytes, 1<<10, 64<<20)

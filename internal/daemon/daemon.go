@@ -50,6 +50,8 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		// profile at once; the rest waits for the night.
 		ProfileAtCapture:  captureProfile,
 		ProfileImportance: recall.DefaultTuning.PinImportance,
+
+		GroupCommitWindow: time.Duration(cfg.Storage.GroupCommitWindow),
 	}
 }
 

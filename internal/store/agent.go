@@ -203,25 +203,16 @@ func (a *Agent) StorageFull() bool { return a.readOnly.Load() || a.writesFull.Lo
 func (a *Agent) writeLoop() {
 	defer close(a.writerErr)
 	batch := make([]*writeReq, 0, a.opts.GroupCommitMax)
+	window := time.NewTimer(time.Hour)
+	window.Stop()
+	loaded := false // the last group held more than one request: writers are concurrent
 	for req := range a.writes {
 		batch = append(batch[:0], req)
 		var solo *writeReq
-	drain:
-		for !req.solo && len(batch) < a.opts.GroupCommitMax {
-			select {
-			case r, ok := <-a.writes:
-				if !ok {
-					break drain
-				}
-				if r.solo {
-					solo = r
-					break drain
-				}
-				batch = append(batch, r)
-			default:
-				break drain
-			}
+		if !req.solo {
+			batch, solo = a.gather(batch, window, loaded)
 		}
+		loaded = len(batch) > 1
 		a.commit(batch)
 		if solo != nil {
 			a.commit([]*writeReq{solo})
@@ -234,6 +225,45 @@ func (a *Agent) writeLoop() {
 		default:
 		}
 	}
+}
+
+// gather adds to batch the writes already queued and, when writers are
+// concurrent (loaded, or more than one queued now), those that arrive
+// within Options.GroupCommitWindow: one commit then carries what would
+// have been several, each acknowledged only once that commit holds it. A
+// lone writer never waits. A solo request ends the group and is returned
+// to run after it.
+func (a *Agent) gather(batch []*writeReq, window *time.Timer, loaded bool) ([]*writeReq, *writeReq) {
+	defer window.Stop()
+	waiting := false
+	for len(batch) < a.opts.GroupCommitMax {
+		var r *writeReq
+		var ok bool
+		select {
+		case r, ok = <-a.writes:
+		default:
+			if !waiting {
+				if a.opts.GroupCommitWindow <= 0 || !(loaded || len(batch) > 1) {
+					return batch, nil
+				}
+				waiting = true
+				window.Reset(a.opts.GroupCommitWindow)
+			}
+			select {
+			case r, ok = <-a.writes:
+			case <-window.C:
+				return batch, nil
+			}
+		}
+		if !ok {
+			return batch, nil
+		}
+		if r.solo {
+			return batch, r
+		}
+		batch = append(batch, r)
+	}
+	return batch, nil
 }
 
 // commit runs a group of writes in one transaction and then acknowledges

@@ -46,6 +46,11 @@ type Options struct {
 	ProfileAtCapture  func(mems []Memory) []ProfileLine
 	ProfileImportance float64
 
+	// GroupCommitWindow is how long the writer waits for more writes to
+	// join a transaction when writers are concurrent (0: it takes only
+	// those already queued). A lone writer never waits.
+	GroupCommitWindow time.Duration
+
 	// Now stamps each memory's arrival (created_at), from which health
 	// measures how long it has waited; nil is time.Now. Tests set it.
 	Now func() time.Time
