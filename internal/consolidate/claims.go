@@ -401,16 +401,26 @@ var (
 	// timezoneRe is a timezone's abbreviation or "<Name> time".
 	timezoneRe    = lazy(`^(?:UTC|GMT|BST|IST|CET|CEST|WET|WEST|EET|EEST|MSK|EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|HST|AEST|AEDT|ACST|AWST|NZST|NZDT|JST|KST|SGT|HKT|ICT|PHT|WIB|SAST|WAT|EAT|BRT|ART|UTC[+-]\d{1,2}|GMT[+-]\d{1,2}|[A-Z][a-z]+ (?:[Ss]tandard )?[Tt]ime)$`)
 	leadArticleRe = lazy(`^(?i:a|an|the) `)
+	// othersRentRe is a rent that is someone else's: "my sister's rent", "their rent".
+	othersRentRe = lazy(`(?i:'s|’s|\bhis|\bher|\btheir|\byour) rent\b`)
 	// timeTailRe is when a value took effect, said after it: "Corvid
 	// Health today", "senior analyst this afternoon".
 	timeTailRe = lazy(`(?i)(?:,? (?:from|since|as of|starting|on|last|this|next) (?:today|tonight|yesterday|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|week|weekend|month|year)|,? (?:today|tonight|yesterday|now|again))+$`)
-	startRe    = `^(?i:(?:i|we)(?:'ve| have| just| finally| recently| now| officially)* )?(?i:(?:just|finally|recently|now|officially) )*`
+	// emailText is an email address.
+	emailText = `[\w.+-]+@[\w-]+(?:\.[\w-]+)+`
+	// rentSum is a sum of money, with its currency or big enough to be one:
+	// "1,290 euros", "£950", "1450"; not "the 5th".
+	rentSum = `((?:[$€£] ?\d[\d,.]*|\d[\d,.]*\d ?(?i:euros?|pounds?|dollars?|eur|gbp|usd|quid)|\d{1,3}(?:,\d{3})+|\d{3,})(?: ?[kK])?(?: (?:a|per) (?:month|week))?)`
+	startRe = `^(?i:(?:i|we)(?:'ve| have| just| finally| recently| now| officially)* )?(?i:(?:just|finally|recently|now|officially) )*`
 )
 
 var changeShapes = []changeShape{
 	// "new number: 0687 220 915", "my new address is ...", "updated email - ..."
-	{re: lazy(`^(?i:(?:my|our) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
+	// "New email address from today: sam@kowalski.dev": when it takes effect may come first.
+	{re: lazy(`^(?i:(?:my|our) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: (?i:from|as of|starting|since|effective) (?i:today|tonight|now|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|this week))?(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
 	{re: lazy(`\b(?i:reach|call|text|ring|contact|get hold of) me (?i:on|at) (\+?\(?\d[\d ()-]{4,}\d)`), key: "phone"},
+	// "send invoices to my email, sam@x.com", "email me at sam@x.com"
+	{re: lazy(`\b(?:(?i:my) (?i:e-?mail|email address|work email|personal email)(?: (?i:address))?[,:]?|(?i:e-?mail|reach|contact|write to) me (?i:at|on)) (` + emailText + `)`), key: "email"},
 	// "I'm on WET now", "switched to Pacific time": before a move, which the same sentence may state.
 	{re: lazy(`\b(?i:i'm|i am|we're|we are|switched to|changed to)(?: now)? (?:on )?([A-Z][A-Za-z]+(?: [Ss]tandard)?(?: [Tt]ime)?|UTC[+-]\d{1,2})\b`), key: "timezone",
 		ok: func(_, v string) bool { return timezoneRe.MatchString(v) }},
@@ -420,6 +430,10 @@ var changeShapes = []changeShape{
 		ok: func(_, v string) bool { return !strings.Contains(v, " for ") }},
 	{re: lazy(`\b(?i:promoted to|promotion to|new role as|new job as|started as|now working as|took a job as|hired as)(?: an?| the)? (.{2,60})$`), key: "job_title"},
 	{re: lazy(`\b(?i:now pay|now paying|pay|paying)(?: now)? (` + amountText + `),? (?i:for the (?:flat|apartment|house|place|room)|in rent|for rent|rent)\b`), key: "rent"},
+	// "Paid the rent, 1,150 euros as usual", "landlord put the rent up, it's
+	// 1,290 euros a month now": the last sum said after the rent is the rent.
+	{re: lazy(`\b(?i:rent)\b(?:.*[^\d,.$€£])?[ ,]*` + rentSum + `[^\d]*$`), key: "rent",
+		ok: func(s, _ string) bool { return !othersRentRe.MatchString(s) }},
 	{re: lazy(`\b(?i:sold|got rid of|traded in|scrapped|part-exchanged) (?:the|my|our) (.{2,40}?)(?: on \w+| last \w+| yesterday)?,? (?i:and |then )?(?i:bought|got|picked up|replaced it with|for) (?:a|an|the)(?: new| used| second-hand)? (\p{Lu}.{1,40})$`), key: "car",
 		ok: func(s, v string) bool {
 			return carMakeRe.MatchString(s) || strings.Contains(strings.ToLower(s), " car")
