@@ -417,7 +417,7 @@ var (
 var changeShapes = []changeShape{
 	// "new number: 0687 220 915", "my new address is ...", "updated email - ..."
 	// "New email address from today: sam@kowalski.dev": when it takes effect may come first.
-	{re: lazy(`^(?i:(?:my|our) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: (?i:from|as of|starting|since|effective) (?i:today|tonight|now|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|this week))?(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
+	{re: lazy(`^(?i:(?:my|our|the) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: (?i:from|as of|starting|since|effective) (?i:today|tonight|now|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|this week))?(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
 	{re: lazy(`\b(?i:reach|call|text|ring|contact|get hold of) me (?i:on|at) (\+?\(?\d[\d ()-]{4,}\d)`), key: "phone"},
 	// "send invoices to my email, sam@x.com", "email me at sam@x.com"
 	{re: lazy(`\b(?:(?i:my) (?i:e-?mail|email address|work email|personal email)(?: (?i:address))?[,:]?|(?i:e-?mail|reach|contact|write to) me (?i:at|on)) (` + emailText + `)`), key: "email"},
@@ -526,16 +526,29 @@ func isRent(thing string) bool {
 }
 
 // StatedValues are the claims of one-valued attributes (ClaimKey) that a
-// memory's text states, keyed as the night's consolidation will key them:
-// recall retires with them the values a memory of today has replaced,
-// before the night supersedes the facts.
+// memory's text states, keyed as the night's consolidation will key them
+// (its facts, and the profile lines it writes of the speaker): recall
+// retires with them the values a memory of today has replaced, before the
+// night supersedes them.
 func StatedValues(content, role string) []KeyFact {
 	var out []KeyFact
 	m := &store.Memory{Content: content, Role: role}
+	who, typ := speaker(m)
 	for _, s := range capture.Sentences(content) {
+		keys := map[string]bool{}
 		for _, f := range keyFacts(s, m) {
 			if holdsOneValue(f.Attribute) {
 				out = append(out, f)
+				keys[f.Attribute] = true
+			}
+		}
+		if typ != "person" {
+			continue
+		}
+		for _, c := range sentenceClaims(s, m, who) { // "I'm a junior designer at Pixelworks": a title line
+			if k, single := ClaimKey(c.key); single && c.subject == "" && !c.ended && !keys[k] {
+				out = append(out, KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
+				keys[k] = true
 			}
 		}
 	}

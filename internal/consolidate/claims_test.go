@@ -73,6 +73,7 @@ func TestClaims(t *testing.T) {
 		{"My sister's rent is 900 euros.", "user", []string{"user|sister's rent|900 euros"}}, // hers, not the user's rent
 		{"New email address from today: sam@kowalski.dev", "user", []string{"user|email|sam@kowalski.dev"}},
 		{"Send invoices to my email, sam.k@outlook.com.", "user", []string{"user|email|sam.k@outlook.com"}},
+		{"The new address is 7 Quarry Lane, Bath.", "user", []string{"user|address|7 Quarry Lane"}},
 		{"Email me at j.doe@example.org if the parcel is late.", "user", []string{"user|email|j.doe@example.org"}},
 		{"New phone number as of Monday: 0612 334 556", "user", []string{"user|phone|0612 334 556"}},
 		{"Heads up, I'm on WET now.", "user", []string{"user|timezone|WET"}},

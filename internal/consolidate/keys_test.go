@@ -136,6 +136,16 @@ func TestStatedValues(t *testing.T) {
 	if strings.Join(keys, ",") != strings.Join(want, ",") {
 		t.Errorf("StatedValues = %q, want %q", keys, want)
 	}
+	// What the profile rules read as the speaker's one-valued claims counts
+	// too: a title and a partner no fact shape states.
+	got = StatedValues("I'm a junior designer at Pixelworks, mostly doing icons. My girlfriend Hana loves sushi.", "user")
+	keys = keys[:0]
+	for _, f := range got {
+		keys = append(keys, f.Entity+"|"+f.Attribute+"|"+f.Value)
+	}
+	if want := []string{"user|job_title|junior designer", "user|employer|Pixelworks", "user|partner|Hana"}; strings.Join(keys, ",") != strings.Join(want, ",") {
+		t.Errorf("StatedValues = %q, want %q", keys, want)
+	}
 	if got := StatedValues("I'm on CET now.", "assistant"); len(got) != 0 {
 		t.Errorf("an agent's own claims are not the user's: %+v", got)
 	}

@@ -148,7 +148,20 @@ var factKeys = map[string]struct {
 	"rent":     {amountWholeRe.MatchString, func(s subjectWords, v string) string { return s.poss + " rent is " + v + "." }},
 	"birthday": {hasDigits, func(s subjectWords, v string) string { return s.poss + " birthday is " + v + "." }},
 	"employer": {isProperName, func(s subjectWords, v string) string { return s.name + " works at " + v + "." }},
+	// The one-valued keys a change states ("I'm seeing Julia now", "moved to
+	// Lisbon", "promoted to lead designer"): their line supersedes the old
+	// one, so the profile never keeps a value the facts retired.
+	"partner":   {isProperName, func(s subjectWords, v string) string { return s.poss + " partner is " + v + "." }},
+	"city":      {isProperName, func(s subjectWords, v string) string { return s.name + " lives in " + v + "." }},
+	"timezone":  {isTimezone, func(s subjectWords, v string) string { return s.poss + " time zone is " + v + "." }},
+	"manager":   {isProperName, func(s subjectWords, v string) string { return s.poss + " manager is " + v + "." }},
+	"car":       {isProperName, func(s subjectWords, v string) string { return s.poss + " car is " + article(v) + " " + v + "." }},
+	"job_title": {notSentence, func(s subjectWords, v string) string { return s.name + " is " + article(v) + " " + v + "." }},
 }
+
+// notSentence: a title is a few words, not a clause ("lead designer", not
+// "lead designer, she said").
+func notSentence(v string) bool { return !strings.ContainsAny(v, ",;:!?.") }
 
 // factProfileLine is the line fact f makes, if it is about a person's
 // profile key with a value of the right shape.

@@ -182,6 +182,9 @@ func TestProfileLinesFromFacts(t *testing.T) {
 		{Entity: "user", EntityType: "person", Attribute: "email address", Value: "jo@example.org", SourceMemoryIDs: []int64{8}, ValidFrom: at},
 		{Entity: "user", EntityType: "person", Attribute: "home address", Value: "somewhere nice", SourceMemoryIDs: []int64{9}, ValidFrom: at},
 		{Entity: "rent", EntityType: "thing", Attribute: "amount", Value: "900", SourceMemoryIDs: []int64{10}, ValidFrom: at},
+		{Entity: "user", EntityType: "person", Attribute: "partner", Value: "Julia", SourceMemoryIDs: []int64{11}, ValidFrom: at},
+		{Entity: "user", EntityType: "person", Attribute: "job_title", Value: "lead designer", SourceMemoryIDs: []int64{12}, ValidFrom: at},
+		{Entity: "user", EntityType: "person", Attribute: "partner", Value: "someone, she said", SourceMemoryIDs: []int64{13}, ValidFrom: at},
 	}
 	var got []string
 	for _, l := range ProfileLines(mems, facts) {
@@ -190,6 +193,8 @@ func TestProfileLinesFromFacts(t *testing.T) {
 	want := []string{
 		`contact user/phone="0612 345 678": The user's phone number is 0612 345 678.[7]`,
 		`contact user/email="jo@example.org": The user's email address is jo@example.org.[8]`,
+		`family user/partner="Julia": The user's partner is Julia.[11]`,
+		`work user/job_title="lead designer": The user is a lead designer.[12]`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)

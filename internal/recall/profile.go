@@ -226,38 +226,77 @@ func (q concepts) match(l lineConcepts) float64 {
 // 1,450" beside the fact that the rent went up to 1,520) is not offered as
 // current.
 func (r *ranker) freshLines(ctx context.Context, items []Item) ([]Item, error) {
-	if len(r.lines) == 0 || len(items) == 0 {
-		return slices.Clone(r.lines), nil
+	if len(r.lines) == 0 {
+		return nil, nil
 	}
-	stale, _, _, err := r.staleSaid(ctx, slices.Clone(items)) // a copy: staleSaid rewords correcting memories
+	var stale [][]string
+	if len(items) > 0 {
+		var err error
+		if stale, _, _, err = r.staleSaid(ctx, slices.Clone(items)); err != nil { // a copy: staleSaid rewords correcting memories
+			return nil, err
+		}
+	}
+	told, err := r.toldSince(ctx)
 	if err != nil {
 		return nil, err
 	}
+	var said []store.Hit
+	for _, it := range items[:min(len(items), r.k)] {
+		if c := r.cands[it.ID]; c != nil && it.Kind == "memory" {
+			said = append(said, c.hit)
+		}
+	}
+	for _, h := range told {
+		said = append(said, h.Hit)
+	}
 	var out []Item
 	for _, l := range r.lines {
-		if !containsAny(text.Words(l.Text), stale) && !r.restated(r.lineData[l.ID], items) {
+		if !containsAny(text.Words(l.Text), stale) && !r.restated(r.lineData[l.ID], said) {
 			out = append(out, l)
 		}
 	}
 	return out, nil
 }
 
-// restated reports whether a memory among the first k items, newer than
-// the one-valued line l, states another value of its claim: today's "my
-// mobile is 07700 900 462 from today" retires the line the night before
-// wrote from the old number, before the next night rebuilds it.
-func (r *ranker) restated(l store.ProfileLine, items []Item) bool {
+// toldLimit bounds how many of the newest memories no night has read yet
+// are checked for a new value of an offered line (toldSince).
+const toldLimit = 50
+
+// toldSince are the newest memories (toldLimit) no night has read yet,
+// read once a question: what they state retires an older value among the
+// items or an offered line, though they share no word with the question
+// (today's "I got promoted to lead designer" and "what is my job title?").
+func (r *ranker) toldSince(ctx context.Context) ([]store.MemoryHit, error) {
+	if r.e.Claims == nil || r.toldRead {
+		return r.told, nil
+	}
+	o := r.base
+	o.Terms, o.Limit = nil, toldLimit
+	hits, err := r.s.RecentMemories(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("read the newest memories: %w", err)
+	}
+	r.told = slices.DeleteFunc(hits, func(h store.MemoryHit) bool { return h.Consolidated })
+	r.toldRead = true
+	return r.told, nil
+}
+
+// restated reports whether a memory of said, newer than the one-valued
+// line l, states another value of its claim: today's "my mobile is 07700
+// 900 462 from today" retires the line the night before wrote from the old
+// number, before the next night rebuilds it.
+func (r *ranker) restated(l store.ProfileLine, said []store.Hit) bool {
 	if !l.Single || r.e.Claims == nil {
 		return false
 	}
 	value := joinWords(l.Value)
-	for _, it := range items[:min(len(items), r.k)] {
-		c := r.cands[it.ID]
-		if c == nil || it.Kind != "memory" || !c.hit.Timestamp.After(l.ValidFrom) {
+	for _, h := range said {
+		if !h.Timestamp.After(l.ValidFrom) {
 			continue
 		}
-		for _, f := range r.e.Claims(c.hit.Text, c.hit.Role) {
+		for _, f := range r.e.Claims(h.Text, h.Role) {
 			if strings.EqualFold(f.Entity, l.Subject) && f.Key == l.Key && joinWords(f.Value) != value {
+				r.succeeds(h)
 				return true
 			}
 		}

@@ -26,7 +26,7 @@ func withProfile(t *testing.T) *store.Agent {
 		store.ProfileLine{Category: "health", Subject: "user", Key: "allergy", Value: "penicillin",
 			Text: "The user is allergic to penicillin.", SourceMemoryIDs: []int64{1}, ValidFrom: jan},
 		store.ProfileLine{Category: "work", Subject: "user", Key: "employer", Value: "Arup", Single: true,
-			Text: "The user works at Arup as a structural engineer.", SourceMemoryIDs: []int64{7}, ValidFrom: jan},
+			Text: "The user works at Arup as a structural engineer.", SourceMemoryIDs: []int64{9}, ValidFrom: jan}, // 9: newer than 3, so not retired by it
 		store.ProfileLine{Category: "pets", Subject: "Rex", Key: "pet", Value: "Rex (labrador)",
 			Text: "Rex is the user's labrador.", SourceMemoryIDs: []int64{5}, ValidFrom: jan})
 	put(week, store.ProfileLine{Category: "work", Subject: "user", Key: "employer", Value: "Atkins", Single: true,

@@ -141,6 +141,9 @@ type ranker struct {
 	lines              []Item                       // the profile lines matching the question, offered first
 	lineSources        map[string][]string          // each line's memories ("profile:2" → "memory:4"), which pin leaves out
 	lineData           map[string]store.ProfileLine // each offered line as stored, by its id
+	told               []store.MemoryHit            // the newest memories no night has read (toldSince)
+	toldRead           bool
+	successors         map[int64]store.Hit // told memories that retired an item or a line, offered in their place
 }
 
 const noMatch = "nothing stored matches the question well enough"
@@ -263,6 +266,7 @@ func (r *ranker) offer(ctx context.Context, items []Item, note string) (Result, 
 	if err != nil {
 		return Result{}, err
 	}
+	items = r.withSuccessors(items)
 	res := pack(append(lines, items...), r.budget, r.k)
 	res.Found = len(res.Items) > 0
 	res.Note = note

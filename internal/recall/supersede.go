@@ -2,12 +2,14 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -104,7 +106,11 @@ func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, er
 // correct, and which facts a newer memory outdated; a correcting memory's
 // text loses its stale clause.
 func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[int]bool, map[int]bool, error) {
-	stale, correcting, outdated := r.replacedValues(items)
+	told, err := r.toldSince(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	stale, correcting, outdated := r.replacedValues(items, told)
 	recorded, err := r.recordedStaleValues(ctx, items)
 	if err != nil {
 		return nil, nil, nil, err
@@ -172,6 +178,7 @@ type stated struct {
 	item  int
 	value string // its words, joined
 	at    time.Time
+	told  *store.Hit // the memory not among the items that stated it (item -1)
 }
 
 // replacedValues finds what the night has not superseded yet: the
@@ -182,9 +189,12 @@ type stated struct {
 // the memory stating the newest value is kept whatever else it says. Only a
 // memory the night has not read yet can make a value stale: without one,
 // no memory text is read at all.
-func (r *ranker) replacedValues(items []Item) (stale [][]string, newest, outdated map[int]bool) {
+func (r *ranker) replacedValues(items []Item, told []store.MemoryHit) (stale [][]string, newest, outdated map[int]bool) {
 	top := items[:min(len(items), r.k)]
 	claims := r.claimsOf(top, r.unconsolidated())
+	for i := range told { // today's "promoted to lead designer", though it shares no word with the question
+		r.addClaims(claims, -1, &told[i].Hit)
+	}
 	newest, outdated = map[int]bool{}, map[int]bool{}
 	if len(claims) == 0 {
 		return nil, newest, outdated
@@ -204,10 +214,14 @@ func (r *ranker) replacedValues(items []Item) (stale [][]string, newest, outdate
 				continue
 			}
 			stale = append(stale, strings.Fields(c.value))
-			if top[c.item].Kind == "fact" {
+			if c.item >= 0 && top[c.item].Kind == "fact" {
 				outdated[c.item] = true
 			}
-			newest[last.item] = true
+			if last.item >= 0 {
+				newest[last.item] = true
+			} else {
+				r.succeeds(*last.told)
+			}
 		}
 	}
 	return stale, newest, outdated
@@ -224,15 +238,62 @@ func (r *ranker) claimsOf(top []Item, only map[string]bool) map[string][]stated 
 		case c == nil || (only != nil && !only[it.ID]):
 		case c.fact != nil && c.fact.Attribute != "":
 			k := c.fact.Entity + "\x00" + c.fact.Attribute
-			claims[k] = append(claims[k], stated{i, joinWords(c.fact.Value), c.hit.Timestamp})
-		case it.Kind == "memory" && r.e.Claims != nil:
-			for _, f := range r.e.Claims(c.hit.Text, c.hit.Role) {
-				k := f.Entity + "\x00" + f.Key
-				claims[k] = append(claims[k], stated{i, joinWords(f.Value), c.hit.Timestamp})
-			}
+			claims[k] = append(claims[k], stated{i, joinWords(c.fact.Value), c.hit.Timestamp, nil})
+		case it.Kind == "memory":
+			r.addClaims(claims, i, &c.hit)
 		}
 	}
 	return claims
+}
+
+// addClaims adds the one-valued claims memory h states, as item i (-1: a
+// memory not among the items).
+func (r *ranker) addClaims(claims map[string][]stated, i int, h *store.Hit) {
+	if r.e.Claims == nil {
+		return
+	}
+	var told *store.Hit
+	if i < 0 {
+		told = h
+	}
+	for _, f := range r.e.Claims(h.Text, h.Role) {
+		k := f.Entity + "\x00" + f.Key
+		claims[k] = append(claims[k], stated{i, joinWords(f.Value), h.Timestamp, told})
+	}
+}
+
+// succeeds records that h, a memory not among the items, states the value
+// that retired one of them: it is offered in its place (withSuccessors).
+func (r *ranker) succeeds(h store.Hit) {
+	if r.successors == nil {
+		r.successors = map[int64]store.Hit{}
+	}
+	r.successors[h.ID] = h
+}
+
+// withSuccessors is items with the memories that retired some of them
+// first, when not among them already: asked "what is my job title?" today,
+// the title said today is the answer, though it shares no word with it.
+func (r *ranker) withSuccessors(items []Item) []Item {
+	if len(r.successors) == 0 {
+		return items
+	}
+	have := map[string]bool{}
+	score := 1.0
+	for _, it := range items {
+		have[it.ID] = true
+		score = max(score, it.Score)
+	}
+	var first []Item
+	for _, h := range r.successors {
+		id := fmt.Sprintf("memory:%d", h.ID)
+		if !have[id] {
+			first = append(first, Item{ID: id, Kind: "memory", Text: h.Text, Score: score, Timestamp: h.Timestamp,
+				SessionID: h.SessionID, Role: h.Role})
+		}
+	}
+	sortItems(first)
+	return append(first, items...)
 }
 
 // unconsolidated is the ids of the memories among the candidates no night

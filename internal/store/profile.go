@@ -336,6 +336,11 @@ func supersedeProfileLine(ctx context.Context, c *conn, l ProfileLine, hist []cl
 	if err != nil {
 		return putCounts{}, err
 	}
+	if next.id != 0 { // a late day's value: history already, and so are its memories
+		if err := retireLineMemories(ctx, c, id, next.id); err != nil {
+			return putCounts{}, err
+		}
+	}
 	for _, p := range prev {
 		if err := endProfileLine(ctx, c, p, at, id); err != nil {
 			return putCounts{}, err
@@ -359,6 +364,9 @@ func endProfileLine(ctx context.Context, c *conn, id, at, by int64) error {
 	err := c.execArgs(ctx, `UPDATE profile_lines SET valid_to = ?, superseded_by = ? WHERE id = ?`, at, nullID(by), id)
 	if err != nil {
 		return fmt.Errorf("end profile line %d: %w", id, err)
+	}
+	if by != 0 {
+		return retireLineMemories(ctx, c, id, by)
 	}
 	return nil
 }

@@ -405,3 +405,39 @@ func TestProfileRetiredFileMemory(t *testing.T) {
 		t.Errorf("the claim said again added %d lines; a retired memory's claim is not forgotten", add)
 	}
 }
+
+// TestProfileSupersedesTheMemoriesOfTheOldValue: a newer value of a
+// one-valued line marks the memories that stated the old one superseded by
+// the memory stating the new one, in whichever order the days arrive.
+func TestProfileSupersedesTheMemoriesOfTheOldValue(t *testing.T) {
+	for _, lateDay := range []bool{false, true} {
+		a := acquire(t, openTest(t, Options{}), "main")
+		ins, err := a.Insert(t.Context(), []Memory{
+			{Content: "I'm a junior designer at Pixelworks.", Timestamp: profMay, Importance: 0.5, ContentHash: "a"},
+			{Content: "I got promoted to lead designer.", Timestamp: profJuly, Importance: 0.5, ContentHash: "b"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids := []int64{ins[0].ID, ins[1].ID}
+		old := employerLine("junior designer", "The user is a junior designer.", profMay, ids[0])
+		newer := employerLine("lead designer", "The user is a lead designer.", profJuly, ids[1])
+		if lateDay {
+			putLines(t, a, newer)
+			putLines(t, a, old)
+		} else {
+			putLines(t, a, old)
+			putLines(t, a, newer)
+		}
+		m, err := a.Get(t.Context(), ids[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.SupersededBy == nil || *m.SupersededBy != ids[1] {
+			t.Errorf("late day %v: the old title's memory is superseded by %v, want memory %d", lateDay, m.SupersededBy, ids[1])
+		}
+		if m, _ := a.Get(t.Context(), ids[1]); m.SupersededBy != nil {
+			t.Errorf("late day %v: the new title's memory is superseded by %d", lateDay, *m.SupersededBy)
+		}
+	}
+}

@@ -46,6 +46,25 @@ func retireStatedValues(ctx context.Context, c *conn, r FactResult) error {
 	return nil
 }
 
+// retireLineMemories marks superseded the memories behind profile line old
+// that line by (a newer value of its claim) replaced, as retireStatedValues
+// does for facts: "I'm a junior designer at Pixelworks" once "I got
+// promoted to lead designer" wrote the newer title line.
+func retireLineMemories(ctx context.Context, c *conn, old, by int64) error {
+	err := c.execArgs(ctx, `WITH
+		news(id) AS (SELECT j.value FROM profile_lines l, json_each(l.source_memory_ids) j WHERE l.id = ?2),
+		first(id, ts) AS (SELECT m.id, m.ts FROM daily_memories m WHERE m.id IN (SELECT id FROM news) ORDER BY m.ts, m.id LIMIT 1)
+		UPDATE daily_memories SET superseded_by = (SELECT id FROM first)
+		WHERE superseded_by IS NULL
+		AND id IN (SELECT j.value FROM profile_lines l, json_each(l.source_memory_ids) j WHERE l.id = ?1)
+		AND id NOT IN (SELECT id FROM news)
+		AND ts < (SELECT ts FROM first)`, old, by)
+	if err != nil {
+		return fmt.Errorf("mark the memories of profile line %d superseded: %w", old, err)
+	}
+	return nil
+}
+
 // supersededFilter leaves out of a query over daily_memories m the memories
 // whose successor was said by until (zero: now): past questions still see
 // what was current then.
