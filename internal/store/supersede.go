@@ -29,18 +29,8 @@ func retireStatedValues(ctx context.Context, c *conn, r FactResult) error {
 	default:
 		return nil
 	}
-	// The successor is the earliest memory stating the new value; a memory
-	// stating both (a "from X to Y") states the new one and stays current.
-	err := c.execArgs(ctx, `WITH
-		succ(fact) AS (SELECT `+successor+`),
-		news(id) AS (SELECT j.value FROM facts f, json_each(f.source_memory_ids) j WHERE f.id = (SELECT fact FROM succ)),
-		first(id, ts) AS (SELECT m.id, m.ts FROM daily_memories m WHERE m.id IN (SELECT id FROM news) ORDER BY m.ts, m.id LIMIT 1)
-		UPDATE daily_memories SET superseded_by = (SELECT id FROM first)
-		WHERE superseded_by IS NULL
-		AND id IN (SELECT j.value FROM facts f, json_each(f.source_memory_ids) j WHERE f.id IN (`+old+`))
-		AND id NOT IN (SELECT id FROM news)
-		AND ts < (SELECT ts FROM first)`, r.ID)
-	if err != nil {
+	facts := `SELECT j.value FROM facts f, json_each(f.source_memory_ids) j WHERE f.id `
+	if err := retireMemories(ctx, c, facts+`IN (`+old+`)`, facts+`= (`+successor+`)`, r.ID); err != nil {
 		return fmt.Errorf("mark the memories fact %d made history of superseded: %w", r.ID, err)
 	}
 	return nil
@@ -51,18 +41,25 @@ func retireStatedValues(ctx context.Context, c *conn, r FactResult) error {
 // does for facts: "I'm a junior designer at Pixelworks" once "I got
 // promoted to lead designer" wrote the newer title line.
 func retireLineMemories(ctx context.Context, c *conn, old, by int64) error {
-	err := c.execArgs(ctx, `WITH
-		news(id) AS (SELECT j.value FROM profile_lines l, json_each(l.source_memory_ids) j WHERE l.id = ?2),
-		first(id, ts) AS (SELECT m.id, m.ts FROM daily_memories m WHERE m.id IN (SELECT id FROM news) ORDER BY m.ts, m.id LIMIT 1)
-		UPDATE daily_memories SET superseded_by = (SELECT id FROM first)
-		WHERE superseded_by IS NULL
-		AND id IN (SELECT j.value FROM profile_lines l, json_each(l.source_memory_ids) j WHERE l.id = ?1)
-		AND id NOT IN (SELECT id FROM news)
-		AND ts < (SELECT ts FROM first)`, old, by)
-	if err != nil {
+	lines := `SELECT j.value FROM profile_lines l, json_each(l.source_memory_ids) j WHERE l.id = `
+	if err := retireMemories(ctx, c, lines+`?1`, lines+`?2`, old, by); err != nil {
 		return fmt.Errorf("mark the memories of profile line %d superseded: %w", old, err)
 	}
 	return nil
+}
+
+// retireMemories marks the memories oldIDs selects superseded by the
+// earliest memory newIDs selects, those said before it: a memory stating
+// both (a "from X to Y") states the new value and stays current.
+func retireMemories(ctx context.Context, c *conn, oldIDs, newIDs string, args ...any) error {
+	return c.execArgs(ctx, `WITH
+		news(id) AS (`+newIDs+`),
+		first(id, ts) AS (SELECT m.id, m.ts FROM daily_memories m WHERE m.id IN (SELECT id FROM news) ORDER BY m.ts, m.id LIMIT 1)
+		UPDATE daily_memories SET superseded_by = (SELECT id FROM first)
+		WHERE superseded_by IS NULL
+		AND id IN (`+oldIDs+`)
+		AND id NOT IN (SELECT id FROM news)
+		AND ts < (SELECT ts FROM first)`, args...)
 }
 
 // supersededFilter leaves out of a query over daily_memories m the memories
