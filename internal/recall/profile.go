@@ -229,8 +229,8 @@ func (r *ranker) freshLines(ctx context.Context, items []Item) ([]Item, error) {
 	if len(r.lines) == 0 {
 		return nil, nil
 	}
-	var stale [][]string
-	if len(items) > 0 {
+	stale := r.stale // what staleValues found, when it ran
+	if len(items) > 0 && !r.staleRead {
 		var err error
 		if stale, _, _, err = r.staleSaid(ctx, slices.Clone(items)); err != nil { // a copy: staleSaid rewords correcting memories
 			return nil, err
@@ -294,7 +294,7 @@ func (r *ranker) restated(l store.ProfileLine, said []store.Hit) bool {
 		if !h.Timestamp.After(l.ValidFrom) {
 			continue
 		}
-		for _, f := range r.e.Claims(h.Text, h.Role) {
+		for _, f := range r.claimsIn(&h) {
 			if strings.EqualFold(f.Entity, l.Subject) && f.Key == l.Key && joinWords(f.Value) != value {
 				r.succeeds(h)
 				return true

@@ -144,6 +144,9 @@ type ranker struct {
 	told               []store.MemoryHit            // the newest memories no night has read (toldSince)
 	toldRead           bool
 	successors         map[int64]store.Hit // told memories that retired an item or a line, offered in their place
+	claimMemo          map[int64][]Claim   // each memory's one-valued claims, read once (claimsIn)
+	stale              [][]string          // the stale values staleValues found, when staleRead
+	staleRead          bool
 }
 
 const noMatch = "nothing stored matches the question well enough"

@@ -67,6 +67,7 @@ func staleIn(s string) (stale [][]string, cleaned string) {
 // reports how many it left out.
 func (r *ranker) staleValues(ctx context.Context, items []Item) ([]Item, int, error) {
 	stale, correcting, outdated, err := r.staleSaid(ctx, items)
+	r.stale, r.staleRead = stale, err == nil // the profile lines are checked against the same (freshLines)
 	if err != nil || len(stale) == 0 {
 		return items, 0, err
 	}
@@ -192,8 +193,10 @@ type stated struct {
 func (r *ranker) replacedValues(items []Item, told []store.MemoryHit) (stale [][]string, newest, outdated map[int]bool) {
 	top := items[:min(len(items), r.k)]
 	claims := r.claimsOf(top, r.unconsolidated())
-	for i := range told { // today's "promoted to lead designer", though it shares no word with the question
-		r.addClaims(claims, -1, &told[i].Hit)
+	if len(told) > 0 && len(r.claimsOf(top, nil)) > 0 {
+		for i := range told { // today's "promoted to lead designer", though it shares no word with the question
+			r.addClaims(claims, -1, &told[i].Hit)
+		}
 	}
 	newest, outdated = map[int]bool{}, map[int]bool{}
 	if len(claims) == 0 {
@@ -256,10 +259,24 @@ func (r *ranker) addClaims(claims map[string][]stated, i int, h *store.Hit) {
 	if i < 0 {
 		told = h
 	}
-	for _, f := range r.e.Claims(h.Text, h.Role) {
+	for _, f := range r.claimsIn(h) {
 		k := f.Entity + "\x00" + f.Key
 		claims[k] = append(claims[k], stated{i, joinWords(f.Value), h.Timestamp, told})
 	}
+}
+
+// claimsIn is what Engine.Claims reads in memory h, read once a question
+// however many items and lines ask.
+func (r *ranker) claimsIn(h *store.Hit) []Claim {
+	if cs, ok := r.claimMemo[h.ID]; ok {
+		return cs
+	}
+	if r.claimMemo == nil {
+		r.claimMemo = map[int64][]Claim{}
+	}
+	cs := r.e.Claims(h.Text, h.Role)
+	r.claimMemo[h.ID] = cs
+	return cs
 }
 
 // succeeds records that h, a memory not among the items, states the value
