@@ -147,7 +147,8 @@ func Parse(ctx context.Context, rel string, data []byte, mtime time.Time, o Opti
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, skip("empty file")
 	}
-	d := doc{rel: rel, kind: kind, mtime: mtime, o: o}
+	// A Linux file name is any bytes; parts and their context are text, so the name becomes UTF-8.
+	d := doc{rel: strings.ToValidUTF8(rel, "\uFFFD"), kind: kind, mtime: mtime, o: o}
 	switch kind {
 	case "pdf":
 		return d.pdf(ctx, data)

@@ -373,3 +373,26 @@ func TestHugeFrontMatterIsNotRepeated(t *testing.T) {
 		}
 	}
 }
+
+// TestNameNotUTF8 is the fuzzer's find: a Linux file name is any bytes, and the name is the title
+// of a PDF's and an untitled note's parts and the text of an image's, which must stay UTF-8.
+func TestNameNotUTF8(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{
+		{"\xf5.pdf", pdftest.Minimal("page text")},
+		{"notes/\xff\xfe.md", []byte("no heading here")},
+		{"pics/\xc3.png", imageBytes(t, "png")},
+	} {
+		parts := parse(t, c.name, c.data)
+		if len(parts) == 0 {
+			t.Fatalf("%q: no parts", c.name)
+		}
+		for _, p := range parts {
+			if !utf8.ValidString(p.Content) || !strings.Contains(p.Content, "\uFFFD") {
+				t.Errorf("%q: content %q, want UTF-8 naming the file with U+FFFD", c.name, p.Content)
+			}
+		}
+	}
+}
