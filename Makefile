@@ -42,8 +42,10 @@ check: vet fmt-check
 	$(call step,tests (-short; make test runs them all),$(GO) test -short -count=1 ./...)
 
 # Everything, as CI runs it. The race detector needs cgo; the binary itself never does.
+# -timeout 30m: the store package alone ran past the default 10 minutes under
+# the race detector on a machine loaded by other builds.
 test: vet fmt-check
-	$(call step,tests under the race detector,CGO_ENABLED=1 $(GO) test -race -count=1 ./...)
+	$(call step,tests under the race detector,CGO_ENABLED=1 $(GO) test -race -count=1 -timeout 30m ./...)
 	$(call step,the 5000-note vault scan without the race detector,$(GO) test -count=1 -run '^TestVaultInitialScan$$' ./internal/watch/)
 	$(call step,LoCoMo floor,$(MAKE) --no-print-directory locomo-floor)
 	$(call step,fuzz targets ($(FUZZTIME) inputs each),$(MAKE) --no-print-directory fuzz)
