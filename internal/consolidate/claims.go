@@ -418,6 +418,8 @@ var changeShapes = []changeShape{
 	// "new number: 0687 220 915", "my new address is ...", "updated email - ..."
 	// "New email address from today: sam@kowalski.dev": when it takes effect may come first.
 	{re: lazy(`^(?i:(?:my|our|the) )?(?i:new|updated|current|latest) ([a-z][a-z -]{1,30}?)(?: (?i:from|as of|starting|since|effective) (?i:today|tonight|now|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday|next week|this week))?(?: is| are|:| -| =)(?: now)? (.{2,80})$`)},
+	// "my email address has changed, it's now ...", "our address has changed - it is now ..."
+	{re: lazy(`^(?i:my|our) ([a-z][a-z -]{1,30}?) (?i:has changed|have changed|changed|has been changed)(?:,| -| —| to|:)* (?:(?i:it's|it is|it'll be|they're|they are) )?(?i:now )?(.{2,80})$`)},
 	{re: lazy(`\b(?i:reach|call|text|ring|contact|get hold of) me (?i:on|at) (\+?\(?\d[\d ()-]{4,}\d)`), key: "phone"},
 	// "send invoices to my email, sam@x.com", "email me at sam@x.com"
 	{re: lazy(`\b(?:(?i:my) (?i:e-?mail|email address|work email|personal email)(?: (?i:address))?[,:]?|(?i:e-?mail|reach|contact|write to) me (?i:at|on)) (` + emailText + `)`), key: "email"},

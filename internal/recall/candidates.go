@@ -56,6 +56,30 @@ func (r *ranker) take(hits []store.MemoryHit, set func(c *cand, rel float64)) {
 	}
 }
 
+// replaced makes candidates of the memories that replaced a superseded
+// memory the question's words match: the new value stands where the old one
+// was asked for, though it repeats none of those words ("my address is 14
+// Elm Grove, use it for the grocery deliveries", then "we've moved, the new
+// address is 7 Quarry Lane": where do the groceries go?).
+func (r *ranker) replaced(ctx context.Context) error {
+	if !r.lexical() {
+		return nil
+	}
+	o := r.base
+	o.Terms = r.words
+	reps, err := r.s.ReplacedMatching(ctx, o)
+	if err != nil {
+		return err
+	}
+	for _, rep := range reps {
+		c := r.get(rep.New.Hit)
+		c.entities = rep.New.Entities
+		c.standsFor = append(c.standsFor, rep.Old.Text)
+		c.ex.Relevance = max(c.ex.Relevance, coverage(r.words, rep.Old.Text))
+	}
+	return nil
+}
+
 // expansion searches words related to the question's and the kinds of
 // thing its words name, then counts the coverage of what can still rank.
 func (r *ranker) expansion(ctx context.Context) error {
@@ -185,6 +209,9 @@ func relatedKinds(words []string) map[string][]string {
 func (r *ranker) countCoverage() {
 	for _, c := range bestCands(r.cands, coverageCands, r.t) {
 		txt := c.hit.Text
+		for _, old := range c.standsFor {
+			txt += " " + old
+		}
 		if c.ex.ByKind > 0 {
 			txt += " " + kinds.Of(txt)
 		}

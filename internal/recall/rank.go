@@ -24,6 +24,7 @@ type Searcher interface {
 	SearchCurrentFacts(ctx context.Context, o store.SearchOptions) ([]store.FactHit, error)
 	FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]store.FactHit, error)
 	SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error)
+	ReplacedMatching(ctx context.Context, o store.SearchOptions) ([]store.Replaced, error)
 	ImportantMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
 	Speaks(ctx context.Context, name string, until time.Time) (bool, error)
 }
@@ -110,6 +111,9 @@ type cand struct {
 	ex       Explain
 	srcIDs   []int64 // day records and facts: their memories
 	fact     *store.FactHit
+	// standsFor is the text of the superseded memories the question matched
+	// that this one replaced (replaced): held words count as its own.
+	standsFor []string
 }
 
 // ranker is one question on its way through the full ranker: lexical
@@ -219,7 +223,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 		return r.importantRecent(ctx)
 	}
 	for _, stage := range []func(context.Context) error{
-		r.wordCandidates, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
+		r.wordCandidates, r.replaced, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
 		r.markEntities, r.passages, r.score, r.neighbours, r.latest, r.profile,
 	} {
 		if err := stage(ctx); err != nil {

@@ -142,3 +142,49 @@ func TestConsolidatedMemoriesAreNotReadForClaims(t *testing.T) {
 		t.Errorf("Claims read %d memories, want none: every one is consolidated", read)
 	}
 }
+
+// TestReplacedMemoryStandsForTheOld: a question whose words only the
+// superseded memory holds ("the dentist") is answered by the memory that
+// replaced it, which names no dentist; asked before the change, by the old.
+func TestReplacedMemoryStandsForTheOld(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	a := agentWith(t, []turn{
+		{jan, "s1", "user", "My mobile is 0612 448 731, the dentist texts reminders to it.", nil},
+		{may, "s2", "user", "Got a new SIM: 0687 220 915.", nil},
+	})
+	for i, d := range []struct {
+		at    time.Time
+		value string
+	}{{jan, "0612 448 731"}, {may, "0687 220 915"}} {
+		date := d.at.Format(time.DateOnly)
+		id := int64(i + 1)
+		if _, err := a.CommitConsolidation(t.Context(), store.Commit{
+			Record: store.Consolidation{Date: date, Summary: "phone " + d.value, SourceIDs: []int64{id}, Model: "offline"},
+			Facts: []store.Fact{{Entity: "user", Attribute: "phone", Value: d.value, Content: "phone " + d.value,
+				SourceMemoryIDs: []int64{id}, ValidFrom: d.at}},
+			Run: store.Run{Day: date, Provider: "offline", Status: store.RunOK}, Now: d.at.Add(12 * time.Hour),
+			Retires: func(attr string) bool { return attr == "phone" },
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []struct {
+		asOf      time.Time
+		want, not string
+	}{{may.Add(72 * time.Hour), "0687 220 915", "0612"}, {may.Add(-time.Hour), "0612 448 731", "0687"}} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "Where does the dentist text reminders?", AsOf: q.asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mems []string
+		for _, it := range res.Items {
+			if it.Kind == "memory" {
+				mems = append(mems, it.Text)
+			}
+		}
+		if got := strings.Join(mems, " | "); !strings.Contains(got, q.want) || strings.Contains(got, q.not) {
+			t.Errorf("as of %v: memories %q, want the one with %s and none with %s", q.asOf, got, q.want, q.not)
+		}
+	}
+}

@@ -175,3 +175,72 @@ func forgetSuccessor(ctx context.Context, c *conn, id int64) error {
 	}
 	return nil
 }
+
+// Replaced is a superseded memory a search matched and the memory that was
+// current in its place by the search's Until.
+type Replaced struct {
+	Old, New MemoryHit
+}
+
+// maxReplaced bounds the superseded memories one search matches, and
+// successorHops the chain followed from each to the current value.
+const maxReplaced, successorHops = 20, 8
+
+// ReplacedMatching returns the superseded memories holding any of o.Terms
+// whose successor was said by o.Until, each with what replaced it then (the
+// end of its chain), within o's filters: "use it for the grocery
+// deliveries" said with the old address finds the new address, which names
+// no groceries. The superseded are few (a partial index), so each is
+// matched by its rowid rather than the terms' whole posting lists.
+func (a *Agent) ReplacedMatching(ctx context.Context, o SearchOptions) ([]Replaced, error) {
+	if len(o.Terms) == 0 {
+		return nil, nil
+	}
+	at := successorBound(o.Until)
+	type old struct {
+		hit MemoryHit
+		by  int64
+	}
+	olds, err := readRows(ctx, a, "superseded memories matching", `SELECT `+memoryHitColumns+`, 0, m.superseded_by
+		FROM daily_memories m WHERE m.superseded_by IS NOT NULL AND m.flagged = 0 AND m.retired_at IS NULL
+		AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?1)
+		AND EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?2 AND memories_fts.rowid = m.id)
+		ORDER BY m.ts DESC LIMIT ?3`, []any{at, matchAny(o.Terms), maxReplaced},
+		func(s *sqlite3.Stmt) (old, error) {
+			h, err := scanMemoryHit(s)
+			return old{h, s.ColumnInt64(10)}, err
+		})
+	if err != nil || len(olds) == 0 {
+		return nil, err
+	}
+	var out []Replaced
+	for _, o1 := range olds {
+		cur, err := a.currentSuccessor(ctx, o1.by, at)
+		if err != nil {
+			return nil, err
+		}
+		hits, err := a.MemoryHits(ctx, []int64{cur}, o)
+		if err != nil {
+			return nil, err
+		}
+		if len(hits) == 1 {
+			out = append(out, Replaced{Old: o1.hit, New: hits[0]})
+		}
+	}
+	return out, nil
+}
+
+// currentSuccessor follows the superseded_by chain from id while the next
+// successor was said by at (successorBound).
+func (a *Agent) currentSuccessor(ctx context.Context, id, at int64) (int64, error) {
+	for range successorHops {
+		next, err := readRows(ctx, a, "successor", `SELECT n.id FROM daily_memories m JOIN daily_memories n
+			ON n.id = m.superseded_by WHERE m.id = ? AND n.ts <= ?`, []any{id, at},
+			func(s *sqlite3.Stmt) (int64, error) { return s.ColumnInt64(0), nil })
+		if err != nil || len(next) == 0 {
+			return id, err
+		}
+		id = next[0]
+	}
+	return id, nil
+}

@@ -165,3 +165,41 @@ func TestForgottenSuccessor(t *testing.T) {
 		t.Errorf("hits %v, want the old memory", got)
 	}
 }
+
+// TestReplacedMatching: a search matching a superseded memory's words
+// finds what replaced it then, following the chain to the value current as
+// of Until; before the first successor was said, nothing is replaced.
+func TestReplacedMatching(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	aug := time.Date(2026, 8, 9, 8, 0, 0, 0, time.UTC)
+	old, mid, cur := "my phone is 0612, give it to the dentist", "new phone: 0687", "new number again: 0699"
+	a := acquire(t, openTest(t, Options{}), "main")
+	ids := insertAt(t, a, map[string]time.Time{old: jan, mid: may, cur: aug}, old, mid, cur)
+	onePhone := func(attr string) bool { return attr == "phone" }
+	supersedeDay(t, a, jan, ids[old], "0612", onePhone)
+	supersedeDay(t, a, may, ids[mid], "0687", onePhone)
+	supersedeDay(t, a, aug, ids[cur], "0699", onePhone)
+	for _, q := range []struct {
+		until time.Time
+		want  int64 // the successor found for the dentist memory, 0 for none
+	}{{time.Time{}, ids[cur]}, {aug.Add(-time.Hour), ids[mid]}, {may.Add(-time.Hour), 0}} {
+		got, err := a.ReplacedMatching(t.Context(), SearchOptions{Terms: []string{"dentist"}, Until: q.until})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var succ int64
+		for _, r := range got {
+			if r.Old.ID != ids[old] {
+				t.Errorf("as of %v: replaced %d, want only the dentist memory %d", q.until, r.Old.ID, ids[old])
+			}
+			succ = r.New.ID
+		}
+		if succ != q.want {
+			t.Errorf("as of %v: successor %d, want %d", q.until, succ, q.want)
+		}
+	}
+	if got, err := a.ReplacedMatching(t.Context(), SearchOptions{Terms: []string{"charger"}}); err != nil || len(got) != 0 {
+		t.Errorf("a term no superseded memory holds: %v, %v; want none", got, err)
+	}
+}
