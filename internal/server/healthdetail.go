@@ -2,11 +2,6 @@ package server
 
 import (
 	"net/http"
-	"slices"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/health"
@@ -45,31 +40,4 @@ func (v viewer) report(rep health.Report) health.Report {
 		return rep
 	}
 	return rep.For(v.sees)
-}
-
-// metricsFor serves the registry's metrics, without the series of agents
-// (an "agent" label) v may not see.
-func (m *metrics) metricsFor(v viewer) http.Handler {
-	g := prometheus.Gatherer(m.reg)
-	if !v.all {
-		g = agentFilter{g: m.reg, sees: v.sees}
-	}
-	return promhttp.HandlerFor(g, promhttp.HandlerOpts{Registry: m.reg})
-}
-
-type agentFilter struct {
-	g    prometheus.Gatherer
-	sees func(agent string) bool
-}
-
-func (f agentFilter) Gather() ([]*dto.MetricFamily, error) {
-	fams, err := f.g.Gather()
-	return slices.DeleteFunc(fams, func(fam *dto.MetricFamily) bool {
-		n := len(fam.Metric)
-		fam.Metric = slices.DeleteFunc(fam.Metric, func(m *dto.Metric) bool {
-			i := slices.IndexFunc(m.Label, func(l *dto.LabelPair) bool { return l.GetName() == "agent" })
-			return i >= 0 && !f.sees(m.Label[i].GetValue())
-		})
-		return n > 0 && len(fam.Metric) == 0
-	}), err
 }

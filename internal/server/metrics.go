@@ -1,13 +1,14 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"net/http"
+	"sort"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/wire"
@@ -18,114 +19,142 @@ type Reporter interface {
 	Report(ctx context.Context) health.Report
 }
 
-// metrics are the server's own Prometheus instruments, in a registry it
-// owns: nothing leaks into, or out of, the global default registry.
+// metrics are the server's own instruments, served on /metrics in
+// Prometheus' text format (expo.go) with the health report's gauges and the
+// runtime's (runtimeFamilies).
 type metrics struct {
-	reg      *prometheus.Registry
-	requests *prometheus.CounterVec
-	latency  *prometheus.HistogramVec
-	ingested prometheus.Counter
-	recall   prometheus.Histogram
+	rep      Reporter
+	mu       sync.Mutex
+	requests map[routeCode]float64
+	latency  map[routeCode]*histogram
+	ingested counter
+	recall   *histogram
 }
 
+type routeCode struct{ route, code string }
+
+// counter is a monotonic count.
+type counter struct{ n atomic.Uint64 }
+
+func (c *counter) Add(v float64) { c.n.Add(uint64(v)) }
+func (c *counter) Inc()          { c.n.Add(1) }
+
+var latencyBounds = []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10}
+
 func newMetrics(rep Reporter) *metrics {
-	m := &metrics{
-		reg: prometheus.NewRegistry(),
-		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "dormouse_http_requests_total",
-			Help: "HTTP requests served, by route pattern and status code.",
-		}, []string{"route", "code"}),
-		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
-			Name:    "dormouse_http_request_duration_seconds",
-			Help:    "Time to serve an HTTP request, by route pattern and status code.",
-			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10},
-		}, []string{"route", "code"}),
-		ingested: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "dormouse_memories_ingested_total",
-			Help: "Memories stored through the API (duplicates not counted).",
-		}),
-		recall: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "dormouse_recall_duration_seconds",
-			Help:    "Time to rank and assemble one recall.",
-			Buckets: []float64{.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
-		}),
+	return &metrics{
+		rep: rep, requests: map[routeCode]float64{}, latency: map[routeCode]*histogram{},
+		recall: newHistogram(.001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5),
 	}
-	m.reg.MustRegister(m.requests, m.latency, m.ingested, m.recall,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	if rep != nil {
-		m.reg.MustRegister(healthCollector{rep})
-	}
-	return m
 }
 
 func (m *metrics) observe(route string, status int, took time.Duration) {
-	code := strconv.Itoa(status)
-	m.requests.WithLabelValues(route, code).Inc()
-	m.latency.WithLabelValues(route, code).Observe(took.Seconds())
+	k := routeCode{route, strconv.Itoa(status)}
+	m.mu.Lock()
+	m.requests[k]++
+	h := m.latency[k]
+	if h == nil {
+		h = newHistogram(latencyBounds...)
+		m.latency[k] = h
+	}
+	m.mu.Unlock()
+	h.Observe(took.Seconds())
 }
 
 // serveMetrics answers GET /metrics with the series r may see.
 func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request) {
-	if v, ok := s.viewerOf(w, r); ok {
-		s.met.metricsFor(v).ServeHTTP(w, r)
+	v, ok := s.viewerOf(w, r)
+	if !ok {
+		return
 	}
+	var sees func(string) bool
+	if !v.all {
+		sees = v.sees
+	}
+	var b bytes.Buffer
+	for _, f := range s.met.families(r.Context()) {
+		f.write(&b, sees)
+	}
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	_, _ = w.Write(b.Bytes())
 }
 
-// healthCollector turns the health report into gauges when Prometheus
-// scrapes, so the two never disagree and the store is read at most once per
-// report cache period.
-type healthCollector struct{ rep Reporter }
-
-var (
-	stateDesc = prometheus.NewDesc("dormouse_health_state",
-		"1 for the current health state (ok, degraded, failing), 0 for the others.", []string{"state"}, nil)
-	dbBytesDesc = prometheus.NewDesc("dormouse_agent_db_bytes",
-		"Size of the agent's database file.", []string{"agent"}, nil)
-	walBytesDesc = prometheus.NewDesc("dormouse_agent_wal_bytes",
-		"Size of the agent's write-ahead log.", []string{"agent"}, nil)
-	memoriesDesc = prometheus.NewDesc("dormouse_agent_memories",
-		"Memories the agent holds.", []string{"agent"}, nil)
-	backlogDesc = prometheus.NewDesc("dormouse_agent_backlog",
-		"The agent's unconsolidated memories.", []string{"agent"}, nil)
-	diskDesc = prometheus.NewDesc("dormouse_disk_used_ratio",
-		"Used share of the data directory's filesystem, 0 to 1.", nil, nil)
-	tempDesc = prometheus.NewDesc("dormouse_soc_temperature_celsius",
-		"SoC temperature; absent when the host has no sensor.", nil, nil)
-)
-
-func (c healthCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{stateDesc, dbBytesDesc, walBytesDesc, memoriesDesc, backlogDesc, diskDesc, tempDesc} {
-		ch <- d
+// families is every series at this moment: the server's, the health
+// report's (read when scraped, so the two never disagree; the report's cache
+// bounds how often the store is read) and the runtime's.
+func (m *metrics) families(ctx context.Context) []*family {
+	fams := m.serverFamilies()
+	if m.rep != nil {
+		fams = append(fams, healthFamilies(m.rep.Report(ctx))...)
 	}
-	for _, d := range consolidationDescs {
-		ch <- d
-	}
+	return append(fams, runtimeFamilies()...)
 }
 
-func (c healthCollector) Collect(ch chan<- prometheus.Metric) {
-	// The scrape's own context is not handed to collectors; the report's
-	// cache and the store's busy timeout bound the wait.
-	r := c.rep.Report(context.Background())
+func (m *metrics) serverFamilies() []*family {
+	requests := &family{name: "dormouse_http_requests_total", typ: "counter",
+		help: "HTTP requests served, by route pattern and status code."}
+	latency := &family{name: "dormouse_http_request_duration_seconds", typ: "histogram",
+		help: "Time to serve an HTTP request, by route pattern and status code."}
+	m.mu.Lock()
+	keys := make([]routeCode, 0, len(m.requests))
+	for k := range m.requests {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i].route < keys[j].route || keys[i].route == keys[j].route && keys[i].code < keys[j].code
+	})
+	for _, k := range keys {
+		requests.add(m.requests[k], "route", k.route, "code", k.code)
+	}
+	hists := make([]*histogram, len(keys))
+	for i, k := range keys {
+		hists[i] = m.latency[k]
+	}
+	m.mu.Unlock()
+	for i, k := range keys {
+		hists[i].addTo(latency, "route", k.route, "code", k.code)
+	}
+	ingested := &family{name: "dormouse_memories_ingested_total", typ: "counter",
+		help: "Memories stored through the API (duplicates not counted)."}
+	ingested.add(float64(m.ingested.n.Load()))
+	recall := &family{name: "dormouse_recall_duration_seconds", typ: "histogram", help: "Time to rank and assemble one recall."}
+	m.recall.addTo(recall)
+	return []*family{requests, latency, ingested, recall}
+}
+
+// healthFamilies are the health report as gauges.
+func healthFamilies(r health.Report) []*family {
+	state := &family{name: "dormouse_health_state", typ: "gauge",
+		help: "1 for the current health state (ok, degraded, failing), 0 for the others."}
 	for _, s := range []string{health.OK, health.Degraded, health.Failing} {
-		v := 0.0
-		if s == r.State {
-			v = 1
-		}
-		ch <- prometheus.MustNewConstMetric(stateDesc, prometheus.GaugeValue, v, s)
+		state.add(boolValue(s == r.State), "state", s)
 	}
+	db := &family{name: "dormouse_agent_db_bytes", typ: "gauge", help: "Size of the agent's database file."}
+	wal := &family{name: "dormouse_agent_wal_bytes", typ: "gauge", help: "Size of the agent's write-ahead log."}
+	mems := &family{name: "dormouse_agent_memories", typ: "gauge", help: "Memories the agent holds."}
+	backlog := &family{name: "dormouse_agent_backlog", typ: "gauge", help: "The agent's unconsolidated memories."}
 	for _, a := range r.Agents {
-		ch <- prometheus.MustNewConstMetric(dbBytesDesc, prometheus.GaugeValue, float64(a.DBBytes), a.Name)
-		ch <- prometheus.MustNewConstMetric(walBytesDesc, prometheus.GaugeValue, float64(a.WALBytes), a.Name)
-		ch <- prometheus.MustNewConstMetric(memoriesDesc, prometheus.GaugeValue, float64(a.Memories), a.Name)
-		ch <- prometheus.MustNewConstMetric(backlogDesc, prometheus.GaugeValue, float64(a.Backlog), a.Name)
+		db.add(float64(a.DBBytes), "agent", a.Name)
+		wal.add(float64(a.WALBytes), "agent", a.Name)
+		mems.add(float64(a.Memories), "agent", a.Name)
+		backlog.add(float64(a.Backlog), "agent", a.Name)
 	}
+	disk := &family{name: "dormouse_disk_used_ratio", typ: "gauge", help: "Used share of the data directory's filesystem, 0 to 1."}
 	if r.System.DiskTotal > 0 {
-		ch <- prometheus.MustNewConstMetric(diskDesc, prometheus.GaugeValue, r.System.DiskPercent/100)
+		disk.add(r.System.DiskPercent / 100)
 	}
+	temp := &family{name: "dormouse_soc_temperature_celsius", typ: "gauge", help: "SoC temperature; absent when the host has no sensor."}
 	if t := r.System.TemperatureC; t != nil {
-		ch <- prometheus.MustNewConstMetric(tempDesc, prometheus.GaugeValue, *t)
+		temp.add(*t)
 	}
-	collectConsolidation(ch, r)
+	return append([]*family{state, db, wal, mems, backlog, disk, temp}, consolidationFamilies(r)...)
+}
+
+func boolValue(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (s *Server) health(w http.ResponseWriter, r *http.Request) {
