@@ -1,11 +1,13 @@
 package watch
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -46,5 +48,36 @@ func TestSourceLabelIsALabel(t *testing.T) {
 	}
 	if got := sourceLabel(long); !strings.HasSuffix(got, "end.md") {
 		t.Errorf("a long path's label %q lost its end", got)
+	}
+}
+
+// TestExportWithFileNameNotUTF8: an agent tracking a file whose name is not UTF-8 exports (an
+// export is JSON, which holds only UTF-8, so the tracked path is written with U+FFFD), and once
+// imported elsewhere a scan of the same folder stores the note under its own name again without
+// a second memory of it.
+func TestExportWithFileNameNotUTF8(t *testing.T) {
+	e := newEnv(t)
+	e.write("caf\xe9.md", "The okapi sleeps standing up.\n")
+	if _, err := NewWatcher(e.folder(), e.ing, nil).ScanOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var export bytes.Buffer
+	e.agent(func(a *store.Agent) error { return a.Export(context.Background(), &export) })
+	if !utf8.Valid(export.Bytes()) || !bytes.Contains(export.Bytes(), []byte("caf\uFFFD.md")) {
+		t.Fatalf("export %q: want UTF-8 naming the file with U+FFFD", export.String())
+	}
+	other := newEnv(t)
+	other.root = e.root
+	if _, err := other.st.Import(context.Background(), "main", &export, store.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewWatcher(other.folder(), other.ing, nil).ScanOnce(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := other.trackedFiles(); len(got) != 1 || got["caf\xe9.md"].Status != "ok" {
+		t.Errorf("after import and scan, tracked %v; want caf\\xe9.md alone", got)
+	}
+	if ids, _ := other.found("okapi"); len(ids) != 1 {
+		t.Errorf("after import and scan, okapi memories %v; want the one", ids)
 	}
 }
