@@ -16,15 +16,7 @@ import (
 // TestUploadNameNotUTF8: an upload's file name (or ?path=) is any bytes a client sends; not UTF-8
 // or holding a tab, the file is stored all the same and the answer is JSON of valid UTF-8.
 func TestUploadNameNotUTF8(t *testing.T) {
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ing := &watch.Ingester{Store: st, AutoCreate: true, Location: time.UTC}
-	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Files: ing}))
-	defer ts.Close()
-	cl := client.New(ts.URL)
+	cl := uploadServer(t)
 	for i, c := range []struct {
 		name string
 		o    client.UploadOptions
@@ -47,4 +39,18 @@ func TestUploadNameNotUTF8(t *testing.T) {
 			t.Errorf("memory %d: source %q content %q, want UTF-8", m.ID, m.Source, m.Content)
 		}
 	}
+}
+
+// uploadServer serves a store in t.TempDir() that takes files on loopback, until the test ends.
+func uploadServer(t *testing.T) *client.Client {
+	t.Helper()
+	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	ing := &watch.Ingester{Store: st, AutoCreate: true, Location: time.UTC}
+	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Files: ing}))
+	t.Cleanup(ts.Close)
+	return client.New(ts.URL)
 }
