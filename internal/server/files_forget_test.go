@@ -1,30 +1,18 @@
 package server
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
-	"github.com/dormouse-dev/dormouse/internal/recall"
-	"github.com/dormouse-dev/dormouse/internal/store"
-	"github.com/dormouse-dev/dormouse/internal/watch"
 )
 
 // TestForgettingSticksForUploadedFiles: POST /v1/agents/{agent}/files?path=doc.md, delete one
 // section's memory, upload again with only the other section edited: the deleted section comes back
 // flagged, and recall never offers it.
 func TestForgettingSticksForUploadedFiles(t *testing.T) {
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	ing := &watch.Ingester{Store: st, AutoCreate: true, Location: time.UTC}
-	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Files: ing}))
-	defer ts.Close()
-	cl := client.New(ts.URL)
+	cl := uploadServer(t)
 	ctx := t.Context()
 	at := time.Date(2026, 4, 1, 10, 0, 0, 0, time.UTC)
 	note := "# Doc\n\n## A\n\nThe quokka lives on Rottnest.\n\n## B\n\nThe bilby digs burrows.\n"

@@ -192,7 +192,7 @@ func exportRows(ctx context.Context, c *conn, t *exportTable, w *bufio.Writer) (
 		n++
 		line = append(append(line[:0], `{"type":`...), kind...)
 		for i, col := range t.cols {
-			v, err := exportValue(s, i, col)
+			v, err := exportValue(s, i, col, t.table == namesTable)
 			if err != nil {
 				return fmt.Errorf("%s row: %w", t.table, err)
 			}
@@ -204,9 +204,15 @@ func exportRows(ctx context.Context, c *conn, t *exportTable, w *bufio.Writer) (
 	return n, err
 }
 
+// namesTable holds file names as the file system gave them (and its errors naming them): a Linux
+// name is any bytes and JSON holds only UTF-8, so its text is exported with U+FFFD for what is not
+// UTF-8. An import tracks that name, which no file has: the next scan finds the file under its own
+// name, its content the same memories. Text anywhere else that is not UTF-8 fails the export.
+const namesTable = "tracked_files"
+
 // exportValue is column i of the row as JSON: a number, a string, null, or
-// for a BLOB column the bytes in standard base64.
-func exportValue(s *sqlite3.Stmt, i int, col column) ([]byte, error) {
+// for a BLOB column the bytes in standard base64. names: text that is not UTF-8 is made so.
+func exportValue(s *sqlite3.Stmt, i int, col column, names bool) ([]byte, error) {
 	switch s.ColumnType(i) {
 	case sqlite3.NULL:
 		return []byte("null"), nil
@@ -221,6 +227,9 @@ func exportValue(s *sqlite3.Stmt, i int, col column) ([]byte, error) {
 		return json.Marshal(base64.StdEncoding.EncodeToString(s.ColumnRawBlob(i)))
 	default:
 		v := s.ColumnText(i)
+		if names {
+			v = strings.ToValidUTF8(v, "\uFFFD")
+		}
 		if !utf8.ValidString(v) {
 			return nil, fmt.Errorf("column %s holds text that is not UTF-8", col.name)
 		}

@@ -191,7 +191,7 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 		ins[i] = capture.Input{
 			Content:         p.Content,
 			Context:         p.Context,
-			Source:          clipSource(f.Path),
+			Source:          sourceLabel(f.Path),
 			InteractionType: "file",
 			Timestamp:       p.Timestamp.UTC().Format(time.RFC3339Nano),
 		}
@@ -214,8 +214,16 @@ func (in *Ingester) memories(ctx context.Context, f File) ([]store.Memory, error
 	return mems, nil
 }
 
-// clipSource keeps a memory's source within capture's limit on labels; a longer path keeps its end.
-func clipSource(p string) string {
+// sourceLabel is a file's path as its memories' source, which capture takes only as one line of
+// UTF-8 within its limit on labels: a Linux name is any bytes (not UTF-8: U+FFFD; a tab or a newline:
+// a space), and a longer path keeps its end. The file is tracked under its own path still.
+func sourceLabel(p string) string {
+	p = strings.Map(func(r rune) rune {
+		if text.IsLineControl(r) {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(p, "\uFFFD"))
 	const limit = 256
 	if len(p) <= limit {
 		return p
