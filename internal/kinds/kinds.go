@@ -14,6 +14,7 @@ package kinds
 
 import (
 	_ "embed"
+	"hash/maphash"
 	"strings"
 	"sync"
 	"unicode"
@@ -43,31 +44,30 @@ var informalText string
 var worldText string
 
 var (
-	once    sync.Once
-	lexicon map[string]string // word → its kinds, space-separated
-	breadth map[string]int    // every kind named: how many words are of it
+	once        sync.Once
+	wordnet     *text.Lexicon     // kinds.txt: word → its kinds, looked up in place
+	listedKinds map[string]string // informal.txt's and world.txt's words → their kinds
+
+	breadthOnce sync.Once
+	breadth     map[string]int // every kind named: how many words are of it
 )
 
-func load() map[string]string {
+// load indexes the lexicon once, on first use; every caller shares it.
+func load() {
 	once.Do(func() {
-		lexicon = make(map[string]string, strings.Count(lexiconText, "\n"))
-		breadth = map[string]int{}
-		for line := range strings.SplitSeq(lexiconText, "\n") {
-			if w, rest, ok := strings.Cut(line, " "); ok {
-				lexicon[w] = rest
-				for k := range strings.FieldsSeq(rest) {
-					breadth[k]++
-				}
-			}
-		}
-		for _, r := range roleKinds {
-			breadth[r] += breadth[roleMark]
-		}
-		delete(breadth, roleMark)
+		wordnet = text.NewLexicon(lexiconText)
+		listedKinds = map[string]string{}
 		addListed(informalText, false)
 		addListed(worldText, true)
 	})
-	return lexicon
+}
+
+// lookup returns w's kinds, space-separated.
+func lookup(w string) (string, bool) {
+	if k, ok := listedKinds[w]; ok {
+		return k, true
+	}
+	return wordnet.Lookup(w)
 }
 
 // addListed adds a hand-written list's words to the lexicon, each under
@@ -81,18 +81,46 @@ func addListed(list string, keep bool) {
 		}
 		all := rest
 		for x := range strings.FieldsSeq(rest) {
-			if x != roleMark {
-				breadth[x]++
-			}
-			if k := lexicon[x]; k != "" {
+			if k, _ := lookup(x); k != "" {
 				all += " " + k
 			}
 		}
-		if k := lexicon[w]; keep && k != "" {
+		if k, _ := lookup(w); keep && k != "" {
 			all = k + " " + all
 		}
-		lexicon[w] = all
+		listedKinds[w] = all
 	}
+}
+
+// countBreadth counts, once, how many words are of each kind: a pass over
+// the whole lexicon, needed only by Named and Breadth.
+func countBreadth() map[string]int {
+	load()
+	breadthOnce.Do(func() {
+		breadth = map[string]int{}
+		for line := range strings.SplitSeq(lexiconText, "\n") {
+			if _, rest, ok := strings.Cut(line, " "); ok {
+				for k := range strings.FieldsSeq(rest) {
+					breadth[k]++
+				}
+			}
+		}
+		for _, r := range roleKinds {
+			breadth[r] += breadth[roleMark]
+		}
+		delete(breadth, roleMark)
+		for _, list := range []string{informalText, worldText} {
+			for line := range strings.SplitSeq(list, "\n") {
+				_, rest, _ := strings.Cut(line, " ")
+				for x := range strings.FieldsSeq(rest) {
+					if x != roleMark {
+						breadth[x]++
+					}
+				}
+			}
+		}
+	})
+	return breadth
 }
 
 // roleMark is what lexgen writes among an occupation's kinds (its
@@ -112,9 +140,9 @@ const roleReach = 3
 // Of returns the kinds of the nouns in s, each once, space-separated, in
 // the order first met; "" when it names none.
 func Of(s string) string {
-	lex := load()
+	load()
 	var b strings.Builder
-	var seenWords, seenKinds map[string]bool
+	var seenWords, seenKinds set
 	var lower []byte
 	sinceA := roleReach + 1 // words since "a", "an" or "as"
 	for w := range words(s) {
@@ -127,30 +155,27 @@ func Of(s string) string {
 		case "the", "my", "our", "your", "his", "her", "their", "this", "that":
 			sinceA = roleReach + 1
 		}
-		if len(w) < 2 || len(w) == 2 && !listed(string(lower)) {
+		key := w // the word lowercased, as a string that outlives lower
+		if string(lower) != w {
+			key = string(lower)
+		}
+		if len(w) < 2 || len(w) == 2 && !isListed(key) || text.IsStopword(key) {
 			continue // "gf" and "gp" are words; "it" and "us" are not nouns
 		}
-		k, ok := lex[string(lower)] // no allocation: the conversion is only a lookup key
+		k, ok := lookup(key)
 		if !ok {
-			k, ok = lex[singular(string(lower))]
+			k, ok = lookup(singular(key))
 		}
-		if !ok || text.IsStopword(string(lower)) {
+		if !ok || !seenWords.add(key) {
 			continue
 		}
-		if seenWords == nil {
-			seenWords, seenKinds = map[string]bool{}, map[string]bool{}
-		}
-		if seenWords[string(lower)] {
-			continue
-		}
-		seenWords[string(lower)] = true
 		for kind := range strings.FieldsSeq(k) {
 			switch {
 			case kind != roleMark:
-				addKind(&b, seenKinds, kind)
+				addKind(&b, &seenKinds, kind)
 			case sinceA <= roleReach:
 				for _, r := range roleKinds {
-					addKind(&b, seenKinds, r)
+					addKind(&b, &seenKinds, r)
 				}
 			}
 		}
@@ -159,25 +184,68 @@ func Of(s string) string {
 }
 
 // addKind writes kind to b unless seen holds it.
-func addKind(b *strings.Builder, seen map[string]bool, kind string) {
-	if seen[kind] {
+func addKind(b *strings.Builder, seen *set, kind string) {
+	if !seen.add(kind) {
 		return
 	}
-	seen[kind] = true
 	if b.Len() > 0 {
 		b.WriteByte(' ')
 	}
 	b.WriteString(kind)
 }
 
-// listed reports whether w is one of informal.txt's or world.txt's words.
-func listed(w string) bool {
-	for _, list := range []string{informalText, worldText} {
-		if strings.HasPrefix(list, w+" ") || strings.Contains(list, "\n"+w+" ") {
+// set is the words Of has met, in a table on the caller's stack (most
+// texts name fewer than setSpill), spilling into a map beyond.
+type set struct {
+	slots [setSlots]string
+	n     int
+	more  map[string]bool
+}
+
+const setSlots, setSpill = 256, 192
+
+var setSeed = maphash.MakeSeed()
+
+// add adds w, reporting whether it was new.
+func (s *set) add(w string) bool {
+	if s.more != nil {
+		if s.more[w] {
+			return false
+		}
+		s.more[w] = true
+		return true
+	}
+	for i := maphash.String(setSeed, w) % setSlots; ; i = (i + 1) % setSlots {
+		switch s.slots[i] {
+		case w:
+			return false
+		case "":
+			if s.n == setSpill {
+				s.spill()
+				s.more[w] = true
+				return true
+			}
+			s.slots[i] = w
+			s.n++
 			return true
 		}
 	}
-	return false
+}
+
+// spill moves the table into a map.
+func (s *set) spill() {
+	s.more = make(map[string]bool, 2*setSpill)
+	for _, w := range s.slots {
+		if w != "" {
+			s.more[w] = true
+		}
+	}
+}
+
+// isListed reports whether w is one of informal.txt's or world.txt's words.
+func isListed(w string) bool {
+	_, ok := listedKinds[w]
+	return ok
 }
 
 // words yields the runs of letters in s.
@@ -214,7 +282,7 @@ func appendLower(dst []byte, w string) []byte {
 // Named returns the words that name a kind ("cities", "martial", "art"):
 // the ones worth looking for among the memories' kinds.
 func Named(words []string) []string {
-	load()
+	breadth := countBreadth()
 	var out []string
 	for _, w := range words {
 		w = strings.ToLower(w)
@@ -228,7 +296,7 @@ func Named(words []string) []string {
 // Breadth is how many of the lexicon's words are of the kind w (0: w
 // names no kind): "kid" a hundred or so, "activity" thousands.
 func Breadth(w string) int {
-	load()
+	breadth := countBreadth()
 	w = strings.ToLower(w)
 	return max(breadth[w], breadth[singular(w)])
 }

@@ -103,3 +103,35 @@ func TestBreadth(t *testing.T) {
 		t.Errorf("Breadth(occupation) = %d: the occupations lexgen marks are not counted", Breadth("occupation"))
 	}
 }
+
+// TestEveryLineIsLookedUp checks the in-place index answers every word of
+// kinds.txt with its line, as the map the lexicon used to be parsed into
+// did, and the hand-written lists' words with their listed kinds.
+func TestEveryLineIsLookedUp(t *testing.T) {
+	load()
+	n := 0
+	for line := range strings.SplitSeq(lexiconText, "\n") {
+		w, rest, ok := strings.Cut(line, " ")
+		if !ok {
+			continue
+		}
+		n++
+		if got, found := wordnet.Lookup(w); !found || got != rest {
+			t.Fatalf("Lookup(%q) = %q, %v; want %q", w, got, found, rest)
+		}
+		if got, _ := lookup(w); !isListed(w) && got != rest {
+			t.Fatalf("lookup(%q) = %q; want %q", w, got, rest)
+		}
+	}
+	if n < 50_000 {
+		t.Errorf("kinds.txt has %d lines, want over 50,000", n)
+	}
+	for _, list := range []string{informalText, worldText} {
+		for line := range strings.SplitSeq(strings.TrimSpace(list), "\n") {
+			w, rest, _ := strings.Cut(line, " ")
+			if got, _ := lookup(w); !strings.Contains(got, rest) {
+				t.Errorf("lookup(%q) = %q; want it to hold %q", w, got, rest)
+			}
+		}
+	}
+}

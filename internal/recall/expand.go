@@ -4,6 +4,8 @@ import (
 	_ "embed"
 	"strings"
 	"sync"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // lexiconText is the concept lexicon: "word related related ..." a line,
@@ -13,24 +15,9 @@ import (
 //go:embed lexicon.txt
 var lexiconText string
 
-var (
-	lexiconOnce sync.Once
-	lexiconMap  map[string][]string
-)
-
-// lexicon parses lexiconText once, on first use.
-func lexicon() map[string][]string {
-	lexiconOnce.Do(func() {
-		lexiconMap = make(map[string][]string, strings.Count(lexiconText, "\n"))
-		for line := range strings.SplitSeq(lexiconText, "\n") {
-			w, rest, ok := strings.Cut(line, " ")
-			if ok {
-				lexiconMap[w] = strings.Fields(rest)
-			}
-		}
-	})
-	return lexiconMap
-}
+// lexicon indexes lexiconText once, on first use; its words are looked up
+// in place and every agent shares it.
+var lexicon = sync.OnceValue(func() *text.Lexicon { return text.NewLexicon(lexiconText) })
 
 // Expand returns words related to the query's (synonyms and broader
 // concepts) from the built-in lexicon. An inflected word ("married",
@@ -41,13 +28,26 @@ func Expand(words []string) []string {
 	lex := lexicon()
 	var out []string
 	for _, w := range words {
-		rel, own := lex[w]
-		out = append(out, rel...)
+		rel, own := lex.Lookup(w)
+		out = appendFields(out, rel)
 		if b := baseForm(lex, w); b != "" && b != w {
-			out = append(out, lex[b]...)
+			out = appendFields(out, lookup(lex, b))
 		} else if !own {
-			out = append(out, lex[stem(w)]...)
+			out = appendFields(out, lookup(lex, stem(w)))
 		}
+	}
+	return out
+}
+
+func lookup(lex *text.Lexicon, w string) string {
+	rel, _ := lex.Lookup(w)
+	return rel
+}
+
+// appendFields appends the space-separated words of s to out.
+func appendFields(out []string, s string) []string {
+	for f := range strings.FieldsSeq(s) {
+		out = append(out, f)
 	}
 	return out
 }
@@ -62,17 +62,17 @@ var inflections = [][2]string{
 
 // baseForm is the first base form of w the lexicon holds, undoing a regular
 // inflection and a doubled final consonant ("planned": plan), or "".
-func baseForm(lex map[string][]string, w string) string {
+func baseForm(lex *text.Lexicon, w string) string {
 	for _, in := range inflections {
 		s, ok := strings.CutSuffix(w, in[0])
 		if !ok || len(s) < 2 {
 			continue
 		}
-		if _, ok := lex[s+in[1]]; ok {
+		if lex.Has(s + in[1]) {
 			return s + in[1]
 		}
 		if n := len(s); in[1] == "" && n > 2 && s[n-1] == s[n-2] {
-			if _, ok := lex[s[:n-1]]; ok {
+			if lex.Has(s[:n-1]) {
 				return s[:n-1]
 			}
 		}

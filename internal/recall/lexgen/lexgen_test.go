@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -54,4 +55,25 @@ func lexgenOut(t *testing.T, write func(out string) error) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestWordListsAreSorted checks the word lists lexgen wrote into the tree
+// are as it writes them, one line a word in byte order: recall's Define
+// searches definitions.txt by halving, and every list is looked up by its
+// first word.
+func TestWordListsAreSorted(t *testing.T) {
+	for _, f := range []string{"../lexicon.txt", "../definitions.txt", "../../kinds/kinds.txt"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prev := ""
+		for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			w, _, ok := strings.Cut(line, " ")
+			if !ok || w <= prev {
+				t.Fatalf("%s line %d (%q): not a word and its list after %q", f, i+1, line, prev)
+			}
+			prev = w
+		}
+	}
 }

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/benchdata"
+)
+
+// denseRSSPerAgent, denseRSSSingles and denseRSSQueries size the load each
+// agent of BenchmarkDenseRSS takes: the issue's dense run (20,000 tool-log
+// memories), part of it as single POSTs, then two-word recalls.
+// BENCH_RSS_MEMORIES sets another size for a quick look.
+var denseRSSPerAgent, denseRSSSingles, denseRSSQueries = envInt("BENCH_RSS_MEMORIES", 20_000), 1_000, 200
+
+func envInt(key string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(key)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+// BenchmarkDenseRSS loads the dense corpus into 1 and 5 agents at once over
+// HTTP (batches of 500, then single POSTs from 4 clients an agent), recalls
+// on each, and reports the daemon's memory: VmRSS and VmHWM, the anonymous
+// and file-backed parts of the RSS (the file part is mostly the binary's
+// pages), the Go heap in use and what the Go runtime holds from the OS
+// (from /metrics), and the anonymous RSS beyond that: SQLite's, since
+// ncruces/go-sqlite3 gives each connection a memory of its own outside the
+// Go heap, which keeps what it once touched until the connection closes. Target (issue 17): rss-MiB ≤ 48 with 5 agents.
+func BenchmarkDenseRSS(b *testing.B) {
+	for _, agents := range []int{1, 5} {
+		b.Run(fmt.Sprintf("agents=%d", agents), func(b *testing.B) {
+			for b.Loop() {
+				d := startDaemonB(b, b.TempDir(), "")
+				var wg sync.WaitGroup
+				for i := range agents {
+					wg.Go(func() { loadDense(b, d.addr, fmt.Sprintf("agent%d", i)) })
+				}
+				wg.Wait()
+				reportMemory(b, d)
+				stopB(b, d)
+			}
+		})
+	}
+}
+
+// loadDense stores the dense corpus in agent, the last denseRSSSingles
+// memories one a request, and runs denseRSSQueries recalls.
+func loadDense(b *testing.B, addr, agent string) {
+	mems := benchdata.Dense(denseRSSPerAgent, time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC), benchdata.WithoutSession)
+	batched := max(0, len(mems)-denseRSSSingles)
+	for i := 0; i < batched; i += 500 {
+		postDense(b, addr, agent, mems[i:min(i+500, batched)])
+	}
+	var wg sync.WaitGroup
+	for c := range 4 {
+		wg.Go(func() {
+			for i := batched + c; i < len(mems); i += 4 {
+				postDense(b, addr, agent, mems[i:i+1])
+			}
+		})
+	}
+	wg.Wait()
+	for _, q := range benchdata.DenseQueries(denseRSSQueries) {
+		body, _ := json.Marshal(map[string]any{"query": q})
+		resp, err := http.Post("http://"+addr+"/v1/agents/"+agent+"/recall", "application/json", bytes.NewReader(body))
+		if err != nil {
+			b.Error(err)
+			return
+		}
+		resp.Body.Close()
+	}
+}
+
+func postDense(b *testing.B, addr, agent string, mems []benchdata.Memory) {
+	type in struct {
+		Content   string `json:"content"`
+		Role      string `json:"role"`
+		Timestamp string `json:"timestamp"`
+	}
+	ins := make([]in, len(mems))
+	for i, m := range mems {
+		ins[i] = in{m.Content, m.Role, m.Timestamp.Format(time.RFC3339)}
+	}
+	body, _ := json.Marshal(map[string]any{"memories": ins})
+	resp, err := http.Post("http://"+addr+"/v1/agents/"+agent+"/memories", "application/json", bytes.NewReader(body))
+	if err != nil {
+		b.Error(err)
+		return
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		b.Errorf("POST %s: %d", agent, resp.StatusCode)
+	}
+}
+
+// reportMemory reports the daemon's memory figures as benchmark metrics.
+func reportMemory(b *testing.B, d *daemonProc) {
+	pid := d.cmd.Process.Pid
+	st := procFields(b, fmt.Sprintf("/proc/%d/status", pid))
+	for _, f := range []struct{ key, unit string }{
+		{"VmRSS", "rss-MiB"}, {"VmHWM", "hwm-MiB"}, {"RssAnon", "anon-MiB"}, {"RssFile", "file-MiB"},
+	} {
+		b.ReportMetric(float64(st[f.key])/1024, f.unit)
+	}
+	m := goMemory(b, d.addr)
+	goRes := m["go_memstats_sys_bytes"] - m["go_memstats_heap_released_bytes"]
+	b.ReportMetric(m["go_memstats_heap_inuse_bytes"]/(1<<20), "heap-MiB")
+	b.ReportMetric(goRes/(1<<20), "go-MiB")
+	b.ReportMetric(max(0, float64(st["RssAnon"])/1024-goRes/(1<<20)), "sqlite-MiB")
+}
+
+// procFields reads the "Key: N kB" lines of a /proc file.
+func procFields(b *testing.B, path string) map[string]int64 {
+	st, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	out := map[string]int64{}
+	for line := range strings.SplitSeq(string(st), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if n, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64); ok && err == nil {
+			out[k] = n
+		}
+	}
+	return out
+}
+
+// goMemory reads the Go runtime's go_memstats_* gauges from the daemon's
+// /metrics.
+func goMemory(b *testing.B, addr string) map[string]float64 {
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		k, v, _ := strings.Cut(sc.Text(), " ")
+		if n, err := strconv.ParseFloat(v, 64); strings.HasPrefix(k, "go_memstats_") && err == nil {
+			out[k] = n
+		}
+	}
+	if out["go_memstats_sys_bytes"] == 0 {
+		b.Fatal("no go_memstats_sys_bytes in /metrics")
+	}
+	return out
+}
