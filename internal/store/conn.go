@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/ncruces/go-sqlite3"
-	"github.com/ncruces/go-sqlite3/ext/fts5"
 )
 
 // conn is one SQLite connection with its prepared statements. A conn is
@@ -79,11 +78,11 @@ PRAGMA wal_autocheckpoint = 0;`, o.Synchronous, o.CacheSizeKiB)
 	return c, nil
 }
 
-// registerExtensions gives db what the schema uses: FTS5 and the kinds
-// function.
+// registerExtensions gives db what the schema uses: FTS5 with
+// dormouse_bm25, and the kinds function.
 // kindsOf is the kinds index's SQL function (Options.Kinds); nil indexes none.
 func registerExtensions(db *sqlite3.Conn, kindsOf func(string) string) error {
-	if err := fts5.Register(db); err != nil {
+	if err := registerBM25(db); err != nil { // bm25.go
 		return fmt.Errorf("register fts5: %w", err)
 	}
 	if kindsOf == nil {
