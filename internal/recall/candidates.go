@@ -170,6 +170,9 @@ func (r *ranker) searchKinds(ctx context.Context, kw []string) error {
 		return err
 	}
 	for _, h := range kh {
+		if len(r.memHits)+len(r.kindHits) >= gapHits {
+			break // the gap check reads no further, and kinds.Of costs
+		}
 		// What the gap check reads: the text with the kinds it holds.
 		h.Text += " " + kinds.Of(h.Text)
 		r.kindHits = append(r.kindHits, h)
@@ -215,14 +218,15 @@ func (r *ranker) countCoverage() {
 		if c.ex.ByKind > 0 {
 			txt += " " + kinds.Of(txt)
 		}
-		c.ex.Coverage = coverage(r.words, txt)
+		have := stemsOf(txt)
+		c.ex.Coverage = heldShare(r.words, have, nil)
 		if len(r.defs) > 0 && c.ex.Expansion > 0 {
-			c.ex.Coverage = coverageDefined(r.words, txt, r.defs)
+			c.ex.Coverage = heldShare(r.words, have, r.defs)
 		}
 		if len(r.relKinds) > 0 && c.ex.ByKind > 0 {
 			// A word the item holds by a related word's kind counts as a
 			// definition does: in part.
-			c.ex.Coverage = max(c.ex.Coverage, coverageDefined(r.words, txt, r.relKinds))
+			c.ex.Coverage = max(c.ex.Coverage, heldShare(r.words, have, r.relKinds))
 		}
 		if c.ex.Speaker > 0 {
 			// The speaker is part of what the question asks for.

@@ -138,9 +138,24 @@ func coverageDefined(words []string, s string, defs map[string][]string) float64
 	if len(words) == 0 {
 		return 0
 	}
-	have := map[string]bool{}
-	for _, w := range text.Words(s) {
+	return heldShare(words, stemsOf(s), defs)
+}
+
+// stemsOf is the set of the stems of s's words: what heldShare reads, made
+// once for a text scored several ways.
+func stemsOf(s string) map[string]bool {
+	ws := text.Words(s)
+	have := make(map[string]bool, len(ws))
+	for _, w := range ws {
 		have[stem(w)] = true
+	}
+	return have
+}
+
+// heldShare is coverageDefined of the text whose stems are have.
+func heldShare(words []string, have map[string]bool, defs map[string][]string) float64 {
+	if len(words) == 0 {
+		return 0
 	}
 	n := 0.0
 	for _, w := range words {
@@ -177,22 +192,18 @@ func feedback(hits []store.MemoryHit, words, skip []string, docs, n int) []strin
 		return nil
 	}
 	df := map[string]int{}
-	for _, h := range hits {
-		seen := map[string]bool{}
-		for _, w := range text.Terms(h.Text) {
+	tf := map[string]float64{}
+	for i, h := range hits {
+		terms := text.Terms(h.Text)
+		seen := make(map[string]bool, len(terms))
+		for _, w := range terms {
 			if !seen[w] {
 				seen[w] = true
 				df[w]++
 			}
-		}
-	}
-	tf := map[string]float64{}
-	for i, h := range hits {
-		if i >= docs {
-			break
-		}
-		for _, w := range text.Terms(h.Text) {
-			tf[w] += 1 / float64(i+1)
+			if i < docs {
+				tf[w] += 1 / float64(i+1)
+			}
 		}
 	}
 	q := map[string]bool{}

@@ -42,6 +42,8 @@ type Agent struct {
 	writesFull atomic.Bool
 	// onCorrupt tells the Store that SQLite found the file corrupt.
 	onCorrupt func(*UnavailableError)
+	// counts are the document counts searches weigh their terms by (bm25.go).
+	counts docCounts
 
 	// Guarded by the Store's mutex.
 	refs     int

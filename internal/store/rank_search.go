@@ -26,13 +26,20 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	if len(o.Terms) == 0 {
 		return nil, nil
 	}
+	table := "memories_fts"
+	if o.Kinds {
+		table = "memory_kinds"
+	}
+	counts, err := a.termCounts(ctx, table, o.Terms)
+	if err != nil {
+		return nil, err
+	}
 	// Score ids first and read the whole rows of the best Limit only: the
 	// sorter then handles two numbers a match, not its text.
-	inner := `SELECT m.id AS id, bm25(memories_fts) AS score
+	inner := `SELECT m.id AS id, ` + scoreFn("memories_fts") + ` AS score
 		FROM memories_fts JOIN daily_memories m ON m.id = memories_fts.rowid
 		WHERE memories_fts MATCH ?`
-	table := "memories_fts"
-	args := []any{matchAny(o.Terms)}
+	args := []any{counts, matchAny(o.Terms)}
 	unfiltered, superseded, err := a.noFilter(ctx, o)
 	if err != nil {
 		return nil, err
@@ -40,7 +47,7 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	if unfiltered {
 		// Nothing to filter on: the index alone, without reading a row per
 		// match, less the few superseded memories.
-		inner = `SELECT rowid AS id, bm25(memories_fts) AS score FROM memories_fts WHERE memories_fts MATCH ?`
+		inner = `SELECT rowid AS id, ` + scoreFn("memories_fts") + ` AS score FROM memories_fts WHERE memories_fts MATCH ?`
 		if superseded {
 			inner, args = withoutSuperseded(inner, args, o.Until)
 		}
@@ -54,7 +61,7 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 		args = append(args, o.Window)
 	}
 	if o.Kinds {
-		inner = strings.ReplaceAll(inner, table, "memory_kinds")
+		inner = strings.ReplaceAll(inner, "memories_fts", table)
 	}
 	sql := `SELECT ` + memoryHitColumns + `, r.score FROM (` + inner + ` ORDER BY score LIMIT ?) r
 		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
@@ -226,9 +233,13 @@ func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]Consol
 	sql := `SELECT c.id, c.date, c.summary, c.source_ids, `
 	var args []any
 	if len(o.Terms) > 0 {
-		sql += `bm25(consolidations_fts) FROM consolidations_fts
+		counts, err := a.termCounts(ctx, "consolidations_fts", o.Terms)
+		if err != nil {
+			return nil, err
+		}
+		sql += scoreFn("consolidations_fts") + ` AS score FROM consolidations_fts
 			JOIN consolidated_memories c ON c.id = consolidations_fts.rowid WHERE consolidations_fts MATCH ?`
-		args = append(args, matchAny(o.Terms))
+		args = append(args, counts, matchAny(o.Terms))
 	} else {
 		sql += `0 FROM consolidated_memories c WHERE 1=1`
 	}
@@ -241,7 +252,7 @@ func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]Consol
 		args = append(args, o.Since.In(a.opts.Location).Format(time.DateOnly))
 	}
 	if len(o.Terms) > 0 {
-		sql += ` ORDER BY bm25(consolidations_fts) LIMIT ?`
+		sql += ` ORDER BY score LIMIT ?`
 	} else {
 		sql += ` ORDER BY c.date DESC LIMIT ?`
 	}
@@ -283,8 +294,12 @@ func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error
 	sql := `SELECT ` + factHitColumns + `, `
 	var args []any
 	if len(o.Terms) > 0 {
-		sql += `bm25(facts_fts) FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ?`
-		args = append(args, matchAny(o.Terms))
+		counts, err := a.termCounts(ctx, "facts_fts", o.Terms)
+		if err != nil {
+			return nil, err
+		}
+		sql += scoreFn("facts_fts") + ` AS score FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ?`
+		args = append(args, counts, matchAny(o.Terms))
 	} else {
 		sql += `0 FROM facts f WHERE 1=1`
 	}
@@ -293,7 +308,7 @@ func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error
 	sql += ` AND (f.valid_to IS NULL OR f.valid_to > ?)`
 	args = append(args, asOf.UnixMilli())
 	if len(o.Terms) > 0 {
-		sql += ` ORDER BY bm25(facts_fts) LIMIT ?`
+		sql += ` ORDER BY score LIMIT ?`
 	} else {
 		sql += ` ORDER BY f.confidence DESC, f.valid_from DESC LIMIT ?`
 	}

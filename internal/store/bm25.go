@@ -1,0 +1,224 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ncruces/go-sqlite3"
+	"github.com/ncruces/go-sqlite3/ext/fts5"
+)
+
+// FTS5's bm25() counts, once per query and per phrase, every row that holds
+// the phrase (its whole posting list) to weigh it, whatever LIMIT lets
+// through: a common word or a long OR list of related words costs that at
+// every search (29% of recall's CPU at 100,000 memories). dormouse_bm25 is
+// the same score with each phrase's document count given, which the agent
+// counts once and keeps (docCounts).
+
+// scoreFn is the SQL of the score of table's rows for the phrases of a
+// MATCH; its one parameter is termCounts' answer for the same terms.
+func scoreFn(table string) string { return "dormouse_bm25(" + table + ", ?)" }
+
+// bm25 parameters, as FTS5's bm25() has them.
+const bm25K1, bm25B = 1.2, 0.75
+
+// bm25Query is what every row of one query shares: each phrase's IDF, the
+// average document length, and a buffer for a row's phrase counts.
+type bm25Query struct {
+	idf   []float64
+	avgdl float64
+	freq  []float64
+}
+
+// registerBM25 gives db dormouse_bm25.
+func registerBM25(db *sqlite3.Conn) error {
+	return fts5.RegisterCustom(db, func(api *fts5.API) error {
+		return api.CreateFunction("dormouse_bm25", givenBM25)
+	})
+}
+
+// givenBM25 is FTS5's bm25() (each column weighs 1) with the phrases'
+// document counts given in arg[0], in the order of the MATCH's phrases.
+func givenBM25(fts fts5.Context, ctx sqlite3.Context, arg ...sqlite3.Value) {
+	q, _ := fts.GetAuxdata(false).(*bm25Query)
+	if q == nil {
+		var err error
+		if q, err = newBM25Query(fts, arg); err == nil {
+			err = fts.SetAuxdata(q)
+		}
+		if err != nil {
+			ctx.ResultError(fmt.Errorf("dormouse_bm25: %w", err))
+			return
+		}
+	}
+	score, err := q.score(fts)
+	if err != nil {
+		ctx.ResultError(fmt.Errorf("dormouse_bm25: %w", err))
+		return
+	}
+	ctx.ResultFloat(-score)
+}
+
+// newBM25Query weighs the query's phrases as bm25() does, from the counts
+// given rather than counted.
+func newBM25Query(fts fts5.Context, arg []sqlite3.Value) (*bm25Query, error) {
+	if len(arg) != 1 {
+		return nil, fmt.Errorf("want the document counts, got %d arguments", len(arg))
+	}
+	counts := strings.Fields(arg[0].Text())
+	if n := fts.PhraseCount(); n != len(counts) {
+		return nil, fmt.Errorf("%d document counts for %d phrases", len(counts), n)
+	}
+	rows, err := fts.RowCount()
+	if err != nil {
+		return nil, err
+	}
+	tokens, err := fts.ColumnTotalSize(-1)
+	if err != nil {
+		return nil, err
+	}
+	q := &bm25Query{avgdl: float64(tokens) / float64(rows), idf: make([]float64, len(counts)), freq: make([]float64, len(counts))}
+	for i, c := range counts {
+		hits, err := strconv.ParseInt(c, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("document count %q: %w", c, err)
+		}
+		q.idf[i] = math.Log((float64(rows) - float64(hits) + 0.5) / (float64(hits) + 0.5))
+		if q.idf[i] <= 0 {
+			q.idf[i] = 1e-6
+		}
+	}
+	return q, nil
+}
+
+// score is the current row's BM25 (positive: higher is better).
+func (q *bm25Query) score(fts fts5.Context) (float64, error) {
+	clear(q.freq)
+	n, err := fts.InstCount()
+	if err != nil {
+		return 0, err
+	}
+	for i := range n {
+		phrase, _, _, err := fts.Inst(i)
+		if err != nil {
+			return 0, err
+		}
+		q.freq[phrase]++
+	}
+	size, err := fts.ColumnSize(-1)
+	if err != nil {
+		return 0, err
+	}
+	d, score := float64(size), 0.0
+	for i, f := range q.freq {
+		score += q.idf[i] * ((f * (bm25K1 + 1)) / (f + bm25K1*(1-bm25B+bm25B*d/q.avgdl)))
+	}
+	return score, nil
+}
+
+// docCounts are an agent's document counts of the terms it was searched
+// for, by full-text table. A count is kept until the table's content has
+// grown by more than 1/countsStale since it was counted: the weight of a
+// word moves little while the store grows by 3%, and a store taking a
+// memory a second would otherwise count every word again at each search.
+type docCounts struct {
+	mu     sync.Mutex
+	tables map[string]*tableCounts
+}
+
+type tableCounts struct {
+	size  int64 // the content table's largest id when counted
+	terms map[string]int64
+}
+
+const (
+	countsStale = 32
+	countsMax   = 4096 // terms kept a table; past that it starts again
+)
+
+// contentOf is the table whose largest id tells how much a full-text
+// table holds.
+var contentOf = map[string]string{
+	"memories_fts":       "daily_memories",
+	"memory_kinds":       "daily_memories",
+	"facts_fts":          "facts",
+	"consolidations_fts": "consolidated_memories",
+}
+
+// termCounts is the argument of scoreFn(table) for a MATCH of matchAny(terms):
+// each term's document count, counted when not kept.
+func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (string, error) {
+	var out string
+	err := a.read(ctx, func(c *conn) error {
+		var size int64
+		err := c.query(ctx, `SELECT coalesce(max(id), 0) FROM `+contentOf[table], nil, func(s *sqlite3.Stmt) error {
+			size = s.ColumnInt64(0)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("size of %s: %w", table, err)
+		}
+		kept := a.counts.table(table, size)
+		counts := make([]string, len(terms))
+		for i, t := range terms {
+			n, ok := a.counts.get(kept, t)
+			if !ok {
+				if n, err = countDocs(ctx, c, table, t); err != nil {
+					return err
+				}
+				a.counts.put(kept, t, n)
+			}
+			counts[i] = strconv.FormatInt(n, 10)
+		}
+		out = strings.Join(counts, " ")
+		return nil
+	})
+	return out, err
+}
+
+// countDocs counts the rows of table holding term.
+func countDocs(ctx context.Context, c *conn, table, term string) (int64, error) {
+	var n int64
+	err := c.query(ctx, `SELECT count(*) FROM `+table+` WHERE `+table+` MATCH ?`, []any{matchAny([]string{term})},
+		func(s *sqlite3.Stmt) error {
+			n = s.ColumnInt64(0)
+			return nil
+		})
+	if err != nil {
+		return 0, fmt.Errorf("count %s rows holding %q: %w", table, term, err)
+	}
+	return n, nil
+}
+
+// table is the counts of table still good at size: a fresh set once the
+// content has grown past them (or shrunk below).
+func (d *docCounts) table(table string, size int64) *tableCounts {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	t := d.tables[table]
+	if t == nil || size < t.size || size > t.size+t.size/countsStale || len(t.terms) > countsMax {
+		if d.tables == nil {
+			d.tables = map[string]*tableCounts{}
+		}
+		t = &tableCounts{size: size, terms: map[string]int64{}}
+		d.tables[table] = t
+	}
+	return t
+}
+
+func (d *docCounts) get(t *tableCounts, term string) (int64, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	n, ok := t.terms[term]
+	return n, ok
+}
+
+func (d *docCounts) put(t *tableCounts, term string, n int64) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	t.terms[term] = n
+}

@@ -1,0 +1,105 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// dormouse_bm25, given the counts termCounts keeps, scores every row as
+// FTS5's own bm25() does: one table of one column, one of two, phrases a
+// row holds several times, phrases nothing holds, a phrase of no token.
+func TestGivenBM25IsFTS5sBM25(t *testing.T) {
+	a := utcAgent(t)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	words := strings.Fields("garden tomato rain seed water garden sun tomato frost greenhouse")
+	var mems []Memory
+	for i := range 60 {
+		var b strings.Builder
+		for j := range 3 + i%7 {
+			b.WriteString(words[(i*j+i/3)%len(words)] + " ")
+		}
+		b.WriteString("note")
+		mems = append(mems, Memory{Content: b.String(), Timestamp: t0.Add(time.Duration(i) * time.Minute), ContentHash: fmt.Sprint(i)})
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	facts, _ := json.Marshal([]string{"tomato seed sown", "frost on the greenhouse"})
+	for i, s := range []string{"tomato tomato garden day", "rain all day", "greenhouse water sun"} {
+		c := Consolidation{Date: fmt.Sprintf("2026-03-0%d", i+1), Summary: s, KeyFacts: facts}
+		if _, err := a.PutConsolidation(t.Context(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, terms := range [][]string{
+		{"tomato"}, {"garden", "frost"}, {"note", "tomato", "volcano", "rain"}, {"seed", "'", "sun"},
+	} {
+		for _, table := range []string{"memories_fts", "consolidations_fts"} {
+			counts, err := a.termCounts(t.Context(), table, terms)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sql := `SELECT rowid, bm25(` + table + `), ` + scoreFn(table) + ` FROM ` + table + ` WHERE ` + table + ` MATCH ?`
+			rows := 0
+			err = a.read(t.Context(), func(c *conn) error {
+				return c.query(t.Context(), sql, []any{counts, matchAny(terms)}, func(s *sqlite3.Stmt) error {
+					rows++
+					if want, got := s.ColumnFloat(1), s.ColumnFloat(2); want != got {
+						t.Errorf("%s %v row %d: dormouse_bm25 %v, bm25 %v", table, terms, s.ColumnInt64(0), got, want)
+					}
+					return nil
+				})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rows == 0 {
+				t.Errorf("%s %v: no rows matched", table, terms)
+			}
+		}
+	}
+}
+
+// A term's count is counted once and kept while the store grows by less
+// than 1/countsStale, then counted again: the weight follows the store.
+func TestTermCountsFollowTheStore(t *testing.T) {
+	a := utcAgent(t)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	insert := func(n int, content string) {
+		t.Helper()
+		var mems []Memory
+		for range n {
+			t0 = t0.Add(time.Minute)
+			mems = append(mems, Memory{Content: content, Timestamp: t0, ContentHash: t0.String()})
+		}
+		if _, err := a.Insert(t.Context(), mems); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func() string {
+		t.Helper()
+		got, err := a.termCounts(t.Context(), "memories_fts", []string{"kiwi", "plum"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	insert(1, "a kiwi and a plum")
+	insert(99, "a plum")
+	if got := count(); got != "1 100" {
+		t.Fatalf("counts %q, want \"1 100\"", got)
+	}
+	insert(1, "one more kiwi") // 1% more: the kept counts still serve
+	if got := count(); got != "1 100" {
+		t.Errorf("after 1%% more: counts %q, want the kept \"1 100\"", got)
+	}
+	insert(3, "kiwi") // past 1/32: counted again
+	if got := count(); got != "5 100" {
+		t.Errorf("after 4%% more: counts %q, want \"5 100\"", got)
+	}
+}
