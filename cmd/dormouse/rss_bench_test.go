@@ -72,13 +72,7 @@ func loadDense(b *testing.B, addr, agent string) {
 	}
 	wg.Wait()
 	for _, q := range benchdata.DenseQueries(denseRSSQueries) {
-		body, _ := json.Marshal(map[string]any{"query": q})
-		resp, err := http.Post("http://"+addr+"/v1/agents/"+agent+"/recall", "application/json", bytes.NewReader(body))
-		if err != nil {
-			b.Error(err)
-			return
-		}
-		resp.Body.Close()
+		postJSON(b, "http://"+addr+"/v1/agents/"+agent+"/recall", map[string]any{"query": q}, http.StatusOK)
 	}
 }
 
@@ -92,15 +86,20 @@ func postDense(b *testing.B, addr, agent string, mems []benchdata.Memory) {
 	for i, m := range mems {
 		ins[i] = in{m.Content, m.Role, m.Timestamp.Format(time.RFC3339)}
 	}
-	body, _ := json.Marshal(map[string]any{"memories": ins})
-	resp, err := http.Post("http://"+addr+"/v1/agents/"+agent+"/memories", "application/json", bytes.NewReader(body))
+	postJSON(b, "http://"+addr+"/v1/agents/"+agent+"/memories", map[string]any{"memories": ins}, http.StatusCreated)
+}
+
+// postJSON POSTs v as JSON to url, failing b unless the answer is want.
+func postJSON(b *testing.B, url string, v any, want int) {
+	body, _ := json.Marshal(v)
+	resp, err := http.Post(url, "application/json", bytes.NewReader(body))
 	if err != nil {
 		b.Error(err)
 		return
 	}
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusCreated {
-		b.Errorf("POST %s: %d", agent, resp.StatusCode)
+	if resp.StatusCode != want {
+		b.Errorf("POST %s: %d, want %d", url, resp.StatusCode, want)
 	}
 }
 

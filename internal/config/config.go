@@ -217,7 +217,7 @@ func Default() Config {
 		Storage: Storage{
 			Synchronous:    "NORMAL",
 			BusyTimeout:    Duration(5 * time.Second),
-			CacheSizeKiB:   1024,
+			CacheSizeKiB:   256,
 			ReadConns:      2,
 			IdleClose:      Duration(10 * time.Minute),
 			MaxOpenAgents:  32,

@@ -2,6 +2,7 @@ package recall
 
 import (
 	_ "embed"
+	"slices"
 	"strings"
 	"sync"
 
@@ -46,6 +47,10 @@ func lookup(lex *text.Lexicon, w string) string {
 
 // appendFields appends the space-separated words of s to out.
 func appendFields(out []string, s string) []string {
+	if s == "" {
+		return out
+	}
+	out = slices.Grow(out, strings.Count(s, " ")+1)
 	for f := range strings.FieldsSeq(s) {
 		out = append(out, f)
 	}

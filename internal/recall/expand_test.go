@@ -36,3 +36,12 @@ func TestEveryDefinitionIsFound(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkExpand(b *testing.B) {
+	words := strings.Fields("cities married driving teaches planned children taught dogs backup finished job records restaurant")
+	Expand(words)
+	b.ReportAllocs()
+	for b.Loop() {
+		Expand(words)
+	}
+}

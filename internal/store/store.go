@@ -72,7 +72,7 @@ func (o *Options) fill() {
 		o.BusyTimeout = 5 * time.Second
 	}
 	if o.CacheSizeKiB <= 0 {
-		o.CacheSizeKiB = 1024
+		o.CacheSizeKiB = 256
 	}
 	if o.ReadConns <= 0 {
 		o.ReadConns = 2
