@@ -128,12 +128,14 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 }
 
 // duplicateSQL finds an identical memory of the same session within the
-// dedup window. It goes by the content hash, which few rows share: the
-// unary + keeps SQLite off the (session_id, ts) index, which it would pick
-// otherwise and which, for clients that send no session, holds every
-// memory of the window, making each insert scan all of the day's rows.
+// dedup window. It goes by the content hash, which few rows share, through
+// the index of its first 8 digits (migration 13): the unary + keeps SQLite
+// off the (session_id, ts) index, which it would pick otherwise and which,
+// for clients that send no session, holds every memory of the window,
+// making each insert scan all of the day's rows.
 const duplicateSQL = `SELECT id FROM daily_memories
-	WHERE content_hash = ? AND +session_id = ? AND +ts BETWEEN ? AND ? LIMIT 1`
+	WHERE substr(content_hash, 1, 8) = substr(?1, 1, 8) AND content_hash = ?1
+	AND +session_id = ?2 AND +ts BETWEEN ?3 AND ?4 LIMIT 1`
 
 // insertOne stores m; checkForgotten says whether anything was ever
 // forgotten, so its content must be looked up (forget.go).
