@@ -64,15 +64,18 @@ const memoryColumns = `id, session_id, ts, interaction_type, role, content, cont
 func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 	out := make([]Inserted, len(mems))
 	now := a.opts.Now()
-	kinds := a.kindsOf(mems)
-	err := a.write(ctx, func(ctx context.Context, c *conn) error {
+	rows, err := a.rowsOf(mems)
+	if err != nil {
+		return nil, err
+	}
+	err = a.write(ctx, func(ctx context.Context, c *conn) error {
 		check, err := anyForgotten(ctx, c)
 		if err != nil {
 			return err
 		}
 		for i := range mems {
 			m := &mems[i]
-			ins, err := a.insertOne(ctx, c, m, kinds[i], now, check)
+			ins, err := a.insertOne(ctx, c, m, rows[i], now, check)
 			if err != nil {
 				return fmt.Errorf("insert memory %d of %d: %w", i+1, len(mems), err)
 			}
@@ -87,24 +90,37 @@ func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 	return out, nil
 }
 
-// kindsOf is what the kinds index will hold of each of mems. It is worked
-// out on the caller's goroutine before the write: the writer, which every
-// write waits for, then only binds it (it was a fifth of the writer's time
-// on dense text when the index's SQL function ran it inside the
-// transaction).
-func (a *Agent) kindsOf(mems []Memory) []string {
-	kindsOf := kindsOrNone(a.opts.Kinds)
-	out := make([]string, len(mems))
-	for i := range mems {
-		out[i] = kindsOf(mems[i].Content)
-	}
-	return out
+// row is what a memory's insert binds beyond its own fields: its kinds
+// (for the kinds index), its day and its JSON columns.
+type row struct {
+	kinds, day, entities, topics string
+	context                      any
 }
 
-// kindedChunk is a chunk of InsertChunks with its memories' kinds.
-type kindedChunk struct {
-	mems  []Memory
-	kinds []string
+// rowsOf works out the rows of mems on the caller's goroutine, before the
+// write: the writer, which every write waits for, then only binds them
+// (kinds.Of was a fifth of the writer's time on dense text when the kinds
+// index's SQL function ran it inside the transaction).
+func (a *Agent) rowsOf(mems []Memory) ([]row, error) {
+	kindsOf := kindsOrNone(a.opts.Kinds)
+	out := make([]row, len(mems))
+	for i := range mems {
+		m := &mems[i]
+		entities, topics, context, err := derivedColumns(m)
+		if err != nil {
+			return nil, fmt.Errorf("encode memory %d: %w", i+1, err)
+		}
+		out[i] = row{kinds: kindsOf(m.Content), day: m.Timestamp.In(a.opts.Location).Format(time.DateOnly),
+			entities: entities, topics: topics, context: context}
+	}
+	return out, nil
+}
+
+// rowsChunk is a chunk of InsertChunks with its rows (rowsOf).
+type rowsChunk struct {
+	mems []Memory
+	rows []row
+	err  error
 }
 
 // InsertChunks stores the memories that arrive on chunks, in order, in one
@@ -116,26 +132,29 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 	var important []Memory // for the profile, after the commit
 	now := a.opts.Now()
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // stops the kinds stage if the write gives up first
-	kinded := a.withKinds(ctx, chunks)
+	defer cancel() // stops the rows stage if the write gives up first
+	withRows := a.withRows(ctx, chunks)
 	err := a.writeSolo(ctx, func(ctx context.Context, c *conn) error {
 		check, err := anyForgotten(ctx, c)
 		if err != nil {
 			return err
 		}
 		for {
-			var chunk kindedChunk
+			var chunk rowsChunk
 			var ok bool
 			select {
-			case chunk, ok = <-kinded:
+			case chunk, ok = <-withRows:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 			if !ok {
 				return nil
 			}
+			if chunk.err != nil {
+				return chunk.err
+			}
 			for i := range chunk.mems {
-				ins, err := a.insertOne(ctx, c, &chunk.mems[i], chunk.kinds[i], now, check)
+				ins, err := a.insertOne(ctx, c, &chunk.mems[i], chunk.rows[i], now, check)
 				if err != nil {
 					return fmt.Errorf("insert memory %d: %w", len(out)+1, err)
 				}
@@ -151,11 +170,11 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 	return out, nil
 }
 
-// withKinds passes on the chunks with their kinds (kindsOf), worked out on
-// a goroutine of its own while the writer inserts the chunk before. It
+// withRows passes on the chunks with their rows (rowsOf), worked out on a
+// goroutine of its own while the writer inserts the chunk before. It
 // closes its channel when chunks closes or ctx ends.
-func (a *Agent) withKinds(ctx context.Context, chunks <-chan []Memory) <-chan kindedChunk {
-	out := make(chan kindedChunk, 1)
+func (a *Agent) withRows(ctx context.Context, chunks <-chan []Memory) <-chan rowsChunk {
+	out := make(chan rowsChunk, 1)
 	go func() {
 		defer close(out)
 		for {
@@ -169,8 +188,9 @@ func (a *Agent) withKinds(ctx context.Context, chunks <-chan []Memory) <-chan ki
 			if !ok {
 				return
 			}
+			rows, err := a.rowsOf(chunk)
 			select {
-			case out <- kindedChunk{chunk, a.kindsOf(chunk)}:
+			case out <- rowsChunk{chunk, rows, err}:
 			case <-ctx.Done():
 				return
 			}
@@ -189,10 +209,9 @@ const duplicateSQL = `SELECT id FROM daily_memories
 	WHERE substr(content_hash, 1, 8) = substr(?1, 1, 8) AND content_hash = ?1
 	AND +session_id = ?2 AND +ts BETWEEN ?3 AND ?4 LIMIT 1`
 
-// insertOne stores m, indexed under kinds (kindsOf); checkForgotten says
-// whether anything was ever forgotten, so its content must be looked up
-// (forget.go).
-func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, kinds string, now time.Time, checkForgotten bool) (Inserted, error) {
+// insertOne stores m as r (rowsOf); checkForgotten says whether anything
+// was ever forgotten, so its content must be looked up (forget.go).
+func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, r row, now time.Time, checkForgotten bool) (Inserted, error) {
 	ts := m.Timestamp.UnixMilli()
 	if w := a.opts.DedupWindow.Milliseconds(); w > 0 {
 		var dup int64
@@ -208,31 +227,27 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, kinds string,
 			return Inserted{ID: dup, Duplicate: true}, nil
 		}
 	}
-	entities, topics, context, err := derivedColumns(m)
-	if err != nil {
-		return Inserted{}, err
-	}
-	day := m.Timestamp.In(a.opts.Location).Format(time.DateOnly)
 	// A forgotten claim said again is kept but flagged, and counts as
 	// consolidated (by nothing): no day record or fact will carry it.
 	flagged := false
 	if checkForgotten {
+		var err error
 		if flagged, err = isForgottenHash(ctx, c, m.Content); err != nil {
 			return Inserted{}, err
 		}
 	}
-	err = c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
+	err := c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
 		content, context, importance, source, content_hash, summary, entities, topics, created_at,
 		flagged, consolidated)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		m.SessionID, ts, day, m.InteractionType, m.Role, m.Content, context, m.Importance,
-		m.Source, m.ContentHash, m.Summary, entities, topics, now.UnixMilli(),
+		m.SessionID, ts, r.day, m.InteractionType, m.Role, m.Content, r.context, m.Importance,
+		m.Source, m.ContentHash, m.Summary, r.entities, r.topics, now.UnixMilli(),
 		flagged, flagged)
 	if err != nil {
 		return Inserted{}, err
 	}
 	id := c.db.LastInsertRowID()
-	if err := index(ctx, c, id, m.Content, kinds); err != nil {
+	if err := index(ctx, c, id, m.Content, r.kinds); err != nil {
 		return Inserted{}, fmt.Errorf("index memory %d: %w", id, err)
 	}
 	return Inserted{ID: id}, nil
