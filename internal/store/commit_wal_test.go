@@ -12,15 +12,11 @@ import (
 	"github.com/ncruces/go-sqlite3"
 )
 
-// walPagesPerCommit stores mems one a transaction, after warm (stored
-// first, in one), and returns the mean WAL pages a commit wrote (the
-// pages of occasional FTS5 merges spread over all), counted by SQLite's
-// WAL hook.
-func walPagesPerCommit(t testing.TB, a *Agent, warm, mems []Memory) float64 {
+// commitPages runs insert and returns the WAL pages each of its commits
+// wrote, counted by SQLite's WAL hook; the first also counts what was in
+// the WAL before.
+func commitPages(t testing.TB, a *Agent, insert func()) []int {
 	t.Helper()
-	if _, err := a.Insert(t.Context(), warm); err != nil {
-		t.Fatal(err)
-	}
 	var pages []int
 	prev := 0
 	hook := func(_ *sqlite3.Conn, _ string, inWAL int) error {
@@ -37,12 +33,26 @@ func walPagesPerCommit(t testing.TB, a *Agent, warm, mems []Memory) float64 {
 		}
 	}
 	setHook(hook)
-	for _, m := range mems {
-		if _, err := a.Insert(t.Context(), []Memory{m}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	insert()
 	setHook(nil)
+	return pages
+}
+
+// walPagesPerCommit stores mems one a transaction, after warm (stored
+// first, in one), and returns the mean WAL pages a commit wrote (the
+// pages of occasional FTS5 merges spread over all).
+func walPagesPerCommit(t testing.TB, a *Agent, warm, mems []Memory) float64 {
+	t.Helper()
+	if _, err := a.Insert(t.Context(), warm); err != nil {
+		t.Fatal(err)
+	}
+	pages := commitPages(t, a, func() {
+		for _, m := range mems {
+			if _, err := a.Insert(t.Context(), []Memory{m}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
 	pages = pages[1:] // the first counts the warm-up's pages too
 	total := 0
 	for _, p := range pages {
@@ -85,24 +95,13 @@ func TestSingleCommitWALPages(t *testing.T) {
 // pages of the last four commits.
 func walPagesPerBatch(t testing.TB, a *Agent, mems []Memory, size int) float64 {
 	t.Helper()
-	var pages []int
-	prev := 0
-	hook := func(_ *sqlite3.Conn, _ string, inWAL int) error {
-		if inWAL < prev {
-			prev = 0
+	pages := commitPages(t, a, func() {
+		for lo := 0; lo < len(mems); lo += size {
+			if _, err := a.Insert(t.Context(), mems[lo:min(lo+size, len(mems))]); err != nil {
+				t.Fatal(err)
+			}
 		}
-		pages = append(pages, inWAL-prev)
-		prev = inWAL
-		return nil
-	}
-	if err := a.write(t.Context(), func(_ context.Context, c *conn) error { c.db.WALHook(hook); return nil }); err != nil {
-		t.Fatal(err)
-	}
-	for lo := 0; lo < len(mems); lo += size {
-		if _, err := a.Insert(t.Context(), mems[lo:min(lo+size, len(mems))]); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	last := pages[len(pages)-4:]
 	return float64(last[0]+last[1]+last[2]+last[3]) / 4
 }
