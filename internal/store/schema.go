@@ -306,7 +306,7 @@ INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM d
 	// few rows it finds. The hashes are random, so a batch's entries land on
 	// nearly every page of that index, and each commit wrote all of them to
 	// the WAL again: at 10,000 memories, 179 of a 500-memory batch's 322
-	// pages. An index of an eighth the size has an eighth the pages.
+	// pages. Its entries are a fifth the size, so it has a fifth the pages.
 	`
 DROP INDEX daily_memories_hash;
 CREATE INDEX daily_memories_hash_prefix ON daily_memories(substr(content_hash, 1, 8));
