@@ -300,3 +300,15 @@ func BenchmarkDenseVsPeer(b *testing.B) {
 		reportRecall(b, queries, d, peer, "peer-context")
 	}
 }
+
+// BenchmarkDenseBatchBeside is DenseVsPeer's batch figure alone (20,000
+// dense memories without session id, POSTs of 500, beside raw doing the
+// same transactions), for profiling the batch path with -cpuprofile.
+func BenchmarkDenseBatchBeside(b *testing.B) {
+	mems := benchdata.Dense(20_000, benchEnd, benchdata.WithoutSession)
+	for b.Loop() {
+		rawBatch := batchRate(b, openRaw(b), mems, 500)
+		batchRate(b, openDormouse(b), mems, 500).report(b, "batch", &rawBatch, "raw")
+		rawBatch.report(b, "raw-batch", nil, "")
+	}
+}

@@ -16,6 +16,7 @@ import (
 type conn struct {
 	db    *sqlite3.Conn
 	stmts map[string]*sqlite3.Stmt
+	kinds func(string) string // what the kinds index holds of a text (Options.Kinds)
 }
 
 // openConn opens path with Dormouse's pragmas. The file is created 0600
@@ -34,14 +35,14 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
+	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}, kinds: kindsOrNone(o.Kinds)}
 	if o.exclusive { // before the first access, so SQLite never maps the -shm file
 		if err := c.exec("PRAGMA locking_mode = EXCLUSIVE"); err != nil {
 			c.close()
 			return nil, fmt.Errorf("set locking mode: %w", err)
 		}
 	}
-	if err := registerExtensions(db, o.Kinds); err != nil {
+	if err := registerExtensions(db, c.kinds); err != nil {
 		c.close()
 		return nil, err
 	}
@@ -78,6 +79,15 @@ PRAGMA wal_autocheckpoint = 0;`, o.Synchronous, o.CacheSizeKiB)
 	return c, nil
 }
 
+// kindsOrNone is Options.Kinds, or, when it is nil, a function that names
+// no kinds.
+func kindsOrNone(kindsOf func(string) string) func(string) string {
+	if kindsOf == nil {
+		return func(string) string { return "" }
+	}
+	return kindsOf
+}
+
 // registerExtensions gives db what the schema uses: FTS5 with
 // dormouse_bm25, and the kinds function.
 // kindsOf is the kinds index's SQL function (Options.Kinds); nil indexes none.
@@ -85,9 +95,7 @@ func registerExtensions(db *sqlite3.Conn, kindsOf func(string) string) error {
 	if err := registerBM25(db); err != nil { // bm25.go
 		return fmt.Errorf("register fts5: %w", err)
 	}
-	if kindsOf == nil {
-		kindsOf = func(string) string { return "" }
-	}
+	kindsOf = kindsOrNone(kindsOf)
 	if err := db.CreateFunction("dormouse_kinds", 1, sqlite3.DETERMINISTIC|sqlite3.INNOCUOUS,
 		func(ctx sqlite3.Context, arg ...sqlite3.Value) { ctx.ResultText(kindsOf(arg[0].Text())) }); err != nil {
 		return fmt.Errorf("register dormouse_kinds: %w", err)

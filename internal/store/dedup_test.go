@@ -2,6 +2,8 @@ package store
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,8 +16,8 @@ func TestDuplicateProbeGoesByHash(t *testing.T) {
 	s := openTest(t, Options{DedupWindow: time.Hour})
 	a := acquire(t, s, "main")
 	plan := queryPlan(t, a, duplicateSQL, "h", "", 0, 1)
-	if len(plan) != 1 || !strings.Contains(plan[0], "daily_memories_hash") {
-		t.Errorf("the duplicate probe's plan = %q, want a search of daily_memories_hash", plan)
+	if len(plan) != 1 || !strings.Contains(plan[0], "daily_memories_hash_prefix") {
+		t.Errorf("the duplicate probe's plan = %q, want a search of daily_memories_hash_prefix", plan)
 	}
 }
 
@@ -40,5 +42,37 @@ func BenchmarkSingleInsertsWithoutSession(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// TestDedupFindsMemoriesStoredBeforeTheHashPrefix: a memory stored in a
+// file of schema 12 (an index of the whole hash) is found as the duplicate
+// of the same memory sent after migration 13 replaced that index.
+func TestDedupFindsMemoriesStoredBeforeTheHashPrefix(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "agents", "old.db")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c, err := openConn(t.Context(), path, withDefaults(Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := migrate(t.Context(), c, 12); err != nil {
+		t.Fatal(err)
+	}
+	m := Memory{Content: "backup job finished", Timestamp: testTime, ContentHash: fmt.Sprintf("%064x", 12345), Importance: 0.5}
+	if err := c.exec(fmt.Sprintf(`INSERT INTO daily_memories (ts, day, content, importance, content_hash, created_at)
+		VALUES (%d, '2026-01-01', '%s', 0.5, '%s', 0)`, m.Timestamp.UnixMilli(), m.Content, m.ContentHash)); err != nil {
+		t.Fatal(err)
+	}
+	c.close()
+	a := acquire(t, openTest(t, Options{Dir: dir, DedupWindow: time.Hour}), "old")
+	got, err := a.Insert(t.Context(), []Memory{m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[0].Duplicate || got[0].ID != 1 {
+		t.Errorf("the memory sent again = %+v, want the duplicate of memory 1", got[0])
 	}
 }

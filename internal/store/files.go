@@ -469,7 +469,7 @@ func insertFileMemory(ctx context.Context, c *conn, loc *time.Location, m *Memor
 	}
 	id := c.db.LastInsertRowID()
 	m.ID = id
-	return index(ctx, c, id, m.Content)
+	return index(ctx, c, id, m.Content, c.kinds(m.Content))
 }
 
 // MemoryOrigin explains where a memory from a file came from and whether it is still current.

@@ -207,7 +207,7 @@ func insertRecord(ctx context.Context, c *conn, rec importRecord, merge bool) er
 		return err
 	}
 	if rec.t.kind == "memory" {
-		return index(ctx, c, c.db.LastInsertRowID(), rec.content)
+		return index(ctx, c, c.db.LastInsertRowID(), rec.content, c.kinds(rec.content))
 	}
 	return nil
 }
