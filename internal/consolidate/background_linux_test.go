@@ -42,6 +42,18 @@ func threadEnds(tid int) bool {
 	return false
 }
 
+// backgroundNiceHere is the nice value background work of this process
+// runs at; it skips the test when that is the process's own.
+func backgroundNiceHere(t *testing.T) int {
+	t.Helper()
+	base := threadNice(t)
+	want := min(base+backgroundNice, 19)
+	if want == base {
+		t.Skipf("the test runs at nice %d already: no lower priority to see", base)
+	}
+	return want
+}
+
 // thread is the thread a consolidator's Map ran on.
 type thread struct{ tid, nice int }
 
@@ -60,11 +72,7 @@ func mapThread(t *testing.T, got chan<- thread) fake {
 // a thread backgroundNice nicer than the daemon's, and that thread ends
 // with it (no other goroutine is left at the lower priority).
 func TestCatchUpRunsAtBackgroundPriority(t *testing.T) {
-	base := threadNice(t)
-	want := min(base+backgroundNice, 19)
-	if want == base {
-		t.Skipf("the test runs at nice %d already: no lower priority to see", base)
-	}
+	want := backgroundNiceHere(t)
 	st := openStore(t)
 	ingest(t, st, "main", []capture.Input{say("I moved to Lisbon last spring.", now.AddDate(0, 0, -2))})
 	got := make(chan thread, 1)
@@ -77,7 +85,7 @@ func TestCatchUpRunsAtBackgroundPriority(t *testing.T) {
 		t.Fatal("the catch-up consolidated nothing")
 	}
 	if th.nice != want {
-		t.Errorf("the catch-up consolidated at nice %d, want %d (the daemon's %d + %d)", th.nice, want, base, backgroundNice)
+		t.Errorf("the catch-up consolidated at nice %d, want %d", th.nice, want)
 	}
 	if !threadEnds(th.tid) {
 		t.Errorf("thread %d, at nice %d, outlived the catch-up: another goroutine may run at its priority", th.tid, th.nice)
@@ -87,11 +95,7 @@ func TestCatchUpRunsAtBackgroundPriority(t *testing.T) {
 // TestBacklogRunsAtBackgroundPriority: the backlog trigger's early
 // consolidation of today runs at background priority too.
 func TestBacklogRunsAtBackgroundPriority(t *testing.T) {
-	base := threadNice(t)
-	want := min(base+backgroundNice, 19)
-	if want == base {
-		t.Skipf("the test runs at nice %d already: no lower priority to see", base)
-	}
+	want := backgroundNiceHere(t)
 	st := openStore(t)
 	ingest(t, st, "main", []capture.Input{say("I moved to Lisbon last spring.", now.Add(-time.Hour))})
 	got := make(chan thread, 1)

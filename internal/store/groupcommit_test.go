@@ -15,6 +15,19 @@ type txCounter struct {
 	got map[string]int
 }
 
+// countCommits returns a txCounter counting a's transactions.
+func countCommits(t *testing.T, a *Agent) *txCounter {
+	t.Helper()
+	tc := &txCounter{got: map[string]int{}}
+	if err := a.write(t.Context(), func(_ context.Context, c *conn) error {
+		c.db.CommitHook(func() bool { tc.mu.Lock(); tc.n++; tc.mu.Unlock(); return true })
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return tc
+}
+
 // write runs a write named name; a gate, when given, holds it (and the
 // writer) until closed, after running is closed.
 func (tc *txCounter) write(t *testing.T, a *Agent, name string, running, gate chan struct{}) {
@@ -49,13 +62,7 @@ func waitQueued(a *Agent, n int) {
 func TestGroupCommitWindowGathersConcurrentWriters(t *testing.T) {
 	s := openTest(t, Options{GroupCommitMax: 3, GroupCommitWindow: time.Hour})
 	a := acquire(t, s, "main")
-	tc := &txCounter{got: map[string]int{}}
-	if err := a.write(t.Context(), func(_ context.Context, c *conn) error {
-		c.db.CommitHook(func() bool { tc.mu.Lock(); tc.n++; tc.mu.Unlock(); return true })
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	tc := countCommits(t, a)
 	running, gate := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { tc.write(t, a, "gate", running, gate) }) // holds the writer while two more queue
@@ -99,13 +106,7 @@ func waitQueuedAll(a *Agent, n int) {
 func TestCaptureQueuedBehindAConsolidationGoesFirst(t *testing.T) {
 	s := openTest(t, Options{})
 	a := acquire(t, s, "main")
-	tc := &txCounter{got: map[string]int{}}
-	if err := a.write(t.Context(), func(_ context.Context, c *conn) error {
-		c.db.CommitHook(func() bool { tc.mu.Lock(); tc.n++; tc.mu.Unlock(); return true })
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	tc := countCommits(t, a)
 	running, gate := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { tc.write(t, a, "gate", running, gate) }) // holds the writer while the others queue
