@@ -20,7 +20,9 @@ const catchUpDays, perDay = 40, 250
 // BenchmarkSinglePostDuringCatchUp measures single-memory POSTs (one client)
 // while the daemon consolidates a backlog of past days at start-up, beside
 // the same POSTs to the same daemon once it is idle. Target: the p95 during
-// the catch-up within 2x the idle p95 (p95-ratio).
+// the catch-up within 2x the idle p95 (p95-ratio). rss-rise-MiB is how much
+// the daemon's resident memory grew from its start to the end of the idle
+// POSTs: what the catch-up left behind.
 func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 	set, err := benchdata.Load()
 	if err != nil {
@@ -33,10 +35,12 @@ func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 		stopB(b, d)
 
 		d = startDaemonB(b, data, "")
+		rss := vmRSS(b, d.cmd.Process.Pid)
 		busy := singlePosts(b, d, func() bool { return !strings.Contains(d.stderr.String(), "caught up") })
 		waitForLog(b, d, "caught up", 10*time.Minute)
 		n := len(busy)
 		idle := singlePosts(b, d, func() bool { n--; return n >= 0 })
+		rise := vmRSS(b, d.cmd.Process.Pid) - rss
 		stopB(b, d)
 		if len(busy) < 20 {
 			b.Fatalf("the catch-up ended after %d POSTs: too few to measure", len(busy))
@@ -47,6 +51,8 @@ func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 		b.ReportMetric(ms(ip), "idle-p95-ms")
 		b.ReportMetric(float64(bp)/float64(ip), "p95-ratio")
 		b.ReportMetric(float64(len(busy)), "busy-posts")
+		b.ReportMetric(float64(rss)/(1<<20), "rss-start-MiB")
+		b.ReportMetric(float64(rise)/(1<<20), "rss-rise-MiB")
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 // CatchUp consolidates every past day of every agent that still has
 // unconsolidated memories: what the daemon does at start-up, after a night
 // the box was off. Errors are logged, not returned; a busy agent is left to
-// whoever holds it.
+// whoever holds it. It runs at background priority (inBackground), beside
+// the capture it must not stall.
 func (e *Engine) CatchUp(ctx context.Context) {
 	if _, err := e.Today(); err != nil {
 		e.log().Error("catch-up consolidation skipped", "err", err)
@@ -23,6 +24,10 @@ func (e *Engine) CatchUp(ctx context.Context) {
 		e.log().Error("catch-up consolidation: list agents", "err", err)
 		return
 	}
+	inBackground(e.log(), func() { e.catchUp(ctx, agents) })
+}
+
+func (e *Engine) catchUp(ctx context.Context, agents []string) {
 	for _, a := range agents {
 		if ctx.Err() != nil {
 			return
@@ -123,7 +128,9 @@ func (b *Backlog) check(ctx context.Context, agent string) {
 		return
 	}
 	log.Info("backlog over threshold: rebuilding today's record", "backlog", backlog, "threshold", b.Threshold)
-	if _, err := b.Engine.Run(ctx, agent, today); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
-		log.Warn("early consolidation", "err", err)
-	}
+	inBackground(log, func() {
+		if _, err := b.Engine.Run(ctx, agent, today); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
+			log.Warn("early consolidation", "err", err)
+		}
+	})
 }

@@ -18,9 +18,13 @@ type Agent struct {
 	opts Options
 	log  *slog.Logger
 
-	writes    chan *writeReq
-	writerErr chan error // closed when the writer goroutine has exited
-	wconn     *conn
+	writes chan *writeReq
+	// background holds the writes of background work (a consolidation's
+	// commit): each runs alone, once no foreground write is queued, so a
+	// capture that arrives while one waits goes first (see next).
+	background chan *writeReq
+	writerErr  chan error // closed when the writer goroutine has exited
+	wconn      *conn
 
 	readers  chan *conn
 	readSlot chan struct{} // one token per read connection that may still be opened
@@ -117,18 +121,19 @@ func openReadOnly(ctx context.Context, name, path string, o Options, onCorrupt f
 
 func newAgent(name, path string, o Options, onCorrupt func(*UnavailableError)) *Agent {
 	return &Agent{
-		name:      name,
-		path:      path,
-		opts:      o,
-		log:       o.Logger.With("agent", name),
-		writes:    make(chan *writeReq, o.GroupCommitMax),
-		writerErr: make(chan error),
-		readers:   make(chan *conn, o.ReadConns),
-		readSlot:  make(chan struct{}, o.ReadConns),
-		onCorrupt: onCorrupt,
-		nudge:     make(chan struct{}, 1),
-		ckptDone:  make(chan struct{}),
-		stopCkpt:  make(chan struct{}),
+		name:       name,
+		path:       path,
+		opts:       o,
+		log:        o.Logger.With("agent", name),
+		writes:     make(chan *writeReq, o.GroupCommitMax),
+		background: make(chan *writeReq, 1),
+		writerErr:  make(chan error),
+		readers:    make(chan *conn, o.ReadConns),
+		readSlot:   make(chan struct{}, o.ReadConns),
+		onCorrupt:  onCorrupt,
+		nudge:      make(chan struct{}, 1),
+		ckptDone:   make(chan struct{}),
+		stopCkpt:   make(chan struct{}),
 	}
 }
 
@@ -180,10 +185,18 @@ func (a *Agent) writeSolo(ctx context.Context, fn func(ctx context.Context, c *c
 	return a.submit(&writeReq{fn: fn, ctx: ctx, done: make(chan error, 1), solo: true})
 }
 
-func (a *Agent) submit(req *writeReq) error {
+// writeBackground is writeSolo for background work: it waits until no
+// foreground write is queued (see next).
+func (a *Agent) writeBackground(ctx context.Context, fn func(ctx context.Context, c *conn) error) error {
+	return a.submitTo(a.background, &writeReq{fn: fn, ctx: ctx, done: make(chan error, 1), solo: true})
+}
+
+func (a *Agent) submit(req *writeReq) error { return a.submitTo(a.writes, req) }
+
+func (a *Agent) submitTo(queue chan<- *writeReq, req *writeReq) error {
 	ctx := req.ctx
 	select {
-	case a.writes <- req:
+	case queue <- req:
 	case <-ctx.Done():
 		return ctx.Err()
 	}
@@ -208,7 +221,11 @@ func (a *Agent) writeLoop() {
 	window := time.NewTimer(time.Hour)
 	window.Stop()
 	loaded := false // the last group held more than one request: writers are concurrent
-	for req := range a.writes {
+	for {
+		req, ok := a.next()
+		if !ok {
+			return
+		}
 		batch = append(batch[:0], req)
 		var solo *writeReq
 		if !req.solo {
@@ -226,6 +243,33 @@ func (a *Agent) writeLoop() {
 		case a.nudge <- struct{}{}:
 		default:
 		}
+	}
+}
+
+// next is the writer's next request: a queued foreground write before any
+// background one. false once writes is closed and no background write is
+// left.
+func (a *Agent) next() (*writeReq, bool) {
+	select {
+	case r, ok := <-a.writes:
+		if ok {
+			return r, true
+		}
+	default:
+		select {
+		case r, ok := <-a.writes:
+			if ok {
+				return r, true
+			}
+		case r := <-a.background:
+			return r, true
+		}
+	}
+	select { // writes is closed: what background work queued still runs
+	case r := <-a.background:
+		return r, true
+	default:
+		return nil, false
 	}
 }
 

@@ -15,6 +15,19 @@ type txCounter struct {
 	got map[string]int
 }
 
+// countCommits returns a txCounter counting a's transactions.
+func countCommits(t *testing.T, a *Agent) *txCounter {
+	t.Helper()
+	tc := &txCounter{got: map[string]int{}}
+	if err := a.write(t.Context(), func(_ context.Context, c *conn) error {
+		c.db.CommitHook(func() bool { tc.mu.Lock(); tc.n++; tc.mu.Unlock(); return true })
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return tc
+}
+
 // write runs a write named name; a gate, when given, holds it (and the
 // writer) until closed, after running is closed.
 func (tc *txCounter) write(t *testing.T, a *Agent, name string, running, gate chan struct{}) {
@@ -49,13 +62,7 @@ func waitQueued(a *Agent, n int) {
 func TestGroupCommitWindowGathersConcurrentWriters(t *testing.T) {
 	s := openTest(t, Options{GroupCommitMax: 3, GroupCommitWindow: time.Hour})
 	a := acquire(t, s, "main")
-	tc := &txCounter{got: map[string]int{}}
-	if err := a.write(t.Context(), func(_ context.Context, c *conn) error {
-		c.db.CommitHook(func() bool { tc.mu.Lock(); tc.n++; tc.mu.Unlock(); return true })
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	tc := countCommits(t, a)
 	running, gate := make(chan struct{}), make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() { tc.write(t, a, "gate", running, gate) }) // holds the writer while two more queue
@@ -81,5 +88,47 @@ func TestLoneWriterNeverWaitsForTheWindow(t *testing.T) {
 		if _, err := a.Insert(t.Context(), []Memory{mem("lone "+string(rune('a'+i)), "")}); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// waitQueuedAll returns once exactly n writes, foreground and background,
+// wait in a's queues.
+func waitQueuedAll(a *Agent, n int) {
+	for len(a.writes)+len(a.background) != n {
+		time.Sleep(time.Millisecond) // polls a condition; no timer is raced
+	}
+}
+
+// TestCaptureQueuedBehindAConsolidationGoesFirst: a day's consolidation
+// commit waiting for the writer lets a capture that queued after it go
+// first, in a transaction of its own, instead of holding it for the
+// milliseconds the day's commit takes.
+func TestCaptureQueuedBehindAConsolidationGoesFirst(t *testing.T) {
+	s := openTest(t, Options{})
+	a := acquire(t, s, "main")
+	tc := countCommits(t, a)
+	running, gate := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() { tc.write(t, a, "gate", running, gate) }) // holds the writer while the others queue
+	<-running
+	wg.Go(func() {
+		_, err := a.CommitConsolidation(t.Context(), Commit{
+			Record: Consolidation{Date: "2026-02-01", Summary: "a day", Model: "offline"},
+			Run:    Run{Day: "2026-02-01", Provider: "offline", Status: RunOK},
+		})
+		if err != nil {
+			t.Errorf("commit the day: %v", err)
+		}
+	})
+	waitQueuedAll(a, 1)
+	wg.Go(func() { tc.write(t, a, "capture", nil, nil) })
+	waitQueuedAll(a, 2)
+	close(gate)
+	wg.Wait()
+	// The gate's transaction is number g: the capture's must be the next,
+	// and the day's the one after, alone.
+	if g := tc.got["gate"]; tc.got["capture"] != g+1 || tc.n != g+3 {
+		t.Errorf("the gate committed as number %d, the capture in %d, %d in all; want the capture in %d of %d: first and alone",
+			g+1, tc.got["capture"]+1, tc.n, g+2, g+3)
 	}
 }

@@ -159,10 +159,12 @@ var ErrLeaseLost = errors.New("lease lost")
 // CommitConsolidation writes a day's consolidation in one transaction: the
 // day's record (created or replaced), its facts, the memories marked
 // consolidated by it and the run row. It all commits or none of it does.
+// It is background work: it waits for the captures queued before it, and
+// those that arrive while it waits, rather than hold them for the
+// milliseconds a day's commit takes.
 func (a *Agent) CommitConsolidation(ctx context.Context, cm Commit) (Committed, error) {
 	var out Committed
-	err := a.write(ctx, func(ctx context.Context, c *conn) error {
-		out = Committed{} // fn may run twice: assign, never accumulate
+	err := a.writeBackground(ctx, func(ctx context.Context, c *conn) error {
 		now := cm.Now
 		if now.IsZero() {
 			now = time.Now()

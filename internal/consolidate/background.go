@@ -1,0 +1,36 @@
+package consolidate
+
+import (
+	"log/slog"
+	"runtime"
+)
+
+// backgroundNice is how much lower than the daemon's the CPU priority of
+// the consolidation the daemon runs itself (the start-up catch-up, the
+// backlog trigger) is: the nightly job's Nice=10. Its extractor is pure
+// CPU (sentence shapes, mostly regexps) for seconds per day, and at the
+// daemon's own priority it takes the cores that capture's requests wait
+// for: on a loaded 2-core box a busy goroutine raised single writes' p95
+// from ~1 ms to 8-14 ms, one at nice 19 on its own thread to 1.4-3 ms.
+const backgroundNice = 10
+
+// inBackground runs fn on an OS thread of its own at backgroundNice lower
+// priority and waits for it. The thread stays locked to fn's goroutine,
+// so it ends with fn and no other goroutine ever runs at its priority (the
+// main thread, should fn's goroutine have started there, is parked for
+// good instead: Go never ends it);
+// the writes fn queues run on the store's writer at the usual priority,
+// so the write lock is never held by a thread that waits for the CPU.
+// Where the priority cannot be lowered, fn runs at the usual one.
+func inBackground(log *slog.Logger, fn func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: see above
+		if err := lowerThreadPriority(backgroundNice); err != nil {
+			log.Debug("background consolidation at the usual CPU priority", "err", err)
+		}
+		fn()
+	}()
+	<-done
+}
