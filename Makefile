@@ -10,6 +10,10 @@ FUZZTIME  ?= 20000x
 # than the other targets (224 s of make test's fuzzing at 20,000): a tenth of
 # the default count, or whatever FUZZTIME a long run asks for.
 FUZZTIME_PDF ?= $(if $(filter 20000x,$(FUZZTIME)),2000x,$(FUZZTIME))
+# Go minimises every input that finds new code, for up to 60 s each by default and outside the
+# count: FuzzLoadYAML's 20,000 took 107 s, 100 of them minimising inputs grown from the shipped
+# config. A corpus CI throws away needs no minimising; a failure's input is written either way.
+FUZZMINIMIZE ?= 5s
 export CGO_ENABLED ?= 0
 
 .PHONY: all build run check test locomo-floor vet fmt-check fuzz bench chaos cross clean
@@ -65,30 +69,30 @@ locomo-floor:
 # Each fuzz target for 20,000 inputs (a count, not a duration: a -fuzztime
 # deadline that lands while Go minimises an input fails the run spuriously).
 fuzz:
-	$(GO) test -run='^$$' -fuzz='^FuzzDecodeMemories$$' -fuzztime=$(FUZZTIME) ./internal/server/
-	$(GO) test -run='^$$' -fuzz='^FuzzValidateAgentName$$' -fuzztime=$(FUZZTIME) ./internal/store/
-	$(GO) test -run='^$$' -fuzz='^FuzzParseImport$$' -fuzztime=$(FUZZTIME) ./internal/store/
-	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzztime=$(FUZZTIME) ./internal/capture/
-	$(GO) test -run='^$$' -fuzz='^FuzzWords$$' -fuzztime=$(FUZZTIME) ./internal/text/
-	$(GO) test -run='^$$' -fuzz='^FuzzLoadYAML$$' -fuzztime=$(FUZZTIME) ./internal/config/
-	$(GO) test -run='^$$' -fuzz='^FuzzKeyFacts$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
-	$(GO) test -run='^$$' -fuzz='^FuzzProfileAnswer$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
-	$(GO) test -run='^$$' -fuzz='^FuzzProfileLines$$' -fuzztime=$(FUZZTIME) ./internal/consolidate/
-	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzztime=$(FUZZTIME) ./internal/files/
-	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzztime=$(FUZZTIME) ./internal/files/
-	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/files/
-	$(GO) test -run='^$$' -fuzz='^FuzzPDF$$' -fuzztime=$(FUZZTIME_PDF) ./internal/files/
-	$(GO) test -run='^$$' -fuzz='^FuzzRead$$' -fuzztime=$(FUZZTIME) ./internal/exif/
-	$(GO) test -run='^$$' -fuzz='^FuzzPrepareImage$$' -fuzztime=$(FUZZTIME) ./internal/llm/
-	$(GO) test -run='^$$' -fuzz='^FuzzDecodeEmbeddings$$' -fuzztime=$(FUZZTIME) ./internal/llm/
-	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/eval/
-	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzztime=$(FUZZTIME) ./internal/answer/
-	$(GO) test -run='^$$' -fuzz='^FuzzContextCitations$$' -fuzztime=$(FUZZTIME) ./internal/answer/
-	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzztime=$(FUZZTIME) ./internal/mcpserver/
-	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzztime=$(FUZZTIME) ./internal/web/
-	$(GO) test -run='^$$' -fuzz='^FuzzNext$$' -fuzztime=$(FUZZTIME) ./internal/web/
-	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./internal/when/
-	$(GO) test -run='^$$' -fuzz='^FuzzDefine$$' -fuzztime=$(FUZZTIME) ./internal/recall/
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeMemories$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/server/
+	$(GO) test -run='^$$' -fuzz='^FuzzValidateAgentName$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/store/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseImport$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/store/
+	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/capture/
+	$(GO) test -run='^$$' -fuzz='^FuzzWords$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/text/
+	$(GO) test -run='^$$' -fuzz='^FuzzLoadYAML$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/config/
+	$(GO) test -run='^$$' -fuzz='^FuzzKeyFacts$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/consolidate/
+	$(GO) test -run='^$$' -fuzz='^FuzzProfileAnswer$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/consolidate/
+	$(GO) test -run='^$$' -fuzz='^FuzzProfileLines$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/consolidate/
+	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzPDF$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME_PDF) ./internal/files/
+	$(GO) test -run='^$$' -fuzz='^FuzzRead$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/exif/
+	$(GO) test -run='^$$' -fuzz='^FuzzPrepareImage$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/llm/
+	$(GO) test -run='^$$' -fuzz='^FuzzDecodeEmbeddings$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/llm/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/eval/
+	$(GO) test -run='^$$' -fuzz='^FuzzValidate$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/answer/
+	$(GO) test -run='^$$' -fuzz='^FuzzContextCitations$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/answer/
+	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/mcpserver/
+	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/web/
+	$(GO) test -run='^$$' -fuzz='^FuzzNext$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/web/
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/when/
+	$(GO) test -run='^$$' -fuzz='^FuzzDefine$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/recall/
 
 # The chaos test for CHAOS_ROUNDS rounds (`make test` runs one): kill -9
 # during ingest, consolidation, backup and restore, a deleted WAL, a full
