@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -201,5 +202,15 @@ func TestReplacedMatching(t *testing.T) {
 	}
 	if got, err := a.ReplacedMatching(t.Context(), SearchOptions{Terms: []string{"charger"}}); err != nil || len(got) != 0 {
 		t.Errorf("a term no superseded memory holds: %v, %v; want none", got, err)
+	}
+}
+
+// TestReplacedMatchingReadsOnlyTheSuperseded: the search starts from the
+// superseded memories' partial index, never from every memory.
+func TestReplacedMatchingReadsOnlyTheSuperseded(t *testing.T) {
+	a := acquire(t, openTest(t, Options{}), "main")
+	plan := strings.Join(queryPlan(t, a, replacedSQL, int64(0), "x", 20), " | ")
+	if !strings.Contains(plan, "USING INDEX daily_memories_superseded") {
+		t.Errorf("plan %q, want it to start from daily_memories_superseded", plan)
 	}
 }
