@@ -50,7 +50,7 @@ func (f *family) addHistogram(bounds []float64, cumulative []uint64, sum float64
 func (f *family) write(b *bytes.Buffer, sees func(agent string) bool) {
 	header := false
 	for _, s := range f.samples {
-		if sees != nil && !sees(labelValue(s.labels, "agent", "")) && hasLabel(s.labels, "agent") {
+		if agent, ok := labelValue(s.labels, "agent"); ok && sees != nil && !sees(agent) {
 			continue
 		}
 		if !header {
@@ -72,15 +72,14 @@ func (f *family) write(b *bytes.Buffer, sees func(agent string) bool) {
 	}
 }
 
-func hasLabel(labels []string, name string) bool { return labelValue(labels, name, "\x00") != "\x00" }
-
-func labelValue(labels []string, name, missing string) string {
+// labelValue is the value of label name among labels, if it is there.
+func labelValue(labels []string, name string) (string, bool) {
 	for i := 0; i+1 < len(labels); i += 2 {
 		if labels[i] == name {
-			return labels[i+1]
+			return labels[i+1], true
 		}
 	}
-	return missing
+	return "", false
 }
 
 func formatValue(v float64) string {
