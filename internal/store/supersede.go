@@ -220,18 +220,24 @@ func (a *Agent) ReplacedMatching(ctx context.Context, o SearchOptions) ([]Replac
 	if err != nil || len(olds) == 0 {
 		return nil, err
 	}
+	curs := make([]int64, len(olds))
+	for i, o1 := range olds {
+		if curs[i], err = a.currentSuccessor(ctx, o1.by, at); err != nil {
+			return nil, err
+		}
+	}
+	hits, err := a.MemoryHits(ctx, curs, o) // one read for all: within o's filters
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[int64]MemoryHit, len(hits))
+	for _, h := range hits {
+		byID[h.ID] = h
+	}
 	var out []Replaced
-	for _, o1 := range olds {
-		cur, err := a.currentSuccessor(ctx, o1.by, at)
-		if err != nil {
-			return nil, err
-		}
-		hits, err := a.MemoryHits(ctx, []int64{cur}, o)
-		if err != nil {
-			return nil, err
-		}
-		if len(hits) == 1 {
-			out = append(out, Replaced{Old: o1.hit, New: hits[0]})
+	for i, o1 := range olds {
+		if h, ok := byID[curs[i]]; ok {
+			out = append(out, Replaced{Old: o1.hit, New: h})
 		}
 	}
 	return out, nil
