@@ -4,8 +4,8 @@
 // cities has John been to?", "what martial arts has he done?") finds the
 // memories that name instances ("we drove to Chicago").
 //
-// The lexicon is derived from WordNet 3.0 by recall's lexgen (-categories);
-// its licence notice is in LEXICON-LICENSE. Two short hand-written lists
+// The lexicon is derived from WordNet 3.0 by recall's lexgen (-categories):
+// internal/wordnet's Kinds list. Two short hand-written lists
 // add what WordNet lacks: chat words (informal.txt) and world knowledge
 // such as car makes and dog breeds (world.txt). A change to any of them
 // that should reach stored memories needs a store migration that indexes
@@ -15,17 +15,16 @@ package kinds
 import (
 	_ "embed"
 	"hash/maphash"
+	"iter"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
-
-//go:generate go run ../recall/lexgen -categories -dict /usr/share/wordnet -out kinds.txt -max 6
-//go:embed kinds.txt
-var lexiconText string
 
 // informalText is the chat words WordNet lacks, each with the words it
 // stands for ("fam family", "gf girlfriend"), written by hand: a memory
@@ -45,29 +44,58 @@ var worldText string
 
 var (
 	once        sync.Once
-	wordnet     *text.Lexicon     // kinds.txt: word → its kinds, looked up in place
 	listedKinds map[string]string // informal.txt's and world.txt's words → their kinds
 
 	breadthOnce sync.Once
 	breadth     map[string]int // every kind named: how many words are of it
 )
 
-// load indexes the lexicon once, on first use; every caller shares it.
+// load reads the hand-written lists once, on first use; every caller
+// shares them.
 func load() {
 	once.Do(func() {
-		wordnet = text.NewLexicon(lexiconText)
 		listedKinds = map[string]string{}
 		addListed(informalText, false)
 		addListed(worldText, true)
 	})
 }
 
-// lookup returns w's kinds, space-separated.
-func lookup(w string) (string, bool) {
-	if k, ok := listedKinds[w]; ok {
-		return k, true
+// wordKinds is a word's kinds: its listed ones, space-separated, or else
+// WordNet's.
+type wordKinds struct {
+	listed  string
+	wordnet wordnet.Words
+}
+
+// all yields the kinds.
+func (k wordKinds) all() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for kind := range strings.FieldsSeq(k.listed) {
+			if !yield(kind) {
+				return
+			}
+		}
+		for kind := range k.wordnet.All() {
+			if !yield(kind) {
+				return
+			}
+		}
 	}
-	return wordnet.Lookup(w)
+}
+
+// lookup returns w's kinds.
+func lookup(w string) (wordKinds, bool) {
+	if k, ok := listedKinds[w]; ok {
+		return wordKinds{listed: k}, true
+	}
+	ws, ok := wordnet.Kinds.Lookup(w)
+	return wordKinds{wordnet: ws}, ok
+}
+
+// lookupText returns w's kinds, space-separated, or "".
+func lookupText(w string) string {
+	k, _ := lookup(w)
+	return strings.Join(slices.Collect(k.all()), " ")
 }
 
 // addListed adds a hand-written list's words to the lexicon, each under
@@ -81,11 +109,11 @@ func addListed(list string, keep bool) {
 		}
 		all := rest
 		for x := range strings.FieldsSeq(rest) {
-			if k, _ := lookup(x); k != "" {
+			if k := lookupText(x); k != "" {
 				all += " " + k
 			}
 		}
-		if k, _ := lookup(w); keep && k != "" {
+		if k := lookupText(w); keep && k != "" {
 			all = k + " " + all
 		}
 		listedKinds[w] = all
@@ -98,11 +126,9 @@ func countBreadth() map[string]int {
 	load()
 	breadthOnce.Do(func() {
 		breadth = map[string]int{}
-		for line := range strings.SplitSeq(lexiconText, "\n") {
-			if _, rest, ok := strings.Cut(line, " "); ok {
-				for k := range strings.FieldsSeq(rest) {
-					breadth[k]++
-				}
+		for _, ws := range wordnet.Kinds.All() {
+			for k := range ws.All() {
+				breadth[k]++
 			}
 		}
 		for _, r := range roleKinds {
@@ -169,7 +195,7 @@ func Of(s string) string {
 		if !ok || !seenWords.add(key) {
 			continue
 		}
-		for kind := range strings.FieldsSeq(k) {
+		for kind := range k.all() {
 			switch {
 			case kind != roleMark:
 				addKind(&b, &seenKinds, kind)

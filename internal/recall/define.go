@@ -1,29 +1,21 @@
 package recall
 
 import (
-	_ "embed"
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
-
-// definitionsText is the definitions lexicon: "word noun noun ... kind
-// kind ..." a line, sorted, from WordNet 3.0's definitions by lexgen
-// (licence: LEXICON-LICENSE): the nouns a word's definition names and the
-// first kinds of each ("steakhouse restaurant steak eating house cut meat").
-//
-//go:generate go run ./lexgen -dict /usr/share/wordnet -definitions ../kinds/kinds.txt -out definitions.txt -max 3
-//go:embed definitions.txt
-var definitionsText string
 
 // definitionCredit is how much of a question's word an item holds when it
 // holds only a word of that word's definition: half, since a definition
 // reaches further than a synonym ("gym" → training).
 const definitionCredit = 0.5
 
-// Define returns the words of w's definition and their kinds, or nil. It
-// searches the sorted lexicon in place: nothing is loaded or allocated
-// beyond the answer.
+// Define returns the words of w's definition and their kinds, or nil:
+// the definitions lexicon (wordnet.Definitions, from WordNet 3.0's
+// definitions by lexgen), looked up in place, so nothing is loaded or
+// allocated beyond the answer.
 func Define(w string) []string {
 	w = strings.ToLower(w)
 	if d := lookupDefinition(w); d != nil {
@@ -40,26 +32,15 @@ func Define(w string) []string {
 }
 
 func lookupDefinition(w string) []string {
-	lo, hi := 0, len(definitionsText)
-	for lo < hi {
-		mid := (lo + hi) / 2
-		start := strings.LastIndexByte(definitionsText[:mid], '\n') + 1
-		end := start + strings.IndexByte(definitionsText[start:], '\n')
-		if end < start {
-			end = len(definitionsText)
-		}
-		line := definitionsText[start:end]
-		word, rest, _ := strings.Cut(line, " ")
-		switch {
-		case word == w:
-			return strings.Fields(rest)
-		case word < w:
-			lo = end + 1
-		default:
-			hi = start
-		}
+	ws, ok := wordnet.Definitions.Lookup(w)
+	if !ok {
+		return nil
 	}
-	return nil
+	out := make([]string, 0, ws.Len())
+	for d := range ws.All() {
+		out = append(out, d)
+	}
+	return out
 }
 
 // gapHits is how many of the best lexical hits are read for the

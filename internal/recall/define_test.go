@@ -10,8 +10,9 @@ import (
 )
 
 func TestDefine(t *testing.T) {
-	first, _, _ := strings.Cut(definitionsText, " ")
-	lastLine := definitionsText[strings.LastIndexByte(strings.TrimSuffix(definitionsText, "\n"), '\n')+1:]
+	definitions := readList(t, "definitions.txt")
+	first, _, _ := strings.Cut(definitions, " ")
+	lastLine := definitions[strings.LastIndexByte(strings.TrimSuffix(definitions, "\n"), '\n')+1:]
 	last, _, _ := strings.Cut(lastLine, " ")
 	tests := []struct {
 		word string

@@ -1,24 +1,15 @@
 package recall
 
 import (
-	_ "embed"
 	"slices"
 	"strings"
-	"sync"
 
-	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
 
-// lexiconText is the concept lexicon: "word related related ..." a line,
-// derived from WordNet 3.0 by lexgen (licence: LEXICON-LICENSE).
-//
-//go:generate go run ./lexgen -dict /usr/share/wordnet -out lexicon.txt -max 4
-//go:embed lexicon.txt
-var lexiconText string
-
-// lexicon indexes lexiconText once, on first use; its words are looked up
-// in place and every agent shares it.
-var lexicon = sync.OnceValue(func() *text.Lexicon { return text.NewLexicon(lexiconText) })
+// lexicon is the concept lexicon: a word's related words, derived from
+// WordNet 3.0 by lexgen, looked up in place and shared by every agent.
+const lexicon = wordnet.Concepts
 
 // Expand returns words related to the query's (synonyms and broader
 // concepts) from the built-in lexicon. An inflected word ("married",
@@ -26,7 +17,7 @@ var lexicon = sync.OnceValue(func() *text.Lexicon { return text.NewLexicon(lexic
 // ("planning" the noun is not "plan" the verb): the lexicon holds base
 // forms, and irregular ones as lexgen found them in WordNet.
 func Expand(words []string) []string {
-	lex := lexicon()
+	lex := lexicon
 	var out []string
 	for _, w := range words {
 		rel, own := lex.Lookup(w)
@@ -40,18 +31,15 @@ func Expand(words []string) []string {
 	return out
 }
 
-func lookup(lex *text.Lexicon, w string) string {
+func lookup(lex wordnet.List, w string) wordnet.Words {
 	rel, _ := lex.Lookup(w)
 	return rel
 }
 
-// appendFields appends the space-separated words of s to out.
-func appendFields(out []string, s string) []string {
-	if s == "" {
-		return out
-	}
-	out = slices.Grow(out, strings.Count(s, " ")+1)
-	for f := range strings.FieldsSeq(s) {
+// appendFields appends the words of ws to out.
+func appendFields(out []string, ws wordnet.Words) []string {
+	out = slices.Grow(out, ws.Len())
+	for f := range ws.All() {
 		out = append(out, f)
 	}
 	return out
@@ -67,7 +55,7 @@ var inflections = [][2]string{
 
 // baseForm is the first base form of w the lexicon holds, undoing a regular
 // inflection and a doubled final consonant ("planned": plan), or "".
-func baseForm(lex *text.Lexicon, w string) string {
+func baseForm(lex wordnet.List, w string) string {
 	for _, in := range inflections {
 		s, ok := strings.CutSuffix(w, in[0])
 		if !ok || len(s) < 2 {

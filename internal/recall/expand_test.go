@@ -1,22 +1,21 @@
 package recall
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// TestEveryLexiconLineIsLookedUp checks the in-place index answers every
-// word of lexicon.txt with its line's words, as the map the lexicon used
-// to be parsed into did, and Expand gives them first.
+// TestEveryLexiconLineIsLookedUp checks Expand gives every word of
+// lexicon.txt its line's words first, as the map the lexicon used to be
+// parsed into did.
 func TestEveryLexiconLineIsLookedUp(t *testing.T) {
 	n := 0
-	for line := range strings.SplitSeq(strings.TrimSuffix(lexiconText, "\n"), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSuffix(readList(t, "lexicon.txt"), "\n"), "\n") {
 		w, rest, _ := strings.Cut(line, " ")
 		n++
-		if got, ok := lexicon().Lookup(w); !ok || got != rest {
-			t.Fatalf("Lookup(%q) = %q, %v; want %q", w, got, ok, rest)
-		}
 		if want, got := strings.Fields(rest), Expand([]string{w}); !slices.Equal(got[:min(len(want), len(got))], want) {
 			t.Fatalf("Expand(%q) = %v; want it to begin with %v", w, got, want)
 		}
@@ -26,15 +25,24 @@ func TestEveryLexiconLineIsLookedUp(t *testing.T) {
 	}
 }
 
-// TestEveryDefinitionIsFound checks Define's search in place finds every
-// line of definitions.txt.
+// TestEveryDefinitionIsFound checks Define's lookup finds every line of
+// definitions.txt.
 func TestEveryDefinitionIsFound(t *testing.T) {
-	for line := range strings.SplitSeq(strings.TrimSuffix(definitionsText, "\n"), "\n") {
+	for line := range strings.SplitSeq(strings.TrimSuffix(readList(t, "definitions.txt"), "\n"), "\n") {
 		w, rest, _ := strings.Cut(line, " ")
 		if got, want := lookupDefinition(w), strings.Fields(rest); !slices.Equal(got, want) {
 			t.Fatalf("lookupDefinition(%q) = %v; want %v", w, got, want)
 		}
 	}
+}
+
+// readList reads one of the word lists lexgen writes into internal/wordnet.
+func readList(t *testing.T, name string) string {
+	b, err := os.ReadFile(filepath.Join("..", "wordnet", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func BenchmarkExpand(b *testing.B) {

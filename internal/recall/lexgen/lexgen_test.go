@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
 
 // TestRunConcepts writes the concept lexicon from a small WordNet: a
@@ -58,11 +61,10 @@ func lexgenOut(t *testing.T, write func(out string) error) string {
 }
 
 // TestWordListsAreSorted checks the word lists lexgen wrote into the tree
-// are as it writes them, one line a word in byte order: recall's Define
-// searches definitions.txt by halving, and every list is looked up by its
-// first word.
+// are as it writes them, one line a word in byte order, every list looked
+// up by its first word.
 func TestWordListsAreSorted(t *testing.T) {
-	for _, f := range []string{"../lexicon.txt", "../definitions.txt", "../../kinds/kinds.txt"} {
+	for _, f := range []string{"../../wordnet/lexicon.txt", "../../wordnet/definitions.txt", "../../wordnet/kinds.txt"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
@@ -75,5 +77,31 @@ func TestWordListsAreSorted(t *testing.T) {
 			}
 			prev = w
 		}
+	}
+}
+
+// TestRunPack packs three lists into the form the binary embeds, as
+// wordnet.Pack does, and refuses any other number of lists.
+func TestRunPack(t *testing.T) {
+	dir := t.TempDir()
+	texts := [3]string{"nurse =role\n", "gym room training\n", "child kid\nkid child\n"}
+	var files []string
+	for i, text := range texts {
+		f := filepath.Join(dir, strconv.Itoa(i)+".txt")
+		if err := os.WriteFile(f, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	got := lexgenOut(t, func(out string) error { return runPack(out, files) })
+	want, err := wordnet.Pack(texts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("runPack wrote %d bytes, not the %d of wordnet.Pack", len(got), len(want))
+	}
+	if err := runPack(filepath.Join(dir, "x"), files[:2]); err == nil {
+		t.Error("two lists were packed")
 	}
 }

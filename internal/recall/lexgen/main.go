@@ -1,7 +1,7 @@
 // Command lexgen writes recall's concept lexicon from WordNet 3.0's
 // database files (Debian: apt install wordnet-base; /usr/share/wordnet):
 //
-//	go run ./internal/recall/lexgen -dict /usr/share/wordnet -out internal/recall/lexicon.txt
+//	go run ./internal/recall/lexgen -dict /usr/share/wordnet -out internal/wordnet/lexicon.txt
 //
 // For each common single word (one with sense-tagged uses in WordNet's
 // corpus), its most frequent sense gives the related words: the other
@@ -13,7 +13,8 @@
 // teacher, "allergy" → allergic). Irregular inflections ("children",
 // "taught") take their base form's line. Only common single words are
 // kept. Lines are "word related related ...", sorted. The licence notice
-// is in ../LEXICON-LICENSE.
+// is in internal/wordnet/LEXICON-LICENSE. With -pack, it packs the three
+// lists into the form the binary embeds (internal/wordnet's words.bin).
 package main
 
 import (
@@ -26,6 +27,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
 
 type synset struct {
@@ -57,7 +60,15 @@ func main() {
 	derived := flag.Int("derived", 0, "derived words per entry beyond -max (the concept lexicon only)")
 	categories := flag.Bool("categories", false, "write the category lexicon (a noun's broader kinds) instead")
 	definitions := flag.String("definitions", "", "write the definitions lexicon instead, taking kinds from this category lexicon")
+	pack := flag.Bool("pack", false, "pack the lists named as arguments (kinds, definitions, concepts) into -out instead: the form the binary embeds")
 	flag.Parse()
+	if *pack {
+		if err := runPack(*out, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "lexgen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	run := func(dict, out string, maxRel int) error { return runConcepts(dict, out, maxRel, *derived) }
 	switch {
 	case *categories:
@@ -211,6 +222,26 @@ func addInflections(dict string, lines map[string][]string) error {
 }
 
 // writeLexicon writes "word related related ..." lines, sorted.
+// runPack packs the lists in files, in wordnet.List order, into out.
+func runPack(out string, files []string) error {
+	var texts [3]string
+	if len(files) != len(texts) {
+		return fmt.Errorf("packing: %d lists given, want %d (kinds, definitions, concepts)", len(files), len(texts))
+	}
+	for i, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("packing: %w", err)
+		}
+		texts[i] = string(b)
+	}
+	b, err := wordnet.Pack(texts)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, b, 0o644)
+}
+
 func writeLexicon(out string, lines map[string][]string) error {
 	words := make([]string, 0, len(lines))
 	for w := range lines {
