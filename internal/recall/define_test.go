@@ -179,3 +179,13 @@ func TestRelatedKindsBridgeTheGap(t *testing.T) {
 		t.Errorf("without related words: found=%v items=%v err=%v; want nothing found", res.Found, ids(res.Items), err)
 	}
 }
+
+func BenchmarkDefine(b *testing.B) {
+	words := strings.Fields("steakhouse Steakhouses dinner gym restaurants zzzzq cities")
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, w := range words {
+			Define(w)
+		}
+	}
+}
