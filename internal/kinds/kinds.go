@@ -67,7 +67,10 @@ type wordKinds struct {
 	wordnet wordnet.Words
 }
 
-// all yields the kinds.
+// all yields the kinds. It is one function over both forms, not one of two
+// iterators: then it inlines into Of, whose loop body stays on the stack
+// (choosing an iterator at run time put it and the iterator on the heap,
+// 41 allocations an Of instead of 11).
 func (k wordKinds) all() iter.Seq[string] {
 	return func(yield func(string) bool) {
 		for kind := range strings.FieldsSeq(k.listed) {
