@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/kinds"
-	"github.com/ncruces/go-sqlite3"
 )
 
 // The row sizes an agent keeps score as FTS5's bm25() does, before and
@@ -42,31 +41,6 @@ func TestKeptSizesScoreAsBM25AfterARefresh(t *testing.T) {
 	}
 	commit(t, a, FileChange{Path: "boat.md", SHA256: "b", Memories: fileMems("boat.md", long), Refresh: true})
 	sameAsBM25("after the refresh")
-}
-
-// scoreBesideBM25 scores table's rows matching terms with dormouse_bm25 and
-// bm25(), says where they differ and returns how many rows it scored.
-func scoreBesideBM25(t *testing.T, a *Agent, table string, terms []string) int {
-	t.Helper()
-	counts, err := a.termCounts(t.Context(), table, terms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sql := `SELECT rowid, bm25(` + table + `), ` + scoreFn(table) + ` FROM ` + table + ` WHERE ` + table + ` MATCH ?`
-	rows := 0
-	err = a.read(t.Context(), func(c *conn) error {
-		return c.query(t.Context(), sql, []any{counts, matchAny(terms)}, func(s *sqlite3.Stmt) error {
-			rows++
-			if want, got := s.ColumnFloat(1), s.ColumnFloat(2); want != got {
-				t.Errorf("%s %v row %d: dormouse_bm25 %v, bm25 %v", table, terms, s.ColumnInt64(0), got, want)
-			}
-			return nil
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
 
 // A size read before its memory was marked changed is not kept after: a
