@@ -67,3 +67,31 @@ func TestAChangedRowsSizeIsNeverKept(t *testing.T) {
 		t.Errorf("%d sizes kept, want at most %d", len(d.memories.n), sizedRows)
 	}
 }
+
+// A memory forgotten or pruned is marked changed: an import may store its
+// id again, with other text.
+func TestGoneMemoriesAreMarkedChanged(t *testing.T) {
+	ctx := t.Context()
+	a := acquire(t, openTest(t, Options{}), "main")
+	ins, err := a.Insert(ctx, dayMems("2026-01-01", 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := ids(ins)
+	if _, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-01-01", Summary: "the day", SourceIDs: old[1:]}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Delete(ctx, old[0]); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := a.Prune(ctx, "2026-02-01"); err != nil || res.Memories != 2 {
+		t.Fatalf("Prune = %+v, %v; want the day's other 2 memories", res, err)
+	}
+	for _, id := range old {
+		for name, r := range map[string]*rowSizes{"memories_fts": &a.opts.sizes.memories, "memory_kinds": &a.opts.sizes.kinds} {
+			if id >= int64(len(r.n)) || r.n[id] != sizeChanged {
+				t.Errorf("%s: memory %d gone but not marked changed", name, id)
+			}
+		}
+	}
+}
