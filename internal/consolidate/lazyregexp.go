@@ -17,7 +17,7 @@ type lazyRegexp struct{ built func() builtShape }
 // builtShape is a lazyRegexp once compiled.
 type builtShape struct {
 	re    *regexp.Regexp
-	needs [][][]byte
+	needs []needSet
 }
 
 // shapes are every lazyRegexp, so that a test compiles them all: a bad

@@ -38,7 +38,7 @@ type literals struct {
 // needsOf is the sets of folded strings of which every match of expr
 // contains one string each, the most telling set first; nil when nothing
 // is certain (or expr does not parse).
-func needsOf(expr string) [][][]byte {
+func needsOf(expr string) []needSet {
 	re, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil
@@ -50,15 +50,55 @@ func needsOf(expr string) [][][]byte {
 		}
 		return len(a) - len(b)
 	})
-	var out [][][]byte
+	var out []needSet
 	for _, set := range need {
-		var bs [][]byte
-		for _, n := range set {
-			bs = append(bs, []byte(n))
-		}
-		out = append(out, bs)
+		out = append(out, newNeedSet(set))
 	}
 	return out
+}
+
+// needSet is strings one of which a text must hold. Of a set of many, a
+// text is searched once for the pairs of bytes they start with, not once
+// for each.
+type needSet struct {
+	words [][]byte
+	pairs *[pairBits / 64]uint64 // nil: search for each word
+}
+
+const pairBits = 1024
+
+func newNeedSet(words []string) needSet {
+	var n needSet
+	short := false
+	for _, w := range words {
+		n.words = append(n.words, []byte(w))
+		short = short || len(w) < 2
+	}
+	if len(words) <= 4 || short {
+		return n
+	}
+	n.pairs = new([pairBits / 64]uint64)
+	for _, w := range n.words {
+		h := pairHash(w[0], w[1])
+		n.pairs[h/64] |= 1 << (h % 64)
+	}
+	return n
+}
+
+func pairHash(a, b byte) uint { return (uint(a)<<5 ^ uint(b)) % pairBits }
+
+// in reports whether folded holds one of the set's words.
+func (n needSet) in(folded []byte) bool {
+	if n.pairs == nil {
+		return slices.ContainsFunc(n.words, func(w []byte) bool { return bytes.Contains(folded, w) })
+	}
+	for i := 0; i+1 < len(folded); i++ {
+		if h := pairHash(folded[i], folded[i+1]); n.pairs[h/64]&(1<<(h%64)) != 0 &&
+			slices.ContainsFunc(n.words, func(w []byte) bool { return bytes.HasPrefix(folded[i:], w) }) {
+			return true
+		}
+	}
+	return false
 }
 
 func literalsOf(re *syntax.Regexp) literals {
@@ -249,15 +289,15 @@ func foldRune(r rune) rune {
 }
 
 // mayContain reports whether s holds, case-blind, one string of each of
-// needs (folded); no needs means no filter.
-func mayContain(s string, needs [][][]byte) bool {
+// needs; no needs means no filter.
+func mayContain(s string, needs []needSet) bool {
 	if needs == nil {
 		return true
 	}
 	var buf [512]byte
 	folded := appendFold(buf[:0], s)
-	for _, set := range needs {
-		if !slices.ContainsFunc(set, func(n []byte) bool { return bytes.Contains(folded, n) }) {
+	for _, n := range needs {
+		if !n.in(folded) {
 			return false
 		}
 	}

@@ -37,7 +37,7 @@ func TestNeedsOf(t *testing.T) {
 		var sets [][]string
 		for _, set := range got {
 			var ss []string
-			for _, n := range set {
+			for _, n := range set.words {
 				ss = append(ss, string(n))
 			}
 			slices.Sort(ss)
@@ -70,7 +70,7 @@ func TestNeedsAreCaseBlind(t *testing.T) {
 			t.Fatalf("%q does not match %q: a bad test", tc.expr, tc.text)
 		}
 		if !l.MatchString(tc.text) {
-			t.Errorf("%q: the words it needs (%q) turned away %q, which it matches", tc.expr, l.built().needs, tc.text)
+			t.Errorf("%q: the words it needs (%v) turned away %q, which it matches", tc.expr, l.built().needs, tc.text)
 		}
 	}
 }
