@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp/syntax"
 	"slices"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -288,16 +289,27 @@ func foldRune(r rune) rune {
 	return least
 }
 
+// lastFolded is the text last folded and its fold: the shapes are tried
+// one after another on the same sentence, which is folded once for all.
+var lastFolded struct {
+	sync.Mutex
+	text   string
+	folded []byte
+}
+
 // mayContain reports whether s holds, case-blind, one string of each of
 // needs; no needs means no filter.
 func mayContain(s string, needs []needSet) bool {
 	if needs == nil {
 		return true
 	}
-	var buf [512]byte
-	folded := appendFold(buf[:0], s)
+	lastFolded.Lock()
+	defer lastFolded.Unlock()
+	if s != lastFolded.text || lastFolded.folded == nil {
+		lastFolded.text, lastFolded.folded = s, appendFold(lastFolded.folded[:0], s)
+	}
 	for _, n := range needs {
-		if !n.in(folded) {
+		if !n.in(lastFolded.folded) {
 			return false
 		}
 	}
