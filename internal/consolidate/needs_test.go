@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -149,4 +150,18 @@ func testSentences(t *testing.T) []string {
 		})
 	}
 	return out
+}
+
+// TestContainsLower: containsLower answers what lower-casing a copy and
+// searching it answers, on the package's test sentences and on letters
+// that lower-case to ASCII from outside it.
+func TestContainsLower(t *testing.T) {
+	texts := append(testSentences(t), "MY name", "\u212Aite my ", "İ said yOu ", "\xffmy \xff", "OUr", "y\u0301ou ")
+	for _, s := range texts {
+		for _, w := range []string{"you ", "my ", "our ", "ki", "i"} {
+			if got, want := containsLower(s, w), strings.Contains(strings.ToLower(s), w); got != want {
+				t.Errorf("containsLower(%q, %q) = %v, want %v", s, w, got, want)
+			}
+		}
+	}
 }
