@@ -298,18 +298,29 @@ var lastFolded struct {
 }
 
 // mayContain reports whether s holds, case-blind, one string of each of
-// needs; no needs means no filter.
+// needs; no needs means no filter. The fold of the last text is shared,
+// but never waited for: capture's requests match the shapes too
+// (StatedValues), and the catch-up's thread, at a lower priority, may be
+// holding it when the CPU is taken from it; whoever finds it held folds
+// on its own.
 func mayContain(s string, needs []needSet) bool {
 	if needs == nil {
 		return true
 	}
-	lastFolded.Lock()
+	if !lastFolded.TryLock() {
+		var buf [512]byte
+		return containsAll(appendFold(buf[:0], s), needs)
+	}
 	defer lastFolded.Unlock()
 	if s != lastFolded.text || lastFolded.folded == nil {
 		lastFolded.text, lastFolded.folded = s, appendFold(lastFolded.folded[:0], s)
 	}
+	return containsAll(lastFolded.folded, needs)
+}
+
+func containsAll(folded []byte, needs []needSet) bool {
 	for _, n := range needs {
-		if !n.in(lastFolded.folded) {
+		if !n.in(folded) {
 			return false
 		}
 	}

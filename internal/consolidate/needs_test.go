@@ -165,3 +165,21 @@ func TestContainsLower(t *testing.T) {
 		}
 	}
 }
+
+// TestSharedFoldIsNeverWaitedFor: a shape tried while another holds the
+// shared fold (the catch-up's low-priority thread, descheduled) folds on
+// its own instead of waiting, and answers the same. Were it to wait, this
+// test would hang on its own lock until the test binary's timeout.
+func TestSharedFoldIsNeverWaitedFor(t *testing.T) {
+	l := kinRe
+	text := "My sister Ana is visiting."
+	want := l.compiled().MatchString(text)
+	if !want {
+		t.Fatalf("kinRe does not match %q: a bad test", text)
+	}
+	lastFolded.Lock()
+	defer lastFolded.Unlock()
+	if got := l.MatchString(text); got != want {
+		t.Errorf("with the shared fold held, kinRe on %q: %v, its expression %v", text, got, want)
+	}
+}
