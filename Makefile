@@ -78,6 +78,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzKeyFacts$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/consolidate/
 	$(GO) test -run='^$$' -fuzz='^FuzzProfileAnswer$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/consolidate/
 	$(GO) test -run='^$$' -fuzz='^FuzzProfileLines$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/consolidate/
+	$(GO) test -run='^$$' -fuzz='^FuzzShapeNeeds$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/consolidate/
 	$(GO) test -run='^$$' -fuzz='^FuzzMarkdown$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzImage$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/files/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/files/

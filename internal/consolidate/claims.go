@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -89,7 +90,7 @@ func cleanClaim(s string) (string, bool) {
 			t = strings.TrimSpace(fillerRe.ReplaceAllString(t, ""))
 			t = labelRe.ReplaceAllString(t, "")
 		}
-		if strings.Contains(strings.ToLower(t[:min(len(t), 60)]), "you ") {
+		if containsLower(t[:min(len(t), 60)], "you ") {
 			if r := reportedRe.ReplaceAllString(t, ""); r != t {
 				t, reported = r, true
 			}
@@ -119,8 +120,7 @@ func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 	if out := changeFacts(s, m, f); out != nil {
 		return out
 	}
-	low := strings.ToLower(s)
-	if strings.Contains(low, "my ") || strings.Contains(low, "our ") {
+	if containsLower(s, "my ") || containsLower(s, "our ") {
 		if g := appositionRe.FindStringSubmatch(s); g != nil {
 			if attr := canonAttr(g[2]); isIdentifier(attr) {
 				if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok && a == attr {
@@ -320,6 +320,32 @@ func wordIndex(s, w string) int {
 		}
 		off = i + 1
 	}
+}
+
+// containsLower is strings.Contains(strings.ToLower(s), w) for w in
+// lower-case ASCII, without the lower-cased copy: each of s's runes is
+// lower-cased as it is compared.
+func containsLower(s, w string) bool {
+	for i := range s {
+		if hasLowerPrefix(s[i:], w) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasLowerPrefix(s, w string) bool {
+	for j := 0; j < len(w); {
+		if s == "" {
+			return false
+		}
+		r, n := utf8.DecodeRuneInString(s)
+		if unicode.ToLower(r) != rune(w[j]) {
+			return false
+		}
+		s, j = s[n:], j+1
+	}
+	return true
 }
 
 func isWordByte(b byte) bool {

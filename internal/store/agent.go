@@ -67,6 +67,7 @@ type writeReq struct {
 }
 
 func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func(*UnavailableError)) (*Agent, error) {
+	o.sizes = new(docSizes)
 	w, err := openConn(ctx, path, o)
 	if err != nil {
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
@@ -100,6 +101,7 @@ func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func
 // kill included). No other process can use the file meanwhile, and it could
 // not write either.
 func openReadOnly(ctx context.Context, name, path string, o Options, onCorrupt func(*UnavailableError)) (*Agent, error) {
+	o.sizes = new(docSizes)
 	c, err := openConn(ctx, path, o.exclusiveMode())
 	if err != nil {
 		return nil, fmt.Errorf("open agent %q read-only: %w", name, err)

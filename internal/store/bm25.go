@@ -20,8 +20,10 @@ import (
 // counts once and keeps (docCounts).
 
 // scoreFn is the SQL of the score of table's rows for the phrases of a
-// MATCH; its one parameter is termCounts' answer for the same terms.
-func scoreFn(table string) string { return "dormouse_bm25(" + table + ", ?)" }
+// MATCH; its one parameter is termCounts' answer for the same terms. The
+// table's name tells dormouse_bm25 which kept row sizes to use
+// (docSizes.of).
+func scoreFn(table string) string { return "dormouse_bm25(" + table + ", ?, '" + table + "')" }
 
 // bm25 parameters, as FTS5's bm25() has them.
 const bm25K1, bm25B = 1.2, 0.75
@@ -32,22 +34,27 @@ type bm25Query struct {
 	idf   []float64
 	avgdl float64
 	freq  []float64
+	sizes *rowSizes // the table's kept row sizes, nil when none are kept
 }
 
-// registerBM25 gives db dormouse_bm25.
-func registerBM25(db *sqlite3.Conn) error {
+// registerBM25 gives db dormouse_bm25, which keeps the sizes it reads of
+// memories in sizes (nil: none kept).
+func registerBM25(db *sqlite3.Conn, sizes *docSizes) error {
 	return fts5.RegisterCustom(db, func(api *fts5.API) error {
-		return api.CreateFunction("dormouse_bm25", givenBM25)
+		return api.CreateFunction("dormouse_bm25", func(fts fts5.Context, ctx sqlite3.Context, arg ...sqlite3.Value) {
+			givenBM25(sizes, fts, ctx, arg)
+		})
 	})
 }
 
 // givenBM25 is FTS5's bm25() (each column weighs 1) with the phrases'
-// document counts given in arg[0], in the order of the MATCH's phrases.
-func givenBM25(fts fts5.Context, ctx sqlite3.Context, arg ...sqlite3.Value) {
+// document counts given in arg[0], in the order of the MATCH's phrases,
+// and the table's name in arg[1].
+func givenBM25(sizes *docSizes, fts fts5.Context, ctx sqlite3.Context, arg []sqlite3.Value) {
 	q, _ := fts.GetAuxdata(false).(*bm25Query)
 	if q == nil {
 		var err error
-		if q, err = newBM25Query(fts, arg); err == nil {
+		if q, err = newBM25Query(fts, arg, sizes); err == nil {
 			err = fts.SetAuxdata(q)
 		}
 		if err != nil {
@@ -65,9 +72,9 @@ func givenBM25(fts fts5.Context, ctx sqlite3.Context, arg ...sqlite3.Value) {
 
 // newBM25Query weighs the query's phrases as bm25() does, from the counts
 // given rather than counted.
-func newBM25Query(fts fts5.Context, arg []sqlite3.Value) (*bm25Query, error) {
-	if len(arg) != 1 {
-		return nil, fmt.Errorf("want the document counts, got %d arguments", len(arg))
+func newBM25Query(fts fts5.Context, arg []sqlite3.Value, sizes *docSizes) (*bm25Query, error) {
+	if len(arg) != 2 {
+		return nil, fmt.Errorf("want the document counts and the table, got %d arguments", len(arg))
 	}
 	counts := strings.Fields(arg[0].Text())
 	if n := fts.PhraseCount(); n != len(counts) {
@@ -81,7 +88,8 @@ func newBM25Query(fts fts5.Context, arg []sqlite3.Value) (*bm25Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	q := &bm25Query{avgdl: float64(tokens) / float64(rows), idf: make([]float64, len(counts)), freq: make([]float64, len(counts))}
+	q := &bm25Query{avgdl: float64(tokens) / float64(rows), idf: make([]float64, len(counts)), freq: make([]float64, len(counts)),
+		sizes: sizes.of(arg[1].Text())}
 	for i, c := range counts {
 		hits, err := strconv.ParseInt(c, 10, 64)
 		if err != nil {
@@ -109,7 +117,7 @@ func (q *bm25Query) score(fts fts5.Context) (float64, error) {
 		}
 		q.freq[phrase]++
 	}
-	size, err := fts.ColumnSize(-1)
+	size, err := q.sizes.size(fts)
 	if err != nil {
 		return 0, err
 	}

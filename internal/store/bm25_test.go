@@ -40,29 +40,36 @@ func TestGivenBM25IsFTS5sBM25(t *testing.T) {
 		{"tomato"}, {"garden", "frost"}, {"note", "tomato", "volcano", "rain"}, {"seed", "'", "sun"},
 	} {
 		for _, table := range []string{"memories_fts", "consolidations_fts"} {
-			counts, err := a.termCounts(t.Context(), table, terms)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sql := `SELECT rowid, bm25(` + table + `), ` + scoreFn(table) + ` FROM ` + table + ` WHERE ` + table + ` MATCH ?`
-			rows := 0
-			err = a.read(t.Context(), func(c *conn) error {
-				return c.query(t.Context(), sql, []any{counts, matchAny(terms)}, func(s *sqlite3.Stmt) error {
-					rows++
-					if want, got := s.ColumnFloat(1), s.ColumnFloat(2); want != got {
-						t.Errorf("%s %v row %d: dormouse_bm25 %v, bm25 %v", table, terms, s.ColumnInt64(0), got, want)
-					}
-					return nil
-				})
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rows == 0 {
+			if scoreBesideBM25(t, a, table, terms) == 0 {
 				t.Errorf("%s %v: no rows matched", table, terms)
 			}
 		}
 	}
+}
+
+// scoreBesideBM25 scores table's rows matching terms with dormouse_bm25 and
+// bm25(), says where they differ and returns how many rows it scored.
+func scoreBesideBM25(t *testing.T, a *Agent, table string, terms []string) int {
+	t.Helper()
+	counts, err := a.termCounts(t.Context(), table, terms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sql := `SELECT rowid, bm25(` + table + `), ` + scoreFn(table) + ` FROM ` + table + ` WHERE ` + table + ` MATCH ?`
+	rows := 0
+	err = a.read(t.Context(), func(c *conn) error {
+		return c.query(t.Context(), sql, []any{counts, matchAny(terms)}, func(s *sqlite3.Stmt) error {
+			rows++
+			if want, got := s.ColumnFloat(1), s.ColumnFloat(2); want != got {
+				t.Errorf("%s %v row %d: dormouse_bm25 %v, bm25 %v", table, terms, s.ColumnInt64(0), got, want)
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
 
 // A term's count is counted once and kept while the store grows by less

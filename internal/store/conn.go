@@ -17,6 +17,7 @@ type conn struct {
 	db    *sqlite3.Conn
 	stmts map[string]*sqlite3.Stmt
 	kinds func(string) string // what the kinds index holds of a text (Options.Kinds)
+	sizes *docSizes           // the agent's kept row sizes, which its writes mark changed (docsize.go)
 }
 
 // openConn opens path with Dormouse's pragmas. The file is created 0600
@@ -35,14 +36,14 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}, kinds: kindsOrNone(o.Kinds)}
+	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}, kinds: kindsOrNone(o.Kinds), sizes: o.sizes}
 	if o.exclusive { // before the first access, so SQLite never maps the -shm file
 		if err := c.exec("PRAGMA locking_mode = EXCLUSIVE"); err != nil {
 			c.close()
 			return nil, fmt.Errorf("set locking mode: %w", err)
 		}
 	}
-	if err := registerExtensions(db, c.kinds); err != nil {
+	if err := registerExtensions(db, c.kinds, c.sizes); err != nil {
 		c.close()
 		return nil, err
 	}
@@ -91,8 +92,9 @@ func kindsOrNone(kindsOf func(string) string) func(string) string {
 // registerExtensions gives db what the schema uses: FTS5 with
 // dormouse_bm25, and the kinds function.
 // kindsOf is the kinds index's SQL function (Options.Kinds); nil indexes none.
-func registerExtensions(db *sqlite3.Conn, kindsOf func(string) string) error {
-	if err := registerBM25(db); err != nil { // bm25.go
+// sizes keeps the row sizes dormouse_bm25 reads; nil keeps none.
+func registerExtensions(db *sqlite3.Conn, kindsOf func(string) string, sizes *docSizes) error {
+	if err := registerBM25(db, sizes); err != nil { // bm25.go
 		return fmt.Errorf("register fts5: %w", err)
 	}
 	kindsOf = kindsOrNone(kindsOf)

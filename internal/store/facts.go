@@ -188,10 +188,7 @@ func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, e
 	case f.Attribute == "" || f.Rejected || len(cur) == 0:
 		return FactResult{ID: id, Outcome: FactCreated}, nil
 	}
-	err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ?
-		WHERE entity = ? COLLATE NOCASE AND attribute = ? AND id != ? AND valid_to IS NULL
-		AND superseded_by IS NULL AND rejected = 0`,
-		f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
+	err = c.execArgs(ctx, supersedeFactsSQL, f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
 	if err != nil {
 		return FactResult{}, fmt.Errorf("supersede facts about %q %q: %w", f.Entity, f.Attribute, err)
 	}
@@ -240,21 +237,30 @@ type currentFact struct {
 	srcM, srcC []int64
 }
 
+// currentFactsSQL and supersedeFactsSQL find an entity's current facts of
+// one attribute, the entity in any case: by the index facts_entity, which
+// compares entities case-blind so that they can (migration 14).
+const (
+	currentFactsSQL = `SELECT id, content, value, confidence, source_memory_ids, source_consolidation_ids, valid_from
+		FROM facts WHERE entity = ? COLLATE NOCASE AND attribute = ?
+		AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0`
+	supersedeFactsSQL = `UPDATE facts SET valid_to = ?, superseded_by = ?
+		WHERE entity = ? COLLATE NOCASE AND attribute = ? AND id != ? AND valid_to IS NULL
+		AND superseded_by IS NULL AND rejected = 0`
+)
+
 func currentFacts(ctx context.Context, c *conn, f Fact, norm, nval string) ([]currentFact, error) {
 	var cur []currentFact
-	err := c.query(ctx, `SELECT id, content, value, confidence, source_memory_ids, source_consolidation_ids, valid_from
-		FROM facts WHERE entity = ? COLLATE NOCASE AND attribute = ?
-		AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0`,
-		[]any{f.Entity, f.Attribute}, func(s *sqlite3.Stmt) error {
-			x := currentFact{id: s.ColumnInt64(0), confidence: s.ColumnFloat(3), validFrom: s.ColumnInt64(6)}
-			x.same = normalise(s.ColumnText(1)) == norm ||
-				(f.Attribute != "" && nval != "" && normalise(s.ColumnText(2)) == nval)
-			if err := decodeSources(s, 4, x.id, &x.srcM, &x.srcC); err != nil {
-				return err
-			}
-			cur = append(cur, x)
-			return nil
-		})
+	err := c.query(ctx, currentFactsSQL, []any{f.Entity, f.Attribute}, func(s *sqlite3.Stmt) error {
+		x := currentFact{id: s.ColumnInt64(0), confidence: s.ColumnFloat(3), validFrom: s.ColumnInt64(6)}
+		x.same = normalise(s.ColumnText(1)) == norm ||
+			(f.Attribute != "" && nval != "" && normalise(s.ColumnText(2)) == nval)
+		if err := decodeSources(s, 4, x.id, &x.srcM, &x.srcC); err != nil {
+			return err
+		}
+		cur = append(cur, x)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("look for current facts: %w", err)
 	}

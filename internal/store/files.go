@@ -411,6 +411,7 @@ func (a *Agent) refreshFile(ctx context.Context, c *conn, ch *FileChange, now ti
 		if err != nil {
 			return err
 		}
+		c.sizes.changed(id) // its text changes
 		if err := c.execArgs(ctx, `UPDATE daily_memories SET content = ?, context = ?, importance = ?,
 			content_hash = ?, summary = ?, entities = ?, topics = ? WHERE id = ?`,
 			m.Content, context, m.Importance, m.ContentHash, m.Summary, entities, topics, id); err != nil {

@@ -143,6 +143,7 @@ func forgetMemory(ctx context.Context, c *conn, id int64, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("find records citing memory %d: %w", id, err)
 	}
+	c.sizes.changed(id) // an import may store its id again
 	if err := c.execArgs(ctx, `DELETE FROM daily_memories WHERE id = ?`, id); err != nil {
 		return err
 	}

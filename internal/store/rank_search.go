@@ -156,15 +156,14 @@ func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o SearchO
 		}
 	}
 	b, _ := json.Marshal(want)
-	o.Terms = nil
-	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m
-		WHERE m.id IN (SELECT value FROM json_each(?))`, []any{string(b)}, o)
-	// The given memories themselves are read too, for their sessions.
-	sql = `SELECT * FROM (` + sql + `) UNION SELECT ` + memoryHitColumns + `, 0 FROM daily_memories m
-		WHERE m.id IN (SELECT value FROM json_each(?))`
 	idsJSON, _ := json.Marshal(ids)
-	args = append(args, string(idsJSON))
-	all, err := a.memoryHits(ctx, sql, args)
+	o.Terms = nil
+	// The given memories themselves are read too, unfiltered, for their
+	// sessions: one pass over the ids, in id order.
+	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?))
+		AND (m.id IN (SELECT value FROM json_each(?)) OR (1 = 1`, []any{string(b), string(idsJSON)}, o)
+	all, err := a.memoryHits(ctx, sql+`)) ORDER BY m.id`, args)
 	if err != nil {
 		return nil, err
 	}

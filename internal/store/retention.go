@@ -140,10 +140,16 @@ func pruneDay(ctx context.Context, c *conn, day string, now time.Time) (int, err
 	if err != nil || rec == nil {
 		return 0, err
 	}
-	if err := c.execArgs(ctx, `DELETE FROM daily_memories WHERE day = ? AND consolidated = 1`, day); err != nil {
+	n := 0
+	err = c.query(ctx, `DELETE FROM daily_memories WHERE day = ? AND consolidated = 1 RETURNING id`, []any{day},
+		func(s *sqlite3.Stmt) error {
+			c.sizes.changed(s.ColumnInt64(0)) // an import may store its id again
+			n++
+			return nil
+		})
+	if err != nil {
 		return 0, err
 	}
-	n := int(c.db.Changes())
 	if n == 0 {
 		return 0, nil
 	}

@@ -311,6 +311,14 @@ INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM d
 DROP INDEX daily_memories_hash;
 CREATE INDEX daily_memories_hash_prefix ON daily_memories(substr(content_hash, 1, 8));
 `,
+	// 14: facts_entity compares entities case-blind, as every lookup of an
+	// entity's facts does ("Maya" and "maya" are one entity): compared
+	// case-sensitively, SQLite could not search it for them, and each fact
+	// a consolidation put scanned every current fact.
+	`
+DROP INDEX facts_entity;
+CREATE INDEX facts_entity ON facts(entity COLLATE NOCASE, attribute);
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

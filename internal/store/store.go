@@ -55,7 +55,8 @@ type Options struct {
 	// measures how long it has waited; nil is time.Now. Tests set it.
 	Now func() time.Time
 
-	exclusive bool // EXCLUSIVE locking mode: see openReadOnly
+	exclusive bool      // EXCLUSIVE locking mode: see openReadOnly
+	sizes     *docSizes // the agent's kept row sizes, shared by its connections (docsize.go)
 }
 
 // exclusiveMode is o for a connection in EXCLUSIVE locking mode.
