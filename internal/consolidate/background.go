@@ -2,7 +2,9 @@ package consolidate
 
 import (
 	"log/slog"
+	"os"
 	"runtime"
+	"sync"
 )
 
 // backgroundNice is how much lower than the daemon's the CPU priority of
@@ -23,6 +25,7 @@ const backgroundNice = 10
 // so the write lock is never held by a thread that waits for the CPU.
 // Where the priority cannot be lowered, fn runs at the usual one.
 func inBackground(log *slog.Logger, fn func()) {
+	defer extraP()()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -33,4 +36,42 @@ func inBackground(log *slog.Logger, fn func()) {
 		fn()
 	}()
 	<-done
+}
+
+// background counts the background jobs running and remembers the
+// GOMAXPROCS they found.
+var background struct {
+	sync.Mutex
+	jobs, procs int
+}
+
+// extraP gives the scheduler one more P for as long as a background job
+// runs, and returns the call that takes it back. The job's goroutine
+// holds a P whenever it runs, so with GOMAXPROCS at the number of cores
+// capture's requests would be left the other cores only, whatever the
+// job's nice value: the kernel arbitrates between threads, but the
+// runtime never runs more than GOMAXPROCS of them. One more P lets the
+// requests' threads run beside the job's, and the kernel gives the cores
+// to them first, as nice asks.
+func extraP() func() {
+	background.Lock()
+	defer background.Unlock()
+	if background.jobs == 0 {
+		background.procs = runtime.GOMAXPROCS(0)
+	}
+	background.jobs++
+	runtime.GOMAXPROCS(background.procs + background.jobs)
+	return func() {
+		background.Lock()
+		defer background.Unlock()
+		background.jobs--
+		switch {
+		case background.jobs > 0:
+			runtime.GOMAXPROCS(background.procs + background.jobs)
+		case os.Getenv("GOMAXPROCS") == "":
+			runtime.SetDefaultGOMAXPROCS() // and the runtime follows the CPU limit again
+		default:
+			runtime.GOMAXPROCS(background.procs)
+		}
+	}
 }
