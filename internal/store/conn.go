@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -17,6 +18,8 @@ type conn struct {
 	db    *sqlite3.Conn
 	stmts map[string]*sqlite3.Stmt
 	kinds func(string) string // what the kinds index holds of a text (Options.Kinds)
+
+	idleSince time.Time // when it was last returned to its readPool
 }
 
 // openConn opens path with Dormouse's pragmas. The file is created 0600

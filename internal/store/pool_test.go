@@ -1,0 +1,182 @@
+package store
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// idleReaders is how many read connections a holds open and unlent.
+func idleReaders(a *Agent) int {
+	a.readers.mu.Lock()
+	defer a.readers.mu.Unlock()
+	return len(a.readers.idle)
+}
+
+// countMemories reads a's memory count on a read connection.
+func countMemories(t *testing.T, a *Agent) int64 {
+	t.Helper()
+	st, err := a.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Memories
+}
+
+// TestIdleReadConnectionIsClosedAndReopened: a read connection unused for
+// ConnIdleClose is closed while the agent stays open, and the next read
+// opens one again and sees every memory.
+func TestIdleReadConnectionIsClosedAndReopened(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{ConnIdleClose: 30 * time.Second})
+		a := acquire(t, s, "idle")
+		if _, err := a.Insert(t.Context(), []Memory{mem("the boiler was serviced", "")}); err != nil {
+			t.Fatal(err)
+		}
+		if n := countMemories(t, a); n != 1 {
+			t.Fatalf("%d memories, want 1", n)
+		}
+		time.Sleep(29 * time.Second)
+		synctest.Wait()
+		if n := idleReaders(a); n == 0 {
+			t.Fatal("a read connection used 29s ago was closed; ConnIdleClose is 30s")
+		}
+		time.Sleep(31 * time.Second)
+		synctest.Wait()
+		if n := idleReaders(a); n != 0 {
+			t.Fatalf("%d read connections still open after a minute unused, want 0", n)
+		}
+		if _, err := a.Insert(t.Context(), []Memory{mem("the gutters were cleared", "")}); err != nil {
+			t.Fatal(err)
+		}
+		if n := countMemories(t, a); n != 2 {
+			t.Errorf("read after the idle close: %d memories, want 2", n)
+		}
+	})
+}
+
+// TestLentReadConnectionIsNeverClosed: a read that holds its connection
+// longer than ConnIdleClose finishes on it.
+func TestLentReadConnectionIsNeverClosed(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{ConnIdleClose: 30 * time.Second})
+		a := acquire(t, s, "slow")
+		if _, err := a.Insert(t.Context(), []Memory{mem("the boiler was serviced", "")}); err != nil {
+			t.Fatal(err)
+		}
+		release := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- a.read(context.Background(), func(c *conn) error {
+				<-release
+				return c.query(context.Background(), "SELECT count(*) FROM daily_memories", nil, nil)
+			})
+		}()
+		time.Sleep(2 * time.Minute)
+		synctest.Wait()
+		close(release)
+		if err := <-done; err != nil {
+			t.Errorf("a read that held its connection for 2 minutes: %v", err)
+		}
+	})
+}
+
+// TestReadPoolShrinksUnderLightLoad: connections opened by concurrent reads
+// are closed once reads come one at a time, which reuse the most recently
+// returned connection and leave the others idle.
+func TestReadPoolShrinksUnderLightLoad(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{ConnIdleClose: 30 * time.Second, ReadConns: 3})
+		a := acquire(t, s, "light")
+		hold := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				_ = a.read(t.Context(), func(c *conn) error { <-hold; return nil })
+			})
+		}
+		synctest.Wait()
+		close(hold)
+		wg.Wait()
+		if n := idleReaders(a); n != 3 {
+			t.Fatalf("%d read connections after 3 concurrent reads, want 3", n)
+		}
+		for range 12 { // one read every 10s for two minutes
+			countMemories(t, a)
+			time.Sleep(10 * time.Second)
+		}
+		synctest.Wait()
+		if n := idleReaders(a); n != 1 {
+			t.Errorf("%d read connections open under one read every 10s, want 1", n)
+		}
+	})
+}
+
+// TestIdleWriteConnectionIsClosedAndReopened: the writer's connection,
+// unused for ConnIdleClose, is closed while the agent stays open; the next
+// write opens it again, and closing the agent later still leaves no WAL.
+func TestIdleWriteConnectionIsClosedAndReopened(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{ConnIdleClose: 30 * time.Second})
+		a, err := s.Acquire(t.Context(), "idle", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := a.Insert(t.Context(), []Memory{mem("the boiler was serviced", "")}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(29 * time.Second)
+		synctest.Wait()
+		if !a.writerOpen.Load() {
+			t.Fatal("the write connection was closed 29s after a write; ConnIdleClose is 30s")
+		}
+		time.Sleep(31 * time.Second)
+		synctest.Wait()
+		if a.writerOpen.Load() {
+			t.Fatal("the write connection is still open after a minute without writes")
+		}
+		if _, err := a.Insert(t.Context(), []Memory{mem("the gutters were cleared", "")}); err != nil {
+			t.Fatalf("write after the idle close: %v", err)
+		}
+		if n := countMemories(t, a); n != 2 {
+			t.Errorf("%d memories after the writer reopened, want 2", n)
+		}
+		time.Sleep(time.Minute) // the writer closes again, then the agent
+		synctest.Wait()
+		s.Release(a)
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if fi, err := os.Stat(s.agentPath("idle") + "-wal"); err == nil && fi.Size() > 0 {
+			t.Errorf("the WAL holds %d bytes after the agent closed, want none", fi.Size())
+		}
+		if n := memoriesInFile(t, s.agentPath("idle")); n != 2 {
+			t.Errorf("%d memories in the file after close, want 2", n)
+		}
+	})
+}
+
+// memoriesInFile counts the memories in the agent file at path, opened
+// afresh.
+func memoriesInFile(t *testing.T, path string) int {
+	t.Helper()
+	db, err := sqlite3.Open("file:" + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, _, err := db.Prepare("SELECT count(*) FROM daily_memories")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if !st.Step() {
+		t.Fatal(st.Err())
+	}
+	return st.ColumnInt(0)
+}
