@@ -39,6 +39,13 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		return nil, err
 	}
 	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}, kinds: kindsOrNone(o.Kinds)}
+	// First: registering FTS5 reads the file, and another connection may
+	// hold its lock a moment, e.g. the last one to close while it
+	// checkpoints the WAL.
+	if err := db.BusyTimeout(o.BusyTimeout); err != nil {
+		c.close()
+		return nil, err
+	}
 	if o.exclusive { // before the first access, so SQLite never maps the -shm file
 		if err := c.exec("PRAGMA locking_mode = EXCLUSIVE"); err != nil {
 			c.close()
@@ -46,10 +53,6 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		}
 	}
 	if err := registerExtensions(db, c.kinds); err != nil {
-		c.close()
-		return nil, err
-	}
-	if err := db.BusyTimeout(o.BusyTimeout); err != nil {
 		c.close()
 		return nil, err
 	}

@@ -180,3 +180,46 @@ func memoriesInFile(t *testing.T, path string) int {
 	}
 	return st.ColumnInt(0)
 }
+
+// TestConnectionOpensWhileTheFileIsLocked: a connection opened while
+// another holds the file's lock waits for it (Options.BusyTimeout) from the
+// first statement on. The lock is what a closing last connection holds
+// while it checkpoints, which made a reopening read fail at once with
+// "register fts5: database is locked".
+func TestConnectionOpensWhileTheFileIsLocked(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{ConnIdleClose: 30 * time.Second})
+		a := acquire(t, s, "locked")
+		if _, err := a.Insert(t.Context(), []Memory{mem("the boiler was serviced", "")}); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Minute) // every connection of the agent closes
+		synctest.Wait()
+		if a.writerOpen.Load() || idleReaders(a) != 0 {
+			t.Fatal("the agent's connections are still open after a minute unused")
+		}
+		lock, err := sqlite3.Open("file:" + s.agentPath("locked"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := lock.Exec("PRAGMA locking_mode = EXCLUSIVE; SELECT count(*) FROM daily_memories;"); err != nil {
+			t.Fatal(err)
+		}
+		read, write := make(chan error, 1), make(chan error, 1)
+		go func() { read <- a.read(context.Background(), func(c *conn) error { return nil }) }()
+		go func() {
+			_, err := a.Insert(context.Background(), []Memory{mem("the gutters were cleared", "")})
+			write <- err
+		}()
+		time.Sleep(time.Second)
+		if err := lock.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-read; err != nil {
+			t.Errorf("read opened while the file was locked for 1s: %v", err)
+		}
+		if err := <-write; err != nil {
+			t.Errorf("write opened while the file was locked for 1s: %v", err)
+		}
+	})
+}
