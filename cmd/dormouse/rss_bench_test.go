@@ -23,12 +23,13 @@ import (
 var denseRSSPerAgent, denseRSSSingles, denseRSSQueries = envInt("BENCH_RSS_MEMORIES", 20_000), 1_000, 200
 
 // denseRSSIdle is how long the daemon stands idle after the load before
-// BenchmarkDenseRSS measures it again (the idle-* metrics): past
-// storage.conn_idle_close (30s) and the janitor's next tick, when idle
-// connections are closed and free memory returned, but before
-// consolidate.backlog_debounce (1m) starts consolidating the load.
+// BenchmarkDenseRSS measures it again (the idle-* metrics): past the
+// backlog check (consolidate.backlog_debounce, 1m after a write, which
+// reads the agent but consolidates nothing here: the load is of a past
+// day), then storage.conn_idle_close (30s) and the janitor's next tick,
+// when idle connections are closed and free memory returned.
 // BENCH_RSS_IDLE_SECONDS sets another; envInt takes 0 as unset.
-var denseRSSIdle = time.Duration(envInt("BENCH_RSS_IDLE_SECONDS", 50)) * time.Second
+var denseRSSIdle = time.Duration(envInt("BENCH_RSS_IDLE_SECONDS", 120)) * time.Second
 
 func envInt(key string, def int) int {
 	if n, err := strconv.Atoi(os.Getenv(key)); err == nil && n > 0 {

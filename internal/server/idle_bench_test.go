@@ -35,7 +35,7 @@ func BenchmarkFirstAfterIdleClose(b *testing.B) {
 				var cpu time.Duration
 				for b.Loop() {
 					b.StopTimer()
-					time.Sleep(50 * time.Millisecond) // past the idle close when closed
+					time.Sleep(600 * time.Millisecond) // past the idle close and the next tick when closed
 					before := cpuTime(b)
 					b.StartTimer()
 					var err error
@@ -60,12 +60,13 @@ func BenchmarkFirstAfterIdleClose(b *testing.B) {
 	}
 }
 
-// idleServer serves a store whose connections close after 20ms unused
-// (closed) or after the default.
+// idleServer serves a store whose connections close after 250ms unused
+// (closed: longer than a request takes, so that they close between requests)
+// or after the default.
 func idleServer(b *testing.B, closed bool) string {
 	o := store.Options{Dir: b.TempDir(), DedupWindow: 24 * time.Hour, Kinds: kinds.Of}
 	if closed {
-		o.ConnIdleClose = 20 * time.Millisecond
+		o.ConnIdleClose = 250 * time.Millisecond
 	}
 	st, err := store.Open(b.Context(), o)
 	if err != nil {
