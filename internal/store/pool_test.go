@@ -223,3 +223,24 @@ func TestConnectionOpensWhileTheFileIsLocked(t *testing.T) {
 		}
 	})
 }
+
+// TestLastUsedIsTheLatestRelease: LastUsed is zero before any work and
+// moves to each release of an agent, what the daemon waits on before it
+// returns free memory.
+func TestLastUsedIsTheLatestRelease(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{})
+		if got := s.LastUsed(); !got.IsZero() {
+			t.Fatalf("LastUsed before any work = %v, want zero", got)
+		}
+		for range 2 {
+			time.Sleep(time.Minute)
+			if err := s.With(t.Context(), "main", true, func(*Agent) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+			if got := s.LastUsed(); !got.Equal(time.Now()) {
+				t.Errorf("LastUsed = %v, want the release just now, %v", got, time.Now())
+			}
+		}
+	})
+}
