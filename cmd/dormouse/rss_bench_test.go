@@ -120,14 +120,16 @@ func postJSON(b *testing.B, url string, v any, want int) {
 // each name prefixed by prefix.
 func reportMemory(b *testing.B, d *daemonProc, prefix string) {
 	pid := d.cmd.Process.Pid
+	// /proc first: /metrics opens a read connection to each agent for its
+	// figures.
 	st := procFields(b, fmt.Sprintf("/proc/%d/status", pid))
+	sqlite := sqliteResident(b, pid)
 	for _, f := range []struct{ key, unit string }{
 		{"VmRSS", "rss-MiB"}, {"VmHWM", "hwm-MiB"}, {"RssAnon", "anon-MiB"}, {"RssFile", "file-MiB"},
 	} {
 		b.ReportMetric(float64(st[f.key])/1024, prefix+f.unit)
 	}
 	m := goMemory(b, d.addr)
-	sqlite := sqliteResident(b, pid)
 	b.ReportMetric(m["go_memstats_heap_inuse_bytes"]/(1<<20), prefix+"heap-MiB")
 	b.ReportMetric(float64(st["RssAnon"]-sqlite)/1024, prefix+"go-MiB")
 	b.ReportMetric(float64(sqlite)/1024, prefix+"sqlite-MiB")
