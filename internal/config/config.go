@@ -89,6 +89,7 @@ type Storage struct {
 	CacheSizeKiB   int      `yaml:"cache_size_kib"`   // per connection
 	ReadConns      int      `yaml:"read_conns"`       // per open agent
 	IdleClose      Duration `yaml:"idle_close"`       // an agent unused this long is closed
+	ConnIdleClose  Duration `yaml:"conn_idle_close"`  // an agent's connection unused this long is closed
 	MaxOpenAgents  int      `yaml:"max_open_agents"`  // least recently used agents are closed beyond this
 	GroupCommitMax int      `yaml:"group_commit_max"` // requests per write transaction
 	// GroupCommitWindow: how long the writer waits for concurrent writes to join a transaction.
@@ -220,6 +221,7 @@ func Default() Config {
 			CacheSizeKiB:   256,
 			ReadConns:      2,
 			IdleClose:      Duration(10 * time.Minute),
+			ConnIdleClose:  Duration(30 * time.Second),
 			MaxOpenAgents:  32,
 			GroupCommitMax: 256,
 

@@ -39,6 +39,7 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		CacheSizeKiB:   cfg.Storage.CacheSizeKiB,
 		ReadConns:      cfg.Storage.ReadConns,
 		IdleClose:      time.Duration(cfg.Storage.IdleClose),
+		ConnIdleClose:  time.Duration(cfg.Storage.ConnIdleClose),
 		MaxOpenAgents:  cfg.Storage.MaxOpenAgents,
 		GroupCommitMax: cfg.Storage.GroupCommitMax,
 		DedupWindow:    time.Duration(cfg.Capture.DedupWindow),

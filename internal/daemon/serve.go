@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"time"
 
 	sd "github.com/coreos/go-systemd/v22/daemon"
@@ -164,6 +165,7 @@ func (d *serving) start(ctx context.Context, reload Reload) {
 	go reloader{Reload: reload, keys: d.keys, log: log}.run(bg, s.Config)
 	go Watchdog(bg, log, Liveness(d.ln.Addr(), s.Store)) // pings only while /healthz and the store answer
 	go Summarize(bg, s.Health, d.ln.Addr().String(), SummaryEvery, log, func(st string) { notify(log, st) })
+	go returnMemoryWhenQuiet(bg, s.Store.LastUsed, time.Duration(s.Config.Storage.ConnIdleClose), debug.FreeOSMemory)
 	d.startAfterReady(bg)
 	log.Info("listening", "addr", d.ln.Addr().String(), "data", s.Config.DataDir, "agents", len(d.agents),
 		"provider", s.Config.LLM.Provider)

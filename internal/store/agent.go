@@ -24,10 +24,13 @@ type Agent struct {
 	// capture that arrives while one waits goes first (see next).
 	background chan *writeReq
 	writerErr  chan error // closed when the writer goroutine has exited
-	wconn      *conn
+	wconn      *conn      // nil while closed for want of writes (closeIdleConns)
+	// writerOpen says whether wconn is open, and lastWrite (Unix ns) when
+	// it last committed: for the janitor, which may not touch wconn.
+	writerOpen atomic.Bool
+	lastWrite  atomic.Int64
 
-	readers  chan *conn
-	readSlot chan struct{} // one token per read connection that may still be opened
+	readers *readPool
 
 	// The writer never checkpoints (an fsync on its path would stall every
 	// queued request): it nudges the checkpointer, which copies the WAL back
@@ -64,6 +67,10 @@ type writeReq struct {
 	done chan error
 	solo bool // runs in a transaction of its own, exactly once (a stream cannot be replayed)
 	noTx bool // solo, and outside any transaction (VACUUM): see Vacuum
+	// closeIdle asks the writer to close its connection if nothing was
+	// written since cutoff; fn is nil (see closeIdleWriter).
+	closeIdle bool
+	cutoff    time.Time
 }
 
 func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func(*UnavailableError)) (*Agent, error) {
@@ -86,10 +93,8 @@ func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
 	a := newAgent(name, path, o, onCorrupt)
-	a.wconn = w
-	for range o.ReadConns {
-		a.readSlot <- struct{}{}
-	}
+	a.setWriter(w)
+	a.readers.release(o.ReadConns)
 	a.start()
 	return a, nil
 }
@@ -116,12 +121,20 @@ func openReadOnly(ctx context.Context, name, path string, o Options, onCorrupt f
 	}
 	a := newAgent(name, path, o, onCorrupt)
 	a.readOnly.Store(true)
-	a.readers <- c
+	a.readers.add(c)
+	a.readers.release(1) // only the one connection, which holds the file exclusively
 	a.start()
 	return a, nil
 }
 
 func newAgent(name, path string, o Options, onCorrupt func(*UnavailableError)) *Agent {
+	open := func(ctx context.Context) (*conn, error) {
+		c, err := openConn(ctx, path, o)
+		if err != nil {
+			return nil, fmt.Errorf("open read connection for agent %q: %w", name, err)
+		}
+		return c, nil
+	}
 	return &Agent{
 		name:       name,
 		path:       path,
@@ -130,8 +143,7 @@ func newAgent(name, path string, o Options, onCorrupt func(*UnavailableError)) *
 		writes:     make(chan *writeReq, o.GroupCommitMax),
 		background: make(chan *writeReq, 1),
 		writerErr:  make(chan error),
-		readers:    make(chan *conn, o.ReadConns),
-		readSlot:   make(chan struct{}, o.ReadConns),
+		readers:    newReadPool(o.ReadConns, open),
 		onCorrupt:  onCorrupt,
 		nudge:      make(chan struct{}, 1),
 		ckptDone:   make(chan struct{}),
@@ -228,6 +240,10 @@ func (a *Agent) writeLoop() {
 		if !ok {
 			return
 		}
+		if req.closeIdle {
+			req.done <- a.closeWriterIdleSince(req.cutoff)
+			continue
+		}
 		batch = append(batch[:0], req)
 		var solo *writeReq
 		if !req.solo {
@@ -238,6 +254,7 @@ func (a *Agent) writeLoop() {
 		if solo != nil {
 			a.commit([]*writeReq{solo})
 		}
+		a.lastWrite.Store(time.Now().UnixNano())
 		if a.readOnly.Load() {
 			continue // nothing was written: nothing to checkpoint
 		}
@@ -339,6 +356,9 @@ func (a *Agent) runTx(reqs []*writeReq) error {
 	if err := a.reopenForWrites(); err != nil {
 		return err
 	}
+	if err := a.openWriter(); err != nil {
+		return err
+	}
 	c := a.wconn
 	if len(reqs) == 1 && reqs[0].noTx {
 		return reqs[0].fn(reqs[0].ctx, c)
@@ -378,56 +398,98 @@ func (a *Agent) reopenForWrites() error {
 	if noSpace(filepath.Dir(a.path)) {
 		return errReadOnly
 	}
-	select {
-	case ro := <-a.readers:
+	ctx := context.Background()
+	_ = a.readers.acquire(ctx)            // the one slot: no read is using the exclusive connection
+	if ro := a.readers.pop(); ro != nil { // nil: an earlier attempt could not reopen it
 		if err := ro.close(); err != nil {
 			a.log.Warn("close the read-only connection", "err", err)
 		}
-	case <-a.readSlot: // none is open: an earlier attempt could not reopen it
 	}
-	ctx := context.Background()
 	w, err := openConn(ctx, a.path, a.opts)
 	if err != nil { // still no room after all: read-only as before
 		a.log.Warn("reopen for writes", "err", err)
 		if ro, rerr := openConn(ctx, a.path, a.opts.exclusiveMode()); rerr == nil {
-			a.readers <- ro
-		} else {
-			a.readSlot <- struct{}{}
+			a.readers.add(ro)
 		}
+		a.readers.release(1)
 		return a.classify(err)
 	}
-	a.wconn = w
+	a.setWriter(w)
 	a.readOnly.Store(false)
-	for range a.opts.ReadConns {
-		a.readSlot <- struct{}{}
-	}
+	a.readers.release(a.opts.ReadConns)
 	a.log.Info("the disk has space again: agent reopened for writes")
 	return nil
 }
 
 // read borrows a read connection for fn. Read connections are opened on
-// demand up to Options.ReadConns and reused.
+// demand up to Options.ReadConns, reused, and closed once idle for
+// Options.ConnIdleClose (closeIdleConns).
 func (a *Agent) read(ctx context.Context, fn func(c *conn) error) error {
-	var c *conn
-	select {
-	case c = <-a.readers:
-	default:
-		select {
-		case c = <-a.readers:
-		case <-a.readSlot:
-			var err error
-			c, err = openConn(ctx, a.path, a.opts)
-			if err != nil {
-				a.readSlot <- struct{}{}
-				return fmt.Errorf("open read connection for agent %q: %w", a.name, err)
-			}
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+	c, err := a.readers.get(ctx)
+	if err != nil {
+		return err
 	}
-	err := fn(c)
-	a.readers <- c
+	err = fn(c)
+	a.readers.put(c)
 	return a.classify(err)
+}
+
+// closeIdleConns closes the connections unused since cutoff: the read
+// connections, and the writer's (which it asks the writer to close, and
+// does not wait for). The next read or write opens one again. An agent
+// opened read-only keeps its one connection: it holds the file's lock.
+func (a *Agent) closeIdleConns(cutoff time.Time) {
+	if a.readOnly.Load() {
+		return
+	}
+	for _, err := range a.readers.closeIdle(cutoff) {
+		a.log.Warn("close idle read connection", "err", err)
+	}
+	if !a.writerOpen.Load() || !time.Unix(0, a.lastWrite.Load()).Before(cutoff) {
+		return
+	}
+	req := &writeReq{ctx: context.Background(), done: make(chan error, 1), closeIdle: true, cutoff: cutoff}
+	select {
+	case a.background <- req: // behind any foreground write, which makes it moot
+	default: // background work is queued: the writer is not idle
+	}
+}
+
+// setWriter makes w the writer's connection.
+func (a *Agent) setWriter(w *conn) {
+	a.wconn = w
+	a.writerOpen.Store(true)
+	a.lastWrite.Store(time.Now().UnixNano())
+}
+
+// openWriter opens the writer's connection again if closeWriterIdleSince
+// closed it. Only the writer calls it.
+func (a *Agent) openWriter() error {
+	if a.wconn != nil {
+		return nil
+	}
+	w, err := openConn(context.Background(), a.path, a.opts)
+	if err != nil {
+		return fmt.Errorf("reopen the write connection: %w", err)
+	}
+	a.setWriter(w)
+	return nil
+}
+
+// closeWriterIdleSince closes the writer's connection unless it committed
+// since cutoff. Only the writer calls it. What the WAL holds stays there
+// for the checkpointer (or the last connection's close) to copy back.
+func (a *Agent) closeWriterIdleSince(cutoff time.Time) error {
+	if a.wconn == nil || !time.Unix(0, a.lastWrite.Load()).Before(cutoff) {
+		return nil
+	}
+	err := a.wconn.close()
+	a.wconn = nil
+	a.writerOpen.Store(false)
+	if err != nil {
+		a.log.Warn("close idle write connection", "err", err)
+	}
+	return err
 }
 
 // close stops accepting writes, lets queued ones commit, checkpoints the WAL
@@ -439,16 +501,7 @@ func (a *Agent) close() error {
 	close(a.stopCkpt)
 	close(a.nudge)
 	<-a.ckptDone
-	var errs []error
-	for {
-		select {
-		case c := <-a.readers:
-			errs = append(errs, c.close())
-			continue
-		default:
-		}
-		break
-	}
+	errs := a.readers.closeAll()
 	if a.wconn != nil {
 		if err := a.wconn.exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 			errs = append(errs, fmt.Errorf("checkpoint: %w", err))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -18,6 +19,8 @@ type conn struct {
 	stmts map[string]*sqlite3.Stmt
 	kinds func(string) string // what the kinds index holds of a text (Options.Kinds)
 	sizes *docSizes           // the agent's kept row sizes, which its writes mark changed (docsize.go)
+
+	idleSince time.Time // when it was last returned to its readPool
 }
 
 // openConn opens path with Dormouse's pragmas. The file is created 0600
@@ -37,6 +40,13 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		return nil, err
 	}
 	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}, kinds: kindsOrNone(o.Kinds), sizes: o.sizes}
+	// First: registering FTS5 reads the file, and another connection may
+	// hold its lock a moment, e.g. the last one to close while it
+	// checkpoints the WAL.
+	if err := db.BusyTimeout(o.BusyTimeout); err != nil {
+		c.close()
+		return nil, err
+	}
 	if o.exclusive { // before the first access, so SQLite never maps the -shm file
 		if err := c.exec("PRAGMA locking_mode = EXCLUSIVE"); err != nil {
 			c.close()
@@ -44,10 +54,6 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		}
 	}
 	if err := registerExtensions(db, c.kinds, c.sizes); err != nil {
-		c.close()
-		return nil, err
-	}
-	if err := db.BusyTimeout(o.BusyTimeout); err != nil {
 		c.close()
 		return nil, err
 	}
