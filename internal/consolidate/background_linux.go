@@ -3,6 +3,7 @@ package consolidate
 import (
 	"fmt"
 	"syscall"
+	"time"
 )
 
 // lowerThreadPriority raises the calling thread's nice value by n (Linux
@@ -19,3 +20,16 @@ func lowerThreadPriority(n int) error {
 	}
 	return nil
 }
+
+// threadCPU is the CPU time the calling thread has used: background work
+// runs on a thread of its own (inBackground), so this is its own.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// rusageThread is Linux's RUSAGE_THREAD, which package syscall lacks.
+const rusageThread = 1

@@ -427,14 +427,20 @@ func (e *Engine) RunAll(ctx context.Context, agent string, today bool) ([]store.
 	if err != nil {
 		return nil, err
 	}
-	return e.runDays(ctx, agent, plan)
+	return e.runDays(ctx, agent, plan, nil)
 }
 
-func (e *Engine) runDays(ctx context.Context, agent string, days []string) ([]store.Run, error) {
+// runDays consolidates days in order. after, if not nil, runs after each
+// day with the CPU time the calling thread spent on it.
+func (e *Engine) runDays(ctx context.Context, agent string, days []string, after func(context.Context, time.Duration)) ([]store.Run, error) {
 	var runs []store.Run
 	var errs []error
 	for _, d := range days {
+		cpu := threadCPU()
 		run, err := e.Run(ctx, agent, d)
+		if after != nil {
+			after(ctx, threadCPU()-cpu)
+		}
 		if run.Day != "" {
 			runs = append(runs, run)
 		}

@@ -88,7 +88,7 @@ func (e *Engine) Do(ctx context.Context, agent string, req Request) (Result, err
 		res.Plan = p
 		return res, err
 	}
-	runs, err := e.runDays(ctx, agent, days)
+	runs, err := e.runDays(ctx, agent, days, nil)
 	res.Runs = append(res.Runs, runs...)
 	if req.Date == "" && err == nil {
 		rr, rerr := e.retain(ctx, agent)

@@ -32,7 +32,7 @@ func (e *Engine) catchUp(ctx context.Context, agents []string) {
 		if ctx.Err() != nil {
 			return
 		}
-		runs, err := e.RunAll(ctx, a, false)
+		runs, err := e.catchUpAgent(ctx, a)
 		if err == nil {
 			_, err = e.retain(ctx, a)
 		}
@@ -44,6 +44,36 @@ func (e *Engine) catchUp(ctx context.Context, agents []string) {
 		case err != nil && ctx.Err() == nil:
 			e.log().Warn("catch-up consolidation", "agent", a, "err", err)
 		}
+	}
+}
+
+// catchUpAgent consolidates agent's past days, as RunAll does, resting
+// after each day as long as its CPU took (pace).
+func (e *Engine) catchUpAgent(ctx context.Context, agent string) ([]store.Run, error) {
+	plan, err := e.pending(ctx, agent, "", false)
+	if err != nil {
+		return nil, err
+	}
+	return e.runDays(ctx, agent, plan, pace)
+}
+
+// pace waits for cpu, or until ctx ends. Background work rests as long as
+// it ran, so it takes at most half a core: on 2 cores, consolidating day
+// after day without a rest raised capture's single-write p95 from 1 to
+// 4.5-5 ms, since a write then often met a day's commit or the garbage
+// its extraction left; resting halved that (2.7-2.9 ms), for a catch-up
+// still shorter than before the extractors' word checks. The time is the
+// thread's CPU, not the wall clock, so a day spent waiting for an LLM
+// costs no rest.
+func pace(ctx context.Context, cpu time.Duration) {
+	if cpu <= 0 {
+		return
+	}
+	t := time.NewTimer(cpu)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }
 
