@@ -36,9 +36,9 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	}
 	// Score ids first and read the whole rows of the best Limit only: the
 	// sorter then handles two numbers a match, not its text.
-	inner := `SELECT m.id AS id, ` + scoreFn("memories_fts") + ` AS score
-		FROM memories_fts JOIN daily_memories m ON m.id = memories_fts.rowid
-		WHERE memories_fts MATCH ?`
+	inner := `SELECT m.id AS id, ` + scoreFn(table) + ` AS score
+		FROM ` + table + ` JOIN daily_memories m ON m.id = ` + table + `.rowid
+		WHERE ` + table + ` MATCH ?`
 	args := []any{counts, matchAny(o.Terms)}
 	unfiltered, superseded, err := a.noFilter(ctx, o)
 	if err != nil {
@@ -47,7 +47,7 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	if unfiltered {
 		// Nothing to filter on: the index alone, without reading a row per
 		// match, less the few superseded memories.
-		inner = `SELECT rowid AS id, ` + scoreFn("memories_fts") + ` AS score FROM memories_fts WHERE memories_fts MATCH ?`
+		inner = `SELECT rowid AS id, ` + scoreFn(table) + ` AS score FROM ` + table + ` WHERE ` + table + ` MATCH ?`
 		if superseded {
 			inner, args = withoutSuperseded(inner, args, o.Until)
 		}
@@ -55,13 +55,10 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 		inner, args = memoryFilters(inner, args, o)
 	}
 	if o.Window > 0 {
-		// memories_fts.rowid, not an alias: FTS5 then walks the index
+		// The table's rowid, not an alias: FTS5 then walks the index
 		// backwards and scores only the rows the limit lets through.
-		inner = `SELECT id, score FROM (` + inner + ` ORDER BY memories_fts.rowid DESC LIMIT ?)`
+		inner = `SELECT id, score FROM (` + inner + ` ORDER BY ` + table + `.rowid DESC LIMIT ?)`
 		args = append(args, o.Window)
-	}
-	if o.Kinds {
-		inner = strings.ReplaceAll(inner, "memories_fts", table)
 	}
 	sql := `SELECT ` + memoryHitColumns + `, r.score FROM (` + inner + ` ORDER BY score LIMIT ?) r
 		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
