@@ -36,11 +36,7 @@ func lookupDefinition(w string) []string {
 	if !ok {
 		return nil
 	}
-	out := make([]string, 0, ws.Len())
-	for d := range ws.All() {
-		out = append(out, d)
-	}
-	return out
+	return appendFields(make([]string, 0, ws.Len()), ws)
 }
 
 // gapHits is how many of the best lexical hits are read for the

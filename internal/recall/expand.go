@@ -17,22 +17,21 @@ const lexicon = wordnet.Concepts
 // ("planning" the noun is not "plan" the verb): the lexicon holds base
 // forms, and irregular ones as lexgen found them in WordNet.
 func Expand(words []string) []string {
-	lex := lexicon
 	var out []string
 	for _, w := range words {
-		rel, own := lex.Lookup(w)
+		rel, own := lexicon.Lookup(w)
 		out = appendFields(out, rel)
-		if b := baseForm(lex, w); b != "" && b != w {
-			out = appendFields(out, lookup(lex, b))
+		if b := baseForm(w); b != "" && b != w {
+			out = appendFields(out, lookup(b))
 		} else if !own {
-			out = appendFields(out, lookup(lex, stem(w)))
+			out = appendFields(out, lookup(stem(w)))
 		}
 	}
 	return out
 }
 
-func lookup(lex wordnet.List, w string) wordnet.Words {
-	rel, _ := lex.Lookup(w)
+func lookup(w string) wordnet.Words {
+	rel, _ := lexicon.Lookup(w)
 	return rel
 }
 
@@ -55,17 +54,17 @@ var inflections = [][2]string{
 
 // baseForm is the first base form of w the lexicon holds, undoing a regular
 // inflection and a doubled final consonant ("planned": plan), or "".
-func baseForm(lex wordnet.List, w string) string {
+func baseForm(w string) string {
 	for _, in := range inflections {
 		s, ok := strings.CutSuffix(w, in[0])
 		if !ok || len(s) < 2 {
 			continue
 		}
-		if lex.Has(s + in[1]) {
+		if lexicon.Has(s + in[1]) {
 			return s + in[1]
 		}
 		if n := len(s); in[1] == "" && n > 2 && s[n-1] == s[n-2] {
-			if lex.Has(s[:n-1]) {
+			if lexicon.Has(s[:n-1]) {
 				return s[:n-1]
 			}
 		}
