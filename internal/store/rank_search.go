@@ -156,7 +156,8 @@ func (a *Agent) Neighbours(ctx context.Context, ids []int64, span int, o SearchO
 	idsJSON, _ := json.Marshal(ids)
 	o.Terms = nil
 	// The given memories themselves are read too, unfiltered, for their
-	// sessions: one pass over the ids, in id order.
+	// sessions: one pass over the ids, in id order. memoryFilters' AND
+	// conditions land inside the OR's second arm, closed after them.
 	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m
 		WHERE m.id IN (SELECT value FROM json_each(?))
 		AND (m.id IN (SELECT value FROM json_each(?)) OR (1 = 1`, []any{string(b), string(idsJSON)}, o)
