@@ -36,7 +36,13 @@ func benchServer(b *testing.B) (*httptest.Server, *store.Store) {
 	b.Helper()
 	// The daemon's group-commit window, so concurrent singles share commits as they do there.
 	window := time.Duration(config.Default().Storage.GroupCommitWindow)
-	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), DedupWindow: 24 * time.Hour, Kinds: kinds.Of, GroupCommitWindow: window})
+	return serveStore(b, store.Options{Dir: b.TempDir(), DedupWindow: 24 * time.Hour, Kinds: kinds.Of, GroupCommitWindow: window})
+}
+
+// serveStore serves a store opened with o until the benchmark ends.
+func serveStore(b *testing.B, o store.Options) (*httptest.Server, *store.Store) {
+	b.Helper()
+	st, err := store.Open(b.Context(), o)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -2,13 +2,11 @@ package server
 
 import (
 	"fmt"
-	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/benchdata"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
-	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -68,14 +66,6 @@ func idleServer(b *testing.B, closed bool) string {
 	if closed {
 		o.ConnIdleClose = 250 * time.Millisecond
 	}
-	st, err := store.Open(b.Context(), o)
-	if err != nil {
-		b.Fatal(err)
-	}
-	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true}))
-	b.Cleanup(func() {
-		ts.Close()
-		st.Close()
-	})
+	ts, _ := serveStore(b, o)
 	return ts.URL
 }
