@@ -1,22 +1,16 @@
 package web
 
 import (
-	"bytes"
 	"fmt"
-	"html/template"
-	"io/fs"
-	"math"
 	"net/http"
-	"path"
 	"strings"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
-	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
-// page is what every template gets: the layout's fields and the page's own
-// data in Data.
+// page is what every page function gets: the layout's fields and the
+// page's own data in Data.
 type page struct {
 	Title string
 	Agent string // the agent the page is about; "" for the overview
@@ -46,66 +40,53 @@ var flashes = map[string]string{
 	"nothing":         "Nothing to consolidate: no past day has unconsolidated memories. Pick a date to rebuild that day.",
 }
 
-// parsePages builds one template set per page: the layout plus the page.
-func parsePages(loc *time.Location) (map[string]*template.Template, error) {
-	funcs := template.FuncMap{
-		"when": func(t time.Time) string {
-			if t.IsZero() {
-				return "—"
-			}
-			return t.In(loc).Format("2006-01-02 15:04")
-		},
-		"whenp": func(t *time.Time) string {
-			if t == nil || t.IsZero() {
-				return "—"
-			}
-			return t.In(loc).Format("2006-01-02 15:04")
-		},
-		"iso":     func(t time.Time) string { return t.Format(time.RFC3339) },
-		"pct":     func(f float64) string { return fmt.Sprintf("%.0f%%", f*100) },
-		"score":   func(f float64) string { return fmt.Sprintf("%.3f", f) },
-		"bar":     func(f float64) int { return int(math.Round(math.Max(0, math.Min(1, f)) * 100)) },
-		"bytes":   humanBytes,
-		"dur":     humanDuration,
-		"deref":   func(p *float64) float64 { return *p },
-		"derefid": func(p *int64) int64 { return *p },
-		"ids":     joinIDs,
-		"secs":    func(n uint64) time.Duration { return time.Duration(n) * time.Second },
-		"state":   factState,
-		"dict":    dict,
-	}
-	// The layout and the parts several pages share (templates/parts).
-	layout, err := template.New("layout.html").Funcs(funcs).ParseFS(templateFS, "templates/layout.html", "templates/parts/*.html")
-	if err != nil {
-		return nil, fmt.Errorf("parse the page layout: %w", err)
-	}
-	names, err := fs.Glob(templateFS, "templates/*.html")
-	if err != nil {
-		return nil, err
-	}
-	pages := map[string]*template.Template{}
-	for _, n := range names {
-		base := strings.TrimSuffix(path.Base(n), ".html")
-		if base == "layout" {
-			continue
-		}
-		t, err := template.Must(layout.Clone()).ParseFS(templateFS, n)
-		if err != nil {
-			return nil, fmt.Errorf("parse page %s: %w", n, err)
-		}
-		pages[base] = t
-	}
-	return pages, nil
+// pageBodies are the pages by name: each writes its content inside the
+// layout from its own data.
+var pageBodies = map[string]func(w *pageWriter, p *page) error{
+	"index":       body(writeIndex),
+	"login":       body(writeLogin),
+	"remember":    body(writeRemember),
+	"delete":      body(writeDelete),
+	"overview":    body(writeOverview),
+	"days":        body(writeDays),
+	"day":         body(writeDay),
+	"memory":      body(writeMemory),
+	"consolidate": body(writeConsolidate),
+	"upload":      body(writeUpload),
+	"search":      body(writeSearch),
+	"ask":         body(writeAsk),
+	"facts":       body(writeFacts),
+	"fact":        body(writeFact),
+	"profileline": body(writeProfileLine),
+	"error": func(w *pageWriter, p *page) error {
+		writeError(w, p)
+		return nil
+	},
 }
 
-// render writes a page, all of it or (when the template fails) an error
-// status with nothing half-written.
+// body is a page function of its own data type, checked where the page
+// is rendered.
+func body[T any](write func(*pageWriter, *page, T)) func(*pageWriter, *page) error {
+	return func(w *pageWriter, p *page) error {
+		d, ok := p.Data.(T)
+		if !ok {
+			return fmt.Errorf("page data is %T, want %T", p.Data, d)
+		}
+		write(w, p, d)
+		return nil
+	}
+}
+
+// render writes a page, all of it or (when the page's code fails) an
+// error status with nothing half-written.
 func (h *Handler) render(w http.ResponseWriter, status int, name string, p *page) {
-	t, ok := h.pages[name]
-	var buf bytes.Buffer
-	err := fmt.Errorf("no template %q", name)
-	if ok {
-		err = t.ExecuteTemplate(&buf, "layout.html", p)
+	pw := &pageWriter{loc: h.opts.Location, b: make([]byte, 0, 16<<10)}
+	err := fmt.Errorf("no page %q", name)
+	if write, ok := pageBodies[name]; ok {
+		writeLayout(pw, p, func() { err = write(pw, p) })
+		if err == nil {
+			err = pw.err
+		}
 	}
 	if err != nil {
 		h.log.Error("render page", "page", name, "err", err)
@@ -114,7 +95,7 @@ func (h *Handler) render(w http.ResponseWriter, status int, name string, p *page
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	_, _ = w.Write(pw.b)
 }
 
 // redirect answers a POST with 303 to a page and a named flash message.
@@ -123,19 +104,6 @@ func redirect(w http.ResponseWriter, r *http.Request, to, done string) {
 		to += "?done=" + done
 	}
 	http.Redirect(w, r, to, http.StatusSeeOther)
-}
-
-// humanBytes is text.Size for the sizes a template is handed.
-func humanBytes(n any) string {
-	switch x := n.(type) {
-	case int64:
-		return text.Size(x)
-	case uint64:
-		return text.Size(x)
-	case int:
-		return text.Size(x)
-	}
-	return fmt.Sprint(n)
 }
 
 func humanDuration(d time.Duration) string {
@@ -151,22 +119,6 @@ func humanDuration(d time.Duration) string {
 	default:
 		return fmt.Sprintf("%dd %dh", int(d.Hours())/24, int(d.Hours())%24)
 	}
-}
-
-// dict passes several values to a shared template: dict "Agent" $a "Days" $d.
-func dict(kv ...any) (map[string]any, error) {
-	if len(kv)%2 != 0 {
-		return nil, fmt.Errorf("dict needs key and value pairs, got %d arguments", len(kv))
-	}
-	m := make(map[string]any, len(kv)/2)
-	for i := 0; i < len(kv); i += 2 {
-		k, ok := kv[i].(string)
-		if !ok {
-			return nil, fmt.Errorf("dict key %v is not a string", kv[i])
-		}
-		m[k] = kv[i+1]
-	}
-	return m, nil
 }
 
 func joinIDs(ids []int64) string {

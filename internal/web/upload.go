@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/watch"
 )
 
@@ -70,7 +71,7 @@ func (h *Handler) postUpload(next http.HandlerFunc) http.HandlerFunc {
 			switch {
 			case errors.As(err, &mbe):
 				h.failStatus(w, r, http.StatusRequestEntityTooLarge,
-					fmt.Sprintf("The file is too large: uploads take at most %s (api.max_upload_bytes).", humanBytes(limit)))
+					fmt.Sprintf("The file is too large: uploads take at most %s (api.max_upload_bytes).", text.Size(limit)))
 			default:
 				h.failStatus(w, r, http.StatusBadRequest, "The upload could not be read: "+err.Error())
 			}
@@ -110,7 +111,7 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	d.Name = fh.Filename
 	if fh.Size > h.maxUpload() {
 		h.uploadView(w, r, a, http.StatusRequestEntityTooLarge,
-			fmt.Sprintf("The file is too large: uploads take at most %s (api.max_upload_bytes).", humanBytes(h.maxUpload())), d)
+			fmt.Sprintf("The file is too large: uploads take at most %s (api.max_upload_bytes).", text.Size(h.maxUpload())), d)
 		return
 	}
 	f, err := fh.Open()

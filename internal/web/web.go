@@ -2,10 +2,11 @@
 // at what each agent remembers, searches it, corrects or rejects facts,
 // deletes memories and runs a consolidation, from a browser or a phone.
 //
-// Pages are rendered on the server with html/template from embedded files:
-// no JavaScript, no build step, nothing fetched from elsewhere. Every
-// state-changing request is a POST carrying a CSRF token, and it calls the
-// same store, recall and consolidation services as the HTTP API.
+// Pages are written on the server by Go functions (html.go's pageWriter
+// escapes every value for where it stands): no JavaScript, no build step,
+// nothing fetched from elsewhere. Every state-changing request is a POST
+// carrying a CSRF token, and it calls the same store, recall and
+// consolidation services as the HTTP API.
 package web
 
 import (
@@ -14,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/dormouse-dev/dormouse/internal/auth"
-	"html/template"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -31,9 +31,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
-
-//go:embed templates/*.html templates/parts/*.html
-var templateFS embed.FS
 
 //go:embed static
 var staticFS embed.FS
@@ -106,7 +103,6 @@ type Handler struct {
 	opts     Options
 	log      *slog.Logger
 	mux      *http.ServeMux
-	pages    map[string]*template.Template
 	csrf     *csrf
 	sessions *auth.Sessions
 }
@@ -140,9 +136,6 @@ func New(o Options) (*Handler, error) {
 		return nil, err
 	}
 	h.csrf = c
-	if h.pages, err = parsePages(o.Location); err != nil {
-		return nil, err
-	}
 	h.routes()
 	return h, nil
 }
