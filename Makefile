@@ -92,6 +92,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzToolCall$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/mcpserver/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseShow$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/web/
 	$(GO) test -run='^$$' -fuzz='^FuzzNext$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/web/
+	$(GO) test -run='^$$' -fuzz='^FuzzPutEscapes$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/web/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/when/
 	$(GO) test -run='^$$' -fuzz='^FuzzDefine$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/recall/
 

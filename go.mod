@@ -22,6 +22,7 @@ require (
 	github.com/tmc/langchaingo v0.1.14
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/image v0.46.0
+	golang.org/x/net v0.60.0
 	golang.org/x/sys v0.49.0
 )
 
