@@ -49,3 +49,44 @@ func BenchmarkPagesAt100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRender times writing pages alone, their data built beforehand:
+// a day of 500 memories, a search of 50 results with their score parts,
+// and a fact page with a history of 20.
+// go test -run '^$' -bench Render -benchmem ./internal/web/
+func BenchmarkRender(b *testing.B) {
+	f := newFixture(b, fixtureOptions{})
+	day := dayData{Day: "2026-02-09", CanRebuild: true}
+	search := searchData{Query: "Alice budget", Searched: true, Scoring: scorePartsKnown, Top: 2.5}
+	fact := factData{Fact: store.Fact{ID: 1, Entity: "Alice", Attribute: "job_title", Value: "engineer", Content: "Alice is an engineer.",
+		SourceMemoryIDs: []int64{1, 2}}, State: "current", CanEdit: true}
+	for i := range 500 {
+		c := fmt.Sprintf("Note %d: Alice met Bob about the <budget> & the \"review\".", i)
+		day.Memories = append(day.Memories, store.Memory{ID: int64(i + 1), Content: c, Timestamp: fixtureNow, Role: "user", SessionID: "chat-1"})
+	}
+	day.Shown = len(day.Memories)
+	for i := range 50 {
+		it := searchItem{Link: fmt.Sprintf("/agents/main/memories/%d", i+1),
+			Parts: []shownPart{{"Words", "how well the words match", "1.000"}, {"Recency", "how recent", "0.500"}}}
+		it.ID, it.Kind, it.Text, it.Score, it.Timestamp, it.Tokens = fmt.Sprintf("memory:%d", i+1), "memory", day.Memories[i].Content, 2.5-float64(i)/50, fixtureNow, 20
+		search.Items = append(search.Items, it)
+	}
+	for i := range 20 {
+		fact.History = append(fact.History, store.Fact{ID: int64(i + 1), Entity: "Alice", Value: fmt.Sprint(i), Content: "Alice is an engineer."})
+		fact.Sources = append(fact.Sources, source{ID: int64(i + 1), Memory: day.Memories[i]})
+	}
+	for _, pg := range []struct {
+		name string
+		data any
+	}{{"day", day}, {"search", search}, {"fact", fact}} {
+		b.Run(pg.name, func(b *testing.B) {
+			for b.Loop() {
+				rec := newRecorder()
+				f.web.render(rec, http.StatusOK, pg.name, &page{Title: pg.name, Agent: "main", Nav: pg.name, CSRF: "token", Data: pg.data})
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%s: %d %s", pg.name, rec.Code, rec.Body)
+				}
+			}
+		})
+	}
+}
