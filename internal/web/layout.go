@@ -252,6 +252,16 @@ func writeRememberBox(w *pageWriter, f rememberForm, csrf string) {
 </form>`, f.Role, f.Session)
 }
 
+// writeAddMemory is the remember box in its own card, once agents exist.
+func writeAddMemory(w *pageWriter, f rememberForm, csrf string) {
+	w.put(`
+<section class="card" aria-labelledby="add-title">
+  <h2 id="add-title">Add a memory</h2>`)
+	writeRememberBox(w, f, csrf)
+	w.put(`
+</section>`)
+}
+
 func writeFirstMemory(w *pageWriter, f rememberForm, start startLines, csrf string) {
 	w.put(`
 <section class="card first" id="first-memory" aria-labelledby="first-title">

@@ -20,12 +20,7 @@ func writeOverview(w *pageWriter, p *page, d overviewData) {
 	if d.Stats.Memories == 0 {
 		writeFirstMemory(w, d.Remember, d.Start, p.CSRF)
 	} else {
-		w.put(`
-<section class="card" aria-labelledby="add-title">
-  <h2 id="add-title">Add a memory</h2>`)
-		writeRememberBox(w, d.Remember, p.CSRF)
-		w.put(`
-</section>`)
+		writeAddMemory(w, d.Remember, p.CSRF)
 	}
 	writeCounts(w, a, d.Stats)
 	writeProfile(w, a, d.Profile)

@@ -32,12 +32,7 @@ func writeIndex(w *pageWriter, p *page, d indexData) {
 	writeTimers(w, d.Timers)
 	writeAgentTable(w, d.Agents)
 	if len(d.Agents) > 0 {
-		w.put(`
-<section class="card" aria-labelledby="add-title">
-  <h2 id="add-title">Add a memory</h2>`)
-		writeRememberBox(w, d.Remember, p.CSRF)
-		w.put(`
-</section>`)
+		writeAddMemory(w, d.Remember, p.CSRF)
 	}
 }
 
