@@ -230,3 +230,34 @@ func TestFullAgentIsReadAgain(t *testing.T) {
 		t.Errorf("Collect() after the agent filled up: agents = %+v, want main full", r.Agents)
 	}
 }
+
+// TestClosedAgentIsKeptOnceRead: an agent whose connections all closed (its
+// WAL deleted) is opened by the next reading, which creates an empty WAL;
+// that changes nothing stored, so the reading after is the kept one.
+func TestClosedAgentIsKeptOnceRead(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, store.Options{Dir: dir, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	insert(t, st, time.Now(), "the boiler was serviced")
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = store.Open(ctx, store.Options{Dir: dir, Location: time.UTC}); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := &Host{Store: st, Location: time.UTC}
+	if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].Memories != 1 {
+		t.Fatalf("Collect() agents = %+v, want main with 1 memory", r.Agents)
+	}
+	used := st.LastUsed()
+	if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].Memories != 1 {
+		t.Fatalf("Collect() again: agents = %+v, want main with 1 memory", r.Agents)
+	}
+	if !st.LastUsed().Equal(used) {
+		t.Error("the agent was acquired again though only its empty WAL appeared")
+	}
+}

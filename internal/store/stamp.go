@@ -21,8 +21,9 @@ type fileStamp struct {
 	mode           fs.FileMode
 }
 
-// FileStamp returns the agent's stamp now; an agent without a WAL (closed
-// cleanly) has a zero WAL part.
+// FileStamp returns the agent's stamp now. A WAL that is missing or empty
+// has a zero part: SQLite deletes it when an agent's last connection closes
+// and creates it empty when one opens, neither of which changes the data.
 func (s *Store) FileStamp(name string) (FileStamp, error) {
 	if err := ValidateAgentName(name); err != nil {
 		return FileStamp{}, err
@@ -36,6 +37,9 @@ func (s *Store) FileStamp(name string) (FileStamp, error) {
 	st.WAL, err = stampOf(path + "-wal")
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return FileStamp{}, fmt.Errorf("stamp agent %s: %w", name, err)
+	}
+	if st.WAL.size == 0 {
+		st.WAL = fileStamp{}
 	}
 	return st, nil
 }
