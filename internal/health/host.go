@@ -30,7 +30,23 @@ type Host struct {
 
 	mu      sync.Mutex
 	prevCPU *cpu.TimesStat // the previous sample, for CPU % between samples
+
+	readMu sync.Mutex
+	read   map[string]keptReading // by agent name
 }
+
+// keptReading is an agent's last reading and the stamp of its files when it
+// was taken.
+type keptReading struct {
+	stamp store.FileStamp
+	at    time.Time
+	a     Agent
+}
+
+// readingMaxAge bounds how long an agent's reading is reused while its files
+// look unchanged, in case a change kept their sizes and times (two commits
+// within the file system's clock tick, the WAL written again from its start).
+const readingMaxAge = time.Hour
 
 // Collect implements Collector.
 func (h *Host) Collect(ctx context.Context) Readings {
@@ -154,14 +170,16 @@ func (h *Host) agents(ctx context.Context, fail func(string, error)) []Agent {
 	if loc == nil {
 		loc = time.Local
 	}
+	kept := h.keptReadings()
+	next := make(map[string]keptReading, len(names))
 	out := make([]Agent, 0, len(names))
 	for _, name := range names {
-		var a Agent
-		err := h.Store.With(ctx, name, false, func(sa *store.Agent) error {
-			var err error
-			a, err = agentReading(ctx, sa, loc)
-			return err
-		})
+		if k, ok := h.unchanged(name, kept[name]); ok {
+			next[name] = k
+			out = append(out, k.a)
+			continue
+		}
+		k, err := h.readAgent(ctx, name, loc)
 		if errors.Is(err, store.ErrUnavailable) {
 			out = append(out, Agent{Name: name, Unavailable: err.Error()})
 			continue
@@ -170,9 +188,55 @@ func (h *Host) agents(ctx context.Context, fail func(string, error)) []Agent {
 			fail("agent "+name, err)
 			continue
 		}
-		out = append(out, a)
+		if k.at != (time.Time{}) {
+			next[name] = k
+		}
+		out = append(out, k.a)
 	}
+	h.keepReadings(next)
 	return out
+}
+
+// readAgent reads one agent; the result is worth keeping (at is set) only if
+// its files could be stamped first, so a write between stamp and read only
+// ever makes the kept reading newer than its stamp.
+func (h *Host) readAgent(ctx context.Context, name string, loc *time.Location) (keptReading, error) {
+	stamp, stampErr := h.Store.FileStamp(name)
+	var k keptReading
+	err := h.Store.With(ctx, name, false, func(sa *store.Agent) error {
+		var err error
+		k.a, err = agentReading(ctx, sa, loc)
+		return err
+	})
+	if err == nil && stampErr == nil {
+		k.stamp, k.at = stamp, time.Now()
+	}
+	return k, err
+}
+
+// unchanged reports whether k, the agent's kept reading, still holds: its
+// files are as they were, it is not too old, and the agent neither was nor
+// is refusing writes (a refused write need not change the files). Reusing
+// it leaves the agent unopened, so scrapes of /metrics and the periodic
+// summary let idle agents close their connections and the store go quiet.
+func (h *Host) unchanged(name string, k keptReading) (keptReading, bool) {
+	if k.at == (time.Time{}) || time.Since(k.at) > readingMaxAge || k.a.StorageFull || h.Store.StorageFull(name) {
+		return k, false
+	}
+	stamp, err := h.Store.FileStamp(name)
+	return k, err == nil && stamp == k.stamp
+}
+
+func (h *Host) keptReadings() map[string]keptReading {
+	h.readMu.Lock()
+	defer h.readMu.Unlock()
+	return h.read
+}
+
+func (h *Host) keepReadings(m map[string]keptReading) {
+	h.readMu.Lock()
+	defer h.readMu.Unlock()
+	h.read = m
 }
 
 // waitingSince is when the longest-waiting unconsolidated memory started

@@ -2,9 +2,12 @@ package health
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -156,5 +159,105 @@ func insert(t *testing.T, st *store.Store, at time.Time, content string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestUnchangedAgentIsNotOpened: a second reading of an agent nothing has
+// written to since is the kept one, taken without acquiring the agent (the
+// store's last use stays put), while a write is seen at the next reading.
+func TestUnchangedAgentIsNotOpened(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir(), Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	insert(t, st, time.Now(), "the boiler was serviced")
+	h := &Host{Store: st, Location: time.UTC}
+	// The checkpoint after the insert changes the files once, whenever it
+	// runs; a pair of readings it falls between reads twice, rightly, so
+	// one of three pairs must show the kept reading.
+	kept := false
+	for range 3 {
+		if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].Memories != 1 {
+			t.Fatalf("Collect() agents = %+v, want main with 1 memory", r.Agents)
+		}
+		used := st.LastUsed()
+		if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].Memories != 1 {
+			t.Fatalf("Collect() again: agents = %+v, want main with 1 memory", r.Agents)
+		}
+		if kept = st.LastUsed().Equal(used); kept {
+			break
+		}
+	}
+	if !kept {
+		t.Error("an unchanged agent was acquired again at each second reading")
+	}
+	insert(t, st, time.Now(), "the gutters were cleared")
+	if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].Memories != 2 {
+		t.Errorf("Collect() after a write: agents = %+v, want main with 2 memories", r.Agents)
+	}
+}
+
+// TestFullAgentIsReadAgain: once an open agent refuses writes for want of
+// space, its kept reading no longer stands in for it.
+func TestFullAgentIsReadAgain(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, store.Options{Dir: t.TempDir(), Location: time.UTC, MaxPageCount: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	insert(t, st, time.Now(), "the boiler was serviced")
+	h := &Host{Store: st, Location: time.UTC}
+	if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].StorageFull {
+		t.Fatalf("Collect() agents = %+v, want main, not full", r.Agents)
+	}
+	err = st.With(ctx, "main", false, func(a *store.Agent) error {
+		for i := 0; !a.StorageFull(); i++ {
+			if i == 10000 {
+				return errors.New("the agent never filled up")
+			}
+			_, _ = a.Insert(ctx, []store.Memory{{SessionID: "s1", Timestamp: time.Now(), Role: "user",
+				Content: strings.Repeat(fmt.Sprintf("filler %d ", i), 40), Importance: 0.5, ContentHash: fmt.Sprint(i)}})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := h.Collect(ctx); len(r.Agents) != 1 || !r.Agents[0].StorageFull {
+		t.Errorf("Collect() after the agent filled up: agents = %+v, want main full", r.Agents)
+	}
+}
+
+// TestClosedAgentIsKeptOnceRead: an agent whose connections all closed (its
+// WAL deleted) is opened by the next reading, which creates an empty WAL;
+// that changes nothing stored, so the reading after is the kept one.
+func TestClosedAgentIsKeptOnceRead(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := store.Open(ctx, store.Options{Dir: dir, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	insert(t, st, time.Now(), "the boiler was serviced")
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = store.Open(ctx, store.Options{Dir: dir, Location: time.UTC}); err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	h := &Host{Store: st, Location: time.UTC}
+	if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].Memories != 1 {
+		t.Fatalf("Collect() agents = %+v, want main with 1 memory", r.Agents)
+	}
+	used := st.LastUsed()
+	if r := h.Collect(ctx); len(r.Agents) != 1 || r.Agents[0].Memories != 1 {
+		t.Fatalf("Collect() again: agents = %+v, want main with 1 memory", r.Agents)
+	}
+	if !st.LastUsed().Equal(used) {
+		t.Error("the agent was acquired again though only its empty WAL appeared")
 	}
 }
