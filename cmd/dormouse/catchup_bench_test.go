@@ -22,7 +22,8 @@ const catchUpDays, perDay = 40, 250
 // the same POSTs to the same daemon once it is idle. Target: the p95 during
 // the catch-up within 2x the idle p95 (p95-ratio). rss-rise-MiB is how much
 // the daemon's resident memory grew from its start to the end of the idle
-// POSTs: what the catch-up left behind.
+// POSTs: what the catch-up left behind. catch-up-s is how long the catch-up
+// took, from the daemon's start (beside the POSTs) to its "caught up".
 func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 	set, err := benchdata.Load()
 	if err != nil {
@@ -36,8 +37,10 @@ func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 
 		d = startDaemonB(b, data, "")
 		rss := vmRSS(b, d.cmd.Process.Pid)
+		start := time.Now()
 		busy := singlePosts(b, d, func() bool { return !strings.Contains(d.stderr.String(), "caught up") })
 		waitForLog(b, d, "caught up", 10*time.Minute)
+		catchUp := time.Since(start)
 		n := len(busy)
 		idle := singlePosts(b, d, func() bool { n--; return n >= 0 })
 		rise := vmRSS(b, d.cmd.Process.Pid) - rss
@@ -51,6 +54,7 @@ func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 		b.ReportMetric(ms(ip), "idle-p95-ms")
 		b.ReportMetric(float64(bp)/float64(ip), "p95-ratio")
 		b.ReportMetric(float64(len(busy)), "busy-posts")
+		b.ReportMetric(catchUp.Seconds(), "catch-up-s")
 		b.ReportMetric(float64(rss)/(1<<20), "rss-start-MiB")
 		b.ReportMetric(float64(rise)/(1<<20), "rss-rise-MiB")
 	}
