@@ -167,7 +167,7 @@ const checkpointEvery = 500 * time.Millisecond
 func (a *Agent) checkpointLoop() {
 	defer close(a.ckptDone)
 	for range a.nudge {
-		err := a.read(context.Background(), func(c *conn) error { return checkpoint(c) })
+		err := a.read(context.Background(), func(c *conn) error { return checkpoint(c, a.opts.BusyTimeout) })
 		switch {
 		case err == nil, isBusy(err):
 		case errors.Is(err, ErrFull): // every refused write says so, and /health
@@ -194,17 +194,42 @@ const walRestartFrames = 1000
 // that overlap (a catch-up's, beside capture's writes) that never happens,
 // and the WAL grew to 706 MB for an 11 MB database during a catch-up, each
 // commit writing new blocks of the file (5x slower than in place). Past
-// walRestartFrames, RESTART waits for those readers and restarts it: new
-// reads meanwhile read the database, and the writer waits at most for the
-// readers already there.
-func checkpoint(c *conn) error {
-	frames := 0
-	err := c.query(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)", nil,
-		func(s *sqlite3.Stmt) error { frames = s.ColumnInt(1); return nil })
+// walRestartFrames, RESTART waits for those readers (restartWait at most)
+// and restarts it: new reads meanwhile read the database.
+func checkpoint(c *conn, busy time.Duration) error {
+	frames, err := passiveCheckpoint(c)
 	if err != nil || frames < walRestartFrames {
 		return err
 	}
-	return c.exec("PRAGMA wal_checkpoint(RESTART)")
+	_, err = restartWAL(c, busy)
+	return err
+}
+
+// passiveCheckpoint copies what it can and returns the frames left.
+func passiveCheckpoint(c *conn) (frames int, err error) {
+	err = c.query(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)", nil,
+		func(s *sqlite3.Stmt) error { frames = s.ColumnInt(1); return nil })
+	return frames, err
+}
+
+// restartWait bounds how long a restart waits for the reads already
+// running. SQLite holds new writes back while it waits, so a long read (an
+// export) must cost capture this much at most, not the busy timeout; a
+// restart that gives up is tried again at the next checkpoint.
+const restartWait = 100 * time.Millisecond
+
+// restartWAL runs a RESTART checkpoint waiting at most restartWait, then
+// gives c its usual busy timeout back; restarted is false when it gave up.
+func restartWAL(c *conn, busy time.Duration) (restarted bool, err error) {
+	if err := c.db.BusyTimeout(restartWait); err != nil {
+		return false, err
+	}
+	err = c.query(context.Background(), "PRAGMA wal_checkpoint(RESTART)", nil,
+		func(s *sqlite3.Stmt) error { restarted = s.ColumnInt(0) == 0; return nil })
+	if e := c.db.BusyTimeout(busy); err == nil {
+		err = e
+	}
+	return restarted && err == nil, err
 }
 
 // Name returns the agent's validated name.
