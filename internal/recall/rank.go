@@ -107,7 +107,7 @@ func TuningWith(minCoverage float64) Tuning {
 
 type cand struct {
 	hit      store.Hit
-	entities []string
+	entities store.EntityTexts // decoded when read (names questions only)
 	day      string
 	ex       Explain
 	srcIDs   []int64 // day records and facts: their memories

@@ -15,8 +15,34 @@ import (
 type MemoryHit struct {
 	Hit
 	Source   string
-	Entities []string // entity texts, as derived at capture
+	Entities EntityTexts // as derived at capture
 }
+
+// EntityTexts are a memory hit's entity texts, decoded from the stored JSON
+// when first asked for: recall reads them only for a question naming
+// someone, and decoding them for every best row was a twelfth of its CPU.
+type EntityTexts struct {
+	raw   string // the column, while not decoded
+	texts []string
+}
+
+// Texts are the entities' texts in capture's order.
+func (e *EntityTexts) Texts() []string {
+	if e.raw != "" {
+		var ents []Entity
+		if json.Unmarshal([]byte(e.raw), &ents) == nil {
+			for _, x := range ents {
+				e.texts = append(e.texts, x.Text)
+			}
+		}
+		e.raw = ""
+	}
+	return e.texts
+}
+
+// None reports whether the memory stored no entities (without decoding
+// them).
+func (e *EntityTexts) None() bool { return e.raw == "" && len(e.texts) == 0 }
 
 const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities, m.consolidated`
 
@@ -205,11 +231,8 @@ func scanMemoryHit(s *sqlite3.Stmt) (MemoryHit, error) {
 		BM25:         s.ColumnFloat(9),
 		Consolidated: s.ColumnBool(8),
 	}, Source: s.ColumnText(6)}
-	var ents []Entity
-	if raw := s.ColumnRawText(7); len(raw) > 2 && json.Unmarshal(raw, &ents) == nil {
-		for _, e := range ents {
-			h.Entities = append(h.Entities, e.Text)
-		}
+	if raw := s.ColumnRawText(7); len(raw) > 2 {
+		h.Entities.raw = string(raw) // a copy: decoded only if read (EntityTexts)
 	}
 	return h, nil
 }

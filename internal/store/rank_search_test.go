@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +192,36 @@ func TestKindsComeFromOptions(t *testing.T) {
 				t.Errorf("by kind, medicine: %d hits (%v), want %d", len(hits), err, tc.want)
 			}
 		})
+	}
+}
+
+// A hit's entities are decoded when read, as capture stored them; a memory
+// without any says so before anything is decoded.
+func TestHitEntitiesDecodeWhenRead(t *testing.T) {
+	a := utcAgent(t)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	mems := []Memory{
+		{Content: "lunch with Ann Lee in Leeds", Timestamp: t0, ContentHash: "e1",
+			Entities: []Entity{{Text: "Ann Lee", Type: "name"}, {Text: "Leeds", Type: "place"}}},
+		{Content: "lunch alone", Timestamp: t0.Add(time.Minute), ContentHash: "e2"},
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{"lunch"}, Limit: 5})
+	if err != nil || len(hits) != 2 {
+		t.Fatalf("hits %+v, %v; want both memories", hits, err)
+	}
+	for _, h := range hits {
+		want := map[int64][]string{1: {"Ann Lee", "Leeds"}, 2: nil}[h.ID]
+		if none := h.Entities.None(); none != (want == nil) {
+			t.Errorf("memory %d: None() = %v before decoding", h.ID, none)
+		}
+		if got := h.Entities.Texts(); !slices.Equal(got, want) {
+			t.Errorf("memory %d: entities %q, want %q", h.ID, got, want)
+		}
+		if got := h.Entities.Texts(); !slices.Equal(got, want) {
+			t.Errorf("memory %d: entities read again %q, want %q", h.ID, got, want)
+		}
 	}
 }
