@@ -56,8 +56,8 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	if o.Kinds {
 		table = "memory_kinds"
 	}
-	counts, err := a.termCounts(ctx, table, o.Terms)
-	if err != nil {
+	terms, counts, err := a.weighedTerms(ctx, table, o)
+	if err != nil || len(terms) == 0 {
 		return nil, err
 	}
 	// Score ids first and read the whole rows of the best Limit only: the
@@ -65,7 +65,7 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	inner := `SELECT m.id AS id, ` + scoreFn(table) + ` AS score
 		FROM ` + table + ` JOIN daily_memories m ON m.id = ` + table + `.rowid
 		WHERE ` + table + ` MATCH ?`
-	args := []any{counts, matchAny(o.Terms)}
+	args := []any{counts, matchAny(terms)}
 	unfiltered, superseded, err := a.noFilter(ctx, o)
 	if err != nil {
 		return nil, err
@@ -90,6 +90,24 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
 	args = append(args, max(o.Limit, 1))
 	return a.memoryHits(ctx, sql, args)
+}
+
+// weighedTerms are those of o's terms that o.MaxShare keeps and their
+// document counts, as scoreFn takes them.
+func (a *Agent) weighedTerms(ctx context.Context, table string, o SearchOptions) ([]string, string, error) {
+	counts, size, err := a.docCountsOf(ctx, table, o.Terms)
+	if err != nil || o.MaxShare <= 0 {
+		return o.Terms, joinCounts(counts), err
+	}
+	var kept []string
+	var keptCounts []int64
+	for i, t := range o.Terms {
+		// A term whose matches cannot fill the window costs little: kept.
+		if float64(counts[i]) <= o.MaxShare*float64(size) || o.Window > 0 && counts[i] <= int64(o.Window) {
+			kept, keptCounts = append(kept, t), append(keptCounts, counts[i])
+		}
+	}
+	return kept, joinCounts(keptCounts), nil
 }
 
 // noFilter reports whether o filters nothing out but superseded memories

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -223,5 +224,55 @@ func TestHitEntitiesDecodeWhenRead(t *testing.T) {
 		if got := h.Entities.Texts(); !slices.Equal(got, want) {
 			t.Errorf("memory %d: entities read again %q, want %q", h.ID, got, want)
 		}
+	}
+}
+
+// MaxShare leaves out the terms more than that share of the memories hold
+// (and more than the window); a search of none but those finds nothing.
+func TestMaxShareLeavesOutCommonTerms(t *testing.T) {
+	a := utcAgent(t)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	var mems []Memory
+	for i := range 10 {
+		txt := "filed the report"
+		if i < 8 {
+			txt = "made coffee and filed the report"
+		}
+		if i == 9 {
+			txt = "a zebra at the zoo"
+		}
+		mems = append(mems, Memory{Content: txt, Timestamp: t0.Add(time.Duration(i) * time.Minute), ContentHash: fmt.Sprint("s", i)})
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	count := func(terms []string, share float64, window int) int {
+		hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: terms, Limit: 20, MaxShare: share, Window: window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits)
+	}
+	cases := []struct {
+		terms []string
+		share float64
+		want  int
+	}{
+		{[]string{"coffee", "zebra"}, 0, 9},
+		{[]string{"coffee", "zebra"}, 0.5, 1}, // coffee: 8 of 10
+		{[]string{"coffee", "zebra"}, 0.8, 9}, // at the share: kept
+		{[]string{"coffee"}, 0.5, 0},
+	}
+	for _, c := range cases {
+		if got := count(c.terms, c.share, 0); got != c.want {
+			t.Errorf("%v at share %v: %d hits, want %d", c.terms, c.share, got, c.want)
+		}
+	}
+	// Coffee's 8 matches cannot fill a window of 8: kept; they fill one of 7.
+	if got := count([]string{"coffee"}, 0.5, 8); got != 8 {
+		t.Errorf("coffee at share 0.5 in a window of 8: %d hits, want 8", got)
+	}
+	if got := count([]string{"coffee"}, 0.5, 7); got != 0 {
+		t.Errorf("coffee at share 0.5 in a window of 7: %d hits, want none", got)
 	}
 }
