@@ -11,7 +11,7 @@ import (
 func (r *ranker) markEntities(context.Context) error {
 	for _, c := range r.cands {
 		for _, n := range r.names {
-			if containsFold(c.entities, n) || c.fact != nil && strings.EqualFold(c.fact.Entity, n) {
+			if containsFold(c.entities.Texts(), n) || c.fact != nil && strings.EqualFold(c.fact.Entity, n) {
 				c.ex.Entity = 1
 			}
 		}

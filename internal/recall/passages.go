@@ -54,7 +54,7 @@ func (r *ranker) neighbours(ctx context.Context) error {
 	for _, h := range nb {
 		inherit := r.inherited(h, parent)
 		c := r.get(h.Hit)
-		if c.entities == nil {
+		if c.entities.None() {
 			c.entities = h.Entities
 		}
 		if c.ex.Informative == 0 {

@@ -95,7 +95,7 @@ func candNames(c *cand, known map[string]bool) []string {
 		return namesIn(c.hit.Text, known)
 	}
 	var out []string
-	for _, e := range c.entities {
+	for _, e := range c.entities.Texts() {
 		if nameLike(e) {
 			out = append(out, e)
 		}
@@ -129,7 +129,7 @@ func (r *ranker) knownNames() map[string]bool {
 		known[p] = true
 	}
 	for _, c := range r.cands {
-		for _, e := range c.entities {
+		for _, e := range c.entities.Texts() {
 			if nameLike(e) {
 				for _, w := range text.Words(e) {
 					known[w] = !text.IsStopword(w)

@@ -160,9 +160,23 @@ var contentOf = map[string]string{
 // termCounts is the argument of scoreFn(table) for a MATCH of matchAny(terms):
 // each term's document count, counted when not kept.
 func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (string, error) {
-	var out string
-	err := a.read(ctx, func(c *conn) error {
-		var size int64
+	counts, _, err := a.docCountsOf(ctx, table, terms)
+	return joinCounts(counts), err
+}
+
+// joinCounts is counts as scoreFn's argument.
+func joinCounts(counts []int64) string {
+	out := make([]string, len(counts))
+	for i, n := range counts {
+		out[i] = strconv.FormatInt(n, 10)
+	}
+	return strings.Join(out, " ")
+}
+
+// docCountsOf is each term's document count in table, counted when not
+// kept, and the size the counts are good for (the content's largest id).
+func (a *Agent) docCountsOf(ctx context.Context, table string, terms []string) (counts []int64, size int64, err error) {
+	err = a.read(ctx, func(c *conn) error {
 		err := c.query(ctx, `SELECT coalesce(max(id), 0) FROM `+contentOf[table], nil, func(s *sqlite3.Stmt) error {
 			size = s.ColumnInt64(0)
 			return nil
@@ -171,7 +185,7 @@ func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (s
 			return fmt.Errorf("size of %s: %w", table, err)
 		}
 		kept := a.counts.table(table, size)
-		counts := make([]string, len(terms))
+		counts = make([]int64, len(terms))
 		for i, t := range terms {
 			n, ok := a.counts.get(kept, t)
 			if !ok {
@@ -180,12 +194,11 @@ func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (s
 				}
 				a.counts.put(kept, t, n)
 			}
-			counts[i] = strconv.FormatInt(n, 10)
+			counts[i] = n
 		}
-		out = strings.Join(counts, " ")
 		return nil
 	})
-	return out, err
+	return counts, size, err
 }
 
 // countDocs counts the rows of table holding term.

@@ -15,8 +15,34 @@ import (
 type MemoryHit struct {
 	Hit
 	Source   string
-	Entities []string // entity texts, as derived at capture
+	Entities EntityTexts // as derived at capture
 }
+
+// EntityTexts are a memory hit's entity texts, decoded from the stored JSON
+// when first asked for: recall reads them only for a question naming
+// someone, and decoding them for every best row was a twelfth of its CPU.
+type EntityTexts struct {
+	raw   string // the column, while not decoded
+	texts []string
+}
+
+// Texts are the entities' texts in capture's order.
+func (e *EntityTexts) Texts() []string {
+	if e.raw != "" {
+		var ents []Entity
+		if json.Unmarshal([]byte(e.raw), &ents) == nil {
+			for _, x := range ents {
+				e.texts = append(e.texts, x.Text)
+			}
+		}
+		e.raw = ""
+	}
+	return e.texts
+}
+
+// None reports whether the memory stored no entities (without decoding
+// them).
+func (e *EntityTexts) None() bool { return e.raw == "" && len(e.texts) == 0 }
 
 const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities, m.consolidated`
 
@@ -30,8 +56,8 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	if o.Kinds {
 		table = "memory_kinds"
 	}
-	counts, err := a.termCounts(ctx, table, o.Terms)
-	if err != nil {
+	terms, counts, err := a.weighedTerms(ctx, table, o)
+	if err != nil || len(terms) == 0 {
 		return nil, err
 	}
 	// Score ids first and read the whole rows of the best Limit only: the
@@ -39,7 +65,7 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	inner := `SELECT m.id AS id, ` + scoreFn(table) + ` AS score
 		FROM ` + table + ` JOIN daily_memories m ON m.id = ` + table + `.rowid
 		WHERE ` + table + ` MATCH ?`
-	args := []any{counts, matchAny(o.Terms)}
+	args := []any{counts, matchAny(terms)}
 	unfiltered, superseded, err := a.noFilter(ctx, o)
 	if err != nil {
 		return nil, err
@@ -64,6 +90,24 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
 	args = append(args, max(o.Limit, 1))
 	return a.memoryHits(ctx, sql, args)
+}
+
+// weighedTerms are those of o's terms that o.MaxShare keeps and their
+// document counts, as scoreFn takes them.
+func (a *Agent) weighedTerms(ctx context.Context, table string, o SearchOptions) ([]string, string, error) {
+	counts, size, err := a.docCountsOf(ctx, table, o.Terms)
+	if err != nil || o.MaxShare <= 0 {
+		return o.Terms, joinCounts(counts), err
+	}
+	var kept []string
+	var keptCounts []int64
+	for i, t := range o.Terms {
+		// A term whose matches cannot fill the window costs little: kept.
+		if float64(counts[i]) <= o.MaxShare*float64(size) || o.Window > 0 && counts[i] <= int64(o.Window) {
+			kept, keptCounts = append(kept, t), append(keptCounts, counts[i])
+		}
+	}
+	return kept, joinCounts(keptCounts), nil
 }
 
 // noFilter reports whether o filters nothing out but superseded memories
@@ -205,11 +249,8 @@ func scanMemoryHit(s *sqlite3.Stmt) (MemoryHit, error) {
 		BM25:         s.ColumnFloat(9),
 		Consolidated: s.ColumnBool(8),
 	}, Source: s.ColumnText(6)}
-	var ents []Entity
-	if raw := s.ColumnRawText(7); len(raw) > 2 && json.Unmarshal(raw, &ents) == nil {
-		for _, e := range ents {
-			h.Entities = append(h.Entities, e.Text)
-		}
+	if raw := s.ColumnRawText(7); len(raw) > 2 {
+		h.Entities.raw = string(raw) // a copy: decoded only if read (EntityTexts)
 	}
 	return h, nil
 }

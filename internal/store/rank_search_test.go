@@ -1,6 +1,8 @@
 package store
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,5 +193,86 @@ func TestKindsComeFromOptions(t *testing.T) {
 				t.Errorf("by kind, medicine: %d hits (%v), want %d", len(hits), err, tc.want)
 			}
 		})
+	}
+}
+
+// A hit's entities are decoded when read, as capture stored them; a memory
+// without any says so before anything is decoded.
+func TestHitEntitiesDecodeWhenRead(t *testing.T) {
+	a := utcAgent(t)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	mems := []Memory{
+		{Content: "lunch with Ann Lee in Leeds", Timestamp: t0, ContentHash: "e1",
+			Entities: []Entity{{Text: "Ann Lee", Type: "name"}, {Text: "Leeds", Type: "place"}}},
+		{Content: "lunch alone", Timestamp: t0.Add(time.Minute), ContentHash: "e2"},
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{"lunch"}, Limit: 5})
+	if err != nil || len(hits) != 2 {
+		t.Fatalf("hits %+v, %v; want both memories", hits, err)
+	}
+	for _, h := range hits {
+		want := map[int64][]string{1: {"Ann Lee", "Leeds"}, 2: nil}[h.ID]
+		if none := h.Entities.None(); none != (want == nil) {
+			t.Errorf("memory %d: None() = %v before decoding", h.ID, none)
+		}
+		if got := h.Entities.Texts(); !slices.Equal(got, want) {
+			t.Errorf("memory %d: entities %q, want %q", h.ID, got, want)
+		}
+		if got := h.Entities.Texts(); !slices.Equal(got, want) {
+			t.Errorf("memory %d: entities read again %q, want %q", h.ID, got, want)
+		}
+	}
+}
+
+// MaxShare leaves out the terms more than that share of the memories hold
+// (and more than the window); a search of none but those finds nothing.
+func TestMaxShareLeavesOutCommonTerms(t *testing.T) {
+	a := utcAgent(t)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	var mems []Memory
+	for i := range 10 {
+		txt := "filed the report"
+		if i < 8 {
+			txt = "made coffee and filed the report"
+		}
+		if i == 9 {
+			txt = "a zebra at the zoo"
+		}
+		mems = append(mems, Memory{Content: txt, Timestamp: t0.Add(time.Duration(i) * time.Minute), ContentHash: fmt.Sprint("s", i)})
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	count := func(terms []string, share float64, window int) int {
+		hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: terms, Limit: 20, MaxShare: share, Window: window})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(hits)
+	}
+	cases := []struct {
+		terms []string
+		share float64
+		want  int
+	}{
+		{[]string{"coffee", "zebra"}, 0, 9},
+		{[]string{"coffee", "zebra"}, 0.5, 1}, // coffee: 8 of 10
+		{[]string{"coffee", "zebra"}, 0.8, 9}, // at the share: kept
+		{[]string{"coffee"}, 0.5, 0},
+	}
+	for _, c := range cases {
+		if got := count(c.terms, c.share, 0); got != c.want {
+			t.Errorf("%v at share %v: %d hits, want %d", c.terms, c.share, got, c.want)
+		}
+	}
+	// Coffee's 8 matches cannot fill a window of 8: kept; they fill one of 7.
+	if got := count([]string{"coffee"}, 0.5, 8); got != 8 {
+		t.Errorf("coffee at share 0.5 in a window of 8: %d hits, want 8", got)
+	}
+	if got := count([]string{"coffee"}, 0.5, 7); got != 0 {
+		t.Errorf("coffee at share 0.5 in a window of 7: %d hits, want none", got)
 	}
 }

@@ -38,6 +38,11 @@ type SearchOptions struct {
 	// Window bounds the cost of common words: only the Window most recently
 	// stored matches are scored (0: all of them).
 	Window int
+	// MaxShare leaves out the terms that more than this share of the
+	// memories hold, and more than Window when there is one (0: none left
+	// out): the agent's own stop words, whose newest matches would fill
+	// the window.
+	MaxShare float64
 	// Kinds searches the memories' kinds (internal/kinds) rather than their
 	// words: "cities" finds "Chicago".
 	Kinds bool
