@@ -19,6 +19,25 @@ func idleReaders(a *Agent) int {
 	return len(a.readers.idle)
 }
 
+// readAtOnce runs n reads of a at once, in a synctest bubble, so that a
+// opens n read connections.
+func readAtOnce(t *testing.T, a *Agent, n int) {
+	t.Helper()
+	hold := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			_ = a.read(t.Context(), func(c *conn) error { <-hold; return nil })
+		})
+	}
+	synctest.Wait()
+	close(hold)
+	wg.Wait()
+	if got := idleReaders(a); got != n {
+		t.Fatalf("%d read connections after %d concurrent reads, want %d", got, n, n)
+	}
+}
+
 // countMemories reads a's memory count on a read connection.
 func countMemories(t *testing.T, a *Agent) int64 {
 	t.Helper()
@@ -94,19 +113,7 @@ func TestReadPoolShrinksUnderLightLoad(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := openTest(t, Options{ConnIdleClose: 30 * time.Second, ReadConns: 3})
 		a := acquire(t, s, "light")
-		hold := make(chan struct{})
-		var wg sync.WaitGroup
-		for range 3 {
-			wg.Go(func() {
-				_ = a.read(t.Context(), func(c *conn) error { <-hold; return nil })
-			})
-		}
-		synctest.Wait()
-		close(hold)
-		wg.Wait()
-		if n := idleReaders(a); n != 3 {
-			t.Fatalf("%d read connections after 3 concurrent reads, want 3", n)
-		}
+		readAtOnce(t, a, 3)
 		for range 12 { // one read every 10s for two minutes
 			countMemories(t, a)
 			time.Sleep(10 * time.Second)
@@ -253,19 +260,7 @@ func TestSpareReadConnectionsCloseSoon(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := openTest(t, Options{ConnIdleClose: 30 * time.Second, SpareConnIdleClose: 2 * time.Second, ReadConns: 3})
 		a := acquire(t, s, "burst")
-		hold := make(chan struct{})
-		var wg sync.WaitGroup
-		for range 3 {
-			wg.Go(func() {
-				_ = a.read(t.Context(), func(c *conn) error { <-hold; return nil })
-			})
-		}
-		synctest.Wait()
-		close(hold)
-		wg.Wait()
-		if n := idleReaders(a); n != 3 {
-			t.Fatalf("%d read connections after 3 concurrent reads, want 3", n)
-		}
+		readAtOnce(t, a, 3)
 		time.Sleep(5 * time.Second)
 		synctest.Wait()
 		if n := idleReaders(a); n != 1 {

@@ -416,7 +416,7 @@ const DefaultConnIdleClose = 30 * time.Second
 
 // DefaultSpareConnIdleClose is Options.SpareConnIdleClose's default. After
 // a burst (the dense load of BenchmarkDenseRSS) the spare connections of 5
-// agents hold ~6 MiB; closing them a few seconds after it costs a reopen
+// agents hold ~7 MiB; closing them a few seconds after it costs a reopen
 // (~5 ms CPU) only when concurrency or a bulk write comes back.
 const DefaultSpareConnIdleClose = 2 * time.Second
 
