@@ -94,6 +94,10 @@ type Storage struct {
 	GroupCommitMax int      `yaml:"group_commit_max"` // requests per write transaction
 	// GroupCommitWindow: how long the writer waits for concurrent writes to join a transaction.
 	GroupCommitWindow Duration `yaml:"group_commit_window"`
+	// SpareConnIdleClose: conn_idle_close for an agent's read connections
+	// beyond the one it used last, and for its writer's once that wrote
+	// 1,000 rows (a bulk load).
+	SpareConnIdleClose Duration `yaml:"spare_conn_idle_close"`
 }
 
 // API limits the HTTP API and says which agents exist.
@@ -225,7 +229,8 @@ func Default() Config {
 			MaxOpenAgents:  32,
 			GroupCommitMax: 256,
 
-			GroupCommitWindow: Duration(time.Millisecond),
+			GroupCommitWindow:  Duration(time.Millisecond),
+			SpareConnIdleClose: Duration(2 * time.Second),
 		},
 		API: API{
 			MaxBodyBytes:    1 << 20,

@@ -359,6 +359,8 @@ func TestLoadErrors(t *testing.T) {
 			wantKeys: []string{"storage.read_conns"}},
 		{name: "idle_close", flags: map[string]string{"storage.idle_close": "0s"},
 			wantKeys: []string{"storage.idle_close"}},
+		{name: "spare_conn_idle_close", environ: []string{"DORMOUSE_STORAGE_SPARE_CONN_IDLE_CLOSE=500ms"},
+			wantKeys: []string{"storage.spare_conn_idle_close"}, wantMsg: "want a duration from 1s to 168h, got 500ms (from DORMOUSE_STORAGE_SPARE_CONN_IDLE_CLOSE)"},
 		{name: "max_open_agents", file: "storage:\n  max_open_agents: -3\n",
 			wantKeys: []string{"storage.max_open_agents"}},
 		{name: "group_commit_max", file: "storage:\n  group_commit_max: 0\n",

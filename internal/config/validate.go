@@ -44,6 +44,7 @@ func (c Config) validate() problems {
 	p.number("storage.read_conns", int64(s.ReadConns), 1, 16)
 	p.duration("storage.idle_close", s.IdleClose, time.Second, 7*24*time.Hour)
 	p.duration("storage.conn_idle_close", s.ConnIdleClose, time.Second, 7*24*time.Hour)
+	p.duration("storage.spare_conn_idle_close", s.SpareConnIdleClose, time.Second, 7*24*time.Hour)
 	p.number("storage.max_open_agents", int64(s.MaxOpenAgents), 1, 1024)
 	p.number("storage.group_commit_max", int64(s.GroupCommitMax), 1, 10000)
 	p.duration("storage.group_commit_window", s.GroupCommitWindow, 0, 100*time.Millisecond)

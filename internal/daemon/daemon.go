@@ -52,7 +52,8 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		ProfileAtCapture:  captureProfile,
 		ProfileImportance: recall.DefaultTuning.PinImportance,
 
-		GroupCommitWindow: time.Duration(cfg.Storage.GroupCommitWindow),
+		GroupCommitWindow:  time.Duration(cfg.Storage.GroupCommitWindow),
+		SpareConnIdleClose: time.Duration(cfg.Storage.SpareConnIdleClose),
 	}
 }
 

@@ -95,14 +95,19 @@ func (p *readPool) add(c *conn) {
 	p.mu.Unlock()
 }
 
-// closeIdle closes the idle connections returned before cutoff. Lent ones
-// are never touched.
-func (p *readPool) closeIdle(cutoff time.Time) []error {
+// closeIdle closes the idle connections returned before their cutoff: the
+// most recently returned one before cutoff.kept, the others (spares, which
+// only concurrent reads need) before cutoff.spare. Lent ones are never
+// touched.
+func (p *readPool) closeIdle(cutoff idleCutoffs) []error {
 	p.closing.Lock()
 	defer p.closing.Unlock()
 	p.mu.Lock()
-	n := 0
-	for n < len(p.idle) && p.idle[n].idleSince.Before(cutoff) {
+	n := 0 // idle is in the order returned
+	for n < len(p.idle)-1 && p.idle[n].idleSince.Before(cutoff.spare) {
+		n++
+	}
+	if n == len(p.idle)-1 && p.idle[n].idleSince.Before(cutoff.kept) {
 		n++
 	}
 	old := append([]*conn(nil), p.idle[:n]...)

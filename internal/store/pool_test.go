@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -16,6 +17,25 @@ func idleReaders(a *Agent) int {
 	a.readers.mu.Lock()
 	defer a.readers.mu.Unlock()
 	return len(a.readers.idle)
+}
+
+// readAtOnce runs n reads of a at once, in a synctest bubble, so that a
+// opens n read connections.
+func readAtOnce(t *testing.T, a *Agent, n int) {
+	t.Helper()
+	hold := make(chan struct{})
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			_ = a.read(t.Context(), func(c *conn) error { <-hold; return nil })
+		})
+	}
+	synctest.Wait()
+	close(hold)
+	wg.Wait()
+	if got := idleReaders(a); got != n {
+		t.Fatalf("%d read connections after %d concurrent reads, want %d", got, n, n)
+	}
 }
 
 // countMemories reads a's memory count on a read connection.
@@ -93,19 +113,7 @@ func TestReadPoolShrinksUnderLightLoad(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s := openTest(t, Options{ConnIdleClose: 30 * time.Second, ReadConns: 3})
 		a := acquire(t, s, "light")
-		hold := make(chan struct{})
-		var wg sync.WaitGroup
-		for range 3 {
-			wg.Go(func() {
-				_ = a.read(t.Context(), func(c *conn) error { <-hold; return nil })
-			})
-		}
-		synctest.Wait()
-		close(hold)
-		wg.Wait()
-		if n := idleReaders(a); n != 3 {
-			t.Fatalf("%d read connections after 3 concurrent reads, want 3", n)
-		}
+		readAtOnce(t, a, 3)
 		for range 12 { // one read every 10s for two minutes
 			countMemories(t, a)
 			time.Sleep(10 * time.Second)
@@ -241,6 +249,67 @@ func TestLastUsedIsTheLatestRelease(t *testing.T) {
 			if got := s.LastUsed(); !got.Equal(time.Now()) {
 				t.Errorf("LastUsed = %v, want the release just now, %v", got, time.Now())
 			}
+		}
+	})
+}
+
+// TestSpareReadConnectionsCloseSoon: the read connections a burst of
+// concurrent reads opened beyond the one an agent used last close once
+// unused for SpareConnIdleClose; that one stays until ConnIdleClose.
+func TestSpareReadConnectionsCloseSoon(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{ConnIdleClose: 30 * time.Second, SpareConnIdleClose: 2 * time.Second, ReadConns: 3})
+		a := acquire(t, s, "burst")
+		readAtOnce(t, a, 3)
+		burst := time.Now()
+		for _, at := range []struct {
+			wait time.Duration
+			want int
+		}{
+			{5 * time.Second, 1},  // the spares are closed after 2s
+			{20 * time.Second, 1}, // 25s: the last used one stays until ConnIdleClose (30s)
+			{10 * time.Second, 0}, // 35s
+		} {
+			time.Sleep(at.wait)
+			synctest.Wait()
+			if n := idleReaders(a); n != at.want {
+				t.Fatalf("%d read connections %v after the burst, want %d", n, time.Since(burst), at.want)
+			}
+		}
+	})
+}
+
+// TestHeavyWriterClosesSoon: a writer's connection that has written
+// heavyWriterRows rows since it opened (a bulk load, which grows its
+// memory) closes once unused for SpareConnIdleClose; one that wrote a few
+// stays until ConnIdleClose. The next write reopens it.
+func TestHeavyWriterClosesSoon(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		s := openTest(t, Options{ConnIdleClose: 30 * time.Second, SpareConnIdleClose: 2 * time.Second})
+		light, heavy := acquire(t, s, "light"), acquire(t, s, "heavy")
+		if _, err := light.Insert(t.Context(), []Memory{mem("the boiler was serviced", "")}); err != nil {
+			t.Fatal(err)
+		}
+		bulk := make([]Memory, heavyWriterRows)
+		for i := range bulk {
+			bulk[i] = mem(fmt.Sprintf("reading %d of the gas meter", i), "")
+		}
+		if _, err := heavy.Insert(t.Context(), bulk); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Second)
+		synctest.Wait()
+		if heavy.writerOpen.Load() {
+			t.Errorf("the writer that stored %d memories is still open 5s after, want closed after 2s", len(bulk))
+		}
+		if !light.writerOpen.Load() {
+			t.Error("the writer that stored one memory was closed 5s after; ConnIdleClose is 30s")
+		}
+		if _, err := heavy.Insert(t.Context(), []Memory{mem("the gutters were cleared", "")}); err != nil {
+			t.Fatalf("write after the close: %v", err)
+		}
+		if n := countMemories(t, heavy); n != int64(len(bulk))+1 {
+			t.Errorf("%d memories after the writer reopened, want %d", n, len(bulk)+1)
 		}
 	})
 }

@@ -52,6 +52,12 @@ type Options struct {
 	// those already queued). A lone writer never waits.
 	GroupCommitWindow time.Duration
 
+	// SpareConnIdleClose is ConnIdleClose for the connections an agent
+	// needs least after a burst: the read connections beyond the one it
+	// used last, and a writer's that wrote heavyWriterRows rows since it
+	// opened. At most ConnIdleClose.
+	SpareConnIdleClose time.Duration
+
 	// Now stamps each memory's arrival (created_at), from which health
 	// measures how long it has waited; nil is time.Now. Tests set it.
 	Now func() time.Time
@@ -85,6 +91,10 @@ func (o *Options) fill() {
 	if o.ConnIdleClose <= 0 {
 		o.ConnIdleClose = DefaultConnIdleClose
 	}
+	if o.SpareConnIdleClose <= 0 {
+		o.SpareConnIdleClose = DefaultSpareConnIdleClose
+	}
+	o.SpareConnIdleClose = min(o.SpareConnIdleClose, o.ConnIdleClose)
 	if o.MaxOpenAgents <= 0 {
 		o.MaxOpenAgents = 32
 	}
@@ -404,9 +414,15 @@ func (s *Store) OpenAgents() []string {
 // connection and prepare its statements again (BenchmarkFirstAfterIdleClose).
 const DefaultConnIdleClose = 30 * time.Second
 
+// DefaultSpareConnIdleClose is Options.SpareConnIdleClose's default. After
+// a burst (the dense load of BenchmarkDenseRSS) the spare connections of 5
+// agents hold ~7 MiB; closing them a few seconds after it costs a reopen
+// (~5 ms CPU) only when concurrency or a bulk write comes back.
+const DefaultSpareConnIdleClose = 2 * time.Second
+
 func (s *Store) janitor() {
 	defer close(s.done)
-	every := min(s.opts.IdleClose/2, s.opts.ConnIdleClose/2, time.Minute)
+	every := min(s.opts.IdleClose/2, s.opts.SpareConnIdleClose/2, time.Minute)
 	t := time.NewTicker(max(every, 10*time.Millisecond))
 	defer t.Stop()
 	for {
@@ -416,14 +432,18 @@ func (s *Store) janitor() {
 		case <-t.C:
 			now := time.Now()
 			s.closeIdle(now.Add(-s.opts.IdleClose))
-			s.closeIdleConns(now.Add(-s.opts.ConnIdleClose))
+			s.closeIdleConns(idleCutoffs{now.Add(-s.opts.ConnIdleClose), now.Add(-s.opts.SpareConnIdleClose)})
 		}
 	}
 }
 
-// closeIdleConns closes, in every open agent, the read connections unused
-// since cutoff.
-func (s *Store) closeIdleConns(cutoff time.Time) {
+// idleCutoffs say which connections closeIdleConns closes: those unused
+// since kept, and the spare ones unused since spare.
+type idleCutoffs struct{ kept, spare time.Time }
+
+// closeIdleConns closes, in every open agent, the connections unused
+// since their cutoff.
+func (s *Store) closeIdleConns(cutoff idleCutoffs) {
 	s.mu.Lock()
 	open := make([]*Agent, 0, len(s.agents))
 	for _, a := range s.agents {
