@@ -75,7 +75,7 @@ func (r *ranker) replaced(ctx context.Context) error {
 		c := r.get(rep.New.Hit)
 		c.entities = rep.New.Entities
 		c.standsFor = append(c.standsFor, rep.Old.Text)
-		c.ex.Relevance = max(c.ex.Relevance, coverage(r.words, rep.Old.Text))
+		c.ex.Relevance = max(c.ex.Relevance, r.coverage(rep.Old.Text))
 	}
 	return nil
 }
@@ -111,7 +111,7 @@ func (r *ranker) relatedWords(ctx context.Context) error {
 		}
 	}
 	if !r.t.NoFeedback && r.t.FeedbackTerms > 0 {
-		related = append(related, feedback(r.memHits, r.words, r.speakers, r.t.FeedbackDocs, r.t.FeedbackTerms)...)
+		related = append(related, feedback(r.memHits, r.terms, r.words, r.speakers, r.t.FeedbackDocs, r.t.FeedbackTerms)...)
 	}
 	related = append(related, r.planWords()...)
 	related = without(dedupe(related), r.words)
@@ -223,14 +223,7 @@ func relatedKinds(words []string) map[string][]string {
 // item names only by kind counts as held.
 func (r *ranker) countCoverage() {
 	for _, c := range bestCands(r.cands, coverageCands, r.t) {
-		txt := c.hit.Text
-		for _, old := range c.standsFor {
-			txt += " " + old
-		}
-		if c.ex.ByKind > 0 {
-			txt += " " + kinds.Of(txt)
-		}
-		have := stemsOf(txt)
+		have := r.candStems(c)
 		c.ex.Coverage = heldShare(r.words, have, nil)
 		if len(r.defs) > 0 && c.ex.Expansion > 0 {
 			c.ex.Coverage = heldShare(r.words, have, r.defs)
@@ -245,6 +238,22 @@ func (r *ranker) countCoverage() {
 			c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(r.words)+1))
 		}
 	}
+}
+
+// candStems is the set of the stems of c's text, with the text of the
+// memories it stands for and, found by kind, the kinds it holds.
+func (r *ranker) candStems(c *cand) map[string]bool {
+	if len(c.standsFor) == 0 && c.ex.ByKind <= 0 {
+		return r.stems(c.hit.Text)
+	}
+	txt := c.hit.Text
+	for _, old := range c.standsFor {
+		txt += " " + old
+	}
+	if c.ex.ByKind > 0 {
+		txt += " " + kinds.Of(txt)
+	}
+	return r.stems(txt)
 }
 
 // layers adds the day records and current facts, unless the question
@@ -317,7 +326,7 @@ func (r *ranker) dayRecord(d store.ConsolidationHit, rel float64, known map[stri
 	c.hit.Text = txt
 	c.day, c.srcIDs = d.Date, d.SourceIDs
 	c.ex.Relevance = rel
-	c.ex.Coverage = coverage(r.words, txt)
+	c.ex.Coverage = r.coverage(txt)
 	if r.intent.AsksTime() {
 		c.ex.InRange, c.ex.Coverage = 1, max(c.ex.Coverage, 0.5)
 	}
@@ -340,7 +349,7 @@ func (r *ranker) facts(ctx context.Context) error {
 	}
 	for _, c := range r.cands {
 		if c.fact != nil {
-			c.ex.Coverage = coverage(r.words, c.hit.Text)
+			c.ex.Coverage = r.coverage(c.hit.Text)
 		}
 	}
 	return nil

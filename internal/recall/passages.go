@@ -62,7 +62,7 @@ func (r *ranker) neighbours(ctx context.Context) error {
 		}
 		if c.ex.Total == 0 {
 			r.baseParts(c)
-			c.ex.Coverage = coverage(r.words, c.hit.Text)
+			c.ex.Coverage = r.coverage(c.hit.Text)
 		}
 		for _, n := range r.names {
 			if !t.NoSpeaker && strings.EqualFold(firstWord(h.Role), n) {

@@ -154,6 +154,7 @@ type ranker struct {
 	claimMemo          map[int64][]Claim   // each memory's one-valued claims, read once (claimsIn)
 	stale              [][]string          // the stale values staleValues found, when staleRead
 	staleRead          bool
+	analyses           map[string]*analysis // each text's words, read once (analysed)
 }
 
 const noMatch = "nothing stored matches the question well enough"

@@ -143,10 +143,12 @@ func coverageDefined(words []string, s string, defs map[string][]string) float64
 
 // stemsOf is the set of the stems of s's words: what heldShare reads, made
 // once for a text scored several ways.
-func stemsOf(s string) map[string]bool {
-	ws := text.Words(s)
-	have := make(map[string]bool, len(ws))
-	for _, w := range ws {
+func stemsOf(s string) map[string]bool { return stemSet(text.Words(s)) }
+
+// stemSet is the set of the stems of words.
+func stemSet(words []string) map[string]bool {
+	have := make(map[string]bool, len(words))
+	for _, w := range words {
 		have[stem(w)] = true
 	}
 	return have
@@ -186,15 +188,16 @@ func stem(w string) string {
 }
 
 // feedback picks words that recur among the best hits (pseudo-relevance
-// feedback), rarest in the candidate set first.
-func feedback(hits []store.MemoryHit, words, skip []string, docs, n int) []string {
+// feedback), rarest in the candidate set first; termsOf is text.Terms, or
+// what a ranker remembers of it (analysed.terms).
+func feedback(hits []store.MemoryHit, termsOf func(string) []string, words, skip []string, docs, n int) []string {
 	if len(hits) == 0 || n <= 0 {
 		return nil
 	}
 	df := map[string]int{}
 	tf := map[string]float64{}
 	for i, h := range hits {
-		terms := text.Terms(h.Text)
+		terms := termsOf(h.Text)
 		seen := make(map[string]bool, len(terms))
 		for _, w := range terms {
 			if !seen[w] {

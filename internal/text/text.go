@@ -67,8 +67,12 @@ func IsWordRune(r rune) bool {
 
 // Terms returns the words of s worth searching for: Words without stopwords
 // and one-character words, each once, in the order first seen.
-func Terms(s string) []string {
-	return Unique(slices.DeleteFunc(Words(s), func(w string) bool {
+func Terms(s string) []string { return TermsOf(Words(s)) }
+
+// TermsOf is Terms of the text Words split into words; it reuses words'
+// array.
+func TermsOf(words []string) []string {
+	return Unique(slices.DeleteFunc(words, func(w string) bool {
 		return IsStopword(w) || utf8.RuneCountInString(w) < 2
 	}))
 }

@@ -1,0 +1,59 @@
+package recall
+
+import (
+	"slices"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// analysis is what the ranker reads of one text's words: feedback its
+// terms, coverage its stems. A question reads the same hundred or so hit
+// texts in several stages; each is split into words once (analysed).
+type analysis struct {
+	words []string        // text.Words
+	terms []string        // text.Terms, made when first asked
+	stems map[string]bool // stemsOf, made when first asked
+}
+
+// analysed is the analysis of s, made on first sight and kept for this
+// question only (the ranker is dropped after it).
+func (r *ranker) analysed(s string) *analysis {
+	if a := r.analyses[s]; a != nil {
+		return a
+	}
+	if r.analyses == nil {
+		r.analyses = map[string]*analysis{}
+	}
+	a := &analysis{words: text.Words(s)}
+	r.analyses[s] = a
+	return a
+}
+
+// terms is text.Terms of s.
+func (r *ranker) terms(s string) []string {
+	a := r.analysed(s)
+	if a.terms == nil {
+		a.terms = text.TermsOf(slices.Clone(a.words)) // it filters in place
+		if a.terms == nil {
+			a.terms = []string{}
+		}
+	}
+	return a.terms
+}
+
+// stems is stemsOf of s.
+func (r *ranker) stems(s string) map[string]bool {
+	a := r.analysed(s)
+	if a.stems == nil {
+		a.stems = stemSet(a.words)
+	}
+	return a.stems
+}
+
+// coverage is coverage of s, from its remembered stems.
+func (r *ranker) coverage(s string) float64 {
+	if len(r.words) == 0 {
+		return 0
+	}
+	return heldShare(r.words, r.stems(s), nil)
+}
