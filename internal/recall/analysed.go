@@ -45,7 +45,7 @@ func (r *ranker) terms(s string) []string {
 func (r *ranker) stems(s string) map[string]bool {
 	a := r.analysed(s)
 	if a.stems == nil {
-		a.stems = stemSet(a.words)
+		a.stems = stemSet(a.words, r.stem)
 	}
 	return a.stems
 }
@@ -56,4 +56,18 @@ func (r *ranker) coverage(s string) float64 {
 		return 0
 	}
 	return heldShare(r.words, r.stems(s), nil)
+}
+
+// stem is stem of w, remembered for the question: the hit texts of one
+// question share most of their words.
+func (r *ranker) stem(w string) string {
+	if st, ok := r.stemmed[w]; ok {
+		return st
+	}
+	if r.stemmed == nil {
+		r.stemmed = map[string]string{}
+	}
+	st := stem(w)
+	r.stemmed[w] = st
+	return st
 }

@@ -155,6 +155,7 @@ type ranker struct {
 	stale              [][]string          // the stale values staleValues found, when staleRead
 	staleRead          bool
 	analyses           map[string]*analysis // each text's words, read once (analysed)
+	stemmed            map[string]string    // each word's stem, made once (ranker.stem)
 }
 
 const noMatch = "nothing stored matches the question well enough"

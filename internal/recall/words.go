@@ -143,13 +143,14 @@ func coverageDefined(words []string, s string, defs map[string][]string) float64
 
 // stemsOf is the set of the stems of s's words: what heldShare reads, made
 // once for a text scored several ways.
-func stemsOf(s string) map[string]bool { return stemSet(text.Words(s)) }
+func stemsOf(s string) map[string]bool { return stemSet(text.Words(s), stem) }
 
-// stemSet is the set of the stems of words.
-func stemSet(words []string) map[string]bool {
+// stemSet is the set of the stems of words; stemOf is stem, or what a
+// ranker remembers of it (ranker.stem).
+func stemSet(words []string, stemOf func(string) string) map[string]bool {
 	have := make(map[string]bool, len(words))
 	for _, w := range words {
-		have[stem(w)] = true
+		have[stemOf(w)] = true
 	}
 	return have
 }
