@@ -128,6 +128,7 @@ func (p activityPicture) Summary() string {
 	return b.String()
 }
 
+// plural is n with its noun: "1 memory", "3 memories".
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one

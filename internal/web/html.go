@@ -207,14 +207,6 @@ func safeURL(s string) string {
 	return s
 }
 
-// ending is one when n is 1, else many: "memor" + ending(n, "y", "ies").
-func ending(n int, one, many markup) markup {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
 // when is a time as the pages show it, in the server's zone; "—" for none.
 func (w *pageWriter) when(t time.Time) string {
 	if t.IsZero() {

@@ -92,7 +92,7 @@ func writeDayList(w *pageWriter, agent string, days []store.Day) {
 	for _, d := range days {
 		w.put(`
   <li><a href="/agents/%p/days/%p">%s</a>
-    <span class="muted">%s memor%m</span>`, agent, d.Day, d.Day, d.Memories, ending(d.Memories, "y", "ies"))
+    <span class="muted">%s</span>`, agent, d.Day, d.Day, plural(d.Memories, "memory", "memories"))
 		if d.Consolidated {
 			w.put(` <span class="badge ok">consolidated</span>`)
 		}
@@ -133,9 +133,9 @@ func writeRun(w *pageWriter, agent string, r store.Run) {
   <li class="run-%s">
     <span class="badge %m">%s</span>
     <a href="/agents/%p/days/%p">%s</a>
-    <span>%s memor%m → %s fact%m</span>
+    <span>%s → %s</span>
     <span class="muted">run #%s · %s`, r.Status, badge, r.Status, agent, r.Day, r.Day,
-		r.Memories, ending(r.Memories, "y", "ies"), r.Facts, ending(r.Facts, "", "s"), r.ID, r.Provider)
+		plural(r.Memories, "memory", "memories"), plural(r.Facts, "fact", "facts"), r.ID, r.Provider)
 	if r.Model != "" {
 		w.put(` %s`, r.Model)
 	}
@@ -314,12 +314,12 @@ func writeActivity(w *pageWriter, agent string, p activityPicture) {
 func writeActivityDay(w *pageWriter, d activityDay) {
 	w.put(`
     <g class="day" data-day="%s">
-      <title>%s: %s memor%m`, d.Day, d.Day, d.Memories, ending(d.Memories, "y", "ies"))
+      <title>%s: %s`, d.Day, d.Day, plural(d.Memories, "memory", "memories"))
 	if d.Waiting != 0 {
 		w.put(`, %s waiting`, d.Waiting)
 	}
 	if d.Runs != 0 {
-		w.put(`, %s run%m`, d.Runs, ending(d.Runs, "", "s"))
+		w.put(`, %s`, plural(d.Runs, "run", "runs"))
 		if d.Failed != 0 {
 			w.put(` (%s failed)`, d.Failed)
 		}

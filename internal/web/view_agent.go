@@ -363,8 +363,8 @@ func writeUpload(w *pageWriter, p *page, d uploadData) {
   <p>Already stored: this content was uploaded before, so nothing new was added.</p>`)
 		} else {
 			w.put(`
-  <p><span class="badge ok">%s</span> %s part%m read, %s new memor%m stored`, o.Status, o.Parts, ending(o.Parts, "", "s"),
-				o.Inserted, ending(o.Inserted, "y", "ies"))
+  <p><span class="badge ok">%s</span> %s read, %s stored`, o.Status, plural(o.Parts, "part", "parts"),
+				plural(o.Inserted, "new memory", "new memories"))
 			if o.Reused {
 				w.put(` (this content was already stored: its memories were reused)`)
 			}

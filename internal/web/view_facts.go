@@ -19,7 +19,7 @@ func writeFacts(w *pageWriter, p *page, d factsData) {
 	w.put(`> with history</label>
   <button type="submit">Show</button>
 </form>
-<p class="muted">%s fact%m`, d.Count, ending(d.Count, "", "s"))
+<p class="muted">%s`, plural(d.Count, "fact", "facts"))
 	if d.History {
 		w.put(`, current, superseded and rejected`)
 	} else {
@@ -52,7 +52,7 @@ func writeFacts(w *pageWriter, p *page, d factsData) {
 func writeEntityFacts(w *pageWriter, agent string, i int, e entityFacts) {
 	w.put(`
 <section class="card fact-entity" id="entity-%s" aria-labelledby="entity-%s-name">
-  <h2 id="entity-%s-name">%s <span class="muted">· %s fact%m</span></h2>`, i, i, i, e.Entity, e.Facts, ending(e.Facts, "", "s"))
+  <h2 id="entity-%s-name">%s <span class="muted">· %s</span></h2>`, i, i, i, e.Entity, plural(e.Facts, "fact", "facts"))
 	for _, g := range e.Groups {
 		w.put(`
   <div class="fact-group">`)

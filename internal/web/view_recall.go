@@ -41,7 +41,7 @@ func writeSearch(w *pageWriter, p *page, d searchData) {
 
 func writeResults(w *pageWriter, d searchData) {
 	w.put(`
-<h2>%s item%m · %s tokens <span class="muted">(%s)</span></h2>`, len(d.Items), ending(len(d.Items), "", "s"), d.Result.Tokens, d.Took)
+<h2>%s · %s tokens <span class="muted">(%s)</span></h2>`, plural(len(d.Items), "item", "items"), d.Result.Tokens, d.Took)
 	if d.Result.Note != "" {
 		w.put(`
 <p class="note" role="status" id="recall-note">%s</p>`, d.Result.Note)
@@ -157,9 +157,9 @@ func writeAnswer(w *pageWriter, d askData) {
 	}
 	n := len(d.Result.Citations)
 	w.put(`</p>
-  <p class="muted">%s citation%m · answered by %s (%s)`, n, ending(n, "", "s"), d.Result.Provider, d.Took)
+  <p class="muted">%s · answered by %s (%s)`, plural(n, "citation", "citations"), d.Result.Provider, d.Took)
 	if dropped := len(d.Result.Dropped); dropped > 0 {
-		w.put(` · %s citation%m of nothing in the context removed`, dropped, ending(dropped, "", "s"))
+		w.put(` · %s of nothing in the context removed`, plural(dropped, "citation", "citations"))
 	}
 	w.put(`</p>
 </section>`)
