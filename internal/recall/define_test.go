@@ -1,6 +1,8 @@
 package recall
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -187,5 +189,55 @@ func BenchmarkDefine(b *testing.B) {
 		for _, w := range words {
 			Define(w)
 		}
+	}
+}
+
+// searchRecorder is a store agent that remembers the options of each
+// memory search and how many hits it gave.
+type searchRecorder struct {
+	*store.Agent
+	opts []store.SearchOptions
+	hits []int
+}
+
+func (s *searchRecorder) SearchMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error) {
+	h, err := s.Agent.SearchMemories(ctx, o)
+	s.opts, s.hits = append(s.opts, o), append(s.hits, len(h))
+	return h, err
+}
+
+// TestRelatedWordsTakeTheirBestMatches: the related words' search makes
+// candidates of its best relatedCands matches only, however many memories
+// hold a related word, while the question's own words take the full
+// window's best.
+func TestRelatedWordsTakeTheirBestMatches(t *testing.T) {
+	rel := Expand([]string{"holiday"})
+	if len(rel) == 0 {
+		t.Fatal("no related word of holiday")
+	}
+	var turns []turn
+	n := coverageCands + 20
+	for i := range n {
+		turns = append(turns, turn{at: day0.Add(time.Duration(i) * time.Minute), role: "user",
+			content: fmt.Sprintf("Note %d: a %s was mentioned.", i, rel[0])})
+		turns = append(turns, turn{at: day0.Add(time.Duration(i)*time.Minute + time.Second), role: "user",
+			content: fmt.Sprintf("Entry %d about the holiday plans.", i)})
+	}
+	s := &searchRecorder{Agent: agentWith(t, turns)}
+	if _, err := (&Engine{}).Recall(t.Context(), s, Query{Text: "holiday", AsOf: day0.Add(48 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	related, own := -1, -1
+	for i, o := range s.opts {
+		switch {
+		case !o.Kinds && slices.Contains(o.Terms, rel[0]):
+			related = s.hits[i]
+		case !o.Kinds && slices.Contains(o.Terms, "holiday"):
+			own = s.hits[i]
+		}
+	}
+	if own != coverageCands || related < 0 || related > relatedCands || related >= own {
+		t.Errorf("the question's own words gave %d hits, the related words %d; want %d and at most %d",
+			own, related, coverageCands, min(relatedCands, coverageCands-1))
 	}
 }
