@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -190,20 +189,6 @@ func BenchmarkDefine(b *testing.B) {
 			Define(w)
 		}
 	}
-}
-
-// searchRecorder is a store agent that remembers the options of each
-// memory search and how many hits it gave.
-type searchRecorder struct {
-	*store.Agent
-	opts []store.SearchOptions
-	hits []int
-}
-
-func (s *searchRecorder) SearchMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error) {
-	h, err := s.Agent.SearchMemories(ctx, o)
-	s.opts, s.hits = append(s.opts, o), append(s.hits, len(h))
-	return h, err
 }
 
 // TestRelatedWordsTakeTheirBestMatches: the related words' search makes

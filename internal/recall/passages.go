@@ -35,6 +35,9 @@ func (r *ranker) passages(context.Context) error {
 }
 
 // neighbours: the turns around the best hits inherit part of their score.
+// Those around the k to be returned, by default: on LoCoMo's development
+// split asked for 10 items, the 20 best gave R@5 69.3, the 10 best 70.0;
+// and each is 2 × NeighbourSpan rows read.
 func (r *ranker) neighbours(ctx context.Context) error {
 	t := r.t
 	if !r.lexical() || t.NoNeighbours || t.NeighbourSpan <= 0 || t.Neighbour <= 0 {

@@ -44,7 +44,7 @@ type Tuning struct {
 	Speaker, Entity, InRange, Neighbour       float64
 	DayRecord, Coverage, Reply, Context       float64
 	Context2                                  float64 // share of Context two turns away
-	NeighbourSpan, NeighbourFrom              int
+	NeighbourSpan, NeighbourFrom              int     // around the best max(k, NeighbourFrom) memories
 	FeedbackDocs, FeedbackTerms               int
 	// MinCoverage is the precision floor: an item holding less than this
 	// share of the query's (weighted) words is not offered, and when no
@@ -87,7 +87,7 @@ type Tuning struct {
 var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
 	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, DayRecord: 0.1, Context: 0.5,
-	NeighbourSpan: 2, NeighbourFrom: 20, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
+	NeighbourSpan: 2, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
 	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, ProfileTokens: 200, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05, Informative: 0.25,
 	LatestRecency: 0.5, DateImportance: 0.3, DateRecency: 0.1, WordlessImportance: 0.5, WordlessRecency: 0.5,
 }

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -510,5 +511,47 @@ func TestNearDuplicatesTakeOnePlace(t *testing.T) {
 	}
 	if intro < 0 || second < 0 || intro > second || len(res.Items) != 5 {
 		t.Errorf("want the introduction before the second receipt, 5 items:\n%s", res.Context)
+	}
+}
+
+// searchRecorder is a store agent that remembers the options of each
+// memory search and how many hits it gave, and the memories whose
+// neighbours were asked for.
+type searchRecorder struct {
+	*store.Agent
+	opts        []store.SearchOptions
+	hits        []int
+	neighboured []int64
+}
+
+func (s *searchRecorder) SearchMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error) {
+	h, err := s.Agent.SearchMemories(ctx, o)
+	s.opts, s.hits = append(s.opts, o), append(s.hits, len(h))
+	return h, err
+}
+
+func (s *searchRecorder) Neighbours(ctx context.Context, ids []int64, span int, o store.SearchOptions) ([]store.MemoryHit, error) {
+	s.neighboured = append(s.neighboured, ids...)
+	return s.Agent.Neighbours(ctx, ids, span, o)
+}
+
+// TestNeighboursOfTheReturnedItems: the turns around the k items to be
+// returned are read, not those around the hits below them.
+func TestNeighboursOfTheReturnedItems(t *testing.T) {
+	var turns []turn
+	for i := range 40 {
+		turns = append(turns, turn{at: day0.Add(time.Duration(i) * time.Minute), role: "user", session: "s",
+			content: fmt.Sprintf("Day %d of the pottery course went well.", i)})
+	}
+	s := &searchRecorder{Agent: agentWith(t, turns)}
+	for _, k := range []int{3, 12} {
+		s.neighboured = nil
+		res, err := (&Engine{}).Recall(t.Context(), s, Query{Text: "pottery course", K: k, AsOf: day0.Add(48 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Items) != k || len(s.neighboured) != k {
+			t.Errorf("k %d: %d items, neighbours of %v; want %d of each", k, len(res.Items), s.neighboured, k)
+		}
 	}
 }
