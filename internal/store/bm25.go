@@ -160,7 +160,7 @@ var contentOf = map[string]string{
 // termCounts is the argument of scoreFn(table) for a MATCH of matchAny(terms):
 // each term's document count, counted when not kept.
 func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (string, error) {
-	counts, _, err := a.docCountsOf(ctx, table, terms)
+	counts, err := a.docCountsOf(ctx, table, terms)
 	return joinCounts(counts), err
 }
 
@@ -174,31 +174,36 @@ func joinCounts(counts []int64) string {
 }
 
 // docCountsOf is each term's document count in table, counted when not
-// kept, and the size the counts are good for (the content's largest id).
-func (a *Agent) docCountsOf(ctx context.Context, table string, terms []string) (counts []int64, size int64, err error) {
+// kept.
+func (a *Agent) docCountsOf(ctx context.Context, table string, terms []string) (counts []int64, err error) {
 	err = a.read(ctx, func(c *conn) error {
-		err := c.query(ctx, `SELECT coalesce(max(id), 0) FROM `+contentOf[table], nil, func(s *sqlite3.Stmt) error {
-			size = s.ColumnInt64(0)
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("size of %s: %w", table, err)
+		st, err := c.searchState(ctx)
+		if err == nil {
+			counts, _, err = a.countsOn(ctx, c, st, table, terms)
 		}
-		kept := a.counts.table(table, size)
-		counts = make([]int64, len(terms))
-		for i, t := range terms {
-			n, ok := a.counts.get(kept, t)
-			if !ok {
-				if n, err = countDocs(ctx, c, table, t); err != nil {
-					return err
-				}
-				a.counts.put(kept, t, n)
-			}
-			counts[i] = n
-		}
-		return nil
+		return err
 	})
-	return counts, size, err
+	return counts, err
+}
+
+// countsOn is docCountsOf on c, and the size the counts are good for (the
+// content's largest id, as st has it).
+func (a *Agent) countsOn(ctx context.Context, c *conn, st *searchState, table string, terms []string) ([]int64, int64, error) {
+	size := st.largest[contentOf[table]]
+	kept := a.counts.table(table, size)
+	counts := make([]int64, len(terms))
+	for i, t := range terms {
+		n, ok := a.counts.get(kept, t)
+		if !ok {
+			var err error
+			if n, err = countDocs(ctx, c, table, t); err != nil {
+				return nil, 0, err
+			}
+			a.counts.put(kept, t, n)
+		}
+		counts[i] = n
+	}
+	return counts, size, nil
 }
 
 // countDocs counts the rows of table holding term.

@@ -19,6 +19,7 @@ type conn struct {
 	stmts map[string]*sqlite3.Stmt
 	kinds func(string) string // what the kinds index holds of a text (Options.Kinds)
 	sizes *docSizes           // the agent's kept row sizes, which its writes mark changed (docsize.go)
+	state *searchState        // what searches check, as last read (searchstate.go)
 
 	idleSince time.Time // when it was last returned to its readPool
 }

@@ -52,13 +52,38 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	if len(o.Terms) == 0 {
 		return nil, nil
 	}
+	var out []MemoryHit
+	err := a.read(ctx, func(c *conn) error {
+		st, err := c.searchState(ctx)
+		if err != nil {
+			return err
+		}
+		sql, args, err := a.memorySearch(ctx, c, st, o)
+		if err != nil || sql == "" {
+			return err
+		}
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			h, err := scanMemoryHit(s)
+			out = append(out, h)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search memories: %w", err)
+	}
+	return out, nil
+}
+
+// memorySearch is the SQL of SearchMemories and its arguments, "" when
+// no term is left to search.
+func (a *Agent) memorySearch(ctx context.Context, c *conn, st *searchState, o SearchOptions) (string, []any, error) {
 	table := "memories_fts"
 	if o.Kinds {
 		table = "memory_kinds"
 	}
-	terms, counts, err := a.weighedTerms(ctx, table, o)
+	terms, counts, err := a.weighedTerms(ctx, c, st, table, o)
 	if err != nil || len(terms) == 0 {
-		return nil, err
+		return "", nil, err
 	}
 	// Score ids first and read the whole rows of the best Limit only: the
 	// sorter then handles two numbers a match, not its text.
@@ -66,15 +91,11 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 		FROM ` + table + ` JOIN daily_memories m ON m.id = ` + table + `.rowid
 		WHERE ` + table + ` MATCH ?`
 	args := []any{counts, matchAny(terms)}
-	unfiltered, superseded, err := a.noFilter(ctx, o)
-	if err != nil {
-		return nil, err
-	}
-	if unfiltered {
+	if noFilter(st, o) {
 		// Nothing to filter on: the index alone, without reading a row per
 		// match, less the few superseded memories.
 		inner = `SELECT rowid AS id, ` + scoreFn(table) + ` AS score FROM ` + table + ` WHERE ` + table + ` MATCH ?`
-		if superseded {
+		if st.superseded {
 			inner, args = withoutSuperseded(inner, args, o.Until)
 		}
 	} else {
@@ -88,14 +109,13 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	}
 	sql := `SELECT ` + memoryHitColumns + `, r.score FROM (` + inner + ` ORDER BY score LIMIT ?) r
 		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
-	args = append(args, max(o.Limit, 1))
-	return a.memoryHits(ctx, sql, args)
+	return sql, append(args, max(o.Limit, 1)), nil
 }
 
 // weighedTerms are those of o's terms that o.MaxShare keeps and their
 // document counts, as scoreFn takes them.
-func (a *Agent) weighedTerms(ctx context.Context, table string, o SearchOptions) ([]string, string, error) {
-	counts, size, err := a.docCountsOf(ctx, table, o.Terms)
+func (a *Agent) weighedTerms(ctx context.Context, c *conn, st *searchState, table string, o SearchOptions) ([]string, string, error) {
+	counts, size, err := a.countsOn(ctx, c, st, table, o.Terms)
 	if err != nil || o.MaxShare <= 0 {
 		return o.Terms, joinCounts(counts), err
 	}
@@ -111,38 +131,15 @@ func (a *Agent) weighedTerms(ctx context.Context, table string, o SearchOptions)
 }
 
 // noFilter reports whether o filters nothing out but superseded memories
-// (which superseded says are stored): no filter but Until, and Until at or
+// (which st says whether any are stored): no filter but Until, no memory
+// flagged (forgotten content said again) or retired (a watched file's old
+// content), which the index alone would not leave out, and Until at or
 // after the newest memory (an as_of of now).
-func (a *Agent) noFilter(ctx context.Context, o SearchOptions) (unfiltered, superseded bool, err error) {
-	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" {
-		return false, false, nil
+func noFilter(st *searchState, o SearchOptions) bool {
+	if !o.Since.IsZero() || o.Session != "" || o.Role != "" || o.Source != "" || o.Entity != "" || st.excluded {
+		return false
 	}
-	// Flagged (forgotten content said again) and retired (a watched file's
-	// old content) memories are never candidates: with any of them stored
-	// the index alone will not do. A partial index answers this at once.
-	excluded := false
-	var newest int64
-	err = a.read(ctx, func(c *conn) error {
-		err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE (flagged = 1 OR retired_at IS NOT NULL) LIMIT 1`, nil,
-			func(s *sqlite3.Stmt) error { excluded = true; return nil })
-		if err == nil && !excluded {
-			superseded, err = anySuperseded(ctx, c)
-		}
-		if err != nil || excluded || o.Until.IsZero() {
-			return err
-		}
-		return c.query(ctx, `SELECT coalesce(max(ts), 0) FROM daily_memories`, nil, func(s *sqlite3.Stmt) error {
-			newest = s.ColumnInt64(0)
-			return nil
-		})
-	})
-	if err != nil {
-		return false, false, fmt.Errorf("newest memory: %w", err)
-	}
-	if excluded {
-		return false, false, nil
-	}
-	return o.Until.IsZero() || o.Until.UnixMilli() >= newest, superseded, nil
+	return o.Until.IsZero() || o.Until.UnixMilli() >= st.newest
 }
 
 // MemoriesInRange returns memories within the filters (Since and Until

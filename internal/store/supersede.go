@@ -88,15 +88,6 @@ func successorBound(until time.Time) int64 {
 	return until.UnixMilli()
 }
 
-// anySuperseded reports whether any memory is superseded (a partial index
-// answers it at once).
-func anySuperseded(ctx context.Context, c *conn) (bool, error) {
-	found := false
-	err := c.query(ctx, `SELECT 1 FROM daily_memories WHERE superseded_by IS NOT NULL LIMIT 1`, nil,
-		func(*sqlite3.Stmt) error { found = true; return nil })
-	return found, err
-}
-
 // SupersededValues returns the values that facts stated by the given
 // memories held before a newer value superseded them, for the memories
 // superseded by as_of: the stale values a day record made of those
