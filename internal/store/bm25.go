@@ -20,9 +20,9 @@ import (
 // counts once and keeps (docCounts).
 
 // scoreFn is the SQL of the score of table's rows for the phrases of a
-// MATCH; its one parameter is termCounts' answer for the same terms. The
-// table's name tells dormouse_bm25 which kept row sizes to use
-// (docSizes.of).
+// MATCH; its one parameter is countsOn's answer for the same terms, as
+// joinCounts writes it. The table's name tells dormouse_bm25 which kept
+// row sizes to use (docSizes.of).
 func scoreFn(table string) string { return "dormouse_bm25(" + table + ", ?, '" + table + "')" }
 
 // bm25 parameters, as FTS5's bm25() has them.
@@ -157,13 +157,6 @@ var contentOf = map[string]string{
 	"consolidations_fts": "consolidated_memories",
 }
 
-// termCounts is the argument of scoreFn(table) for a MATCH of matchAny(terms):
-// each term's document count, counted when not kept.
-func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (string, error) {
-	counts, err := a.docCountsOf(ctx, table, terms)
-	return joinCounts(counts), err
-}
-
 // joinCounts is counts as scoreFn's argument.
 func joinCounts(counts []int64) string {
 	out := make([]string, len(counts))
@@ -173,21 +166,9 @@ func joinCounts(counts []int64) string {
 	return strings.Join(out, " ")
 }
 
-// docCountsOf is each term's document count in table, counted when not
-// kept.
-func (a *Agent) docCountsOf(ctx context.Context, table string, terms []string) (counts []int64, err error) {
-	err = a.read(ctx, func(c *conn) error {
-		st, err := c.searchState(ctx)
-		if err == nil {
-			counts, _, err = a.countsOn(ctx, c, st, table, terms)
-		}
-		return err
-	})
-	return counts, err
-}
-
-// countsOn is docCountsOf on c, and the size the counts are good for (the
-// content's largest id, as st has it).
+// countsOn is each term's document count in table, counted on c when not
+// kept, and the size the counts are good for (the content's largest id, as
+// st has it).
 func (a *Agent) countsOn(ctx context.Context, c *conn, st *searchState, table string, terms []string) ([]int64, int64, error) {
 	size := st.largest[contentOf[table]]
 	kept := a.counts.table(table, size)

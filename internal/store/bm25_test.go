@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -109,4 +110,18 @@ func TestTermCountsFollowTheStore(t *testing.T) {
 	if got := count(); got != "5 100" {
 		t.Errorf("after 4%% more: counts %q, want \"5 100\"", got)
 	}
+}
+
+// termCounts is the argument of scoreFn(table) for a MATCH of
+// matchAny(terms), as a search reads it.
+func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (string, error) {
+	var counts []int64
+	err := a.read(ctx, func(c *conn) error {
+		st, err := c.searchState(ctx)
+		if err == nil {
+			counts, _, err = a.countsOn(ctx, c, st, table, terms)
+		}
+		return err
+	})
+	return joinCounts(counts), err
 }

@@ -52,26 +52,9 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	if len(o.Terms) == 0 {
 		return nil, nil
 	}
-	var out []MemoryHit
-	err := a.read(ctx, func(c *conn) error {
-		st, err := c.searchState(ctx)
-		if err != nil {
-			return err
-		}
-		sql, args, err := a.memorySearch(ctx, c, st, o)
-		if err != nil || sql == "" {
-			return err
-		}
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			h, err := scanMemoryHit(s)
-			out = append(out, h)
-			return err
-		})
-	})
-	if err != nil {
-		return nil, fmt.Errorf("search memories: %w", err)
-	}
-	return out, nil
+	return searchRows(ctx, a, "search memories", "daily_memories", func(c *conn, st *searchState) (string, []any, error) {
+		return a.memorySearch(ctx, c, st, o)
+	}, scanMemoryHit)
 }
 
 // memorySearch is the SQL of SearchMemories and its arguments, "" when
@@ -265,16 +248,23 @@ type ConsolidationHit struct {
 // describes only memories before as_of, even when the consolidation ran
 // later.
 func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]ConsolidationHit, error) {
+	return searchRows(ctx, a, "search day records", "consolidated_memories", func(c *conn, st *searchState) (string, []any, error) {
+		return a.dayRecordSearch(ctx, c, st, o)
+	}, a.scanDayRecord)
+}
+
+// dayRecordSearch is the SQL of SearchDayRecords and its arguments.
+func (a *Agent) dayRecordSearch(ctx context.Context, c *conn, st *searchState, o SearchOptions) (string, []any, error) {
 	sql := `SELECT c.id, c.date, c.summary, c.source_ids, `
 	var args []any
 	if len(o.Terms) > 0 {
-		counts, err := a.termCounts(ctx, "consolidations_fts", o.Terms)
+		counts, _, err := a.countsOn(ctx, c, st, "consolidations_fts", o.Terms)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		sql += scoreFn("consolidations_fts") + ` AS score FROM consolidations_fts
 			JOIN consolidated_memories c ON c.id = consolidations_fts.rowid WHERE consolidations_fts MATCH ?`
-		args = append(args, counts, matchAny(o.Terms))
+		args = append(args, joinCounts(counts), matchAny(o.Terms))
 	} else {
 		sql += `0 FROM consolidated_memories c WHERE 1=1`
 	}
@@ -291,17 +281,19 @@ func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]Consol
 	} else {
 		sql += ` ORDER BY c.date DESC LIMIT ?`
 	}
-	args = append(args, max(o.Limit, 1))
-	return readRows(ctx, a, "search day records", sql, args, func(s *sqlite3.Stmt) (ConsolidationHit, error) {
-		date := s.ColumnText(1)
-		ts, _ := time.ParseInLocation(time.DateOnly, date, a.opts.Location)
-		h := ConsolidationHit{Hit: Hit{
-			Kind: "consolidation", ID: s.ColumnInt64(0), Timestamp: ts.UTC(), Text: s.ColumnText(2),
-			Importance: 0.5, BM25: s.ColumnFloat(4),
-		}, Date: date}
-		_ = json.Unmarshal(s.ColumnRawText(3), &h.SourceIDs)
-		return h, nil
-	})
+	return sql, append(args, max(o.Limit, 1)), nil
+}
+
+// scanDayRecord reads a row of dayRecordSearch.
+func (a *Agent) scanDayRecord(s *sqlite3.Stmt) (ConsolidationHit, error) {
+	date := s.ColumnText(1)
+	ts, _ := time.ParseInLocation(time.DateOnly, date, a.opts.Location)
+	h := ConsolidationHit{Hit: Hit{
+		Kind: "consolidation", ID: s.ColumnInt64(0), Timestamp: ts.UTC(), Text: s.ColumnText(2),
+		Importance: 0.5, BM25: s.ColumnFloat(4),
+	}, Date: date}
+	_ = json.Unmarshal(s.ColumnRawText(3), &h.SourceIDs)
+	return h, nil
 }
 
 // factHitColumns are the columns scanFactHit reads before the score.
@@ -322,6 +314,13 @@ func (a *Agent) SearchCurrentFacts(ctx context.Context, o SearchOptions) ([]Fact
 }
 
 func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error) {
+	return searchRows(ctx, a, "search facts", "facts", func(c *conn, st *searchState) (string, []any, error) {
+		return a.factSearch(ctx, c, st, o)
+	}, scanFactHit)
+}
+
+// factSearch is the SQL of factHits and its arguments.
+func (a *Agent) factSearch(ctx context.Context, c *conn, st *searchState, o SearchOptions) (string, []any, error) {
 	asOf := o.Until
 	if asOf.IsZero() {
 		asOf = time.Now()
@@ -329,12 +328,12 @@ func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error
 	sql := `SELECT ` + factHitColumns + `, `
 	var args []any
 	if len(o.Terms) > 0 {
-		counts, err := a.termCounts(ctx, "facts_fts", o.Terms)
+		counts, _, err := a.countsOn(ctx, c, st, "facts_fts", o.Terms)
 		if err != nil {
-			return nil, err
+			return "", nil, err
 		}
 		sql += scoreFn("facts_fts") + ` AS score FROM facts_fts JOIN facts f ON f.id = facts_fts.rowid WHERE facts_fts MATCH ?`
-		args = append(args, counts, matchAny(o.Terms))
+		args = append(args, joinCounts(counts), matchAny(o.Terms))
 	} else {
 		sql += `0 FROM facts f WHERE 1=1`
 	}
@@ -347,8 +346,7 @@ func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error
 	} else {
 		sql += ` ORDER BY f.confidence DESC, f.valid_from DESC LIMIT ?`
 	}
-	args = append(args, max(o.Limit, 1))
-	return readRows(ctx, a, "search facts", sql, args, scanFactHit)
+	return sql, append(args, max(o.Limit, 1)), nil
 }
 
 // scanFactHit reads a row of factHitColumns and a BM25 score.

@@ -60,3 +60,31 @@ func (c *conn) searchState(ctx context.Context) (*searchState, error) {
 	c.state = st
 	return st, nil
 }
+
+// searchRows reads on one read connection the rows of the search build
+// makes with the connection's search state, scanned by scan; none when the
+// content table is empty (nothing of it can match), and none when build
+// makes no SQL (no term left to search).
+func searchRows[T any](ctx context.Context, a *Agent, what, content string,
+	build func(c *conn, st *searchState) (string, []any, error), scan func(*sqlite3.Stmt) (T, error)) ([]T, error) {
+	var out []T
+	err := a.read(ctx, func(c *conn) error {
+		st, err := c.searchState(ctx)
+		if err != nil || st.largest[content] == 0 {
+			return err
+		}
+		sql, args, err := build(c, st)
+		if err != nil || sql == "" {
+			return err
+		}
+		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+			v, err := scan(s)
+			out = append(out, v)
+			return err
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
+}
