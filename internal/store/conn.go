@@ -153,17 +153,25 @@ func (c *conn) prepare(sql string) (*sqlite3.Stmt, error) {
 // each row; an error says it was reading what.
 func readRows[T any](ctx context.Context, a *Agent, what, sql string, args []any, scan func(*sqlite3.Stmt) (T, error)) ([]T, error) {
 	var out []T
-	err := a.read(ctx, func(c *conn) error {
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			v, err := scan(s)
-			out = append(out, v)
-			return err
-		})
+	err := a.read(ctx, func(c *conn) (err error) {
+		out, err = scanRows(ctx, c, sql, args, scan)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
+}
+
+// scanRows runs one query on c and returns what scan makes of each row.
+func scanRows[T any](ctx context.Context, c *conn, sql string, args []any, scan func(*sqlite3.Stmt) (T, error)) ([]T, error) {
+	var out []T
+	err := c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
+		v, err := scan(s)
+		out = append(out, v)
+		return err
+	})
+	return out, err
 }
 
 // writeValue is write for an fn that computes a value, such as a new id.

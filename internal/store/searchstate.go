@@ -77,11 +77,8 @@ func searchRows[T any](ctx context.Context, a *Agent, what, content string,
 		if err != nil || sql == "" {
 			return err
 		}
-		return c.query(ctx, sql, args, func(s *sqlite3.Stmt) error {
-			v, err := scan(s)
-			out = append(out, v)
-			return err
-		})
+		out, err = scanRows(ctx, c, sql, args, scan)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
