@@ -1,8 +1,6 @@
 package recall
 
 import (
-	"slices"
-
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -33,12 +31,28 @@ func (r *ranker) analysed(s string) *analysis {
 func (r *ranker) terms(s string) []string {
 	a := r.analysed(s)
 	if a.terms == nil {
-		a.terms = text.TermsOf(slices.Clone(a.words)) // it filters in place
-		if a.terms == nil {
-			a.terms = []string{}
-		}
+		a.terms = r.termsOf(a.words)
 	}
 	return a.terms
+}
+
+// termsOf is text.TermsOf of words, made without changing words (the
+// analysis keeps them) and with one set of the words seen for the whole
+// question rather than one a text; never nil.
+func (r *ranker) termsOf(words []string) []string {
+	if r.seen == nil {
+		r.seen = map[string]struct{}{}
+	}
+	clear(r.seen)
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		if _, dup := r.seen[w]; dup || !text.IsTerm(w) {
+			continue
+		}
+		r.seen[w] = struct{}{}
+		out = append(out, w)
+	}
+	return out
 }
 
 // stems is stemsOf of s.

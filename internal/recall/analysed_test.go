@@ -42,3 +42,15 @@ func TestAnalysedMatchesEachReading(t *testing.T) {
 		}
 	}
 }
+
+// TestTermsOfEachTextAlone: one ranker reads many texts with words in
+// common, and each text's terms are its own text.Terms (the set of words
+// seen, shared by the question, must start empty for every text).
+func TestTermsOfEachTextAlone(t *testing.T) {
+	r := &ranker{}
+	for _, s := range []string{"backup job finished records ok", "backup failed again, backup job retried", "the job", "job"} {
+		if d := cmp.Diff(text.Terms(s), r.terms(s), cmp.Comparer(slices.Equal[[]string])); d != "" {
+			t.Errorf("terms of %q (-want +got):\n%s", s, d)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func informative(s string) float64 {
 		if !sentenceStart && len(w) > 1 && isUpper(w[0]) && isLower(w[1]) {
 			names++
 		}
-		if strings.ContainsAny(w, "0123456789") {
+		if !nums && hasDigit(w) {
 			nums = true
 		}
 		low := strings.ToLower(w)
@@ -78,6 +78,17 @@ func informative(s string) float64 {
 // informBytes bounds the text read: a long note's opening is enough, and a
 // recall reads hundreds of candidates.
 const informBytes = 2048
+
+// hasDigit is strings.ContainsAny(w, "0123456789"), which, asked of every
+// word of every candidate, was 40% of informative's time.
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if '0' <= w[i] && w[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
 
 func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }
 func isLower(b byte) bool { return 'a' <= b && b <= 'z' }

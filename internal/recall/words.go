@@ -198,13 +198,8 @@ func feedback(hits []store.MemoryHit, termsOf func(string) []string, words, skip
 	df := map[string]int{}
 	tf := map[string]float64{}
 	for i, h := range hits {
-		terms := termsOf(h.Text)
-		seen := make(map[string]bool, len(terms))
-		for _, w := range terms {
-			if !seen[w] {
-				seen[w] = true
-				df[w]++
-			}
+		for _, w := range termsOf(h.Text) { // each once: terms are unique
+			df[w]++
 			if i < docs {
 				tf[w] += 1 / float64(i+1)
 			}
