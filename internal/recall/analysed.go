@@ -8,9 +8,9 @@ import (
 // terms, coverage its stems. A question reads the same hundred or so hit
 // texts in several stages; each is split into words once (analysed).
 type analysis struct {
-	words []string        // text.Words
-	terms []string        // text.Terms, made when first asked
-	stems map[string]bool // stemsOf, made when first asked
+	words []string // text.Words
+	terms []string // text.Terms, made when first asked
+	stems stemList // stemsOf, made when first asked
 }
 
 // analysed is the analysis of s, made on first sight and kept for this
@@ -56,10 +56,10 @@ func (r *ranker) termsOf(words []string) []string {
 }
 
 // stems is stemsOf of s.
-func (r *ranker) stems(s string) map[string]bool {
+func (r *ranker) stems(s string) stemList {
 	a := r.analysed(s)
 	if a.stems == nil {
-		a.stems = stemSet(a.words, r.stem)
+		a.stems = stemsOfWords(a.words, r.stem)
 	}
 	return a.stems
 }

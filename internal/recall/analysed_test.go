@@ -24,7 +24,7 @@ func TestAnalysedMatchesEachReading(t *testing.T) {
 		for _, termsFirst := range []bool{true, false} {
 			r := &ranker{words: []string{"pottery", "run"}}
 			var terms []string
-			var stems map[string]bool
+			var stems stemList
 			if termsFirst {
 				terms, stems = r.terms(s), r.stems(s)
 			} else {
