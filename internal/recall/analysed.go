@@ -1,8 +1,6 @@
 package recall
 
 import (
-	"slices"
-
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -10,9 +8,9 @@ import (
 // terms, coverage its stems. A question reads the same hundred or so hit
 // texts in several stages; each is split into words once (analysed).
 type analysis struct {
-	words []string        // text.Words
-	terms []string        // text.Terms, made when first asked
-	stems map[string]bool // stemsOf, made when first asked
+	words []string // text.Words
+	terms []string // text.Terms, made when first asked
+	stems stemList // stemsOf, made when first asked
 }
 
 // analysed is the analysis of s, made on first sight and kept for this
@@ -33,19 +31,35 @@ func (r *ranker) analysed(s string) *analysis {
 func (r *ranker) terms(s string) []string {
 	a := r.analysed(s)
 	if a.terms == nil {
-		a.terms = text.TermsOf(slices.Clone(a.words)) // it filters in place
-		if a.terms == nil {
-			a.terms = []string{}
-		}
+		a.terms = r.termsOf(a.words)
 	}
 	return a.terms
 }
 
+// termsOf is text.TermsOf of words, made without changing words (the
+// analysis keeps them) and with one set of the words seen for the whole
+// question rather than one a text; never nil.
+func (r *ranker) termsOf(words []string) []string {
+	if r.seen == nil {
+		r.seen = map[string]struct{}{}
+	}
+	clear(r.seen)
+	out := make([]string, 0, len(words))
+	for _, w := range words {
+		if _, dup := r.seen[w]; dup || !text.IsTerm(w) {
+			continue
+		}
+		r.seen[w] = struct{}{}
+		out = append(out, w)
+	}
+	return out
+}
+
 // stems is stemsOf of s.
-func (r *ranker) stems(s string) map[string]bool {
+func (r *ranker) stems(s string) stemList {
 	a := r.analysed(s)
 	if a.stems == nil {
-		a.stems = stemSet(a.words, r.stem)
+		a.stems = stemsOfWords(a.words, r.stem)
 	}
 	return a.stems
 }

@@ -24,7 +24,7 @@ func TestAnalysedMatchesEachReading(t *testing.T) {
 		for _, termsFirst := range []bool{true, false} {
 			r := &ranker{words: []string{"pottery", "run"}}
 			var terms []string
-			var stems map[string]bool
+			var stems stemList
 			if termsFirst {
 				terms, stems = r.terms(s), r.stems(s)
 			} else {
@@ -39,6 +39,18 @@ func TestAnalysedMatchesEachReading(t *testing.T) {
 			if got, want := r.coverage(s), coverage(r.words, s); got != want {
 				t.Errorf("coverage of %q = %v, want %v", s, got, want)
 			}
+		}
+	}
+}
+
+// TestTermsOfEachTextAlone: one ranker reads many texts with words in
+// common, and each text's terms are its own text.Terms (the set of words
+// seen, shared by the question, must start empty for every text).
+func TestTermsOfEachTextAlone(t *testing.T) {
+	r := &ranker{}
+	for _, s := range []string{"backup job finished records ok", "backup failed again, backup job retried", "the job", "job"} {
+		if d := cmp.Diff(text.Terms(s), r.terms(s), cmp.Comparer(slices.Equal[[]string])); d != "" {
+			t.Errorf("terms of %q (-want +got):\n%s", s, d)
 		}
 	}
 }

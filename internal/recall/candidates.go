@@ -251,7 +251,7 @@ func (r *ranker) countCoverage() {
 
 // candStems is the set of the stems of c's text, with the text of the
 // memories it stands for and, found by kind, the kinds it holds.
-func (r *ranker) candStems(c *cand) map[string]bool {
+func (r *ranker) candStems(c *cand) stemList {
 	if len(c.standsFor) == 0 && c.ex.ByKind <= 0 {
 		return r.stems(c.hit.Text)
 	}

@@ -30,7 +30,7 @@ func informative(s string) float64 {
 	)
 	for f := range strings.FieldsSeq(s) {
 		words++
-		w := strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+		w := trimToWord(f)
 		if w == "" {
 			sentenceStart = strings.ContainsAny(f, ".!?")
 			continue
@@ -38,7 +38,7 @@ func informative(s string) float64 {
 		if !sentenceStart && len(w) > 1 && isUpper(w[0]) && isLower(w[1]) {
 			names++
 		}
-		if strings.ContainsAny(w, "0123456789") {
+		if !nums && hasDigit(w) {
 			nums = true
 		}
 		low := strings.ToLower(w)
@@ -56,7 +56,7 @@ func informative(s string) float64 {
 			chat = true
 		}
 		prev = low
-		sentenceStart = strings.ContainsAny(f[len(f)-1:], ".!?")
+		sentenceStart = endsSentence(f[len(f)-1])
 	}
 	if when {
 		z += 0.92
@@ -78,6 +78,31 @@ func informative(s string) float64 {
 // informBytes bounds the text read: a long note's opening is enough, and a
 // recall reads hundreds of candidates.
 const informBytes = 2048
+
+// trimToWord is f without the marks around its word; most words have
+// none, and are returned without looking at each rune.
+func trimToWord(f string) string {
+	if isAlnum(f[0]) && isAlnum(f[len(f)-1]) {
+		return f
+	}
+	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' })
+}
+
+func isAlnum(b byte) bool { return isUpper(b) || isLower(b) || '0' <= b && b <= '9' }
+
+// endsSentence reports whether a word whose last byte is b ends a sentence.
+func endsSentence(b byte) bool { return b == '.' || b == '!' || b == '?' }
+
+// hasDigit is strings.ContainsAny(w, "0123456789"), which, asked of every
+// word of every candidate, was 40% of informative's time.
+func hasDigit(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if '0' <= w[i] && w[i] <= '9' {
+			return true
+		}
+	}
+	return false
+}
 
 func isUpper(b byte) bool { return 'A' <= b && b <= 'Z' }
 func isLower(b byte) bool { return 'a' <= b && b <= 'z' }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 )
 
 func TestInformative(t *testing.T) {
@@ -75,5 +76,15 @@ func BenchmarkInformative(b *testing.B) {
 				informative(c.s)
 			}
 		})
+	}
+}
+
+// TestTrimToWord: the fast path gives what trimming every mark gives.
+func TestTrimToWord(t *testing.T) {
+	marks := func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '\'' }
+	for _, f := range []string{"word", "Word.", "(word)", "'tis", "don't", "“Zoë,”", "Zoë", "élan", "x", "...", "3pm", "$12.50", "wow!!", "naïve’"} {
+		if got, want := trimToWord(f), strings.TrimFunc(f, marks); got != want {
+			t.Errorf("trimToWord(%q) = %q, want %q", f, got, want)
+		}
 	}
 }

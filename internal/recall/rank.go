@@ -156,6 +156,7 @@ type ranker struct {
 	staleRead          bool
 	analyses           map[string]*analysis // each text's words, read once (analysed)
 	stemmed            map[string]string    // each word's stem, made once (ranker.stem)
+	seen               map[string]struct{}  // termsOf's, cleared for each text
 }
 
 const noMatch = "nothing stored matches the question well enough"

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -141,33 +142,42 @@ func coverageDefined(words []string, s string, defs map[string][]string) float64
 	return heldShare(words, stemsOf(s), defs)
 }
 
-// stemsOf is the set of the stems of s's words: what heldShare reads, made
-// once for a text scored several ways.
-func stemsOf(s string) map[string]bool { return stemSet(text.Words(s), stem) }
+// stemsOf is the stems of s's words: what heldShare reads, made once for a
+// text scored several ways.
+func stemsOf(s string) stemList { return stemsOfWords(text.Words(s), stem) }
 
-// stemSet is the set of the stems of words; stemOf is stem, or what a
-// ranker remembers of it (ranker.stem).
-func stemSet(words []string, stemOf func(string) string) map[string]bool {
-	have := make(map[string]bool, len(words))
-	for _, w := range words {
-		have[stemOf(w)] = true
+// stemList is the stems of a text's words, in the text's order. heldShare
+// asks them only whether they hold the question's few words, so a list
+// serves as well as a set and costs one allocation a text instead of a
+// map's several (a question reads hundreds of texts).
+type stemList []string
+
+// has reports whether st is one of s.
+func (s stemList) has(st string) bool { return slices.Contains(s, st) }
+
+// stemsOfWords is the stems of words; stemOf is stem, or what a ranker
+// remembers of it (ranker.stem).
+func stemsOfWords(words []string, stemOf func(string) string) stemList {
+	have := make(stemList, len(words))
+	for i, w := range words {
+		have[i] = stemOf(w)
 	}
 	return have
 }
 
 // heldShare is coverageDefined of the text whose stems are have.
-func heldShare(words []string, have map[string]bool, defs map[string][]string) float64 {
+func heldShare(words []string, have stemList, defs map[string][]string) float64 {
 	if len(words) == 0 {
 		return 0
 	}
 	n := 0.0
 	for _, w := range words {
-		if have[stem(w)] {
+		if have.has(stem(w)) {
 			n++
 			continue
 		}
 		for _, d := range defs[w] {
-			if have[stem(d)] {
+			if have.has(stem(d)) {
 				n += definitionCredit
 				break
 			}
@@ -198,13 +208,8 @@ func feedback(hits []store.MemoryHit, termsOf func(string) []string, words, skip
 	df := map[string]int{}
 	tf := map[string]float64{}
 	for i, h := range hits {
-		terms := termsOf(h.Text)
-		seen := make(map[string]bool, len(terms))
-		for _, w := range terms {
-			if !seen[w] {
-				seen[w] = true
-				df[w]++
-			}
+		for _, w := range termsOf(h.Text) { // each once: terms are unique
+			df[w]++
 			if i < docs {
 				tf[w] += 1 / float64(i+1)
 			}

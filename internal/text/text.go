@@ -21,6 +21,12 @@ import (
 func Words(s string) []string {
 	var words []string
 	for w, rest := NextWord(s); w != ""; w, rest = NextWord(rest) {
+		if words == nil {
+			// Sized once, by the spaces: recall splits hundreds of texts
+			// a question, and growing each slice was most of what it
+			// allocated for them.
+			words = make([]string, 0, strings.Count(rest, " ")+1)
+		}
 		words = append(words, strings.ToLower(w))
 	}
 	return words
@@ -72,10 +78,12 @@ func Terms(s string) []string { return TermsOf(Words(s)) }
 // TermsOf is Terms of the text Words split into words; it reuses words'
 // array.
 func TermsOf(words []string) []string {
-	return Unique(slices.DeleteFunc(words, func(w string) bool {
-		return IsStopword(w) || utf8.RuneCountInString(w) < 2
-	}))
+	return Unique(slices.DeleteFunc(words, func(w string) bool { return !IsTerm(w) }))
 }
+
+// IsTerm reports whether the lowercased word w is one Terms keeps: not a
+// stop word, and at least two letters long.
+func IsTerm(w string) bool { return !IsStopword(w) && utf8.RuneCountInString(w) >= 2 }
 
 // Unique drops the repeats from words, keeping each in the order first seen,
 // nil when none is left; it reuses words' array.

@@ -108,6 +108,14 @@ func TestTerms(t *testing.T) {
 	}
 }
 
+func TestIsTerm(t *testing.T) {
+	for w, want := range map[string]bool{"alice": true, "x2": true, "zoë": true, "the": false, "what": false, "a": false, "q": false, "é": false} {
+		if got := IsTerm(w); got != want {
+			t.Errorf("IsTerm(%q) = %v, want %v", w, got, want)
+		}
+	}
+}
+
 func TestEstimateTokens(t *testing.T) {
 	tests := []struct {
 		in   string
