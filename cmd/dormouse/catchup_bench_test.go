@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -45,6 +46,7 @@ func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 		idle := singlePosts(b, d, func() bool { n--; return n >= 0 })
 		rise := vmRSS(b, d.cmd.Process.Pid) - rss
 		stopB(b, d)
+		keepDaemonLog(b, d)
 		if len(busy) < 20 {
 			b.Fatalf("the catch-up ended after %d POSTs: too few to measure", len(busy))
 		}
@@ -57,6 +59,20 @@ func BenchmarkSinglePostDuringCatchUp(b *testing.B) {
 		b.ReportMetric(catchUp.Seconds(), "catch-up-s")
 		b.ReportMetric(float64(rss)/(1<<20), "rss-start-MiB")
 		b.ReportMetric(float64(rise)/(1<<20), "rss-rise-MiB")
+	}
+}
+
+// keepDaemonLog writes the daemon's log to the file BENCH_DAEMON_LOG names,
+// if set: what ran during the catch-up and after it (with
+// BENCH_DAEMON_ENV=GODEBUG=gctrace=1, its garbage collections too).
+func keepDaemonLog(b *testing.B, d *daemonProc) {
+	b.Helper()
+	path := os.Getenv("BENCH_DAEMON_LOG")
+	if path == "" {
+		return
+	}
+	if err := os.WriteFile(path, []byte(d.stderr.String()), 0o600); err != nil {
+		b.Fatalf("keep the daemon's log: %v", err)
 	}
 }
 
