@@ -139,12 +139,13 @@ func post(b *testing.B, addr, agent string, contents []string) {
 	}
 }
 
-func startDaemonB(b *testing.B, data, notify string) *daemonProc {
+func startDaemonB(b *testing.B, data, notify string, settings ...string) *daemonProc {
 	b.Helper()
 	// BENCH_DAEMON_ENV passes settings to the daemon under test (the test
 	// environment's own DORMOUSE_* are kept out), e.g.
-	// BENCH_DAEMON_ENV=DORMOUSE_STORAGE_CACHE_SIZE_KIB=1024.
-	env := strings.Fields(os.Getenv("BENCH_DAEMON_ENV"))
+	// BENCH_DAEMON_ENV=DORMOUSE_STORAGE_CACHE_SIZE_KIB=1024; they come after
+	// the benchmark's own settings, so they win.
+	env := append(append([]string{}, settings...), strings.Fields(os.Getenv("BENCH_DAEMON_ENV"))...)
 	if notify != "" {
 		env = append(env, "NOTIFY_SOCKET="+notify)
 	}

@@ -23,8 +23,14 @@ const backgroundNice = 10
 // good instead: Go never ends it);
 // the writes fn queues run on the store's writer at the usual priority,
 // so the write lock is never held by a thread that waits for the CPU.
-// Where the priority cannot be lowered, fn runs at the usual one.
+// Where the priority cannot be lowered, fn runs at the usual one. It
+// waits for its turn first (backgroundTurn).
 func inBackground(log *slog.Logger, fn func()) {
+	if !backgroundTurn.TryLock() {
+		log.Debug("waiting for the background consolidation running to end")
+		backgroundTurn.Lock()
+	}
+	defer backgroundTurn.Unlock()
 	defer extraP()()
 	done := make(chan struct{})
 	go func() {
@@ -37,6 +43,13 @@ func inBackground(log *slog.Logger, fn func()) {
 	}()
 	<-done
 }
+
+// backgroundTurn lets one background job run at a time. A catch-up that
+// gives way to capture lasts minutes beside busy capture, long enough for
+// the backlog trigger to rebuild today meanwhile: the two would meet on
+// the agent, and the catch-up, told ErrBusy, would leave the agent's
+// other past days for the next night.
+var backgroundTurn sync.Mutex
 
 // background counts the background jobs running and remembers the
 // GOMAXPROCS they found.

@@ -48,13 +48,19 @@ func (e *Engine) catchUp(ctx context.Context, agents []string) {
 }
 
 // catchUpAgent consolidates agent's past days, as RunAll does, resting
-// after each day as long as its CPU took (pace).
+// after each day as long as its CPU took (pace), and giving way to capture
+// before each day and after the last, before the retention
+// (giveWayToCapture).
 func (e *Engine) catchUpAgent(ctx context.Context, agent string) ([]store.Run, error) {
 	plan, err := e.pending(ctx, agent, "", false)
-	if err != nil {
+	if err != nil || len(plan) == 0 {
 		return nil, err
 	}
-	return e.runDays(ctx, agent, plan, pace)
+	e.giveWayToCapture(ctx)
+	return e.runDays(ctx, agent, plan, func(ctx context.Context, cpu time.Duration) {
+		pace(ctx, cpu)
+		e.giveWayToCapture(ctx)
+	})
 }
 
 // pace waits for cpu, or until ctx ends. Background work rests as long as
@@ -158,6 +164,7 @@ func (b *Backlog) check(ctx context.Context, agent string) {
 		return
 	}
 	log.Info("backlog over threshold: rebuilding today's record", "backlog", backlog, "threshold", b.Threshold)
+	b.Engine.giveWayToCapture(ctx)
 	inBackground(log, func() {
 		if _, err := b.Engine.Run(ctx, agent, today); err != nil && !errors.Is(err, ErrBusy) && ctx.Err() == nil {
 			log.Warn("early consolidation", "err", err)

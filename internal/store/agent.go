@@ -191,6 +191,14 @@ func (a *Agent) checkpointLoop() {
 // again (SQLite's own auto-checkpoint point, ~4 MiB of 4 KiB pages).
 const walRestartFrames = 1000
 
+// walSizeLimit is SQLite's journal_size_limit: the size the WAL file is cut
+// back to when it is written from its start again after a checkpoint. A
+// catch-up's WAL peaks at ~39 MB, and SQLite would otherwise keep the file
+// that large on disk for good (it reuses the file rather than shrink it).
+// It is twice what walRestartFrames frames of 4 KiB pages take, so a WAL the
+// checkpointer keeps in bounds is not cut and grown again at each restart.
+const walSizeLimit = 8 << 20
+
 // checkpoint copies the WAL back into the database. PASSIVE never waits,
 // but it stops at the oldest snapshot a reader holds, and the writer only
 // writes the WAL from its start again once all of it is copied: with reads

@@ -76,7 +76,8 @@ PRAGMA synchronous = %s;
 PRAGMA foreign_keys = ON;
 PRAGMA cache_size = -%d;
 PRAGMA temp_store = MEMORY;
-PRAGMA wal_autocheckpoint = 0;`, o.Synchronous, o.CacheSizeKiB)
+PRAGMA wal_autocheckpoint = 0;
+PRAGMA journal_size_limit = %d;`, o.Synchronous, o.CacheSizeKiB, walSizeLimit)
 	if o.MaxPageCount > 0 {
 		pragmas += fmt.Sprintf("\nPRAGMA max_page_count = %d;", o.MaxPageCount)
 	}

@@ -86,6 +86,7 @@ func (a *Agent) Insert(ctx context.Context, mems []Memory) ([]Inserted, error) {
 	if err != nil {
 		return nil, err
 	}
+	a.opts.captured.mark()
 	a.profileAtCapture(ctx, mems, out)
 	return out, nil
 }
@@ -166,6 +167,7 @@ func (a *Agent) InsertChunks(ctx context.Context, chunks <-chan []Memory) ([]Ins
 	if err != nil {
 		return nil, err
 	}
+	a.opts.captured.mark()
 	a.putCaptureProfile(ctx, important)
 	return out, nil
 }

@@ -62,8 +62,9 @@ type Options struct {
 	// measures how long it has waited; nil is time.Now. Tests set it.
 	Now func() time.Time
 
-	exclusive bool      // EXCLUSIVE locking mode: see openReadOnly
-	sizes     *docSizes // the agent's kept row sizes, shared by its connections (docsize.go)
+	exclusive bool          // EXCLUSIVE locking mode: see openReadOnly
+	sizes     *docSizes     // the agent's kept row sizes, shared by its connections (docsize.go)
+	captured  *captureClock // the Store's, shared by its agents (LastCapture)
 }
 
 // exclusiveMode is o for a connection in EXCLUSIVE locking mode.
@@ -166,6 +167,7 @@ func ValidateAgentName(name string) error {
 // Open prepares the data directory (0700) and starts the idle-agent janitor.
 func Open(ctx context.Context, o Options) (*Store, error) {
 	o.fill()
+	o.captured = new(captureClock)
 	if o.Dir == "" {
 		return nil, errors.New("open store: no data directory")
 	}
