@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -84,4 +85,20 @@ func (r *ranker) stem(w string) string {
 	st := stem(w)
 	r.stemmed[w] = st
 	return st
+}
+
+// kindsOf is kinds.Of of s, made once a question: the kinds search reads
+// it of its first hits and coverage again of the same candidates, and on
+// dense text, where a question word is a kind of words most memories hold
+// ("report": summary), those are the dearest questions.
+func (r *ranker) kindsOf(s string) string {
+	if k, ok := r.kinds[s]; ok {
+		return k
+	}
+	if r.kinds == nil {
+		r.kinds = map[string]string{}
+	}
+	k := kinds.Of(s)
+	r.kinds[s] = k
+	return k
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -51,6 +52,20 @@ func TestTermsOfEachTextAlone(t *testing.T) {
 	for _, s := range []string{"backup job finished records ok", "backup failed again, backup job retried", "the job", "job"} {
 		if d := cmp.Diff(text.Terms(s), r.terms(s), cmp.Comparer(slices.Equal[[]string])); d != "" {
 			t.Errorf("terms of %q (-want +got):\n%s", s, d)
+		}
+	}
+}
+
+// TestKindsOfIsKindsOf: what a ranker remembers of a text's kinds is
+// kinds.Of of that text, asked first or again, among other texts.
+func TestKindsOfIsKindsOf(t *testing.T) {
+	r := &ranker{}
+	texts := []string{"we drove to Chicago", "I am allergic to penicillin", "the weekly report was sent", ""}
+	for range 2 {
+		for _, s := range texts {
+			if got, want := r.kindsOf(s), kinds.Of(s); got != want {
+				t.Errorf("kindsOf(%q) = %q, want %q", s, got, want)
+			}
 		}
 	}
 }

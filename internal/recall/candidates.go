@@ -195,7 +195,7 @@ func (r *ranker) searchKinds(ctx context.Context, kw []string) error {
 			break // the gap check reads no further, and kinds.Of costs
 		}
 		// What the gap check reads: the text with the kinds it holds.
-		h.Text += " " + kinds.Of(h.Text)
+		h.Text += " " + r.kindsOf(h.Text)
 		r.kindHits = append(r.kindHits, h)
 	}
 	r.take(kh, func(c *cand, rel float64) { c.ex.ByKind = max(c.ex.ByKind, rel) })
@@ -260,7 +260,7 @@ func (r *ranker) candStems(c *cand) stemList {
 		txt += " " + old
 	}
 	if c.ex.ByKind > 0 {
-		txt += " " + kinds.Of(txt)
+		txt += " " + r.kindsOf(txt)
 	}
 	return r.stems(txt)
 }

@@ -157,6 +157,7 @@ type ranker struct {
 	analyses           map[string]*analysis // each text's words, read once (analysed)
 	stemmed            map[string]string    // each word's stem, made once (ranker.stem)
 	seen               map[string]struct{}  // termsOf's, cleared for each text
+	kinds              map[string]string    // each text's kinds.Of, made once (ranker.kindsOf)
 }
 
 const noMatch = "nothing stored matches the question well enough"
