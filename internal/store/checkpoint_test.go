@@ -60,15 +60,7 @@ func TestCheckpointRestartsTheWALPastAReader(t *testing.T) {
 func TestRestartGivesUpOnALongRead(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wal.db")
 	o := withDefaults(Options{})
-	open := func() *conn {
-		c, err := openConn(t.Context(), path, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.close() })
-		return c
-	}
-	w, r, k := open(), open(), open()
+	w, r, k := testConn(t, path, o), testConn(t, path, o), testConn(t, path, o)
 	for _, sql := range []string{"CREATE TABLE t(x)", "INSERT INTO t VALUES (1)"} {
 		if err := w.exec(sql); err != nil {
 			t.Fatal(err)
@@ -86,4 +78,16 @@ func TestRestartGivesUpOnALongRead(t *testing.T) {
 		t.Fatalf("restart past a running read = %v, %v after %v; want it to give up well before the %v busy timeout",
 			restarted, err, took, o.BusyTimeout)
 	}
+}
+
+// testConn opens a connection to the database at path for the rest of the
+// test.
+func testConn(t *testing.T, path string, o Options) *conn {
+	t.Helper()
+	c, err := openConn(t.Context(), path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.close() })
+	return c
 }

@@ -13,15 +13,7 @@ import (
 func TestTheWALShrinksAfterAPeak(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "wal.db")
 	o := withDefaults(Options{})
-	open := func() *conn {
-		c, err := openConn(t.Context(), path, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.close() })
-		return c
-	}
-	w, k := open(), open()
+	w, k := testConn(t, path, o), testConn(t, path, o)
 	walSize := func() int64 {
 		t.Helper()
 		fi, err := os.Stat(path + "-wal")
