@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -99,29 +97,10 @@ func idlePosts(b *testing.B, data string, n int) []time.Duration {
 	return singlePosts(b, d, func() bool { n--; return n >= 0 })
 }
 
-// copyDataDir copies a stopped daemon's data dir, keeping its files' and
-// directories' modes (the daemon checks them).
+// copyDataDir copies a stopped daemon's data dir.
 func copyDataDir(b *testing.B, from, to string) {
 	b.Helper()
-	err := filepath.WalkDir(from, func(path string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		info, err := e.Info()
-		if err != nil {
-			return err
-		}
-		if e.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), info.Mode().Perm())
-		}
-		body, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), body, info.Mode().Perm())
-	})
-	if err != nil {
+	if err := os.CopyFS(to, os.DirFS(from)); err != nil {
 		b.Fatalf("copy the data dir: %v", err)
 	}
 }
