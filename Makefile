@@ -72,6 +72,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecodeMemories$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/server/
 	$(GO) test -run='^$$' -fuzz='^FuzzValidateAgentName$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/store/
 	$(GO) test -run='^$$' -fuzz='^FuzzParseImport$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/store/
+	$(GO) test -run='^$$' -fuzz='^FuzzVarints$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/store/
 	$(GO) test -run='^$$' -fuzz='^FuzzExtract$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/capture/
 	$(GO) test -run='^$$' -fuzz='^FuzzWords$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/text/
 	$(GO) test -run='^$$' -fuzz='^FuzzLoadYAML$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/config/

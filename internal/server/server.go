@@ -193,7 +193,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if limit := s.bodyLimit(r); limit > 0 {
 			r.Body = http.MaxBytesReader(rec, r.Body, limit)
 		}
-		s.mux.ServeHTTP(rec, r)
+		s.serveRecovering(rec, r)
 		route = r.Pattern // set by the mux: bounded label values, never raw paths
 		if route == "" {
 			route = "unmatched" // e.g. a 405 for a known path
@@ -211,15 +211,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 type statusRecorder struct {
 	http.ResponseWriter
 	status    int
+	wrote     bool // a header or body was sent
 	encodeErr error
 }
 
 func (r *statusRecorder) encodeFailed(err error) { r.encodeErr = err }
 
 func (r *statusRecorder) WriteHeader(code int) {
-	r.status = code
+	r.status, r.wrote = code, true
 	r.ResponseWriter.WriteHeader(code)
 }
+
+func (r *statusRecorder) Write(b []byte) (int, error) {
+	r.wrote = true
+	return r.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection's writer.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 
 type agentFunc func(w http.ResponseWriter, r *http.Request, a *store.Agent)
 

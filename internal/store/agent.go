@@ -414,8 +414,23 @@ func (a *Agent) commit(batch []*writeReq) {
 	}
 }
 
-// runTx runs reqs in one IMMEDIATE transaction: all commit or none.
-func (a *Agent) runTx(reqs []*writeReq) error {
+// runTx runs reqs in one IMMEDIATE transaction: all commit or none. A
+// panic closes the writer's connection, which rolls the transaction back
+// (ErrPanic); the next write opens another.
+func (a *Agent) runTx(reqs []*writeReq) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			c := a.wconn
+			a.wconn = nil
+			a.writerOpen.Store(false)
+			err = a.recovered(p, c)
+		}
+	}()
+	return a.runTxOn(reqs)
+}
+
+// runTxOn is runTx on the writer's connection, opened when needed.
+func (a *Agent) runTxOn(reqs []*writeReq) error {
 	if err := a.reopenForWrites(); err != nil {
 		return err
 	}
@@ -487,11 +502,18 @@ func (a *Agent) reopenForWrites() error {
 // read borrows a read connection for fn. Read connections are opened on
 // demand up to Options.ReadConns, reused, and closed once idle for
 // Options.ConnIdleClose (closeIdleConns).
-func (a *Agent) read(ctx context.Context, fn func(c *conn) error) error {
+// A panic in fn closes the connection and frees its slot (ErrPanic).
+func (a *Agent) read(ctx context.Context, fn func(c *conn) error) (err error) {
 	c, err := a.readers.get(ctx)
 	if err != nil {
 		return err
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = a.recovered(p, c)
+			a.readers.release(1)
+		}
+	}()
 	err = fn(c)
 	a.readers.put(c)
 	return a.classify(err)

@@ -34,15 +34,17 @@ type bm25Query struct {
 	idf   []float64
 	avgdl float64
 	freq  []float64
+	table string
+	sh    shadow
 	sizes *rowSizes // the table's kept row sizes, nil when none are kept
 }
 
-// registerBM25 gives db dormouse_bm25, which keeps the sizes it reads of
+// registerBM25 gives c dormouse_bm25, which keeps the sizes it reads of
 // memories in sizes (nil: none kept).
-func registerBM25(db *sqlite3.Conn, sizes *docSizes) error {
-	return fts5.RegisterCustom(db, func(api *fts5.API) error {
+func registerBM25(c *conn, sizes *docSizes) error {
+	return fts5.RegisterCustom(c.db, func(api *fts5.API) error {
 		return api.CreateFunction("dormouse_bm25", func(fts fts5.Context, ctx sqlite3.Context, arg ...sqlite3.Value) {
-			givenBM25(sizes, fts, ctx, arg)
+			givenBM25(shadowOf(c), sizes, fts, ctx, arg)
 		})
 	})
 }
@@ -50,11 +52,22 @@ func registerBM25(db *sqlite3.Conn, sizes *docSizes) error {
 // givenBM25 is FTS5's bm25() (each column weighs 1) with the phrases'
 // document counts given in arg[0], in the order of the MATCH's phrases,
 // and the table's name in arg[1].
-func givenBM25(sizes *docSizes, fts fts5.Context, ctx sqlite3.Context, arg []sqlite3.Value) {
+//
+// It calls only those fts5.Context methods that leave the wasm stack as
+// they found it (PhraseCount, PhraseIter, RowID, the auxdata): RowCount,
+// ColumnTotalSize, ColumnSize, InstCount and Inst (ncruces/go-sqlite3
+// v0.37.0) take their result slot off SQLite's stack unaligned, and the
+// C they call assumes a 16-byte-aligned stack: ColumnSize's first read of
+// a row size prepares a statement whose parser state is then only partly
+// zeroed, and SQLite calls a stale cleanup pointer (issue 26; reproduced
+// by TestRankedSearchAfterAWriteBurst, reduced in
+// TestUnalignedStackCorruptsAPrepare). What those methods read, the
+// table's totals and a row's size, shadow reads from FTS5's own tables.
+func givenBM25(sh shadow, sizes *docSizes, fts fts5.Context, ctx sqlite3.Context, arg []sqlite3.Value) {
 	q, _ := fts.GetAuxdata(false).(*bm25Query)
 	if q == nil {
 		var err error
-		if q, err = newBM25Query(fts, arg, sizes); err == nil {
+		if q, err = newBM25Query(sh, fts, arg, sizes); err == nil {
 			err = fts.SetAuxdata(q)
 		}
 		if err != nil {
@@ -72,7 +85,7 @@ func givenBM25(sizes *docSizes, fts fts5.Context, ctx sqlite3.Context, arg []sql
 
 // newBM25Query weighs the query's phrases as bm25() does, from the counts
 // given rather than counted.
-func newBM25Query(fts fts5.Context, arg []sqlite3.Value, sizes *docSizes) (*bm25Query, error) {
+func newBM25Query(sh shadow, fts fts5.Context, arg []sqlite3.Value, sizes *docSizes) (*bm25Query, error) {
 	if len(arg) != 2 {
 		return nil, fmt.Errorf("want the document counts and the table, got %d arguments", len(arg))
 	}
@@ -80,16 +93,13 @@ func newBM25Query(fts fts5.Context, arg []sqlite3.Value, sizes *docSizes) (*bm25
 	if n := fts.PhraseCount(); n != len(counts) {
 		return nil, fmt.Errorf("%d document counts for %d phrases", len(counts), n)
 	}
-	rows, err := fts.RowCount()
-	if err != nil {
-		return nil, err
-	}
-	tokens, err := fts.ColumnTotalSize(-1)
+	table := arg[1].Text()
+	rows, tokens, err := sh.totals(table)
 	if err != nil {
 		return nil, err
 	}
 	q := &bm25Query{avgdl: float64(tokens) / float64(rows), idf: make([]float64, len(counts)), freq: make([]float64, len(counts)),
-		sizes: sizes.of(arg[1].Text())}
+		table: table, sh: sh, sizes: sizes.of(table)}
 	for i, c := range counts {
 		hits, err := strconv.ParseInt(c, 10, 64)
 		if err != nil {
@@ -105,19 +115,10 @@ func newBM25Query(fts fts5.Context, arg []sqlite3.Value, sizes *docSizes) (*bm25
 
 // score is the current row's BM25 (positive: higher is better).
 func (q *bm25Query) score(fts fts5.Context) (float64, error) {
-	clear(q.freq)
-	n, err := fts.InstCount()
-	if err != nil {
+	if err := q.phraseCounts(fts); err != nil {
 		return 0, err
 	}
-	for i := range n {
-		phrase, _, _, err := fts.Inst(i)
-		if err != nil {
-			return 0, err
-		}
-		q.freq[phrase]++
-	}
-	size, err := q.sizes.size(fts)
+	size, err := q.sizes.size(fts.RowID(), q.rowSize)
 	if err != nil {
 		return 0, err
 	}
@@ -127,6 +128,24 @@ func (q *bm25Query) score(fts fts5.Context) (float64, error) {
 	}
 	return score, nil
 }
+
+// phraseCounts sets q.freq to how often the current row holds each phrase.
+func (q *bm25Query) phraseCounts(fts fts5.Context) error {
+	for i := range q.freq {
+		hits, err := fts.PhraseIter(i)
+		if err != nil {
+			return err
+		}
+		q.freq[i] = 0
+		for range hits {
+			q.freq[i]++
+		}
+	}
+	return nil
+}
+
+// rowSize is row's size in tokens, as FTS5 keeps it.
+func (q *bm25Query) rowSize(row int64) (int, error) { return q.sh.rowSize(q.table, row) }
 
 // docCounts are an agent's document counts of the terms it was searched
 // for, by full-text table. A count is kept until the table's content has

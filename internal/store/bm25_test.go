@@ -125,3 +125,94 @@ func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (s
 	})
 	return joinCounts(counts), err
 }
+
+// The facts' table (two columns) and the kinds index (contentless, whose
+// docsize rows carry an origin too) score as bm25() does: dormouse_bm25
+// reads their totals and row sizes from FTS5's shadow tables.
+func TestGivenBM25IsFTS5sBM25OnFactsAndKinds(t *testing.T) {
+	st := openTest(t, Options{Location: time.UTC, Kinds: func(s string) string { return s }})
+	a, err := st.Acquire(t.Context(), "main", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Release(a) })
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	words := strings.Fields("kettle boiler radiator boiler valve kettle pump")
+	var mems []Memory
+	for i := range 40 {
+		content := strings.Join(words[:1+i%len(words)], " ") + " " + words[i%3]
+		mems = append(mems, Memory{Content: content, Timestamp: t0.Add(time.Duration(i) * time.Minute), ContentHash: fmt.Sprint(i)})
+		if i%4 == 0 {
+			f := Fact{Entity: words[i%len(words)], Attribute: "state", Value: fmt.Sprint(i), Content: content, Confidence: 0.8}
+			if _, err := a.AddFact(t.Context(), f); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	for _, terms := range [][]string{{"boiler"}, {"kettle", "pump", "volcano"}} {
+		for _, table := range []string{"facts_fts", "memory_kinds"} {
+			if scoreBesideBM25(t, a, table, terms) == 0 {
+				t.Errorf("%s %v: no rows matched", table, terms)
+			}
+		}
+	}
+}
+
+// varints reads what FTS5 writes: SQLite's varints, 1 to 9 bytes.
+func TestVarints(t *testing.T) {
+	for _, v := range []uint64{0, 1, 127, 128, 16383, 16384, 1 << 32, 1<<56 - 1, 1 << 56, 1<<64 - 1} {
+		got, err := varints(putVarint(nil, v))
+		if err != nil || len(got) != 1 || uint64(got[0]) != v {
+			t.Errorf("%d: got %v, %v", v, got, err)
+		}
+	}
+	if _, err := varints([]byte{0x81}); err == nil {
+		t.Error("a truncated varint was read")
+	}
+}
+
+// FuzzVarints: a shadow table's blob from a damaged file is an error or
+// numbers, never a panic, and what putVarint writes reads back.
+func FuzzVarints(f *testing.F) {
+	f.Add([]byte{0x30, 0xa6, 0x05}, uint64(300))
+	f.Fuzz(func(t *testing.T, b []byte, v uint64) {
+		_, _ = varints(b)
+		got, err := varints(putVarint(nil, v))
+		if err != nil || len(got) != 1 || uint64(got[0]) != v {
+			t.Fatalf("%d: got %v, %v", v, got, err)
+		}
+	})
+}
+
+// putVarint appends v as SQLite writes a varint (sqlite3PutVarint).
+func putVarint(b []byte, v uint64) []byte {
+	if v > 1<<56-1 {
+		var out [9]byte
+		out[8] = byte(v)
+		v >>= 8
+		for i := 7; i >= 0; i-- {
+			out[i] = byte(v&0x7f) | 0x80
+			v >>= 7
+		}
+		return append(b, out[:]...)
+	}
+	var rev []byte
+	for {
+		rev = append(rev, byte(v&0x7f))
+		v >>= 7
+		if v == 0 {
+			break
+		}
+	}
+	for i := len(rev) - 1; i >= 0; i-- {
+		c := rev[i]
+		if i > 0 {
+			c |= 0x80
+		}
+		b = append(b, c)
+	}
+	return b
+}

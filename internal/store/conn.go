@@ -54,7 +54,7 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 			return nil, fmt.Errorf("set locking mode: %w", err)
 		}
 	}
-	if err := registerExtensions(db, c.kinds, c.sizes); err != nil {
+	if err := registerExtensions(c, c.kinds, c.sizes); err != nil {
 		c.close()
 		return nil, err
 	}
@@ -97,12 +97,13 @@ func kindsOrNone(kindsOf func(string) string) func(string) string {
 	return kindsOf
 }
 
-// registerExtensions gives db what the schema uses: FTS5 with
+// registerExtensions gives c what the schema uses: FTS5 with
 // dormouse_bm25, and the kinds function.
 // kindsOf is the kinds index's SQL function (Options.Kinds); nil indexes none.
 // sizes keeps the row sizes dormouse_bm25 reads; nil keeps none.
-func registerExtensions(db *sqlite3.Conn, kindsOf func(string) string, sizes *docSizes) error {
-	if err := registerBM25(db, sizes); err != nil { // bm25.go
+func registerExtensions(c *conn, kindsOf func(string) string, sizes *docSizes) error {
+	db := c.db
+	if err := registerBM25(c, sizes); err != nil { // bm25.go
 		return fmt.Errorf("register fts5: %w", err)
 	}
 	kindsOf = kindsOrNone(kindsOf)

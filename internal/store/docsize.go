@@ -3,8 +3,6 @@ package store
 import (
 	"math"
 	"sync"
-
-	"github.com/ncruces/go-sqlite3/ext/fts5"
 )
 
 // A row's size (its tokens), which BM25 weighs, is a B-tree seek in FTS5's
@@ -63,16 +61,15 @@ func (d *docSizes) changed(id int64) {
 	d.kinds.mark(id, sizeChanged)
 }
 
-// size is the current row's size in tokens, kept or read.
-func (r *rowSizes) size(fts fts5.Context) (int, error) {
+// size is row's size in tokens, kept or read.
+func (r *rowSizes) size(row int64, read func(row int64) (int, error)) (int, error) {
 	if r == nil {
-		return fts.ColumnSize(-1)
+		return read(row)
 	}
-	row := fts.RowID()
 	if n, ok := r.kept(row); ok {
 		return n, nil
 	}
-	n, err := fts.ColumnSize(-1)
+	n, err := read(row)
 	if err == nil && n < sizeChanged-1 {
 		r.keep(row, n)
 	}

@@ -126,7 +126,7 @@ var schemaTables = sync.OnceValues(func() ([]*exportTable, error) {
 	}
 	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
 	defer c.close()
-	if err := registerExtensions(db, nil, nil); err != nil { // the schema only: no rows to index
+	if err := registerExtensions(c, nil, nil); err != nil { // the schema only: no rows to index
 		return nil, err
 	}
 	if err := migrate(ctx, c, len(migrations)); err != nil {
