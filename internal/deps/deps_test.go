@@ -63,7 +63,7 @@ var mayImport = map[string][]string{
 		"internal/wordnet"},
 	"internal/answer": {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
 	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},
-	"internal/locomo": {"internal/capture", "internal/consolidate", "internal/kinds", "internal/recall", "internal/store"},
+	"internal/locomo": {"internal/capture", "internal/consolidate", "internal/recall", "internal/store"},
 
 	// Serving: the API's wire types come from the public client package.
 	// The gate is what the API and the page check and answer alike.
