@@ -62,7 +62,7 @@ var mayImport = map[string][]string{
 	"internal/recall": {"client", "internal/capture", "internal/kinds", "internal/store", "internal/text", "internal/when",
 		"internal/wordnet"},
 	"internal/answer": {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
-	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},
+	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/store"},
 	"internal/locomo": {"internal/capture", "internal/consolidate", "internal/recall", "internal/store"},
 
 	// Serving: the API's wire types come from the public client package.
