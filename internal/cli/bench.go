@@ -29,8 +29,8 @@ func runBenchLocomo(ctx context.Context, env Env, args []string) error {
 	data := fs.String("data", "", "the LoCoMo file (locomo10.json); required")
 	samples := fs.String("samples", "all", "samples to run: a range such as 0-4 (development) or 5-9 (held out), a list, or all")
 	kflag := fs.String("k", "5,10,25,50", "recall@k cut-offs, in turns")
-	configPath := fs.String("config", "", "configuration file whose recall settings are used (default: built-in defaults and "+
-		"the usual configuration file if it exists)")
+	configPath := fs.String("config", "", "configuration file whose storage, capture, consolidation and recall settings are "+
+		"used, offline (default: built-in defaults and the usual configuration file if it exists)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	questions := fs.String("questions", "", "also write each question's outcome to this file, a JSON line each "+
 		"(where each evidence turn ranked, recall at each k, the returned turns)")
@@ -60,8 +60,14 @@ func runBenchLocomo(ctx context.Context, env Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	eng := daemon.RecallEngine(cfg)
-	opts := locomo.Options{Samples: idx, Ks: ks, Engine: eng, Logger: newLogger(env.Stderr, "warn")}
+	log := newLogger(env.Stderr, "warn")
+	svc, err := daemon.OpenBench(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	eng := svc.Recall
+	opts := locomo.Options{Samples: idx, Ks: ks, Store: svc.Store, Consolidate: svc.Consolidate, Engine: eng, Logger: log}
 	var qf *os.File
 	var qerr error
 	if *questions != "" {

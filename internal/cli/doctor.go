@@ -38,6 +38,7 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 		lc := daemon.LLMConfig(cfg, env.Environ, log)
 		checks = append(checks, doctor.Run(ctx, doctor.Options{
 			Config:         cfg,
+			Store:          daemon.StoreOptions(cfg, log),
 			Environ:        env.Environ,
 			Euid:           env.Euid,
 			WatchedFolders: watch,

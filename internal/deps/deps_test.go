@@ -62,19 +62,22 @@ var mayImport = map[string][]string{
 	"internal/recall": {"client", "internal/capture", "internal/kinds", "internal/store", "internal/text", "internal/when",
 		"internal/wordnet"},
 	"internal/answer": {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
-	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/kinds", "internal/store"},
-	"internal/locomo": {"internal/capture", "internal/consolidate", "internal/kinds", "internal/recall", "internal/store"},
+	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/store"},
+	"internal/locomo": {"internal/capture", "internal/consolidate", "internal/recall", "internal/store"},
 
 	// Serving: the API's wire types come from the public client package.
+	// The gate is what the API and the page check and answer alike.
+	"internal/gate": {"internal/auth", "internal/backup", "internal/capture", "internal/consolidate", "internal/llm",
+		"internal/recall", "internal/store", "internal/watch"},
 	"internal/mcpserver": {"client", "internal/recall"},
 	// wire converts the services' values into the client's types, once.
 	"internal/wire": {"client", "internal/answer", "internal/consolidate", "internal/health", "internal/recall",
 		"internal/store", "internal/watch"},
 	"internal/server": {"client", "internal/answer", "internal/auth", "internal/backup", "internal/capture",
-		"internal/consolidate", "internal/health", "internal/llm", "internal/logging", "internal/recall",
+		"internal/consolidate", "internal/gate", "internal/health", "internal/llm", "internal/logging", "internal/recall",
 		"internal/store", "internal/watch", "internal/wire"},
 	"internal/web": {"client", "internal/answer", "internal/auth", "internal/backup", "internal/capture",
-		"internal/consolidate", "internal/health", "internal/llm", "internal/recall", "internal/store",
+		"internal/consolidate", "internal/gate", "internal/health", "internal/llm", "internal/recall", "internal/store",
 		"internal/text", "internal/watch"},
 
 	// The composition root and what stands on it wire everything together.

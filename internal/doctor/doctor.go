@@ -25,7 +25,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
-	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -47,7 +46,11 @@ type Check struct {
 
 // Options are what the checks look at. Zero funcs take the real thing.
 type Options struct {
-	Config  config.Config
+	Config config.Config
+	// Store is what the integrity check opens the agent files with: the
+	// daemon's options for Config (daemon.StoreOptions), as every command
+	// that opens them does.
+	Store   store.Options
 	Environ []string
 	Euid    int
 	// WatchedFolders are folders the daemon must read (watched folders);
@@ -290,7 +293,7 @@ func checkIntegrity(ctx context.Context, o Options, canOpen bool) []Check {
 	if !canOpen {
 		return nil
 	}
-	st, err := store.Open(ctx, store.Options{Dir: o.Config.DataDir, Location: o.Config.Location(), IdleClose: time.Minute, Kinds: kinds.Of})
+	st, err := store.Open(ctx, o.Store)
 	if err != nil {
 		return []Check{{Name: "integrity", Status: Fail, Detail: err.Error()}}
 	}

@@ -79,7 +79,7 @@ func TestRunHealthyInstall(t *testing.T) {
 	}
 	timers, _ := os.ReadFile("testdata/list-timers.txt")
 	cs := Run(t.Context(), Options{
-		Config: cfg, Euid: os.Geteuid(),
+		Config: cfg, Store: store.Options{Dir: cfg.DataDir}, Euid: os.Geteuid(),
 		Systemd: func() bool { return true },
 		Run: fakeSystemctl(map[string]string{
 			"timedatectl show":                     "yes\n",
@@ -123,7 +123,7 @@ func TestRunFindsProblems(t *testing.T) {
 	timers := "Tue 2026-12-01 00:03:12 UTC 16h left - - dormouse-consolidate.timer dormouse-consolidate.service\n" +
 		"- - - - dormouse-backup.timer dormouse-backup.service\n"
 	cs := Run(t.Context(), Options{
-		Config: cfg, Euid: os.Geteuid(),
+		Config: cfg, Store: store.Options{Dir: cfg.DataDir}, Euid: os.Geteuid(),
 		ProbeProvider:  func(context.Context) error { return errors.New("dial tcp 127.0.0.1:11434: connection refused") },
 		WatchedFolders: []string{"/home/alice/notes", "/srv/shared"},
 		Systemd:        func() bool { return true },

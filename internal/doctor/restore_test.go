@@ -56,7 +56,7 @@ func TestIntegrityNamesTheRestore(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(agents, "garbage.db"), []byte(strings.Repeat("garbage ", 8192)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cs := checkIntegrity(t.Context(), Options{Config: cfg}, true)
+	cs := checkIntegrity(t.Context(), Options{Config: cfg, Store: store.Options{Dir: cfg.DataDir}}, true)
 	for _, c := range cs {
 		t.Logf("%-20s %-4s %s | %s", c.Name, c.Status, c.Detail, c.Fix)
 	}

@@ -3,9 +3,9 @@ package locomo
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,7 +14,6 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
-	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -23,13 +22,15 @@ import (
 type Options struct {
 	Samples []int // indexes into the data; nil is all
 	Ks      []int // recall@k cut-offs; nil is 5, 10, 25, 50
-	// Engine is the recall engine under test; nil is the defaults.
-	Engine *recall.Engine
-	// Dir is the data directory the agents are written to; "" is a fresh
-	// temporary one, removed afterwards.
-	Dir     string
-	Workers int // questions recalled at once; <= 0 is 2
-	Logger  *slog.Logger
+	// Store, Consolidate and Engine are the parts under test, over a data
+	// directory with none of the samples' agents: the daemon's, as its
+	// composition root builds them (daemon.OpenBench), so that the figures
+	// measure the daemon's configuration. All three are required.
+	Store       *store.Store
+	Consolidate *consolidate.Engine
+	Engine      *recall.Engine
+	Workers     int // questions recalled at once; <= 0 is 2
+	Logger      *slog.Logger
 	// Each, when set, sees every question's outcome (for analysis tools).
 	Each func(Outcome)
 }
@@ -115,8 +116,8 @@ func Run(ctx context.Context, samples []Sample, o Options) (Report, error) {
 	if o.Ks == nil {
 		o.Ks = []int{5, 10, 25, 50}
 	}
-	if o.Engine == nil {
-		o.Engine = &recall.Engine{}
+	if o.Store == nil || o.Consolidate == nil || o.Engine == nil {
+		return Report{}, errors.New("locomo: a store, a consolidation engine and a recall engine are required")
 	}
 	if o.Workers <= 0 {
 		o.Workers = 2
@@ -130,21 +131,7 @@ func Run(ctx context.Context, samples []Sample, o Options) (Report, error) {
 			o.Samples = append(o.Samples, i)
 		}
 	}
-	dir := o.Dir
-	if dir == "" {
-		d, err := os.MkdirTemp("", "dormouse-locomo-")
-		if err != nil {
-			return Report{}, fmt.Errorf("make a temporary data directory: %w", err)
-		}
-		defer os.RemoveAll(d)
-		dir = d
-	}
-	st, err := store.Open(ctx, store.Options{Dir: dir, Location: time.UTC, Logger: log, Kinds: kinds.Of})
-	if err != nil {
-		return Report{}, err
-	}
-	defer st.Close()
-
+	st := o.Store
 	rep := Report{Categories: map[string]Score{}, Ks: o.Ks, Timing: map[string]float64{}}
 	var overall acc
 	cats := map[int]*acc{}
@@ -163,7 +150,7 @@ func Run(ctx context.Context, samples []Sample, o Options) (Report, error) {
 		}
 		rep.Memories += n
 		t1 := time.Now()
-		if err := consolidateAll(ctx, st, agent, log); err != nil {
+		if err := consolidateAll(ctx, o.Consolidate, agent); err != nil {
 			return Report{}, err
 		}
 		t2 := time.Now()
@@ -246,7 +233,10 @@ func ingest(ctx context.Context, st *store.Store, agent string, s Sample) (map[i
 		}
 	}
 	turnsOf := map[int64][]string{}
-	err := st.With(ctx, agent, true, func(a *store.Agent) error {
+	if _, err := st.Create(ctx, agent); err != nil { // also where agents.create is explicit
+		return nil, 0, last, fmt.Errorf("create agent for sample %s: %w", s.ID, err)
+	}
+	err := st.With(ctx, agent, false, func(a *store.Agent) error {
 		got, err := capture.Ingest(ctx, a, ins, capture.Limits{MaxContent: 1 << 20}, last)
 		if err != nil {
 			return err
@@ -262,17 +252,11 @@ func ingest(ctx context.Context, st *store.Store, agent string, s Sample) (map[i
 	return turnsOf, len(ins), last, nil
 }
 
-// consolidateAll runs the nightly consolidation (offline) for every session
-// day, as the timer's catch-up does: every past day with unconsolidated
-// memories. The engine keeps the wall clock (it refuses a clock before
-// 2024, and LoCoMo's sessions are from 2023), so every session day is past.
-func consolidateAll(ctx context.Context, st *store.Store, agent string, log *slog.Logger) error {
-	e := &consolidate.Engine{
-		Store:        st,
-		Consolidator: consolidate.Offline{},
-		Location:     time.UTC,
-		Logger:       log,
-	}
+// consolidateAll runs the nightly consolidation for every session day, as
+// the timer's catch-up does: every past day with unconsolidated memories.
+// The engine keeps the wall clock (it refuses a clock before 2024, and
+// LoCoMo's sessions are from 2023), so every session day is past.
+func consolidateAll(ctx context.Context, e *consolidate.Engine, agent string) error {
 	if _, err := e.RunAll(ctx, agent, false); err != nil {
 		return fmt.Errorf("consolidate agent %q: %w", agent, err)
 	}

@@ -71,37 +71,6 @@ func TestParseQuirks(t *testing.T) {
 	}
 }
 
-// TestRunScores runs the whole pipeline on the quirky sample: the turn that
-// answers must be found, and recall is a fraction of the evidence.
-func TestRunScores(t *testing.T) {
-	set, err := Parse([]byte(quirky))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var outs []Outcome
-	rep, err := Run(t.Context(), set, Options{Ks: []int{1, 5}, Each: func(o Outcome) { outs = append(outs, o) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Overall.N != 3 || rep.Memories != 3 {
-		t.Fatalf("n=%d memories=%d, want 3 and 3", rep.Overall.N, rep.Memories)
-	}
-	// The turn that answers "How many dogs?" shares its word "dogs".
-	if outs[0].Recall[5] != 1 {
-		t.Errorf("How many dogs? recall@5 = %v, turns %v", outs[0].Recall[5], outs[0].Turns)
-	}
-	for _, o := range outs {
-		for k, r := range o.Recall {
-			if r < 0 || r > 1 {
-				t.Errorf("%q recall@%d = %v", o.Question.Text, k, r)
-			}
-		}
-	}
-	if _, ok := rep.Categories["5"]; !ok {
-		t.Errorf("categories: %v", rep.CategoryKeys())
-	}
-}
-
 func TestParseSamplesAndKs(t *testing.T) {
 	cases := []struct {
 		in   string

@@ -1,31 +1,33 @@
-package locomo
+package locomo_test
 
 import (
 	"testing"
 
-	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/locomo"
 )
 
 // devFloor is the development split's (samples 0-4) evidence recall as
 // reported in the README, less 2 points: a change that loses more fails.
 var devFloor = map[string]float64{"5": 0.698 - 0.02, "10": 0.793 - 0.02, "25": 0.861 - 0.02, "50": 0.894 - 0.02}
 
-// TestLocomoDevFloor runs `bench locomo` on the development split with the
-// default engine. It reads ../shared/data/locomo/locomo10.json (or
+// TestLocomoDevFloor runs `bench locomo` on the development split over the
+// daemon's parts with the default configuration (daemon.OpenBench). It reads ../shared/data/locomo/locomo10.json (or
 // $DORMOUSE_LOCOMO) and skips where that file is absent. Under the race
 // detector the wasm SQLite is too slow for it; make test runs it without.
 func TestLocomoDevFloor(t *testing.T) {
-	if raceEnabled {
+	if locomo.RaceEnabled {
 		t.Skip("skipped under -race (slow); make test runs it in a plain pass")
 	}
 	if testing.Short() {
 		t.Skip("skipped with -short")
 	}
-	set, err := Load(dataPath(t))
+	set, err := locomo.Load(locomo.DataPath(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := Run(t.Context(), set, Options{Samples: []int{0, 1, 2, 3, 4}, Engine: &recall.Engine{}})
+	rep, err := runBench(t, set, locomo.Options{Samples: []int{0, 1, 2, 3, 4}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,4 +45,20 @@ func TestLocomoDevFloor(t *testing.T) {
 	t.Logf("dev: R@5 %.3f R@10 %.3f R@25 %.3f R@50 %.3f, %.0f tokens at k=10, %.1fs",
 		rep.Overall.Recall["5"], rep.Overall.Recall["10"], rep.Overall.Recall["25"], rep.Overall.Recall["50"],
 		rep.Overall.Tokens["10"], rep.Seconds)
+}
+
+// runBench runs the benchmark with o over the daemon's parts of the default
+// configuration (daemon.OpenBench), the services changed by tune when set.
+func runBench(t *testing.T, set []locomo.Sample, o locomo.Options, tune func(*daemon.Services)) (locomo.Report, error) {
+	t.Helper()
+	svc, err := daemon.OpenBench(t.Context(), config.Default(), nil)
+	if err != nil {
+		return locomo.Report{}, err
+	}
+	defer svc.Close()
+	if tune != nil {
+		tune(svc)
+	}
+	o.Store, o.Consolidate, o.Engine = svc.Store, svc.Consolidate, svc.Recall
+	return locomo.Run(t.Context(), set, o)
 }

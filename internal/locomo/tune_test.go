@@ -1,4 +1,4 @@
-package locomo
+package locomo_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/locomo"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 )
 
@@ -17,7 +19,7 @@ func TestTuneDev(t *testing.T) {
 	if os.Getenv("DORMOUSE_TUNE") != "1" {
 		t.Skip("set DORMOUSE_TUNE=1 to measure ranking variants on the development split")
 	}
-	set, err := Load(dataPath(t))
+	set, err := locomo.Load(locomo.DataPath(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,20 +27,18 @@ func TestTuneDev(t *testing.T) {
 	if os.Getenv("DORMOUSE_TUNE_SPLIT") == "held-out" {
 		split = []int{5, 6, 7, 8, 9}
 	}
-	d := recall.DefaultTuning
+	// Each variant changes the daemon's tuning (daemon.OpenBench's engine).
 	variants := []struct {
 		name string
-		e    *recall.Engine
+		f    func(*recall.Tuning)
 	}{
-		{"default", &recall.Engine{Tuning: d}},
+		{"default", func(*recall.Tuning) {}},
 	}
 	add := func(name string, f func(*recall.Tuning)) {
-		tt := d
-		f(&tt)
 		variants = append(variants, struct {
 			name string
-			e    *recall.Engine
-		}{name, &recall.Engine{Tuning: tt}})
+			f    func(*recall.Tuning)
+		}{name, f})
 	}
 	for _, name := range strings.Split(os.Getenv("DORMOUSE_TUNE_VARIANTS"), ";") {
 		if name == "" {
@@ -109,7 +109,7 @@ func TestTuneDev(t *testing.T) {
 		variants = variants[1:]
 	}
 	for _, v := range variants {
-		rep, err := Run(t.Context(), set, Options{Samples: split, Engine: v.e})
+		rep, err := runBench(t, set, locomo.Options{Samples: split}, func(s *daemon.Services) { v.f(&s.Recall.Tuning) })
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"mime"
 	"net/http"
-	"slices"
 	"strconv"
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/backup"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -26,12 +26,12 @@ func (s *Server) postAgent(w http.ResponseWriter, r *http.Request) {
 		s.requestError(w, r, err)
 		return
 	}
-	if !s.inAgentList(w, req.Name) {
+	if !s.inAgentList(w, r, req.Name) {
 		return
 	}
 	created, err := s.store.Create(r.Context(), req.Name)
 	if err != nil {
-		s.storeError(w, r, err)
+		s.requestError(w, r, err)
 		return
 	}
 	status := http.StatusOK
@@ -43,13 +43,9 @@ func (s *Server) postAgent(w http.ResponseWriter, r *http.Request) {
 
 // inAgentList refuses a name that is invalid or, with a fixed agent list
 // (api.auto_create_agents: false), not on it.
-func (s *Server) inAgentList(w http.ResponseWriter, name string) bool {
-	if err := store.ValidateAgentName(name); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_agent", err.Error())
-		return false
-	}
-	if !s.opts.AutoCreate && !slices.Contains(s.opts.Agents, name) {
-		writeError(w, http.StatusNotFound, "unknown_agent", "agent "+strconv.Quote(name)+" is not in this server's agent list")
+func (s *Server) inAgentList(w http.ResponseWriter, r *http.Request, name string) bool {
+	if _, err := s.agents().Check(name, true); err != nil {
+		s.requestError(w, r, err)
 		return false
 	}
 	return true
@@ -67,14 +63,11 @@ func (s *Server) deleteAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	saved, removed, err := backup.DeleteAgent(r.Context(), s.store, name, *s.opts.Backups)
-	var fe *backup.FailedError
-	switch {
-	case errors.As(err, &fe):
-		s.log.ErrorContext(r.Context(), "delete agent: backup failed, agent kept", "agent", name, "err", err)
-		writeError(w, http.StatusInternalServerError, "backup_failed", err.Error())
-		return
-	case err != nil:
-		s.storeError(w, r, err)
+	if err != nil {
+		if ref := gate.Of(err); ref.Code == "backup_failed" {
+			s.log.ErrorContext(r.Context(), "delete agent: backup failed, agent kept", "agent", name, "err", err)
+		}
+		s.requestError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, client.DeletedAgent{Agent: name, Backup: saved.Path, BackupBytes: saved.Bytes,
@@ -94,7 +87,7 @@ func (s *Server) getExport(w http.ResponseWriter, r *http.Request, a *store.Agen
 	case err == nil:
 	case !out.started:
 		w.Header().Del("Content-Disposition")
-		s.storeError(w, r, err)
+		s.requestError(w, r, err)
 	default:
 		s.log.ErrorContext(r.Context(), "export cut short", "agent", a.Name(), "err", err)
 	}
@@ -116,7 +109,7 @@ func (s *startedWriter) Write(p []byte) (int, error) {
 // something. All or nothing: a bad record is 422 naming its line.
 func (s *Server) postImport(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("agent")
-	if !s.inAgentList(w, name) {
+	if !s.inAgentList(w, r, name) {
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != client.ExportContentType {
@@ -157,7 +150,7 @@ func (s *Server) importError(w http.ResponseWriter, r *http.Request, err error) 
 		writeError(w, http.StatusConflict, "not_empty", "nothing was imported: "+err.Error()+
 			" (?merge=true, or dormouse import --merge)")
 	default:
-		s.storeError(w, r, err)
+		s.requestError(w, r, err)
 	}
 }
 

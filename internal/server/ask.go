@@ -26,24 +26,11 @@ func (s *Server) postAsk(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	}
 	res, err := ans.Ask(r.Context(), a, q)
 	if err != nil {
-		s.answerError(w, r, err)
+		if errors.Is(err, llm.ErrRefused) {
+			s.log.Warn("the LLM refused an answer request", "err", err)
+		}
+		s.requestError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
-}
-
-// answerError maps a model's failure to a status; anything else is the
-// recall's or the store's.
-func (s *Server) answerError(w http.ResponseWriter, r *http.Request, err error) {
-	switch {
-	case errors.Is(err, llm.ErrBudget):
-		writeError(w, http.StatusServiceUnavailable, "llm_budget", err.Error())
-	case errors.Is(err, llm.ErrUnavailable):
-		writeError(w, http.StatusServiceUnavailable, "llm_unavailable", err.Error())
-	case errors.Is(err, llm.ErrRefused):
-		s.log.Warn("the LLM refused an answer request", "err", err)
-		writeError(w, http.StatusBadGateway, "llm_refused", err.Error())
-	default:
-		s.requestError(w, r, err)
-	}
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -79,7 +78,7 @@ func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Ag
 	}
 	res, err := a.CorrectFact(r.Context(), id, store.Correction{Content: strings.TrimSpace(body.Content), Value: strings.TrimSpace(body.Value)})
 	if err != nil {
-		s.correctionError(w, r, err)
+		s.requestError(w, r, err)
 		return
 	}
 	f, err := a.Fact(r.Context(), res.ID)
@@ -89,22 +88,4 @@ func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Ag
 	}
 	s.log.InfoContext(r.Context(), "fact corrected", "agent", a.Name(), "id", id, "new", res.ID)
 	writeJSON(w, http.StatusOK, wire.Fact(f))
-}
-
-// correctionError answers a correction the store refused, with the reason
-// the page gives.
-func (s *Server) correctionError(w http.ResponseWriter, r *http.Request, err error) {
-	var ce *store.CorrectionError
-	switch {
-	case errors.Is(err, store.ErrRejected):
-		writeError(w, http.StatusConflict, "rejected_claim", "that claim was rejected before, so it cannot become current: reword it, or correct to another value")
-	case errors.Is(err, store.ErrNotCurrent):
-		writeError(w, http.StatusConflict, "not_current", store.ErrNotCurrent.Error())
-	case errors.Is(err, store.ErrUnchanged):
-		writeError(w, http.StatusUnprocessableEntity, "unchanged", store.ErrUnchanged.Error())
-	case errors.As(err, &ce):
-		writeError(w, http.StatusUnprocessableEntity, "invalid_correction", ce.Error())
-	default:
-		s.requestError(w, r, err)
-	}
 }

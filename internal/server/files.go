@@ -128,7 +128,7 @@ func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
 	}
 	// The agent exists (or is created) before the pipeline runs, as for any write.
 	if err := s.store.With(r.Context(), name, create, func(*store.Agent) error { return nil }); err != nil {
-		s.storeError(w, r, err)
+		s.requestError(w, r, err)
 		return
 	}
 	var out watch.Outcome
@@ -138,12 +138,8 @@ func (s *Server) postFile(w http.ResponseWriter, r *http.Request) {
 		out, err = s.opts.Files.Upload(r.Context(), name, filename, data, mtime)
 	}
 	switch {
-	case watch.IsInputError(err):
-		writeError(w, http.StatusUnprocessableEntity, "invalid_file", err.Error())
-	case watch.IsDescribeError(err): // the vision model failed: nothing stored, send it again later
-		writeError(w, http.StatusBadGateway, "model_unavailable", err.Error())
-	case err != nil:
-		s.storeError(w, r, err)
+	case err != nil: // a vision model that failed is a 502: nothing stored, send it again later
+		s.requestError(w, r, err)
 	default:
 		if out.Inserted > 0 {
 			s.met.ingested.Add(float64(out.Inserted))
@@ -187,7 +183,7 @@ func (s *Server) getWatchStatus(w http.ResponseWriter, r *http.Request) {
 	}
 	failing, err := s.opts.Watch.FailingFiles(r.Context())
 	if err != nil {
-		s.storeError(w, r, err)
+		s.requestError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"folders": nonNilSlice(s.opts.Watch.Status()), "failing": wire.FailingFiles(nonNilSlice(failing))})

@@ -3,9 +3,9 @@ package server
 import (
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 )
 
 // access is what a route does with the agent in its path.
@@ -35,15 +35,11 @@ func (s *Server) guard(a access, h http.HandlerFunc) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		agent := r.PathValue("agent")
-		switch {
-		case r.Pattern == "GET /v1/agents": // filtered by listAgents
-		case agent == "" && !g.AllowsAll(a == write):
-			s.forbid(w, r, g, a, "every agent")
-			return
-		case agent != "" && !g.Allows(agent, a == write):
-			s.forbid(w, r, g, a, "agent "+strconv.Quote(agent))
-			return
+		if r.Pattern != "GET /v1/agents" { // filtered by listAgents
+			if err := gate.Scope(g, r.PathValue("agent"), a == write); err != nil {
+				s.forbid(w, r, g, err)
+				return
+			}
 		}
 		h(w, r.WithContext(auth.WithGrant(r.Context(), g)))
 	}
@@ -64,18 +60,15 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request) (*auth.Gra
 			s.log.WarnContext(r.Context(), "refused an unknown token", "method", r.Method, "path", r.URL.Path,
 				"remote", r.RemoteAddr)
 		}
-		writeError(w, http.StatusUnauthorized, "unauthorized", err.Error())
+		s.requestError(w, r, gate.Unauthorized(err))
 		return nil, false
 	}
 	return g, true
 }
 
-func (s *Server) forbid(w http.ResponseWriter, r *http.Request, g *auth.Grant, a access, what string) {
-	verb := "read"
-	if a == write {
-		verb = "write"
-	}
+// forbid answers a token beyond its scope, logged by its name.
+func (s *Server) forbid(w http.ResponseWriter, r *http.Request, g *auth.Grant, err error) {
 	s.log.InfoContext(r.Context(), "refused a token beyond its scope", "token", g.Name, "method", r.Method,
 		"path", r.URL.Path)
-	writeError(w, http.StatusForbidden, "forbidden", "token "+strconv.Quote(g.Name)+" may not "+verb+" "+what)
+	s.requestError(w, r, err)
 }

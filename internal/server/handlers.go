@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,19 +15,15 @@ import (
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/wire"
 )
 
-// RequestError is a client mistake found while decoding a request.
-type RequestError struct {
-	Status int
-	Code   string
-	Msg    string
-}
-
-func (e *RequestError) Error() string { return e.Msg }
+// RequestError is a client mistake found while decoding a request: a
+// refusal, answered as the gate's table answers every other.
+type RequestError = gate.Refusal
 
 func badRequest(code, format string, args ...any) *RequestError {
 	return &RequestError{Status: http.StatusBadRequest, Code: code, Msg: fmt.Sprintf(format, args...)}
@@ -110,19 +105,23 @@ func DecodeMemories(r io.Reader, maxBatch int) ([]capture.Input, error) {
 	return req.Memories, nil
 }
 
+// requestError answers err with the status the gate gives its kind (the
+// page's too); what it does not know is logged and answered without its
+// details.
 func (s *Server) requestError(w http.ResponseWriter, r *http.Request, err error) {
-	var re *RequestError
-	var ie *capture.InputError
-	var qe *recall.RequestError
+	ref := gate.Of(err)
+	s.logRefusal(r, ref, err)
+	writeError(w, ref.Status, ref.Code, ref.Msg)
+}
+
+// logRefusal logs what an operator must see: a full disk, an error no
+// rule names.
+func (s *Server) logRefusal(r *http.Request, ref *gate.Refusal, err error) {
 	switch {
-	case errors.As(err, &qe):
-		writeError(w, http.StatusBadRequest, "invalid_request", qe.Error())
-	case errors.As(err, &re):
-		writeError(w, re.Status, re.Code, re.Msg)
-	case errors.As(err, &ie):
-		writeError(w, http.StatusUnprocessableEntity, "invalid_memory", ie.Error())
-	default:
-		s.storeError(w, r, err)
+	case ref.Code == "storage_full":
+		s.log.ErrorContext(r.Context(), "storage full", "method", r.Method, "path", r.URL.Path, "err", err)
+	case ref.Unexpected():
+		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 }
 
@@ -347,26 +346,16 @@ func (s *Server) postConsolidate(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	res, err := s.opts.Consolidate.Do(r.Context(), name, req)
-	var ce *consolidate.RequestError
-	switch {
-	case err == nil:
-		writeJSON(w, http.StatusOK, wire.ConsolidateResult(res))
-	case errors.As(err, &ce):
-		writeError(w, http.StatusBadRequest, "invalid_request", ce.Error())
-	case errors.Is(err, consolidate.ErrBusy):
-		writeError(w, http.StatusConflict, "busy", err.Error())
-	case errors.Is(err, consolidate.ErrDayChanged):
-		writeError(w, http.StatusConflict, "day_changed", err.Error())
-	case errors.Is(err, consolidate.ErrImplausibleClock):
-		writeError(w, http.StatusServiceUnavailable, "clock_implausible", err.Error())
-	case errors.Is(err, store.ErrNoAgent), errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed),
-		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		s.storeError(w, r, err)
-	default:
-		// The run row holds the same message; the memories stay unconsolidated.
-		s.log.WarnContext(r.Context(), "consolidation failed", "agent", name, "err", err)
-		writeError(w, http.StatusInternalServerError, "consolidation_failed", err.Error())
+	if err != nil {
+		ref := gate.OfConsolidation(err)
+		if ref.Code == "consolidation_failed" { // the run row holds the same message; the memories stay unconsolidated
+			s.log.WarnContext(r.Context(), "consolidation failed", "agent", name, "err", err)
+		}
+		s.logRefusal(r, ref, err)
+		writeError(w, ref.Status, ref.Code, ref.Msg)
+		return
 	}
+	writeJSON(w, http.StatusOK, wire.ConsolidateResult(res))
 }
 
 func (s *Server) listConsolidations(w http.ResponseWriter, r *http.Request, a *store.Agent) {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/wire"
 )
@@ -115,20 +116,17 @@ func (s *Server) removeProfileLine(w http.ResponseWriter, r *http.Request, a *st
 // profileError answers an edit or removal the store refused: a line no
 // longer current says whether a person removed it or a newer line
 // replaced it.
+// The status is the gate's; only the code and message say more.
 func (s *Server) profileError(w http.ResponseWriter, r *http.Request, a *store.Agent, id int64, err error) {
-	var le *store.ProfileLineError
+	ref := *gate.Of(err)
 	switch {
 	case errors.Is(err, store.ErrProfileLineNotCurrent):
+		ref.Msg = wire.ProfileID(id) + " is no longer current: change the line that replaced it"
 		if l, lerr := a.ProfileLine(r.Context(), id); lerr == nil && l.Removed {
-			writeError(w, http.StatusConflict, "removed", wire.ProfileID(id)+" was removed: it is no longer part of the profile")
-			return
+			ref.Code, ref.Msg = "removed", wire.ProfileID(id)+" was removed: it is no longer part of the profile"
 		}
-		writeError(w, http.StatusConflict, "not_current", wire.ProfileID(id)+" is no longer current: change the line that replaced it")
 	case errors.Is(err, store.ErrUnchanged):
-		writeError(w, http.StatusUnprocessableEntity, "unchanged", "the text is the line's own: nothing to change")
-	case errors.As(err, &le):
-		writeError(w, http.StatusUnprocessableEntity, "invalid_profile_text", le.Error())
-	default:
-		s.requestError(w, r, err)
+		ref.Msg = "the text is the line's own: nothing to change"
 	}
+	s.requestError(w, r, &ref)
 }

@@ -5,20 +5,19 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"github.com/dormouse-dev/dormouse/internal/auth"
 	"log/slog"
 	"net/http"
 	"path"
 	"slices"
-	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -238,16 +237,17 @@ type agentFunc func(w http.ResponseWriter, r *http.Request, a *store.Agent)
 // always exist. It writes the error response itself when it returns false.
 func (s *Server) checkAgent(w http.ResponseWriter, r *http.Request, write bool) (name string, create, ok bool) {
 	name = r.PathValue("agent")
-	if err := store.ValidateAgentName(name); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_agent", err.Error())
+	create, err := s.agents().Check(name, write)
+	if err != nil {
+		s.requestError(w, r, err)
 		return "", false, false
 	}
-	listed := slices.Contains(s.opts.Agents, name)
-	if !s.opts.AutoCreate && !listed {
-		writeError(w, http.StatusNotFound, "unknown_agent", "agent "+strconv.Quote(name)+" is not in this server's agent list")
-		return "", false, false
-	}
-	return name, listed || (write && s.opts.AutoCreate), true
+	return name, create, true
+}
+
+// agents are the server's agent rules, as the gate checks them.
+func (s *Server) agents() gate.Agents {
+	return gate.Agents{AutoCreate: s.opts.AutoCreate, Fixed: s.opts.Agents}
 }
 
 // agentHandler checks and opens the agent, then runs fn.
@@ -271,7 +271,7 @@ func (s *Server) agentHandler(fn agentFunc) http.HandlerFunc {
 func (s *Server) acquire(w http.ResponseWriter, r *http.Request, name string, create bool) (*store.Agent, bool) {
 	a, err := s.store.Acquire(r.Context(), name, create)
 	if err != nil {
-		s.storeError(w, r, err)
+		s.requestError(w, r, err)
 		return nil, false
 	}
 	return a, true
@@ -280,7 +280,7 @@ func (s *Server) acquire(w http.ResponseWriter, r *http.Request, name string, cr
 func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 	names, err := s.store.Agents()
 	if err != nil {
-		s.storeError(w, r, err)
+		s.requestError(w, r, err)
 		return
 	}
 	for _, n := range s.opts.Agents {
@@ -300,36 +300,6 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 		out[i] = agent{Name: n}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agents": out})
-}
-
-// storeError maps storage errors to statuses; unexpected ones are logged
-// and reported without their details.
-func (s *Server) storeError(w http.ResponseWriter, r *http.Request, err error) {
-	var ne *store.NameError
-	switch {
-	case errors.As(err, &ne):
-		writeError(w, http.StatusBadRequest, "invalid_agent", err.Error())
-	case errors.Is(err, store.ErrDeleting):
-		writeError(w, http.StatusConflict, "agent_deleting", err.Error())
-	case errors.Is(err, store.ErrNoAgent):
-		writeError(w, http.StatusNotFound, "unknown_agent", err.Error())
-	case errors.Is(err, store.ErrNotFound):
-		writeError(w, http.StatusNotFound, "not_found", err.Error())
-	case errors.Is(err, store.ErrBadCursor):
-		writeError(w, http.StatusBadRequest, "invalid_cursor", "cursor is not one this server returned")
-	case errors.Is(err, store.ErrFull):
-		s.log.ErrorContext(r.Context(), "storage full", "method", r.Method, "path", r.URL.Path, "err", err)
-		writeError(w, http.StatusInsufficientStorage, "storage_full", "the disk or the agent's size limit is full: nothing of this request was stored")
-	case errors.Is(err, store.ErrUnavailable):
-		writeError(w, http.StatusServiceUnavailable, "agent_unavailable", err.Error())
-	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
-		writeError(w, http.StatusServiceUnavailable, "unavailable", "the server is shutting down")
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		writeError(w, http.StatusServiceUnavailable, "timeout", "the request was cancelled or timed out")
-	default:
-		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		writeError(w, http.StatusInternalServerError, "internal", "internal error; see the server log")
-	}
 }
 
 // writeJSON encodes v before sending anything, so a value that cannot be

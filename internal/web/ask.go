@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -83,18 +84,22 @@ func (h *Handler) ask(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 
 // askRefusal is the message and status of a question the page cannot
 // answer for a reason the person can act on: a bad question, or a model
-// that is out of budget, down or refusing (the API's 400, 503 and 502).
+// that is out of budget, down or refusing (the API's status, the gate's).
 func askRefusal(err error) (string, int, bool) {
+	if err == nil {
+		return "", 0, false
+	}
+	status := gate.Of(err).Status
 	var re *recall.RequestError
 	switch {
 	case errors.As(err, &re):
-		return re.Error(), http.StatusBadRequest, true
+		return re.Error(), status, true
 	case errors.Is(err, llm.ErrBudget):
-		return "The answering model's budget is spent for now: " + err.Error(), http.StatusServiceUnavailable, true
+		return "The answering model's budget is spent for now: " + err.Error(), status, true
 	case errors.Is(err, llm.ErrUnavailable):
-		return "The answering model cannot be reached: " + err.Error(), http.StatusServiceUnavailable, true
+		return "The answering model cannot be reached: " + err.Error(), status, true
 	case errors.Is(err, llm.ErrRefused):
-		return "The answering model refused the question: " + err.Error(), http.StatusBadGateway, true
+		return "The answering model refused the question: " + err.Error(), status, true
 	}
 	return "", 0, false
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 )
 
 // Tokens: when the server has them (Options.Keyring), every page but the
@@ -32,23 +33,29 @@ func (h *Handler) guard(w http.ResponseWriter, r *http.Request) (*http.Request, 
 			http.Redirect(w, r, "/login?next="+url.QueryEscape(safeNext(r.URL.RequestURI())), http.StatusSeeOther)
 			return nil, false
 		}
-		h.failStatus(w, r, http.StatusUnauthorized, "Sign in first: this server asks for a token.")
+		h.failStatus(w, r, gate.Unauthorized(err).Status, "Sign in first: this server asks for a token.")
 		return nil, false
 	}
 	if rest, ok := strings.CutPrefix(r.URL.Path, "/agents/"); ok {
 		agent, page, _ := strings.Cut(rest, "/")
-		write := writes(r.Method, page)
-		if !g.Allows(agent, write) {
-			verb := "read"
-			if write {
-				verb = "change"
-			}
-			h.log.Info("web: refused a token beyond its scope", "token", g.Name, "method", r.Method, "path", r.URL.Path)
-			h.failStatus(w, r, http.StatusForbidden, "Token "+g.Name+" may not "+verb+" agent "+agent+".")
+		if write := writes(r.Method, page); gate.Scope(g, agent, write) != nil {
+			status, msg := h.refuseScope(r, g, agent, write)
+			h.failStatus(w, r, status, msg)
 			return nil, false
 		}
 	}
 	return r.WithContext(auth.WithGrant(r.Context(), g)), true
+}
+
+// refuseScope logs a token beyond its scope and says what it may not do:
+// the API's status, in the page's words.
+func (h *Handler) refuseScope(r *http.Request, g *auth.Grant, agent string, write bool) (int, string) {
+	h.log.Info("web: refused a token beyond its scope", "token", g.Name, "method", r.Method, "path", r.URL.Path)
+	verb := "read"
+	if write {
+		verb = "change"
+	}
+	return gate.Of(gate.Scope(g, agent, write)).Status, "Token " + g.Name + " may not " + verb + " agent " + agent + "."
 }
 
 // writes reports whether a request for an agent's page may change the

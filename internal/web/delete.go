@@ -39,8 +39,8 @@ func (h *Handler) deleteView(w http.ResponseWriter, r *http.Request, a *store.Ag
 // the agent open itself (h.agent would), or the delete would wait on it.
 func (h *Handler) deleteAgent(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("agent")
-	if err := store.ValidateAgentName(name); err != nil {
-		h.failStatus(w, r, http.StatusBadRequest, err.Error())
+	if _, err := h.agents().Check(name, false); err != nil {
+		h.fail(w, r, err)
 		return
 	}
 	if h.opts.Backups == nil {
@@ -55,13 +55,10 @@ func (h *Handler) deleteAgent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	saved, _, err := backup.DeleteAgent(r.Context(), h.opts.Store, name, *h.opts.Backups)
-	var fe *backup.FailedError
-	switch {
-	case errors.As(err, &fe):
-		h.log.Error("web: delete agent: backup failed, agent kept", "agent", name, "err", err)
-		h.failStatus(w, r, http.StatusInternalServerError, err.Error())
-		return
-	case err != nil:
+	if err != nil {
+		if errors.As(err, new(*backup.FailedError)) {
+			h.log.Error("web: delete agent: backup failed, agent kept", "agent", name, "err", err)
+		}
 		h.fail(w, r, err)
 		return
 	}

@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/dormouse-dev/dormouse/internal/auth"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -158,7 +159,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	}
 	var re *recall.RequestError
 	if errors.As(err, &re) {
-		h.renderAgentStatus(w, r, a, http.StatusBadRequest, "search", "Search "+a.Name(), re.Error(), d)
+		h.renderAgentStatus(w, r, a, gate.Of(err).Status, "search", "Search "+a.Name(), re.Error(), d)
 		return
 	}
 	if err != nil {
@@ -635,19 +636,24 @@ func (h *Handler) correctFact(w http.ResponseWriter, r *http.Request, a *store.A
 	}
 	corr := store.Correction{Content: strings.TrimSpace(r.PostFormValue("content")), Value: strings.TrimSpace(r.PostFormValue("value"))}
 	res, err := a.CorrectFact(r.Context(), id, corr)
-	var ce *store.CorrectionError
-	switch {
-	case err == nil:
+	if err == nil {
 		h.log.Info("web: fact corrected", "agent", a.Name(), "id", id, "new", res.ID)
 		redirect(w, r, fmt.Sprintf("/agents/%s/facts/%d", a.Name(), res.ID), "corrected")
+		return
+	}
+	// The status is the gate's (the API's); the page says it in its words,
+	// on the fact's page, the person's text kept.
+	status := gate.Of(err).Status
+	var ce *store.CorrectionError
+	switch {
 	case errors.Is(err, store.ErrRejected):
-		h.factPage(w, r, a, id, http.StatusConflict, "You rejected that claim before, so it cannot become current. Reword it, or correct to another value.", &corr)
+		h.factPage(w, r, a, id, status, "You rejected that claim before, so it cannot become current. Reword it, or correct to another value.", &corr)
 	case errors.Is(err, store.ErrNotCurrent):
-		h.factPage(w, r, a, id, http.StatusConflict, "Only the current value can be corrected; this one is superseded or rejected.", nil)
+		h.factPage(w, r, a, id, status, "Only the current value can be corrected; this one is superseded or rejected.", nil)
 	case errors.Is(err, store.ErrUnchanged):
-		h.factPage(w, r, a, id, http.StatusUnprocessableEntity, "The correction says the same as the fact; change the statement or the value.", &corr)
+		h.factPage(w, r, a, id, status, "The correction says the same as the fact; change the statement or the value.", &corr)
 	case errors.As(err, &ce):
-		h.factPage(w, r, a, id, http.StatusUnprocessableEntity, "The correction was not stored: "+ce.Error()+".", &corr)
+		h.factPage(w, r, a, id, status, "The correction was not stored: "+ce.Error()+".", &corr)
 	default:
 		h.fail(w, r, err)
 	}
@@ -700,30 +706,38 @@ func (h *Handler) consolidate(w http.ResponseWriter, r *http.Request, a *store.A
 	req := consolidate.Request{Date: strings.TrimSpace(r.PostFormValue("date")), DryRun: r.PostFormValue("dry_run") != ""}
 	d := consolidateData{Date: req.Date}
 	res, err := h.opts.Consolidate.Do(r.Context(), a.Name(), req)
-	var ce *consolidate.RequestError
 	switch {
-	case err == nil && req.DryRun:
+	case err != nil:
+		h.consolidateRefused(w, r, a, err, d)
+	case req.DryRun:
 		d.Plan = res.Plan
 		h.consolidateView(w, r, a, http.StatusOK, "", d)
-	case err == nil && len(res.Runs) == 0:
+	case len(res.Runs) == 0:
 		redirect(w, r, "/agents/"+a.Name()+"/consolidate", "nothing")
-	case err == nil:
+	default:
 		ids := make([]string, len(res.Runs))
 		for i, run := range res.Runs {
 			ids[i] = strconv.FormatInt(run.ID, 10)
 		}
 		http.Redirect(w, r, "/agents/"+a.Name()+"/consolidate?ran="+strings.Join(ids, ","), http.StatusSeeOther)
-	case errors.As(err, &ce):
-		h.consolidateView(w, r, a, http.StatusBadRequest, ce.Error(), d)
-	case errors.Is(err, consolidate.ErrBusy):
-		h.consolidateView(w, r, a, http.StatusConflict, "Another consolidation of this agent is running; try again when it has finished.", d)
-	case errors.Is(err, consolidate.ErrImplausibleClock):
-		h.consolidateView(w, r, a, http.StatusServiceUnavailable, err.Error(), d)
-	case errors.Is(err, store.ErrNoAgent), errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
-		h.fail(w, r, err)
-	default:
+	}
+}
+
+// consolidateRefused answers a consolidation that did not run, or failed,
+// with the API's status (the gate's): on the form, unless the agent or the
+// server is gone.
+func (h *Handler) consolidateRefused(w http.ResponseWriter, r *http.Request, a *store.Agent, err error, d consolidateData) {
+	ref := gate.OfConsolidation(err)
+	switch ref.Code {
+	case "busy":
+		h.consolidateView(w, r, a, ref.Status, "Another consolidation of this agent is running; try again when it has finished.", d)
+	case "consolidation_failed":
 		// The run's record holds the same message; the memories stay unconsolidated.
 		h.log.Warn("web: consolidation failed", "agent", a.Name(), "err", err)
-		h.consolidateView(w, r, a, http.StatusInternalServerError, "The consolidation failed: "+err.Error(), d)
+		h.consolidateView(w, r, a, ref.Status, "The consolidation failed: "+err.Error(), d)
+	case "invalid_request", "day_changed", "clock_implausible":
+		h.consolidateView(w, r, a, ref.Status, ref.Msg, d)
+	default:
+		h.fail(w, r, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -132,14 +133,15 @@ func (h *Handler) removeProfileLine(w http.ResponseWriter, r *http.Request, a *s
 // profileRefused shows the line again with why the store refused the
 // change, the person's text kept.
 func (h *Handler) profileRefused(w http.ResponseWriter, r *http.Request, a *store.Agent, id int64, err error, text string) {
+	status := gate.Of(err).Status // the API's; the page says it in its words
 	var le *store.ProfileLineError
 	switch {
 	case errors.Is(err, store.ErrProfileLineNotCurrent):
-		h.profileLinePage(w, r, a, id, http.StatusConflict, "Only a current line can be changed; this one was replaced or removed.", "")
+		h.profileLinePage(w, r, a, id, status, "Only a current line can be changed; this one was replaced or removed.", "")
 	case errors.Is(err, store.ErrUnchanged):
-		h.profileLinePage(w, r, a, id, http.StatusUnprocessableEntity, "The new text is the line's own; change it, or leave the line as it is.", text)
+		h.profileLinePage(w, r, a, id, status, "The new text is the line's own; change it, or leave the line as it is.", text)
 	case errors.As(err, &le):
-		h.profileLinePage(w, r, a, id, http.StatusUnprocessableEntity, "The edit was not stored: "+le.Error()+".", text)
+		h.profileLinePage(w, r, a, id, status, "The edit was not stored: "+le.Error()+".", text)
 	default:
 		h.fail(w, r, err)
 	}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -29,7 +29,8 @@ func (h *Handler) remember(w http.ResponseWriter, r *http.Request) {
 	f := rememberForm{Agent: strings.TrimSpace(r.PostFormValue("agent")), Content: r.PostFormValue("content"),
 		Role: strings.TrimSpace(r.PostFormValue("role")), Session: strings.TrimSpace(r.PostFormValue("session_id")),
 		Fixed: r.PostFormValue("fixed") != ""}
-	if status, msg := h.mayRemember(r, f.Agent); status != 0 {
+	create, status, msg := h.mayRemember(r, f.Agent)
+	if status != 0 {
 		h.rememberPage(w, r, status, msg, f)
 		return
 	}
@@ -37,14 +38,13 @@ func (h *Handler) remember(w http.ResponseWriter, r *http.Request) {
 		h.opts.Capture, h.opts.Now())
 	var ie *capture.InputError
 	if errors.As(err, &ie) {
-		h.rememberPage(w, r, http.StatusUnprocessableEntity, "The memory was not stored: "+ie.Error()+".", f)
+		h.rememberPage(w, r, gate.Of(err).Status, "The memory was not stored: "+ie.Error()+".", f)
 		return
 	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	create := h.opts.AutoCreate || slices.Contains(h.opts.Agents, f.Agent)
 	a, err := h.opts.Store.Acquire(r.Context(), f.Agent, create)
 	if err != nil {
 		h.fail(w, r, err)
@@ -59,24 +59,28 @@ func (h *Handler) remember(w http.ResponseWriter, r *http.Request) {
 	h.remembered(w, r, f.Agent, res[0])
 }
 
-// mayRemember checks the agent a memory is for, as the API would: a
-// valid name, one this server may write (its list), one the signed-in token
-// may write. It returns 0 when all is well.
-func (h *Handler) mayRemember(r *http.Request, agent string) (int, string) {
-	if agent == "" {
-		return http.StatusUnprocessableEntity, "Name the agent the memory is for (for example main)."
+// mayRemember checks the agent a memory is for by the gate's rules, as the
+// API checks POST /v1/agents/{agent}/memories: a valid name, one this server
+// may write (its list), one the signed-in token may write. It returns
+// whether the write may create the agent, and a status 0 when all is well.
+func (h *Handler) mayRemember(r *http.Request, agent string) (create bool, status int, msg string) {
+	g, _ := auth.FromContext(r.Context())
+	if agent != "" && gate.Scope(g, agent, true) != nil { // the scope of "" is every agent's
+		status, msg = h.refuseScope(r, g, agent, true)
+		return false, status, msg
 	}
-	if err := store.ValidateAgentName(agent); err != nil {
-		return http.StatusUnprocessableEntity, "The agent's name is not one Dormouse accepts: " + err.Error() + "."
+	create, err := h.agents().Check(agent, true)
+	if err == nil {
+		return create, 0, ""
 	}
-	if !h.opts.AutoCreate && !slices.Contains(h.opts.Agents, agent) {
-		return http.StatusNotFound, fmt.Sprintf("Agent %q is not in this server's agent list (api.agents).", agent)
+	ref := gate.Of(err)
+	switch msg = ref.Msg; {
+	case agent == "":
+		msg = "Name the agent the memory is for (for example main)."
+	case ref.Code == "invalid_agent":
+		msg = "The agent's name is not one Dormouse accepts: " + ref.Msg + "."
 	}
-	if g, signedIn := auth.FromContext(r.Context()); signedIn && !g.Allows(agent, true) {
-		h.log.Info("web: refused a token beyond its scope", "token", g.Name, "method", r.Method, "path", r.URL.Path)
-		return http.StatusForbidden, "Token " + g.Name + " may not change agent " + agent + "."
-	}
-	return 0, ""
+	return false, ref.Status, msg
 }
 
 // remembered tells the write's listeners and shows the memory stored (or

@@ -63,9 +63,9 @@ func TestRememberRefusedKeepsTheText(t *testing.T) {
 		{"blank text", url.Values{"agent": {"main"}, "content": {"   "}, "role": {"user"}, "fixed": {"1"}},
 			http.StatusUnprocessableEntity, []string{"content", "must not be blank", `value="user"`, `href="/agents/main/ask"`}},
 		{"no agent", url.Values{"content": {"Dana likes jazz."}},
-			http.StatusUnprocessableEntity, []string{"Name the agent", "Dana likes jazz."}},
+			http.StatusBadRequest, []string{"Name the agent", "Dana likes jazz."}},
 		{"bad agent name", url.Values{"agent": {"Bad Name"}, "content": {"Dana likes jazz."}, "session_id": {"s-1"}},
-			http.StatusUnprocessableEntity, []string{"not one Dormouse accepts", "Dana likes jazz.", `value="s-1"`, `value="Bad Name"`}},
+			http.StatusBadRequest, []string{"not one Dormouse accepts", "Dana likes jazz.", `value="s-1"`, `value="Bad Name"`}},
 		{"agent not listed", url.Values{"agent": {"stranger"}, "content": {"Dana likes jazz."}},
 			http.StatusNotFound, []string{"not in this server&#39;s agent list", "Dana likes jazz."}},
 	} {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/watch"
@@ -129,9 +130,9 @@ func (h *Handler) upload(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	switch {
 	case watch.IsInputError(err):
 		d.Skipped = err.Error()
-		h.uploadView(w, r, a, http.StatusUnprocessableEntity, "", d)
+		h.uploadView(w, r, a, gate.Of(err).Status, "", d)
 	case watch.IsDescribeError(err):
-		h.uploadView(w, r, a, http.StatusBadGateway, "The image model could not describe it; nothing was stored. Try again later. ("+err.Error()+")", d)
+		h.uploadView(w, r, a, gate.Of(err).Status, "The image model could not describe it; nothing was stored. Try again later. ("+err.Error()+")", d)
 	case err != nil:
 		h.fail(w, r, err)
 	default:

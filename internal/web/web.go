@@ -13,8 +13,6 @@ import (
 	"context"
 	"embed"
 	"errors"
-	"fmt"
-	"github.com/dormouse-dev/dormouse/internal/auth"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -24,9 +22,11 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -203,21 +203,18 @@ func cacheFor(next http.Handler, d time.Duration) http.Handler {
 // agentFunc handles a request for one open agent.
 type agentFunc func(w http.ResponseWriter, r *http.Request, a *store.Agent)
 
-// agent checks the agent name by the API's rules and opens the agent; an
-// agent that does not exist is a 404, never created by looking at it.
+// agent checks the agent name by the API's rules (the gate's) and opens the
+// agent; an agent that does not exist is a 404, never created by looking at
+// it, save one of a fixed list, which always exists.
 func (h *Handler) agent(fn agentFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("agent")
-		if err := store.ValidateAgentName(name); err != nil {
-			h.failStatus(w, r, http.StatusBadRequest, err.Error())
+		create, err := h.agents().Check(name, false)
+		if err != nil {
+			h.fail(w, r, err)
 			return
 		}
-		listed := slices.Contains(h.opts.Agents, name)
-		if !h.opts.AutoCreate && !listed {
-			h.failStatus(w, r, http.StatusNotFound, fmt.Sprintf("Agent %q is not in this server's agent list.", name))
-			return
-		}
-		a, err := h.opts.Store.Acquire(r.Context(), name, listed)
+		a, err := h.opts.Store.Acquire(r.Context(), name, create)
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -225,6 +222,11 @@ func (h *Handler) agent(fn agentFunc) http.HandlerFunc {
 		defer h.opts.Store.Release(a)
 		fn(w, r, a)
 	}
+}
+
+// agents are the API's agent rules, as the gate checks them.
+func (h *Handler) agents() gate.Agents {
+	return gate.Agents{AutoCreate: h.opts.AutoCreate, Fixed: h.opts.Agents}
 }
 
 // agentNames is every agent with a file, and those of the fixed list.
@@ -242,35 +244,18 @@ func (h *Handler) agentNames() ([]string, error) {
 	return names, nil
 }
 
-// fail shows an error page with the status the API would give.
+// fail shows an error page with the status and the message the API gives
+// err (the gate's table); what the table does not know is logged, and
+// shown without its details.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var ne *store.NameError
-	var ce *store.CorrectionError
-	var re *recall.RequestError
-	var qe *consolidate.RequestError
+	ref := gate.Of(err)
 	switch {
-	case errors.As(err, &ne), errors.As(err, &re), errors.As(err, &qe):
-		h.failStatus(w, r, http.StatusBadRequest, err.Error())
-	case errors.As(err, &ce):
-		h.failStatus(w, r, http.StatusUnprocessableEntity, ce.Error())
-	case errors.Is(err, store.ErrNoAgent), errors.Is(err, store.ErrNotFound):
-		h.failStatus(w, r, http.StatusNotFound, err.Error())
-	case errors.Is(err, store.ErrDeleting):
-		h.failStatus(w, r, http.StatusConflict, err.Error())
-	case errors.Is(err, store.ErrFull):
-		h.log.Error("storage full", "path", r.URL.Path, "err", err)
-		h.failStatus(w, r, http.StatusInsufficientStorage, "The disk or the agent's size limit is full.")
-	case errors.Is(err, store.ErrUnavailable):
-		h.log.Error("agent unavailable", "path", r.URL.Path, "err", err)
-		h.failStatus(w, r, http.StatusServiceUnavailable, err.Error())
-	case errors.Is(err, store.ErrStoreClosed), errors.Is(err, store.ErrClosed):
-		h.failStatus(w, r, http.StatusServiceUnavailable, "The server is shutting down.")
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		h.failStatus(w, r, http.StatusServiceUnavailable, "The request was cancelled or timed out.")
-	default:
+	case ref.Code == "storage_full" || ref.Code == "agent_unavailable":
+		h.log.Error("web: "+ref.Code, "path", r.URL.Path, "err", err)
+	case ref.Unexpected():
 		h.log.Error("page failed", "method", r.Method, "path", r.URL.Path, "err", err)
-		h.failStatus(w, r, http.StatusInternalServerError, "Something went wrong; the server log has the details.")
 	}
+	h.failStatus(w, r, ref.Status, ref.Msg)
 }
 
 func (h *Handler) failStatus(w http.ResponseWriter, r *http.Request, status int, msg string) {
