@@ -55,15 +55,16 @@ test: vet fmt-check
 	$(call step,fuzz targets ($(FUZZTIME) inputs each),$(MAKE) --no-print-directory fuzz)
 
 # The LoCoMo development floor, without the race detector (too slow under it).
-# It needs ../shared/data/locomo/locomo10.json or $$DORMOUSE_LOCOMO, and skips
-# without: a skip is said loudly, since a quiet one hides a recall regression.
+# It needs locomo10.json ($$DORMOUSE_LOCOMO, ../shared/data/locomo beside the
+# checkout, or the copy `dormouse bench locomo` downloads into the user cache),
+# and skips without: loudly, since a quiet skip hides a recall regression.
 locomo-floor:
 	@out=$$($(GO) test -count=1 -v -run '^TestLocomoDevFloor$$' ./internal/locomo/ 2>&1); rc=$$?; \
 	if [ $$rc -ne 0 ]; then echo "$$out"; exit $$rc; fi; \
 	echo "$$out" | grep -E '^(--- |ok )'; \
 	if echo "$$out" | grep -q -- '--- SKIP: TestLocomoDevFloor'; then \
 		echo "!!! LoCoMo floor SKIPPED: $$(echo "$$out" | grep -B1 -- '--- SKIP' | head -n 1 | sed 's/^ *[a-z_]*\.go:[0-9]*: //')"; \
-		echo "!!! recall's quality was NOT checked: get the data (see internal/locomo) or set DORMOUSE_LOCOMO"; \
+		echo "!!! recall's quality was NOT checked: run bin/dormouse bench locomo once (it downloads the data) or set DORMOUSE_LOCOMO"; \
 	fi
 
 # Each fuzz target for 20,000 inputs (a count, not a duration: a -fuzztime
