@@ -162,9 +162,9 @@ deb: man
 	done; ls -l dist/*.deb
 
 # Boots Debian 12 under QEMU, installs the .deb, runs packaging/e2e/guest-test.sh
-# inside (needs root; ../shared/scripts/README.md). ARCH=arm64 for the Pi's.
-# VM_E2E: the harness (../shared/scripts beside the checkout, or /work/shared).
-VM_E2E ?= $(firstword $(wildcard ../shared/scripts/vm-e2e.sh /work/shared/scripts/vm-e2e.sh))
+# inside (needs root; docs/development.md#the-booted-vm-test). ARCH=arm64 for
+# the Pi's. VM_E2E: the harness, packaging/e2e/vm-e2e.sh unless told.
+VM_E2E ?= packaging/e2e/vm-e2e.sh
 # The harness's defaults (300 s amd64, 1200 s arm64) assume an idle machine;
 # a loaded one (8 builds on 2 cores) took 4 min to boot and 20 min in all (amd64).
 export VM_TIMEOUT ?= $(if $(filter arm64,$(ARCH)),3600,1800)
@@ -175,6 +175,6 @@ export VM_APPEND ?= no_timer_check
 # fetch dependencies, so the image has it, as every real system does.
 export VM_EXTRA_PKGS ?= procps
 e2e-vm:
-	@test -n "$(VM_E2E)" || { echo "no vm-e2e.sh found: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
+	@test -x "$(VM_E2E)" || { echo "$(VM_E2E) is not an executable harness: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
 	$(MAKE) deb DEB_ARCHES=$(ARCH)
 	$(VM_E2E) dist/dormouse_*_$(ARCH).deb $(ARCH) packaging/e2e/guest-test.sh
