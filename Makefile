@@ -55,15 +55,16 @@ test: vet fmt-check
 	$(call step,fuzz targets ($(FUZZTIME) inputs each),$(MAKE) --no-print-directory fuzz)
 
 # The LoCoMo development floor, without the race detector (too slow under it).
-# It needs ../shared/data/locomo/locomo10.json or $$DORMOUSE_LOCOMO, and skips
-# without: a skip is said loudly, since a quiet one hides a recall regression.
+# It needs locomo10.json ($$DORMOUSE_LOCOMO, ../shared/data/locomo beside the
+# checkout, or the copy `dormouse bench locomo` downloads into the user cache),
+# and skips without: loudly, since a quiet skip hides a recall regression.
 locomo-floor:
 	@out=$$($(GO) test -count=1 -v -run '^TestLocomoDevFloor$$' ./internal/locomo/ 2>&1); rc=$$?; \
 	if [ $$rc -ne 0 ]; then echo "$$out"; exit $$rc; fi; \
 	echo "$$out" | grep -E '^(--- |ok )'; \
 	if echo "$$out" | grep -q -- '--- SKIP: TestLocomoDevFloor'; then \
 		echo "!!! LoCoMo floor SKIPPED: $$(echo "$$out" | grep -B1 -- '--- SKIP' | head -n 1 | sed 's/^ *[a-z_]*\.go:[0-9]*: //')"; \
-		echo "!!! recall's quality was NOT checked: get the data (see internal/locomo) or set DORMOUSE_LOCOMO"; \
+		echo "!!! recall's quality was NOT checked: run bin/dormouse bench locomo once (it downloads the data) or set DORMOUSE_LOCOMO"; \
 	fi
 
 # Each fuzz target for 20,000 inputs (a count, not a duration: a -fuzztime
@@ -162,9 +163,9 @@ deb: man
 	done; ls -l dist/*.deb
 
 # Boots Debian 12 under QEMU, installs the .deb, runs packaging/e2e/guest-test.sh
-# inside (needs root; ../shared/scripts/README.md). ARCH=arm64 for the Pi's.
-# VM_E2E: the harness (../shared/scripts beside the checkout, or /work/shared).
-VM_E2E ?= $(firstword $(wildcard ../shared/scripts/vm-e2e.sh /work/shared/scripts/vm-e2e.sh))
+# inside (needs root; docs/development.md#the-booted-vm-test). ARCH=arm64 for
+# the Pi's. VM_E2E: the harness, packaging/e2e/vm-e2e.sh unless told.
+VM_E2E ?= packaging/e2e/vm-e2e.sh
 # The harness's defaults (300 s amd64, 1200 s arm64) assume an idle machine;
 # a loaded one (8 builds on 2 cores) took 4 min to boot and 20 min in all (amd64).
 export VM_TIMEOUT ?= $(if $(filter arm64,$(ARCH)),3600,1800)
@@ -175,6 +176,6 @@ export VM_APPEND ?= no_timer_check
 # fetch dependencies, so the image has it, as every real system does.
 export VM_EXTRA_PKGS ?= procps
 e2e-vm:
-	@test -n "$(VM_E2E)" || { echo "no vm-e2e.sh found: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
+	@test -x "$(VM_E2E)" || { echo "$(VM_E2E) is not an executable harness: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
 	$(MAKE) deb DEB_ARCHES=$(ARCH)
 	$(VM_E2E) dist/dormouse_*_$(ARCH).deb $(ARCH) packaging/e2e/guest-test.sh

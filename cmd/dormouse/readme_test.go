@@ -15,9 +15,11 @@ import (
 // TestReadmeTryIt runs the shell blocks of the README's "Try it" in order
 // against a real daemon on loopback: curl at its address, bin/dormouse as
 // the built binary (talking to it through DORMOUSE_ADDR). The README is
-// what runs, so a change to it that breaks the sequence fails here: recall
-// finds the penicillin memory and ask answers from it; after the forget,
-// ask abstains, from the CLI and over HTTP.
+// what runs, so a change to it that breaks the sequence fails here, and so
+// does a command whose output lacks what its "# → " comment shows. Beyond
+// those: recall finds the penicillin memory and ask answers from it; the
+// consolidation makes day records, a superseded fact and a profile line
+// that answers; after the forget, ask abstains, from the CLI and over HTTP.
 func TestReadmeTryIt(t *testing.T) {
 	cmds := tryItCommands(t, "../../README.md")
 	d := startDaemon(t, t.TempDir())
@@ -27,6 +29,19 @@ func TestReadmeTryIt(t *testing.T) {
 		if strings.Contains(outs[i], `"error":`) {
 			t.Errorf("%s\nanswered an error: %s", c, outs[i])
 		}
+		if shown, ok := shownOutput(c); ok && !strings.Contains(squeeze(outs[i]), squeeze(shown)) {
+			t.Errorf("%s\nprinted\n%s\nwithout what the README shows: %q", c, outs[i], shown)
+		}
+	}
+	consolidate := readmeStep(t, cmds, 0, "bin/dormouse consolidate")
+	if days := strings.Count(outs[consolidate], " ok "); days < 2 {
+		t.Errorf("the consolidation built %d days, want the two dated ones at least:\n%s", days, outs[consolidate])
+	}
+	if facts := outs[readmeStep(t, cmds, consolidate, "bin/dormouse facts")]; !strings.Contains(facts, "Atkins") || !strings.Contains(facts, "superseded by fact:") {
+		t.Errorf("facts after the consolidation lack the superseding Atkins fact:\n%s", facts)
+	}
+	if profile := outs[readmeStep(t, cmds, consolidate, "bin/dormouse profile")]; !strings.Contains(profile, "The user works at Atkins.") {
+		t.Errorf("the profile after the consolidation lacks the current employer:\n%s", profile)
 	}
 	forget := readmeStep(t, cmds, 0, "bin/dormouse forget 1")
 	recalled := outs[readmeStep(t, cmds, 0, `/recall --json '{"query":"what am I allergic to?"`)]
@@ -49,6 +64,17 @@ func TestReadmeTryIt(t *testing.T) {
 		t.Errorf("POST /ask after the forget: %+v (%v), want an abstention citing nothing", ans, err)
 	}
 }
+
+// shownOutput is what a README command's "# → " comment shows of its
+// output.
+func shownOutput(cmd string) (string, bool) {
+	_, shown, ok := strings.Cut(cmd, "# → ")
+	return strings.TrimSpace(shown), ok
+}
+
+// squeeze collapses runs of white space, so the README's one-line showing
+// of a table's row matches the aligned row.
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // readmeStep is the index of the first command at or after from holding
 // part.

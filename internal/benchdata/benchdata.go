@@ -1,11 +1,10 @@
 // Package benchdata feeds benchmarks real conversational text: the turns and
-// questions of the LoCoMo data set in ../shared/data (never copied into this
-// repository or shipped), repeated to any size.
+// questions of the LoCoMo data set (found by internal/locomo/dataset, never
+// copied into this repository or shipped), repeated to any size.
 package benchdata
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/locomo/dataset"
 )
 
 // Turn is one conversation turn.
@@ -29,27 +30,25 @@ type Set struct {
 }
 
 // ErrMissing means the data set is not where benchmarks look for it.
-var ErrMissing = errors.New("LoCoMo data not found: set DORMOUSE_LOCOMO to locomo10.json (see ../shared/data/locomo)")
+var ErrMissing = dataset.ErrMissing
 
-// Path finds locomo10.json: $DORMOUSE_LOCOMO, else shared/data beside the
-// repository checkout.
-func Path() string {
-	if p := os.Getenv("DORMOUSE_LOCOMO"); p != "" {
-		return p
-	}
+// Path finds locomo10.json as dataset.Find does, with the shared data
+// beside the repository checkout as a candidate. It never downloads.
+func Path() (string, error) {
 	_, file, _, _ := runtime.Caller(0)
 	repo := filepath.Join(filepath.Dir(file), "..", "..")
-	return filepath.Join(repo, "..", "shared", "data", "locomo", "locomo10.json")
+	return dataset.Find(filepath.Join(repo, "..", "shared", "data", "locomo", "locomo10.json"))
 }
 
 // Load reads the data set.
 func Load() (*Set, error) {
-	b, err := os.ReadFile(Path())
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, ErrMissing
-	}
+	path, err := Path()
 	if err != nil {
 		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read the LoCoMo data: %w", err)
 	}
 	var samples []struct {
 		SampleID     string                     `json:"sample_id"`
@@ -59,7 +58,7 @@ func Load() (*Set, error) {
 		} `json:"qa"`
 	}
 	if err := json.Unmarshal(b, &samples); err != nil {
-		return nil, fmt.Errorf("decode %s: %w", Path(), err)
+		return nil, fmt.Errorf("decode %s: %w", path, err)
 	}
 	s := &Set{}
 	for _, sm := range samples {
@@ -92,7 +91,7 @@ func Load() (*Set, error) {
 		}
 	}
 	if len(s.Turns) == 0 {
-		return nil, fmt.Errorf("%s holds no turns", Path())
+		return nil, fmt.Errorf("%s holds no turns", path)
 	}
 	return s, nil
 }

@@ -4,15 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"text/tabwriter"
+	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/locomo"
+	"github.com/dormouse-dev/dormouse/internal/locomo/dataset"
 )
 
 func runBench(ctx context.Context, env Env, args []string) error {
-	name, rest, ok, err := splitVerb(env, args, "Usage: dormouse bench locomo --data FILE [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]\n"+
+	name, rest, ok, err := splitVerb(env, args, "Usage: dormouse bench locomo [--data FILE] [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]\n"+
 		"\nBenchmarks:\n  locomo   evidence recall@k on the LoCoMo conversations (offline, in a temporary data directory)",
 		"name a benchmark")
 	if !ok {
@@ -25,8 +28,10 @@ func runBench(ctx context.Context, env Env, args []string) error {
 }
 
 func runBenchLocomo(ctx context.Context, env Env, args []string) error {
-	fs := newFlags(env, "bench locomo", "--data FILE [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]")
-	data := fs.String("data", "", "the LoCoMo file (locomo10.json); required")
+	fs := newFlags(env, "bench locomo", "[--data FILE] [--samples 0-4] [--k 5,10,25,50] [--json] [--questions FILE [--explain]]")
+	data := fs.String("data", "", "the LoCoMo file (locomo10.json); default: the copy in the user cache, downloaded from --source "+
+		"when absent (CC BY-NC 4.0: non-commercial use only)")
+	source := fs.String("source", dataset.URL, "where to download the LoCoMo file from when it is not cached (checked against its sha256)")
 	samples := fs.String("samples", "all", "samples to run: a range such as 0-4 (development) or 5-9 (held out), a list, or all")
 	kflag := fs.String("k", "5,10,25,50", "recall@k cut-offs, in turns")
 	configPath := fs.String("config", "", "configuration file whose storage, capture, consolidation and recall settings are "+
@@ -38,15 +43,17 @@ func runBenchLocomo(ctx context.Context, env Env, args []string) error {
 	if err := parseNone(fs, args); err != nil {
 		return err
 	}
-	if *data == "" {
-		return usagef("--data FILE is required (the LoCoMo locomo10.json)")
-	}
 	if *explain && *questions == "" {
 		return usagef("--explain needs --questions FILE")
 	}
 	ks, err := locomo.ParseKs(*kflag)
 	if err != nil {
 		return usagef("--%v", err)
+	}
+	if *data == "" {
+		if *data, err = cachedLocomo(ctx, env, *source); err != nil {
+			return err
+		}
 	}
 	set, err := locomo.Load(*data)
 	if err != nil {
@@ -128,4 +135,17 @@ func runBenchLocomo(ctx context.Context, env Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "\nsamples %v, %d memories, %d questions without usable evidence skipped, %.1f s (ingest %.1f, consolidate %.1f, recall %.1f)\n",
 		rep.Samples, rep.Memories, rep.Skipped, rep.Seconds, rep.Timing["ingest"], rep.Timing["consolidate"], rep.Timing["recall"])
 	return nil
+}
+
+// cachedLocomo is the LoCoMo file in the user cache, downloaded from source
+// first when it is not there yet, saying so and under which licence.
+func cachedLocomo(ctx context.Context, env Env, source string) (string, error) {
+	p, err := dataset.CachePath()
+	if err != nil {
+		return "", err
+	}
+	if dataset.Check(p) != nil {
+		fmt.Fprintf(env.Stderr, "downloading the LoCoMo data (Snap Research, CC BY-NC 4.0: non-commercial use only) from %s into %s\n", source, p)
+	}
+	return dataset.Cached(ctx, &http.Client{Timeout: 5 * time.Minute}, source)
 }

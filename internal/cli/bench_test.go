@@ -3,11 +3,15 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/dormouse-dev/dormouse/internal/locomo"
+	"github.com/dormouse-dev/dormouse/internal/locomo/dataset"
 )
 
 const tinyLocomo = `[{"sample_id":"conv-t","conversation":{"speaker_a":"Ann","speaker_b":"Ben",
@@ -68,6 +72,70 @@ func TestBenchLocomoQuestions(t *testing.T) {
 	for _, e := range lines[1].Evidence {
 		if e.ID == "D1:3" && e.Rank < 1 {
 			t.Errorf("pottery question: %+v; want D1:3 returned", lines[1])
+		}
+	}
+}
+
+// TestBenchLocomoDownloads: without --data the first run downloads the file
+// from --source into the user cache, saying so and under which licence; the
+// next runs on the cached copy, with the server gone.
+func TestBenchLocomoDownloads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("skipped with -short: runs the benchmark on a sample twice")
+	}
+	var real []byte
+	for _, p := range []string{"../../../shared/data/locomo/locomo10.json", "../../../../shared/data/locomo/locomo10.json"} {
+		if b, err := os.ReadFile(p); err == nil {
+			real = b
+			break
+		}
+	}
+	if real == nil {
+		t.Skip("the shared LoCoMo data is absent: a download of the real file is not checked")
+	}
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(real) }))
+	args := []string{"bench", "locomo", "--source", srv.URL + "/locomo10.json", "--samples", "0", "--k", "5", "--json"}
+	_, stderr, code := runMain(t, "", args...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	cached := filepath.Join(cache, "dormouse", "locomo10.json")
+	if !strings.Contains(stderr, "downloading the LoCoMo data") || !strings.Contains(stderr, "CC BY-NC 4.0") || !strings.Contains(stderr, cached) {
+		t.Errorf("stderr %q, want the download, its licence and where it goes", stderr)
+	}
+	srv.Close()
+	stdout, stderr, code := runMain(t, "", args...)
+	var rep locomo.Report
+	if code != ExitOK || strings.Contains(stderr, "downloading") || json.Unmarshal([]byte(stdout), &rep) != nil || rep.Overall.N == 0 {
+		t.Errorf("second run: exit %d, stderr %q, %d questions; want the cached copy scored", code, stderr, rep.Overall.N)
+	}
+}
+
+// TestBenchLocomoDownloadFails: a download that is not the file, or that
+// fails, is an error saying so, and nothing is cached.
+func TestBenchLocomoDownloadFails(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/locomo10.json" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Write([]byte(tinyLocomo))
+	}))
+	defer srv.Close()
+	for _, tc := range []struct{ path, want string }{
+		{"/locomo10.json", "want " + dataset.SHA256 + ": not the file Dormouse is measured on"},
+		{"/moved.json", "the server answered 404 Not Found"},
+	} {
+		cache := t.TempDir()
+		t.Setenv("XDG_CACHE_HOME", cache)
+		_, stderr, code := runMain(t, "", "bench", "locomo", "--source", srv.URL+tc.path)
+		if code != ExitError || !strings.Contains(stderr, "download LoCoMo data from "+srv.URL+tc.path) || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stderr %q; want an error saying %q", tc.path, code, stderr, tc.want)
+		}
+		if ents, _ := os.ReadDir(filepath.Join(cache, "dormouse")); len(ents) != 0 {
+			t.Errorf("%s: the cache holds %v after a failed download", tc.path, ents)
 		}
 	}
 }

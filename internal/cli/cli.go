@@ -80,7 +80,7 @@ func commands() []command {
 		{"doctor", "check the installation and say how to fix what is wrong", runDoctor},
 		{"watch", "watched folders: list, scan, status", runWatch},
 		{"mcp", "serve the MCP tools over stdio (for Claude Code and other MCP clients)", runMCP},
-		{"bench", "run a benchmark: bench locomo --data FILE", runBench},
+		{"bench", "run a benchmark: bench locomo [--data FILE]", runBench},
 		{"token", "draw a bearer token for the API: token new --name NAME --agents a,b", runToken},
 		{"completion", "print a shell completion script: completion bash", runCompletion},
 		{"version", "print the version", func(_ context.Context, env Env, _ []string) error {

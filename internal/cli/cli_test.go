@@ -56,7 +56,6 @@ func TestExitCodes(t *testing.T) {
 		{"version", []string{"version"}, ExitOK, "dormouse "},
 		{"bench without a benchmark", []string{"bench"}, ExitUsage, "name a benchmark"},
 		{"unknown benchmark", []string{"bench", "beir"}, ExitUsage, `unknown benchmark "beir"`},
-		{"bench locomo without data", []string{"bench", "locomo"}, ExitUsage, "--data FILE is required"},
 		{"bench locomo bad samples", []string{"bench", "locomo", "--data", "x.json", "--k", "0"}, ExitUsage, "--k"},
 		{"bench locomo missing file", []string{"bench", "locomo", "--data", filepath.Join(data, "none.json")}, ExitError, "read LoCoMo data"},
 		{"bench locomo explain without questions", []string{"bench", "locomo", "--data", "x.json", "--explain"}, ExitUsage, "--explain needs --questions"},

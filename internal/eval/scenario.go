@@ -1,5 +1,5 @@
 // Package eval measures whether Dormouse remembers: it plays memory
-// scenarios (../shared/eval/FORMAT.md) through the real HTTP API, storage,
+// scenarios (docs/scenarios.md) through the real HTTP API, storage,
 // consolidation and recall, and asks each probe three ways — with no memory,
 // with the system, and with an oracle context — to report what memory
 // contributes and what retrieval misses.

@@ -4,7 +4,8 @@
 // user's request is. It scores evidence recall@k over the returned turns.
 //
 // The data set (snap-research/LoCoMo, CC BY-NC 4.0) is read from the path the
-// caller gives; it is never copied into this repository or shipped.
+// caller gives (package dataset finds or downloads it); it is never copied
+// into this repository or shipped.
 package locomo
 
 import (

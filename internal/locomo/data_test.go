@@ -2,26 +2,24 @@ package locomo
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/locomo/dataset"
 )
 
-// dataPath is the shared LoCoMo file ($DORMOUSE_LOCOMO, else ../shared beside
-// the checkout); the test skips where it is absent.
+// dataPath is the LoCoMo file as dataset.Find has it ($DORMOUSE_LOCOMO, the
+// shared data beside the checkout, the cached download); the test skips,
+// saying why, where there is none. Tests never download it.
 func dataPath(t testing.TB) string {
 	t.Helper()
-	p := os.Getenv("DORMOUSE_LOCOMO")
-	if p == "" {
-		p = filepath.Join("..", "..", "..", "..", "shared", "data", "locomo", "locomo10.json")
-		if _, err := os.Stat(p); err != nil {
-			p = filepath.Join("..", "..", "..", "shared", "data", "locomo", "locomo10.json")
-		}
-	}
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("LoCoMo data not found at %s (set DORMOUSE_LOCOMO to locomo10.json): skipping", p)
+	p, err := dataset.Find(
+		filepath.Join("..", "..", "..", "..", "shared", "data", "locomo", "locomo10.json"),
+		filepath.Join("..", "..", "..", "shared", "data", "locomo", "locomo10.json"))
+	if err != nil {
+		t.Skipf("%v: skipping", err)
 	}
 	return p
 }

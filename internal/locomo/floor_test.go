@@ -13,8 +13,9 @@ import (
 var devFloor = map[string]float64{"5": 0.698 - 0.02, "10": 0.793 - 0.02, "25": 0.861 - 0.02, "50": 0.894 - 0.02}
 
 // TestLocomoDevFloor runs `bench locomo` on the development split over the
-// daemon's parts with the default configuration (daemon.OpenBench). It reads ../shared/data/locomo/locomo10.json (or
-// $DORMOUSE_LOCOMO) and skips where that file is absent. Under the race
+// daemon's parts with the default configuration (daemon.OpenBench). It
+// reads the file dataPath finds and skips where there is none (it never
+// downloads: `dormouse bench locomo` does). Under the race
 // detector the wasm SQLite is too slow for it; make test runs it without.
 func TestLocomoDevFloor(t *testing.T) {
 	if locomo.RaceEnabled {

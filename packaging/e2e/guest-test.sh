@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs INSIDE a booted Debian 12 VM as root, after `dpkg -i dormouse_*.deb`
-# succeeded (../shared/scripts/vm-e2e.sh; `make e2e-vm`). Exit code = result.
+# succeeded (packaging/e2e/vm-e2e.sh; `make e2e-vm`). Exit code = result.
 # Uses only what the base image has (systemd, curl, dpkg, apt).
 set -u
 fail=0
