@@ -41,10 +41,16 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 			return s.opts.MaxUploadBytes
 		}
 		return 20 << 20
-	case s.opts.Web != nil && strings.HasPrefix(r.URL.Path, "/agents/") && strings.HasSuffix(r.URL.Path, "/upload"):
+	case s.isPageUpload(r):
 		return 0
 	}
 	return s.opts.MaxBodyBytes
+}
+
+// isPageUpload reports whether r is for the page's upload form, POST /agents/{agent}/upload.
+func (s *Server) isPageUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && s.opts.Web != nil &&
+		strings.HasPrefix(r.URL.Path, "/agents/") && strings.HasSuffix(r.URL.Path, "/upload")
 }
 
 // isImport reports whether r is for POST /v1/agents/{agent}/import, whose
