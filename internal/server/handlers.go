@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
@@ -32,6 +33,22 @@ func (e *RequestError) Error() string { return e.Msg }
 
 func badRequest(code, format string, args ...any) *RequestError {
 	return &RequestError{Status: http.StatusBadRequest, Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errNotUTF8 is a body decodeText refused: it is not UTF-8.
+var errNotUTF8 = errors.New("the body is not UTF-8")
+
+// decodeText is decodeJSON for a body whose text is stored as sent: encoding/json would make
+// bytes that are not UTF-8 U+FFFD, and store a guess, so such a body is errNotUTF8 instead.
+func decodeText(r io.Reader, v any) error {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return jsonError(err)
+	}
+	if !utf8.Valid(body) {
+		return errNotUTF8
+	}
+	return decodeJSON(bytes.NewReader(body), v)
 }
 
 // decodeJSON reads exactly one JSON value into v, refusing unknown fields and

@@ -84,7 +84,11 @@ func (s *Server) editProfileLine(w http.ResponseWriter, r *http.Request, a *stor
 		return
 	}
 	var body client.ProfileEdit
-	if err := decodeJSON(r.Body, &body); err != nil {
+	switch err := decodeText(r.Body, &body); {
+	case errors.Is(err, errNotUTF8):
+		s.profileError(w, r, a, id, store.ErrProfileLineNotUTF8)
+		return
+	case err != nil:
 		s.requestError(w, r, err)
 		return
 	}
