@@ -196,6 +196,18 @@ func parseTimeParam(q map[string][]string, key string) (time.Time, error) {
 	return parseTime(key, v)
 }
 
+// parseAsOf reads ?as_of=, in the years a memory may have (capture.CheckYear): zero is now.
+func parseAsOf(q url.Values) (time.Time, error) {
+	t, err := parseTimeParam(q, "as_of")
+	if err != nil || q.Get("as_of") == "" {
+		return t, err
+	}
+	if err := capture.CheckYear("as_of", t); err != nil {
+		return time.Time{}, badRequest("invalid_parameter", "%v", err)
+	}
+	return t, nil
+}
+
 func parseTime(key, v string) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
@@ -308,7 +320,7 @@ func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Age
 
 func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	q := r.URL.Query()
-	asOf, err := parseTimeParam(q, "as_of")
+	asOf, err := parseAsOf(q)
 	if err != nil {
 		s.requestError(w, r, err)
 		return

@@ -17,7 +17,7 @@ import (
 // (default now), with ?history=true also the lines those replaced.
 func (s *Server) listProfile(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	q := r.URL.Query()
-	asOf, err := parseTimeParam(q, "as_of")
+	asOf, err := parseAsOf(q)
 	if err != nil {
 		s.requestError(w, r, err)
 		return
