@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -84,6 +85,16 @@ func Of(ctx context.Context, a *store.Agent, o Options) (Result, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return Result{}, fmt.Errorf("back up agent %q: create %s: %w", agent, dir, err)
 	}
+	unlock, err := lockDir(dir, syscall.LOCK_EX)
+	if err != nil {
+		return Result{}, fmt.Errorf("back up agent %q: %w", agent, err)
+	}
+	defer unlock()
+	// Holding the lock, every copy here is a killed run's: its space is needed for this one.
+	swept, err := removeTmp(dir)
+	if err != nil {
+		return Result{}, fmt.Errorf("back up agent %q: %w", agent, err)
+	}
 	name := agent + "-" + o.Now().UTC().Format(stampLayout) + ".db"
 	final := filepath.Join(dir, name)
 	if _, err := os.Stat(final); err == nil {
@@ -112,8 +123,8 @@ func Of(ctx context.Context, a *store.Agent, o Options) (Result, error) {
 	if fi, err := os.Stat(final); err == nil {
 		res.Bytes = fi.Size()
 	}
-	var err error
-	res.Removed, err = prune(dir, agent, o.Keep, time.Now()) // file times are the real clock's
+	res.Removed, err = prune(dir, agent, o.Keep)
+	res.Removed = append(swept, res.Removed...)
 	if err != nil {
 		return res, fmt.Errorf("back up agent %q: prune old backups: %w", agent, err)
 	}
@@ -197,13 +208,8 @@ func parseName(name, agent string) (time.Time, bool) {
 	return t, err == nil
 }
 
-// staleTmp is how old a half-written copy left by a killed run must be
-// before a later run deletes it (a concurrent run's copy is younger).
-const staleTmp = time.Hour
-
-// prune deletes all but the newest keep backups of agent in dir, and
-// half-written copies of killed runs.
-func prune(dir, agent string, keep int, now time.Time) ([]string, error) {
+// prune deletes all but the newest keep backups of agent in dir.
+func prune(dir, agent string, keep int) ([]string, error) {
 	list, err := List(filepath.Dir(dir), agent)
 	if err != nil {
 		return nil, err
@@ -218,19 +224,78 @@ func prune(dir, agent string, keep int, now time.Time) ([]string, error) {
 		}
 		list = list[1:]
 	}
-	entries, _ := os.ReadDir(dir)
+	return removed, errors.Join(errs...)
+}
+
+// Sweep deletes the half-written copies that killed backups left in dir's agent directories, and
+// returns them; a directory whose backup is running is left alone. The daemon runs it at start-up,
+// so a copy of an agent that is never backed up again does not stay for ever.
+func Sweep(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sweep killed backups' copies: %w", err)
+	}
+	var removed []string
+	var errs []error
 	for _, e := range entries {
-		if !strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".tmp") {
+		if !e.IsDir() {
 			continue
 		}
-		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > staleTmp {
-			p := filepath.Join(dir, e.Name())
-			if err := os.Remove(p); err == nil {
-				removed = append(removed, p)
-			}
+		sub := filepath.Join(dir, e.Name())
+		unlock, err := lockDir(sub, syscall.LOCK_EX|syscall.LOCK_NB)
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("sweep killed backups' copies: %w", err))
+			continue
+		}
+		r, err := removeTmp(sub)
+		unlock()
+		removed = append(removed, r...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("sweep killed backups' copies: %w", err))
 		}
 	}
 	return removed, errors.Join(errs...)
+}
+
+// lockDir takes an flock on an agent's backup directory, held while a backup writes its copy there:
+// a copy in a directory nobody holds is a killed run's (the kernel drops the lock with the
+// process, however it ends), where a copy's age could not tell a killed run from a slow one.
+func lockDir(dir string, how int) (unlock func(), err error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), how); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock %s: %w", dir, err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// removeTmp deletes the half-written copies (".<name>.tmp") in dir, whose lock the caller holds.
+func removeTmp(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), ".") || !strings.HasSuffix(e.Name(), ".tmp") || !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if err := os.Remove(p); err != nil {
+			return removed, err
+		}
+		removed = append(removed, p)
+	}
+	return removed, nil
 }
 
 func syncFile(path string) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -64,16 +65,13 @@ func TestAgentKeepsNewestVerifiedBackups(t *testing.T) {
 	st := openStore(t, t.TempDir())
 	insert(t, st, "main", 20, "first")
 	dir := filepath.Join(t.TempDir(), "backups")
-	// A half-written copy of a killed run, two hours old.
+	// A half-written copy of a run killed a moment ago: no run holds the directory, so it goes
+	// before the next copy is written, however young.
 	if err := os.MkdirAll(filepath.Join(dir, "main"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	stale := filepath.Join(dir, "main", ".main-20260101T000000.000Z.db.tmp")
 	if err := os.WriteFile(stale, []byte("half"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-2 * time.Hour)
-	if err := os.Chtimes(stale, old, old); err != nil {
 		t.Fatal(err)
 	}
 
@@ -121,6 +119,47 @@ func TestAgentKeepsNewestVerifiedBackups(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("stale half-written copy still there: %v", err)
+	}
+}
+
+// TestSweepRemovesKilledCopies: at start-up the daemon deletes every killed backup's copy, of
+// agents never backed up again too, and leaves a running backup's copy and the backups.
+func TestSweepRemovesKilledCopies(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel string) string {
+		t.Helper()
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, make([]byte, 64<<10), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	killed := write("gone/.gone-20260101T000000.000Z.db.tmp")
+	kept := write("main/main-20260101T000000.000Z.db")
+	running := write("busy/.busy-20260101T000000.000Z.db.tmp")
+	unlock, err := lockDir(filepath.Join(dir, "busy"), syscall.LOCK_EX)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+
+	removed, err := Sweep(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(removed) != fmt.Sprint([]string{killed}) {
+		t.Errorf("Sweep removed %v, want only %s", removed, killed)
+	}
+	for _, p := range []string{kept, running} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: %v, want it kept", p, err)
+		}
+	}
+	if removed, err := Sweep(filepath.Join(dir, "none")); removed != nil || err != nil {
+		t.Errorf("Sweep of no folder = %v, %v; want nothing", removed, err)
 	}
 }
 

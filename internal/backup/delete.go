@@ -2,7 +2,9 @@ package backup
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -16,6 +18,34 @@ func (e *FailedError) Error() string {
 }
 
 func (e *FailedError) Unwrap() error { return e.Err }
+
+// CorruptError is a delete that did not happen because the agent's file is corrupt: no verified
+// backup can be taken of it, and an agent is never deleted without one. It says what giving the
+// agent up takes by hand. It is store.ErrUnavailable.
+type CorruptError struct {
+	Agent   string
+	Files   []string // the agent's files now
+	Backups []Backup // its backups, oldest first
+	Err     error    // the store's *store.UnavailableError
+}
+
+func (e *CorruptError) Error() string {
+	var ue *store.UnavailableError
+	why := e.Err
+	if errors.As(e.Err, &ue) {
+		why = ue.Err
+	}
+	restore := "it has no backup to restore"
+	if n := len(e.Backups); n > 0 {
+		restore = fmt.Sprintf("restore its newest backup instead (stop the daemon, then `dormouse restore --agent %s --from %s`)",
+			e.Agent, e.Backups[n-1].Path)
+	}
+	return fmt.Sprintf("agent %q was not deleted: its file is corrupt (%v), so no verified backup of it can be taken; %s. "+
+		"To give it up, stop the daemon and move these out of the data folder: %s",
+		e.Agent, why, restore, strings.Join(e.Files, ", "))
+}
+
+func (e *CorruptError) Unwrap() error { return e.Err }
 
 // DeleteAgent backs up agent, verified, and only then deletes it from st
 // (store.Store.Delete: its requests waited for, new ones refused, its
@@ -35,6 +65,11 @@ func DeleteAgent(ctx context.Context, st *store.Store, agent string, o Options) 
 		}
 		return nil
 	})
+	if errors.Is(err, store.ErrUnavailable) {
+		ce := &CorruptError{Agent: agent, Files: st.AgentFiles(agent), Err: err}
+		ce.Backups, _ = List(o.Dir, agent)
+		return Result{}, nil, ce
+	}
 	if err != nil {
 		return Result{}, nil, err
 	}

@@ -51,6 +51,17 @@ type Limits struct {
 // and time zones written wrongly, and not much more.
 const DefaultMaxFutureSkew = 24 * time.Hour
 
+// CheckYear refuses t (field names it) outside the years 1970 to 9999 in UTC, where a memory's
+// time is stored. An as_of is held to them too: before them it could only match nothing, and
+// 0001-01-01T00:00:00Z, Go's zero time, would be taken for no as_of at all, which is now.
+func CheckYear(field string, t time.Time) error {
+	if y := t.UTC().Year(); y < 1970 || y > 9999 {
+		return &InputError{Field: field, Msg: fmt.Sprintf("%s is in year %d in UTC, where it is stored; want a time from 1970 to 9999",
+			t.Format(time.RFC3339Nano), y)}
+	}
+	return nil
+}
+
 // CheckTime refuses t as a memory's time (field names it in the error) when, in UTC as it is
 // stored, it falls outside the years 1970 to 9999, or lies further ahead of now than
 // MaxFutureSkew: recall never offers what is dated after its as_of, so a memory dated far ahead
@@ -59,11 +70,10 @@ func (l Limits) CheckTime(field string, t, now time.Time) error {
 	fail := func(format string, args ...any) error {
 		return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
-	u := t.UTC()
-	if y := u.Year(); y < 1970 || y > 9999 {
-		return fail("%s is in year %d in UTC, where it is stored; want a time from 1970 to 9999",
-			t.Format(time.RFC3339Nano), y)
+	if err := CheckYear(field, t); err != nil {
+		return err
 	}
+	u := t.UTC()
 	skew := l.MaxFutureSkew
 	if skew <= 0 {
 		skew = DefaultMaxFutureSkew

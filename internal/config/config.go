@@ -191,6 +191,14 @@ type Files struct {
 	MaxParts          int      `yaml:"max_parts"`           // memories from one file
 }
 
+// UploadTimeout is how long an upload may take from its headers to its answer: api.write_timeout
+// (which starts with the body's read) plus files.parse_timeout, since a PDF's parse alone may take
+// all of that. A parse stopped at its timeout then still answers 422 before the connection's
+// deadline; without it the client would get an empty reply.
+func (c Config) UploadTimeout() time.Duration {
+	return time.Duration(max(c.API.ReadTimeout, c.API.WriteTimeout) + c.Files.ParseTimeout)
+}
+
 // BackupDir is backup.dir, or <data_dir>/backups when it is empty.
 func (c Config) BackupDir() string {
 	if c.Backup.Dir != "" {

@@ -26,6 +26,7 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		AutoCreate:      cfg.API.AutoCreate,
 		Agents:          cfg.API.Agents,
 		MaxUploadBytes:  cfg.API.MaxUploadBytes,
+		UploadTimeout:   cfg.UploadTimeout(),
 		AllowedHosts:    allowedHosts(cfg),
 		PublicDetail:    cfg.Health.PublicDetail,
 		Backups:         backupOptions(cfg, log),

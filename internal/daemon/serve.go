@@ -13,6 +13,7 @@ import (
 	sd "github.com/coreos/go-systemd/v22/daemon"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -65,6 +66,7 @@ func prepare(ctx context.Context, s *Services) (*serving, error) {
 	if d.keys, err = Keyring(s.Config); err != nil {
 		return nil, err
 	}
+	sweepBackups(s.Config, s.Logger)
 	if d.ln, err = listen(s.Config, d.keys); err != nil {
 		return nil, err
 	}
@@ -74,6 +76,18 @@ func prepare(ctx context.Context, s *Services) (*serving, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// sweepBackups deletes what backups killed mid-way left in the backups folder: a copy the size of
+// its agent. A folder it cannot sweep costs only that space, so serving goes on.
+func sweepBackups(cfg config.Config, log *slog.Logger) {
+	removed, err := backup.Sweep(cfg.BackupDir())
+	for _, p := range removed {
+		log.Info("removed a killed backup's half-written copy", "path", p)
+	}
+	if err != nil {
+		log.Warn("the backups folder keeps killed backups' copies", "err", err)
+	}
 }
 
 // listen binds cfg.Listen. Beyond loopback it refuses to serve without

@@ -95,6 +95,18 @@ func (s *Server) agent(arg string) (string, error) {
 	}
 }
 
+// rememberError is toolError for a memory the API refused. An unknown agent here is one a write
+// may not create (deleted, off the server's list, or agents.create explicit): the API's reason is
+// the answer, where toolError's "remember something to create it" is what was just refused.
+func (s *Server) rememberError(agent string, err error) error {
+	var ae *client.APIError
+	if errors.As(err, &ae) && ae.Code == "unknown_agent" {
+		return fmt.Errorf("nothing was stored: %s. A memory cannot create agent %q: tell the user, who can create it "+
+			"or name another (call status to list the agents)", ae.Message, agent)
+	}
+	return s.toolError(agent, err)
+}
+
 // toolError turns what went wrong into a message a model can act on.
 func (s *Server) toolError(agent string, err error) error {
 	var ae *client.APIError

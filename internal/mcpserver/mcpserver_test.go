@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemontest"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
 )
@@ -350,5 +351,35 @@ func TestPanicIsAToolError(t *testing.T) {
 	for i := range 2 {
 		got := call(t, cs, "recall", map[string]any{"query": fmt.Sprint("x", i)}, true)
 		mustContain(t, "recall that panics", got, "internal error in tool recall")
+	}
+}
+
+// TestRememberToAnAgentNoWriteCreates: a memory for a deleted agent, or for a new one where
+// agents.create is explicit, is refused; the tool error gives the API's reason and never advises
+// the model to remember something to create the agent, which is what was just refused.
+func TestRememberToAnAgentNoWriteCreates(t *testing.T) {
+	for _, tc := range []struct {
+		agent, why string
+		create     string // agents.create
+	}{
+		{"gone", "was deleted", "on-write"},
+		{"never", "agents.create is explicit", config.CreateExplicit},
+	} {
+		d := daemontest.Start(t, func(cfg *config.Config) { cfg.Agents.Create = tc.create })
+		cl := client.New(d.Addr)
+		if tc.agent == "gone" {
+			if _, err := cl.CreateAgent(t.Context(), "gone"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cl.DeleteAgent(t.Context(), "gone"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cs := overStdio(t, mcpserver.New(cl, mcpserver.Options{Version: "test"}))
+		got := call(t, cs, "remember", map[string]any{"agent": tc.agent, "content": "The fern wants water."}, true)
+		mustContain(t, "remember to "+tc.agent, got, tc.why, "nothing was stored", "tell the user")
+		if strings.Contains(got, "remember something to create it") {
+			t.Errorf("remember to %s: %q advises what was just refused", tc.agent, got)
+		}
 	}
 }

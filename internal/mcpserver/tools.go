@@ -249,7 +249,7 @@ func (s *Server) remember(ctx context.Context, in rememberArgs) (*mcp.CallToolRe
 		Timestamp: ts, Source: source,
 	})
 	if err != nil {
-		return nil, s.toolError(agent, err)
+		return nil, s.rememberError(agent, err)
 	}
 	cite := "memory:" + strconv.FormatInt(ins.ID, 10)
 	text := "Stored as " + cite + "."

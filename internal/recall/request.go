@@ -3,6 +3,8 @@ package recall
 import (
 	"fmt"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
 )
 
 // Request is a recall request as clients send it (the body of POST
@@ -61,13 +63,19 @@ func (r Request) Parse() (Query, error) {
 	for _, f := range []struct {
 		name, v string
 		dst     *time.Time
-	}{{"as_of", r.AsOf, &q.AsOf}, {"since", r.Since, &q.Since}, {"until", r.Until, &q.Until}} {
+		inYears bool // capture.CheckYear: an as_of of 0001-01-01 is the zero time, which is now
+	}{{"as_of", r.AsOf, &q.AsOf, true}, {"since", r.Since, &q.Since, false}, {"until", r.Until, &q.Until, false}} {
 		if f.v == "" {
 			continue
 		}
 		t, err := time.Parse(time.RFC3339Nano, f.v)
 		if err != nil {
 			return q, invalid("%s: %q is not an RFC 3339 time such as 2026-02-01T14:30:00Z", f.name, f.v)
+		}
+		if f.inYears {
+			if err := capture.CheckYear(f.name, t); err != nil {
+				return q, invalid("%v", err)
+			}
 		}
 		*f.dst = t
 	}

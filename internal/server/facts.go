@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -72,7 +73,11 @@ func (s *Server) correctFact(w http.ResponseWriter, r *http.Request, a *store.Ag
 		return
 	}
 	var body client.FactCorrection
-	if err := decodeJSON(r.Body, &body); err != nil {
+	switch err := decodeText(r.Body, &body); {
+	case errors.Is(err, errNotUTF8):
+		s.requestError(w, r, store.ErrCorrectionNotUTF8)
+		return
+	case err != nil:
 		s.requestError(w, r, err)
 		return
 	}

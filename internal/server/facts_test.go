@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,5 +100,24 @@ func TestCorrectFactOverHTTP(t *testing.T) {
 		if !errors.As(err, &ae) || ae.Code != tc.code {
 			t.Errorf("%s: %v, want code %s", tc.name, err, tc.code)
 		}
+	}
+}
+
+// TestCorrectionNotUTF8Is422: a correction whose body holds bytes that are not UTF-8 is refused
+// with 422 invalid_correction, as docs/api.md says, and the fact stays current; encoding/json alone
+// would have stored them as U+FFFD.
+func TestCorrectionNotUTF8Is422(t *testing.T) {
+	f, cl, factID, _ := factFixture(t)
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	body := "{\"content\":\"Alice's role is \xff\xfe manager.\"}"
+	code := f.post("/v1/agents/main/facts/"+strconv.FormatInt(factID, 10)+"/correct", body, &e)
+	if code != http.StatusUnprocessableEntity || e.Error.Code != "invalid_correction" || !strings.Contains(e.Error.Message, "UTF-8") {
+		t.Errorf("a correction not UTF-8: %d %+v, want 422 invalid_correction", code, e)
+	}
+	facts, err := cl.Facts(t.Context(), "main", client.FactsOptions{})
+	if err != nil || len(facts) != 1 || facts[0].ID != factID {
+		t.Errorf("facts after the refusal: %+v, %v; want fact %d still current", facts, err, factID)
 	}
 }

@@ -29,9 +29,11 @@ type Watcher interface {
 }
 
 // bodyLimit is the most a request's body may hold: uploads have their own
-// limit. The page's upload form (POST /agents/{agent}/upload) bounds its own
-// body, at the same limit plus room for the form's other fields, so 0 here
-// leaves it uncut: MaxBodyBytes would cap it at 1 MiB.
+// limit. The page's upload form (POST /agents/{agent}/upload) and its
+// add-a-memory form (POST /memories) bound their own bodies, at the upload
+// limit or three times max_content_bytes (URL-encoded text) plus room for
+// the other fields, so 0 here leaves them uncut: MaxBodyBytes would cap
+// them below what the API takes.
 func (s *Server) bodyLimit(r *http.Request) int64 {
 	switch {
 	case r.Method != http.MethodPost:
@@ -41,10 +43,16 @@ func (s *Server) bodyLimit(r *http.Request) int64 {
 			return s.opts.MaxUploadBytes
 		}
 		return 20 << 20
-	case s.opts.Web != nil && strings.HasPrefix(r.URL.Path, "/agents/") && strings.HasSuffix(r.URL.Path, "/upload"):
+	case s.isPageUpload(r), s.opts.Web != nil && r.URL.Path == "/memories":
 		return 0
 	}
 	return s.opts.MaxBodyBytes
+}
+
+// isPageUpload reports whether r is for the page's upload form, POST /agents/{agent}/upload.
+func (s *Server) isPageUpload(r *http.Request) bool {
+	return r.Method == http.MethodPost && s.opts.Web != nil &&
+		strings.HasPrefix(r.URL.Path, "/agents/") && strings.HasSuffix(r.URL.Path, "/upload")
 }
 
 // isImport reports whether r is for POST /v1/agents/{agent}/import, whose

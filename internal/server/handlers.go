@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
@@ -27,6 +28,22 @@ type RequestError = gate.Refusal
 
 func badRequest(code, format string, args ...any) *RequestError {
 	return &RequestError{Status: http.StatusBadRequest, Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errNotUTF8 is a body decodeText refused: it is not UTF-8.
+var errNotUTF8 = errors.New("the body is not UTF-8")
+
+// decodeText is decodeJSON for a body whose text is stored as sent: encoding/json would make
+// bytes that are not UTF-8 U+FFFD, and store a guess, so such a body is errNotUTF8 instead.
+func decodeText(r io.Reader, v any) error {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return jsonError(err)
+	}
+	if !utf8.Valid(body) {
+		return errNotUTF8
+	}
+	return decodeJSON(bytes.NewReader(body), v)
 }
 
 // decodeJSON reads exactly one JSON value into v, refusing unknown fields and
@@ -178,6 +195,18 @@ func parseTimeParam(q map[string][]string, key string) (time.Time, error) {
 	return parseTime(key, v)
 }
 
+// parseAsOf reads ?as_of=, in the years a memory may have (capture.CheckYear): zero is now.
+func parseAsOf(q url.Values) (time.Time, error) {
+	t, err := parseTimeParam(q, "as_of")
+	if err != nil || q.Get("as_of") == "" {
+		return t, err
+	}
+	if err := capture.CheckYear("as_of", t); err != nil {
+		return time.Time{}, badRequest("invalid_parameter", "%v", err)
+	}
+	return t, nil
+}
+
 func parseTime(key, v string) (time.Time, error) {
 	if v == "" {
 		return time.Time{}, nil
@@ -290,7 +319,7 @@ func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Age
 
 func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	q := r.URL.Query()
-	asOf, err := parseTimeParam(q, "as_of")
+	asOf, err := parseAsOf(q)
 	if err != nil {
 		s.requestError(w, r, err)
 		return

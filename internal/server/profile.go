@@ -18,7 +18,7 @@ import (
 // (default now), with ?history=true also the lines those replaced.
 func (s *Server) listProfile(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	q := r.URL.Query()
-	asOf, err := parseTimeParam(q, "as_of")
+	asOf, err := parseAsOf(q)
 	if err != nil {
 		s.requestError(w, r, err)
 		return
@@ -85,7 +85,11 @@ func (s *Server) editProfileLine(w http.ResponseWriter, r *http.Request, a *stor
 		return
 	}
 	var body client.ProfileEdit
-	if err := decodeJSON(r.Body, &body); err != nil {
+	switch err := decodeText(r.Body, &body); {
+	case errors.Is(err, errNotUTF8):
+		s.profileError(w, r, a, id, store.ErrProfileLineNotUTF8)
+		return
+	case err != nil:
 		s.requestError(w, r, err)
 		return
 	}

@@ -143,7 +143,7 @@ func TestEditAndRemoveProfileLinesOverHTTP(t *testing.T) {
 }
 
 func TestProfileRefusesBadParameters(t *testing.T) {
-	f, _, _ := profileFixture(t)
+	f, _, lines := profileFixture(t)
 	for path, want := range map[string]int{
 		"/v1/agents/main/profile?as_of=yesterday": http.StatusBadRequest,
 		"/v1/agents/main/profile?history=maybe":   http.StatusBadRequest,
@@ -156,6 +156,10 @@ func TestProfileRefusesBadParameters(t *testing.T) {
 	}
 	if code := f.do(http.MethodPatch, "/v1/agents/main/profile/1", strings.NewReader(`{"text":`), nil); code != http.StatusBadRequest {
 		t.Errorf("PATCH with broken JSON: %d, want 400", code)
+	}
+	var e struct{ Error struct{ Code string } }
+	if code := f.do(http.MethodPatch, "/v1/agents/main/profile/"+itoa(lines["Atkins"]), strings.NewReader("{\"text\":\"bridge \xff engineer\"}"), &e); code != http.StatusUnprocessableEntity || e.Error.Code != "invalid_profile_text" {
+		t.Errorf("PATCH with text not UTF-8: %d %q, want 422 invalid_profile_text", code, e.Error.Code)
 	}
 }
 

@@ -52,6 +52,11 @@ type Options struct {
 	Backups *backup.Options
 	// MaxUploadBytes bounds an upload's (and an import's) body instead of MaxBodyBytes; 0: 20 MiB.
 	MaxUploadBytes int64
+	// UploadTimeout is how long an upload (the API's or the page's) may take, its body's read and
+	// its parse included: its connection's deadlines are moved to it, so a parse stopped at
+	// files.parse_timeout still has time to send its 422 (config.Config.UploadTimeout); 0 leaves
+	// the http.Server's.
+	UploadTimeout time.Duration
 	// MaxFutureSkew is capture.max_future_skew: how far ahead of Now a memory's timestamp (or an
 	// upload's mtime) may be; 0: capture's default.
 	MaxFutureSkew time.Duration
@@ -183,6 +188,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 	r = withRequestID(rec, r)
+	s.extendUploadDeadlines(w, r)
 	route := "invalid_path"
 	if p := r.URL.Path; p == "" || path.Clean(p) != p {
 		writeError(rec, http.StatusBadRequest, "invalid_path", "the request path must be canonical: no '.', '..' or empty segments and no trailing slash")
@@ -205,6 +211,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.log.LogAttrs(r.Context(), slog.LevelDebug, "request",
 		slog.String("method", r.Method), slog.String("path", r.URL.Path),
 		slog.Int("status", rec.status), slog.Duration("took", time.Since(start)))
+}
+
+// extendUploadDeadlines gives an upload UploadTimeout to be read, parsed and answered. A server
+// without deadlines to move (a ResponseRecorder, the in-process transport) has none to miss.
+func (s *Server) extendUploadDeadlines(w http.ResponseWriter, r *http.Request) {
+	if s.opts.UploadTimeout <= 0 || !(isUpload(r) || s.isPageUpload(r)) {
+		return
+	}
+	end := time.Now().Add(s.opts.UploadTimeout)
+	rc := http.NewResponseController(w)
+	if err := rc.SetReadDeadline(end); err == nil {
+		_ = rc.SetWriteDeadline(end)
+	}
 }
 
 type statusRecorder struct {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -346,6 +347,39 @@ func TestRecallAsOfNeverLeaksNewer(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestAsOfBeforeAnyMemoryIsRefused: 0001-01-01T00:00:00Z is Go's zero time, which the store and
+// recall take for "no as_of: now", so an as_of there (in any offset) answered with today's memories
+// and facts. An as_of outside the years a memory may have (1970 to 9999) is now 400 naming as_of,
+// on every route that takes one.
+func TestAsOfBeforeAnyMemoryIsRefused(t *testing.T) {
+	f := newFixture(t, Options{AutoCreate: true})
+	if got := f.post("/v1/agents/home/memories", `{"content":"the garden sprinkler code is 4321","timestamp":"2026-02-01T08:00:00Z"}`, nil); got != 201 {
+		t.Fatalf("POST: status %d", got)
+	}
+	for _, asOf := range []string{"0001-01-01T00:00:00Z", "0001-01-01T01:00:00+01:00", "1969-12-31T23:59:59Z"} {
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		check := func(route string, code int) {
+			t.Helper()
+			if code != http.StatusBadRequest || !strings.Contains(e.Error.Message, "as_of") {
+				t.Errorf("%s as of %s: %d %+v, want 400 naming as_of", route, asOf, code, e.Error)
+			}
+			e.Error.Code, e.Error.Message = "", ""
+		}
+		body := fmt.Sprintf(`{"query":"sprinkler code","as_of":%q}`, asOf)
+		check("recall", f.post("/v1/agents/home/recall", body, &e))
+		check("ask", f.post("/v1/agents/home/ask", body, &e))
+		q := "?as_of=" + url.QueryEscape(asOf)
+		check("facts", f.do(http.MethodGet, "/v1/agents/home/facts"+q, nil, &e))
+		check("profile", f.do(http.MethodGet, "/v1/agents/home/profile"+q, nil, &e))
+	}
+	var res recall.Result
+	if got := f.post("/v1/agents/home/recall", `{"query":"sprinkler code","as_of":"1970-01-01T00:00:00Z"}`, &res); got != 200 || len(res.Items) != 0 {
+		t.Errorf("recall as of 1970: %d, %d items; want 200 and none", got, len(res.Items))
 	}
 }
 

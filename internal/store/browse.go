@@ -92,6 +92,10 @@ type CorrectionError struct{ Msg string }
 
 func (e *CorrectionError) Error() string { return e.Msg }
 
+// ErrCorrectionNotUTF8 refuses a correction whose text is not UTF-8. A JSON decoder would have
+// made such bytes U+FFFD, so the API refuses a body that is not UTF-8 with it before decoding.
+var ErrCorrectionNotUTF8 error = &CorrectionError{"the correction is not valid UTF-8"}
+
 // CorrectFact stores a user's correction of fact id as a new fact about the
 // same entity and attribute, with full confidence and no source memories (a
 // person said so), which supersedes the old one: the old value stays in the
@@ -104,7 +108,7 @@ func (a *Agent) CorrectFact(ctx context.Context, id int64, corr Correction) (Fac
 	case len(corr.Content) > MaxCorrectionBytes || len(corr.Value) > MaxCorrectionBytes:
 		return FactResult{}, &CorrectionError{fmt.Sprintf("a correction is limited to %d bytes", MaxCorrectionBytes)}
 	case !utf8.ValidString(corr.Content) || !utf8.ValidString(corr.Value):
-		return FactResult{}, &CorrectionError{"the correction is not valid UTF-8"}
+		return FactResult{}, ErrCorrectionNotUTF8
 	}
 	var res FactResult
 	now := time.Now()

@@ -171,6 +171,24 @@ func (s *Store) closeHeld(a *Agent) error {
 	return err
 }
 
+// AgentFiles are the files of agent name that exist now: its database, and its WAL, shared memory
+// or rollback journal when it has them. What removing the agent by hand takes.
+func (s *Store) AgentFiles(name string) []string {
+	var out []string
+	for _, p := range s.agentFiles(name) {
+		if _, err := os.Lstat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// agentFiles are the files an agent may have, the database last.
+func (s *Store) agentFiles(name string) []string {
+	db := s.agentPath(name)
+	return []string{db + "-wal", db + "-shm", db + "-journal", db}
+}
+
 // removeFiles leaves a tombstone and removes a closed agent's files: the
 // WAL and shared memory first (empty after the close's checkpoint), the
 // database last, so a crash part-way leaves a whole agent or none.
@@ -181,9 +199,8 @@ func (s *Store) removeFiles(name string, stone tombstone) ([]string, error) {
 			return nil, fmt.Errorf("delete agent %q: %w", name, err)
 		}
 	}
-	db := s.agentPath(name)
 	var removed []string
-	for _, p := range []string{db + "-wal", db + "-shm", db + "-journal", db} {
+	for _, p := range s.agentFiles(name) {
 		err := os.Remove(p)
 		switch {
 		case err == nil:

@@ -147,6 +147,10 @@ type ProfileLineError struct{ Msg string }
 
 func (e *ProfileLineError) Error() string { return e.Msg }
 
+// ErrProfileLineNotUTF8 refuses a line whose text is not UTF-8. A JSON decoder would have made
+// such bytes U+FFFD, so the API refuses a body that is not UTF-8 with it before decoding.
+var ErrProfileLineNotUTF8 error = &ProfileLineError{"the profile line is not valid UTF-8"}
+
 // CheckProfileLine says what is wrong with a line for PutProfileLines, nil
 // when nothing is.
 func CheckProfileLine(l ProfileLine) error {
@@ -168,7 +172,7 @@ func checkProfileText(text string) error {
 	case len(text) > MaxCorrectionBytes:
 		return &ProfileLineError{fmt.Sprintf("a profile line is limited to %d bytes", MaxCorrectionBytes)}
 	case !utf8.ValidString(text):
-		return &ProfileLineError{"the profile line is not valid UTF-8"}
+		return ErrProfileLineNotUTF8
 	}
 	return nil
 }

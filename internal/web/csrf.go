@@ -81,14 +81,22 @@ func (c *csrf) check(r *http.Request) error {
 	return nil
 }
 
-// maxFormBytes bounds a form body: the largest form is a fact correction.
-const maxFormBytes = 64 << 10
+// formFieldsBytes is room in a form body for the fields besides a memory's
+// content (a fact correction's are the largest).
+const formFieldsBytes = 64 << 10
+
+// maxFormBytes bounds a form body. A form is URL-encoded, so each byte of
+// non-ASCII text takes three: a memory of max_content_bytes the API takes
+// must fit three times over, or the page refuses it and loses the text.
+func (h *Handler) maxFormBytes() int64 {
+	return 3*int64(h.opts.Capture.MaxContent) + formFieldsBytes
+}
 
 // post guards a state-changing handler: a bounded form body and a valid
 // CSRF token, else 403 and nothing done.
 func (h *Handler) post(next http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, h.maxFormBytes())
 		if err := r.ParseForm(); err != nil {
 			h.failStatus(w, r, http.StatusBadRequest, "The form could not be read: "+err.Error())
 			return
