@@ -29,7 +29,7 @@ func runExport(ctx context.Context, env Env, args []string) error {
 	if *format == "markdown" && *out == "" {
 		return usagef("--format markdown writes one note per day: name the directory with --out DIR")
 	}
-	api, err := c.openAPI(ctx, env)
+	api, err := c.openAPI(ctx, env, false)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	api, err := c.openAPI(ctx, env)
+	api, err := c.openAPI(ctx, env, true)
 	if err != nil {
 		return err
 	}
