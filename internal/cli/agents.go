@@ -12,7 +12,9 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-const agentsHelp = `Usage: dormouse agents [list] [flags]
+// agentsSynopsis follows "Usage: dormouse agents" in agents --help and
+// agents help: the verbs, then what each does.
+const agentsSynopsis = `[list] [flags]
        dormouse agents create NAME [flags]
        dormouse agents delete NAME --yes [flags]
 
@@ -34,7 +36,7 @@ func runAgentVerbs(ctx context.Context, env Env, args []string) error {
 	case "delete":
 		return runAgentDelete(ctx, env, args[1:])
 	}
-	fmt.Fprintln(env.Stdout, agentsHelp)
+	fmt.Fprintln(env.Stdout, "Usage: dormouse agents "+agentsSynopsis)
 	return nil
 }
 
