@@ -5,11 +5,13 @@
 package answer
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
@@ -234,60 +236,93 @@ func Prompt(question string, asOf time.Time, context string) string {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// Extract is the offline answer: up to n sentences of items, each followed by
-// its item's citation. Sentences sharing words with the question come first
-// (ties to the better-ranked item); when none does, recall's best items speak
-// (it already judged them relevant, by date or importance). The chosen
-// sentences are given in rank order.
+// Extract is the offline answer: up to n statements of items, each followed
+// by the citations of every item that says it. Sentences sharing words with
+// the question come first (ties to the better-ranked item); when none does,
+// recall's best items speak (it already judged them relevant, by date or
+// importance). A sentence saying what a chosen one says (see statement) is
+// not said again: its item is cited beside the first. The chosen sentences
+// are given in rank order.
 func Extract(question string, items []recall.Item, n int) (string, []string) {
 	if n <= 0 {
 		n = DefaultMaxSentences
 	}
 	terms := text.Terms(question)
-	type cand struct {
-		rank, pos int
-		overlap   int
-		sentence  string
-		id        string
-	}
-	var cands []cand
+	var cands []candidate
 	for r, it := range items {
-		for p, s := range capture.Sentences(it.Text) {
-			cands = append(cands, cand{rank: r, pos: p, overlap: overlap(terms, s), sentence: s, id: it.ID})
+		for p, s := range capture.Sentences(prose(it)) {
+			cands = append(cands, candidate{rank: r, pos: p, overlap: overlap(terms, s), sentence: s, id: it.ID, says: statementOf(s)})
 		}
 	}
-	best := make([]cand, 0, n)
-	seen := map[string]bool{}
-	pick := func(ok func(c cand) bool) {
+	best := pickStatements(cands, n)
+	citeEverySource(best, cands)
+	slices.SortStableFunc(best, func(a, b chosen) int {
+		return cmp.Or(cmp.Compare(a.rank, b.rank), cmp.Compare(a.pos, b.pos))
+	})
+	return render(best)
+}
+
+// candidate is a sentence of an item the answer may say.
+type candidate struct {
+	rank, pos int // the item's place in the context, the sentence's in the item
+	overlap   int // the question's terms it holds
+	sentence  string
+	id        string
+	says      statement
+}
+
+// chosen is a sentence the answer says, with every item that says it.
+type chosen struct {
+	candidate
+	ids []string
+}
+
+// pickStatements chooses up to n sentences that say different things: the
+// highest overlap first, then rank, or when none shares a word with the
+// question, the first sentence of each of the best items.
+func pickStatements(cands []candidate, n int) []chosen {
+	best := make([]chosen, 0, n)
+	pick := func(ok func(c candidate) bool) {
 		for _, c := range cands {
-			key := strings.ToLower(c.sentence)
-			if len(best) >= n || seen[key] || !ok(c) {
-				continue
+			if len(best) < n && ok(c) && !saidIn(best, c.says) {
+				best = append(best, chosen{candidate: c, ids: []string{c.id}})
 			}
-			seen[key] = true
-			best = append(best, c)
 		}
 	}
-	// Highest overlap first, then rank; a stable pass per overlap level.
 	maxOv := 0
 	for _, c := range cands {
 		maxOv = max(maxOv, c.overlap)
 	}
 	for ov := maxOv; ov >= 1; ov-- {
-		pick(func(c cand) bool { return c.overlap == ov })
+		pick(func(c candidate) bool { return c.overlap == ov })
 	}
 	if len(best) == 0 {
-		pick(func(c cand) bool { return c.pos == 0 })
+		pick(func(c candidate) bool { return c.pos == 0 })
 	}
-	// Present in rank order, then position.
-	for i := 1; i < len(best); i++ {
-		for j := i; j > 0 && (best[j].rank < best[j-1].rank || best[j].rank == best[j-1].rank && best[j].pos < best[j-1].pos); j-- {
-			best[j], best[j-1] = best[j-1], best[j]
+	return best
+}
+
+func saidIn(best []chosen, st statement) bool {
+	return slices.ContainsFunc(best, func(b chosen) bool { return b.says.same(st) })
+}
+
+// citeEverySource adds to each chosen sentence the items of every candidate
+// that says the same thing, in rank order.
+func citeEverySource(best []chosen, cands []candidate) {
+	for i := range best {
+		for _, c := range cands {
+			if best[i].says.same(c.says) && !slices.Contains(best[i].ids, c.id) {
+				best[i].ids = append(best[i].ids, c.id)
+			}
 		}
 	}
+}
+
+// render writes the chosen sentences, each followed by its citations, and
+// returns them with the citations in order of first use.
+func render(best []chosen) (string, []string) {
 	var b strings.Builder
 	var cites []string
-	cited := map[string]bool{}
 	for _, c := range best {
 		// Quoted, as the context shows it: a "[fact:77]" in the text is not a citation.
 		s := recall.Quote(c.sentence)
@@ -300,19 +335,87 @@ func Extract(question string, items []recall.Item, n int) (string, []string) {
 		if !strings.ContainsAny(s[len(s)-1:], ".!?") {
 			s += "."
 		}
-		b.WriteString(s)
-		b.WriteString(" [")
-		b.WriteString(c.id)
-		b.WriteString("]")
-		if !cited[c.id] {
-			cited[c.id] = true
-			cites = append(cites, c.id)
+		b.WriteString(s + " ")
+		for _, id := range c.ids {
+			b.WriteString("[" + id + "]")
+			if !slices.Contains(cites, id) {
+				cites = append(cites, id)
+			}
 		}
 	}
 	if cites == nil {
 		return NothingFound, []string{}
 	}
 	return b.String(), cites
+}
+
+// prose is what an item says in sentences. A fact's text is its entity, a
+// colon and its statement ("user: My new phone number is 555-0199."): the
+// entity is a label, not part of what is said.
+func prose(it recall.Item) string {
+	if it.Kind == "fact" {
+		if _, statement, ok := strings.Cut(it.Text, ": "); ok {
+			return statement
+		}
+	}
+	return it.Text
+}
+
+// statement is what a sentence says, reduced to compare it with another's:
+// its words in order, its values (the words holding a digit: numbers,
+// times, codes), its other content words and whether it negates.
+type statement struct {
+	all     string   // every word, in order
+	values  string   // the values, in order
+	content []string // the other content words, sorted, once each
+	negated bool     // "Bob does not eat fish" is no "Bob eats fish"
+}
+
+func statementOf(sentence string) statement {
+	words := text.Words(sentence)
+	var st statement
+	var values []string
+	for _, w := range words {
+		switch {
+		case strings.ContainsFunc(w, unicode.IsDigit):
+			values = append(values, w)
+		case negation[w]:
+			st.negated = true
+		case text.IsTerm(w) && w != "user": // "my" and "the user's" name the same person
+			st.content = append(st.content, w)
+		}
+	}
+	slices.Sort(st.content)
+	st.all, st.values, st.content = strings.Join(words, " "), strings.Join(values, " "), slices.Compact(st.content)
+	return st
+}
+
+var negation = map[string]bool{"not": true, "no": true, "never": true, "nor": true, "t": true, "without": true, "cannot": true}
+
+// same reports whether two sentences say the same thing: the same words, or
+// the same values where the content words of one are all among the other's
+// ("The user's phone number is 555-0199." and "My new phone number is
+// 555-0199."), neither negating what the other does not. Values alone are
+// not enough: "The launch is on 6 March" and "The party is on 6 March"
+// share one but say different things.
+func (a statement) same(b statement) bool {
+	if a.all != "" && a.all == b.all {
+		return true
+	}
+	if a.values == "" || a.values != b.values || a.negated != b.negated || len(a.content) == 0 || len(b.content) == 0 {
+		return false
+	}
+	return within(a.content, b.content) || within(b.content, a.content)
+}
+
+// within reports whether every word of the sorted small is in the sorted big.
+func within(small, big []string) bool {
+	for _, w := range small {
+		if _, ok := slices.BinarySearch(big, w); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // overlap counts the question's terms that a sentence holds, a word matching

@@ -12,7 +12,9 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-const agentsHelp = `Usage: dormouse agents [list] [flags]
+// agentsSynopsis follows "Usage: dormouse agents" in agents --help and
+// agents help: the verbs, then what each does.
+const agentsSynopsis = `[list] [flags]
        dormouse agents create NAME [flags]
        dormouse agents delete NAME --yes [flags]
 
@@ -34,7 +36,7 @@ func runAgentVerbs(ctx context.Context, env Env, args []string) error {
 	case "delete":
 		return runAgentDelete(ctx, env, args[1:])
 	}
-	fmt.Fprintln(env.Stdout, agentsHelp)
+	fmt.Fprintln(env.Stdout, "Usage: dormouse agents "+agentsSynopsis)
 	return nil
 }
 
@@ -47,7 +49,7 @@ type api struct {
 	done func()         // closes what openAPI opened
 }
 
-func (c *common) openAPI(ctx context.Context, env Env) (api, error) {
+func (c *common) openAPI(ctx context.Context, env Env, write bool) (api, error) {
 	flags := map[string]string{}
 	if c.data != "" {
 		flags["data_dir"] = c.data
@@ -59,10 +61,7 @@ func (c *common) openAPI(ctx context.Context, env Env) (api, error) {
 	if c.data == "" {
 		return api{cl: c.remoteClient(env, cfg.Listen), loc: cfg.Location(), done: func() {}}, nil
 	}
-	if err := refuseRootWrite(env, c.data); err != nil {
-		return api{}, err
-	}
-	s, err := daemon.Open(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
+	s, err := openData(ctx, env, cfg, write)
 	if err != nil {
 		return api{}, err
 	}
@@ -89,7 +88,7 @@ func (c *common) openNamed(ctx context.Context, env Env, fs *flag.FlagSet, verb 
 	if err := store.ValidateAgentName(pos[0]); err != nil {
 		return "", api{}, usagef("%v", err)
 	}
-	a, err := c.openAPI(ctx, env)
+	a, err := c.openAPI(ctx, env, true)
 	return pos[0], a, err
 }
 

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"syscall"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -56,12 +59,7 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 		return nil, err
 	}
 	if c.data != "" {
-		if write {
-			if err := refuseRootWrite(env, c.data); err != nil {
-				return nil, err
-			}
-		}
-		s, err := daemon.Open(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
+		s, err := openData(ctx, env, cfg, write)
 		if err != nil {
 			return nil, err
 		}
@@ -71,6 +69,34 @@ func (c *common) open(ctx context.Context, env Env, write bool) (backend, error)
 		return newLocal(s), nil
 	}
 	return newRemote(daemonAddr(env, c.addr, cfg.Listen), env.getenv("DORMOUSE_TOKEN")), nil
+}
+
+// openData opens the services over the data directory of --data. A write
+// may create the directory; a read creates nothing, so the directory must
+// exist: a mistyped --data is an error, not an empty install.
+func openData(ctx context.Context, env Env, cfg config.Config, write bool) (*daemon.Services, error) {
+	if write {
+		if err := refuseRootWrite(env, cfg.DataDir); err != nil {
+			return nil, err
+		}
+	} else if err := dataDirExists(cfg.DataDir); err != nil {
+		return nil, err
+	}
+	return daemon.Open(ctx, cfg, env.Environ, envLogger(env, cfg.LogLevel))
+}
+
+// dataDirExists checks that dir is a directory there to read.
+func dataDirExists(dir string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("data directory %s does not exist: check --data (nothing was created)", dir)
+	case err != nil:
+		return fmt.Errorf("read the data directory: %w", err)
+	case !fi.IsDir():
+		return fmt.Errorf("data directory %s is not a directory: check --data", dir)
+	}
+	return nil
 }
 
 // daemonAddr is where the client commands find the daemon: addr (--addr),

@@ -46,6 +46,9 @@ func TestExitCodes(t *testing.T) {
 		{"help", []string{"help"}, ExitOK, "Commands:"},
 		{"unknown command", []string{"launch"}, ExitUsage, `unknown command "launch"`},
 		{"command help", []string{"ingest", "--help"}, ExitOK, "-importance"},
+		{"agents help lists create", []string{"agents", "--help"}, ExitOK, "dormouse agents create NAME"},
+		{"agents help lists delete", []string{"agents", "--help"}, ExitOK, "dormouse agents delete NAME --yes"},
+		{"agents help lists its flags", []string{"agents", "--help"}, ExitOK, "--json"},
 		{"unknown flag", []string{"list", "--colour"}, ExitUsage, "flag provided but not defined"},
 		{"extra argument", []string{"list", "--data", data, "extra"}, ExitUsage, "takes no arguments"},
 		{"bad id", []string{"show", "--data", data, "memory:x"}, ExitUsage, "not a memory id"},
@@ -206,5 +209,32 @@ func TestConsolidateCommand(t *testing.T) {
 		if code != tc.code || !strings.Contains(out+errOut, tc.msg) {
 			t.Errorf("%q: exit %d, %q %q; want exit %d mentioning %q", tc.args, code, out, errOut, tc.code, tc.msg)
 		}
+	}
+}
+
+// TestReadsCreateNoDataDir: a read of a data directory that does not exist
+// (a typo in --data) says so, exits 1 and creates nothing; a write creates it.
+func TestReadsCreateNoDataDir(t *testing.T) {
+	typo := filepath.Join(t.TempDir(), "typo")
+	for _, args := range [][]string{
+		{"status"}, {"agents"}, {"agents", "list"}, {"list"}, {"recall", "q"}, {"ask", "q?"},
+		{"facts"}, {"show", "memory:1"}, {"profile"}, {"export", "--agent", "main"},
+		{"consolidate", "--dry-run"}, {"watch", "status"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			out, errOut, code := runMain(t, "", append(args, "--data", typo)...)
+			if code != ExitError || !strings.Contains(errOut, "data directory "+typo+" does not exist") {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 saying %s does not exist", code, out, errOut, typo)
+			}
+			if _, err := os.Stat(typo); !os.IsNotExist(err) {
+				t.Fatalf("a read created %s (stat: %v)", typo, err)
+			}
+		})
+	}
+	if _, errOut, code := runMain(t, "", "ingest", "--data", typo, "first words"); code != ExitOK {
+		t.Fatalf("ingest into a new data directory: exit %d: %s", code, errOut)
+	}
+	if out, _, code := runMain(t, "", "list", "--data", typo); code != ExitOK || !strings.Contains(out, "first words") {
+		t.Errorf("list after the first ingest: exit %d, %q", code, out)
 	}
 }

@@ -357,7 +357,7 @@ func (c *common) openAgents(ctx context.Context, env Env, fs *flag.FlagSet, args
 }
 
 func runAgents(ctx context.Context, env Env, args []string) error {
-	fs, c := hostCommand(env, "agents", "[flags]")
+	fs, c := hostCommand(env, "agents", agentsSynopsis)
 	b, names, err := c.openAgents(ctx, env, fs, args)
 	if err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
+	"net/http"
 	"net/url"
 	"os"
 	"os/user"
@@ -34,7 +35,11 @@ func explain(name string, err error) (msg string, code int, ok bool) {
 	}
 	var ae *pub.APIError
 	if errors.As(err, &ae) { // the daemon's own words, not the request that drew them
-		return fmt.Sprintf("%s (HTTP %d %s)", ae.Message, ae.Status, ae.Code), ExitError, true
+		msg := fmt.Sprintf("%s (HTTP %d %s)", ae.Message, ae.Status, ae.Code)
+		if ae.Status == http.StatusUnauthorized { // the CLI sends the token of DORMOUSE_TOKEN, and only that
+			msg += ": set DORMOUSE_TOKEN to one of this daemon's tokens (dormouse token new draws one), or pass --data DIR to work on the files"
+		}
+		return msg, ExitError, true
 	}
 	return "", 0, false
 }

@@ -10,10 +10,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/consolidate"
 )
 
 func runExport(ctx context.Context, env Env, args []string) error {
@@ -29,7 +31,7 @@ func runExport(ctx context.Context, env Env, args []string) error {
 	if *format == "markdown" && *out == "" {
 		return usagef("--format markdown writes one note per day: name the directory with --out DIR")
 	}
-	api, err := c.openAPI(ctx, env)
+	api, err := c.openAPI(ctx, env, false)
 	if err != nil {
 		return err
 	}
@@ -94,7 +96,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 			return err
 		}
 	}
-	api, err := c.openAPI(ctx, env)
+	api, err := c.openAPI(ctx, env, true)
 	if err != nil {
 		return err
 	}
@@ -162,7 +164,7 @@ type noteMemory struct {
 type noteDay struct {
 	Date     string `json:"date"`
 	Summary  string `json:"summary"`
-	KeyFacts string `json:"key_facts"` // a JSON array, as the table keeps it
+	KeyFacts string `json:"key_facts"` // a JSON array of key facts, as the table keeps it
 }
 
 // dayNotes gathers an export's memories and day records by day.
@@ -214,19 +216,26 @@ func (d *dayNotes) add(line []byte) error {
 }
 
 // writeMarkdown writes one note per day (YYYY-MM-DD.md) into dir and
-// returns how many.
+// returns how many. Every note is made before the first is written, so an
+// export that cannot be read writes none.
 func writeMarkdown(r io.Reader, dir string, loc *time.Location) (int, error) {
 	d, err := readDayNotes(r)
 	if err != nil {
 		return 0, err
 	}
+	days := d.days()
+	notes := make([]string, len(days))
+	for i, day := range days {
+		if notes[i], err = d.note(day, loc); err != nil {
+			return 0, fmt.Errorf("export to %s: %w", dir, err)
+		}
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, fmt.Errorf("export to %s: %w", dir, err)
 	}
-	days := d.days()
-	for _, day := range days {
+	for i, day := range days {
 		path := filepath.Join(dir, day+".md")
-		if err := os.WriteFile(path, []byte(d.note(day, loc)), 0o600); err != nil {
+		if err := os.WriteFile(path, []byte(notes[i]), 0o600); err != nil {
 			return 0, fmt.Errorf("export to %s: %w", path, err)
 		}
 	}
@@ -251,18 +260,20 @@ func (d *dayNotes) days() []string {
 
 // note is the day's Markdown: front matter, the day record, then the
 // memories in time order, each with its time and its citation id.
-func (d *dayNotes) note(day string, loc *time.Location) string {
+func (d *dayNotes) note(day string, loc *time.Location) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "---\ndate: %s\nagent: %s\nmemories: %d\n---\n\n# %s\n", day, d.agent, len(d.memories[day]), day)
 	if rec, ok := d.records[day]; ok {
 		fmt.Fprintf(&b, "\n## Day record\n\n%s\n", strings.TrimSpace(rec.Summary))
-		var facts []string
-		_ = json.Unmarshal([]byte(rec.KeyFacts), &facts)
+		var facts []consolidate.KeyFact
+		if err := json.Unmarshal([]byte(rec.KeyFacts), &facts); err != nil {
+			return "", fmt.Errorf("read the key facts of day %s: %w", day, err)
+		}
 		for i, f := range facts {
 			if i == 0 {
 				b.WriteString("\n")
 			}
-			fmt.Fprintf(&b, "- %s\n", f)
+			b.WriteString("- " + keyFactLine(f) + "\n")
 		}
 	}
 	mems := d.memories[day]
@@ -282,5 +293,22 @@ func (d *dayNotes) note(day string, loc *time.Location) string {
 		}
 		fmt.Fprintf(&b, "\n\n%s\n", strings.TrimSpace(m.Content))
 	}
-	return b.String()
+	return b.String(), nil
+}
+
+// keyFactLine is a key fact as a note's bullet: its statement (or entity,
+// attribute and value when it has none), then the memories it came from.
+func keyFactLine(f consolidate.KeyFact) string {
+	line := strings.Join(strings.Fields(f.Content), " ")
+	if line == "" {
+		line = f.Entity + " · " + f.Attribute + ": " + f.Value
+	}
+	if len(f.MemoryIDs) == 0 {
+		return line
+	}
+	cites := make([]string, len(f.MemoryIDs))
+	for i, id := range f.MemoryIDs {
+		cites[i] = "memory:" + strconv.FormatInt(id, 10)
+	}
+	return line + " (" + strings.Join(cites, ", ") + ")"
 }

@@ -151,8 +151,12 @@ func (l *local) WatchScan(ctx context.Context, agent string) ([]client.ScanResul
 // WatchStatus is the folders and failing files from the files: no watcher
 // runs here, so the configuration and the files' recorded state.
 func (l *local) WatchStatus(ctx context.Context) (client.WatchStatus, error) {
+	folders, err := l.s.Watchers.Status(ctx)
+	if err != nil {
+		return client.WatchStatus{}, err
+	}
 	failing, err := watch.FailingFiles(ctx, l.st, nil)
-	return client.WatchStatus{Folders: l.s.Watchers.Status(), Failing: wire.FailingFiles(failing)}, err
+	return client.WatchStatus{Folders: folders, Failing: wire.FailingFiles(failing)}, err
 }
 
 // ingestFile runs `dormouse ingest --file PATH`: the file pipeline, through the daemon or on the

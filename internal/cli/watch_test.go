@@ -64,6 +64,15 @@ func TestIngestFileAndWatchLocal(t *testing.T) {
 		!strings.Contains(out, "no line holds valid JSON") {
 		t.Errorf("watch status: exit %d, %q", code, out)
 	}
+	out, _, code = runMain(t, "", "watch", "status", "--config", cfg, "--data", data, "--json")
+	var status struct {
+		Folders []struct {
+			FilesTracked int `json:"files_tracked"`
+		} `json:"folders"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &status) != nil || len(status.Folders) != 1 || status.Folders[0].FilesTracked != 2 {
+		t.Errorf("watch status --json after the scan: exit %d, %q; want 2 files tracked", code, out)
+	}
 	out, _, code = runMain(t, "", "status", "--data", data)
 	if code != ExitOK || !strings.Contains(out, "1 failing files") || !strings.Contains(out, "b.jsonl: parse JSON Lines") {
 		t.Errorf("status lists failing files: exit %d, %q", code, out)

@@ -140,13 +140,38 @@ func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 		}
 	}
 	if strings.ContainsAny(s, "0123456789") {
-		if g := amountClaimRe.FindStringSubmatch(s); g != nil && !personal[strings.ToLower(g[1])] {
-			if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok {
-				return set(e, t, a, g[3], Attribute)
+		if g := amountClaimRe.FindStringSubmatchIndex(s); g != nil && !personal[strings.ToLower(group(s, g, 1))] {
+			value := group(s, g, 3)
+			if startsWithTime(s[g[6]:], m) { // "the standup is at 10:30": a time, not the amount 10
+				value = s[g[6]:]
+			}
+			if e, t, a, ok := claimKey(strings.ToLower(group(s, g, 1)), group(s, g, 2), value, m); ok {
+				return set(e, t, a, value, Attribute)
 			}
 		}
 	}
 	return nil
+}
+
+// group is submatch i of s, as a FindStringSubmatchIndex result loc gives
+// it; "" when it did not take part.
+func group(s string, loc []int, i int) string {
+	if loc[2*i] < 0 {
+		return ""
+	}
+	return s[loc[2*i]:loc[2*i+1]]
+}
+
+// startsWithTime reports whether v begins (after "at") with a clock time
+// capture found in m: "10:30 on Fridays", "at 10 am".
+func startsWithTime(v string, m *store.Memory) bool {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "at ")
+	for _, e := range m.Entities {
+		if e.Type == capture.TypeTime && strings.HasPrefix(v, e.Text) {
+			return true
+		}
+	}
+	return false
 }
 
 // isIdentifier reports whether attr is a value that identifies how to
@@ -157,8 +182,12 @@ func isIdentifier(attr string) bool {
 }
 
 // valueOf is the claimed value in the text after "to": an amount or a
-// date when it starts with one, else the text up to an aside.
+// date when it starts with one, else the text up to an aside (a clock
+// time and when it recurs: "10:30 on Fridays").
 func valueOf(v string, m *store.Memory) string {
+	if startsWithTime(v, m) {
+		return v
+	}
 	if a := amountStartRe.FindString(v); a != "" && !phoneRe.MatchString(v) {
 		return a
 	}
@@ -213,16 +242,21 @@ func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr s
 		}
 		return thing, "event", "date", true
 	}
+	if kind == "time" {
+		return thing, "event", "time", true
+	}
 	return thing, "thing", kind, true
 }
 
-// valueKind says what kind of value v is: "amount", "date", "phone
-// number", or "" for anything else.
+// valueKind says what kind of value v is: "amount", "date", "time",
+// "phone number", or "" for anything else.
 func valueKind(v string, m *store.Memory) string {
 	v = strings.TrimSpace(v)
 	switch {
 	case phoneRe.MatchString(v) && strings.ContainsAny(v, "- ") && !strings.ContainsAny(v[:min(len(v), 3)], "$€£"):
 		return "phone number"
+	case startsWithTime(v, m): // before amounts: the 10 of 10:30 or 10 am is no quantity
+		return "time"
 	case amountWholeRe.MatchString(v):
 		return "amount"
 	}
@@ -386,8 +420,8 @@ func withoutDenial(s, value string) string {
 // the name of one ("son's ok and that"): at most six words, no
 // conjunction or relative pronoun among them.
 func plausibleAttr(attr string) bool {
-	if strings.HasPrefix(attr, "preference: ") {
-		return true // the thing preferred, which may be long
+	if strings.HasPrefix(attr, preferenceAttr) || strings.HasPrefix(attr, allergyAttr) {
+		return true // the thing preferred or allergic to, which may be long
 	}
 	w := strings.Fields(attr)
 	if len(w) > 6 {

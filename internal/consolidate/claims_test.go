@@ -167,3 +167,50 @@ func FuzzKeyFacts(f *testing.F) {
 		}
 	})
 }
+
+// TestTimesAndAllergiesAreTheirOwnClass: a clock time is a time, never the
+// amount of its hour ("10:30" is not 10), and an allergy is a health fact
+// (the profile's allergy), never a preference. Entities are capture's.
+func TestTimesAndAllergiesAreTheirOwnClass(t *testing.T) {
+	for _, tc := range []struct {
+		sentence, role string
+		want           []string // entity|attribute|value|fact_type
+	}{
+		// Clock times.
+		{"Bob moved the standup to 10:30 on Fridays.", "user", []string{"standup|time|10:30 on Fridays|attribute"}},
+		{"The standup moved to 10:30 on Fridays.", "user", []string{"standup|time|10:30 on Fridays|attribute"}},
+		{"The standup is at 10:30.", "user", []string{"standup|time|10:30|attribute"}},
+		{"The retro is at 10 am.", "user", []string{"retro|time|10 am|attribute"}},
+		{"The meeting was moved to 9:15.", "user", []string{"meeting|time|9:15|attribute"}},
+		{"We moved the review to 3pm.", "user", []string{"review|time|3pm|attribute"}},
+		// Amounts stay amounts.
+		{"The budget is $4,000 for the quarter.", "user", []string{"budget|amount|$4,000|attribute"}},
+		{"The proxy timeout is 30 seconds.", "user", []string{"proxy timeout|amount|30 seconds|attribute"}},
+		{"The landlord raised the rent to 1,520 a month.", "user", []string{"user|rent|1,520 a month|attribute"}},
+		// Allergies.
+		{"I am allergic to peanuts.", "user", []string{"user|allergy: peanuts|allergic|attribute"}},
+		{"I'm allergic to penicillin.", "user", []string{"user|allergy: penicillin|allergic|attribute"}},
+		{"I am severely allergic to bee stings.", "user", []string{"user|allergy: bee stings|allergic|attribute"}},
+		{"Alice is allergic to cats.", "user", []string{"Alice|allergy: cats|allergic|attribute"}},
+		{"I am allergic to peanuts and shellfish.", "user", []string{"user|allergy: peanuts and shellfish|allergic|attribute"}},
+		{"My son is severely allergic to bee stings.", "user", nil}, // the son's, not what the son is
+		{"I'm allergic to it.", "user", nil},
+		{"I am not allergic to peanuts.", "user", nil},
+		// Preferences stay preferences.
+		{"I love peanuts.", "user", []string{"user|preference: peanuts|likes|preference"}},
+		{"Alice hates cats.", "user", []string{"Alice|preference: cats|dislikes|preference"}},
+	} {
+		var ents []store.Entity
+		for _, e := range capture.Extract(tc.sentence).Entities {
+			ents = append(ents, store.Entity{Text: e.Text, Type: e.Type})
+		}
+		m := &store.Memory{ID: 3, Role: tc.role, Importance: 0.5, Entities: ents}
+		var got []string
+		for _, f := range keyFacts(tc.sentence, m) {
+			got = append(got, f.Entity+"|"+f.Attribute+"|"+f.Value+"|"+f.FactType)
+		}
+		if diff := cmp.Diff(got, tc.want); diff != "" {
+			t.Errorf("keyFacts(%q) mismatch (-got +want):\n%s", tc.sentence, diff)
+		}
+	}
+}

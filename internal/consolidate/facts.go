@@ -24,7 +24,8 @@ var (
 	possessiveRe = lazy(`^(` + nameRE + `)(?:'s|’s) ([a-z][a-z -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
 	mineRe       = lazy(`^((?i:my|our|your)) ([a-z][a-z'’ -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
 	relationRe   = lazy(`^` + subjRE + ` (?:now |just |recently |still )?(work at|works at|work for|works for|joined|live in|lives in|moved to|am based in|is based in|are based in|am married to|is married to|report to|reports to) (.{2,60})$`)
-	preferenceRe = lazy(`^` + subjRE + ` (?:really |also |absolutely |still |just |totally )?(love|loves|like|likes|adore|adores|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|can't stand|can’t stand|am allergic to|is allergic to|are allergic to) (.{2,80})$`)
+	preferenceRe = lazy(`^` + subjRE + ` (?:really |also |absolutely |still |just |totally )?(love|loves|like|likes|adore|adores|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|can't stand|can’t stand) (.{2,80})$`)
+	allergicRe   = lazy(`^` + subjRE + `(?: am| is| are|'m|’m)(?: also| still| very| really| severely| badly| quite| mildly| deathly)* allergic to (.{2,80})$`)
 	habitRe      = lazy(`^` + subjRE + ` (always|never) (.{2,80})$`)
 	isRe         = lazy(`^(` + nameRE + `) (?:is|was) (?:now |still )?((the|our|my|their|his|her|a|an) .{2,60})$`)
 	amountRe     = lazy(`^` + nounRE + ` (?:is|was|costs|cost|will cost|came to|comes to|totals|totalled|totaled)(?: about| around| roughly| now)? (.+)$`)
@@ -94,11 +95,17 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 		return []KeyFact{f}
 	}
 	if g := possessiveRe.FindStringSubmatch(s); g != nil {
+		if allergic(g[3]) {
+			return nil // "Alice's son is allergic to nuts": the son's health, not what he is
+		}
 		if e, t, ok := subject(g[1], m); ok {
 			return set(e, t, canonAttr(g[2]), g[3], attributeType(g[2], g[3], m))
 		}
 	}
 	if g := mineRe.FindStringSubmatch(s); g != nil {
+		if allergic(g[3]) {
+			return nil // "my son is allergic to bee stings"
+		}
 		e, t, ok := subject(g[1], m)
 		if strings.EqualFold(g[1], "your") { // the user's, when the agent says it
 			e, t = "user", "person"
@@ -118,13 +125,22 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 			return set(e, t, relationAttr(g[2], g[3]), g[3], Relation)
 		}
 	}
+	if g := allergicRe.FindStringSubmatch(s); g != nil {
+		if e, t, ok := subject(g[1], m); ok {
+			allergen := strings.ToLower(claimValue(g[2]))
+			if vagueObject(allergen) {
+				return nil // "I'm allergic to it"
+			}
+			return set(e, t, allergyAttr+allergen, "allergic", Attribute) // health, as the profile files it
+		}
+	}
 	if g := preferenceRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
 			value := claimValue(g[3])
 			if vagueObject(value) {
 				return nil // "I love it", "I'd love to", "I love how you tell it"
 			}
-			return set(e, t, "preference: "+strings.ToLower(value), preferenceValue(g[2]), Preference)
+			return set(e, t, preferenceAttr+strings.ToLower(value), preferenceValue(g[2]), Preference)
 		}
 	}
 	if g := habitRe.FindStringSubmatch(s); g != nil {
@@ -243,14 +259,25 @@ func relationAttr(verb, value string) string {
 	}
 }
 
+// allergic reports whether what an attribute is said to be is an allergy
+// of its holder ("severely allergic to bee stings"), which no attribute of
+// the possessor holds.
+func allergic(value string) bool { return containsLower(value, "allergic to") }
+
+// preferenceAttr and allergyAttr begin the attributes of a preference
+// and an allergy, which name their object ("preference: tea", "allergy:
+// peanuts"): a second one is another fact, not a newer value of the first.
+const (
+	preferenceAttr = "preference: "
+	allergyAttr    = "allergy: "
+)
+
 // preferenceValue is the stance a preference verb takes, so "Alice hates
 // tea" replaces "Alice likes tea" (same attribute, new value).
 func preferenceValue(verb string) string {
 	switch {
 	case strings.HasPrefix(verb, "prefer"):
 		return "prefers"
-	case strings.Contains(verb, "allergic"):
-		return "allergic"
 	case strings.HasPrefix(verb, "hate"), strings.HasPrefix(verb, "dislike"), strings.Contains(verb, "stand"):
 		return "dislikes"
 	}

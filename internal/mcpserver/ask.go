@@ -67,6 +67,10 @@ func (s *Server) ask(ctx context.Context, in askArgs) (*mcp.CallToolResult, erro
 		return nil, err
 	}
 	res, err := s.c.Ask(ctx, agent, req)
+	if notCreated(err) {
+		text := nothingYet(agent)
+		return result(text, client.Answer{Question: q, Answer: text, Citations: []string{}, Abstained: true, Items: []client.RecallItem{}}), nil
+	}
 	if err != nil {
 		return nil, s.toolError(agent, err)
 	}

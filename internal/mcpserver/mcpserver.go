@@ -107,6 +107,19 @@ func (s *Server) rememberError(agent string, err error) error {
 	return s.toolError(agent, err)
 }
 
+// notCreated reports whether err is the daemon saying the agent does not
+// exist: for a read, an agent not yet created holds nothing, which is an
+// answer, not an error (status says the same).
+func notCreated(err error) bool {
+	var ae *client.APIError
+	return errors.As(err, &ae) && ae.Code == "unknown_agent"
+}
+
+// nothingYet is what a read of an agent not yet created answers.
+func nothingYet(agent string) string {
+	return fmt.Sprintf("Nothing is stored in agent %q yet: call remember to store what the user tells you.", agent)
+}
+
 // toolError turns what went wrong into a message a model can act on.
 func (s *Server) toolError(agent string, err error) error {
 	var ae *client.APIError

@@ -227,13 +227,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 		{"recall", a, "query"},
 		{"recall", with("query", "x", "budget_tokens", -1), "budget_tokens"},
 		{"recall", with("query", "x", "k", "ten"), "k"},
-		{"recall", map[string]any{"agent": "nobody", "query": "x"}, "does not exist yet"},
 		{"ask", a, "question"},
 		{"ask", with("question", ""), "question"},
 		{"ask", with("question", "   "), "question"},
 		{"ask", with("question", "x", "as_of", "yesterday"), "RFC 3339"},
 		{"ask", with("question", "x", "k", 0), "k"},
-		{"ask", map[string]any{"agent": "nobody", "question": "x"}, "does not exist yet"},
 		{"list_recent", with("limit", 1000), "limit"},
 		{"list_recent", with("cursor", "garbage"), "invalid arguments"},
 		{"facts", with("as_of", "last week"), "RFC 3339"},
@@ -314,6 +312,31 @@ func TestFixedAgent(t *testing.T) {
 	}
 	mustContain(t, "status", call(t, cs, "status", nil, false), "agent solo: 1 memories")
 	call(t, cs, "recall", map[string]any{"query": "x", "agent": "other"}, true)
+}
+
+// TestFreshInstallReads: on an install with no memories yet, every read
+// answers that nothing is stored yet, not an error, and creates no agent.
+func TestFreshInstallReads(t *testing.T) {
+	d := daemontest.Start(t)
+	cs := overStdio(t, mcpserver.New(client.New(d.Addr), mcpserver.Options{}))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"recall", map[string]any{"query": "What is my phone number?"}, `Nothing is stored in agent "main" yet: call remember`},
+		{"ask", map[string]any{"query": "What is my phone number?"}, `Nothing is stored in agent "main" yet: call remember`},
+		{"ask", map[string]any{"agent": "nobody", "question": "x"}, `Nothing is stored in agent "nobody" yet`},
+		{"list_recent", nil, `Nothing is stored in agent "main" yet`},
+		{"facts", nil, `Agent "main" has no facts yet`},
+		{"profile", nil, `Agent "main" has no profile yet`},
+	} {
+		mustContain(t, tc.tool, call(t, cs, tc.tool, tc.args, false), tc.want)
+	}
+	agents, err := client.New(d.Addr).Agents(t.Context())
+	if err != nil || len(agents) != 0 {
+		t.Errorf("agents after reads alone: %v, %v; want none", agents, err)
+	}
 }
 
 // TestDefaultAgent: calls that name no agent use the default.

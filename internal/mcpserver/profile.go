@@ -65,6 +65,9 @@ func (s *Server) profile(ctx context.Context, in profileArgs) (*mcp.CallToolResu
 		return nil, err
 	}
 	lines, err := s.c.Profile(ctx, agent, o)
+	if notCreated(err) {
+		lines, err = nil, nil // no profile yet, said below
+	}
 	if err != nil {
 		return nil, s.toolError(agent, err)
 	}

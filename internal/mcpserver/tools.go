@@ -269,6 +269,9 @@ func (s *Server) recall(ctx context.Context, in recallArgs) (*mcp.CallToolResult
 		return nil, err
 	}
 	res, err := s.c.Recall(ctx, agent, req)
+	if notCreated(err) {
+		return result(nothingYet(agent), client.RecallResult{Items: []client.RecallItem{}}), nil
+	}
 	if err != nil {
 		return nil, s.toolError(agent, err)
 	}
@@ -308,6 +311,9 @@ func (s *Server) listRecent(ctx context.Context, in listArgs) (*mcp.CallToolResu
 		return nil, err
 	}
 	page, err := s.c.Memories(ctx, agent, o)
+	if notCreated(err) {
+		return result(nothingYet(agent), client.MemoryPage{Memories: []client.Memory{}}), nil
+	}
 	if err != nil {
 		return nil, s.toolError(agent, err)
 	}
@@ -352,6 +358,9 @@ func (s *Server) facts(ctx context.Context, in factsArgs) (*mcp.CallToolResult, 
 		return nil, err
 	}
 	facts, err := s.c.Facts(ctx, agent, o)
+	if notCreated(err) {
+		facts, err = nil, nil // no facts yet, said below
+	}
 	if err != nil {
 		return nil, s.toolError(agent, err)
 	}

@@ -24,7 +24,7 @@ type FileIngester interface {
 // Watcher scans watched folders and reports on them.
 type Watcher interface {
 	Scan(ctx context.Context, agent string) ([]watch.ScanResult, error)
-	Status() []watch.Status
+	Status(ctx context.Context) ([]watch.Status, error)
 	FailingFiles(ctx context.Context) ([]watch.FailingFile, error)
 }
 
@@ -189,12 +189,17 @@ func (s *Server) getWatchStatus(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotImplemented, "not_implemented", "this server watches no folders")
 		return
 	}
+	folders, err := s.opts.Watch.Status(r.Context())
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
 	failing, err := s.opts.Watch.FailingFiles(r.Context())
 	if err != nil {
 		s.requestError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"folders": nonNilSlice(s.opts.Watch.Status()), "failing": wire.FailingFiles(nonNilSlice(failing))})
+	writeJSON(w, http.StatusOK, map[string]any{"folders": nonNilSlice(folders), "failing": wire.FailingFiles(nonNilSlice(failing))})
 }
 
 // memoryOrigin explains a memory from a file: the content's hash, whether (and when) it was

@@ -75,6 +75,21 @@ func (a *Agent) TrackedFiles(ctx context.Context, root string) ([]TrackedFile, e
 	return a.trackedQuery(ctx, sql+` ORDER BY root, path`, args)
 }
 
+// CountTrackedFiles counts the files tracked under root.
+func (a *Agent) CountTrackedFiles(ctx context.Context, root string) (int, error) {
+	var n int
+	err := a.read(ctx, func(c *conn) error {
+		return c.query(ctx, `SELECT count(*) FROM tracked_files WHERE root = ?`, []any{root}, func(s *sqlite3.Stmt) error {
+			n = s.ColumnInt(0)
+			return nil
+		})
+	})
+	if err != nil {
+		return 0, fmt.Errorf("count the tracked files of %s: %w", root, err)
+	}
+	return n, nil
+}
+
 // FailedFiles returns the files whose last attempt failed, soonest retry first.
 func (a *Agent) FailedFiles(ctx context.Context) ([]TrackedFile, error) {
 	return a.trackedQuery(ctx, `SELECT `+trackedColumns+` FROM tracked_files WHERE status = 'failed'

@@ -262,6 +262,24 @@ func (in *Ingester) Forget(ctx context.Context, agent, root, rel string, mirror 
 	return n, err
 }
 
+// trackedCount counts the files tracked from folder f: none while its agent
+// does not exist yet.
+func (in *Ingester) trackedCount(ctx context.Context, f Folder) (int, error) {
+	var n int
+	err := in.Store.With(ctx, f.Agent, false, func(a *store.Agent) error {
+		var err error
+		n, err = a.CountTrackedFiles(ctx, f.Path)
+		return err
+	})
+	if errors.Is(err, store.ErrNoAgent) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("status of %s: %w", f.Path, err)
+	}
+	return n, nil
+}
+
 // Upload ingests a file sent by a client (POST /v1/agents/{agent}/files, `dormouse ingest --file`):
 // the same pipeline, tracked under UploadRoot by its base name, kept like an inbox's (a new upload
 // under the same name adds to the memories rather than replacing them).

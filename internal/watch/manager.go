@@ -79,13 +79,20 @@ func (m *Manager) Scan(ctx context.Context, agent string) ([]ScanResult, error) 
 	return out, errors.Join(errs...)
 }
 
-// Status returns every watcher's status.
-func (m *Manager) Status() []Status {
+// Status returns every watcher's status, with the files tracked counted in
+// the store: what every scan stored, the last one's included, whichever
+// process ran it.
+func (m *Manager) Status(ctx context.Context) ([]Status, error) {
 	out := make([]Status, len(m.watchers))
 	for i, w := range m.watchers {
 		out[i] = w.Status()
+		n, err := m.ing.trackedCount(ctx, w.f)
+		if err != nil {
+			return nil, err
+		}
+		out[i].FilesTracked = n
 	}
-	return out
+	return out, nil
 }
 
 // FailingFile is a file whose last attempt failed, for the health report and `dormouse status`.

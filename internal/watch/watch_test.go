@@ -686,3 +686,33 @@ func TestFailedFileIsRetried(t *testing.T) {
 		t.Errorf("tracked after the retry = %+v, want ok with the failure cleared", got)
 	}
 }
+
+// TestStatusCountsTheFirstScansFiles: the files a scan tracked are counted
+// in the status right after it, the first scan's included, and in a process
+// that ran no scan (dormouse watch status --data).
+func TestStatusCountsTheFirstScansFiles(t *testing.T) {
+	e := newEnv(t)
+	e.write("a.md", "The osprey nests by the river.\n")
+	e.write("notes/b.md", "The heron fishes at dawn.\n")
+	m := NewManager([]Folder{e.folder()}, e.ing, nil)
+	tracked := func(m *Manager) int {
+		t.Helper()
+		st, err := m.Status(t.Context())
+		if err != nil || len(st) != 1 {
+			t.Fatalf("Status = %+v, %v", st, err)
+		}
+		return st[0].FilesTracked
+	}
+	if n := tracked(m); n != 0 {
+		t.Errorf("before any scan (no agent yet): %d files tracked, want 0", n)
+	}
+	if _, err := m.Scan(t.Context(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if n := tracked(m); n != 2 {
+		t.Errorf("after the first scan: %d files tracked, want 2", n)
+	}
+	if n := tracked(NewManager([]Folder{e.folder()}, e.ing, nil)); n != 2 {
+		t.Errorf("a manager that ran no scan: %d files tracked, want 2", n)
+	}
+}

@@ -486,7 +486,6 @@ func (w *Watcher) tracked(ctx context.Context) (map[string]store.TrackedFile, er
 	if err != nil {
 		return nil, fmt.Errorf("tracked files of %s: %w", w.f.Path, err)
 	}
-	w.setStatus(func(s *Status) { s.FilesTracked = len(out) })
 	return out, nil
 }
 

@@ -144,3 +144,33 @@ func TestEmptyInstallSaysHowToStart(t *testing.T) {
 		t.Error("with a memory stored, the overview still says how to add the first")
 	}
 }
+
+// TestPageCreatesAnAgentOnlyByAWrite: the page follows the API's create
+// rule, as docs/web.md says: looking at an agent that does not exist is a
+// 404 and creates nothing; adding its first memory creates it.
+func TestPageCreatesAnAgentOnlyByAWrite(t *testing.T) {
+	f := newFixture(t, fixtureOptions{})
+	agents := func() []string {
+		t.Helper()
+		names, err := f.store.Agents()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	for _, path := range []string{"/agents/fresh", "/agents/fresh/facts", "/agents/fresh/days"} {
+		if r := f.get(path); r.status != http.StatusNotFound {
+			t.Errorf("GET %s: %d, want 404", path, r.status)
+		}
+	}
+	if got := agents(); len(got) != 0 {
+		t.Fatalf("looking at an agent created %v", got)
+	}
+	form := url.Values{"csrf": {f.token("/")}, "agent": {"fresh"}, "content": {"The first thing worth keeping."}}
+	if r := f.post("/memories", form); r.status != http.StatusSeeOther {
+		t.Fatalf("POST /memories: %d\n%s", r.status, r.body)
+	}
+	if got := agents(); !slices.Equal(got, []string{"fresh"}) {
+		t.Errorf("agents after the first memory from the page: %v, want [fresh]", got)
+	}
+}

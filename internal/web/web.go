@@ -74,8 +74,9 @@ type Options struct {
 	// Timers reports the systemd timers' last and next runs; nil asks
 	// systemctl about dormouse-consolidate.timer and dormouse-backup.timer.
 	Timers func(ctx context.Context) []Timer
-	// AutoCreate and Agents are the API's rules: which agents exist. The page
-	// never creates an agent, except one of a fixed list (which always exists).
+	// AutoCreate and Agents are the API's rules: which agents exist. Looking
+	// at an agent never creates it, except one of a fixed list (which always
+	// exists); adding a memory creates it as the API's write would.
 	AutoCreate bool
 	Agents     []string
 	// Backups is where deleting an agent puts the backup it takes first;
