@@ -78,7 +78,7 @@ func exportToFile(ctx context.Context, cl *client.Client, agent, path string) er
 func runImport(ctx context.Context, env Env, args []string) error {
 	fs, c := hostCommand(env, "import", "[--agent NAME] [--merge] FILE   (an export; - for stdin)")
 	fs.StringVar(&c.agent, "agent", "", "the agent to import into (default: the one the export names)")
-	merge := fs.Bool("merge", false, "add to an agent that holds memories already (an ID it has fails the import)")
+	merge := fs.Bool("merge", false, "add to an agent that holds memories already (an ID it has or had fails the import)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

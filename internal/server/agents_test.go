@@ -198,13 +198,68 @@ func TestExportImportOverHTTP(t *testing.T) {
 	}
 }
 
+// TestImportKeepsTheAgentWhole: a record the agent could not live with is
+// 422 invalid_import naming its line, never a 500 or a lasting 507, and a
+// merge stores what the agent forgot flagged, as a POST of it is.
+func TestImportKeepsTheAgentWhole(t *testing.T) {
+	f := newFixture(t, Options{AutoCreate: true})
+	c := f.client("")
+	at := time.Date(2026, 2, 8, 9, 0, 0, 0, time.UTC)
+	for _, m := range []string{"a filler", "Bob's secret is the garden shed"} {
+		if _, err := c.Remember(t.Context(), "src", client.MemoryInput{Content: m, Timestamp: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := c.DeleteMemory(t.Context(), "src", 1); err != nil { // the export's ids start past dst's
+		t.Fatal(err)
+	}
+	var exp bytes.Buffer
+	if err := c.Export(t.Context(), "src", &exp); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(exp.String()), "\n")
+	withFact := append(append([]string{}, lines[:len(lines)-1]...),
+		`{"type":"fact","id":1,"entity":"Bob","content":"Bob keeps a secret","valid_from":1,"created_at":1,"superseded_by":99}`,
+		fmt.Sprintf(`{"type":"dormouse-export-end","records":%d}`, len(lines)-1))
+	for name, c2 := range map[string]struct {
+		export string
+		line   string
+	}{
+		"memory id at 2^63-1":          {strings.Replace(exp.String(), `"id":2,`, `"id":9223372036854775807,`, 1), "line 2"},
+		"superseded by a missing fact": {strings.Join(withFact, "\n") + "\n", fmt.Sprintf("line %d", len(lines))},
+	} {
+		_, err := c.Import(t.Context(), "fresh", []byte(c2.export), client.ImportOptions{})
+		if status, code := apiCode(t, err); status != http.StatusUnprocessableEntity || code != "invalid_import" ||
+			!strings.Contains(err.Error(), c2.line) {
+			t.Errorf("%s: %v, want 422 invalid_import naming %s", name, err, c2.line)
+		}
+	}
+	if _, err := c.Remember(t.Context(), "dst", client.MemoryInput{Content: "Bob's secret is the garden shed", Timestamp: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DeleteMemory(t.Context(), "dst", 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Import(t.Context(), "dst", exp.Bytes(), client.ImportOptions{Merge: true}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := c.Memory(t.Context(), "dst", 2); err != nil || !m.Flagged {
+		t.Errorf("the merged memory the agent forgot = %+v, %v; want it flagged", m, err)
+	}
+}
+
 // TestImportBodyIsCapped: an import is held to the upload limit.
 func TestImportBodyIsCapped(t *testing.T) {
 	f := newFixture(t, Options{AutoCreate: true, MaxUploadBytes: 2048})
-	big := `{"type":"dormouse-export","format":1,"schema":1,"agent":"x"}` + "\n" + strings.Repeat(`{"type":"day"}`+"\n", 300)
-	_, err := f.client("").Import(t.Context(), "x", []byte(big), client.ImportOptions{})
+	var big strings.Builder // records an import takes, one by one, until the cap
+	big.WriteString(`{"type":"dormouse-export","format":1,"schema":1,"agent":"x"}` + "\n")
+	for i := range 300 {
+		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format(time.DateOnly)
+		fmt.Fprintf(&big, `{"type":"rebuild_day","day":%q,"reason":"x","marked_at":1}`+"\n", day)
+	}
+	_, err := f.client("").Import(t.Context(), "x", []byte(big.String()), client.ImportOptions{})
 	if status, _ := apiCode(t, err); status != http.StatusRequestEntityTooLarge {
-		t.Errorf("a 4 KiB import over a 2 KiB cap: %v, want 413", err)
+		t.Errorf("a %d KiB import over a 2 KiB cap: %v, want 413", big.Len()>>10, err)
 	}
 }
 

@@ -76,6 +76,9 @@ type exportTable struct {
 	kind, table string
 	cols        []column
 	order       string // ORDER BY: the primary key, or every column
+	// autoincrement: the table's ids are counted in sqlite_sequence, and one
+	// is never given out twice.
+	autoincrement bool
 }
 
 func (t *exportTable) column(name string) (column, bool) {
@@ -119,6 +122,11 @@ func exportTables(ctx context.Context, c *conn) ([]*exportTable, error) {
 			}
 		}
 		t.order = strings.Join(pk, ", ")
+		err = c.query(ctx, `SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ? AND sql LIKE '%AUTOINCREMENT%'`,
+			[]any{e.table}, func(*sqlite3.Stmt) error { t.autoincrement = true; return nil })
+		if err != nil {
+			return nil, fmt.Errorf("read the schema of %s: %w", e.table, err)
+		}
 		out = append(out, t)
 	}
 	return out, nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -102,7 +103,7 @@ func fillEveryTable(t *testing.T, a *Agent) {
 		return c.exec(`
 INSERT INTO consolidation_runs (day, started_at, finished_at, status, memories, holder) VALUES ('2026-02-01', 1, 2, 'ok', 1, 'test');
 INSERT INTO pruned_days (date, summary, pruned, pruned_at) VALUES ('2026-01-01', 'an old day', 3, 5);
-INSERT INTO tracked_files (root, path, sha256, size, mtime, status, updated_at) VALUES ('/notes', 'a.md', 'abc', 10, 7, 'ok', 8);
+INSERT INTO tracked_files (root, path, sha256, size, mtime, status, updated_at) VALUES ('/notes', 'a.md', '` + testHash("a note") + `', 10, 7, 'ok', 8);
 INSERT INTO file_rebuild_days (day, reason, marked_at) VALUES ('2026-02-01', 'a.md changed', 9);
 INSERT INTO leases (name, holder, expires_at) VALUES ('consolidate', 'someone', 1);`)
 	})
@@ -253,47 +254,184 @@ func TestImportIntoNonEmptyAgentNeedsMerge(t *testing.T) {
 }
 
 // FuzzParseImport: whatever the bytes, the parser returns records or an
-// error, never panics, and a record it accepts names a known table.
+// ImportError naming a line, and never panics. An import of them that
+// succeeds leaves an agent that holds to every invariant the rest of the
+// store reads it by: everything reads back, a memory can be forgotten, and
+// a new one is stored past every id. One that fails stores nothing.
 func FuzzParseImport(f *testing.F) {
-	s, err := Open(context.Background(), Options{Dir: f.TempDir(), Location: time.UTC})
+	ctx := context.Background()
+	s, err := Open(ctx, Options{Dir: f.TempDir(), Location: time.UTC})
 	if err != nil {
 		f.Fatal(err)
 	}
 	defer s.Close()
-	a, err := s.Acquire(context.Background(), "fuzz", true)
+	a, err := s.Acquire(ctx, "fuzz", true)
 	if err != nil {
 		f.Fatal(err)
 	}
 	defer s.Release(a)
-	if _, err := a.Insert(context.Background(), []Memory{mem("seed memory", "s")}); err != nil {
+	var empty bytes.Buffer
+	if err := a.Export(ctx, &empty); err != nil {
 		f.Fatal(err)
 	}
+	fillSeedAgent(f, a)
 	var seed bytes.Buffer
-	if err := a.Export(context.Background(), &seed); err != nil {
+	if err := a.Export(ctx, &seed); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(seed.Bytes())
+	// Two an importer once took, which broke the agent: reads fail after the
+	// first, every write after the second.
+	f.Add(bytes.Replace(seed.Bytes(), []byte(`"source_memory_ids":"[1]"`), []byte(`"source_memory_ids":"x"`), 1))
+	f.Add(bytes.Replace(seed.Bytes(), []byte(`"name":"daily_memories","seq":2`), []byte(`"name":"daily_memories","seq":9223372036854775807`), 1))
 	f.Add([]byte(`{"type":"dormouse-export","format":1,"schema":1}` + "\n" + `{"type":"embedding","vec":"AAAA","memory_id":1e400}`))
 	f.Add([]byte(`{"type":"dormouse-export","format":"1","schema":null}`))
 	f.Add([]byte("null\n[]\n\"x\"\n{}"))
-	var tables []*exportTable
-	if err := a.read(context.Background(), func(c *conn) error {
-		tables, err = exportTables(context.Background(), c)
-		return err
-	}); err != nil {
+	tables, err := schemaTables()
+	if err != nil {
 		f.Fatal(err)
 	}
+	resetAgent(f, a, tables)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, err := parseImport(bytes.NewReader(data), tables, nil)
-		if err != nil {
-			return
+		recs, err := collectImport(bytes.NewReader(data), tables, nil)
+		var ie *ImportError
+		if err != nil && !errors.As(err, &ie) {
+			t.Fatalf("a bad import is %v, not an ImportError naming its line", err)
 		}
 		for _, r := range recs {
 			if r.t == nil || len(r.cols) != len(r.vals) {
 				t.Fatalf("line %d: a record without its table or with %d columns for %d values", r.line, len(r.cols), len(r.vals))
 			}
 		}
+		if err != nil {
+			return
+		}
+		defer resetAgent(t, a, tables)
+		if _, err := a.Import(ctx, bytes.NewReader(data), ImportOptions{}); err != nil {
+			if !errors.As(err, &ie) {
+				t.Fatalf("a bad import is %v, not an ImportError naming its line", err)
+			}
+			var after bytes.Buffer
+			if err := a.Export(ctx, &after); err != nil || !bytes.Equal(after.Bytes(), empty.Bytes()) {
+				t.Fatalf("the failed import (%v) stored something: %v\n%s", ie, err, after.Bytes())
+			}
+			return
+		}
+		checkReadable(t, a)
 	})
+}
+
+// collectImport is parseImport's records, all of them.
+func collectImport(r io.Reader, tables []*exportTable, check func(Memory) error) ([]importRecord, error) {
+	var recs []importRecord
+	err := parseImport(r, tables, check, func(rec importRecord) error {
+		recs = append(recs, rec)
+		return nil
+	})
+	return recs, err
+}
+
+// fillSeedAgent gives the fuzzer's seed export a record of every kind, as
+// fillEveryTable does for a test.
+func fillSeedAgent(f *testing.F, a *Agent) {
+	ctx := context.Background()
+	ins, err := a.Insert(ctx, []Memory{mem("seed memory about Alice", "s"), mem("a memory to forget", "s")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := a.Delete(ctx, ins[1].ID); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := a.PutConsolidation(ctx, Consolidation{Date: "2026-02-01", Summary: "Alice.",
+		KeyFacts: json.RawMessage(`["Alice is here"]`), SourceIDs: []int64{ins[0].ID}}); err != nil {
+		f.Fatal(err)
+	}
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	if _, err := a.AddFact(ctx, Fact{Entity: "Alice", Attribute: "city", Content: "Alice lives in Boston", Confidence: 0.5,
+		ValidFrom: day, SourceMemoryIDs: []int64{ins[0].ID}}); err != nil {
+		f.Fatal(err)
+	}
+	if _, err := a.AddFact(ctx, Fact{Entity: "Alice", Attribute: "city", Content: "Alice lives in Chicago", Confidence: 1,
+		ValidFrom: day.AddDate(0, 1, 0)}); err != nil {
+		f.Fatal(err)
+	}
+	if _, _, err := a.PutProfileLines(ctx, []ProfileLine{{Category: "home", Subject: "Alice", Key: "city", Value: "Chicago",
+		Text: "Alice lives in Chicago.", SourceMemoryIDs: []int64{ins[0].ID}, Single: true, ValidFrom: day}}, day); err != nil {
+		f.Fatal(err)
+	}
+	if err := a.PutEmbeddings(ctx, "m", []MemoryVector{{ID: ins[0].ID, Vec: []float32{0.6, 0.8}}}); err != nil {
+		f.Fatal(err)
+	}
+}
+
+// resetAgent empties every exported table of a, its counters too.
+func resetAgent(tb testing.TB, a *Agent, tables []*exportTable) {
+	err := a.write(context.Background(), func(ctx context.Context, c *conn) error {
+		for _, t := range tables {
+			if err := c.exec("DELETE FROM " + t.table); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// checkReadable reads everything of a the way the store's readers do, and
+// writes after it: what an import accepted must never fail either.
+func checkReadable(t *testing.T, a *Agent) {
+	ctx := context.Background()
+	var mems []Memory
+	for cursor := ""; ; {
+		page, next, err := a.List(ctx, ListOptions{Limit: 500, Cursor: cursor})
+		if err != nil {
+			t.Fatalf("list the imported memories: %v", err)
+		}
+		mems = append(mems, page...)
+		if cursor = next; next == "" {
+			break
+		}
+	}
+	if _, err := a.Facts(ctx, FactFilter{History: true, Limit: 10000}); err != nil {
+		t.Fatalf("list the imported facts: %v", err)
+	}
+	if _, err := a.Facts(ctx, FactFilter{}); err != nil {
+		t.Fatalf("list the current facts: %v", err)
+	}
+	if _, err := a.Consolidations(ctx, "", "", 10000); err != nil {
+		t.Fatalf("list the imported day records: %v", err)
+	}
+	if _, err := a.Profile(ctx, time.Now()); err != nil {
+		t.Fatalf("read the imported profile: %v", err)
+	}
+	if _, err := a.Runs(ctx, "", 10000); err != nil {
+		t.Fatalf("list the imported runs: %v", err)
+	}
+	if _, err := a.Stats(ctx); err != nil {
+		t.Fatalf("stats of the imported agent: %v", err)
+	}
+	if _, err := a.SearchMemories(ctx, SearchOptions{Terms: []string{"alice"}, Limit: 10}); err != nil {
+		t.Fatalf("search the imported memories: %v", err)
+	}
+	if err := a.Export(ctx, io.Discard); err != nil {
+		t.Fatalf("export the imported agent: %v", err)
+	}
+	if len(mems) > 0 {
+		if err := a.Delete(ctx, mems[0].ID); err != nil {
+			t.Fatalf("forget imported memory %d: %v", mems[0].ID, err)
+		}
+	}
+	ins, err := a.Insert(ctx, []Memory{mem("a memory after the import", "after")})
+	if err != nil {
+		t.Fatalf("insert after the import: %v", err)
+	}
+	for _, m := range mems {
+		if m.ID >= ins[0].ID {
+			t.Fatalf("the memory after the import got id %d, which imported memory %d had", ins[0].ID, m.ID)
+		}
+	}
 }
 
 // TestStoreImportMakesTheAgentOnlyWhenItSucceeds: an import names its

@@ -9,6 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,13 +56,43 @@ type importRecord struct {
 // Import reads an export (Export's format) and adds every record to the
 // agent in one transaction: all of it, or on any bad record nothing, with
 // the line that was wrong (*ImportError). It returns the records imported
-// per kind.
+// per kind. The export is checked as it is copied to a spool file beside
+// the agent's, then inserted from there: the agent's other writes never
+// wait for the upload, and no import is held in memory.
 func (a *Agent) Import(ctx context.Context, r io.Reader, o ImportOptions) (map[string]int, error) {
-	recs, err := readImport(r, o)
+	f, err := spool(r, filepath.Dir(a.path), o)
 	if err != nil {
 		return nil, fmt.Errorf("import into agent %q: %w", a.name, err)
 	}
-	return a.importRecords(ctx, recs, o)
+	defer f.Close()
+	return a.importRecords(ctx, streamImport(f, o), o)
+}
+
+// spool copies the export r to an unlinked file in dir, checking every line
+// on the way, and returns the file at its start. A crash leaves nothing.
+func spool(r io.Reader, dir string, o ImportOptions) (*os.File, error) {
+	tables, err := schemaTables()
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.CreateTemp(dir, ".import-spool-*")
+	if err != nil {
+		return nil, err
+	}
+	_ = os.Remove(f.Name())
+	w := bufio.NewWriterSize(f, 64<<10)
+	err = parseImport(io.TeeReader(r, w), tables, o.CheckMemory, func(importRecord) error { return nil })
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // ImportResult is what Store.Import did.
@@ -70,51 +103,127 @@ type ImportResult struct {
 
 // Import reads an export and imports it into the agent name, creating it
 // when it does not exist (an import is asking for it, whatever
-// Options.ExplicitCreate says). The whole export is checked before any
-// agent is made; should the import fail anyway, an agent it made is
-// removed again.
+// Options.ExplicitCreate says, and even after a delete). A new agent is
+// built as the export streams in, under a temporary name, and moved into
+// place only once whole: a failed or killed import leaves no agent, and an
+// import of any size holds one record at a time. Into an agent that exists
+// the export is checked whole first, on its way to a spool file (Agent.Import),
+// so the agent's other writes wait for the inserts only, never the upload.
 func (s *Store) Import(ctx context.Context, name string, r io.Reader, o ImportOptions) (ImportResult, error) {
 	if err := ValidateAgentName(name); err != nil {
 		return ImportResult{}, err
 	}
-	recs, err := readImport(r, o)
-	if err != nil {
-		return ImportResult{}, fmt.Errorf("import into agent %q: %w", name, err)
+	if s.exists(name) {
+		var counts map[string]int
+		err := s.With(ctx, name, false, func(a *Agent) error {
+			var err error
+			counts, err = a.Import(ctx, r, o)
+			return err
+		})
+		return ImportResult{Records: counts}, err
 	}
-	created, err := s.Create(ctx, name)
+	counts, err := s.importNew(ctx, name, streamImport(r, o), o)
+	if errors.Is(err, errAgentExists) {
+		err = fmt.Errorf("import into agent %q: %w (it was made while the import ran: import again)", name, ErrNotEmpty)
+	}
 	if err != nil {
 		return ImportResult{}, err
 	}
-	var counts map[string]int
-	err = s.With(ctx, name, false, func(a *Agent) error {
-		counts, err = a.importRecords(ctx, recs, o)
-		return err
-	})
-	if err != nil && created {
-		if _, rerr := s.remove(ctx, name, refuseIfUsed, noTombstone); rerr != nil {
-			err = errors.Join(err, fmt.Errorf("remove the agent the import made: %w", rerr))
-		}
-	}
-	return ImportResult{Created: created, Records: counts}, err
+	return ImportResult{Created: true, Records: counts}, nil
 }
 
-// refuseIfUsed keeps an agent something was stored in meanwhile.
-func refuseIfUsed(a *Agent) error {
-	st, err := a.Stats(context.Background())
-	if err == nil && st.Memories > 0 {
-		err = errors.New("memories were stored in it meanwhile")
+// errAgentExists is importNew finding the agent made meanwhile.
+var errAgentExists = errors.New("the agent exists")
+
+// importNew imports recs into the agent name, which does not exist: into a
+// file of a temporary name that becomes the agent's only when the import
+// committed and the file was checkpointed and closed.
+func (s *Store) importNew(ctx context.Context, name string, recs recordSource, o ImportOptions) (map[string]int, error) {
+	tmp, err := os.CreateTemp(s.dir, "."+name+".import-*")
+	if err != nil {
+		return nil, fmt.Errorf("import into agent %q: %w", name, err)
+	}
+	path := tmp.Name()
+	_ = tmp.Close()
+	defer removeDB(path)
+	a, err := openAgent(ctx, name, path, s.opts, func(*UnavailableError) {})
+	if err != nil {
+		return nil, fmt.Errorf("import into agent %q: %w", name, err)
+	}
+	counts, err := a.importRecords(ctx, recs, o)
+	if cerr := a.close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return counts, s.publish(name, path)
+}
+
+// exists says whether the agent name is open or has a file.
+func (s *Store) exists(name string) bool {
+	s.mu.Lock()
+	_, open := s.agents[name]
+	s.mu.Unlock()
+	_, err := os.Stat(s.agentPath(name))
+	return open || !errors.Is(err, fs.ErrNotExist)
+}
+
+// publish makes the closed agent file at path the agent name's, unless the
+// agent was made meanwhile (errAgentExists): a link never replaces a file.
+// A tombstone goes after, so a crash between leaves the agent, not a
+// deleted one.
+func (s *Store) publish(name, path string) error {
+	err := os.Link(path, s.agentPath(name))
+	if errors.Is(err, fs.ErrExist) {
+		return errAgentExists
+	}
+	if err == nil {
+		err = syncDir(s.dir)
+	}
+	if err == nil {
+		err = os.Remove(s.tombstonePath(name))
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("import into agent %q: put the agent in place: %w", name, err)
+	}
+	return nil
+}
+
+// removeDB removes a database file and the files SQLite keeps beside it.
+func removeDB(path string) {
+	for _, p := range []string{path + "-wal", path + "-shm", path + "-journal", path} {
+		_ = os.Remove(p)
+	}
+}
+
+// syncDir makes the names made in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }
 
-// readImport parses and checks a whole export against this schema.
-func readImport(r io.Reader, o ImportOptions) ([]importRecord, error) {
-	tables, err := schemaTables()
-	if err != nil {
-		return nil, err
+// streamImport hands the records of the export r to add as it reads them.
+func streamImport(r io.Reader, o ImportOptions) recordSource {
+	return func(add func(importRecord) error) error {
+		tables, err := schemaTables()
+		if err != nil {
+			return err
+		}
+		return parseImport(r, tables, o.CheckMemory, add)
 	}
-	return parseImport(r, tables, o.CheckMemory)
 }
+
+// recordSource hands an import's records to add, in order, and fails as
+// the first bad one or add does.
+type recordSource func(add func(importRecord) error) error
 
 // schemaTables are the exported tables as this build's schema has them,
 // read once from a database in memory.
@@ -135,7 +244,7 @@ var schemaTables = sync.OnceValues(func() ([]*exportTable, error) {
 	return exportTables(ctx, c)
 })
 
-func (a *Agent) importRecords(ctx context.Context, recs []importRecord, o ImportOptions) (map[string]int, error) {
+func (a *Agent) importRecords(ctx context.Context, recs recordSource, o ImportOptions) (map[string]int, error) {
 	tables, err := schemaTables()
 	if err != nil {
 		return nil, err
@@ -148,7 +257,11 @@ func (a *Agent) importRecords(ctx context.Context, recs []importRecord, o Import
 				return err
 			}
 		}
-		return insertRecords(ctx, c, recs, o.Merge, counts)
+		in, err := newInserter(ctx, c, tables, o.Merge)
+		if err != nil {
+			return err
+		}
+		return in.insertAll(ctx, recs, counts)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("import into agent %q: %w", a.name, err)
@@ -178,84 +291,191 @@ func refuseNonEmpty(ctx context.Context, c *conn, tables []*exportTable) error {
 	return nil
 }
 
-// insertRecords inserts recs, foreign keys checked at the end (a fact may
-// name the later fact that superseded it).
-func insertRecords(ctx context.Context, c *conn, recs []importRecord, merge bool, counts map[string]int) error {
-	if err := c.exec("PRAGMA defer_foreign_keys = ON"); err != nil {
-		return err
-	}
-	for _, rec := range recs {
-		if err := insertRecord(ctx, c, rec, merge); err != nil {
-			return &ImportError{Line: rec.line, Msg: fmt.Sprintf("%s record: %v", rec.t.kind, err)}
-		}
-		counts[rec.t.kind]++
-	}
-	return checkForeignKeys(ctx, c)
+// inserter puts an import's records into an agent, inside the caller's
+// transaction.
+type inserter struct {
+	c      *conn
+	tables []*exportTable
+	merge  bool
+	// counters are the agent's AUTOINCREMENT counters before the import: an
+	// id up to one was given out already, to a row the agent has or deleted.
+	counters map[string]int64
+	// lines are the import's lines by table and rowid, to name the record
+	// a foreign key check finds.
+	lines map[rowKey]int
 }
 
-func insertRecord(ctx context.Context, c *conn, rec importRecord, merge bool) error {
+type rowKey struct {
+	table string
+	rowid int64
+}
+
+func newInserter(ctx context.Context, c *conn, tables []*exportTable, merge bool) (*inserter, error) {
+	in := &inserter{c: c, tables: tables, merge: merge, counters: map[string]int64{}, lines: map[rowKey]int{}}
+	err := c.query(ctx, `SELECT name, seq FROM sqlite_sequence`, nil, func(s *sqlite3.Stmt) error {
+		in.counters[s.ColumnText(0)] = max(in.counters[s.ColumnText(0)], s.ColumnInt64(1))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the id counters: %w", err)
+	}
+	return in, nil
+}
+
+// insertAll inserts recs, foreign keys checked at the end (a fact may name
+// the later fact that superseded it), and raises the counters past every id
+// the import shows was used.
+func (in *inserter) insertAll(ctx context.Context, recs recordSource, counts map[string]int) error {
+	if err := in.c.exec("PRAGMA defer_foreign_keys = ON"); err != nil {
+		return err
+	}
+	err := recs(func(rec importRecord) error {
+		if err := in.insert(ctx, rec); err != nil {
+			if isRecordError(err) {
+				return &ImportError{Line: rec.line, Msg: fmt.Sprintf("%s record: %v", rec.t.kind, err)}
+			}
+			return fmt.Errorf("line %d: %w", rec.line, err)
+		}
+		counts[rec.t.kind]++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := in.checkForeignKeys(ctx); err != nil {
+		return err
+	}
+	return raiseForgottenCounters(ctx, in.c)
+}
+
+// isRecordError tells an error of the record (a constraint it breaks, one
+// of the import's own checks) from one of the agent (a full disk).
+func isRecordError(err error) bool {
+	var se *sqlite3.Error
+	if !errors.As(err, &se) {
+		return true
+	}
+	switch se.Code() {
+	case sqlite3.CONSTRAINT, sqlite3.MISMATCH, sqlite3.TOOBIG, sqlite3.RANGE:
+		return true
+	}
+	return false
+}
+
+func (in *inserter) insert(ctx context.Context, rec importRecord) error {
 	if rec.t.kind == "sequence" {
-		return raiseSequence(ctx, c, rec)
+		return raiseSequence(ctx, in.c, in.tables, rec)
+	}
+	if err := in.checkNewID(rec); err != nil {
+		return err
+	}
+	if in.merge && rec.t.kind == "memory" {
+		if err := flagForgotten(ctx, in.c, &rec); err != nil {
+			return err
+		}
 	}
 	verb := "INSERT"
-	if merge && rec.t.kind == "forgotten" {
+	if in.merge && rec.t.kind == "forgotten" {
 		verb = "INSERT OR IGNORE" // forgotten already: the same hash
 	}
 	marks := strings.TrimSuffix(strings.Repeat("?, ", len(rec.cols)), ", ")
 	q := verb + " INTO " + rec.t.table + " (" + strings.Join(rec.cols, ", ") + ") VALUES (" + marks + ")"
-	if err := c.execArgs(ctx, q, rec.vals...); err != nil {
+	if err := in.c.execArgs(ctx, q, rec.vals...); err != nil {
 		return err
 	}
+	in.lines[rowKey{rec.t.table, in.c.db.LastInsertRowID()}] = rec.line // of a WITHOUT ROWID table: never asked for
 	if rec.t.kind == "memory" {
-		return index(ctx, c, c.db.LastInsertRowID(), rec.content, c.kinds(rec.content))
+		return index(ctx, in.c, in.c.db.LastInsertRowID(), rec.content, in.c.kinds(rec.content))
 	}
+	return nil
+}
+
+// checkNewID refuses an id the agent gave out already: one it holds, or one
+// of a row it deleted, which an old citation (memory:12) still names.
+func (in *inserter) checkNewID(rec importRecord) error {
+	if !rec.t.autoincrement {
+		return nil
+	}
+	id, ok := rec.value("id").(int64)
+	if last := in.counters[rec.t.table]; ok && id <= last {
+		return fmt.Errorf("id %d was given out by this agent already (its %s ids run to %d, deleted ones included): "+
+			"an import adds only ids beyond them", id, rec.t.kind, last)
+	}
+	return nil
+}
+
+// flagForgotten stores a merged memory whose content the agent forgot
+// flagged, as Insert does: kept, never recalled, consolidated by nothing.
+func flagForgotten(ctx context.Context, c *conn, rec *importRecord) error {
+	forgot, err := isForgotten(ctx, c, rec.content)
+	if err != nil || !forgot {
+		return err
+	}
+	rec.set("flagged", int64(1))
+	rec.set("consolidated", int64(1))
 	return nil
 }
 
 // raiseSequence sets an AUTOINCREMENT counter to the record's, unless the
 // rows already took it further.
-func raiseSequence(ctx context.Context, c *conn, rec importRecord) error {
-	var name string
-	var seq int64
-	for i, col := range rec.cols {
-		switch v := rec.vals[i].(type) {
-		case string:
-			if col == "name" {
-				name = v
-			}
-		case int64:
-			if col == "seq" {
-				seq = v
-			}
-		}
+func raiseSequence(ctx context.Context, c *conn, tables []*exportTable, rec importRecord) error {
+	name, _ := rec.value("name").(string)
+	seq, _ := rec.value("seq").(int64)
+	if !slices.ContainsFunc(tables, func(t *exportTable) bool { return t.table == name && t.autoincrement }) {
+		return fmt.Errorf("name %q is not a table whose ids the export counts", name)
 	}
-	if !slices.ContainsFunc(exported, func(e struct{ kind, table string }) bool { return e.table == name }) {
-		return fmt.Errorf("name %q is not a table the export holds", name)
-	}
-	if err := c.execArgs(ctx, `UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?`, seq, name); err != nil {
+	return raiseCounter(ctx, c, name, seq)
+}
+
+// raiseCounter makes table's AUTOINCREMENT counter at least seq; it never
+// lowers it.
+func raiseCounter(ctx context.Context, c *conn, table string, seq int64) error {
+	if err := c.execArgs(ctx, `UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?`, seq, table); err != nil {
 		return err
 	}
 	if c.db.Changes() > 0 {
 		return nil
 	}
-	return c.execArgs(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, name, seq)
+	return c.execArgs(ctx, `INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)`, table, seq)
+}
+
+// raiseForgottenCounters makes the memory and fact counters cover the ids
+// of forgotten ones, which an export's sequence records should but may not.
+func raiseForgottenCounters(ctx context.Context, c *conn) error {
+	for kind, table := range map[string]string{ForgottenMemory: "daily_memories", ForgottenFact: "facts"} {
+		var last int64
+		err := c.query(ctx, `SELECT coalesce(max(source_id), 0) FROM forgotten WHERE kind = ?`, []any{kind},
+			func(s *sqlite3.Stmt) error { last = s.ColumnInt64(0); return nil })
+		if err != nil {
+			return err
+		}
+		if last == 0 {
+			continue
+		}
+		if err := raiseCounter(ctx, c, table, last); err != nil {
+			return fmt.Errorf("raise the %s ids past the forgotten ones: %w", kind, err)
+		}
+	}
+	return nil
 }
 
 // checkForeignKeys names the first record that refers to a row that is
 // neither in the agent nor in the import.
-func checkForeignKeys(ctx context.Context, c *conn) error {
-	var msg string
-	err := c.query(ctx, `SELECT "table", rowid, parent FROM pragma_foreign_key_check LIMIT 1`, nil,
+func (in *inserter) checkForeignKeys(ctx context.Context) error {
+	var ie *ImportError
+	err := in.c.query(ctx, `SELECT "table", rowid, parent FROM pragma_foreign_key_check LIMIT 1`, nil,
 		func(s *sqlite3.Stmt) error {
-			msg = fmt.Sprintf("the %s row with id %d refers to a %s row that neither the agent nor the import holds",
-				s.ColumnText(0), s.ColumnInt64(1), s.ColumnText(2))
+			table, rowid := s.ColumnText(0), s.ColumnInt64(1)
+			ie = &ImportError{Line: in.lines[rowKey{table, rowid}],
+				Msg: fmt.Sprintf("the %s row with id %d refers to a %s row that neither the agent nor the import holds",
+					table, rowid, s.ColumnText(2))}
 			return nil
 		})
 	if err != nil {
 		return err
 	}
-	if msg != "" {
-		return errors.New(msg)
+	if ie != nil {
+		return ie
 	}
 	return nil
 }
@@ -263,8 +483,10 @@ func checkForeignKeys(ctx context.Context, c *conn) error {
 // maxImportLine bounds one record's line.
 const maxImportLine = 64 << 20
 
-// parseImport reads and checks every line of an export against tables.
-func parseImport(r io.Reader, tables []*exportTable, check func(Memory) error) ([]importRecord, error) {
+// parseImport reads and checks every line of an export against tables,
+// handing each record to add as soon as it is read: an import of any size
+// never holds more than one record. An error of add is returned as it is.
+func parseImport(r io.Reader, tables []*exportTable, check func(Memory) error, add func(importRecord) error) error {
 	byKind := map[string]*exportTable{}
 	for _, t := range tables {
 		byKind[t.kind] = t
@@ -277,55 +499,65 @@ func parseImport(r io.Reader, tables []*exportTable, check func(Memory) error) (
 		if len(line) == 0 {
 			continue
 		}
-		if err := p.line(n, line, byKind, check); err != nil {
-			if rerr := sc.Err(); rerr != nil { // the line was cut by a failed read: say why
-				return nil, fmt.Errorf("read the import: %w", rerr)
+		rec, ok, err := p.line(n, line, byKind, check)
+		if err != nil {
+			if rerr := sc.Err(); rerr != nil && !errors.Is(rerr, bufio.ErrTooLong) { // the line was cut by a failed read: say why
+				return fmt.Errorf("read the import: %w", rerr)
 			}
-			return nil, &ImportError{Line: n, Msg: err.Error()}
+			return &ImportError{Line: n, Msg: err.Error()}
+		}
+		if ok {
+			if err := add(rec); err != nil {
+				return err
+			}
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read the import: %w", err)
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return &ImportError{Line: p.last + 1, Msg: fmt.Sprintf("the line is longer than %d MiB", maxImportLine>>20)}
+	} else if err != nil {
+		return fmt.Errorf("read the import: %w", err)
 	}
 	switch {
 	case !p.header:
-		return nil, &ImportError{Line: 1, Msg: `the import is empty: want a Dormouse export, whose first line is {"type":"dormouse-export",...}`}
+		return &ImportError{Line: 1, Msg: `the import is empty: want a Dormouse export, whose first line is {"type":"dormouse-export",...}`}
 	case !p.ended:
-		return nil, &ImportError{Line: p.last + 1, Msg: "the export ends early, without its end line: it was cut short; export it again"}
+		return &ImportError{Line: p.last + 1, Msg: "the export ends early, without its end line: it was cut short; export it again"}
 	}
-	return p.recs, nil
+	return nil
 }
 
 // importParse is parseImport's progress through the lines.
 type importParse struct {
 	header, ended bool
 	last          int // the last line read
-	recs          []importRecord
+	records       int // read so far
 }
 
-func (p *importParse) line(n int, line []byte, byKind map[string]*exportTable, check func(Memory) error) error {
+// line reads line n: a record (ok), or the header or end line.
+func (p *importParse) line(n int, line []byte, byKind map[string]*exportTable, check func(Memory) error) (rec importRecord, ok bool, err error) {
 	p.last = n
 	fields, err := decodeLine(line)
 	switch {
 	case err != nil:
-		return err
+		return rec, false, err
 	case p.ended:
-		return errors.New("a line after the export's end line")
+		return rec, false, errors.New("a line after the export's end line")
 	case !p.header:
 		p.header = true
-		return checkHeader(fields)
+		return rec, false, checkHeader(fields)
 	case fields["type"] == exportEnd:
 		p.ended = true
-		if got := fields["records"]; got != json.Number(strconv.Itoa(len(p.recs))) {
-			return fmt.Errorf("the end line counts %v records, but %d came before it: the export is damaged", got, len(p.recs))
+		if got := fields["records"]; got != json.Number(strconv.Itoa(p.records)) {
+			return rec, false, fmt.Errorf("the end line counts %v records, but %d came before it: the export is damaged", got, p.records)
 		}
-		return nil
+		return rec, false, nil
 	}
-	rec, err := parseRecord(n, fields, byKind, check)
-	if err == nil {
-		p.recs = append(p.recs, rec)
+	rec, err = parseRecord(n, fields, byKind, check)
+	if err != nil {
+		return rec, false, err
 	}
-	return err
+	p.records++
+	return rec, true, nil
 }
 
 // decodeLine reads a line's one JSON object, numbers kept as written.
@@ -382,10 +614,16 @@ func parseRecord(n int, fields map[string]any, byKind map[string]*exportTable, c
 		rec.cols = append(rec.cols, col.name)
 		rec.vals = append(rec.vals, val)
 	}
+	if len(rec.cols) == 0 {
+		return importRecord{}, fmt.Errorf("%s record: no fields", kind)
+	}
 	for name := range fields {
 		if _, ok := t.column(name); !ok && name != "type" {
 			return importRecord{}, fmt.Errorf("%s record: unknown field %q", kind, name)
 		}
+	}
+	if err := checkRecord(rec); err != nil {
+		return importRecord{}, fmt.Errorf("%s record: %v", kind, err)
 	}
 	if kind == "memory" {
 		m := recordMemory(rec)
@@ -408,8 +646,12 @@ func importValue(col column, v any) (any, error) {
 		if col.typ == "TEXT" || col.typ == "BLOB" {
 			return nil, fmt.Errorf("want a string, got the number %s", v)
 		}
-		if i, err := v.Int64(); err == nil && col.typ != "REAL" {
+		i, err := v.Int64()
+		switch {
+		case err == nil && col.typ != "REAL":
 			return i, nil
+		case col.typ == "INTEGER":
+			return nil, fmt.Errorf("want a whole number, got %s", v)
 		}
 		f, err := v.Float64()
 		if err != nil || col.typ == "" {

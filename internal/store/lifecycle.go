@@ -83,20 +83,6 @@ func (s *Store) Create(ctx context.Context, name string) (created bool, err erro
 // removed. It returns the paths removed. Until Create, no write recreates
 // the agent (DeletedError).
 func (s *Store) Delete(ctx context.Context, name string, before func(*Agent) error) ([]string, error) {
-	return s.remove(ctx, name, before, leaveTombstone)
-}
-
-// leaveTombstone says whether remove marks the agent deleted (Delete) or
-// takes back an agent as if it had never been (an import that failed into
-// the agent it created).
-type tombstone bool
-
-const (
-	leaveTombstone tombstone = true
-	noTombstone    tombstone = false
-)
-
-func (s *Store) remove(ctx context.Context, name string, before func(*Agent) error, stone tombstone) ([]string, error) {
 	a, err := s.Acquire(ctx, name, false)
 	if err != nil {
 		return nil, err
@@ -117,7 +103,7 @@ func (s *Store) remove(ctx context.Context, name string, before func(*Agent) err
 	if err := s.closeHeld(a); err != nil {
 		return nil, fmt.Errorf("delete agent %q: %w", name, err)
 	}
-	return s.removeFiles(name, stone)
+	return s.removeFiles(name)
 }
 
 func (s *Store) markDeleting(name string) error {
@@ -192,12 +178,10 @@ func (s *Store) agentFiles(name string) []string {
 // removeFiles leaves a tombstone and removes a closed agent's files: the
 // WAL and shared memory first (empty after the close's checkpoint), the
 // database last, so a crash part-way leaves a whole agent or none.
-func (s *Store) removeFiles(name string, stone tombstone) ([]string, error) {
-	if stone {
-		at := fmt.Sprintf("deleted %s\n", time.Now().UTC().Format(time.RFC3339))
-		if err := os.WriteFile(s.tombstonePath(name), []byte(at), 0o600); err != nil {
-			return nil, fmt.Errorf("delete agent %q: %w", name, err)
-		}
+func (s *Store) removeFiles(name string) ([]string, error) {
+	at := fmt.Sprintf("deleted %s\n", time.Now().UTC().Format(time.RFC3339))
+	if err := os.WriteFile(s.tombstonePath(name), []byte(at), 0o600); err != nil {
+		return nil, fmt.Errorf("delete agent %q: %w", name, err)
 	}
 	var removed []string
 	for _, p := range s.agentFiles(name) {

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -19,11 +21,18 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 )
 
-// The child-process writer used by TestConcurrentWritersTwoProcesses.
+// The child processes of TestConcurrentWritersTwoProcesses (a writer) and
+// TestImportKilledLeavesNoAgent (an import).
 func TestMain(m *testing.M) {
 	if dir := os.Getenv("DORMOUSE_TEST_CHILD_DIR"); dir != "" {
 		n, _ := strconv.Atoi(os.Getenv("DORMOUSE_TEST_CHILD_N"))
-		if err := childWrite(dir, n); err != nil {
+		var err error
+		if path := os.Getenv("DORMOUSE_TEST_CHILD_IMPORT"); path != "" {
+			err = childImport(dir, path)
+		} else {
+			err = childWrite(dir, n)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "child:", err)
 			os.Exit(1)
 		}
@@ -84,6 +93,12 @@ func acquire(t *testing.T, s *Store, name string) *Agent {
 
 var testTime = time.Date(2026, 2, 1, 14, 30, 0, 0, time.UTC)
 
+// testHash is a SHA-256 as capture writes them (an import checks its form).
+func testHash(content string) string {
+	h := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(h[:])
+}
+
 func mem(content, session string) Memory {
 	return Memory{
 		SessionID:   session,
@@ -91,7 +106,7 @@ func mem(content, session string) Memory {
 		Role:        "user",
 		Content:     content,
 		Importance:  0.5,
-		ContentHash: content, // any stable key works for the store
+		ContentHash: testHash(content),
 		Entities:    []Entity{{Text: "Alice", Type: "name"}},
 		Topics:      []string{"test"},
 	}
