@@ -21,9 +21,22 @@ func shadowOf(c *conn) shadow { return shadow{c} }
 // averagesRow is the rowid of FTS5's averages record in %_data.
 const averagesRow = 1
 
+// shadowSQL is each full-text table's two queries, made once: the row
+// size is read for every row a search scores.
+var shadowSQL = func() map[string]struct{ totals, size string } {
+	out := map[string]struct{ totals, size string }{}
+	for table := range contentOf {
+		out[table] = struct{ totals, size string }{
+			"SELECT block FROM " + table + "_data WHERE id = ?",
+			"SELECT sz FROM " + table + "_docsize WHERE id = ?",
+		}
+	}
+	return out
+}()
+
 // totals is table's row count and its rows' tokens, all columns together.
 func (sh shadow) totals(table string) (rows, tokens int64, err error) {
-	vs, err := sh.varints(table, "SELECT block FROM %s_data WHERE id = ?", averagesRow)
+	vs, err := sh.varints(table, shadowSQL[table].totals, averagesRow)
 	if err == nil && (len(vs) == 0 || vs[0] <= 0) {
 		err = fmt.Errorf("no rows in the averages record %v", vs)
 	}
@@ -38,7 +51,7 @@ func (sh shadow) totals(table string) (rows, tokens int64, err error) {
 
 // rowSize is row's size in tokens in table, all columns together.
 func (sh shadow) rowSize(table string, row int64) (int, error) {
-	vs, err := sh.varints(table, "SELECT sz FROM %s_docsize WHERE id = ?", row)
+	vs, err := sh.varints(table, shadowSQL[table].size, row)
 	if err != nil {
 		return 0, fmt.Errorf("read the size of %s row %d: %w", table, row, err)
 	}
@@ -51,13 +64,13 @@ func (sh shadow) rowSize(table string, row int64) (int, error) {
 
 var errNoShadowRow = errors.New("no such row")
 
-// varints are those of the one blob the query (of table's shadow table,
-// by id) returns.
+// varints are those of the one blob query (one of shadowSQL[table], by
+// id) returns.
 func (sh shadow) varints(table, query string, id int64) ([]int64, error) {
-	if _, ok := contentOf[table]; !ok {
+	if query == "" {
 		return nil, fmt.Errorf("not a full-text table: %q", table)
 	}
-	s, err := sh.c.prepare(fmt.Sprintf(query, table))
+	s, err := sh.c.prepare(query)
 	if err != nil {
 		return nil, err
 	}
