@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -68,16 +69,16 @@ var notThings = map[string]bool{"i": true, "we": true, "you": true, "he": true, 
 	"this": true, "that": true, "since": true, "when": true, "because": true, "if": true,
 	"as": true, "so": true, "and": true, "but": true, "or": true, "then": true, "just": true, "also": true, "from": true, "to": true, "up": true, "down": true, "back": true, "there": true, "here": true, "what": true, "which": true, "who": true, "one": true}
 
-// canonAttr is an attribute's canonical name: its claim key (ClaimKey)
+// canonAttr is an attribute's canonical name: its claim key (claim.Key)
 // when the key holds one value, so "mobile", "cell" and "new number" are
 // all the phone and a newer one supersedes the older. A key that holds
 // several values (child, allergy) keeps the attribute's own words, so a
 // second child does not supersede the first.
 func canonAttr(s string) string {
-	if k, single := ClaimKey(s); single {
+	if k, single := claim.Key(s); single {
 		return k
 	}
-	return normalAttr(s)
+	return claim.NormalAttribute(s)
 }
 
 // cleanClaim drops what comes before a claim: fillers, labels ("Correction
@@ -520,7 +521,7 @@ func changeFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 		key := sh.key
 		switch key {
 		case "":
-			if k, _ := ClaimKey(g[1]); singleKeys[k] {
+			if k, _ := claim.Key(g[1]); claim.Single(k) {
 				key = k
 			}
 		case "place":
@@ -556,7 +557,7 @@ func keyValue(key, v string) string {
 		}
 		return v
 	}
-	if _, canonical := keySynonyms[key]; !canonical {
+	if !claim.IsKey(key) {
 		return v
 	}
 	v = strings.TrimSpace(timeTailRe.ReplaceAllString(v, ""))
@@ -583,11 +584,11 @@ var valueAsides = map[string][]string{
 func isRent(thing string) bool {
 	head, _, _ := strings.Cut(strings.ToLower(thing), " for ")
 	head, _, _ = strings.Cut(head, " on ")
-	k, _ := ClaimKey(head)
+	k, _ := claim.Key(head)
 	return k == "rent"
 }
 
-// StatedValues are the claims of one-valued attributes (ClaimKey) that a
+// StatedValues are the claims of one-valued attributes (claim.Key) that a
 // memory's text states, keyed as the night's consolidation will key them
 // (its facts, and the profile lines it writes of the speaker): recall
 // retires with them the values a memory of today has replaced, before the
@@ -599,7 +600,7 @@ func StatedValues(content, role string) []KeyFact {
 	for _, s := range capture.Sentences(content) {
 		keys := map[string]bool{}
 		for _, f := range keyFacts(s, m) {
-			if holdsOneValue(f.Attribute) {
+			if claim.Single(f.Attribute) {
 				out = append(out, f)
 				keys[f.Attribute] = true
 			}
@@ -608,7 +609,7 @@ func StatedValues(content, role string) []KeyFact {
 			continue
 		}
 		for _, c := range sentenceClaims(s, m, who) { // "I'm a junior designer at Pixelworks": a title line
-			if k, single := ClaimKey(c.key); single && c.subject == "" && !c.ended && !keys[k] {
+			if k, single := claim.Key(c.key); single && c.subject == "" && !c.ended && !keys[k] {
 				out = append(out, KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
 				keys[k] = true
 			}

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -361,7 +362,7 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
 	c, err := a.CommitConsolidation(ctx, store.Commit{
 		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read, Flag: flag,
-		Retires: holdsOneValue, Rekey: factKey,
+		Retires: claim.Single, Rekey: factKey,
 		Profile: dayProfile(mems, facts, day.Profile),
 	})
 	if err != nil {

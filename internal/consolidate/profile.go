@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
-	"github.com/dormouse-dev/dormouse/internal/llm"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -23,7 +23,7 @@ import (
 // vocabulary the model's prompt offers, which the rules keep to as well.
 var profileCategory = func() map[string]string {
 	m := map[string]string{}
-	for _, c := range llm.ProfileCategories {
+	for _, c := range claim.Categories {
 		for _, k := range c.Keys {
 			m[k] = c.Name
 		}
@@ -123,7 +123,7 @@ func lineOf(c profileClaim, m *store.Memory, who string) store.ProfileLine {
 	if subject == "" {
 		subject = who
 	}
-	key, single := ClaimKey(c.key)
+	key, single := claim.Key(c.key)
 	l := store.ProfileLine{
 		Category: profileCategory[key], Subject: subject, Key: key, Value: c.value, Text: c.text,
 		SourceMemoryIDs: []int64{m.ID}, Single: single, ValidFrom: m.Timestamp,
@@ -166,7 +166,7 @@ func notSentence(v string) bool { return !strings.ContainsAny(v, ",;:!?.") }
 // factProfileLine is the line fact f makes, if it is about a person's
 // profile key with a value of the right shape.
 func factProfileLine(f store.Fact) (store.ProfileLine, bool) {
-	key, single := ClaimKey(f.Attribute)
+	key, single := claim.Key(f.Attribute)
 	fk, ok := factKeys[key]
 	v := strings.TrimSpace(f.Value)
 	if !ok || f.EntityType != "person" || v == "" || !fk.ok(v) || len(strings.Fields(v)) > 6 {

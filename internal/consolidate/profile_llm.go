@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -77,7 +78,7 @@ func modelLine(e llm.ProfileEntry, said map[int64]time.Time) (store.ProfileLine,
 	if from.IsZero() {
 		return store.ProfileLine{}, false
 	}
-	_, single := ClaimKey(key)
+	_, single := claim.Key(key)
 	l := store.ProfileLine{
 		Category: cat, Subject: modelSubject(e.Subject), Key: key, Value: strings.TrimSpace(e.Value),
 		Text: strings.TrimSpace(e.Text), SourceMemoryIDs: slices.Clone(e.MemoryIDs), Single: single, ValidFrom: from,

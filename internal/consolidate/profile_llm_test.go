@@ -10,24 +10,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-// TestProfileVocabularyIsOne: the model's categories are the store's, in
-// its order, and every key is canonical (ClaimKey keeps it), so a line
-// from a model and one from the rules key the same claim alike.
-func TestProfileVocabularyIsOne(t *testing.T) {
-	var names []string
-	for _, c := range llm.ProfileCategories {
-		names = append(names, c.Name)
-		for _, k := range c.Keys {
-			if got, _ := ClaimKey(k); got != k {
-				t.Errorf("ClaimKey(%q) = %q; a profile key must be canonical", k, got)
-			}
-		}
-	}
-	if !slices.Equal(names, store.ProfileCategories) {
-		t.Errorf("llm categories %q, store's %q", names, store.ProfileCategories)
-	}
-}
-
 var llmDay = []store.Memory{
 	{ID: 4, Role: "user", Content: "I'm a nurse at St Mary's.", Timestamp: time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)},
 	{ID: 5, Role: "assistant", Content: "You mentioned you are vegan.", Timestamp: time.Date(2026, 5, 4, 9, 1, 0, 0, time.UTC)},

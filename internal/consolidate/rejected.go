@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -19,12 +20,12 @@ func withoutRejected(ctx context.Context, a *store.Agent, mems []store.Memory) (
 	if some, err := a.AnyForgotten(ctx); err != nil || !some {
 		return mems, nil, err
 	}
-	var claims []store.Claim
+	var claims []claim.Claim
 	owner := []int{} // owner[i] is the memory claims[i] came from
 	for i := range mems {
 		for _, s := range capture.Sentences(mems[i].Content) {
 			for _, f := range keyFacts(s, &mems[i]) {
-				claims = append(claims, store.Claim{Entity: f.Entity, Attribute: f.Attribute, Value: f.Value})
+				claims = append(claims, claim.Claim{Subject: f.Entity, Key: f.Attribute, Value: f.Value})
 				owner = append(owner, i)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/dormouse-dev/dormouse/internal/auth"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -81,10 +82,10 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 
 // statedClaims gives recall the one-valued claims a memory states, keyed
 // as the consolidation keys facts.
-func statedClaims(content, role string) []recall.Claim {
-	var out []recall.Claim
+func statedClaims(content, role string) []claim.Claim {
+	var out []claim.Claim
 	for _, f := range consolidate.StatedValues(content, role) {
-		out = append(out, recall.Claim{Entity: f.Entity, Key: f.Attribute, Value: f.Value})
+		out = append(out, claim.Claim{Subject: f.Entity, Key: f.Attribute, Value: f.Value})
 	}
 	return out
 }

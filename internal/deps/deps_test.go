@@ -39,6 +39,7 @@ var mayImport = map[string][]string{
 	"internal/logging":        nil,
 	"internal/recall/lexgen":  {"internal/wordnet"},
 	"internal/text":           nil,
+	"internal/claim":          {"internal/text"}, // the claim: its vocabulary and the ledger's decision
 	"internal/when":           nil,
 	"internal/wordnet":        nil, // the WordNet word lists
 	"packaging":               nil, // its tests
@@ -48,19 +49,19 @@ var mayImport = map[string][]string{
 	"internal/files":     {"internal/exif", "internal/text"},
 	// The LLM boundary depends on leaves only (its own test forbids
 	// provider clients anywhere else).
-	"internal/llm": {"internal/backoff", "internal/exif", "internal/text"},
+	"internal/llm": {"internal/backoff", "internal/claim", "internal/exif", "internal/text"},
 	// Kinds are recall's concept: the store gets the kinds SQL function
 	// through its options (store.Options.Kinds).
-	"internal/store":       {"internal/backoff", "internal/text"},
+	"internal/store":       {"internal/backoff", "internal/claim", "internal/text"},
 	"internal/capture":     {"internal/config", "internal/store", "internal/text", "internal/when"},
 	"internal/backup":      {"internal/store"},
 	"internal/health":      {"client", "internal/store"},
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},
-	"internal/consolidate": {"client", "internal/capture", "internal/kinds", "internal/llm", "internal/store", "internal/text", "internal/when"},
+	"internal/consolidate": {"client", "internal/capture", "internal/claim", "internal/kinds", "internal/llm", "internal/store", "internal/text", "internal/when"},
 	// Recall splits a day record into sentences and finds the names in
 	// each as capture and the consolidation do (capture.Sentences, Names).
-	"internal/recall": {"client", "internal/capture", "internal/kinds", "internal/store", "internal/text", "internal/when",
+	"internal/recall": {"client", "internal/capture", "internal/claim", "internal/kinds", "internal/store", "internal/text", "internal/when",
 		"internal/wordnet"},
 	"internal/answer": {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
 	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/store"},

@@ -3,12 +3,14 @@ package llm
 import (
 	"fmt"
 	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // The profile section of the consolidation schema: the day's durable
 // statements about the user and the people, pets and places around them,
 // each a claim (subject, key, value) in words, in the categories and keys
-// of ProfileCategories. The consolidation checks each entry against the
+// of claim.Categories. The consolidation checks each entry against the
 // same vocabulary and the day's memories before it stores any.
 
 // ProfileEntry is one statement a model offers for the profile.
@@ -20,28 +22,6 @@ type ProfileEntry struct {
 	Text      string  `json:"text"`
 	Ended     bool    `json:"ended,omitempty"`
 	MemoryIDs []int64 `json:"memory_ids"`
-}
-
-// ProfileCategory is a profile section and the canonical claim keys it holds.
-type ProfileCategory struct {
-	Name string
-	Keys []string
-}
-
-// ProfileCategories is the profile's vocabulary, in the order it is shown:
-// the prompt offers it, and the consolidation accepts nothing else.
-var ProfileCategories = []ProfileCategory{
-	{"identity", []string{"name", "birthday", "age", "pronouns", "language", "nationality"}},
-	{"contact", []string{"phone", "email"}},
-	{"home", []string{"address", "city", "country", "timezone", "rent"}},
-	{"work", []string{"employer", "job_title", "manager", "colleague", "work_schedule"}},
-	{"family", []string{"partner", "child", "parent", "sibling", "relation"}},
-	{"pets", []string{"pet"}},
-	{"health", []string{"allergy", "intolerance", "medication", "condition", "doctor", "blood_type"}},
-	{"diet", []string{"diet"}},
-	{"vehicle", []string{"car"}},
-	{"preference", []string{"preference", "rule"}},
-	{"routine", []string{"routine"}},
 }
 
 const profileSchema = `,
@@ -63,7 +43,7 @@ func profileRules() string {
 		"health, diet, strong preferences, standing instructions such as \"never X\" or \"always Y\", recurring commitments), " +
 		"as the user or the people around them state them; never a one-off event, a plan or a guess, and an assistant's words are no evidence. " +
 		"\"ended\": true when a memory says a value stopped being true (\"no longer allergic to X\", \"left Arup\"). Categories and their keys:\n")
-	for _, c := range ProfileCategories {
+	for _, c := range claim.Categories {
 		fmt.Fprintf(&b, "  %s: %s\n", c.Name, strings.Join(c.Keys, ", "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")

@@ -3,6 +3,8 @@ package llm
 import (
 	"strings"
 	"testing"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // TestRecordValidateProfile: a profile entry missing a field or a citation
@@ -39,7 +41,7 @@ func TestMapPromptOffersTheProfileVocabulary(t *testing.T) {
 		if !strings.Contains(system, `"profile": [{`) {
 			t.Errorf("%s prompt lacks the profile schema", name)
 		}
-		for _, c := range ProfileCategories {
+		for _, c := range claim.Categories {
 			if line := "  " + c.Name + ": " + strings.Join(c.Keys, ", "); !strings.Contains(system, line) {
 				t.Errorf("%s prompt lacks %q", name, line)
 			}

@@ -295,7 +295,7 @@ func (r *ranker) restated(l store.ProfileLine, said []store.Hit) bool {
 			continue
 		}
 		for _, f := range r.claimsIn(&h) {
-			if strings.EqualFold(f.Entity, l.Subject) && f.Key == l.Key && joinWords(f.Value) != value {
+			if strings.EqualFold(f.Subject, l.Subject) && f.Key == l.Key && joinWords(f.Value) != value {
 				r.succeeds(h)
 				return true
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -202,7 +203,8 @@ func BenchmarkProfileStage(b *testing.B) {
 	}
 	defer st.Release(a)
 	var lines []store.ProfileLine
-	for _, cat := range store.ProfileCategories {
+	for _, c := range claim.Categories {
+		cat := c.Name
 		for j := range 6 {
 			v := fmt.Sprintf("%s value %d", cat, j)
 			lines = append(lines, store.ProfileLine{Category: cat, Subject: "user", Key: cat, Value: v,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/when"
@@ -150,9 +151,9 @@ type ranker struct {
 	lineData           map[string]store.ProfileLine // each offered line as stored, by its id
 	told               []store.MemoryHit            // the newest memories no night has read (toldSince)
 	toldRead           bool
-	successors         map[int64]store.Hit // told memories that retired an item or a line, offered in their place
-	claimMemo          map[int64][]Claim   // each memory's one-valued claims, read once (claimsIn)
-	stale              [][]string          // the stale values staleValues found, when staleRead
+	successors         map[int64]store.Hit     // told memories that retired an item or a line, offered in their place
+	claimMemo          map[int64][]claim.Claim // each memory's one-valued claims, read once (claimsIn)
+	stale              [][]string              // the stale values staleValues found, when staleRead
 	staleRead          bool
 	analyses           map[string]*analysis // each text's words, read once (analysed)
 	stemmed            map[string]string    // each word's stem, made once (ranker.stem)

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -38,12 +39,7 @@ type Engine struct {
 	// phone, the employer) a memory's text states, keyed as the night's
 	// consolidation keys facts: a memory of today then retires the value it
 	// replaced before the night supersedes the fact. Nil: only the night.
-	Claims func(content, role string) []Claim
-}
-
-// Claim is a value of an attribute that holds one value at a time.
-type Claim struct {
-	Entity, Key, Value string
+	Claims func(content, role string) []claim.Claim
 }
 
 // UseCounter is what CountUse needs from an agent's storage; a

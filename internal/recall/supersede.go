@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -260,19 +261,19 @@ func (r *ranker) addClaims(claims map[string][]stated, i int, h *store.Hit) {
 		told = h
 	}
 	for _, f := range r.claimsIn(h) {
-		k := f.Entity + "\x00" + f.Key
+		k := f.Subject + "\x00" + f.Key
 		claims[k] = append(claims[k], stated{i, joinWords(f.Value), h.Timestamp, told})
 	}
 }
 
 // claimsIn is what Engine.Claims reads in memory h, read once a question
 // however many items and lines ask.
-func (r *ranker) claimsIn(h *store.Hit) []Claim {
+func (r *ranker) claimsIn(h *store.Hit) []claim.Claim {
 	if cs, ok := r.claimMemo[h.ID]; ok {
 		return cs
 	}
 	if r.claimMemo == nil {
-		r.claimMemo = map[int64][]Claim{}
+		r.claimMemo = map[int64][]claim.Claim{}
 	}
 	cs := r.e.Claims(h.Text, h.Role)
 	r.claimMemo[h.ID] = cs

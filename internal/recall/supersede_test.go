@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -23,12 +24,12 @@ func TestTodaysMemoryRetiresTheFact(t *testing.T) {
 		SourceMemoryIDs: []int64{1}, ValidFrom: turns[0].at}); err != nil {
 		t.Fatal(err)
 	}
-	claims := func(content, role string) []Claim { // as the consolidation keys them
+	claims := func(content, role string) []claim.Claim { // as the consolidation keys them
 		switch {
 		case strings.Contains(content, "0612 448 731"):
-			return []Claim{{"user", "phone", "0612 448 731"}}
+			return []claim.Claim{{Subject: "user", Key: "phone", Value: "0612 448 731"}}
 		case strings.Contains(content, "0687 220 915"):
-			return []Claim{{"user", "phone", "0687 220 915"}}
+			return []claim.Claim{{Subject: "user", Key: "phone", Value: "0687 220 915"}}
 		}
 		return nil
 	}
@@ -133,7 +134,7 @@ func TestConsolidatedMemoriesAreNotReadForClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	read := 0
-	e := &Engine{Claims: func(string, string) []Claim { read++; return nil }}
+	e := &Engine{Claims: func(string, string) []claim.Claim { read++; return nil }}
 	res, err := e.Recall(t.Context(), a, Query{Text: "what is my phone number?", AsOf: jan.Add(48 * time.Hour)})
 	if err != nil || len(res.Items) == 0 {
 		t.Fatalf("recall = %v, %v; want the memory", res.Items, err)

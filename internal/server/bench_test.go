@@ -14,6 +14,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/benchdata"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -252,7 +253,8 @@ func recallAgent(b *testing.B, mems []benchdata.Memory) *store.Agent {
 // categories, larger than most people's.
 func benchProfile() []store.ProfileLine {
 	var out []store.ProfileLine
-	for i, cat := range store.ProfileCategories {
+	for i, c := range claim.Categories {
+		cat := c.Name
 		for j := range 6 {
 			v := fmt.Sprintf("%s value %d", cat, j)
 			out = append(out, store.ProfileLine{Category: cat, Subject: "user", Key: cat, Value: v,

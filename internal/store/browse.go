@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // Day is one local day of an agent: how many memories it holds, how many
@@ -129,7 +131,7 @@ func (a *Agent) CorrectFact(ctx context.Context, id int64, corr Correction) (Fac
 			return fmt.Errorf("fact %d: %w", id, ErrNotFound)
 		case old.Rejected || old.ValidTo != nil || old.SupersededBy != nil:
 			return fmt.Errorf("fact %d: %w", id, ErrNotCurrent)
-		case normalise(corr.Content) == normalise(old.Content) && normalise(corr.Value) == normalise(old.Value):
+		case claim.Normal(corr.Content) == claim.Normal(old.Content) && claim.Normal(corr.Value) == claim.Normal(old.Value):
 			return fmt.Errorf("fact %d: %w", id, ErrUnchanged)
 		}
 		validFrom := now

@@ -10,14 +10,9 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
-)
 
-// Claim is what a fact states about an entity: its attribute and value.
-type Claim struct {
-	Entity    string
-	Attribute string
-	Value     string
-}
+	"github.com/dormouse-dev/dormouse/internal/claim"
+)
 
 // FlagMemories flags memories as a forgotten claim said again: kept and
 // listed, never recalled, consolidated by nothing. CommitConsolidation does
@@ -55,21 +50,21 @@ func flagMemories(ctx context.Context, c *conn, ids []int64) error {
 // recognised in any wording and its text is never kept (as for forgotten
 // content). A normalised text has no NUL, so a claim's hash never equals a
 // content's. False for a claim without attribute or value.
-func claimHash(c Claim) (string, bool) {
-	v := normalise(c.Value)
-	if c.Attribute == "" || v == "" || c.Entity == "" {
+func claimHash(c claim.Claim) (string, bool) {
+	v := claim.Normal(c.Value)
+	if c.Key == "" || v == "" || c.Subject == "" {
 		return "", false
 	}
-	sum := sha256.Sum256([]byte("claim\x00" + strings.ToLower(normalise(c.Entity)) + "\x00" + c.Attribute + "\x00" + v))
+	sum := sha256.Sum256([]byte("claim\x00" + strings.ToLower(claim.Normal(c.Subject)) + "\x00" + c.Key + "\x00" + v))
 	return hex.EncodeToString(sum[:]), true
 }
 
 // rememberClaim records the claim of fact id as forgotten: the fact was
 // rejected, or dropped with the memory it came from.
 func rememberClaim(ctx context.Context, c *conn, id int64, now time.Time) error {
-	var cl Claim
+	var cl claim.Claim
 	err := c.query(ctx, `SELECT entity, attribute, value FROM facts WHERE id = ?`, []any{id}, func(s *sqlite3.Stmt) error {
-		cl = Claim{Entity: s.ColumnText(0), Attribute: s.ColumnText(1), Value: s.ColumnText(2)}
+		cl = claim.Claim{Subject: s.ColumnText(0), Key: s.ColumnText(1), Value: s.ColumnText(2)}
 		return nil
 	})
 	if err != nil {
@@ -83,7 +78,7 @@ func rememberClaim(ctx context.Context, c *conn, id int64, now time.Time) error 
 }
 
 // isForgottenClaim reports whether claim cl was rejected or forgotten.
-func isForgottenClaim(ctx context.Context, c *conn, cl Claim) (bool, error) {
+func isForgottenClaim(ctx context.Context, c *conn, cl claim.Claim) (bool, error) {
 	h, ok := claimHash(cl)
 	if !ok {
 		return false, nil
@@ -106,7 +101,7 @@ func (a *Agent) AnyForgotten(ctx context.Context) (bool, error) {
 // ForgottenClaims reports, for each claim, whether the user rejected it or
 // forgot the memory it came from: a memory stating it again, in any words,
 // is flagged by the consolidation, and no fact is made of it.
-func (a *Agent) ForgottenClaims(ctx context.Context, claims []Claim) ([]bool, error) {
+func (a *Agent) ForgottenClaims(ctx context.Context, claims []claim.Claim) ([]bool, error) {
 	out := make([]bool, len(claims))
 	err := a.read(ctx, func(c *conn) error {
 		some, err := anyForgotten(ctx, c)

@@ -3,26 +3,28 @@ package store
 import (
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 func TestClaimHash(t *testing.T) {
-	base := Claim{Entity: "user", Attribute: "favourite colour", Value: "orange"}
+	base := claim.Claim{Subject: "user", Key: "favourite colour", Value: "orange"}
 	h, ok := claimHash(base)
 	if !ok {
 		t.Fatal("no hash for a full claim")
 	}
 	for _, tc := range []struct {
-		c    Claim
+		c    claim.Claim
 		same bool
 		ok   bool
 	}{
-		{Claim{"User", "favourite colour", "Orange."}, true, true},
-		{Claim{"user", "favourite colour", "orange "}, true, true},
-		{Claim{"user", "favourite colour", "green"}, false, true},
-		{Claim{"user", "favourite food", "orange"}, false, true},
-		{Claim{"alice", "favourite colour", "orange"}, false, true},
-		{Claim{"user", "", "orange"}, false, false},
-		{Claim{"user", "favourite colour", "..."}, false, false},
+		{claim.Claim{Subject: "User", Key: "favourite colour", Value: "Orange."}, true, true},
+		{claim.Claim{Subject: "user", Key: "favourite colour", Value: "orange "}, true, true},
+		{claim.Claim{Subject: "user", Key: "favourite colour", Value: "green"}, false, true},
+		{claim.Claim{Subject: "user", Key: "favourite food", Value: "orange"}, false, true},
+		{claim.Claim{Subject: "alice", Key: "favourite colour", Value: "orange"}, false, true},
+		{claim.Claim{Subject: "user", Key: "", Value: "orange"}, false, false},
+		{claim.Claim{Subject: "user", Key: "favourite colour", Value: "..."}, false, false},
 	} {
 		g, gok := claimHash(tc.c)
 		if gok != tc.ok || (g == h) != tc.same {
@@ -57,10 +59,10 @@ func TestForgottenClaims(t *testing.T) {
 		Content: "My rent is 900 a month", SourceMemoryIDs: []int64{ids[0].ID}, ValidFrom: may}); err != nil {
 		t.Fatal(err)
 	}
-	probe := []Claim{
-		{"user", "favourite colour", "orange"},
-		{"rent", "amount", "900 a month"},
-		{"user", "favourite colour", "green"},
+	probe := []claim.Claim{
+		{Subject: "user", Key: "favourite colour", Value: "orange"},
+		{Subject: "rent", Key: "amount", Value: "900 a month"},
+		{Subject: "user", Key: "favourite colour", Value: "green"},
 	}
 	got, err := a.ForgottenClaims(ctx, probe)
 	if err != nil || got[0] || got[1] || got[2] {

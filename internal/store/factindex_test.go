@@ -5,20 +5,21 @@ import (
 	"testing"
 )
 
-// TestCurrentFactsSearchTheEntityIndex: looking up an entity's current
-// facts of one attribute, and superseding them, search the index on
-// (entity, attribute). The lookups compare entities case-blind and the
+// TestClaimHistorySearchesTheClaimIndex: reading a claim's history, which
+// every fact and profile line put does, searches the index on (subject,
+// key) of its table. The lookups compare subjects case-blind and the facts
 // index compared them case-sensitively, so SQLite could not use it: every
 // fact put scanned all the current facts.
-func TestCurrentFactsSearchTheEntityIndex(t *testing.T) {
+func TestClaimHistorySearchesTheClaimIndex(t *testing.T) {
 	s := openTest(t, Options{})
 	a := acquire(t, s, "main")
-	for name, plan := range map[string][]string{
-		"current facts": queryPlan(t, a, currentFactsSQL, "Maya", "phone"),
-		"supersede":     queryPlan(t, a, supersedeFactsSQL, 1, 2, "Maya", "phone", 2),
+	for tbl, want := range map[table]string{
+		factsTable: "SEARCH facts USING INDEX facts_entity (entity=? AND attribute=?)",
+		linesTable: "SEARCH profile_lines USING INDEX profile_lines_claim (subject=? AND key=?)",
 	} {
-		if len(plan) != 1 || !strings.HasPrefix(plan[0], "SEARCH facts USING INDEX facts_entity (entity=? AND attribute=?)") {
-			t.Errorf("%s: the plan does not search facts_entity by entity and attribute:\n%q", name, plan)
+		plan := queryPlan(t, a, claimRowsSQL(tbl), "Maya", "phone")
+		if len(plan) == 0 || !strings.HasPrefix(plan[0], want) {
+			t.Errorf("%s: the plan does not search its claim index by subject and key:\n%q", tbl.name, plan)
 		}
 	}
 }

@@ -5,13 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
 
-	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // Consolidation is one day's summary record: layer 2.
@@ -119,14 +117,17 @@ func (a *Agent) AddFact(ctx context.Context, f Fact) (int64, error) {
 	return r.ID, nil
 }
 
-// PutFact stores a fact with its history:
+// PutFact stores a fact with its history, as the ledger decides
+// (claim.Decide):
 //   - a claim matching a rejected fact (same normalised content, or same
 //     entity, attribute and value) is not stored;
-//   - the same claim already current is reinforced: its confidence rises a
-//     little and the new provenance is added, no new row;
-//   - otherwise a new row, which supersedes the current fact with the same
-//     entity and attribute (when the attribute is not empty): the old one
-//     gets valid_to and superseded_by and stays queryable.
+//   - the same claim current, or valid at the fact's time, is reinforced:
+//     its confidence rises a little and the new provenance is added, no
+//     new row;
+//   - otherwise a new row, which supersedes the fact of the same entity and
+//     attribute valid at its time (when the attribute is not empty): the
+//     old one gets valid_to and superseded_by and stays queryable. Older
+//     than a newer value, it goes into the history, superseded by that.
 func (a *Agent) PutFact(ctx context.Context, f Fact) (FactResult, error) {
 	now := time.Now()
 	res, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (FactResult, error) { return putFact(ctx, c, f, now) })
@@ -135,10 +136,6 @@ func (a *Agent) PutFact(ctx context.Context, f Fact) (FactResult, error) {
 	}
 	return res, nil
 }
-
-// normalise is the form in which two claims count as the same: lowercased
-// words separated by single spaces, punctuation dropped.
-func normalise(s string) string { return strings.Join(text.Words(s), " ") }
 
 // decodeSources reads a fact row's source memory and consolidation ids, JSON
 // in columns i and i+1.
@@ -152,188 +149,132 @@ func decodeSources(s *sqlite3.Stmt, i int, id int64, mems, cons *[]int64) error 
 	return nil
 }
 
-// reinforceStep is how much of the remaining doubt one more source removes.
-const reinforceStep = 0.1
-
-// putFact stores a claim: not at all when the user rejected or forgot it;
-// as more evidence for a current fact that says the same; else as a new
-// fact, which supersedes the current value of its attribute or, when older,
-// goes into its history.
+// putFact puts f through the ledger (putClaim): a fact's claim is its
+// entity's attribute, known also by its words (content); every attribute
+// holds one value at a time, and a fact without attribute supersedes
+// nothing. A rejected fact is stored as it is.
 func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, error) {
 	if f.ValidFrom.IsZero() {
 		f.ValidFrom = now
 	}
-	norm, nval := normalise(f.Content), normalise(f.Value)
-	var cur []currentFact
-	if !f.Rejected {
-		if res, refused, err := refusedClaim(ctx, c, f, norm, nval); err != nil || refused {
-			return res, err
-		}
-		var err error
-		if cur, err = currentFacts(ctx, c, f, norm, nval); err != nil {
-			return FactResult{}, err
-		}
+	p := &factPut{f: f, now: now}
+	if f.Rejected {
+		id, err := p.insert(ctx, c, claim.Decision{Action: claim.Insert})
+		return FactResult{ID: id, Outcome: FactCreated}, err
 	}
-	for _, x := range cur {
-		if x.same {
-			return reinforceFact(ctx, c, x, f)
-		}
-	}
-	id, historical, err := insertFact(ctx, c, f, cur, now)
-	switch {
-	case err != nil:
+	d, id, err := putClaim(ctx, c, p)
+	if err != nil {
 		return FactResult{}, err
-	case historical:
+	}
+	switch d.Action {
+	case claim.Refuse:
+		return FactResult{ID: d.Row, Outcome: FactRejected}, nil
+	case claim.Reinforce:
+		return FactResult{ID: id, Outcome: FactReinforced}, nil
+	case claim.InsertHistory:
 		return FactResult{ID: id, Outcome: FactHistorical}, nil
-	case f.Attribute == "" || f.Rejected || len(cur) == 0:
-		return FactResult{ID: id, Outcome: FactCreated}, nil
-	}
-	err = c.execArgs(ctx, supersedeFactsSQL, f.ValidFrom.UnixMilli(), id, f.Entity, f.Attribute, id)
-	if err != nil {
-		return FactResult{}, fmt.Errorf("supersede facts about %q %q: %w", f.Entity, f.Attribute, err)
-	}
-	return FactResult{ID: id, Outcome: FactSuperseded}, nil
-}
-
-// refusedClaim reports whether f is a claim the user rejected (the same
-// words, or the same value of the same attribute), or one worded as a
-// forgotten memory or fact, or the claim of a fact dropped with its
-// forgotten memory: none of those is stored again.
-func refusedClaim(ctx context.Context, c *conn, f Fact, norm, nval string) (FactResult, bool, error) {
-	var rejected int64
-	err := c.query(ctx, `SELECT id, entity, attribute, value, content FROM facts WHERE rejected = 1`, nil,
-		func(s *sqlite3.Stmt) error {
-			if rejected != 0 {
-				return nil
-			}
-			sameValue := nval != "" && strings.EqualFold(s.ColumnText(1), f.Entity) &&
-				s.ColumnText(2) == f.Attribute && normalise(s.ColumnText(3)) == nval
-			if sameValue || normalise(s.ColumnText(4)) == norm {
-				rejected = s.ColumnInt64(0)
-			}
-			return nil
-		})
-	if err != nil {
-		return FactResult{}, false, fmt.Errorf("look for rejected claims: %w", err)
-	}
-	if rejected != 0 {
-		return FactResult{ID: rejected, Outcome: FactRejected}, true, nil
-	}
-	if forgotten, err := isForgotten(ctx, c, f.Content); err != nil || forgotten {
-		return FactResult{Outcome: FactRejected}, forgotten, err
-	}
-	if forgotten, err := isForgottenClaim(ctx, c, Claim{f.Entity, f.Attribute, f.Value}); err != nil || forgotten {
-		return FactResult{Outcome: FactRejected}, forgotten, err
-	}
-	return FactResult{}, false, nil
-}
-
-// currentFact is a current fact about the claim's entity and attribute.
-type currentFact struct {
-	id         int64
-	same       bool // says what the claim says
-	confidence float64
-	validFrom  int64
-	srcM, srcC []int64
-}
-
-// currentFactsSQL and supersedeFactsSQL find an entity's current facts of
-// one attribute, the entity in any case: by the index facts_entity, which
-// compares entities case-blind so that they can (migration 14).
-const (
-	currentFactsSQL = `SELECT id, content, value, confidence, source_memory_ids, source_consolidation_ids, valid_from
-		FROM facts WHERE entity = ? COLLATE NOCASE AND attribute = ?
-		AND valid_to IS NULL AND superseded_by IS NULL AND rejected = 0`
-	supersedeFactsSQL = `UPDATE facts SET valid_to = ?, superseded_by = ?
-		WHERE entity = ? COLLATE NOCASE AND attribute = ? AND id != ? AND valid_to IS NULL
-		AND superseded_by IS NULL AND rejected = 0`
-)
-
-func currentFacts(ctx context.Context, c *conn, f Fact, norm, nval string) ([]currentFact, error) {
-	var cur []currentFact
-	err := c.query(ctx, currentFactsSQL, []any{f.Entity, f.Attribute}, func(s *sqlite3.Stmt) error {
-		x := currentFact{id: s.ColumnInt64(0), confidence: s.ColumnFloat(3), validFrom: s.ColumnInt64(6)}
-		x.same = normalise(s.ColumnText(1)) == norm ||
-			(f.Attribute != "" && nval != "" && normalise(s.ColumnText(2)) == nval)
-		if err := decodeSources(s, 4, x.id, &x.srcM, &x.srcC); err != nil {
-			return err
+	case claim.Insert:
+		if len(d.Ends) > 0 {
+			return FactResult{ID: id, Outcome: FactSuperseded}, nil
 		}
-		cur = append(cur, x)
+	}
+	return FactResult{ID: id, Outcome: FactCreated}, nil
+}
+
+// factPut is a fact as the ledger's layer.
+type factPut struct {
+	f   Fact
+	now time.Time
+}
+
+func (p *factPut) table() table { return factsTable }
+func (p *factPut) claim() claim.Claim {
+	return claim.Claim{Subject: p.f.Entity, Key: p.f.Attribute, Value: p.f.Value}
+}
+func (p *factPut) statement() claim.Statement {
+	return claim.Statement{Value: p.f.Value, Words: p.f.Content, At: p.f.ValidFrom, Single: p.f.Attribute != ""}
+}
+
+// refused finds the rejected facts worded as f (of any entity), and
+// whether f's words or claim were forgotten: none of those is stored again.
+func (p *factPut) refused(ctx context.Context, c *conn) ([]claim.Row, bool, error) {
+	var rows []claim.Row
+	norm := claim.Normal(p.f.Content)
+	err := c.query(ctx, `SELECT id, content FROM facts WHERE rejected = 1`, nil, func(s *sqlite3.Stmt) error {
+		if norm != "" && claim.Normal(s.ColumnText(1)) == norm {
+			rows = append(rows, claim.Row{ID: s.ColumnInt64(0), Words: s.ColumnText(1), Refused: true})
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("look for current facts: %w", err)
+		return nil, false, fmt.Errorf("look for rejected claims: %w", err)
 	}
-	return cur, nil
+	if forgotten, err := isForgotten(ctx, c, p.f.Content); err != nil || forgotten {
+		return rows, forgotten, err
+	}
+	forgotten, err := isForgottenClaim(ctx, c, p.claim())
+	return rows, forgotten, err
 }
 
-// reinforceFact adds f's sources to x, which says the same; new memories
+// reinforceStep is how much of the remaining doubt one more source removes.
+const reinforceStep = 0.1
+
+// reinforce adds f's sources to fact id, which says the same; new memories
 // raise its confidence.
-func reinforceFact(ctx context.Context, c *conn, x currentFact, f Fact) (FactResult, error) {
-	srcM, addedM := union(x.srcM, f.SourceMemoryIDs)
-	srcC, addedC := union(x.srcC, f.SourceConsolidationIDs)
-	if !addedM && !addedC {
-		return FactResult{ID: x.id, Outcome: FactReinforced}, nil
+func (p *factPut) reinforce(ctx context.Context, c *conn, id int64) error {
+	var conf float64
+	var srcM, srcC []int64
+	err := c.query(ctx, `SELECT confidence, source_memory_ids, source_consolidation_ids FROM facts WHERE id = ?`, []any{id},
+		func(s *sqlite3.Stmt) error { conf = s.ColumnFloat(0); return decodeSources(s, 1, id, &srcM, &srcC) })
+	if err != nil {
+		return fmt.Errorf("read fact %d: %w", id, err)
 	}
-	conf := x.confidence
+	srcM, addedM := union(srcM, p.f.SourceMemoryIDs)
+	srcC, addedC := union(srcC, p.f.SourceConsolidationIDs)
+	if !addedM && !addedC {
+		return nil
+	}
 	if addedM {
 		// Only new evidence counts: re-running a day must not raise it again.
-		conf = max(conf+(1-conf)*reinforceStep, f.Confidence)
+		conf = max(conf+(1-conf)*reinforceStep, p.f.Confidence)
 	}
 	bm, _ := json.Marshal(srcM)
 	bc, _ := json.Marshal(srcC)
-	err := c.execArgs(ctx, `UPDATE facts SET confidence = ?, source_memory_ids = ?, source_consolidation_ids = ?
-		WHERE id = ?`, min(conf, 1), string(bm), string(bc), x.id)
+	err = c.execArgs(ctx, `UPDATE facts SET confidence = ?, source_memory_ids = ?, source_consolidation_ids = ?
+		WHERE id = ?`, min(conf, 1), string(bm), string(bc), id)
 	if err != nil {
-		return FactResult{}, fmt.Errorf("reinforce fact %d: %w", x.id, err)
+		return fmt.Errorf("reinforce fact %d: %w", id, err)
 	}
-	return FactResult{ID: x.id, Outcome: FactReinforced}, nil
+	return nil
 }
 
-// insertFact stores f as a new fact. A claim older than the current value
-// (a past day consolidated late) goes into the history, superseded by the
-// newer value, not over it: historical says so.
-func insertFact(ctx context.Context, c *conn, f Fact, cur []currentFact, now time.Time) (id int64, historical bool, err error) {
+// insert stores f as a new fact where d places it.
+func (p *factPut) insert(ctx context.Context, c *conn, d claim.Decision) (int64, error) {
+	f := p.f
 	srcM, err := json.Marshal(nonNil(f.SourceMemoryIDs))
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
 	srcC, err := json.Marshal(nonNil(f.SourceConsolidationIDs))
 	if err != nil {
-		return 0, false, err
+		return 0, err
 	}
-	var validTo, supersededBy *int64
-	if f.Attribute != "" {
-		for _, x := range cur {
-			if x.validFrom > f.ValidFrom.UnixMilli() && (validTo == nil || x.validFrom < *validTo) {
-				vf, id := x.validFrom, x.id
-				validTo, supersededBy = &vf, &id
-			}
-		}
-	}
+	validTo, by := placement(d)
 	err = c.execArgs(ctx, `INSERT INTO facts (entity, entity_type, attribute, value, fact_type, content,
 		confidence, source_memory_ids, source_consolidation_ids, valid_from, valid_to, superseded_by,
 		rejected, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType, f.Content, f.Confidence,
-		string(srcM), string(srcC), f.ValidFrom.UnixMilli(), validTo, supersededBy, f.Rejected, now.UnixMilli())
+		string(srcM), string(srcC), f.ValidFrom.UnixMilli(), validTo, by, f.Rejected, p.now.UnixMilli())
 	if err != nil {
-		return 0, false, err
+		return 0, fmt.Errorf("insert fact: %w", err)
 	}
-	return c.db.LastInsertRowID(), supersededBy != nil, nil
+	return c.db.LastInsertRowID(), nil
 }
 
-// union returns a with the ids of b it lacks appended, and whether any were.
-func union(a, b []int64) ([]int64, bool) {
-	out := slices.Clone(nonNil(a))
-	added := false
-	for _, id := range b {
-		if !slices.Contains(out, id) {
-			out = append(out, id)
-			added = true
-		}
-	}
-	return out, added
-}
+// ended: the memories behind a superseded fact are retired by the
+// consolidation's commit, for the keys that hold one value
+// (Commit.Retires), not here.
+func (p *factPut) ended(context.Context, *conn, int64, int64) error { return nil }
 
 // RejectFact marks a fact as rejected by the user: it is never offered as
 // current again, and stays stored so the same claim is recognised later; a

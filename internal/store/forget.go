@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // Forgetting that sticks. Deleting a memory (Delete) or rejecting a fact
@@ -31,7 +33,7 @@ const (
 // normHash is the hash under which content is remembered as forgotten, and
 // false for content with no words (nothing to recognise it by).
 func normHash(content string) (string, bool) {
-	n := normalise(content)
+	n := claim.Normal(content)
 	if n == "" {
 		return "", false
 	}

@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // The profile: per agent, a compact set of durable statements about the
@@ -21,15 +23,10 @@ import (
 // a removal ends a line (valid_to) and the history keeps it, so an as_of in
 // the past sees the profile as it was then.
 
-// ProfileCategories are the profile's sections, in the order it is shown.
-var ProfileCategories = []string{
-	"identity", "contact", "home", "work", "family", "pets", "health", "diet", "vehicle", "preference", "routine",
-}
-
 // ProfileLine is one statement of the profile.
 type ProfileLine struct {
 	ID              int64
-	Category        string // one of ProfileCategories
+	Category        string // one of claim.Categories
 	Subject         string // "user", or the person/pet/place the line is about
 	Key             string // canonical claim key
 	Value           string
@@ -86,7 +83,7 @@ func scanProfileLine(s *sqlite3.Stmt) (ProfileLine, error) {
 }
 
 // Profile returns the lines current at asOf (zero: now), by category in
-// the order of ProfileCategories, then subject (the user first), then key.
+// the order of claim.Categories, then subject (the user first), then key.
 // A removed line is never returned, whatever asOf: the person said it was
 // wrong, not that it stopped being true.
 func (a *Agent) Profile(ctx context.Context, asOf time.Time) ([]ProfileLine, error) {
@@ -106,7 +103,7 @@ func (a *Agent) Profile(ctx context.Context, asOf time.Time) ([]ProfileLine, err
 
 // compareProfileLines orders lines as Profile returns them.
 func compareProfileLines(x, y ProfileLine) int {
-	if c := categoryRank(x.Category) - categoryRank(y.Category); c != 0 {
+	if c := claim.CategoryRank(x.Category) - claim.CategoryRank(y.Category); c != 0 {
 		return c
 	}
 	if xu, yu := x.Subject == "user", y.Subject == "user"; xu != yu {
@@ -119,13 +116,6 @@ func compareProfileLines(x, y ProfileLine) int {
 		return c
 	}
 	return strings.Compare(x.Key, y.Key)
-}
-
-func categoryRank(c string) int {
-	if i := slices.Index(ProfileCategories, c); i >= 0 {
-		return i
-	}
-	return len(ProfileCategories)
 }
 
 // ProfileLine returns line id, current or not; ErrNotFound when there is none.
@@ -155,11 +145,11 @@ var ErrProfileLineNotUTF8 error = &ProfileLineError{"the profile line is not val
 // when nothing is.
 func CheckProfileLine(l ProfileLine) error {
 	switch {
-	case !slices.Contains(ProfileCategories, l.Category):
+	case !claim.IsCategory(l.Category):
 		return &ProfileLineError{fmt.Sprintf("unknown profile category %q", l.Category)}
 	case strings.TrimSpace(l.Subject) == "" || strings.TrimSpace(l.Key) == "":
 		return &ProfileLineError{"a profile line needs a subject and a key"}
-	case normalise(l.Value) == "":
+	case claim.Normal(l.Value) == "":
 		return &ProfileLineError{fmt.Sprintf("the profile line %q %q has no value", l.Subject, l.Key)}
 	}
 	return checkProfileText(l.Text)
@@ -177,7 +167,8 @@ func checkProfileText(text string) error {
 	return nil
 }
 
-// PutProfileLines is the builder's write, in one transaction. For each line:
+// PutProfileLines is the builder's write, in one transaction. For each
+// line, as the ledger decides (claim.Decide):
 //   - a claim a person removed, or one forgotten with its memory, is not
 //     stored again;
 //   - the same claim (subject, key and value) valid at the line's time gets
@@ -185,7 +176,8 @@ func checkProfileText(text string) error {
 //   - otherwise a new line; for a single-valued key it supersedes the line
 //     valid at its time (and when a newer value came since, it goes into the
 //     history, superseded by that);
-//   - a line with ValidTo ends the current line of its claim.
+//   - a line with ValidTo retires the current line of its claim stated by
+//     then, with no successor (a value stated after it stands).
 //
 // added counts new lines, superseded the lines they ended.
 func (a *Agent) PutProfileLines(ctx context.Context, lines []ProfileLine, now time.Time) (added, superseded int, err error) {
@@ -218,190 +210,105 @@ func putProfileLines(ctx context.Context, c *conn, lines []ProfileLine, now time
 
 type putCounts struct{ added, superseded int }
 
-// claimLine is a line of the claim history PutProfileLines looks at.
-type claimLine struct {
-	id          int64
-	value, text string // value normalised
-	edited      bool
-	validFrom   int64
-	validTo     int64 // 0 while current
-	sources     []int64
-}
-
-// validAt reports whether the line held at ms.
-func (x claimLine) validAt(ms int64) bool {
-	return x.validFrom <= ms && (x.validTo == 0 || ms < x.validTo)
-}
-
+// putProfileLine puts l through the ledger (putClaim): a line's claim is
+// its subject's key, known by its value; a line with ValidTo retires it.
 func putProfileLine(ctx context.Context, c *conn, l ProfileLine, now time.Time) (putCounts, error) {
 	if l.ValidFrom.IsZero() {
 		l.ValidFrom = now
 	}
-	nval := normalise(l.Value)
-	if refused, err := refusedProfileClaim(ctx, c, l, nval); err != nil || refused {
+	d, _, err := putClaim(ctx, c, &linePut{l: l, now: now})
+	if err != nil || (d.Action != claim.Insert && d.Action != claim.InsertHistory) {
 		return putCounts{}, err
 	}
-	hist, err := claimHistory(ctx, c, l.Subject, l.Key)
-	if err != nil {
-		return putCounts{}, err
-	}
-	if !l.ValidTo.IsZero() {
-		return putCounts{}, endProfileClaim(ctx, c, hist, nval, l.ValidTo)
-	}
-	at := l.ValidFrom.UnixMilli()
-	for _, x := range hist {
-		if x.value == nval && (x.validTo == 0 || x.validAt(at)) {
-			return putCounts{}, reinforceProfileLine(ctx, c, x, l)
-		}
-	}
-	if !l.Single {
-		_, err := insertProfileLine(ctx, c, l, 0, 0, now)
-		return putCounts{added: 1}, err
-	}
-	return supersedeProfileLine(ctx, c, l, hist, now)
+	return putCounts{added: 1, superseded: len(d.Ends)}, nil
 }
 
-// refusedProfileClaim reports whether a person removed the claim, or it was
-// forgotten with the memory it came from.
-func refusedProfileClaim(ctx context.Context, c *conn, l ProfileLine, nval string) (bool, error) {
-	removed := false
-	err := c.query(ctx, `SELECT value FROM profile_lines WHERE subject = ? COLLATE NOCASE AND key = ? AND removed = 1`,
-		[]any{l.Subject, l.Key}, func(s *sqlite3.Stmt) error {
-			removed = removed || normalise(s.ColumnText(0)) == nval
-			return nil
-		})
-	if err != nil || removed {
-		return removed, err
+// linePut is a profile line as the ledger's layer.
+type linePut struct {
+	l   ProfileLine
+	now time.Time
+}
+
+func (p *linePut) table() table { return linesTable }
+func (p *linePut) claim() claim.Claim {
+	return claim.Claim{Subject: p.l.Subject, Key: p.l.Key, Value: p.l.Value}
+}
+func (p *linePut) statement() claim.Statement {
+	if !p.l.ValidTo.IsZero() {
+		return claim.Statement{Value: p.l.Value, At: p.l.ValidTo, Retire: true}
 	}
+	return claim.Statement{Value: p.l.Value, At: p.l.ValidFrom, Single: p.l.Single}
+}
+
+// refused reports whether l's claim was forgotten with the memory it came
+// from (a person's removal is a refused row of its history).
+func (p *linePut) refused(ctx context.Context, c *conn) ([]claim.Row, bool, error) {
 	some, err := anyForgotten(ctx, c)
 	if err != nil || !some {
-		return false, err
+		return nil, false, err
 	}
-	return isForgottenClaim(ctx, c, Claim{Entity: l.Subject, Attribute: l.Key, Value: l.Value})
+	forgotten, err := isForgottenClaim(ctx, c, p.claim())
+	return nil, forgotten, err
 }
 
-// claimHistory is every line of subject's key but the removed ones, oldest first.
-func claimHistory(ctx context.Context, c *conn, subject, key string) ([]claimLine, error) {
-	var out []claimLine
-	err := c.query(ctx, `SELECT id, value, text, edited, valid_from, valid_to, source_memory_ids
-		FROM profile_lines WHERE subject = ? COLLATE NOCASE AND key = ? AND removed = 0
-		ORDER BY valid_from, id`, []any{subject, key}, func(s *sqlite3.Stmt) error {
-		x := claimLine{id: s.ColumnInt64(0), value: normalise(s.ColumnText(1)), text: s.ColumnText(2),
-			edited: s.ColumnBool(3), validFrom: s.ColumnInt64(4), validTo: s.ColumnInt64(5)}
-		if err := json.Unmarshal(s.ColumnRawText(6), &x.sources); err != nil {
-			return fmt.Errorf("profile line %d: decode source memories: %w", x.id, err)
-		}
-		out = append(out, x)
-		return nil
-	})
+// reinforce adds l's sources to line id, which states the same claim, and
+// l's wording unless a person set the line's.
+func (p *linePut) reinforce(ctx context.Context, c *conn, id int64) error {
+	var text string
+	var edited bool
+	var srcs []int64
+	err := c.query(ctx, `SELECT text, edited, source_memory_ids FROM profile_lines WHERE id = ?`, []any{id},
+		func(s *sqlite3.Stmt) error {
+			text, edited = s.ColumnText(0), s.ColumnBool(1)
+			return json.Unmarshal(s.ColumnRawText(2), &srcs)
+		})
 	if err != nil {
-		return nil, fmt.Errorf("read the claim's lines: %w", err)
+		return fmt.Errorf("read profile line %d: %w", id, err)
 	}
-	return out, nil
-}
-
-// reinforceProfileLine adds l's sources to x, which states the same claim,
-// and l's wording unless a person set x's.
-func reinforceProfileLine(ctx context.Context, c *conn, x claimLine, l ProfileLine) error {
-	srcs, added := union(x.sources, l.SourceMemoryIDs)
-	text := x.text
-	if !x.edited {
-		text = l.Text
+	srcs, added := union(srcs, p.l.SourceMemoryIDs)
+	wording := text
+	if !edited {
+		wording = p.l.Text
 	}
-	if !added && text == x.text {
+	if !added && wording == text {
 		return nil
 	}
 	b, err := json.Marshal(srcs)
 	if err != nil {
 		return err
 	}
-	if err := c.execArgs(ctx, `UPDATE profile_lines SET source_memory_ids = ?, text = ? WHERE id = ?`, string(b), text, x.id); err != nil {
-		return fmt.Errorf("add sources to profile line %d: %w", x.id, err)
+	if err := c.execArgs(ctx, `UPDATE profile_lines SET source_memory_ids = ?, text = ? WHERE id = ?`, string(b), wording, id); err != nil {
+		return fmt.Errorf("add sources to profile line %d: %w", id, err)
 	}
 	return nil
 }
 
-// supersedeProfileLine stores l, of a single-valued key, in its place in
-// the history: it ends the line valid at its time, and is ended by the
-// next newer value if there is one.
-func supersedeProfileLine(ctx context.Context, c *conn, l ProfileLine, hist []claimLine, now time.Time) (putCounts, error) {
-	at := l.ValidFrom.UnixMilli()
-	var next claimLine
-	var prev []int64
-	for _, x := range hist {
-		switch {
-		case x.validAt(at):
-			prev = append(prev, x.id)
-		case x.validFrom > at && (next.id == 0 || x.validFrom < next.validFrom):
-			next = x
-		}
-	}
-	id, err := insertProfileLine(ctx, c, l, next.validFrom, next.id, now)
-	if err != nil {
-		return putCounts{}, err
-	}
-	if next.id != 0 { // a late day's value: history already, and so are its memories
-		if err := retireLineMemories(ctx, c, id, next.id); err != nil {
-			return putCounts{}, err
-		}
-	}
-	for _, p := range prev {
-		if err := endProfileLine(ctx, c, p, at, id); err != nil {
-			return putCounts{}, err
-		}
-	}
-	return putCounts{added: 1, superseded: len(prev)}, nil
-}
-
-// endProfileClaim ends the current line stating value nval at end.
-func endProfileClaim(ctx context.Context, c *conn, hist []claimLine, nval string, end time.Time) error {
-	for _, x := range hist {
-		if x.value == nval && x.validTo == 0 {
-			return endProfileLine(ctx, c, x.id, max(end.UnixMilli(), x.validFrom), 0)
-		}
-	}
-	return nil
-}
-
-// endProfileLine sets line id's valid_to, and its successor when by is not 0.
-func endProfileLine(ctx context.Context, c *conn, id, at, by int64) error {
-	err := c.execArgs(ctx, `UPDATE profile_lines SET valid_to = ?, superseded_by = ? WHERE id = ?`, at, nullID(by), id)
-	if err != nil {
-		return fmt.Errorf("end profile line %d: %w", id, err)
-	}
-	if by != 0 {
-		return retireLineMemories(ctx, c, id, by)
-	}
-	return nil
-}
-
-// nullID is id for a column where 0 means none: NULL.
-func nullID(id int64) any {
-	if id == 0 {
-		return nil
-	}
-	return id
-}
-
-// insertProfileLine stores l as a new line, ended at validTo by line by
-// when by is not 0, and returns its id.
-func insertProfileLine(ctx context.Context, c *conn, l ProfileLine, validTo, by int64, now time.Time) (int64, error) {
+// insert stores l as a new line where d places it.
+func (p *linePut) insert(ctx context.Context, c *conn, d claim.Decision) (int64, error) {
+	l := p.l
 	srcs, err := json.Marshal(nonNil(l.SourceMemoryIDs))
 	if err != nil {
 		return 0, err
 	}
-	var vt any
-	if by != 0 {
-		vt = validTo
-	}
+	validTo, by := placement(d)
 	err = c.execArgs(ctx, `INSERT INTO profile_lines (category, subject, key, value, text, source_memory_ids,
 		single, valid_from, valid_to, superseded_by, edited, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		l.Category, l.Subject, l.Key, l.Value, strings.TrimSpace(l.Text), string(srcs), l.Single,
-		l.ValidFrom.UnixMilli(), vt, nullID(by), l.Edited, now.UnixMilli())
+		l.ValidFrom.UnixMilli(), validTo, by, l.Edited, p.now.UnixMilli())
 	if err != nil {
 		return 0, fmt.Errorf("insert profile line: %w", err)
 	}
 	return c.db.LastInsertRowID(), nil
+}
+
+// ended marks the memories behind line old superseded by those of line by,
+// the newer value that ended it (see supersede.go); a retirement (by 0)
+// leaves them.
+func (p *linePut) ended(ctx context.Context, c *conn, old, by int64) error {
+	if by == 0 {
+		return nil
+	}
+	return retireLineMemories(ctx, c, old, by)
 }
 
 // EditProfileLine stores a person's wording of current line id as a new
@@ -427,11 +334,12 @@ func (a *Agent) EditProfileLine(ctx context.Context, id int64, text string, now 
 		if !now.After(old.ValidFrom) { // a line dated in the future by its source
 			edit.ValidFrom = old.ValidFrom.Add(time.Millisecond)
 		}
-		newID, err := insertProfileLine(ctx, c, edit, 0, 0, now)
+		p := &linePut{l: edit, now: now}
+		newID, err := p.insert(ctx, c, claim.Decision{Action: claim.Insert})
 		if err != nil {
 			return 0, err
 		}
-		return newID, endProfileLine(ctx, c, id, edit.ValidFrom.UnixMilli(), newID)
+		return newID, endRows(ctx, c, p, []int64{id}, edit.ValidFrom, newID)
 	})
 	if err != nil {
 		return ProfileLine{}, fmt.Errorf("edit profile line %d: %w", id, err)
@@ -485,7 +393,7 @@ func dropProfileSource(ctx context.Context, c *conn, id int64, now time.Time, fo
 	type citing struct {
 		id      int64
 		removed bool
-		claim   Claim
+		claim   claim.Claim
 		sources []int64
 	}
 	var ls []citing
@@ -493,7 +401,7 @@ func dropProfileSource(ctx context.Context, c *conn, id int64, now time.Time, fo
 		WHERE EXISTS (SELECT 1 FROM json_each(source_memory_ids) WHERE value = ?)`, []any{id},
 		func(s *sqlite3.Stmt) error {
 			l := citing{id: s.ColumnInt64(0), removed: s.ColumnBool(1),
-				claim: Claim{Entity: s.ColumnText(2), Attribute: s.ColumnText(3), Value: s.ColumnText(4)}}
+				claim: claim.Claim{Subject: s.ColumnText(2), Key: s.ColumnText(3), Value: s.ColumnText(4)}}
 			if err := json.Unmarshal(s.ColumnRawText(5), &l.sources); err != nil {
 				return fmt.Errorf("profile line %d: decode source memories: %w", l.id, err)
 			}

@@ -267,7 +267,7 @@ func TestProfileForgettingAMemory(t *testing.T) {
 	}
 }
 
-// TestProfileOrder: by category in ProfileCategories' order, the user
+// TestProfileOrder: by category in claim.Categories' order, the user
 // first within one, then subjects alphabetically.
 func TestProfileOrder(t *testing.T) {
 	a := acquire(t, openTest(t, Options{}), "main")

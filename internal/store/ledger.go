@@ -1,0 +1,240 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
+)
+
+// The one put path of claims. Facts and profile lines are two layers of
+// one ledger: a claim (a subject's key) has a history of rows, and what a
+// new statement does to it is claim.Decide's decision. putClaim reads the
+// history from the layer's table, asks for the decision and carries it
+// out; a layer says only how its rows are refused outside the history,
+// reinforced and inserted. RetireClaim ends a claim in both layers with no
+// successor.
+
+// table is where a layer keeps its rows: the columns the ledger reads.
+// Both tables share value, valid_from, valid_to and superseded_by.
+type table struct {
+	name, subject, key string
+	words              string // the column a claim is also known by, or '' for none
+	refused            string // the column that says the user refused the row
+}
+
+var (
+	factsTable = table{name: "facts", subject: "entity", key: "attribute", words: "content", refused: "rejected"}
+	linesTable = table{name: "profile_lines", subject: "subject", key: "key", words: "''", refused: "removed"}
+)
+
+// layer is one statement to put, in its layer's terms.
+type layer interface {
+	table() table
+	claim() claim.Claim
+	statement() claim.Statement
+	// refused finds the statement refused outside its claim's history:
+	// rows to add to it, and whether it was forgotten with its memory.
+	refused(ctx context.Context, c *conn) (rows []claim.Row, forgotten bool, err error)
+	// reinforce adds the statement's evidence to row id, which says the same.
+	reinforce(ctx context.Context, c *conn, id int64) error
+	// insert stores the statement as a new row placed as d says.
+	insert(ctx context.Context, c *conn, d claim.Decision) (int64, error)
+	// ended follows row old ending, superseded by row by (0: none).
+	ended(ctx context.Context, c *conn, old, by int64) error
+}
+
+// putClaim puts l's statement through the ledger and returns the decision
+// and the row it stored or reinforced (0 when none).
+func putClaim(ctx context.Context, c *conn, l layer) (claim.Decision, int64, error) {
+	t, cl, s := l.table(), l.claim(), l.statement()
+	s.At = time.UnixMilli(s.At.UnixMilli()) // as stored
+	rows, err := claimRows(ctx, c, t, cl.Subject, cl.Key)
+	if err != nil {
+		return claim.Decision{}, 0, err
+	}
+	if !s.Retire {
+		more, forgotten, err := l.refused(ctx, c)
+		if err != nil {
+			return claim.Decision{}, 0, err
+		}
+		rows, s.Forgotten = append(more, rows...), forgotten
+	}
+	if cl.Key == "" { // a claim without key is known by its words alone
+		s.Value = ""
+		for i := range rows {
+			rows[i].Value = ""
+		}
+	}
+	d := claim.Decide(rows, s)
+	switch d.Action {
+	case claim.Reinforce:
+		return d, d.Row, l.reinforce(ctx, c, d.Row)
+	case claim.Insert, claim.InsertHistory:
+		id, err := l.insert(ctx, c, d)
+		if err != nil {
+			return d, 0, err
+		}
+		if d.Action == claim.InsertHistory {
+			if err := l.ended(ctx, c, id, d.Successor); err != nil {
+				return d, 0, err
+			}
+		}
+		return d, id, endRows(ctx, c, l, d.Ends, s.At, id)
+	case claim.Retire:
+		return d, 0, endRows(ctx, c, l, d.Ends, s.At, 0)
+	}
+	return d, 0, nil
+}
+
+// claimRows is the history of subject's key in t, oldest first: by the
+// tables' claim indexes (facts_entity, profile_lines_claim).
+func claimRows(ctx context.Context, c *conn, t table, subject, key string) ([]claim.Row, error) {
+	var out []claim.Row
+	err := c.query(ctx, claimRowsSQL(t), []any{subject, key}, func(s *sqlite3.Stmt) error {
+		r := claim.Row{ID: s.ColumnInt64(0), Value: s.ColumnText(1), Words: s.ColumnText(2),
+			Refused: s.ColumnBool(3), ValidFrom: time.UnixMilli(s.ColumnInt64(4))}
+		if s.ColumnType(5) != sqlite3.NULL {
+			r.ValidTo = time.UnixMilli(s.ColumnInt64(5))
+		}
+		out = append(out, r)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the history of %q %q: %w", subject, key, err)
+	}
+	return out, nil
+}
+
+func claimRowsSQL(t table) string {
+	return `SELECT id, value, ` + t.words + `, ` + t.refused + `, valid_from, valid_to FROM ` + t.name +
+		` WHERE ` + t.subject + ` = ? COLLATE NOCASE AND ` + t.key + ` = ? ORDER BY valid_from, id`
+}
+
+// endRows ends the rows ids of l's table at at, superseded by row by (0:
+// none).
+func endRows(ctx context.Context, c *conn, l layer, ids []int64, at time.Time, by int64) error {
+	for _, id := range ids {
+		err := c.execArgs(ctx, `UPDATE `+l.table().name+` SET valid_to = ?, superseded_by = ? WHERE id = ?`,
+			at.UnixMilli(), nullID(by), id)
+		if err != nil {
+			return fmt.Errorf("end %s row %d: %w", l.table().name, id, err)
+		}
+		if err := l.ended(ctx, c, id, by); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// placement is where d puts a new row: its valid_to and superseded_by,
+// NULL for a current row.
+func placement(d claim.Decision) (validTo, by any) {
+	if d.Action != claim.InsertHistory {
+		return nil, nil
+	}
+	return d.Until.UnixMilli(), d.Successor
+}
+
+// nullID is id for a column where 0 means none: NULL.
+func nullID(id int64) any {
+	if id == 0 {
+		return nil
+	}
+	return id
+}
+
+// union returns a with the ids of b it lacks appended, and whether any were.
+func union(a, b []int64) ([]int64, bool) {
+	out := slices.Clone(nonNil(a))
+	added := false
+	for _, id := range b {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+			added = true
+		}
+	}
+	return out, added
+}
+
+// Retirement is a claim that stopped being true with no successor: "I no
+// longer eat meat", "we sold the Golf".
+type Retirement struct {
+	Subject, Key string // the claim: a fact's entity and attribute, a profile line's subject and key
+	Value        string // the value that ended; "" for whatever is current
+	At           time.Time
+	// Memory, when not 0, is the memory that said so: the memories that
+	// stated the retired value before it are marked superseded by it, so
+	// recall no longer offers them as current (an as_of before it still does).
+	Memory int64
+}
+
+// Retired is what RetireClaim ended.
+type Retired struct {
+	Facts, Lines []int64
+}
+
+// RetireClaim ends the claim r names in both layers, as the ledger decides
+// for a retirement (claim.Decide): the current facts and profile lines of
+// r's value (of any value when r.Value is empty) stated by r.At end then,
+// with no successor; a value stated after r.At stands. Nothing is deleted:
+// an as_of before r.At still sees the claim current. Retiring what is not
+// current does nothing.
+func (a *Agent) RetireClaim(ctx context.Context, r Retirement) (Retired, error) {
+	if r.At.IsZero() {
+		r.At = time.Now()
+	}
+	out, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (Retired, error) {
+		var out Retired
+		for _, l := range []*retirement{{Retirement: r, t: factsTable, retired: &out.Facts}, {Retirement: r, t: linesTable, retired: &out.Lines}} {
+			if _, _, err := putClaim(ctx, c, l); err != nil {
+				return out, err
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return Retired{}, fmt.Errorf("retire %q %q: %w", r.Subject, r.Key, err)
+	}
+	return out, nil
+}
+
+// retirement is a Retirement in one layer.
+type retirement struct {
+	Retirement
+	t       table
+	retired *[]int64
+}
+
+func (r *retirement) table() table { return r.t }
+func (r *retirement) claim() claim.Claim {
+	return claim.Claim{Subject: r.Subject, Key: r.Key, Value: r.Value}
+}
+func (r *retirement) statement() claim.Statement {
+	return claim.Statement{Value: r.Value, At: r.At, Retire: true}
+}
+func (r *retirement) refused(context.Context, *conn) ([]claim.Row, bool, error) {
+	return nil, false, nil
+}
+func (r *retirement) reinforce(context.Context, *conn, int64) error { return nil }
+func (r *retirement) insert(context.Context, *conn, claim.Decision) (int64, error) {
+	return 0, fmt.Errorf("a retirement stores no row")
+}
+
+// ended records row old as retired and, when a memory said so, retires
+// the memories that stated it before that memory.
+func (r *retirement) ended(ctx context.Context, c *conn, old, _ int64) error {
+	*r.retired = append(*r.retired, old)
+	if r.Memory == 0 {
+		return nil
+	}
+	sources := `SELECT j.value FROM ` + r.t.name + ` x, json_each(x.source_memory_ids) j WHERE x.id = ?1`
+	if err := retireMemories(ctx, c, sources, `SELECT ?2`, old, r.Memory); err != nil {
+		return fmt.Errorf("mark the memories of %s row %d superseded by memory %d: %w", r.t.name, old, r.Memory, err)
+	}
+	return nil
+}
