@@ -210,43 +210,27 @@ func takeApart(ctx context.Context, c *conn, rec int64, now time.Time) error {
 	return nil
 }
 
-// factSources is a fact's provenance, as dropMemorySource rewrites it.
-type factSources struct {
-	id           int64
-	rejected     bool
-	validTo      *int64
-	supersededBy *int64
-	mems, cons   []int64
-}
-
-func factsCiting(ctx context.Context, c *conn, column string, id int64) ([]factSources, error) {
-	var out []factSources
-	err := c.query(ctx, `SELECT id, rejected, valid_to, superseded_by, source_memory_ids, source_consolidation_ids
-		FROM facts WHERE EXISTS (SELECT 1 FROM json_each(`+column+`) WHERE value = ?)`, []any{id},
-		func(s *sqlite3.Stmt) error {
-			f := factSources{id: s.ColumnInt64(0), rejected: s.ColumnBool(1)}
-			if s.ColumnType(2) != sqlite3.NULL {
-				v := s.ColumnInt64(2)
-				f.validTo = &v
-			}
-			if s.ColumnType(3) != sqlite3.NULL {
-				v := s.ColumnInt64(3)
-				f.supersededBy = &v
-			}
-			if err := decodeSources(s, 4, f.id, &f.mems, &f.cons); err != nil {
-				return err
-			}
-			out = append(out, f)
-			return nil
+// consolidationsCiting are the facts citing consolidation record rec,
+// with their source records.
+func consolidationsCiting(ctx context.Context, c *conn, rec int64) ([]factSources, error) {
+	return scanRows(ctx, c, `SELECT id, source_consolidation_ids FROM facts
+		WHERE EXISTS (SELECT 1 FROM json_each(source_consolidation_ids) WHERE value = ?)`, []any{rec},
+		func(s *sqlite3.Stmt) (factSources, error) {
+			f := factSources{id: s.ColumnInt64(0)}
+			return f, json.Unmarshal(s.ColumnRawText(1), &f.cons)
 		})
-	return out, err
 }
 
-// dropMemorySource removes memory id from every fact's provenance. A fact
-// left with no source memory is dropped (its content remembered as
-// forgotten), and the facts it had superseded take over its validity: the
-// value it replaced is current again when it was. A rejected fact is kept
-// whatever its sources: the rejection must stick.
+// factSources is a fact's source records, as dropConsolidationSource
+// rewrites them.
+type factSources struct {
+	id   int64
+	cons []int64
+}
+
+// dropMemorySource removes memory id from every fact's and profile line's
+// provenance (dropRowSources): a fact left with no source memory is
+// dropped, its content and claim remembered as forgotten.
 func dropMemorySource(ctx context.Context, c *conn, id int64, now time.Time) error {
 	return dropSource(ctx, c, id, now, true)
 }
@@ -256,52 +240,27 @@ func dropMemorySource(ctx context.Context, c *conn, id int64, now time.Time) err
 // forgotten (a deleted memory) or not (a retired one: the file changed, and
 // the old claim may honestly come back).
 func dropSource(ctx context.Context, c *conn, id int64, now time.Time, forget bool) error {
-	if err := dropProfileSource(ctx, c, id, now, forget); err != nil {
+	if err := dropLineSource(ctx, c, id, now, forget); err != nil {
 		return err
 	}
-	fs, err := factsCiting(ctx, c, "source_memory_ids", id)
-	if err != nil {
-		return err
-	}
-	for _, f := range fs {
-		mems := slices.DeleteFunc(f.mems, func(m int64) bool { return m == id })
-		if len(mems) > 0 || f.rejected {
-			b, _ := json.Marshal(nonNil(mems))
-			if err := c.execArgs(ctx, `UPDATE facts SET source_memory_ids = ? WHERE id = ?`, string(b), f.id); err != nil {
-				return err
-			}
-			continue
-		}
+	return dropRowSources(ctx, c, factsTable, id, func(fact int64) error {
 		var content string
-		err := c.query(ctx, `SELECT content FROM facts WHERE id = ?`, []any{f.id},
+		err := c.query(ctx, `SELECT content FROM facts WHERE id = ?`, []any{fact},
 			func(s *sqlite3.Stmt) error { content = s.ColumnText(0); return nil })
+		if err == nil && forget {
+			err = remember(ctx, c, ForgottenFact, fact, content, now)
+		}
 		if err != nil {
 			return err
 		}
-		if forget {
-			if err := remember(ctx, c, ForgottenFact, f.id, content, now); err != nil {
-				return err
-			}
-		}
-		if err := rememberClaim(ctx, c, f.id, now); err != nil {
-			return err
-		}
-		err = c.execArgs(ctx, `UPDATE facts SET valid_to = ?, superseded_by = ? WHERE superseded_by = ?`,
-			f.validTo, f.supersededBy, f.id)
-		if err != nil {
-			return fmt.Errorf("hand fact %d's validity to the facts it superseded: %w", f.id, err)
-		}
-		if err := c.execArgs(ctx, `DELETE FROM facts WHERE id = ?`, f.id); err != nil {
-			return fmt.Errorf("drop fact %d: %w", f.id, err)
-		}
-	}
-	return nil
+		return rememberClaim(ctx, c, fact, now)
+	})
 }
 
 // dropConsolidationSource removes record rec from every fact's provenance;
 // the rebuilt record adds its own id back to the facts it still yields.
 func dropConsolidationSource(ctx context.Context, c *conn, rec int64) error {
-	fs, err := factsCiting(ctx, c, "source_consolidation_ids", rec)
+	fs, err := consolidationsCiting(ctx, c, rec)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -94,15 +95,13 @@ func putClaim(ctx context.Context, c *conn, l layer) (claim.Decision, int64, err
 // claimRows is the history of subject's key in t, oldest first: by the
 // tables' claim indexes (facts_entity, profile_lines_claim).
 func claimRows(ctx context.Context, c *conn, t table, subject, key string) ([]claim.Row, error) {
-	var out []claim.Row
-	err := c.query(ctx, claimRowsSQL(t), []any{subject, key}, func(s *sqlite3.Stmt) error {
+	out, err := scanRows(ctx, c, claimRowsSQL(t), []any{subject, key}, func(s *sqlite3.Stmt) (claim.Row, error) {
 		r := claim.Row{ID: s.ColumnInt64(0), Value: s.ColumnText(1), Words: s.ColumnText(2),
 			Refused: s.ColumnBool(3), ValidFrom: time.UnixMilli(s.ColumnInt64(4))}
 		if s.ColumnType(5) != sqlite3.NULL {
 			r.ValidTo = time.UnixMilli(s.ColumnInt64(5))
 		}
-		out = append(out, r)
-		return nil
+		return r, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read the history of %q %q: %w", subject, key, err)
@@ -146,6 +145,60 @@ func nullID(id int64) any {
 		return nil
 	}
 	return id
+}
+
+// dropRowSources removes memory mem from the sources of every row of t
+// citing it. A row left with none is dropped (gone is called first), and
+// the rows it had ended take over its validity: the value it replaced is
+// current again when it was. A refused row is kept whatever its sources:
+// the refusal must stick.
+func dropRowSources(ctx context.Context, c *conn, t table, mem int64, gone func(id int64) error) error {
+	type citing struct {
+		id      int64
+		refused bool
+		sources []int64
+	}
+	rows, err := scanRows(ctx, c, `SELECT id, `+t.refused+`, source_memory_ids FROM `+t.name+`
+		WHERE EXISTS (SELECT 1 FROM json_each(source_memory_ids) WHERE value = ?)`, []any{mem},
+		func(s *sqlite3.Stmt) (citing, error) {
+			r := citing{id: s.ColumnInt64(0), refused: s.ColumnBool(1)}
+			return r, json.Unmarshal(s.ColumnRawText(2), &r.sources)
+		})
+	if err != nil {
+		return fmt.Errorf("find the %s citing memory %d: %w", t.name, mem, err)
+	}
+	for _, r := range rows {
+		srcs := slices.DeleteFunc(r.sources, func(m int64) bool { return m == mem })
+		if len(srcs) > 0 || r.refused {
+			b, _ := json.Marshal(nonNil(srcs))
+			if err := c.execArgs(ctx, `UPDATE `+t.name+` SET source_memory_ids = ? WHERE id = ?`, string(b), r.id); err != nil {
+				return fmt.Errorf("remove memory %d from %s row %d: %w", mem, t.name, r.id, err)
+			}
+			continue
+		}
+		if err := gone(r.id); err != nil {
+			return err
+		}
+		if err := dropRow(ctx, c, t, r.id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropRow deletes row id of t, handing its validity to the rows it ended.
+func dropRow(ctx context.Context, c *conn, t table, id int64) error {
+	// Read at the update, not before the loop: an earlier drop may have
+	// handed this row a new validity.
+	err := c.execArgs(ctx, `UPDATE `+t.name+` SET (valid_to, superseded_by) =
+		(SELECT valid_to, superseded_by FROM `+t.name+` WHERE id = ?1) WHERE superseded_by = ?1`, id)
+	if err != nil {
+		return fmt.Errorf("hand %s row %d's validity to the rows it superseded: %w", t.name, id, err)
+	}
+	if err := c.execArgs(ctx, `DELETE FROM `+t.name+` WHERE id = ?`, id); err != nil {
+		return fmt.Errorf("drop %s row %d: %w", t.name, id, err)
+	}
+	return nil
 }
 
 // union returns a with the ids of b it lacks appended, and whether any were.

@@ -383,69 +383,22 @@ func currentProfileLine(ctx context.Context, c *conn, id int64) (ProfileLine, er
 	return l, nil
 }
 
-// dropProfileSource removes memory id from every profile line's sources. A
-// line left with none is dropped, and the lines it had ended take over its
-// validity, as for facts (dropSource); when forget says the memory was
-// deleted, its claim is remembered as forgotten so the builder does not
-// offer it again. A removed line is kept whatever its sources: the removal
-// must stick.
-func dropProfileSource(ctx context.Context, c *conn, id int64, now time.Time, forget bool) error {
-	type citing struct {
-		id      int64
-		removed bool
-		claim   claim.Claim
-		sources []int64
-	}
-	var ls []citing
-	err := c.query(ctx, `SELECT id, removed, subject, key, value, source_memory_ids FROM profile_lines
-		WHERE EXISTS (SELECT 1 FROM json_each(source_memory_ids) WHERE value = ?)`, []any{id},
-		func(s *sqlite3.Stmt) error {
-			l := citing{id: s.ColumnInt64(0), removed: s.ColumnBool(1),
-				claim: claim.Claim{Subject: s.ColumnText(2), Key: s.ColumnText(3), Value: s.ColumnText(4)}}
-			if err := json.Unmarshal(s.ColumnRawText(5), &l.sources); err != nil {
-				return fmt.Errorf("profile line %d: decode source memories: %w", l.id, err)
-			}
-			ls = append(ls, l)
+// dropLineSource removes memory mem from the profile lines' sources, as
+// for facts (dropRowSources); when forget says the memory was deleted, the
+// claim of a line dropped with it is remembered as forgotten so the
+// builder does not offer it again.
+func dropLineSource(ctx context.Context, c *conn, mem int64, now time.Time, forget bool) error {
+	return dropRowSources(ctx, c, linesTable, mem, func(id int64) error {
+		var cl claim.Claim
+		err := c.query(ctx, `SELECT subject, key, value FROM profile_lines WHERE id = ?`, []any{id}, func(s *sqlite3.Stmt) error {
+			cl = claim.Claim{Subject: s.ColumnText(0), Key: s.ColumnText(1), Value: s.ColumnText(2)}
 			return nil
 		})
-	if err != nil {
-		return fmt.Errorf("find profile lines citing memory %d: %w", id, err)
-	}
-	for _, l := range ls {
-		srcs := slices.DeleteFunc(l.sources, func(m int64) bool { return m == id })
-		if len(srcs) > 0 || l.removed {
-			b, _ := json.Marshal(nonNil(srcs))
-			if err := c.execArgs(ctx, `UPDATE profile_lines SET source_memory_ids = ? WHERE id = ?`, string(b), l.id); err != nil {
-				return fmt.Errorf("remove memory %d from profile line %d: %w", id, l.id, err)
-			}
-			continue
+		if h, ok := claimHash(cl); err == nil && ok && forget {
+			err = rememberHash(ctx, c, h, ForgottenMemory, mem, now)
 		}
-		if err := dropProfileLine(ctx, c, l.id); err != nil {
-			return err
-		}
-		if h, ok := claimHash(l.claim); ok && forget {
-			if err := rememberHash(ctx, c, h, ForgottenMemory, id, now); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// dropProfileLine deletes line id, handing its validity to the lines it
-// ended: the value it replaced is current again when it was.
-func dropProfileLine(ctx context.Context, c *conn, id int64) error {
-	// Read at the update, not before the loop: an earlier drop may have
-	// handed this line a new validity.
-	err := c.execArgs(ctx, `UPDATE profile_lines SET (valid_to, superseded_by) =
-		(SELECT valid_to, superseded_by FROM profile_lines WHERE id = ?1) WHERE superseded_by = ?1`, id)
-	if err != nil {
-		return fmt.Errorf("hand profile line %d's validity to the lines it superseded: %w", id, err)
-	}
-	if err := c.execArgs(ctx, `DELETE FROM profile_lines WHERE id = ?`, id); err != nil {
-		return fmt.Errorf("drop profile line %d: %w", id, err)
-	}
-	return nil
+		return err
+	})
 }
 
 // profileAtCapture stores the profile lines of the new memories of mems
