@@ -252,3 +252,21 @@ func TestStaleLineLeftOutAndItsMemoryStillPinned(t *testing.T) {
 		t.Errorf("items %v: the important memory the stale line cites is not pinned", ids(res.Items))
 	}
 }
+
+// TestCategoryWordsAreTheVocabulary: recall's question words are keyed by
+// the one vocabulary's categories, every one of them and nothing else, so
+// a category added to internal/claim is asked about too.
+func TestCategoryWordsAreTheVocabulary(t *testing.T) {
+	var names []string
+	for _, c := range claim.Categories {
+		names = append(names, c.Name)
+		if len(categoryWords[c.Name]) == 0 {
+			t.Errorf("category %q has no question words", c.Name)
+		}
+	}
+	for c := range categoryWords {
+		if !slices.Contains(names, c) {
+			t.Errorf("question words for %q, which is not a category of internal/claim", c)
+		}
+	}
+}
