@@ -62,19 +62,29 @@ func claimHash(c claim.Claim) (string, bool) {
 // rememberClaim records the claim of fact id as forgotten: the fact was
 // rejected, or dropped with the memory it came from.
 func rememberClaim(ctx context.Context, c *conn, id int64, now time.Time) error {
-	var cl claim.Claim
-	err := c.query(ctx, `SELECT entity, attribute, value FROM facts WHERE id = ?`, []any{id}, func(s *sqlite3.Stmt) error {
-		cl = claim.Claim{Subject: s.ColumnText(0), Key: s.ColumnText(1), Value: s.ColumnText(2)}
-		return nil
-	})
+	cl, err := rowClaim(ctx, c, factsTable, id)
 	if err != nil {
-		return fmt.Errorf("read the claim of fact %d: %w", id, err)
+		return err
 	}
 	h, ok := claimHash(cl)
 	if !ok {
 		return nil
 	}
 	return rememberHash(ctx, c, h, ForgottenFact, id, now)
+}
+
+// rowClaim is the claim row id of t states.
+func rowClaim(ctx context.Context, c *conn, t table, id int64) (claim.Claim, error) {
+	var cl claim.Claim
+	err := c.query(ctx, `SELECT `+t.subject+`, `+t.key+`, value FROM `+t.name+` WHERE id = ?`, []any{id},
+		func(s *sqlite3.Stmt) error {
+			cl = claim.Claim{Subject: s.ColumnText(0), Key: s.ColumnText(1), Value: s.ColumnText(2)}
+			return nil
+		})
+	if err != nil {
+		return cl, fmt.Errorf("read the claim of %s row %d: %w", t.name, id, err)
+	}
+	return cl, nil
 }
 
 // isForgottenClaim reports whether claim cl was rejected or forgotten.

@@ -166,20 +166,17 @@ func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, e
 	if err != nil {
 		return FactResult{}, err
 	}
-	switch d.Action {
-	case claim.Refuse:
+	switch {
+	case d.Action == claim.Refuse:
 		return FactResult{ID: d.Row, Outcome: FactRejected}, nil
-	case claim.Reinforce:
-		return FactResult{ID: id, Outcome: FactReinforced}, nil
-	case claim.InsertHistory:
-		return FactResult{ID: id, Outcome: FactHistorical}, nil
-	case claim.Insert:
-		if len(d.Ends) > 0 {
-			return FactResult{ID: id, Outcome: FactSuperseded}, nil
-		}
+	case d.Action == claim.Insert && len(d.Ends) > 0:
+		return FactResult{ID: id, Outcome: FactSuperseded}, nil
 	}
-	return FactResult{ID: id, Outcome: FactCreated}, nil
+	return FactResult{ID: id, Outcome: factOutcomes[d.Action]}, nil
 }
+
+// factOutcomes are the outcomes of the ledger's other actions for a fact.
+var factOutcomes = map[claim.Action]string{claim.Reinforce: FactReinforced, claim.InsertHistory: FactHistorical, claim.Insert: FactCreated}
 
 // factPut is a fact as the ledger's layer.
 type factPut struct {
@@ -271,10 +268,10 @@ func (p *factPut) insert(ctx context.Context, c *conn, d claim.Decision) (int64,
 	return c.db.LastInsertRowID(), nil
 }
 
-// ended: the memories behind a superseded fact are retired by the
+// superseded: the memories behind a superseded fact are retired by the
 // consolidation's commit, for the keys that hold one value
 // (Commit.Retires), not here.
-func (p *factPut) ended(context.Context, *conn, int64, int64) error { return nil }
+func (p *factPut) superseded(context.Context, *conn, int64, int64) error { return nil }
 
 // RejectFact marks a fact as rejected by the user: it is never offered as
 // current again, and stays stored so the same claim is recognised later; a

@@ -45,8 +45,8 @@ type layer interface {
 	reinforce(ctx context.Context, c *conn, id int64) error
 	// insert stores the statement as a new row placed as d says.
 	insert(ctx context.Context, c *conn, d claim.Decision) (int64, error)
-	// ended follows row old ending, superseded by row by (0: none).
-	ended(ctx context.Context, c *conn, old, by int64) error
+	// superseded follows row old ending, superseded by row by.
+	superseded(ctx context.Context, c *conn, old, by int64) error
 }
 
 // putClaim puts l's statement through the ledger and returns the decision
@@ -81,13 +81,21 @@ func putClaim(ctx context.Context, c *conn, l layer) (claim.Decision, int64, err
 			return d, 0, err
 		}
 		if d.Action == claim.InsertHistory {
-			if err := l.ended(ctx, c, id, d.Successor); err != nil {
+			if err := l.superseded(ctx, c, id, d.Successor); err != nil {
 				return d, 0, err
 			}
 		}
-		return d, id, endRows(ctx, c, l, d.Ends, s.At, id)
+		if err := endRows(ctx, c, t, d.Ends, s.At, id); err != nil {
+			return d, 0, err
+		}
+		for _, old := range d.Ends {
+			if err := l.superseded(ctx, c, old, id); err != nil {
+				return d, 0, err
+			}
+		}
+		return d, id, nil
 	case claim.Retire:
-		return d, 0, endRows(ctx, c, l, d.Ends, s.At, 0)
+		return d, 0, endRows(ctx, c, t, d.Ends, s.At, 0)
 	}
 	return d, 0, nil
 }
@@ -114,17 +122,12 @@ func claimRowsSQL(t table) string {
 		` WHERE ` + t.subject + ` = ? COLLATE NOCASE AND ` + t.key + ` = ? ORDER BY valid_from, id`
 }
 
-// endRows ends the rows ids of l's table at at, superseded by row by (0:
-// none).
-func endRows(ctx context.Context, c *conn, l layer, ids []int64, at time.Time, by int64) error {
+// endRows ends the rows ids of t at at, superseded by row by (0: none).
+func endRows(ctx context.Context, c *conn, t table, ids []int64, at time.Time, by int64) error {
 	for _, id := range ids {
-		err := c.execArgs(ctx, `UPDATE `+l.table().name+` SET valid_to = ?, superseded_by = ? WHERE id = ?`,
-			at.UnixMilli(), nullID(by), id)
+		err := c.execArgs(ctx, `UPDATE `+t.name+` SET valid_to = ?, superseded_by = ? WHERE id = ?`, at.UnixMilli(), nullID(by), id)
 		if err != nil {
-			return fmt.Errorf("end %s row %d: %w", l.table().name, id, err)
-		}
-		if err := l.ended(ctx, c, id, by); err != nil {
-			return err
+			return fmt.Errorf("end %s row %d: %w", t.name, id, err)
 		}
 	}
 	return nil
@@ -241,14 +244,13 @@ func (a *Agent) RetireClaim(ctx context.Context, r Retirement) (Retired, error) 
 	if r.At.IsZero() {
 		r.At = time.Now()
 	}
-	out, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (Retired, error) {
-		var out Retired
-		for _, l := range []*retirement{{Retirement: r, t: factsTable, retired: &out.Facts}, {Retirement: r, t: linesTable, retired: &out.Lines}} {
-			if _, _, err := putClaim(ctx, c, l); err != nil {
-				return out, err
-			}
+	r.At = time.UnixMilli(r.At.UnixMilli()) // as stored
+	out, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (out Retired, err error) {
+		if out.Facts, err = retireRows(ctx, c, factsTable, r); err != nil {
+			return out, err
 		}
-		return out, nil
+		out.Lines, err = retireRows(ctx, c, linesTable, r)
+		return out, err
 	})
 	if err != nil {
 		return Retired{}, fmt.Errorf("retire %q %q: %w", r.Subject, r.Key, err)
@@ -256,38 +258,22 @@ func (a *Agent) RetireClaim(ctx context.Context, r Retirement) (Retired, error) 
 	return out, nil
 }
 
-// retirement is a Retirement in one layer.
-type retirement struct {
-	Retirement
-	t       table
-	retired *[]int64
-}
-
-func (r *retirement) table() table { return r.t }
-func (r *retirement) claim() claim.Claim {
-	return claim.Claim{Subject: r.Subject, Key: r.Key, Value: r.Value}
-}
-func (r *retirement) statement() claim.Statement {
-	return claim.Statement{Value: r.Value, At: r.At, Retire: true}
-}
-func (r *retirement) refused(context.Context, *conn) ([]claim.Row, bool, error) {
-	return nil, false, nil
-}
-func (r *retirement) reinforce(context.Context, *conn, int64) error { return nil }
-func (r *retirement) insert(context.Context, *conn, claim.Decision) (int64, error) {
-	return 0, fmt.Errorf("a retirement stores no row")
-}
-
-// ended records row old as retired and, when a memory said so, retires
-// the memories that stated it before that memory.
-func (r *retirement) ended(ctx context.Context, c *conn, old, _ int64) error {
-	*r.retired = append(*r.retired, old)
-	if r.Memory == 0 {
-		return nil
+// retireRows ends the rows of t that r retires, and with r's memory the
+// memories that stated them before it, and returns their ids.
+func retireRows(ctx context.Context, c *conn, t table, r Retirement) ([]int64, error) {
+	rows, err := claimRows(ctx, c, t, r.Subject, r.Key)
+	if err != nil {
+		return nil, err
 	}
-	sources := `SELECT j.value FROM ` + r.t.name + ` x, json_each(x.source_memory_ids) j WHERE x.id = ?1`
-	if err := retireMemories(ctx, c, sources, `SELECT ?2`, old, r.Memory); err != nil {
-		return fmt.Errorf("mark the memories of %s row %d superseded by memory %d: %w", r.t.name, old, r.Memory, err)
+	d := claim.Decide(rows, claim.Statement{Value: r.Value, At: r.At, Retire: true})
+	if err := endRows(ctx, c, t, d.Ends, r.At, 0); err != nil || r.Memory == 0 {
+		return d.Ends, err
 	}
-	return nil
+	sources := `SELECT j.value FROM ` + t.name + ` x, json_each(x.source_memory_ids) j WHERE x.id = ?1`
+	for _, id := range d.Ends {
+		if err := retireMemories(ctx, c, sources, `SELECT ?2`, id, r.Memory); err != nil {
+			return nil, fmt.Errorf("mark the memories of %s row %d superseded by memory %d: %w", t.name, id, r.Memory, err)
+		}
+	}
+	return d.Ends, nil
 }

@@ -301,13 +301,9 @@ func (p *linePut) insert(ctx context.Context, c *conn, d claim.Decision) (int64,
 	return c.db.LastInsertRowID(), nil
 }
 
-// ended marks the memories behind line old superseded by those of line by,
-// the newer value that ended it (see supersede.go); a retirement (by 0)
-// leaves them.
-func (p *linePut) ended(ctx context.Context, c *conn, old, by int64) error {
-	if by == 0 {
-		return nil
-	}
+// superseded marks the memories behind line old superseded by those of
+// line by, the newer value that ended it (see supersede.go).
+func (p *linePut) superseded(ctx context.Context, c *conn, old, by int64) error {
 	return retireLineMemories(ctx, c, old, by)
 }
 
@@ -339,7 +335,10 @@ func (a *Agent) EditProfileLine(ctx context.Context, id int64, text string, now 
 		if err != nil {
 			return 0, err
 		}
-		return newID, endRows(ctx, c, p, []int64{id}, edit.ValidFrom, newID)
+		if err := endRows(ctx, c, linesTable, []int64{id}, edit.ValidFrom, newID); err != nil {
+			return 0, err
+		}
+		return newID, p.superseded(ctx, c, id, newID)
 	})
 	if err != nil {
 		return ProfileLine{}, fmt.Errorf("edit profile line %d: %w", id, err)
@@ -389,11 +388,7 @@ func currentProfileLine(ctx context.Context, c *conn, id int64) (ProfileLine, er
 // builder does not offer it again.
 func dropLineSource(ctx context.Context, c *conn, mem int64, now time.Time, forget bool) error {
 	return dropRowSources(ctx, c, linesTable, mem, func(id int64) error {
-		var cl claim.Claim
-		err := c.query(ctx, `SELECT subject, key, value FROM profile_lines WHERE id = ?`, []any{id}, func(s *sqlite3.Stmt) error {
-			cl = claim.Claim{Subject: s.ColumnText(0), Key: s.ColumnText(1), Value: s.ColumnText(2)}
-			return nil
-		})
+		cl, err := rowClaim(ctx, c, linesTable, id)
 		if h, ok := claimHash(cl); err == nil && ok && forget {
 			err = rememberHash(ctx, c, h, ForgottenMemory, mem, now)
 		}
