@@ -88,16 +88,21 @@ func Decide(rows []Row, s Statement) Decision {
 	says := func(r Row) bool {
 		return (v != "" && Normal(r.Value) == v) || (w != "" && Normal(r.Words) == w)
 	}
+	var same []Row // the rows that say what s says
 	for _, r := range rows {
-		if r.Refused && says(r) {
+		switch {
+		case !says(r):
+		case r.Refused:
 			return Decision{Action: Refuse, Row: r.ID}
+		default:
+			same = append(same, r)
 		}
 	}
 	if s.Forgotten {
 		return Decision{Action: Refuse}
 	}
-	for _, r := range rows {
-		if says(r) && (r.Current() || r.validAt(s.At)) {
+	for _, r := range same {
+		if r.Current() || r.validAt(s.At) {
 			return Decision{Action: Reinforce, Row: r.ID}
 		}
 	}
