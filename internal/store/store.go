@@ -1,5 +1,10 @@
 // Package store keeps each agent's memories in its own SQLite file and is the
 // only package that speaks SQL: schema, migrations, group commit and queries.
+//
+// Facts and profile lines are two layers of one ledger of claims
+// (ledger.go): both put through putClaim, which carries out
+// claim.Decide's decision, and (*Agent).RetireClaim ends a claim in both
+// with no successor ("I no longer eat meat"), history kept for as_of.
 package store
 
 import (
