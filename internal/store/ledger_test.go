@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"slices"
 	"testing"
 	"time"
@@ -180,5 +181,30 @@ func TestRetireOneOfSeveralValues(t *testing.T) {
 	}
 	if now, may := profileTexts(t, a, time.Time{}), profileTexts(t, a, profMay); len(now) != 1 || len(may) != 2 {
 		t.Errorf("profile now %q, in May %q; want penicillin alone now, both in May", now, may)
+	}
+}
+
+// TestRetiredClaimSurvivesExport: a retired fact and line (ended with no
+// successor) export and import as they are: the same bytes, and the
+// imported agent sees the claim as of before the retirement and not now.
+func TestRetiredClaimSurvivesExport(t *testing.T) {
+	a := acquire(t, openTest(t, Options{}), "main")
+	_, ended := retireFixture(t, a)
+	if _, err := a.RetireClaim(t.Context(), Retirement{Subject: "user", Key: "diet", At: retireDay(10), Memory: ended}); err != nil {
+		t.Fatal(err)
+	}
+	first := exportOf(t, a)
+	b := acquire(t, openTest(t, Options{}), "main")
+	if _, err := b.Import(t.Context(), bytes.NewReader(first), ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if second := exportOf(t, b); !bytes.Equal(first, second) {
+		t.Errorf("the round trip changed the export:\nfirst:\n%s\nsecond:\n%s", first, second)
+	}
+	if f, l := currentDiet(t, b, time.Time{}); f != 0 || l != 0 {
+		t.Errorf("imported, now: %d facts and %d lines of the diet current, want none", f, l)
+	}
+	if f, l := currentDiet(t, b, retireDay(5)); f != 1 || l != 1 {
+		t.Errorf("imported, as of day 5: %d facts and %d lines current, want the diet in both", f, l)
 	}
 }
