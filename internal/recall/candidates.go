@@ -91,6 +91,9 @@ func (r *ranker) expansion(ctx context.Context) error {
 	if err := r.byKind(ctx); err != nil {
 		return err
 	}
+	if err := r.topicMembers(ctx); err != nil {
+		return err
+	}
 	if err := r.relatedWords(ctx); err != nil {
 		return err
 	}
@@ -232,7 +235,7 @@ func relatedKinds(words []string) map[string][]string {
 // item names only by kind counts as held.
 func (r *ranker) countCoverage() {
 	for _, c := range bestCands(r.cands, coverageCands, r.t) {
-		have := r.candStems(c)
+		have := r.withMembers(c, r.candStems(c))
 		c.ex.Coverage = heldShare(r.words, have, nil)
 		if len(r.defs) > 0 && c.ex.Expansion > 0 {
 			c.ex.Coverage = heldShare(r.words, have, r.defs)

@@ -1,0 +1,47 @@
+package recall
+
+import "testing"
+
+func TestNotOwn(t *testing.T) {
+	// Asked of phones, drills, cats and trips: another's of those is not
+	// the user's, another's wedding on the user's trip is.
+	r := &ranker{words: words("phone drill cat trip")}
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"My neighbour Dot has taken up watercolours since she retired.", true},
+		{"The neighbours bought a huge trampoline.", true},
+		{"Kofi at work swears by the battery life on his Galaxy.", true},
+		{"Spent an hour setting up Mum's new phone.", true},
+		{"Jess says the Ethiopian restaurant is amazing, we should go sometime.", true},
+		{"Thinking about maybe trying sea swimming one day.", true},
+		{"Rhys orders the hottest vindaloo on the menu.", true},
+		{"Borrowed my sister's drill for the shelves.", true},
+		{"The neighbours' cat keeps sleeping on our car bonnet.", true},
+		{"Dropped the Pixel 8 on the patio and cracked the screen again.", false},
+		{"Took Mum to the Pig & Acorn gastropub; her pie was huge.", false},
+		{"Dinner at Osteria Lupa for our anniversary.", false},
+		{"Lunch at the Pho Saigon canteen by the market.", false},
+		{"My wife and I tried the new ramen bar.", false},
+		{"Had lunch at McDonald's today.", false},
+		{"Got a big bag of grass seed for the bare patch.", false},
+		{"Threw my first bowl on the wheel at the Thursday clay class.", false},
+		{"Walked along Tanner's Row to the market.", false},
+		{"We adopted a beagle puppy and named him Biscuit.", false},
+		{"I now make 58,500 a year.", false},
+		{"Went to the open-air concert in the park with the choir.", false},
+		{"Saw the new Bond film at the Odeon.", false},
+		{"Last week we saw a brass band concert on the pier.", false},
+		{"Sam from work lent me his ladder.", true},
+		{"Trip to Leeds for Hannah's wedding.", false},
+		{"Cooked a big pot of chilli con carne, enough for the freezer too.", false},
+		{"Baked flapjacks for the school bake sale.", false},
+		{"Hoovered the stairs and found three missing Lego pieces.", false},
+	} {
+		if got := r.notOwn(tc.s); got != tc.want {
+			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,
+				othersSubject(tc.s), othersPossession(tc.s, r.asked), wished(tc.s))
+		}
+	}
+}
