@@ -245,6 +245,7 @@ func (r *ranker) countCoverage() {
 			// definition does: in part.
 			c.ex.Coverage = max(c.ex.Coverage, heldShare(r.words, have, r.relKinds))
 		}
+		r.suitedCoverage(c)
 		if c.ex.Speaker > 0 {
 			// The speaker is part of what the question asks for.
 			c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(r.words)+1))

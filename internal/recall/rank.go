@@ -141,6 +141,7 @@ type ranker struct {
 	people             []string            // those of names that name people (peopleNamed)
 	speakers           []string            // those of names that speak in the hits
 	self               bool                // the question asks of the user's own (asksOfSelf)
+	suits              bool                // it asks whether something suits the user (asksSuitability)
 	defs               map[string][]string // the gap words' definitions
 	relKinds           map[string][]string // words' related words that name kinds
 	members            map[string][]string // the question's topic words and their members (topics.go)
@@ -174,6 +175,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)
 	r.self = r.asksOfSelf()
+	r.suits = asksSuitability(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote

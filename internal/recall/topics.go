@@ -30,8 +30,8 @@ type topic struct {
 var topics = []topic{
 	{"pets", words("pet pets animal animals"),
 		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet")},
-	{"diet", words("diet dietary"),
-		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy keto teetotal sugar")},
+	{"diet", words("diet dietary eat eating"),
+		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar")},
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"work", words("earn earns earning income salary wage wages"),
@@ -153,4 +153,52 @@ func (r *ranker) withMembers(c *cand, have stemList) stemList {
 		}
 	}
 	return have
+}
+
+// suitability are the phrases that ask whether something suits the user
+// ("is the Sichuan place a good idea for me?", "would I like it?"): the
+// user's own likes, dislikes and limits on the topic answer them, though
+// they name neither the place nor the plan.
+var suitability = []string{"good idea for me", "a good idea", "good choice for me", "ok for me", "okay for me", "all right for me",
+	"suit me", "right for me", "safe for me", "would i like", "will i like", "would i enjoy", "will i enjoy", "is it wise"}
+
+// asksSuitability reports whether the question asks whether something
+// suits the user.
+func asksSuitability(q string) bool {
+	low := strings.Join(strings.Fields(strings.ToLower(q)), " ")
+	for _, p := range suitability {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// preferencePhrases say what the user likes, dislikes or cannot have.
+var preferencePhrases = []string{"can't handle", "cannot handle", "can't stand", "can't eat", "can't have", "can't do", "hate",
+	"don't like", "do not like", "dislike", "love ", "prefer", "allergic", "intolerant", "avoid", "never eat", "hopeless",
+	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear"}
+
+// statesPreference reports whether s is the user saying what they like,
+// dislike or cannot have.
+func statesPreference(s string) bool {
+	low := " " + strings.ToLower(strings.ReplaceAll(s, "’", "'")) + " "
+	if !strings.Contains(low, " i ") && !strings.Contains(low, " i'm ") && !strings.Contains(low, " my ") && !strings.Contains(low, " me ") {
+		return false
+	}
+	for _, p := range preferencePhrases {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// suitedCoverage: for a question asking whether something suits the user,
+// a memory found by a member of the question's topic in which the user
+// states a like, dislike or limit reaches the floor.
+func (r *ranker) suitedCoverage(c *cand) {
+	if r.suits && c.member && c.hit.Kind == "memory" && statesPreference(c.hit.Text) {
+		c.ex.Coverage = max(c.ex.Coverage, r.t.MinCoverage)
+	}
 }

@@ -73,3 +73,25 @@ func TestTopicWords(t *testing.T) {
 		}
 	}
 }
+
+// TestSuitabilityFindsTheUsersLimits: "is the tapas bar a good idea for
+// me?" is answered by the user's stated limit on the topic (eating), though
+// it names neither the place nor the plan; another's habit on the same
+// topic, and the same question without "for me", are not.
+func TestSuitabilityFindsTheUsersLimits(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "a", role: "user", content: "I'm allergic to shellfish, even a prawn cracker sets me off."},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Priya eats anything spicy, the hotter the better."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	expectContext(t, a, Query{Text: "We want to eat out tonight. Is the new tapas bar by the river a good idea for me?", AsOf: asOf},
+		[]string{"shellfish"}, []string{"Priya", "loft"})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "We want to eat out tonight. Is the new tapas bar by the river open late?", AsOf: asOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Context, "shellfish") {
+		t.Errorf("not asked whether it suits: context %q, want no limit offered", res.Context)
+	}
+}
