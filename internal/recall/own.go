@@ -36,24 +36,27 @@ func init() {
 // selfWords are the words that make a question the user's own.
 var selfWords = words("i me my mine we us our ours myself ourselves")
 
-// wishWords ask about wishes, plans and what is to be done: such a
-// question keeps others' things ("what do I need to sort out for the
-// dinner party?" is answered by a guest's diet) and wishes.
+// needWords ask what is to be done: such a question keeps others' things
+// ("what do I need to sort out for the dinner party?" is answered by a
+// guest's diet).
+var needWords = words("need needs must bring take sort prepare")
+
+// wishWords ask about wishes and plans: such a question keeps them ("where
+// should we go next?": "we should go to the Wardrobe sometime").
 var wishWords = words(`should plan plans planning want wanted wants wish hope hoping next going recommend recommended
-	suggest suggested idea ideas need needs must can could would will`)
+	suggest suggested idea ideas can could would will`)
 
 // asksOfSelf reports whether the question asks of the user's own: it says
 // "I", "my" or "we", names nobody, no one else by role ("my sister"), no
-// wish, plan or need and no plan's day.
+// need and no plan's day.
 func (r *ranker) asksOfSelf() bool {
 	if len(r.people) > 0 || r.intent.Role == when.Plan {
 		return false
 	}
-	ws := text.Words(strings.ToLower(r.q.Text))
 	self := false
-	for _, w := range ws {
+	for _, w := range text.Words(strings.ToLower(r.q.Text)) {
 		switch {
-		case personNouns[w] || slices.Contains(wishWords, w):
+		case personNouns[w] || slices.Contains(needWords, w):
 			return false
 		case slices.Contains(selfWords, w):
 			self = true
@@ -62,11 +65,16 @@ func (r *ranker) asksOfSelf() bool {
 	return self
 }
 
+// asksWishes reports whether the question asks about wishes or plans.
+func (r *ranker) asksWishes() bool {
+	return slices.ContainsFunc(text.Words(strings.ToLower(r.q.Text)), func(w string) bool { return slices.Contains(wishWords, w) })
+}
+
 // notOwn reports whether a memory's text is about someone else or their
 // thing of the kind asked, or a wish, a plan or hearsay rather than what
 // happened.
 func (r *ranker) notOwn(s string) bool {
-	return othersSubject(s) || othersPossession(s, r.asked) || wished(s)
+	return othersSubject(s, r.asked) || othersPossession(s, r.asked) || !r.wishes && wished(s)
 }
 
 // asked reports whether w is one of the question's words or a member of a
@@ -91,8 +99,10 @@ func (r *ranker) asked(w string) bool {
 // othersSubject reports whether s opens with someone else as its subject:
 // a person word ("my neighbour Dot has…", "the neighbours bought…"), a
 // name ("Jess says…", "Rhys orders…") or a word placed as a person ("Kofi
-// at work swears…", "Sam from work lent…"); not "my wife and I".
-func othersSubject(s string) bool {
+// at work swears…", "Sam from work lent…"); not "my wife and I", nor a
+// name that is of the kind asked (asked: "Naproxen brings me out in
+// hives", asked of painkillers).
+func othersSubject(s string, asked func(w string) bool) bool {
 	fs := strings.Fields(s)
 	i := 0
 	for i < len(fs) && isDeterminer(fs[i]) {
@@ -112,7 +122,7 @@ func othersSubject(s string) bool {
 		return false
 	}
 	if names := capture.Names(s); len(names) > 0 && names[0] == w {
-		return true
+		return !asked(strings.ToLower(w))
 	}
 	if i+2 < len(fs) {
 		switch fs[i+1] + " " + bare(fs[i+2]) {

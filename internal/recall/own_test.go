@@ -5,7 +5,7 @@ import "testing"
 func TestNotOwn(t *testing.T) {
 	// Asked of phones, drills, cats and trips: another's of those is not
 	// the user's, another's wedding on the user's trip is.
-	r := &ranker{words: words("phone drill cat trip")}
+	r := &ranker{words: words("phone drill cat trip naproxen")}
 	for _, tc := range []struct {
 		s    string
 		want bool
@@ -35,13 +35,15 @@ func TestNotOwn(t *testing.T) {
 		{"Last week we saw a brass band concert on the pier.", false},
 		{"Sam from work lent me his ladder.", true},
 		{"Trip to Leeds for Hannah's wedding.", false},
+		{"Naproxen brings me out in hives.", false},
+		{"Ines brings me soup when I'm ill.", true},
 		{"Cooked a big pot of chilli con carne, enough for the freezer too.", false},
 		{"Baked flapjacks for the school bake sale.", false},
 		{"Hoovered the stairs and found three missing Lego pieces.", false},
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,
-				othersSubject(tc.s), othersPossession(tc.s, r.asked), wished(tc.s))
+				othersSubject(tc.s, r.asked), othersPossession(tc.s, r.asked), wished(tc.s))
 		}
 	}
 }

@@ -141,6 +141,7 @@ type ranker struct {
 	people             []string            // those of names that name people (peopleNamed)
 	speakers           []string            // those of names that speak in the hits
 	self               bool                // the question asks of the user's own (asksOfSelf)
+	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)
 	defs               map[string][]string // the gap words' definitions
 	relKinds           map[string][]string // words' related words that name kinds
@@ -174,7 +175,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.words = text.Terms(r.intent.Rest)
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)
-	r.self = r.asksOfSelf()
+	r.self, r.wishes = r.asksOfSelf(), r.asksWishes()
 	r.suits = asksSuitability(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
