@@ -122,7 +122,7 @@ func (r *ranker) topicMembers(ctx context.Context) error {
 	ms = without(dedupe(ms), r.words)
 	for _, byKind := range []bool{false, true} {
 		o := r.narrow(ms)
-		o.Kinds = byKind
+		o.Kinds, o.MaxShare = byKind, relatedShare // "got" in a dense log is a stop word there
 		hits, err := r.s.SearchMemories(ctx, o)
 		if err != nil {
 			return err
