@@ -46,6 +46,12 @@ var topics = []topic{
 		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
 	{"home", words("garden gardening"),
 		words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
+	{"health", words("dentist doctor gp optician physio"),
+		words("dr surgery clinic practice dental hygienist checkup")},
+	{"", words("money savings budget spending"),
+		words("bank savings isa pension account budget bills debt loan mortgage")},
+	{"routine", words("schedule routine timetable"),
+		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
 	{"", words("buy bought purchase purchased shopping"),
 		words("bought got ordered picked purchased paid")},
 }

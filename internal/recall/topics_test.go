@@ -20,16 +20,20 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"How do I get to work?", "tram"},
 		{"What hobby have I taken up?", "choir"},
 		{"What's my diet?", "lactose intolerant"},
+		{"Who is my dentist?", "dr adeyemi"},
+		{"What's my weekly schedule?", "thursdays"},
 	} {
 		a := agentWith(t, []turn{
-			{at: day0, role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
-			{at: day0.Add(time.Hour), role: "user", content: "We got a labrador called Juno last spring."},
-			{at: day0.Add(2 * time.Hour), role: "user", content: "My salary went up to 41,000 in April."},
-			{at: day0.Add(3 * time.Hour), role: "user", content: "Ibuprofen makes my asthma worse, so I keep clear of it."},
-			{at: day0.Add(4 * time.Hour), role: "user", content: "I take the tram now, the 8:10 from Shudehill."},
-			{at: day0.Add(5 * time.Hour), role: "user", content: "Joined the community choir, Tuesday nights at the church hall."},
-			{at: day0.Add(6 * time.Hour), role: "user", content: "I'm lactose intolerant, oat milk in my coffee please."},
-			{at: day0.Add(7 * time.Hour), role: "user", content: "The loft hatch sticks in damp weather."},
+			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
+			{at: day0.Add(time.Hour), session: "s2", role: "user", content: "We got a labrador called Juno last spring."},
+			{at: day0.Add(2 * time.Hour), session: "s3", role: "user", content: "My salary went up to 41,000 in April."},
+			{at: day0.Add(3 * time.Hour), session: "s4", role: "user", content: "Ibuprofen makes my asthma worse, so I keep clear of it."},
+			{at: day0.Add(4 * time.Hour), session: "s5", role: "user", content: "I take the tram now, the 8:10 from Shudehill."},
+			{at: day0.Add(5 * time.Hour), session: "s6", role: "user", content: "Joined the community choir, Tuesday nights at the church hall."},
+			{at: day0.Add(6 * time.Hour), session: "s7", role: "user", content: "I'm lactose intolerant, oat milk in my coffee please."},
+			{at: day0.Add(7 * time.Hour), session: "s8", role: "user", content: "The loft hatch sticks in damp weather."},
+			{at: day0.Add(8 * time.Hour), session: "s9", role: "user", content: "Booked a check-up with Dr Adeyemi at the Smile surgery."},
+			{at: day0.Add(10 * time.Hour), session: "s10", role: "user", content: "Thursdays are five-a-side after work."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
