@@ -97,7 +97,8 @@ func (r *ranker) asked(w string) bool {
 }
 
 // othersSubject reports whether s opens with someone else as its subject:
-// a person word ("my neighbour Dot has…", "the neighbours bought…"), a
+// a person word ("my neighbour Dot has…", "the neighbours bought…", "my
+// sister's cake…"), a
 // name ("Jess says…", "Rhys orders…") or a word placed as a person ("Kofi
 // at work swears…", "Sam from work lent…"); not "my wife and I", nor a
 // name that is of the kind asked (asked: "Naproxen brings me out in
@@ -115,8 +116,8 @@ func othersSubject(s string, asked func(w string) bool) bool {
 	if strings.EqualFold(fs[i+1], "and") && i+2 < len(fs) && (fs[i+2] == "I" || strings.EqualFold(bare(fs[i+2]), "me")) {
 		return false
 	}
-	if personNouns[strings.ToLower(w)] && w == fs[i] { // "The neighbours bought", not "Mum's iPhone" (a possession)
-		return true
+	if base, _ := cutPossessive(w); personNouns[strings.ToLower(base)] {
+		return true // "the neighbours bought…", "my sister's cake…"
 	}
 	if i > 0 || w != fs[i] || !startsLower(fs[i+1]) {
 		return false
@@ -151,9 +152,11 @@ func othersPossession(s string, asked func(w string) bool) bool {
 		if !personNouns[strings.ToLower(base)] && !isName(base) {
 			continue
 		}
-		for _, w := range fs[i+1 : min(len(fs), i+4)] {
-			if asked(strings.ToLower(bare(w))) {
-				return true
+		for _, f := range fs[i+1 : min(len(fs), i+4)] {
+			for _, w := range strings.Split(strings.ToLower(bare(f)), "-") { // "castle-shaped"
+				if asked(w) {
+					return true
+				}
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package recall
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestNotOwn(t *testing.T) {
 	// Asked of phones, drills, cats and trips: another's of those is not
@@ -46,4 +49,21 @@ func TestNotOwn(t *testing.T) {
 				othersSubject(tc.s, r.asked), othersPossession(tc.s, r.asked), wished(tc.s))
 		}
 	}
+}
+
+// TestListKeepsToTheUsersOwn: "which castles did we visit on our trip?"
+// gathers the castles visited, not a friend's visit nor the one planned
+// for next time; asked of plans, the plan is offered.
+func TestListKeepsToTheUsersOwn(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "t1", role: "user", content: "Our trip to Wales: we visited Caernarfon Castle in the rain."},
+		{at: day0.Add(time.Hour), session: "t2", role: "user", content: "Spent the afternoon at Beaumaris castle, the moat was full of ducks."},
+		{at: day0.Add(2 * time.Hour), session: "t3", role: "user", content: "Jonas visited the castle at Conwy last summer and loved it."},
+		{at: day0.Add(3 * time.Hour), session: "t4", role: "user", content: "We should see Harlech castle next time, it looked amazing from the road."},
+		{at: day0.Add(4 * time.Hour), session: "t5", role: "user", content: "My sister's castle-shaped cake for the twins was a triumph."},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	expectContext(t, a, Query{Text: "Which castles did we visit on our trip?", AsOf: asOf},
+		[]string{"Caernarfon", "Beaumaris"}, []string{"Conwy", "Harlech", "cake"})
+	expectContext(t, a, Query{Text: "Which castle should we see next time?", AsOf: asOf}, []string{"Harlech"}, nil)
 }
