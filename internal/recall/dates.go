@@ -158,12 +158,16 @@ func (r *ranker) strictRange() func(c *cand) bool {
 // toldOfRange reports whether c, said after the question's range, tells of
 // a time within it: its own date phrase ("yesterday", "last week", "on the
 // 3rd"), read from when it was said, overlaps the range.
+// Read once a candidate: the floor asks it of each candidate more than once.
 func (r *ranker) toldOfRange(c *cand) bool {
-	told := when.Parse(c.hit.Text, c.hit.Timestamp, r.asOf.Location())
-	if told.From.IsZero() || told.Role == when.Plan {
-		return false
+	if c.toldOf == 0 {
+		told := when.Parse(c.hit.Text, c.hit.Timestamp, r.asOf.Location())
+		c.toldOf = -1
+		if !told.From.IsZero() && told.Role != when.Plan && told.From.Before(r.intent.To) && told.To.After(r.intent.From) {
+			c.toldOf = 1
+		}
 	}
-	return told.From.Before(r.intent.To) && told.To.After(r.intent.From)
+	return c.toldOf > 0
 }
 
 func maxTime(a, b time.Time) time.Time {

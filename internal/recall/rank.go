@@ -118,6 +118,7 @@ type cand struct {
 	// that this one replaced (replaced): held words count as its own.
 	standsFor []string
 	member    bool // found by a member of a topic the question names (topics.go)
+	toldOf    int8 // said after the question's range: 1 tells of a time in it, -1 not, 0 not read (toldOfRange)
 }
 
 // ranker is one question on its way through the full ranker: lexical
