@@ -91,6 +91,9 @@ func (r *ranker) expansion(ctx context.Context) error {
 	if err := r.byKind(ctx); err != nil {
 		return err
 	}
+	if err := r.topicMembers(ctx); err != nil {
+		return err
+	}
 	if err := r.relatedWords(ctx); err != nil {
 		return err
 	}
@@ -232,7 +235,7 @@ func relatedKinds(words []string) map[string][]string {
 // item names only by kind counts as held.
 func (r *ranker) countCoverage() {
 	for _, c := range bestCands(r.cands, coverageCands, r.t) {
-		have := r.candStems(c)
+		have := r.withMembers(c, r.candStems(c))
 		c.ex.Coverage = heldShare(r.words, have, nil)
 		if len(r.defs) > 0 && c.ex.Expansion > 0 {
 			c.ex.Coverage = heldShare(r.words, have, r.defs)
@@ -242,6 +245,7 @@ func (r *ranker) countCoverage() {
 			// definition does: in part.
 			c.ex.Coverage = max(c.ex.Coverage, heldShare(r.words, have, r.relKinds))
 		}
+		r.suitedCoverage(c)
 		if c.ex.Speaker > 0 {
 			// The speaker is part of what the question asks for.
 			c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(r.words)+1))

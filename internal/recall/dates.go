@@ -123,21 +123,29 @@ func (r *ranker) latest(context.Context) error {
 
 // strictRange: a question about a time is answered from that time when
 // anything stored then answers it: items from other times are left out
-// ("what trips did I take in April" is not answered by February's). What
-// happened is often told afterwards ("last week I went to…"), so the range
-// reaches on after its end by its own length. Nil keeps every item.
+// ("what trips did I take in April" is not answered by February's, nor by
+// 1 May's). What happened is often told afterwards ("last week I went
+// to…"), so a memory of the range's own length after its end is inside
+// when its own date phrase, read from its time, falls in the range; one
+// that names no such time is not ("restaurants in May" is not answered by
+// 1 June's dinner, "three weeks ago" not by last week). Nil keeps every item.
 func (r *ranker) strictRange() func(c *cand) bool {
 	if !r.hasRange() || r.t.NoStrictDates {
 		return nil
 	}
 	loc := r.asOf.Location()
-	from, to := r.intent.From, r.intent.To.Add(r.intent.To.Sub(r.intent.From))
+	from, to := r.intent.From, r.intent.To
+	reach := to.Add(to.Sub(from))
 	inside := func(c *cand) bool {
 		if c.day != "" {
 			d, err := time.ParseInLocation(time.DateOnly, c.day, loc)
 			return err == nil && !d.Before(dayStart(from, loc)) && d.Before(to)
 		}
-		return !c.hit.Timestamp.Before(from) && c.hit.Timestamp.Before(to)
+		ts := c.hit.Timestamp
+		if ts.Before(from) || !ts.Before(reach) {
+			return false
+		}
+		return ts.Before(to) || r.toldOfRange(c)
 	}
 	for _, c := range r.cands {
 		if c.hit.Kind == "memory" && inside(c) && (!r.lexical() || c.ex.Relevance > 0 || c.ex.Expansion > 0 || c.ex.ByKind > 0) {
@@ -145,6 +153,21 @@ func (r *ranker) strictRange() func(c *cand) bool {
 		}
 	}
 	return nil
+}
+
+// toldOfRange reports whether c, said after the question's range, tells of
+// a time within it: its own date phrase ("yesterday", "last week", "on the
+// 3rd"), read from when it was said, overlaps the range.
+// Read once a candidate: the floor asks it of each candidate more than once.
+func (r *ranker) toldOfRange(c *cand) bool {
+	if c.toldOf == 0 {
+		told := when.Parse(c.hit.Text, c.hit.Timestamp, r.asOf.Location())
+		c.toldOf = -1
+		if !told.From.IsZero() && told.Role != when.Plan && told.From.Before(r.intent.To) && told.To.After(r.intent.From) {
+			c.toldOf = 1
+		}
+	}
+	return c.toldOf > 0
 }
 
 func maxTime(a, b time.Time) time.Time {

@@ -66,3 +66,23 @@ func TestPlanDayLendsScore(t *testing.T) {
 		t.Errorf("items %v; want memory:1 (names Thursday) first:\n%s", ids(res.Items), res.Context)
 	}
 }
+
+// A month means that month and "N weeks ago" a window around that day:
+// what was said after the range is inside only when it tells of a time
+// within it ("last week we went…").
+func TestRangeReachesOnlyByWhatIsToldOfIt(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(time.DateTime, s); return tm }
+	a := agentWith(t, []turn{
+		{at("2026-06-03 19:00:00"), "a", "user", "Went to the open-air concert in the park with the choir.", nil},
+		{at("2026-06-24 19:00:00"), "b", "user", "The jazz concert at the Lantern was loud but fun.", nil},
+		{at("2026-07-02 19:00:00"), "c", "user", "Booked tickets and went to a concert at the cathedral tonight.", nil},
+		{at("2026-07-03 09:00:00"), "d", "user", "Last week we saw a brass band concert on the pier, 27 June.", nil},
+		{at("2026-07-20 18:00:00"), "e", "user", "Went to the folk concert at the town hall.", nil},
+		{at("2026-07-30 18:00:00"), "f", "user", "Went to a choir concert at the school.", nil},
+	})
+	expectContext(t, a, Query{Text: "Which concerts did I go to in June?", AsOf: at("2026-08-10 09:00:00")},
+		[]string{"open-air", "jazz", "brass band"}, []string{"cathedral", "folk", "school"})
+	// 10 August less three weeks is 20 July, give or take three days.
+	expectContext(t, a, Query{Text: "Which concert did I go to three weeks ago?", AsOf: at("2026-08-10 09:00:00")},
+		[]string{"folk"}, []string{"school", "cathedral"})
+}

@@ -29,9 +29,10 @@ func (r *ranker) floor() (items []Item, found bool) {
 	kept := func(c *cand) bool { return strict == nil || strict(c) }
 	reaches := func(c *cand) bool { return r.reaches(c, selects) }
 	others := r.othersOut(kept, reaches)
+	notOwn := r.othersThingsOut(kept, reaches)
 	items = make([]Item, 0, len(r.cands))
 	for id, c := range r.cands {
-		if !kept(c) || others != nil && others(c) {
+		if !kept(c) || others != nil && others(c) || notOwn != nil && notOwn(c) {
 			continue
 		}
 		if r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {

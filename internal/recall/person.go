@@ -206,6 +206,9 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 // someone else; "" when none is left, and the record is not offered.
 func (r *ranker) daySentences(summary string, known map[string]bool) string {
 	sents := r.ownSentences(capture.Sentences(summary), known)
+	if r.self {
+		sents = r.usersOwn(sents)
+	}
 	var hold []string
 	for _, s := range sents {
 		if coverage(r.words, s) > 0 {

@@ -142,6 +142,16 @@ func questionConcepts(words []string) concepts {
 		for _, x := range Define(w) {
 			add(x, related)
 		}
+		if t := topicOf(w); t != nil {
+			// A topic's members are what the word asks for; its
+			// category's lines are the ones it is routed to.
+			for _, m := range t.members {
+				add(m, 1)
+			}
+			if t.category != "" {
+				add(t.category, related)
+			}
+		}
 		q = append(q, c)
 	}
 	return q

@@ -270,3 +270,41 @@ func TestCategoryWordsAreTheVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileRoutedByTopic: a question naming a role is routed to the
+// lines naming a member of it ("what's my diet?": lactose intolerant) and
+// to its category's lines, and not to the others.
+func TestProfileRoutedByTopic(t *testing.T) {
+	a := setup(t)
+	jan := now.AddDate(0, -2, 0)
+	if _, _, err := a.PutProfileLines(t.Context(), []store.ProfileLine{
+		{Category: "health", Subject: "user", Key: "intolerance", Value: "lactose",
+			Text: "The user is lactose intolerant.", ValidFrom: jan},
+		{Category: "pets", Subject: "Mochi", Key: "pet", Value: "Mochi (tabby)",
+			Text: "Mochi is the user's tabby.", ValidFrom: jan},
+		{Category: "vehicle", Subject: "user", Key: "car", Value: "Skoda Fabia",
+			Text: "The user drives a Skoda Fabia.", ValidFrom: jan},
+		{Category: "home", Subject: "user", Key: "city", Value: "Leeds",
+			Text: "The user lives in Leeds.", ValidFrom: jan},
+	}, jan); err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{Now: func() time.Time { return now }}
+	for _, tc := range []struct{ q, want string }{
+		{"What's my diet?", "lactose"},     // intolerance: a member of diet
+		{"What pets do we have?", "Mochi"}, // the pets category
+		{"How do I commute?", "Skoda"},     // drive: a member; vehicle: the category
+	} {
+		res, err := e.Recall(t.Context(), a, Query{Text: tc.q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := profileIDs(res.Items)
+		if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, tc.want) }) {
+			t.Errorf("%q: profile lines %q, want the one naming %q", tc.q, got, tc.want)
+		}
+		if slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "Leeds") }) {
+			t.Errorf("%q: profile lines %q, want not the home line", tc.q, got)
+		}
+	}
+}

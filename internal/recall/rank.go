@@ -118,6 +118,8 @@ type cand struct {
 	// standsFor is the text of the superseded memories the question matched
 	// that this one replaced (replaced): held words count as its own.
 	standsFor []string
+	member    bool // found by a member of a topic the question names (topics.go)
+	toldOf    int8 // said after the question's range: 1 tells of a time in it, -1 not, 0 not read (toldOfRange)
 }
 
 // ranker is one question on its way through the full ranker: lexical
@@ -140,8 +142,12 @@ type ranker struct {
 	names              []string            // the proper names it uses, lowercased
 	people             []string            // those of names that name people (peopleNamed)
 	speakers           []string            // those of names that speak in the hits
+	self               bool                // the question asks of the user's own (asksOfSelf)
+	wishes             bool                // and of wishes and plans too (asksWishes)
+	suits              bool                // it asks whether something suits the user (asksSuitability)
 	defs               map[string][]string // the gap words' definitions
 	relKinds           map[string][]string // words' related words that name kinds
+	members            map[string][]string // the question's topic words and their members (topics.go)
 	kindHits           []store.MemoryHit   // the hits by kind the gap check reads (gapHits), their kinds added to the text
 	base               store.SearchOptions // the filters every memory search keeps
 	memHits            []store.MemoryHit   // the hits of words, best first
@@ -171,6 +177,8 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.words = text.Terms(r.intent.Rest)
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)
+	r.self, r.wishes = r.asksOfSelf(), r.asksWishes()
+	r.suits = asksSuitability(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote

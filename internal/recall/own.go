@@ -1,0 +1,283 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/when"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
+)
+
+// The user's own: a question the user asks of themselves ("what kind of
+// phone have I got?", "which restaurants did we try in May?", "what hobby
+// have I taken up?") is not answered by someone else's thing ("Mum's new
+// iPhone", "Kofi swears by his Galaxy", "my neighbour Dot has taken up
+// watercolours"), nor by a wish, a plan or hearsay ("we should go
+// sometime", "Jess says it's amazing", "thinking about trying sea swimming
+// one day") unless it asks about those. Such memories are left out when a
+// memory that is the user's own reaches the floor.
+
+// personNouns are the everyday words for the people in someone's life.
+var personNouns = map[string]bool{}
+
+func init() {
+	for _, w := range words(`neighbour neighbours neighbor neighbors friend friends mate mates mum mom mam mother dad father
+		parents sister sisters brother brothers son sons daughter daughters wife husband partner boyfriend girlfriend
+		fiance fiancee colleague colleagues coworker boss manager cousin cousins aunt uncle niece nephew gran granny grandma
+		grandmother grandad granddad grandpa grandfather grandparents flatmate housemate roommate landlord landlady
+		kids children child baby stepdad stepmum stepson stepdaughter in-laws inlaws sibling siblings`) {
+		personNouns[w] = true
+	}
+}
+
+// selfWords are the words that make a question the user's own.
+var selfWords = words("i me my mine we us our ours myself ourselves")
+
+// needWords ask what is to be done: such a question keeps others' things
+// ("what do I need to sort out for the dinner party?" is answered by a
+// guest's diet).
+var needWords = words("need needs must bring take sort prepare")
+
+// wishWords ask about wishes and plans: such a question keeps them ("where
+// should we go next?": "we should go to the Wardrobe sometime").
+var wishWords = words(`should plan plans planning want wanted wants wish hope hoping next going recommend recommended
+	suggest suggested idea ideas can could would will`)
+
+// asksOfSelf reports whether the question asks of the user's own: it says
+// "I", "my" or "we", names nobody, no one else by role ("my sister"), no
+// need and no plan's day.
+func (r *ranker) asksOfSelf() bool {
+	if len(r.people) > 0 || r.intent.Role == when.Plan {
+		return false
+	}
+	self := false
+	for _, w := range text.Words(strings.ToLower(r.q.Text)) {
+		switch {
+		case personNouns[w] || slices.Contains(needWords, w):
+			return false
+		case slices.Contains(selfWords, w):
+			self = true
+		}
+	}
+	return self
+}
+
+// asksWishes reports whether the question asks about wishes or plans.
+func (r *ranker) asksWishes() bool {
+	return slices.ContainsFunc(text.Words(strings.ToLower(r.q.Text)), func(w string) bool { return slices.Contains(wishWords, w) })
+}
+
+// notOwn reports whether a memory's text is about someone else or their
+// thing of the kind asked, or a wish, a plan or hearsay rather than what
+// happened.
+func (r *ranker) notOwn(s string) bool {
+	return othersSubject(s, r.asked) || othersPossession(s, r.asked) || !r.wishes && wished(s)
+}
+
+// asked reports whether w is one of the question's words or a member of a
+// topic it names, by stem.
+func (r *ranker) asked(w string) bool {
+	st := stem(w)
+	for _, q := range r.words {
+		if stem(q) == st {
+			return true
+		}
+	}
+	for _, ms := range r.members {
+		for _, m := range ms {
+			if stem(m) == st {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// othersSubject reports whether s opens with someone else as its subject:
+// a person word ("my neighbour Dot has…", "the neighbours bought…", "my
+// sister's cake…"), a
+// name ("Jess says…", "Rhys orders…") or a word placed as a person ("Kofi
+// at work swears…", "Sam from work lent…"); not "my wife and I", nor a
+// name that is of the kind asked (asked: "Naproxen brings me out in
+// hives", asked of painkillers).
+func othersSubject(s string, asked func(w string) bool) bool {
+	fs := strings.Fields(s)
+	i := 0
+	for i < len(fs) && isDeterminer(fs[i]) {
+		i++
+	}
+	if i+1 >= len(fs) {
+		return false
+	}
+	w := bare(fs[i])
+	if strings.EqualFold(fs[i+1], "and") && i+2 < len(fs) && (fs[i+2] == "I" || strings.EqualFold(bare(fs[i+2]), "me")) {
+		return false
+	}
+	if base, _ := cutPossessive(w); personNouns[strings.ToLower(base)] {
+		return true // "the neighbours bought…", "my sister's cake…"
+	}
+	if i > 0 || w != fs[i] || !startsLower(fs[i+1]) {
+		return false
+	}
+	if names := capture.Names(s); len(names) > 0 && names[0] == w {
+		return !asked(strings.ToLower(w))
+	}
+	if i+2 < len(fs) {
+		switch fs[i+1] + " " + bare(fs[i+2]) {
+		case "at work", "from work", "next door", "from school", "from church", "from uni":
+			return !text.IsStopword(strings.ToLower(w))
+		}
+	}
+	return false
+}
+
+// othersPossession reports whether s speaks of someone else's thing of
+// the kind asked about (asked: a question word or topic member): a person
+// word or a name with "'s" before it ("Mum's new iPhone", "Sam's bike"),
+// not "a trip to Leeds for Hannah's wedding" asked of trips, nor a place
+// after "at", "to" or "from" ("at McDonald's today").
+func othersPossession(s string, asked func(w string) bool) bool {
+	fs := strings.Fields(s)
+	for i, f := range fs {
+		base, ok := cutPossessive(strings.TrimRight(f, ",;:."))
+		if !ok || base == "" || i+1 >= len(fs) || !startsLower(fs[i+1]) {
+			continue
+		}
+		if i > 0 && slices.Contains([]string{"at", "to", "from", "in"}, strings.ToLower(fs[i-1])) {
+			continue
+		}
+		if !personNouns[strings.ToLower(base)] && !isName(base) {
+			continue
+		}
+		for _, f := range fs[i+1 : min(len(fs), i+4)] {
+			for _, w := range strings.Split(strings.ToLower(bare(f)), "-") { // "castle-shaped"
+				if asked(w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cutPossessive is f without its possessive ending ("Mum's", "the
+// neighbours'"), and whether it had one.
+func cutPossessive(f string) (string, bool) {
+	for _, suf := range []string{"'s", "’s", "s'", "s’"} {
+		if b, ok := strings.CutSuffix(f, suf); ok {
+			if suf[0] == 's' {
+				b += "s"
+			}
+			return b, true
+		}
+	}
+	return f, false
+}
+
+// wishPhrases say that something is wished, planned or told by someone
+// else rather than done.
+var wishPhrases = []string{"should go", "we should", "sometime", "some time", "one day", "maybe", "thinking about", "thinking of",
+	"would like to", "'d like to", "want to", "wants to", "hoping to", "plan to", "planning to", "next time", "says it's",
+	"says it is", "recommended", "apparently"}
+
+func wished(s string) bool {
+	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
+	for _, p := range wishPhrases {
+		if i := strings.Index(low, p); i >= 0 && (i == 0 || !isLetter(low[i-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' }
+
+func isDeterminer(f string) bool {
+	switch strings.ToLower(f) {
+	case "my", "our", "the", "a", "an":
+		return true
+	}
+	return false
+}
+
+// isName reports whether w is written like a name the lexicon does not
+// hold as a word: "Kofi", not "Dinner" or "Took".
+func isName(w string) bool {
+	low := strings.ToLower(w)
+	return startsUpper(w) && len(w) > 1 && w != "I" && !isWord(low) && !text.IsStopword(low) && !calendarWord(low)
+}
+
+// irregularPast are the everyday irregular past forms, which WordNet's
+// lists do not hold as words ("Went to the park…" opens with no name).
+var irregularPast = words(`went saw took got made had ate drank bought brought thought told said came gave found left met
+	paid put ran sat sent spent slept sold stood swam threw wore won wrote caught chose drove flew felt forgot kept knew
+	lost read rode sang spoke began broke built did fell fed fought heard held hid hit hurt let lit meant rang rose
+	shook shut sold sang sank stuck stole struck swept taught tore understood woke`)
+
+// isWord reports whether one of WordNet's lists holds w or, an inflection
+// undone, its base form ("cooked": cook), or w is an irregular past.
+func isWord(w string) bool {
+	has := func(w string) bool {
+		return lexicon.Has(w) || wordnet.Kinds.Has(w) || wordnet.Definitions.Has(w) || slices.Contains(irregularPast, w)
+	}
+	if has(w) {
+		return true
+	}
+	for _, in := range inflections {
+		if s, ok := strings.CutSuffix(w, in[0]); ok && len(s) >= 2 && (has(s+in[1]) || len(s) > 2 && s[len(s)-1] == s[len(s)-2] && has(s[:len(s)-1])) {
+			return true
+		}
+	}
+	return false
+}
+
+func startsLower(s string) bool {
+	for _, r := range s {
+		return unicode.IsLower(r)
+	}
+	return false
+}
+
+// bare is f without the punctuation around it.
+func bare(f string) string {
+	return strings.TrimFunc(f, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// usersOwn are the sentences of a day record that are the user's own
+// (notOwn), or all of them when none is: the record is then left out as a
+// whole, as a memory is, when something else answers.
+func (r *ranker) usersOwn(sents []string) []string {
+	own := slices.DeleteFunc(slices.Clone(sents), r.notOwn)
+	if len(own) == 0 {
+		return sents
+	}
+	return own
+}
+
+// othersThingsOut is which candidates the floor leaves out for not being
+// the user's own (notOwn), for a question asked of the user's own: those,
+// when a memory kept that is the user's own reaches the floor; nil
+// otherwise.
+func (r *ranker) othersThingsOut(kept, reaches func(c *cand) bool) func(c *cand) bool {
+	if !r.self {
+		return nil
+	}
+	out := map[*cand]bool{}
+	answered := false
+	for _, c := range r.cands {
+		switch {
+		case c.hit.Kind == "fact":
+		case r.notOwn(c.hit.Text):
+			out[c] = true
+		case kept(c) && reaches(c):
+			answered = true
+		}
+	}
+	if !answered || len(out) == 0 {
+		return nil
+	}
+	return func(c *cand) bool { return out[c] }
+}

@@ -1,0 +1,69 @@
+package recall
+
+import (
+	"testing"
+	"time"
+)
+
+func TestNotOwn(t *testing.T) {
+	// Asked of phones, drills, cats and trips: another's of those is not
+	// the user's, another's wedding on the user's trip is.
+	r := &ranker{words: words("phone drill cat trip naproxen")}
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"My neighbour Dot has taken up watercolours since she retired.", true},
+		{"The neighbours bought a huge trampoline.", true},
+		{"Kofi at work swears by the battery life on his Galaxy.", true},
+		{"Spent an hour setting up Mum's new phone.", true},
+		{"Jess says the Ethiopian restaurant is amazing, we should go sometime.", true},
+		{"Thinking about maybe trying sea swimming one day.", true},
+		{"Rhys orders the hottest vindaloo on the menu.", true},
+		{"Borrowed my sister's drill for the shelves.", true},
+		{"The neighbours' cat keeps sleeping on our car bonnet.", true},
+		{"Dropped the Pixel 8 on the patio and cracked the screen again.", false},
+		{"Took Mum to the Pig & Acorn gastropub; her pie was huge.", false},
+		{"Dinner at Osteria Lupa for our anniversary.", false},
+		{"Lunch at the Pho Saigon canteen by the market.", false},
+		{"My wife and I tried the new ramen bar.", false},
+		{"Had lunch at McDonald's today.", false},
+		{"Got a big bag of grass seed for the bare patch.", false},
+		{"Threw my first bowl on the wheel at the Thursday clay class.", false},
+		{"Walked along Tanner's Row to the market.", false},
+		{"We adopted a beagle puppy and named him Biscuit.", false},
+		{"I now make 58,500 a year.", false},
+		{"Went to the open-air concert in the park with the choir.", false},
+		{"Saw the new Bond film at the Odeon.", false},
+		{"Last week we saw a brass band concert on the pier.", false},
+		{"Sam from work lent me his ladder.", true},
+		{"Trip to Leeds for Hannah's wedding.", false},
+		{"Naproxen brings me out in hives.", false},
+		{"Ines brings me soup when I'm ill.", true},
+		{"Cooked a big pot of chilli con carne, enough for the freezer too.", false},
+		{"Baked flapjacks for the school bake sale.", false},
+		{"Hoovered the stairs and found three missing Lego pieces.", false},
+	} {
+		if got := r.notOwn(tc.s); got != tc.want {
+			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,
+				othersSubject(tc.s, r.asked), othersPossession(tc.s, r.asked), wished(tc.s))
+		}
+	}
+}
+
+// TestListKeepsToTheUsersOwn: "which castles did we visit on our trip?"
+// gathers the castles visited, not a friend's visit nor the one planned
+// for next time; asked of plans, the plan is offered.
+func TestListKeepsToTheUsersOwn(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "t1", role: "user", content: "Our trip to Wales: we visited Caernarfon Castle in the rain."},
+		{at: day0.Add(time.Hour), session: "t2", role: "user", content: "Spent the afternoon at Beaumaris castle, the moat was full of ducks."},
+		{at: day0.Add(2 * time.Hour), session: "t3", role: "user", content: "Jonas visited the castle at Conwy last summer and loved it."},
+		{at: day0.Add(3 * time.Hour), session: "t4", role: "user", content: "We should see Harlech castle next time, it looked amazing from the road."},
+		{at: day0.Add(4 * time.Hour), session: "t5", role: "user", content: "My sister's castle-shaped cake for the twins was a triumph."},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	expectContext(t, a, Query{Text: "Which castles did we visit on our trip?", AsOf: asOf},
+		[]string{"Caernarfon", "Beaumaris"}, []string{"Conwy", "Harlech", "cake"})
+	expectContext(t, a, Query{Text: "Which castle should we see next time?", AsOf: asOf}, []string{"Harlech"}, nil)
+}

@@ -1,0 +1,210 @@
+package recall
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// Personal topics: a question names a role ("what pets do we have?", "how
+// much do I earn?", "which painkiller should I avoid?") where the memory
+// names a member of it ("our two cats", "my salary is 52,000", "ibuprofen
+// gives me stomach bleeding"). WordNet links many members to their kinds,
+// and the kinds index finds those (a beagle is a dog); it does not link a
+// cat to a pet, a salary to earning or a tram to a commute. A topic lists,
+// by hand, the everyday words a question names it by and the members
+// WordNet lacks; the members are searched as words and as kinds, and an
+// item holding one holds the question's word, as an item naming something
+// by its kind does.
+
+// topic is one everyday role: the words a question names it by (cues) and
+// what counts as one (members). Category is the profile category it asks
+// about, whose lines the question is routed to.
+type topic struct {
+	category string
+	cues     []string
+	members  []string
+}
+
+// topics are general everyday vocabulary, never the words of one scenario.
+var topics = []topic{
+	{"pets", words("pet pets animal animals"),
+		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet")},
+	{"diet", words("diet dietary eat eating"),
+		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar")},
+	{"health", words("painkiller painkillers"),
+		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
+	{"work", words("earn earns earning income salary wage wages"),
+		words("salary wage wages pay paid payslip income earn earnings raise bonus")},
+	{"vehicle", words("commute commuting"),
+		words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool")},
+	{"contact", words("phone mobile smartphone"),
+		words("phone iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
+	{"preference", words("hobby hobbies pastime"),
+		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing")},
+	{"diet", words("restaurant restaurants eatery"),
+		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
+	{"home", words("garden gardening"),
+		words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
+	{"health", words("dentist doctor gp optician physio"),
+		words("dr surgery clinic practice dental hygienist checkup")},
+	{"", words("money savings budget spending"),
+		words("bank savings isa pension account budget bills debt loan mortgage")},
+	{"routine", words("schedule routine timetable"),
+		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
+	{"", words("buy bought purchase purchased shopping"),
+		words("bought got ordered picked purchased paid")},
+}
+
+// topicPhrases are cues of more than one word: "how do I get to work?"
+// asks of the commute, though neither word does alone.
+var topicPhrases = map[string]string{
+	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
+	"get to the office": "commute", "eat out": "restaurant",
+}
+
+func words(s string) []string { return strings.Fields(s) }
+
+// topicByCue is each cue's topic, by the cue's stem.
+var topicByCue = func() map[string]*topic {
+	m := map[string]*topic{}
+	for i := range topics {
+		for _, c := range topics[i].cues {
+			m[stem(c)] = &topics[i]
+		}
+	}
+	return m
+}()
+
+// topicOf is the topic the question's word w names, or nil.
+func topicOf(w string) *topic { return topicByCue[stem(strings.ToLower(w))] }
+
+// topicWords are the question's words that name a topic, each with the
+// members an item may hold it by. A phrase cue ("get to work") counts as
+// its topic's cue word, which the question then holds.
+func topicWords(q string, words []string) (map[string][]string, []string) {
+	var out map[string][]string
+	add := func(w string, t *topic) {
+		if out == nil {
+			out = map[string][]string{}
+		}
+		out[w] = t.members
+	}
+	for _, w := range words {
+		if t := topicOf(w); t != nil {
+			add(w, t)
+		}
+	}
+	low := " " + strings.Join(strings.Fields(strings.ToLower(q)), " ") + " "
+	var extra []string
+	for p, cue := range topicPhrases {
+		if strings.Contains(low, " "+p+" ") || strings.Contains(low, " "+p+"?") {
+			if _, ok := out[cue]; !ok {
+				add(cue, topicOf(cue))
+				extra = append(extra, cue)
+			}
+		}
+	}
+	return out, extra
+}
+
+// topicMembers searches the members of the topics the question names, as
+// words and as the kinds memories are indexed under ("dog": beagle), at the
+// weight of a match by kind.
+func (r *ranker) topicMembers(ctx context.Context) error {
+	if r.t.Kind <= 0 || r.t.NoExpansion {
+		return nil
+	}
+	var extra []string
+	r.members, extra = topicWords(r.q.Text, r.words)
+	r.words = append(r.words, extra...)
+	var ms []string
+	for _, m := range r.members {
+		ms = append(ms, m...)
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	ms = without(dedupe(ms), r.words)
+	for _, byKind := range []bool{false, true} {
+		o := r.narrow(ms)
+		o.Kinds, o.MaxShare = byKind, relatedShare // "got" in a dense log is a stop word there
+		hits, err := r.s.SearchMemories(ctx, o)
+		if err != nil {
+			return err
+		}
+		r.take(hits, func(c *cand, rel float64) {
+			c.ex.ByKind = max(c.ex.ByKind, rel)
+			c.member = true
+		})
+	}
+	return nil
+}
+
+// withMembers is have with the stem of each topic word whose member the
+// item holds, by its words or its kinds: what names a member names the
+// topic.
+func (r *ranker) withMembers(c *cand, have stemList) stemList {
+	if !c.member || len(r.members) == 0 {
+		return have
+	}
+	kinds := r.stems(r.kindsOf(c.hit.Text))
+	have = slices.Clone(have) // the text's own stems are kept for the question
+	for w, ms := range r.members {
+		for _, m := range ms {
+			if st := stem(m); have.has(st) || kinds.has(st) {
+				have = append(have, stem(w))
+				break
+			}
+		}
+	}
+	return have
+}
+
+// suitability are the phrases that ask whether something suits the user
+// ("is the Sichuan place a good idea for me?", "would I like it?"): the
+// user's own likes, dislikes and limits on the topic answer them, though
+// they name neither the place nor the plan.
+var suitability = []string{"good idea for me", "a good idea", "good choice for me", "ok for me", "okay for me", "all right for me",
+	"suit me", "right for me", "safe for me", "would i like", "will i like", "would i enjoy", "will i enjoy", "is it wise"}
+
+// asksSuitability reports whether the question asks whether something
+// suits the user.
+func asksSuitability(q string) bool {
+	low := strings.Join(strings.Fields(strings.ToLower(q)), " ")
+	for _, p := range suitability {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// preferencePhrases say what the user likes, dislikes or cannot have.
+var preferencePhrases = []string{"can't handle", "cannot handle", "can't stand", "can't eat", "can't have", "can't do", "hate",
+	"don't like", "do not like", "dislike", "love ", "prefer", "allergic", "intolerant", "avoid", "never eat", "hopeless",
+	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear"}
+
+// statesPreference reports whether s is the user saying what they like,
+// dislike or cannot have.
+func statesPreference(s string) bool {
+	low := " " + strings.ToLower(strings.ReplaceAll(s, "’", "'")) + " "
+	if !strings.Contains(low, " i ") && !strings.Contains(low, " i'm ") && !strings.Contains(low, " my ") && !strings.Contains(low, " me ") {
+		return false
+	}
+	for _, p := range preferencePhrases {
+		if strings.Contains(low, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// suitedCoverage: for a question asking whether something suits the user,
+// a memory found by a member of the question's topic in which the user
+// states a like, dislike or limit reaches the floor.
+func (r *ranker) suitedCoverage(c *cand) {
+	if r.suits && c.member && c.hit.Kind == "memory" && statesPreference(c.hit.Text) {
+		c.ex.Coverage = max(c.ex.Coverage, r.t.MinCoverage)
+	}
+}

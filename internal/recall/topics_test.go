@@ -1,0 +1,101 @@
+package recall
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestTopicMembersAnswerTheRole: a question naming a role (pet, income,
+// painkiller, commute) finds the memory naming a member of it, by its word
+// or by its kind, and without the topics finds nothing.
+func TestTopicMembersAnswerTheRole(t *testing.T) {
+	for _, tc := range []struct {
+		ask, want string
+	}{
+		{"What pets do we have?", "two cats"},
+		{"What pet do I have?", "labrador"}, // a labrador is a dog by kind
+		{"How much do I earn?", "salary"},
+		{"Which painkiller should I avoid?", "ibuprofen"},
+		{"How do I get to work?", "tram"},
+		{"What hobby have I taken up?", "choir"},
+		{"What's my diet?", "lactose intolerant"},
+		{"Who is my dentist?", "dr adeyemi"},
+		{"What's my weekly schedule?", "thursdays"},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
+			{at: day0.Add(time.Hour), session: "s2", role: "user", content: "We got a labrador called Juno last spring."},
+			{at: day0.Add(2 * time.Hour), session: "s3", role: "user", content: "My salary went up to 41,000 in April."},
+			{at: day0.Add(3 * time.Hour), session: "s4", role: "user", content: "Ibuprofen makes my asthma worse, so I keep clear of it."},
+			{at: day0.Add(4 * time.Hour), session: "s5", role: "user", content: "I take the tram now, the 8:10 from Shudehill."},
+			{at: day0.Add(5 * time.Hour), session: "s6", role: "user", content: "Joined the community choir, Tuesday nights at the church hall."},
+			{at: day0.Add(6 * time.Hour), session: "s7", role: "user", content: "I'm lactose intolerant, oat milk in my coffee please."},
+			{at: day0.Add(7 * time.Hour), session: "s8", role: "user", content: "The loft hatch sticks in damp weather."},
+			{at: day0.Add(8 * time.Hour), session: "s9", role: "user", content: "Booked a check-up with Dr Adeyemi at the Smile surgery."},
+			{at: day0.Add(10 * time.Hour), session: "s10", role: "user", content: "Thursdays are five-a-side after work."},
+		})
+		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
+		res, err := (&Engine{}).Recall(t.Context(), a, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || !strings.Contains(strings.ToLower(res.Context), tc.want) {
+			t.Errorf("%q: found=%v context=%q; want %q", tc.ask, res.Found, res.Context, tc.want)
+		}
+		if strings.Contains(res.Context, "loft hatch") {
+			t.Errorf("%q: the loft hatch memory shares no topic, got %q", tc.ask, res.Context)
+		}
+		off := &Engine{Tuning: DefaultTuning}
+		off.Tuning.NoExpansion = true
+		if res, err := off.Recall(t.Context(), a, q); err != nil || strings.Contains(strings.ToLower(res.Context), tc.want) && tc.ask != "What pets do we have?" {
+			// "pets" is a category word of the kinds index only through
+			// the topic: without expansion nothing names the role.
+			t.Errorf("%q without topics: context=%q err=%v; want the member not found", tc.ask, res.Context, err)
+		}
+	}
+}
+
+// TestTopicWords: a role word, its plural or a phrase ("get to work")
+// names its topic; an everyday word that is no role names none.
+func TestTopicWords(t *testing.T) {
+	for q, want := range map[string]string{
+		"what pets do we have":         "pets",
+		"how do I get to work?":        "commute",
+		"which restaurants did we try": "restaurants",
+		"how much does she earn":       "earn",
+		"what did I do on Monday":      "",
+	} {
+		got, _ := topicWords(q, strings.Fields(strings.Trim(q, "?")))
+		if want == "" && len(got) > 0 || want != "" && got[want] == nil {
+			t.Errorf("topicWords(%q) = %v, want %q", q, got, want)
+		}
+	}
+	for _, tp := range topics {
+		if len(tp.cues) == 0 || len(tp.members) == 0 {
+			t.Errorf("topic %v has no cue or no member", tp)
+		}
+	}
+}
+
+// TestSuitabilityFindsTheUsersLimits: "is the tapas bar a good idea for
+// me?" is answered by the user's stated limit on the topic (eating), though
+// it names neither the place nor the plan; another's habit on the same
+// topic, and the same question without "for me", are not.
+func TestSuitabilityFindsTheUsersLimits(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "a", role: "user", content: "I'm allergic to shellfish, even a prawn cracker sets me off."},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Priya eats anything spicy, the hotter the better."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	expectContext(t, a, Query{Text: "We want to eat out tonight. Is the new tapas bar by the river a good idea for me?", AsOf: asOf},
+		[]string{"shellfish"}, []string{"Priya", "loft"})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "We want to eat out tonight. Is the new tapas bar by the river open late?", AsOf: asOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Context, "shellfish") {
+		t.Errorf("not asked whether it suits: context %q, want no limit offered", res.Context)
+	}
+}
