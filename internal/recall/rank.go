@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/store"
-	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
@@ -138,6 +138,13 @@ type ranker struct {
 	words              []string            // searched for: the question's, less its date and the speakers it names
 	names              []string            // the proper names it uses, lowercased
 	people             []string            // those of names that name people (peopleNamed)
+	asked              []string            // whom it asks about: people and role chains (questionSubject)
+	subject            []string            // asked, with every key bound to them (bindSubject)
+	self               bool                // it asks of the user's own ("my car insurance")
+	alone              bool                // of the user alone ("book me a room"), not of "we" (singular)
+	aliases            map[string][]string // its words naming the subject → the other words for it
+	joinedBy           []store.MemoryHit   // the memories that joined the subject's names
+	attrs              []string            // the stems of its words that are not its people (attrStems)
 	speakers           []string            // those of names that speak in the hits
 	defs               map[string][]string // the gap words' definitions
 	relKinds           map[string][]string // words' related words that name kinds
@@ -167,9 +174,12 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r := &ranker{e: e, s: s, q: q, t: e.tuning(), asOf: asOf, half: half, budget: budget, k: k, maxCand: maxCand,
 		cands: map[string]*cand{}}
 	r.bound()
-	r.words = text.Terms(r.intent.Rest)
+	r.words = askedWords(r.intent.Rest)
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)
+	r.asked, r.self = questionSubject(r.intent.Rest, r.people)
+	r.alone = r.self && singular(r.intent.Rest)
+	r.subject = slices.Clone(r.asked)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote
@@ -213,15 +223,18 @@ func (r *ranker) bound() {
 
 // run puts the stages in order.
 func (r *ranker) run(ctx context.Context) (Result, error) {
-	// A question about someone or something that no memory or fact names
+	// A question about someone (peopleNamed) that no memory or fact names
 	// ("When is Bob's birthday?" with only Alice's stored) has no answer
 	// here: saying so beats offering someone else's.
-	name, err := unknownName(ctx, r.s, properNames(r.intent.Rest), r.until)
+	name, err := unknownName(ctx, r.s, r.people, r.until)
 	if err != nil {
 		return Result{}, err
 	}
 	if name != "" {
 		return r.offer(ctx, nil, fmt.Sprintf("nothing stored names %q", name))
+	}
+	if err := r.bindSubject(ctx); err != nil {
+		return Result{}, err
 	}
 	if err := r.dateCandidates(ctx); err != nil {
 		return Result{}, err
