@@ -12,6 +12,7 @@ type analysis struct {
 	words []string // text.Words
 	terms []string // text.Terms, made when first asked
 	stems stemList // stemsOf, made when first asked
+	toks  []tok    // toks, made when first asked (whose is it: subject.go)
 }
 
 // analysed is the analysis of s, made on first sight and kept for this
@@ -119,4 +120,13 @@ func (r *ranker) withAliases(have stemList) stemList {
 		}
 	}
 	return have
+}
+
+// toksOf is toks of s.
+func (r *ranker) toksOf(s string) []tok {
+	a := r.analysed(s)
+	if a.toks == nil {
+		a.toks = toks(s)
+	}
+	return a.toks
 }

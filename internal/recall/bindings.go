@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -39,11 +40,21 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickn
 	return j
 })
 
+// bindingCands is how many of the memories holding a subject's names are
+// read for joins: the short ones that name it rank first, and a join is a
+// short statement ("My wife Nkechi starts on Monday").
+const bindingCands = 12
+
 // binding joins two person keys.
 type binding struct{ a, b string }
 
 // bindingsIn are the joins s states.
-func bindingsIn(s string) []binding {
+func bindingsIn(s string) []binding { return bindingsOf(s, toks(s)) }
+
+// bindingsOf are the joins s, whose toks are t, states. The patterns run
+// only on a text that holds what they need: "my" or "our" before a role
+// word, or a nickname's cue; most texts hold neither.
+func bindingsOf(s string, t []tok) []binding {
 	var out []binding
 	add := func(a, b string) {
 		a, b = personKey(a), personKey(b)
@@ -52,11 +63,16 @@ func bindingsIn(s string) []binding {
 		}
 	}
 	j := joinRes()
-	for _, m := range j.roleThenName.FindAllStringSubmatch(s, -1) {
-		add(m[1], m[2])
+	if myRole(t) {
+		for _, m := range j.roleThenName.FindAllStringSubmatch(s, -1) {
+			add(m[1], m[2])
+		}
+		for _, m := range j.nameThenRole.FindAllStringSubmatch(s, -1) {
+			add(m[1], m[2])
+		}
 	}
-	for _, m := range j.nameThenRole.FindAllStringSubmatch(s, -1) {
-		add(m[1], m[2])
+	if !nicknameCue(s) {
+		return out
 	}
 	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.shortFor} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
@@ -66,6 +82,33 @@ func bindingsIn(s string) []binding {
 		}
 	}
 	return out
+}
+
+// myRole reports whether t holds "my" or "our" before a role word, one
+// word between at most ("my new boss").
+func myRole(t []tok) bool {
+	for i, w := range t {
+		if w.low != "my" && w.low != "our" {
+			continue
+		}
+		for k := i + 1; k < len(t) && k <= i+2; k++ {
+			if roleOf(t[k].low) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nicknameCue reports whether s holds a word every nickname shape needs.
+func nicknameCue(s string) bool {
+	low := strings.ToLower(s)
+	for _, cue := range []string{"everyone", "friends", "for short", "(", "known as", "aka", "goes by", "called", "short for", " to us", "family"} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
 }
 
 // personKey is the key of a name or a role word ("Wife": @partner); ""
@@ -113,12 +156,25 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		}
 		joins = profileBindings(lines)
 	}
-	have := map[string]bool{}
+	have, searched := map[string]bool{}, map[string]bool{}
 	for _, k := range r.subject {
 		have[k] = true
+		// A name the question searched is in the hits of its words; a
+		// speaker's name is known by their turns.
+		searched[k] = !strings.HasPrefix(k, "@") && (slices.Contains(r.words, k) || slices.Contains(r.speakers, k))
 	}
-	searched := map[string]bool{}
+	said := map[int]store.MemoryHit{} // each join a memory states → the memory
+	read := func(hits []store.MemoryHit) {
+		for _, h := range hits {
+			for _, b := range bindingsOf(h.Text, r.toksOf(h.Text)) {
+				said[len(joins)] = h
+				joins = append(joins, b)
+			}
+		}
+	}
+	read(r.memHits)
 	for step := 0; step < 2; step++ {
+		r.join(joins, have)
 		var terms []string
 		for k := range have {
 			if !searched[k] {
@@ -126,34 +182,43 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 				terms = append(terms, keyWords(k)...)
 			}
 		}
-		if len(terms) > 0 {
-			o := r.base
-			o.Terms, o.Limit = terms, 30
-			hits, err := r.s.SearchMemories(ctx, o)
-			if err != nil {
-				return err
-			}
-			for _, h := range hits {
-				for _, b := range bindingsIn(h.Text) {
-					joins = append(joins, b)
-					if have[b.a] || have[b.b] {
-						r.joinedBy = append(r.joinedBy, h)
-					}
-				}
-			}
+		if len(terms) == 0 {
+			break
 		}
-		for _, b := range joins {
-			if have[b.a] != have[b.b] {
-				have[b.a], have[b.b] = true, true
-			}
+		o := r.base
+		o.Terms, o.Limit = terms, bindingCands
+		found, err := r.s.SearchMemories(ctx, o)
+		if err != nil {
+			return err
+		}
+		read(found)
+	}
+	r.join(joins, have)
+	for i, h := range said {
+		if have[joins[i].a] {
+			r.joinedBy = append(r.joinedBy, h)
 		}
 	}
 	r.subject = r.subject[:0]
 	for k := range have {
 		r.subject = append(r.subject, k)
 	}
+	slices.Sort(r.subject)
 	r.aliases = aliasWords(r.words, have)
 	return nil
+}
+
+// join adds to have every key joins bind to one it holds, until none is
+// left to add.
+func (r *ranker) join(joins []binding, have map[string]bool) {
+	for grew := true; grew; {
+		grew = false
+		for _, b := range joins {
+			if have[b.a] != have[b.b] {
+				have[b.a], have[b.b], grew = true, true, true
+			}
+		}
+	}
 }
 
 // keyWords are the words a key is written with: the name, or the role's

@@ -60,13 +60,9 @@ func placeBefore(w string) bool {
 // brandShaped reports whether raw, a capitalised word as written, is an
 // acronym ("MOT", "LTV") or has a capital inside it ("MacBook").
 func brandShaped(raw string) bool {
-	upper := 0
 	for i, r := range []rune(raw) {
-		if unicode.IsUpper(r) {
-			upper++
-			if i > 0 {
-				return true
-			}
+		if i > 0 && unicode.IsUpper(r) {
+			return true
 		}
 	}
 	return false
@@ -106,7 +102,7 @@ func (r *ranker) aboutOthers(s string, names []string) bool {
 		return false
 	}
 	other := false
-	for _, k := range itemKeys(s, names) {
+	for _, k := range itemKeys(r.toksOf(s), names) {
 		if slices.Contains(r.subject, k) {
 			return false
 		}
@@ -125,7 +121,7 @@ func (r *ranker) ownersOther(s string) bool {
 		return false
 	}
 	mine, others := false, false
-	for _, o := range owners(s, r.attrStems(), r.stem) {
+	for _, o := range owners(r.toksOf(s), r.attrStems(), r.stem) {
 		switch {
 		case o == selfKey && r.self || slices.Contains(r.subject, o):
 			mine = true
@@ -158,17 +154,6 @@ func (r *ranker) attrStems() []string {
 // holds someone in ("my sister", "my boss"), or of the user's own.
 func (r *ranker) strictSubject() bool {
 	return slices.ContainsFunc(r.asked, func(k string) bool { return strings.HasPrefix(k, "@") })
-}
-
-// namesOneOf reports whether a word of the name n is one of names, whole:
-// Ana is not Anand, nor Eli Elif. A title ("Dr.") is no part of a name.
-func namesOneOf(n string, names []string) bool {
-	for _, w := range text.Words(n) {
-		if !titleWord(w) && slices.Contains(names, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // candNames are the names a memory or fact holds (known: the names met
@@ -251,7 +236,7 @@ func (r *ranker) aboutOthersCand(c *cand, known map[string]bool) bool {
 		return false
 	}
 	names := candNames(c, known)
-	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(c.hit.Text, lowerAll(names))
+	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(r.toksOf(c.hit.Text), lowerAll(names))
 }
 
 // nameLike reports whether a stored entity is a name, not a date, an
@@ -281,8 +266,8 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 	answered := r.strictSubject()
 	known := r.knownNames()
 	for _, c := range r.cands {
-		if c.hit.Kind == "consolidation" {
-			continue
+		if c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {
+			continue // a day record is read by its sentences; the floor drops the rest
 		}
 		if speakerName(c) == "" && r.ownersOther(c.hit.Text) && (r.self || r.strictSubject()) {
 			owned[c] = true
@@ -331,7 +316,7 @@ func (r *ranker) ownSentences(sents []string, known map[string]bool) []string {
 			names = before
 		}
 		before = names
-		if !r.aboutOthers(s, names) && !r.ownersOther(s) && !(r.alone && openedByOther(s, lowerAll(names))) {
+		if !r.aboutOthers(s, names) && !r.ownersOther(s) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) {
 			out = append(out, s)
 		}
 	}

@@ -233,9 +233,6 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	if name != "" {
 		return r.offer(ctx, nil, fmt.Sprintf("nothing stored names %q", name))
 	}
-	if err := r.bindSubject(ctx); err != nil {
-		return Result{}, err
-	}
 	if err := r.dateCandidates(ctx); err != nil {
 		return Result{}, err
 	}
@@ -243,7 +240,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 		return r.importantRecent(ctx)
 	}
 	for _, stage := range []func(context.Context) error{
-		r.wordCandidates, r.replaced, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
+		r.wordCandidates, r.bindSubject, r.replaced, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
 		r.markEntities, r.passages, r.score, r.neighbours, r.latest, r.profile,
 	} {
 		if err := stage(ctx); err != nil {

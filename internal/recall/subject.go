@@ -160,10 +160,10 @@ func questionSubject(q string, names []string) (keys []string, self bool) {
 	return keys, len(keys) == 0 && first
 }
 
-// itemKeys are the people s speaks of: its names (lowercased; a role word
+// itemKeys are the people a text (its toks) speaks of: its names (lowercased; a role word
 // written as a name, "Mum", is the role) and the role chains after a
 // possessive or standing as one ("a friend's cat").
-func itemKeys(s string, names []string) []string {
+func itemKeys(t []tok, names []string) []string {
 	var out []string
 	for _, n := range names {
 		for _, w := range strings.Fields(strings.ToLower(n)) {
@@ -175,7 +175,6 @@ func itemKeys(s string, names []string) []string {
 			}
 		}
 	}
-	t := toks(s)
 	for i := 0; i < len(t); i++ {
 		if k, next := roleChain(t, i); k != "" && (t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
 			out = append(out, k)
@@ -195,13 +194,12 @@ func possessor(w string) bool {
 	return false
 }
 
-// owners are the owners in s of each of the words (lowercased stems):
+// owners are the owners in a text (its toks) of each of the words (lowercased stems):
 // selfKey for "my"/"our", a person key for "Sunil's", "my partner's",
 // "his", "everyone's"; a word met with no owner adds nothing. known tells
 // a capitalised owner that is a person from a thing ("the Fiesta's
 // service" is not a person's).
-func owners(s string, words []string, stemOf func(string) string) []string {
-	t := toks(s)
+func owners(t []tok, words []string, stemOf func(string) string) []string {
 	var out []string
 	for i := range t {
 		if !hasStem(words, stemOf(t[i].low)) {
@@ -266,12 +264,11 @@ func roleChainBack(t []tok, j int) (string, int) {
 
 func article(w string) bool { return w == "the" || w == "a" || w == "an" }
 
-// openedByOther reports whether s is about someone other than the user:
+// openedByOther reports whether a text (its toks) is about someone other than the user:
 // it opens with a person ("Ellie prefers", "My brother Chidi is", "Mum's
 // licence") of names, the names s holds, and says nothing more in the first
 // person.
-func openedByOther(s string, names []string) bool {
-	t := toks(s)
+func openedByOther(t []tok, names []string) bool {
 	i := 0
 	if len(t) > 0 && (t[0].low == "my" || t[0].low == "our") {
 		k, next := roleChain(t, 1)

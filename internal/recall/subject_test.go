@@ -32,21 +32,26 @@ func TestPeopleNamedPositions(t *testing.T) {
 	}
 }
 
-// A name matches only a whole name: Ana is not Anand, Eli not Elif.
-func TestNamesOneOfWhole(t *testing.T) {
+// A name matches only a whole name: Ana is not Anand, Eli not Elif; a
+// title names nobody.
+func TestAboutOthersWholeNames(t *testing.T) {
 	for _, c := range []struct {
-		name  string
-		names []string
-		want  bool
+		subject []string
+		s       string
+		want    bool
 	}{
-		{"Eli", []string{"elif"}, false},
-		{"Anand Rao", []string{"ana"}, false},
-		{"Ana", []string{"ana"}, true},
-		{"Dr. Okafor", []string{"dr", "lindqvist"}, false},
-		{"Dr. Lindqvist", []string{"lindqvist"}, true},
+		{[]string{"elif"}, "Eli starts at the bakery on Monday.", true},
+		{[]string{"elif"}, "Elif starts at the council on Tuesday.", false},
+		{[]string{"ana"}, "Anand Rao sent the figures.", true},
+		{[]string{"ana"}, "Ana sent the figures.", false},
+		{[]string{"lindqvist"}, "Dr. Okafor said my blood pressure is fine.", true},
+		{[]string{"lindqvist"}, "Dr. Lindqvist wants me back in three months.", false},
+		{[]string{"@sister"}, "My brother Tomas is visiting.", true},
+		{[]string{"@sister"}, "Bought new curtains for the spare room.", false},
 	} {
-		if got := namesOneOf(c.name, c.names); got != c.want {
-			t.Errorf("namesOneOf(%q, %q) = %v", c.name, c.names, got)
+		r := &ranker{subject: c.subject}
+		if got := r.aboutOthers(c.s, capture.Names(c.s)); got != c.want {
+			t.Errorf("about others than %q: %q = %v", c.subject, c.s, got)
 		}
 	}
 }
@@ -88,7 +93,7 @@ func TestOwners(t *testing.T) {
 		{"Blocked everyone's drives for an hour.", "drive", []string{"@other"}},
 		{"The service is due, my car needs it.", "service", nil},
 	} {
-		if got := owners(c.s, []string{stem(c.word)}, stem); !slices.Equal(got, c.want) {
+		if got := owners(toks(c.s), []string{stem(c.word)}, stem); !slices.Equal(got, c.want) {
 			t.Errorf("owners(%q, %q) = %q, want %q", c.s, c.word, got, c.want)
 		}
 	}
