@@ -225,8 +225,15 @@ func (r *ranker) bound() {
 func (r *ranker) run(ctx context.Context) (Result, error) {
 	// A question about someone (peopleNamed) that no memory or fact names
 	// ("When is Bob's birthday?" with only Alice's stored) has no answer
-	// here: saying so beats offering someone else's.
+	// here: saying so beats offering someone else's. One known name is
+	// enough to go on, as in unknownName: a place or a thing stored.
 	name, err := unknownName(ctx, r.s, r.people, r.until)
+	if others := without(properNames(r.intent.Rest), r.people); name != "" && err == nil && len(others) > 0 {
+		var other string
+		if other, err = unknownName(ctx, r.s, others, r.until); other == "" {
+			name = ""
+		}
+	}
 	if err != nil {
 		return Result{}, err
 	}

@@ -169,3 +169,30 @@ func TestProfileLineAboutOthers(t *testing.T) {
 	expectContext(t, a, Query{Text: "What is my sister's favourite colour?", AsOf: asOf}, nil, []string{"Tomas"})
 	expectContext(t, a, Query{Text: "When is my brother visiting?", AsOf: asOf}, []string{"Tomas"}, nil)
 }
+
+// An unknown person empties recall, unless another name the question uses
+// is stored; an unknown place never does.
+func TestUnknownPersonOrPlace(t *testing.T) {
+	day := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
+	a := agentWith(t, []turn{
+		{day, "s", "user", "Whenever you book me a hotel, I want a quiet room and breakfast included.", nil},
+		{day.Add(time.Hour), "s", "user", "The conference in Lisbon starts on 3 July.", []string{"Lisbon"}},
+	})
+	asOf := day.AddDate(0, 0, 2)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"Find me a hotel in Tromsø for the 18th", true},
+		{"What did Bogdan think of the hotel?", false},
+		{"What did Bogdan think of the conference in Lisbon?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found {
+			t.Errorf("%q: found %v, want %v (%s)", c.q, res.Found, c.found, res.Note)
+		}
+	}
+}
