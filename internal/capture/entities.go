@@ -533,10 +533,31 @@ func (e *extractor) nameEvidence(k int) bool {
 			}
 			return !nt.capital && nt.lower > 0 && strings.HasSuffix(nt.low, "s") && looksLikeVerb(nt.low)
 		}
-		if nt.cls&nameVerb != 0 {
+		if nt.cls&nameVerb != 0 || e.qualifiedPerson(j) {
 			return true
 		}
 		return !nt.capital && nt.lower > 0 && nt.base == nt.low && looksLikeVerb(nt.low)
+	}
+	return false
+}
+
+// qualifiedPerson reports whether token j, after a lone capitalised word
+// opening a sentence, starts a phrase saying which person it is, with the
+// verb after it: "Pete from payroll needs", "Lorna on the tills wants".
+func (e *extractor) qualifiedPerson(j int) bool {
+	switch e.toks[j].low {
+	case "from", "on", "at", "in", "with":
+	default:
+		return false
+	}
+	for i := j + 1; i < len(e.toks) && i <= j+4; i++ {
+		t := &e.toks[i]
+		if t.kind != word || t.newline {
+			return false
+		}
+		if i > j+1 && !t.capital && t.lower > 0 && t.base == t.low && looksLikeVerb(t.low) {
+			return true
+		}
 	}
 	return false
 }

@@ -20,6 +20,11 @@ func TestNames(t *testing.T) {
 		{"Interviewed Rosa for the data role, she wants 72k.", []string{"Rosa"}},
 		{"Phoned Okonkwo about the invoice.", []string{"Okonkwo"}},
 		{"Discussed budget cuts with Ines.", []string{"Ines"}},
+		// A lone opener said which person it is, then a verb: a name.
+		{"Pete from payroll needs the overtime sheets.", []string{"Pete"}},
+		{"Wanjiru at the pharmacy says it's ready.", []string{"Wanjiru"}},
+		{"Parking at the station costs more now.", nil},
+		{"Rain on the roof kept us awake.", nil},
 	} {
 		got := Names(c.s)
 		if !slices.Equal(got, c.want) {

@@ -12,6 +12,7 @@ type analysis struct {
 	words []string // text.Words
 	terms []string // text.Terms, made when first asked
 	stems stemList // stemsOf, made when first asked
+	toks  []tok    // toks, made when first asked (whose is it: subject.go)
 }
 
 // analysed is the analysis of s, made on first sight and kept for this
@@ -60,7 +61,7 @@ func (r *ranker) termsOf(words []string) []string {
 func (r *ranker) stems(s string) stemList {
 	a := r.analysed(s)
 	if a.stems == nil {
-		a.stems = stemsOfWords(a.words, r.stem)
+		a.stems = r.withAliases(stemsOfWords(a.words, r.stem))
 	}
 	return a.stems
 }
@@ -101,4 +102,31 @@ func (r *ranker) kindsOf(s string) string {
 	k := kinds.Of(s)
 	r.kinds[s] = k
 	return k
+}
+
+// withAliases is have with each of the question's words that names its
+// subject a text holds by another of the subject's names ("my wife" for
+// Nkechi).
+func (r *ranker) withAliases(have stemList) stemList {
+	for w, alts := range r.aliases {
+		if have.has(r.stem(w)) {
+			continue
+		}
+		for _, a := range alts {
+			if have.has(r.stem(a)) {
+				have = append(have, r.stem(w))
+				break
+			}
+		}
+	}
+	return have
+}
+
+// toksOf is toks of s.
+func (r *ranker) toksOf(s string) []tok {
+	a := r.analysed(s)
+	if a.toks == nil {
+		a.toks = toks(s)
+	}
+	return a.toks
 }

@@ -117,7 +117,12 @@ func (r *ranker) relatedWords(ctx context.Context) error {
 		related = append(related, feedback(r.memHits, r.terms, r.words, r.speakers, r.t.FeedbackDocs, r.t.FeedbackTerms)...)
 	}
 	related = append(related, r.planWords()...)
+	for _, alts := range r.aliases {
+		related = append(related, alts...)
+	}
 	related = without(dedupe(related), r.words)
+	// The memories that joined the subject's names: the join's citation.
+	r.take(r.joinedBy, func(c *cand, rel float64) { c.ex.Expansion = max(c.ex.Expansion, rel) })
 	if len(related) == 0 {
 		return nil
 	}

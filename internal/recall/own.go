@@ -33,8 +33,6 @@ func init() {
 	}
 }
 
-// selfWords are the words that make a question the user's own.
-var selfWords = words("i me my mine we us our ours myself ourselves")
 
 // needWords ask what is to be done: such a question keeps others' things
 // ("what do I need to sort out for the dinner party?" is answered by a
@@ -46,23 +44,16 @@ var needWords = words("need needs must bring take sort prepare")
 var wishWords = words(`should plan plans planning want wanted wants wish hope hoping next going recommend recommended
 	suggest suggested idea ideas can could would will`)
 
-// asksOfSelf reports whether the question asks of the user's own: it says
-// "I", "my" or "we", names nobody, no one else by role ("my sister"), no
-// need and no plan's day.
-func (r *ranker) asksOfSelf() bool {
-	if len(r.people) > 0 || r.intent.Role == when.Plan {
+// asksOfOwn reports whether the question asks of the user's own things
+// (self: "I", "my" or "we", nobody named or by role) and not of a need, a
+// plan's day or anyone by a role word.
+func (r *ranker) asksOfOwn() bool {
+	if !r.self || r.intent.Role == when.Plan {
 		return false
 	}
-	self := false
-	for _, w := range text.Words(strings.ToLower(r.q.Text)) {
-		switch {
-		case personNouns[w] || slices.Contains(needWords, w):
-			return false
-		case slices.Contains(selfWords, w):
-			self = true
-		}
-	}
-	return self
+	return !slices.ContainsFunc(text.Words(strings.ToLower(r.q.Text)), func(w string) bool {
+		return personNouns[w] || slices.Contains(needWords, w)
+	})
 }
 
 // asksWishes reports whether the question asks about wishes or plans.
@@ -74,12 +65,12 @@ func (r *ranker) asksWishes() bool {
 // thing of the kind asked, or a wish, a plan or hearsay rather than what
 // happened.
 func (r *ranker) notOwn(s string) bool {
-	return othersSubject(s, r.asked) || othersPossession(s, r.asked) || !r.wishes && wished(s)
+	return othersSubject(s, r.asksWord) || othersPossession(s, r.asksWord) || !r.wishes && wished(s)
 }
 
-// asked reports whether w is one of the question's words or a member of a
+// asksWord reports whether w is one of the question's words or a member of a
 // topic it names, by stem.
-func (r *ranker) asked(w string) bool {
+func (r *ranker) asksWord(w string) bool {
 	st := stem(w)
 	for _, q := range r.words {
 		if stem(q) == st {
@@ -262,7 +253,7 @@ func (r *ranker) usersOwn(sents []string) []string {
 // when a memory kept that is the user's own reaches the floor; nil
 // otherwise.
 func (r *ranker) othersThingsOut(kept, reaches func(c *cand) bool) func(c *cand) bool {
-	if !r.self {
+	if !r.own {
 		return nil
 	}
 	out := map[*cand]bool{}

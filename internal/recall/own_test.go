@@ -46,7 +46,7 @@ func TestNotOwn(t *testing.T) {
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,
-				othersSubject(tc.s, r.asked), othersPossession(tc.s, r.asked), wished(tc.s))
+				othersSubject(tc.s, r.asksWord), othersPossession(tc.s, r.asksWord), wished(tc.s))
 		}
 	}
 }

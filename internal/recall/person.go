@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
@@ -18,13 +19,19 @@ import (
 // anything else reaches the floor, and a day record offers only its
 // sentences that are not.
 
-// peopleNamed are the people q names, lowercased: its proper names but a
-// weekday or month, and those after an article or a possessive ("the
-// Harland offer", "our LGBTQ group"), which name a thing.
+// peopleNamed are the people q names, lowercased: its proper names in a
+// person's position. A name after an article or a possessive ("the Harland
+// offer", "our LTV", "my MacBook") or a preposition of place ("a hotel in
+// Harrogate", "a flight to Tromsø") names a thing or a place, and so does
+// a weekday, a month, an acronym ("MOT") or a brand's inner capital
+// ("MacBook"): such a word is one to search, never a person to filter by.
 func peopleNamed(q string) []string {
 	var out []string
-	eachName(q, func(name, prev string) {
-		if !thingBefore(prev) && !calendarWord(name) {
+	eachNameAs(q, func(name, prev, raw string) {
+		// "Amira's barbecue" is a person's, whatever comes before it.
+		word := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
+		place := placeBefore(prev) && word == raw
+		if !thingBefore(prev) && !place && !calendarWord(name) && !titleWord(name) && !brandShaped(word) {
 			out = append(out, name)
 		}
 	})
@@ -34,6 +41,38 @@ func peopleNamed(q string) []string {
 func thingBefore(w string) bool {
 	switch w {
 	case "the", "a", "an", "this", "that", "my", "our", "your", "his", "her", "their", "its":
+		return true
+	}
+	return false
+}
+
+// placeBefore reports whether w, the word before a name, is a preposition
+// that puts a place or a thing after it.
+func placeBefore(w string) bool {
+	switch w {
+	case "in", "at", "near", "to", "from", "into", "around", "outside", "inside", "across", "through", "via",
+		"towards", "toward", "of", "than", "like", "by", "on", "off", "past", "beyond", "between":
+		return true
+	}
+	return false
+}
+
+// brandShaped reports whether raw, a capitalised word as written, is an
+// acronym ("MOT", "LTV") or has a capital inside it ("MacBook").
+func brandShaped(raw string) bool {
+	for i, r := range []rune(raw) {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// titleWord reports whether w, lowercase, is a title before a name ("Dr.
+// Okafor"): it names nobody by itself.
+func titleWord(w string) bool {
+	switch w {
+	case "dr", "mr", "mrs", "ms", "miss", "mx", "prof", "sir", "dame", "lady", "lord", "rev", "doctor", "professor":
 		return true
 	}
 	return false
@@ -54,36 +93,67 @@ var calendar = func() map[string]bool {
 // too) or a month.
 func calendarWord(w string) bool { return calendar[w] || calendar[strings.TrimSuffix(w, "s")] }
 
-// aboutOthers reports whether names, an item's, hold a name the question
-// does not use and none of the people it asks about.
-func (r *ranker) aboutOthers(names []string) bool {
-	if len(r.people) == 0 {
+// aboutOthers reports whether an item whose text is s and whose names are
+// names is about someone else: it speaks of a person (a name the question
+// does not use, or a role: "my brother Tomas") and of none the question's
+// subject takes in (r.subject: its people, with the names they go by).
+func (r *ranker) aboutOthers(s string, names []string) bool {
+	if len(r.subject) == 0 {
 		return false
 	}
 	other := false
-	for _, n := range names {
-		if namesOneOf(n, r.people) {
+	for _, k := range itemKeys(r.toksOf(s), names) {
+		if slices.Contains(r.subject, k) {
 			return false
 		}
-		if !namesOneOf(n, r.names) {
+		if !slices.Contains(r.names, k) {
 			other = true
 		}
 	}
 	return other
 }
 
-// namesOneOf reports whether a word of the name n is one of names or the
-// short form of one ("Mel" for Melanie) or its long form.
-func namesOneOf(n string, names []string) bool {
-	for _, w := range text.Words(n) {
-		w = strings.ToLower(w)
-		for _, p := range names {
-			if w == p || len(w) >= 3 && len(p) >= 3 && (strings.HasPrefix(p, w) || strings.HasPrefix(w, p)) {
-				return true
+// ownersOther reports whether what s says of the question's words belongs
+// to someone other than its subject: "My partner Sunil's insurance" asked
+// "my car insurance", "my car insurance" asked the partner's.
+func (r *ranker) ownersOther(s string) bool {
+	if !r.self && len(r.subject) == 0 {
+		return false
+	}
+	mine, others := false, false
+	for _, o := range owners(r.toksOf(s), r.attrStems(), r.stem) {
+		switch {
+		case o == selfKey && r.self || slices.Contains(r.subject, o):
+			mine = true
+		case o == selfKey && !r.strictSubject():
+			// "my" in a question about a name may be that person's own
+			// words: whose, the speaker tells, not the text.
+		case o != "@other" || r.self:
+			others = true
+		}
+	}
+	return others && !mine
+}
+
+// attrStems are the stems of the question's words that are not its
+// people: what it asks of them.
+func (r *ranker) attrStems() []string {
+	if r.attrs == nil {
+		r.attrs = []string{}
+		for _, w := range r.words {
+			if k := personKey(w); !slices.Contains(r.subject, k) && !slices.Contains(r.names, w) {
+				r.attrs = append(r.attrs, r.stem(w))
 			}
 		}
 	}
-	return false
+	return r.attrs
+}
+
+// strictSubject reports whether an item about someone else is left out
+// even when nothing else answers: the question asks of a role the user
+// holds someone in ("my sister", "my boss"), or of the user's own.
+func (r *ranker) strictSubject() bool {
+	return slices.ContainsFunc(r.asked, func(k string) bool { return strings.HasPrefix(k, "@") })
 }
 
 // candNames are the names a memory or fact holds (known: the names met
@@ -128,6 +198,11 @@ func (r *ranker) knownNames() map[string]bool {
 	for _, p := range r.people {
 		known[p] = true
 	}
+	for _, k := range r.subject {
+		if !strings.HasPrefix(k, "@") {
+			known[k] = true
+		}
+	}
 	for _, c := range r.cands {
 		for _, e := range c.entities.Texts() {
 			if nameLike(e) {
@@ -160,7 +235,8 @@ func (r *ranker) aboutOthersCand(c *cand, known map[string]bool) bool {
 	if speakerName(c) != "" {
 		return false
 	}
-	return r.aboutOthers(candNames(c, known))
+	names := candNames(c, known)
+	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(r.toksOf(c.hit.Text), lowerAll(names))
 }
 
 // nameLike reports whether a stored entity is a name, not a date, an
@@ -177,26 +253,33 @@ func startsUpper(s string) bool {
 }
 
 // othersOut is which candidates the floor leaves out for being about
-// someone else: those, when any candidate kept that is not reaches the
-// floor; nil when the question names nobody or nothing else would answer.
+// someone else: those, when the subject is strict (strictSubject) or any
+// candidate kept that is not reaches the floor; nil when the question asks
+// of nobody or nothing else would answer. What belongs to another
+// (ownersOther) is left out always when the question asks of the user's
+// own or of a role; asked of a name, it is about someone else.
 func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool {
-	if len(r.people) == 0 {
+	if len(r.subject) == 0 && !r.self {
 		return nil
 	}
-	about := map[*cand]bool{}
-	answered := false
+	about, owned := map[*cand]bool{}, map[*cand]bool{}
+	answered := r.strictSubject()
 	known := r.knownNames()
 	for _, c := range r.cands {
-		if c.hit.Kind != "consolidation" && r.aboutOthersCand(c, known) {
+		if c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {
+			continue // a day record is read by its sentences; the floor drops the rest
+		}
+		if speakerName(c) == "" && r.ownersOther(c.hit.Text) && (r.self || r.strictSubject()) {
+			owned[c] = true
+		} else if r.aboutOthersCand(c, known) || speakerName(c) == "" && r.ownersOther(c.hit.Text) {
 			about[c] = true
 		} else if kept(c) && reaches(c) {
 			answered = true
 		}
 	}
-	if !answered {
-		return nil
+	return func(c *cand) bool {
+		return owned[c] || answered && about[c] || c.ex.Neighbour > 0 && !reaches(c) && r.besideOut(c, owned)
 	}
-	return func(c *cand) bool { return about[c] }
 }
 
 // daySentences is the text a day record is offered with (known: as for
@@ -206,7 +289,7 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 // someone else; "" when none is left, and the record is not offered.
 func (r *ranker) daySentences(summary string, known map[string]bool) string {
 	sents := r.ownSentences(capture.Sentences(summary), known)
-	if r.self {
+	if r.own {
 		sents = r.usersOwn(sents)
 	}
 	var hold []string
@@ -225,7 +308,7 @@ func (r *ranker) daySentences(summary string, known map[string]bool) string {
 // names nobody and speaks of "he" or "she" is about whom the sentence
 // before it names ("Tom sent his figures. He wants 90k.").
 func (r *ranker) ownSentences(sents []string, known map[string]bool) []string {
-	if len(r.people) == 0 {
+	if len(r.subject) == 0 && !r.self {
 		return sents
 	}
 	var out []string
@@ -236,7 +319,7 @@ func (r *ranker) ownSentences(sents []string, known map[string]bool) []string {
 			names = before
 		}
 		before = names
-		if !r.aboutOthers(names) {
+		if !r.aboutOthers(s, names) && !r.ownersOther(s) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) {
 			out = append(out, s)
 		}
 	}
@@ -250,4 +333,38 @@ func hasPronoun(s string) bool {
 	return slices.ContainsFunc(text.Words(s), func(w string) bool {
 		return slices.Contains(thirdPerson, strings.ToLower(w))
 	})
+}
+
+// besideOut reports whether c, offered as the turn beside a match, is beside
+// one left out as another's: "Want me to remind Sunil?" after Sunil's
+// insurance.
+func (r *ranker) besideOut(c *cand, out map[*cand]bool) bool {
+	span := int64(r.t.NeighbourSpan)
+	for o := range out {
+		if o.hit.Kind == "memory" && o.hit.SessionID == c.hit.SessionID && abs64(o.hit.ID-c.hit.ID) <= span {
+			return true
+		}
+	}
+	return false
+}
+
+func abs64(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// lineAboutOthers reports whether the profile line l is about someone
+// other than whom the question asks: "Tomas is the user's brother." asked
+// of my sister.
+func (r *ranker) lineAboutOthers(l store.ProfileLine) bool {
+	if len(r.subject) == 0 && !r.self {
+		return false
+	}
+	names := capture.Names(l.Text)
+	if l.Subject != "" && l.Subject != "user" {
+		names = append(names, l.Subject)
+	}
+	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text)
 }

@@ -71,7 +71,7 @@ func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string,
 	q := questionConcepts(r.words)
 	var matched []scoredLine
 	for _, l := range lines {
-		if s := q.match(conceptsOf(l)); s > 0 && s >= r.t.MinCoverage {
+		if s := q.match(conceptsOf(l)); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) {
 			matched = append(matched, scoredLine{l, s})
 		}
 	}

@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
-	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
@@ -141,8 +141,15 @@ type ranker struct {
 	words              []string            // searched for: the question's, less its date and the speakers it names
 	names              []string            // the proper names it uses, lowercased
 	people             []string            // those of names that name people (peopleNamed)
+	asked              []string            // whom it asks about: people and role chains (questionSubject)
+	subject            []string            // asked, with every key bound to them (bindSubject)
+	self               bool                // it asks of the user's own ("my car insurance")
+	alone              bool                // of the user alone ("book me a room"), not of "we" (singular)
+	aliases            map[string][]string // its words naming the subject → the other words for it
+	joinedBy           []store.MemoryHit   // the memories that joined the subject's names
+	attrs              []string            // the stems of its words that are not its people (attrStems)
 	speakers           []string            // those of names that speak in the hits
-	self               bool                // the question asks of the user's own (asksOfSelf)
+	own                bool                // self, and of the user's things, not a need or a plan (asksOfOwn)
 	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)
 	defs               map[string][]string // the gap words' definitions
@@ -174,10 +181,13 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r := &ranker{e: e, s: s, q: q, t: e.tuning(), asOf: asOf, half: half, budget: budget, k: k, maxCand: maxCand,
 		cands: map[string]*cand{}}
 	r.bound()
-	r.words = text.Terms(r.intent.Rest)
+	r.words = askedWords(r.intent.Rest)
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)
-	r.self, r.wishes = r.asksOfSelf(), r.asksWishes()
+	r.asked, r.self = questionSubject(r.intent.Rest, r.people)
+	r.alone = r.self && singular(r.intent.Rest)
+	r.subject = slices.Clone(r.asked)
+	r.own, r.wishes = r.asksOfOwn(), r.asksWishes()
 	r.suits = asksSuitability(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
@@ -222,10 +232,17 @@ func (r *ranker) bound() {
 
 // run puts the stages in order.
 func (r *ranker) run(ctx context.Context) (Result, error) {
-	// A question about someone or something that no memory or fact names
+	// A question about someone (peopleNamed) that no memory or fact names
 	// ("When is Bob's birthday?" with only Alice's stored) has no answer
-	// here: saying so beats offering someone else's.
-	name, err := unknownName(ctx, r.s, properNames(r.intent.Rest), r.until)
+	// here: saying so beats offering someone else's. One known name is
+	// enough to go on, as in unknownName: a place or a thing stored.
+	name, err := unknownName(ctx, r.s, r.people, r.until)
+	if others := without(properNames(r.intent.Rest), r.people); name != "" && err == nil && len(others) > 0 {
+		var other string
+		if other, err = unknownName(ctx, r.s, others, r.until); other == "" {
+			name = ""
+		}
+	}
 	if err != nil {
 		return Result{}, err
 	}
@@ -239,7 +256,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 		return r.importantRecent(ctx)
 	}
 	for _, stage := range []func(context.Context) error{
-		r.wordCandidates, r.replaced, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
+		r.wordCandidates, r.bindSubject, r.replaced, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
 		r.markEntities, r.passages, r.score, r.neighbours, r.latest, r.profile,
 	} {
 		if err := stage(ctx); err != nil {

@@ -20,12 +20,33 @@ func properNames(q string) []string {
 	return dedupe(out)
 }
 
+// askedWords are the words q searches: its terms, but the noun of a
+// question form ("what time does my train leave?" asks when: a memory
+// holding some time of day does not answer it by that).
+func askedWords(q string) []string {
+	words := text.Words(q)
+	var out []string
+	for i, w := range words {
+		if w == "time" && i > 0 && (words[i-1] == "what" || words[i-1] == "which") {
+			continue
+		}
+		out = append(out, w)
+	}
+	return text.TermsOf(out)
+}
+
 // eachName calls yield with each of properNames, and the word before it
 // (both lowercased).
 func eachName(q string, yield func(name, prev string)) {
+	eachNameAs(q, func(name, prev, _ string) { yield(name, prev) })
+}
+
+// eachNameAs is eachName, with the name as written ("Amira's").
+func eachNameAs(q string, yield func(name, prev, raw string)) {
 	first := true
 	prev := ""
 	for _, f := range strings.FieldsFunc(q, func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '’' }) {
+		raw := f
 		f = strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s")
 		w := []rune(f)
 		if len(w) == 0 {
@@ -33,7 +54,7 @@ func eachName(q string, yield func(name, prev string)) {
 		}
 		low := strings.ToLower(f)
 		if !first && unicode.IsUpper(w[0]) && len(w) > 1 && !text.IsStopword(low) {
-			yield(low, prev)
+			yield(low, prev, raw)
 		}
 		first, prev = false, low
 	}

@@ -200,6 +200,19 @@ func BenchmarkRecall100kProfileOff(b *testing.B) {
 	recallLatency(b, eng, a, queries)
 }
 
+// BenchmarkRecall100kQuestions is BenchmarkRecall100k asked with the
+// questions whole, as an agent sends them: their names, "my" and roles
+// take the person stages (whom a question asks about, the names joined to
+// them) that the lowercased words never reach.
+func BenchmarkRecall100kQuestions(b *testing.B) {
+	set := loadSet(b)
+	a := recallAgent(b, set.Memories(100_000, benchEnd))
+	if _, _, err := a.PutProfileLines(b.Context(), benchProfile(), benchEnd); err != nil {
+		b.Fatal(err)
+	}
+	recallLatency(b, &recall.Engine{Now: func() time.Time { return benchEnd }}, a, set.Questions)
+}
+
 // recallAgent100k is an agent holding 100,000 memories of the bench set
 // and a profile, and the queries to ask it.
 func recallAgent100k(b *testing.B) (*store.Agent, []string) {

@@ -1,0 +1,251 @@
+package recall
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Two names for one person are joined where the user said so: a role and
+// the name given for it ("my wife Nkechi", "Oksana took over as my
+// manager", the profile's "Sunil is the user's partner.") and a nickname
+// ("our daughter Alexandra, Sasha to everyone"). The question's subject
+// then takes in every name it goes by, and the memory that joined them is
+// offered with the answer, its citation.
+
+const pNm = `([A-Z][\p{L}'’-]+)`
+
+// joinRes are the shapes of a join, compiled on first use.
+var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickname, goesBy, shortFor, profileRel, marriedTo *regexp.Regexp }) {
+	var ws []string
+	for w := range roleCanon {
+		ws = append(ws, regexp.QuoteMeta(w))
+	}
+	roleAlt := strings.Join(ws, "|")
+	// "my wife Nkechi", "our daughter, Alexandra,"
+	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pNm)
+	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
+	j.nameThenRole = regexp.MustCompile(pNm + `(?:,| is| was| has become| became| is now|(?: [a-z]+){1,3} as) (?i:my|our) (?:(?i:new|best|line) )?(?i:(` + roleAlt + `))\b`)
+	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Alexandra, known as Sasha"
+	j.nickname = regexp.MustCompile(pNm + `(?:, | \(| - | — )(?:(?i:known as|aka|called|or|who goes by|who we call) )?` + pNm +
+		`(?: (?i:to everyone|to her friends|to his friends|to their friends|to friends|to us|to the family|for short)|\))`)
+	j.goesBy = regexp.MustCompile(pNm + ` (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
+	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
+	j.profileRel = regexp.MustCompile(`^(?:` + pNm + `(?: [A-Z][\p{L}'’-]+)?) is the user's ([\p{L} -]+?)\.?$`)
+	j.marriedTo = regexp.MustCompile(`^The user is married to ` + pNm)
+	return j
+})
+
+// bindingCands is how many of the memories holding a subject's names are
+// read for joins: the short ones that name it rank first, and a join is a
+// short statement ("My wife Nkechi starts on Monday").
+const bindingCands = 12
+
+// binding joins two person keys.
+type binding struct{ a, b string }
+
+// bindingsIn are the joins s states.
+func bindingsIn(s string) []binding { return bindingsOf(s, toks(s)) }
+
+// bindingsOf are the joins s, whose toks are t, states. The patterns run
+// only on a text that holds what they need: "my" or "our" before a role
+// word, or a nickname's cue; most texts hold neither.
+func bindingsOf(s string, t []tok) []binding {
+	var out []binding
+	add := func(a, b string) {
+		a, b = personKey(a), personKey(b)
+		if a != "" && b != "" && a != b {
+			out = append(out, binding{a: a, b: b})
+		}
+	}
+	j := joinRes()
+	if myRole(t) {
+		for _, m := range j.roleThenName.FindAllStringSubmatch(s, -1) {
+			add(m[1], m[2])
+		}
+		for _, m := range j.nameThenRole.FindAllStringSubmatch(s, -1) {
+			add(m[1], m[2])
+		}
+	}
+	if !nicknameCue(s) {
+		return out
+	}
+	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.shortFor} {
+		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			if !titleWord(strings.ToLower(m[1])) && !titleWord(strings.ToLower(m[2])) && roleOf(strings.ToLower(m[1])) == "" {
+				add(m[1], m[2])
+			}
+		}
+	}
+	return out
+}
+
+// myRole reports whether t holds "my" or "our" before a role word, one
+// word between at most ("my new boss").
+func myRole(t []tok) bool {
+	for i, w := range t {
+		if w.low != "my" && w.low != "our" {
+			continue
+		}
+		for k := i + 1; k < len(t) && k <= i+2; k++ {
+			if roleOf(t[k].low) != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nicknameCue reports whether s holds a word every nickname shape needs.
+func nicknameCue(s string) bool {
+	low := strings.ToLower(s)
+	for _, cue := range []string{"everyone", "friends", "for short", "(", "known as", "aka", "goes by", "called", "short for", " to us", "family"} {
+		if strings.Contains(low, cue) {
+			return true
+		}
+	}
+	return false
+}
+
+// personKey is the key of a name or a role word ("Wife": @partner); ""
+// for a word that names nobody.
+func personKey(w string) string {
+	low := strings.ToLower(strings.TrimRight(w, "'’"))
+	if r := roleOf(low); r != "" {
+		return "@" + r
+	}
+	if low == "" || titleWord(low) || calendarWord(low) || len([]rune(low)) < 2 {
+		return ""
+	}
+	return low
+}
+
+// profileBindings are the joins the profile's lines about people state.
+func profileBindings(lines []store.ProfileLine) []binding {
+	var out []binding
+	j := joinRes()
+	for _, l := range lines {
+		if m := j.profileRel.FindStringSubmatch(l.Text); m != nil {
+			words := strings.Fields(m[2])
+			if a, b := personKey(m[1]), personKey(words[len(words)-1]); a != "" && strings.HasPrefix(b, "@") {
+				out = append(out, binding{a: a, b: b})
+			}
+		} else if m := j.marriedTo.FindStringSubmatch(l.Text); m != nil {
+			out = append(out, binding{a: personKey(m[1]), b: "@partner"})
+		}
+	}
+	return out
+}
+
+// bindSubject takes into the question's subject every key the profile or a
+// memory joins to one of its keys (two steps: daughter, Alexandra, Sasha),
+// and keeps the memories that joined them.
+func (r *ranker) bindSubject(ctx context.Context) error {
+	if len(r.subject) == 0 {
+		return nil
+	}
+	var joins []binding
+	if pr, ok := r.s.(ProfileReader); ok && r.t.ProfileTokens > 0 {
+		lines, err := pr.Profile(ctx, r.asOf)
+		if err != nil {
+			return err
+		}
+		joins = profileBindings(lines)
+	}
+	have, searched := map[string]bool{}, map[string]bool{}
+	for _, k := range r.subject {
+		have[k] = true
+		// A name the question searched is in the hits of its words; a
+		// speaker's name is known by their turns.
+		searched[k] = !strings.HasPrefix(k, "@") && (slices.Contains(r.words, k) || slices.Contains(r.speakers, k))
+	}
+	said := map[int]store.MemoryHit{} // each join a memory states → the memory
+	read := func(hits []store.MemoryHit) {
+		for _, h := range hits {
+			for _, b := range bindingsOf(h.Text, r.toksOf(h.Text)) {
+				said[len(joins)] = h
+				joins = append(joins, b)
+			}
+		}
+	}
+	read(r.memHits)
+	for step := 0; step < 2; step++ {
+		r.join(joins, have)
+		var terms []string
+		for k := range have {
+			if !searched[k] {
+				searched[k] = true
+				terms = append(terms, keyWords(k)...)
+			}
+		}
+		if len(terms) == 0 {
+			break
+		}
+		o := r.base
+		o.Terms, o.Limit = terms, bindingCands
+		found, err := r.s.SearchMemories(ctx, o)
+		if err != nil {
+			return err
+		}
+		read(found)
+	}
+	r.join(joins, have)
+	for i, h := range said {
+		if have[joins[i].a] {
+			r.joinedBy = append(r.joinedBy, h)
+		}
+	}
+	r.subject = r.subject[:0]
+	for k := range have {
+		r.subject = append(r.subject, k)
+	}
+	slices.Sort(r.subject)
+	r.aliases = aliasWords(r.words, have)
+	return nil
+}
+
+// join adds to have every key joins bind to one it holds, until none is
+// left to add.
+func (r *ranker) join(joins []binding, have map[string]bool) {
+	for grew := true; grew; {
+		grew = false
+		for _, b := range joins {
+			if have[b.a] != have[b.b] {
+				have[b.a], have[b.b], grew = true, true, true
+			}
+		}
+	}
+}
+
+// keyWords are the words a key is written with: the name, or the role's
+// words.
+func keyWords(k string) []string {
+	if strings.HasPrefix(k, "@") {
+		i := strings.LastIndexByte(k, '>')
+		return roleSynonyms(k[max(i+1, 1):])
+	}
+	return []string{k}
+}
+
+// aliasWords maps each of the question's words that names its subject to
+// the other words the subject goes by: an item holding one of them holds
+// the word.
+func aliasWords(words []string, subject map[string]bool) map[string][]string {
+	var all []string
+	for k := range subject {
+		if !strings.Contains(k, ">") {
+			all = append(all, keyWords(k)...)
+		}
+	}
+	out := map[string][]string{}
+	for _, w := range words {
+		if subject[personKey(w)] {
+			out[w] = without(all, []string{w})
+		}
+	}
+	return out
+}

@@ -1,0 +1,306 @@
+package recall
+
+import (
+	"github.com/dormouse-dev/dormouse/internal/text"
+	"slices"
+	"strings"
+	"unicode"
+)
+
+// Whose is it: a question asks about someone (a name, or a role the user
+// holds a person in: "my boss", "my sister's husband") or about the user
+// ("my car insurance"). An item answers it only when what it says of the
+// question's words belongs to that subject: "My partner Sunil's insurance"
+// is not the user's, "Mum's driving licence" not "my driving licence", and
+// "my car insurance" not the partner's.
+
+// roleCanon maps the everyday words for the people a user has to one word
+// each: a wife and a partner are one person, a boss and a manager too.
+var roleCanon = func() map[string]string {
+	m := map[string]string{}
+	for canon, words := range map[string][]string{
+		"partner":     {"partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "fiancé", "fiancée"},
+		"boss":        {"boss", "manager", "supervisor"},
+		"mother":      {"mum", "mom", "mother", "mam", "mummy", "mommy"},
+		"father":      {"dad", "father", "daddy"},
+		"grandmother": {"gran", "granny", "grandma", "grandmother", "nan", "nana", "nanna"},
+		"grandfather": {"grandad", "granddad", "grandpa", "grandfather"},
+		"colleague":   {"colleague", "coworker", "workmate", "teammate"},
+		"neighbour":   {"neighbour", "neighbor"},
+		"flatmate":    {"flatmate", "roommate", "housemate"},
+		"landlord":    {"landlord", "landlady"},
+	} {
+		for _, w := range words {
+			m[w] = canon
+		}
+	}
+	for _, w := range []string{"son", "daughter", "brother", "sister", "niece", "nephew", "cousin", "aunt", "auntie",
+		"uncle", "friend", "stepson", "stepdaughter", "stepmother", "stepfather", "godson", "goddaughter",
+		"grandson", "granddaughter", "twin", "mentor", "tutor", "therapist", "childminder", "nanny", "cleaner"} {
+		m[w] = w
+	}
+	m["auntie"] = "aunt"
+	return m
+}()
+
+// roleOf is the role w, lowercase, names ("wife": partner), or "".
+func roleOf(w string) string {
+	if r, ok := roleCanon[w]; ok {
+		return r
+	}
+	return roleCanon[strings.TrimSuffix(w, "s")]
+}
+
+// roleSynonyms are the words of the role canon.
+func roleSynonyms(canon string) []string {
+	var out []string
+	for w, c := range roleCanon {
+		if c == canon {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// tok is one word of a text as whose-is-it reads it.
+type tok struct {
+	low   string // lowercased, without a possessive 's
+	upper bool   // written with a capital
+	poss  bool   // "Sunil's", "everyone's"
+	brk   bool   // a clause break (, ; . ! ? : and brackets) comes before it
+}
+
+// toks splits s into words keeping the possessive and the clause breaks.
+func toks(s string) []tok {
+	var out []tok
+	brk := true
+	var cur []rune
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		w := string(cur)
+		t := tok{upper: unicode.IsUpper(cur[0]), brk: brk}
+		for _, suf := range []string{"'s", "’s", "'", "’"} {
+			if strings.HasSuffix(w, suf) && len(w) > len(suf) {
+				w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
+				break
+			}
+		}
+		t.low = strings.ToLower(w)
+		out = append(out, t)
+		cur, brk = nil, false
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || (r == '\'' || r == '’') && len(cur) > 0:
+			cur = append(cur, r)
+		default:
+			flush()
+			if strings.ContainsRune(",;.!?:()—–", r) {
+				brk = true
+			}
+		}
+	}
+	flush()
+	return out
+}
+
+// Person keys: a name lowercased ("sunil"), or a role chain ("@partner",
+// "@sister>partner" for my sister's husband).
+const selfKey = "@me"
+
+// roleChain reads the roles of a possessive chain starting at t[i] ("my
+// sister's husband"): the key and the index after it; "" when t[i] names no
+// role.
+func roleChain(t []tok, i int) (string, int) {
+	key := ""
+	for i < len(t) {
+		r := roleOf(t[i].low)
+		if r == "" || i > 0 && t[i].brk && key != "" {
+			break
+		}
+		key += ">" + r
+		i++
+		if !t[i-1].poss {
+			break
+		}
+	}
+	if key == "" {
+		return "", i
+	}
+	return "@" + key[1:], i
+}
+
+// questionSubject is whom q asks about: the people it names (names) and
+// the role chains after "my" or "our"; self when it names none of them
+// but speaks in the first person.
+func questionSubject(q string, names []string) (keys []string, self bool) {
+	keys = append(keys, names...)
+	t := toks(q)
+	first := false
+	for i := 0; i < len(t); i++ {
+		switch t[i].low {
+		case "i", "me", "my", "our", "we", "us", "mine":
+			first = true
+		}
+		if t[i].low == "my" || t[i].low == "our" {
+			if k, next := roleChain(t, i+1); k != "" {
+				keys = append(keys, k)
+				i = next - 1
+			}
+		}
+	}
+	for i, k := range keys {
+		if r := roleOf(k); r != "" {
+			keys[i] = "@" + r // "Mum" names a role
+		}
+	}
+	keys = dedupe(keys)
+	return keys, len(keys) == 0 && first
+}
+
+// itemKeys are the people a text (its toks) speaks of: its names (lowercased; a role word
+// written as a name, "Mum", is the role) and the role chains after a
+// possessive or standing as one ("a friend's cat").
+func itemKeys(t []tok, names []string) []string {
+	var out []string
+	for _, n := range names {
+		for _, w := range strings.Fields(strings.ToLower(n)) {
+			w = strings.Trim(w, ".,'’")
+			if r := roleOf(w); r != "" {
+				out = append(out, "@"+r)
+			} else if w != "" && !titleWord(w) {
+				out = append(out, w)
+			}
+		}
+	}
+	for i := 0; i < len(t); i++ {
+		if k, next := roleChain(t, i); k != "" && (t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
+			out = append(out, k)
+			i = next - 1
+		}
+	}
+	return dedupe(out)
+}
+
+// possessor reports whether w is a word that makes the role after it
+// someone's: "my sister", "a friend", "her brother".
+func possessor(w string) bool {
+	switch w {
+	case "my", "our", "your", "his", "her", "their", "a", "an", "the":
+		return true
+	}
+	return false
+}
+
+// owners are the owners in a text (its toks) of each of the words (lowercased stems):
+// selfKey for "my"/"our", a person key for "Sunil's", "my partner's",
+// "his", "everyone's"; a word met with no owner adds nothing. known tells
+// a capitalised owner that is a person from a thing ("the Fiesta's
+// service" is not a person's).
+func owners(t []tok, words []string, stemOf func(string) string) []string {
+	var out []string
+	for i := range t {
+		if !hasStem(words, stemOf(t[i].low)) {
+			continue
+		}
+		if o := ownerBefore(t, i); o != "" {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+func hasStem(words []string, st string) bool {
+	for _, w := range words {
+		if w == st {
+			return true
+		}
+	}
+	return false
+}
+
+// ownerBefore is the owner of t[i]: the possessive within the two words
+// before it, in its clause ("Mum's driving licence", "my car insurance").
+func ownerBefore(t []tok, i int) string {
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if t[j+1].brk {
+			return ""
+		}
+		w := t[j]
+		switch w.low {
+		case "my", "our":
+			return selfKey
+		case "his", "her", "their", "everyone", "everybody", "someone", "somebody":
+			return "@other"
+		}
+		if w.poss {
+			if k, _ := roleChainBack(t, j); k != "" {
+				return k
+			}
+			if w.upper && (j == 0 || !article(t[j-1].low)) {
+				return w.low
+			}
+			return ""
+		}
+		if text.IsStopword(w.low) {
+			return ""
+		}
+	}
+	return ""
+}
+
+// roleChainBack is the role chain ending at the possessive t[j] ("my
+// sister's husband's"), or "".
+func roleChainBack(t []tok, j int) (string, int) {
+	start := j
+	for start > 0 && roleOf(t[start-1].low) != "" && t[start-1].poss && !t[start].brk {
+		start--
+	}
+	k, _ := roleChain(t, start)
+	return k, start
+}
+
+func article(w string) bool { return w == "the" || w == "a" || w == "an" }
+
+// openedByOther reports whether a text (its toks) is about someone other than the user:
+// it opens with a person ("Ellie prefers", "My brother Chidi is", "Mum's
+// licence") of names, the names s holds, and says nothing more in the first
+// person.
+func openedByOther(t []tok, names []string) bool {
+	i := 0
+	if len(t) > 0 && (t[0].low == "my" || t[0].low == "our") {
+		k, next := roleChain(t, 1)
+		if k == "" {
+			return false
+		}
+		i = next
+		if i < len(t) && t[i].upper && !t[i].brk && slices.Contains(names, t[i].low) {
+			i++
+		}
+	} else if len(t) > 0 && (roleOf(t[0].low) != "" && t[0].upper || slices.Contains(names, t[0].low)) {
+		i = 1
+	} else {
+		return false
+	}
+	for _, w := range t[i:] {
+		switch w.low {
+		case "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves":
+			return false
+		}
+	}
+	return true
+}
+
+// singular reports whether q speaks of the user alone ("book me a room"),
+// not of a group ("what do we think?"), whose members' words are its own.
+func singular(q string) bool {
+	for _, w := range toks(q) {
+		switch w.low {
+		case "we", "us", "our", "ours", "ourselves":
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,198 @@
+package recall
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// A capitalised word is a person only in a person's position: not after
+// an article or a possessive, nor a preposition of place (unless it owns
+// something), nor an acronym or a brand; a title names nobody.
+func TestPeopleNamedPositions(t *testing.T) {
+	for q, want := range map[string][]string{
+		"Book me a flight to Tromsø on Friday":            nil,
+		"Is the MOT due soon?":                            nil,
+		"Find a hotel in Harrogate for the 18th":          nil,
+		"The broker asked about our LTV":                  nil,
+		"My MacBook's screen flickers":                    nil,
+		"Where can I get my iPad and PS5 fixed near Kew?": nil,
+		"When does Elif start?":                           {"elif"},
+		"What did Dr. Lindqvist say?":                     {"lindqvist"},
+		"Should I bring anything to Amira's barbecue?":    {"amira"},
+		"Is Nkechi afraid of anything?":                   {"nkechi"},
+	} {
+		if got := peopleNamed(q); !slices.Equal(got, want) {
+			t.Errorf("peopleNamed(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// A name matches only a whole name: Ana is not Anand, Eli not Elif; a
+// title names nobody.
+func TestAboutOthersWholeNames(t *testing.T) {
+	for _, c := range []struct {
+		subject []string
+		s       string
+		want    bool
+	}{
+		{[]string{"elif"}, "Eli starts at the bakery on Monday.", true},
+		{[]string{"elif"}, "Elif starts at the council on Tuesday.", false},
+		{[]string{"ana"}, "Anand Rao sent the figures.", true},
+		{[]string{"ana"}, "Ana sent the figures.", false},
+		{[]string{"lindqvist"}, "Dr. Okafor said my blood pressure is fine.", true},
+		{[]string{"lindqvist"}, "Dr. Lindqvist wants me back in three months.", false},
+		{[]string{"@sister"}, "My brother Tomas is visiting.", true},
+		{[]string{"@sister"}, "Bought new curtains for the spare room.", false},
+	} {
+		r := &ranker{subject: c.subject}
+		if got := r.aboutOthers(c.s, capture.Names(c.s)); got != c.want {
+			t.Errorf("about others than %q: %q = %v", c.subject, c.s, got)
+		}
+	}
+}
+
+// Whom a question asks about: its people, the role chain after "my" or
+// "our", or the user's own.
+func TestQuestionSubject(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		keys []string
+		self bool
+	}{
+		{"What is my sister's favourite colour?", []string{"@sister"}, false},
+		{"Where did my brother's car get fixed?", []string{"@brother"}, false},
+		{"Where does my sister's husband work?", []string{"@sister>partner"}, false},
+		{"What does my boss need by Friday?", []string{"@boss"}, false},
+		{"What did Mum say about the trip?", []string{"@mother"}, false},
+		{"When is my car insurance due?", nil, true},
+		{"When is the bin collection?", nil, false},
+	} {
+		keys, self := questionSubject(c.q, peopleNamed(c.q))
+		if !slices.Equal(keys, c.keys) || self != c.self {
+			t.Errorf("questionSubject(%q) = %q, %v; want %q, %v", c.q, keys, self, c.keys, c.self)
+		}
+	}
+}
+
+// Whose a word is in a text: the possessive before it in its clause.
+func TestOwners(t *testing.T) {
+	for _, c := range []struct {
+		s, word string
+		want    []string
+	}{
+		{"Mum's driving licence photo needs renewing.", "licence", []string{"@mother"}},
+		{"My partner Sunil's insurance runs out in July.", "insurance", []string{"sunil"}},
+		{"My car insurance renews on 3 October.", "insurance", []string{selfKey}},
+		{"My sister's husband's car broke down.", "car", []string{"@sister>partner"}},
+		{"The Fiesta's service is due in August.", "service", nil},
+		{"Blocked everyone's drives for an hour.", "drive", []string{"@other"}},
+		{"The service is due, my car needs it.", "service", nil},
+	} {
+		if got := owners(toks(c.s), []string{stem(c.word)}, stem); !slices.Equal(got, c.want) {
+			t.Errorf("owners(%q, %q) = %q, want %q", c.s, c.word, got, c.want)
+		}
+	}
+}
+
+// The joins a sentence states between a role and a name, or two names.
+func TestBindingsIn(t *testing.T) {
+	for s, want := range map[string][]binding{
+		"My wife Nkechi starts her new post next week.":              {{"@partner", "nkechi"}},
+		"Oksana took over as my manager when Greg left.":             {{"oksana", "@boss"}},
+		"Femi is my landlord now.":                                   {{"femi", "@landlord"}},
+		"Our daughter Alexandra, Sasha to everyone, is in Year 5.":   {{"@daughter", "alexandra"}, {"alexandra", "sasha"}},
+		"We met Roberto (Bobby to his friends) at the pub.":          {{"roberto", "bobby"}},
+		"Katarzyna goes by Kasia at work.":                           {{"katarzyna", "kasia"}},
+		"Dr. Okafor said my blood pressure is fine.":                 nil,
+		"Tom and Priya came round for dinner, Priya brought a cake.": nil,
+	} {
+		if got := bindingsIn(s); !slices.Equal(got, want) {
+			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// Through the store: a role the user named someone for, a nickname, a
+// possessive chain and a near-miss that must not answer.
+func TestSubjectPrecision(t *testing.T) {
+	day := time.Date(2026, 9, 1, 9, 0, 0, 0, time.UTC)
+	notes := []string{
+		"My neighbour Wojciech, Wojtek to everyone, is lending us his ladder.",
+		"Wojtek wants the ladder back by Sunday.",
+		"Hannah from the choir wants the sheet music back by Sunday.",
+		"My son's swimming lesson is on Tuesday at 5pm.",
+		"My swimming lesson is on Thursday at 7am.",
+		"My aunt's allotment has a waiting list of two years.",
+	}
+	var turns []turn
+	for i, n := range notes {
+		turns = append(turns, turn{day.Add(time.Duration(i) * time.Hour), fmt.Sprint("s", i), "user", n, capture.Names(n)})
+	}
+	a := agentWith(t, turns)
+	asOf := day.AddDate(0, 0, 3)
+	for _, c := range []struct {
+		q           string
+		want, never []string
+	}{
+		{"What does my neighbour want back?", []string{"ladder back"}, []string{"sheet music"}},
+		{"When does Wojciech want his ladder?", []string{"by Sunday"}, []string{"sheet music"}},
+		{"When is my swimming lesson?", []string{"Thursday"}, []string{"Tuesday"}},
+		{"When is my son's swimming lesson?", []string{"Tuesday"}, []string{"Thursday"}},
+	} {
+		expectContext(t, a, Query{Text: c.q, AsOf: asOf}, c.want, c.never)
+	}
+	// Nothing stored is about my allotment: the aunt's is not the answer.
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "How long is the waiting list for my allotment?", AsOf: asOf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found || len(res.Items) > 0 {
+		t.Errorf("my allotment: found %v, items %v", res.Found, res.Items)
+	}
+}
+
+// A profile line about someone else is not offered for a question about a
+// role the user holds another person in.
+func TestProfileLineAboutOthers(t *testing.T) {
+	day := time.Date(2026, 3, 5, 18, 0, 0, 0, time.UTC)
+	a := agentWith(t, []turn{{day, "s", "user", "My brother Tomas is visiting from Vilnius next week.", []string{"Tomas", "Vilnius"}}})
+	if _, _, err := a.PutProfileLines(t.Context(), []store.ProfileLine{{Category: "family", Subject: "user", Key: "sibling",
+		Value: "Tomas", Text: "Tomas is the user's brother.", SourceMemoryIDs: []int64{1}, ValidFrom: day}}, day); err != nil {
+		t.Fatal(err)
+	}
+	asOf := day.AddDate(0, 0, 1)
+	expectContext(t, a, Query{Text: "What is my sister's favourite colour?", AsOf: asOf}, nil, []string{"Tomas"})
+	expectContext(t, a, Query{Text: "When is my brother visiting?", AsOf: asOf}, []string{"Tomas"}, nil)
+}
+
+// An unknown person empties recall, unless another name the question uses
+// is stored; an unknown place never does.
+func TestUnknownPersonOrPlace(t *testing.T) {
+	day := time.Date(2026, 6, 1, 9, 0, 0, 0, time.UTC)
+	a := agentWith(t, []turn{
+		{day, "s", "user", "Whenever you book me a hotel, I want a quiet room and breakfast included.", nil},
+		{day.Add(time.Hour), "s", "user", "The conference in Lisbon starts on 3 July.", []string{"Lisbon"}},
+	})
+	asOf := day.AddDate(0, 0, 2)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"Find me a hotel in Tromsø for the 18th", true},
+		{"What did Bogdan think of the hotel?", false},
+		{"What did Bogdan think of the conference in Lisbon?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found {
+			t.Errorf("%q: found %v, want %v (%s)", c.q, res.Found, c.found, res.Note)
+		}
+	}
+}
