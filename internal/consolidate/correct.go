@@ -1,0 +1,154 @@
+package consolidate
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Corrections are events: a memory of the day that corrects an earlier
+// claim (capture.CorrectionIn) retires the memory that stated it, found by
+// subject (the words both share), by the kind of value both state (a
+// weekday, a time, a price, a date) and by session, newest first; with it
+// go the facts and profile lines only retired memories stated
+// (store.RetireCorrected). A correction that names the old value ("no
+// longer eat meat") only retires a memory that holds it.
+
+// Windows a correction looks back over for the claim it corrects: one that
+// names the old value may reach further than one that does not.
+const (
+	correctionWindow = 365 * 24 * time.Hour
+	namedWindow      = 3 * 365 * 24 * time.Hour
+)
+
+// retireCorrected retires, for each correction among the day's memories,
+// the older memories it corrects.
+func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) error {
+	for _, m := range mems {
+		if strings.EqualFold(m.Role, "assistant") {
+			continue // the agent's own words echo a claim; they do not change it
+		}
+		c, ok := capture.CorrectionIn(m.Content)
+		if !ok {
+			continue
+		}
+		terms := capture.ClaimStems(m.Content)
+		window := correctionWindow
+		if st := c.OldStem(); st != "" {
+			window = namedWindow
+			if !slices.Contains(terms, st) {
+				terms = append(terms, st)
+			}
+		}
+		if len(terms) == 0 {
+			continue
+		}
+		hits, err := a.SearchMemories(ctx, store.SearchOptions{Terms: terms, Since: m.Timestamp.Add(-window),
+			Until: m.Timestamp.Add(-time.Millisecond), Limit: 40})
+		if err != nil {
+			return err
+		}
+		if err := a.RetireCorrected(ctx, corrected(m, c, hits), m.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// corrected is the ids of the memories among hits that correction c, said
+// in memory m, corrects: the best scored (claimScore), newest first on a
+// tie, and the others of its session that score (the agent's echo of it).
+// Nothing scores without a word of the subject in common, nor, when c
+// names the old value, without it.
+func corrected(m store.Memory, c capture.Correction, hits []store.MemoryHit) []int64 {
+	mine := capture.ClaimStems(m.Content)
+	oldStem := c.OldStem()
+	type scored struct {
+		h     store.MemoryHit
+		score int
+	}
+	var best []scored
+	top := 0
+	for _, h := range hits {
+		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) {
+			continue
+		}
+		theirs := capture.ClaimStems(h.Text)
+		if oldStem != "" && !slices.Contains(theirs, oldStem) {
+			continue
+		}
+		shared, besides := 0, 0
+		for _, st := range mine {
+			if slices.Contains(theirs, st) {
+				shared++
+				if st != oldStem {
+					besides++
+				}
+			}
+		}
+		if besides == 0 {
+			continue // the old value alone is not the subject: "instead of March" is not every March
+		}
+		score, ok := claimScore(m, h, shared, oldStem != "")
+		if !ok {
+			continue
+		}
+		best = append(best, scored{h, score})
+		top = max(top, score)
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	var lead *store.MemoryHit
+	for i := range best {
+		if best[i].score == top && (lead == nil || best[i].h.Timestamp.After(lead.Timestamp)) {
+			lead = &best[i].h
+		}
+	}
+	var ids []int64
+	for _, b := range best {
+		if b.h.ID == lead.ID || lead.SessionID != "" && b.h.SessionID == lead.SessionID {
+			ids = append(ids, b.h.ID)
+		}
+	}
+	return ids
+}
+
+// recentContext is how near a claim said in another session must be for a
+// correction to count it as its context ("actually, make it Thursday").
+const recentContext = 7 * 24 * time.Hour
+
+// claimScore scores h as the claim m corrects, given the words of the
+// subject both hold: the words, the kinds of value both state, and one
+// more when h is of m's session or recent. A correction naming the old
+// value needs 2 (h holds it); one that does not needs a kind of value and
+// 3, or 3 words in common.
+func claimScore(m store.Memory, h store.MemoryHit, shared int, named bool) (int, bool) {
+	kinds := capture.SharedValueKinds(m.Content, h.Text)
+	score := shared + kinds
+	if h.SessionID != "" && h.SessionID == m.SessionID || m.Timestamp.Sub(h.Timestamp) < recentContext {
+		score++
+	}
+	if named {
+		return score, score >= 2
+	}
+	return score, kinds > 0 && score >= 3 || shared >= 3
+}
+
+// statedBy is the facts with a source among mems, each citing only those.
+func statedBy(facts []store.Fact, mems []store.Memory) []store.Fact {
+	out := facts[:0:0]
+	for _, f := range facts {
+		f.SourceMemoryIDs = slices.DeleteFunc(slices.Clone(f.SourceMemoryIDs), func(id int64) bool {
+			return !slices.ContainsFunc(mems, func(m store.Memory) bool { return m.ID == id })
+		})
+		if len(f.SourceMemoryIDs) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}

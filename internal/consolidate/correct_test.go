@@ -1,0 +1,60 @@
+package consolidate
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// TestCorrected: which earlier memory a correction retires, by subject,
+// kind of value, session and recency; and the look-alikes it leaves alone.
+func TestCorrected(t *testing.T) {
+	day := func(d int, h int) time.Time { return time.Date(2026, 5, d, h, 0, 0, 0, time.UTC) }
+	hit := func(id int64, session string, at time.Time, text string) store.MemoryHit {
+		return store.MemoryHit{Hit: store.Hit{Kind: "memory", ID: id, SessionID: session, Timestamp: at, Text: text, Role: "user"}}
+	}
+	cases := []struct {
+		name string
+		say  string
+		sess string
+		at   time.Time
+		hits []store.MemoryHit
+		want []int64
+	}{
+		{"actually, without the subject's every word", "Actually, make the electrician Friday instead.", "s2", day(10, 9),
+			[]store.MemoryHit{hit(1, "s1", day(8, 9), "The electrician is coming on Wednesday to look at the sockets."),
+				hit(2, "s0", day(1, 9), "Dinner with Nadia on Friday.")}, []int64{1}},
+		{"the agent's echo goes with the claim", "Actually the quiz night is at the Crown on Thursday 4 June instead.", "q2", day(20, 9),
+			[]store.MemoryHit{hit(3, "q1", day(12, 20), "Quiz night this month is at the Swan on Tuesday 2 June."),
+				hit(4, "q1", day(12, 21), "Noted: quiz night at the Swan, Tuesday 2 June.")}, []int64{3, 4}},
+		{"a negation names what it ends", "I don't cycle to work any more, I take the train.", "c", day(20, 9),
+			[]store.MemoryHit{hit(5, "a", day(2, 9), "I cycle to work along the canal every day."),
+				hit(6, "b", day(3, 9), "Work was busy, the printer jammed again.")}, []int64{5}},
+		{"the old value alone is not the subject", "We're flying to Oslo on 2 June instead of May.", "f", day(20, 9),
+			[]store.MemoryHit{hit(7, "d", day(2, 9), "The dentist is on 14 May at 9:30.")}, nil},
+		{"two shared words and no value are not one claim", "Ravi moved to the payments team last week.", "r", day(20, 9),
+			[]store.MemoryHit{hit(8, "r", day(20, 8), "Jo leads the team now; she took over from Ravi.")}, nil},
+		{"three words of the subject are", "We switched the twins to the swimming club at Hollybank.", "k2", day(20, 9),
+			[]store.MemoryHit{hit(9, "k1", day(1, 9), "The twins go to swimming club at the leisure centre."),
+				hit(10, "k0", day(2, 9), "The leisure centre car park is closed.")}, []int64{9}},
+		{"a price chain retires the newest value", "Switched the gym to the off-peak plan: now 25 pounds a month.", "", day(20, 9),
+			[]store.MemoryHit{hit(11, "", day(1, 9), "The gym membership costs 30 pounds a month."),
+				hit(12, "", day(10, 9), "The gym went up to 35 pounds a month.")}, []int64{12}},
+		{"nothing said later is retired", "Actually, the car service is on Monday 8 June at 10am instead.", "v", day(20, 9),
+			[]store.MemoryHit{hit(13, "v", day(21, 9), "The car service is on Friday 12 June at 9am.")}, nil},
+	}
+	for _, c := range cases {
+		m := store.Memory{ID: 100, SessionID: c.sess, Timestamp: c.at, Role: "user", Content: c.say}
+		corr, ok := capture.CorrectionIn(c.say)
+		if !ok {
+			t.Errorf("%s: %q is not read as a correction", c.name, c.say)
+			continue
+		}
+		if got := corrected(m, corr, c.hits); !slices.Equal(got, c.want) {
+			t.Errorf("%s: corrected = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
