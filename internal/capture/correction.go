@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -29,26 +30,36 @@ type Correction struct {
 type correctionShape struct {
 	shape string
 	ends  bool
-	re    *regexp.Regexp // group 1, when there is one, is the old value
+	re    string // group 1, when there is one, is the old value
 }
 
 // phrase is up to six words, the old value a cue names.
 const phrase = `((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)`
 
 var correctionShapes = []correctionShape{
-	{"no longer", true, regexp.MustCompile(`(?i)\bno longer\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|at all)\b)`)},
-	{"not any more", true, regexp.MustCompile(`(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`)},
-	{"gave up", true, regexp.MustCompile(`(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)`)},
-	{"cancelled", true, regexp.MustCompile(`(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`)},
-	{"instead of", false, regexp.MustCompile(`(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`)},
-	{"moved from", false, regexp.MustCompile(`(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`)},
-	{"changed my mind", false, regexp.MustCompile(`(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?\b`)},
-	{"switched to", false, regexp.MustCompile(`(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`)},
-	{"pushed to", false, regexp.MustCompile(`(?i)\b(?:pushed|postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed|bumped)\b`)},
-	{"went up to", false, regexp.MustCompile(`(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\b|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`)},
-	{"instead", false, regexp.MustCompile(`(?i)\binstead\b`)},
-	{"actually", false, regexp.MustCompile(`(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*actually\b`)},
+	{"no longer", true, `(?i)\bno longer\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|at all)\b)`},
+	{"not any more", true, `(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`},
+	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)`},
+	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`},
+	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`},
+	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`},
+	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?\b`},
+	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`},
+	{"pushed to", false, `(?i)\b(?:pushed|postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed|bumped)\b`},
+	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\b|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`},
+	{"instead", false, `(?i)\binstead\b`},
+	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*actually\b`},
 }
+
+// correctionRegexps are the shapes' expressions, compiled on first use:
+// the binary's start does not pay for them.
+var correctionRegexps = sync.OnceValue(func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(correctionShapes))
+	for i, sh := range correctionShapes {
+		out[i] = regexp.MustCompile(sh.re)
+	}
+	return out
+})
 
 // CorrectionIn returns the first correction a sentence of content makes.
 // A question corrects nothing.
@@ -65,8 +76,8 @@ func correctionInSentence(s string) (Correction, bool) {
 	if strings.HasSuffix(strings.TrimSpace(s), "?") {
 		return Correction{}, false
 	}
-	for _, sh := range correctionShapes {
-		m := sh.re.FindStringSubmatch(s)
+	for i, sh := range correctionShapes {
+		m := correctionRegexps()[i].FindStringSubmatch(s)
 		if m == nil {
 			continue
 		}
@@ -123,18 +134,20 @@ func claimStem(w string) string {
 
 // Value kinds a claim's value may have: two claims about one subject with a
 // value of the same kind ("on Tuesday", "Thursday instead") are one claim.
-var valueKinds = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`),
-	regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`),
-	regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`),
-	regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`),
-	regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\b`),
-}
+var valueKinds = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`),
+		regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`),
+		regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`),
+		regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`),
+		regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\b`),
+	}
+})
 
 // SharedValueKinds counts the kinds of value both a and b state.
 func SharedValueKinds(a, b string) int {
 	n := 0
-	for _, re := range valueKinds {
+	for _, re := range valueKinds() {
 		if re.MatchString(a) && re.MatchString(b) {
 			n++
 		}
