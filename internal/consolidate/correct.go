@@ -52,7 +52,15 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		if err != nil {
 			return err
 		}
-		if err := a.RetireCorrected(ctx, corrected(m, c, hits), m.ID); err != nil {
+		old := corrected(m, c, hits)
+		if len(old) > 0 {
+			around, err := a.Neighbours(ctx, old, echoSpan, store.SearchOptions{Until: m.Timestamp.Add(-time.Millisecond)})
+			if err != nil {
+				return err
+			}
+			old = append(old, echoes(hits, old, around)...)
+		}
+		if err := a.RetireCorrected(ctx, old, m.ID); err != nil {
 			return err
 		}
 	}
@@ -93,7 +101,10 @@ func corrected(m store.Memory, c capture.Correction, hits []store.MemoryHit) []i
 		if besides == 0 {
 			continue // the old value alone is not the subject: "instead of March" is not every March
 		}
-		score, ok := claimScore(m, h, shared, oldStem != "")
+		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
+			continue // "cancelled my gym membership" does not end every word of the gym
+		}
+		score, ok := claimScore(m, h, shared, oldStem != "" || c.Ends)
 		if !ok {
 			continue
 		}
@@ -125,8 +136,9 @@ const recentContext = 7 * 24 * time.Hour
 // claimScore scores h as the claim m corrects, given the words of the
 // subject both hold: the words, the kinds of value both state, and one
 // more when h is of m's session or recent. A correction naming the old
-// value needs 2 (h holds it); one that does not needs a kind of value and
-// 3, or 3 words in common.
+// value, or ending the claim ("the retreat is cancelled": its words are
+// the subject), needs 2; one that does not needs a kind of value and 3, or
+// 3 words in common.
 func claimScore(m store.Memory, h store.MemoryHit, shared int, named bool) (int, bool) {
 	kinds := capture.SharedValueKinds(m.Content, h.Text)
 	score := shared + kinds
@@ -137,6 +149,44 @@ func claimScore(m store.Memory, h store.MemoryHit, shared int, named bool) (int,
 		return score, score >= 2
 	}
 	return score, kinds > 0 && score >= 3 || shared >= 3
+}
+
+// echoSpan is how many turns around a corrected memory its echo may be.
+const echoSpan = 2
+
+// echoes are the agent's turns among around that repeat a claim of old
+// (ids among hits or around): "Noted: piano on Tuesdays at 4pm" after "the
+// piano lesson is on Tuesday at 4pm" goes with it, though it shares no word
+// with the correction.
+func echoes(hits []store.MemoryHit, old []int64, around []store.MemoryHit) []int64 {
+	var stems []string
+	for _, h := range slices.Concat(hits, around) {
+		if slices.Contains(old, h.ID) {
+			stems = append(stems, capture.ClaimStems(h.Text)...)
+		}
+	}
+	var out []int64
+	for _, h := range around {
+		if !strings.EqualFold(h.Role, "assistant") || slices.Contains(old, h.ID) {
+			continue
+		}
+		if slices.ContainsFunc(capture.ClaimStems(h.Text), func(st string) bool { return slices.Contains(stems, st) }) &&
+			capture.SharedValueKinds(h.Text, strings.Join(texts(hits, old), " ")) > 0 {
+			out = append(out, h.ID)
+		}
+	}
+	return out
+}
+
+// texts is the texts of the hits with the given ids.
+func texts(hits []store.MemoryHit, ids []int64) []string {
+	var out []string
+	for _, h := range hits {
+		if slices.Contains(ids, h.ID) {
+			out = append(out, h.Text)
+		}
+	}
+	return out
 }
 
 // statedBy is the facts with a source among mems, each citing only those.

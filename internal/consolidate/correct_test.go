@@ -43,6 +43,9 @@ func TestCorrected(t *testing.T) {
 		{"a price chain retires the newest value", "Switched the gym to the off-peak plan: now 25 pounds a month.", "", day(20, 9),
 			[]store.MemoryHit{hit(11, "", day(1, 9), "The gym membership costs 30 pounds a month."),
 				hit(12, "", day(10, 9), "The gym went up to 35 pounds a month.")}, []int64{12}},
+		{"a cancellation ends what its words name", "The pottery weekend is cancelled, the kiln broke.", "p2", day(20, 9),
+			[]store.MemoryHit{hit(14, "p1", day(3, 9), "Booked the pottery weekend in Ludlow for 6 June."),
+				hit(15, "p0", day(18, 9), "The weekend forecast is rain.")}, []int64{14}},
 		{"nothing said later is retired", "Actually, the car service is on Monday 8 June at 10am instead.", "v", day(20, 9),
 			[]store.MemoryHit{hit(13, "v", day(21, 9), "The car service is on Friday 12 June at 9am.")}, nil},
 	}
@@ -56,5 +59,20 @@ func TestCorrected(t *testing.T) {
 		if got := corrected(m, corr, c.hits); !slices.Equal(got, c.want) {
 			t.Errorf("%s: corrected = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestEchoes: the agent's turn repeating a corrected claim goes with it;
+// its other turns, and the user's, stay.
+func TestEchoes(t *testing.T) {
+	at := time.Date(2026, 5, 4, 18, 0, 0, 0, time.UTC)
+	h := func(id int64, role, text string) store.MemoryHit {
+		return store.MemoryHit{Hit: store.Hit{Kind: "memory", ID: id, SessionID: "s", Timestamp: at, Role: role, Text: text}}
+	}
+	hits := []store.MemoryHit{h(1, "user", "The swimming lesson is on Tuesday at 4pm.")}
+	around := []store.MemoryHit{h(2, "assistant", "Noted: swimming on Tuesdays at 4pm."),
+		h(3, "assistant", "Shall I order more goggles?"), h(4, "user", "Swimming is at Elm Park on Tuesday.")}
+	if got := echoes(hits, []int64{1}, around); !slices.Equal(got, []int64{2}) {
+		t.Errorf("echoes = %v, want [2]", got)
 	}
 }
