@@ -43,7 +43,7 @@ var correctionShapes = []correctionShape{
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`},
-	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?\b`},
+	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`},
 	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`},
 	{"pushed to", false, `(?i)\b(?:pushed|postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed|bumped)\b`},
 	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\b|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`},

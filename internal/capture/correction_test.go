@@ -68,7 +68,8 @@ func TestCorrectionIn(t *testing.T) {
 		{"They put the season ticket up to £1,200.", "went up to", false, ""},
 		{"Our water bill dropped to £28 a month.", "went up to", false, ""},
 		// changed my mind
-		{"I've changed my mind about the blue tiles, let's go with white.", "changed my mind", false, ""},
+		{"I've changed my mind about the blue tiles, let's go with white.", "changed my mind", false, "the blue tiles"},
+		{"We changed our minds, no party this year.", "changed my mind", false, ""},
 		{"Kofi changed his mind and wants the window seat.", "changed my mind", false, ""},
 		// neither
 		{"The plumber is coming on Tuesday at 10.", "", false, ""},

@@ -98,13 +98,13 @@ func corrected(m store.Memory, c capture.Correction, hits []store.MemoryHit) []i
 				}
 			}
 		}
-		if besides == 0 {
+		if besides == 0 && !(c.Ends && oldStem != "") {
 			continue // the old value alone is not the subject: "instead of March" is not every March
 		}
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
-		score, ok := claimScore(m, h, shared, oldStem != "" || c.Ends)
+		score, ok := claimScore(m, h, shared, oldStem != "" && !c.Ends || c.Ends && oldStem == "", c.Ends && oldStem != "")
 		if !ok {
 			continue
 		}
@@ -135,11 +135,12 @@ const recentContext = 7 * 24 * time.Hour
 
 // claimScore scores h as the claim m corrects, given the words of the
 // subject both hold: the words, the kinds of value both state, and one
-// more when h is of m's session or recent. A correction naming the old
-// value, or ending the claim ("the retreat is cancelled": its words are
-// the subject), needs 2; one that does not needs a kind of value and 3, or
-// 3 words in common.
-func claimScore(m store.Memory, h store.MemoryHit, shared int, named bool) (int, bool) {
+// more when h is of m's session or recent. A negation naming the habit it
+// ends ("I don't drink coffee any more") needs only h to hold it; a
+// correction naming the old value, or a cancellation ("the retreat is
+// cancelled": its words are the subject), needs 2; one that names neither
+// needs a kind of value and 3, or 3 words in common.
+func claimScore(m store.Memory, h store.MemoryHit, shared int, named, habit bool) (int, bool) {
 	kinds := capture.SharedValueKinds(m.Content, h.Text)
 	score := shared + kinds
 	if h.SessionID != "" && h.SessionID == m.SessionID || m.Timestamp.Sub(h.Timestamp) < recentContext {
@@ -147,6 +148,9 @@ func claimScore(m store.Memory, h store.MemoryHit, shared int, named bool) (int,
 	}
 	if named {
 		return score, score >= 2
+	}
+	if habit {
+		return score, true // "I don't drink coffee any more": coffee is the subject
 	}
 	return score, kinds > 0 && score >= 3 || shared >= 3
 }
