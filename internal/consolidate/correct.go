@@ -44,13 +44,22 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 				terms = append(terms, st)
 			}
 		}
-		if len(terms) == 0 {
-			continue
-		}
+		before := m.Timestamp.Add(-time.Millisecond)
 		hits, err := a.SearchMemories(ctx, store.SearchOptions{Terms: terms, Since: m.Timestamp.Add(-window),
-			Until: m.Timestamp.Add(-time.Millisecond), Limit: 40})
+			Until: before, Limit: 40})
 		if err != nil {
 			return err
+		}
+		// The turns before it in its session are its context, whatever
+		// their words: "actually, make it Thursday instead".
+		turns, err := a.Neighbours(ctx, []int64{m.ID}, sessionTurns, store.SearchOptions{Until: before})
+		if err != nil {
+			return err
+		}
+		for _, t := range turns {
+			if !slices.ContainsFunc(hits, func(h store.MemoryHit) bool { return h.ID == t.ID }) {
+				hits = append(hits, t)
+			}
 		}
 		old := corrected(m, c, hits)
 		if len(old) > 0 {
@@ -98,7 +107,7 @@ func corrected(m store.Memory, c capture.Correction, hits []store.MemoryHit) []i
 				}
 			}
 		}
-		if besides == 0 && !(c.Ends && oldStem != "") {
+		if besides == 0 && !(c.Ends && oldStem != "") && !(oldStem == "" && sameSession(m, h)) {
 			continue // the old value alone is not the subject: "instead of March" is not every March
 		}
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
@@ -139,11 +148,12 @@ const recentContext = 7 * 24 * time.Hour
 // ends ("I don't drink coffee any more") needs only h to hold it; a
 // correction naming the old value, or a cancellation ("the retreat is
 // cancelled": its words are the subject), needs 2; one that names neither
-// needs a kind of value and 3, or 3 words in common.
+// needs a kind of value and 3 (or its session: "actually, make it Thursday
+// instead" after "book the roofer for Tuesday"), or 3 words in common.
 func claimScore(m store.Memory, h store.MemoryHit, shared int, named, habit bool) (int, bool) {
 	kinds := capture.SharedValueKinds(m.Content, h.Text)
 	score := shared + kinds
-	if h.SessionID != "" && h.SessionID == m.SessionID || m.Timestamp.Sub(h.Timestamp) < recentContext {
+	if sameSession(m, h) || m.Timestamp.Sub(h.Timestamp) < recentContext {
 		score++
 	}
 	if named {
@@ -152,8 +162,15 @@ func claimScore(m store.Memory, h store.MemoryHit, shared int, named, habit bool
 	if habit {
 		return score, true // "I don't drink coffee any more": coffee is the subject
 	}
-	return score, kinds > 0 && score >= 3 || shared >= 3
+	return score, kinds > 0 && (score >= 3 || sameSession(m, h)) || shared >= 3
 }
+
+func sameSession(m store.Memory, h store.MemoryHit) bool {
+	return h.SessionID != "" && h.SessionID == m.SessionID
+}
+
+// sessionTurns is how many turns before a correction are its context.
+const sessionTurns = 4
 
 // echoSpan is how many turns around a corrected memory its echo may be.
 const echoSpan = 2
