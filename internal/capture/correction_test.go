@@ -72,6 +72,9 @@ func TestCorrectionIn(t *testing.T) {
 		{"We changed our minds, no party this year.", "changed my mind", false, ""},
 		{"Kofi changed his mind and wants the window seat.", "changed my mind", false, ""},
 		// neither
+		{"Losing my job pushed me to start my own business.", "", false, ""},
+		{"We went up to the Peak District for the weekend.", "", false, ""},
+		{"Instead of giving up, I practised every evening.", "", false, ""},
 		{"The plumber is coming on Tuesday at 10.", "", false, ""},
 		{"I love my new running shoes.", "", false, ""},
 		{"Is the swimming club still on Thursdays?", "", false, ""},

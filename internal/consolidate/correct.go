@@ -79,8 +79,9 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 // corrected is the ids of the memories among hits that correction c, said
 // in memory m, corrects: the best scored (claimScore), newest first on a
 // tie, and the others of its session that score (the agent's echo of it).
-// Nothing scores without a word of the subject in common, nor, when c
-// names the old value, without it.
+// Only the speaker's own memories are candidates; nothing scores without
+// a word of the subject in common, nor, when c names the old value,
+// without it.
 func corrected(m store.Memory, c capture.Correction, hits []store.MemoryHit) []int64 {
 	mine := capture.ClaimStems(m.Content)
 	oldStem := c.OldStem()
@@ -91,8 +92,8 @@ func corrected(m store.Memory, c capture.Correction, hits []store.MemoryHit) []i
 	var best []scored
 	top := 0
 	for _, h := range hits {
-		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) {
-			continue
+		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
+			continue // a speaker corrects their own claims (the agent's echo of one goes with it: echoes)
 		}
 		theirs := capture.ClaimStems(h.Text)
 		if oldStem != "" && !slices.Contains(theirs, oldStem) {
