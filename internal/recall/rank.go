@@ -246,6 +246,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	items = r.correctedToday(items)
 	if items, err = r.withoutRetiredSentences(ctx, items); err != nil {
 		return Result{}, err
 	}

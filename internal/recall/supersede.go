@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -171,6 +172,60 @@ func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) ([][]str
 		}
 	}
 	return stale, err
+}
+
+// correctedToday is items without what a correction no night has read yet
+// retires among them (capture.Corrected: "actually, make it Thursday
+// instead", said this morning): the memories it corrects and the agent's
+// echo of them, the facts only they stated, and the day records'
+// sentences of theirs. The night then retires them in the store.
+func (r *ranker) correctedToday(items []Item) []Item {
+	var hits []store.Hit
+	for _, it := range items {
+		if c := r.cands[it.ID]; c != nil && it.Kind == "memory" {
+			hits = append(hits, c.hit)
+		}
+	}
+	retired := map[int64]bool{}
+	for _, h := range hits {
+		if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
+			continue
+		}
+		if corr, ok := capture.CorrectionIn(h.Text); ok {
+			old := capture.Corrected(h, corr, hits)
+			for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
+				retired[id] = true
+			}
+		}
+	}
+	if len(retired) == 0 {
+		return items
+	}
+	var said [][]string
+	for _, h := range hits {
+		if retired[h.ID] {
+			said = append(said, text.Words(h.Text))
+		}
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		c := r.cands[it.ID]
+		switch {
+		case c == nil:
+		case it.Kind == "memory" && retired[c.hit.ID]:
+			continue
+		case it.Kind == "fact" && len(c.srcIDs) > 0 && !slices.ContainsFunc(c.srcIDs, func(id int64) bool { return !retired[id] }):
+			continue
+		case it.Kind == "consolidation":
+			t, ok := withoutSentencesOf(it.Text, said, r.words)
+			if !ok {
+				continue
+			}
+			it.Text = t
+		}
+		kept = append(kept, it)
+	}
+	return kept
 }
 
 // withoutRetiredSentences is items with the day records among the first k
