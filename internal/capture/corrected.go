@@ -45,7 +45,7 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 				}
 			}
 		}
-		if besides == 0 && !(c.Ends && oldStem != "") && !(oldStem == "" && sameSession(m, h)) {
+		if besides == 0 && !(c.Ends && oldStem != "") && !(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3)) {
 			continue // the old value alone is not the subject: "instead of March" is not every March
 		}
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {

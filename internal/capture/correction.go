@@ -103,12 +103,31 @@ var correctionCues = []string{"actually", "instead", "longer", "anymore", "any",
 	"put", "raised", "increased", "reduced", "dropped", "rose", "fell", "cut", "off", "don't", "doesn't", "didn't",
 	"isn't", "aren't", "i'm", "we're", "it's", "that's", "i've", "we've", "just", "really", "never", "next", "last"}
 
+// unitWords say what a value is counted in, not what it is about: "88
+// pounds a month" for the electricity and "12 pounds a month" for the phone
+// share a kind of value (SharedValueKinds), not a subject.
+var unitWords = []string{"pound", "pounds", "dollar", "dollars", "euro", "euros", "quid", "bucks", "pence", "cents",
+	"month", "months", "monthly", "week", "weeks", "weekly", "year", "years", "yearly", "annual", "day", "days",
+	"daily", "hour", "hours", "minute", "minutes", "am", "pm"}
+
+// UnitsIn are the unit words of s: they find the claims stating a value of
+// the same kind, which ClaimStems leaves out.
+func UnitsIn(s string) []string {
+	var out []string
+	for _, w := range text.Words(s) {
+		if slices.Contains(unitWords, w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // ClaimStems are the stems of s's words that can name what a claim is
-// about or its value: not stop words, numbers or correction cues.
+// about or its value: not stop words, numbers, units or correction cues.
 func ClaimStems(s string) []string {
 	var out []string
 	for _, w := range text.Words(s) {
-		if !text.IsTerm(w) || slices.Contains(correctionCues, w) || hasDigit(w) {
+		if !text.IsTerm(w) || slices.Contains(correctionCues, w) || slices.Contains(unitWords, w) || hasDigit(w) {
 			continue
 		}
 		if st := claimStem(w); !slices.Contains(out, st) {
@@ -142,6 +161,8 @@ var valueKinds = sync.OnceValue(func() []*regexp.Regexp {
 		regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`),
 		regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`),
 		regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`),
+		regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`),
+		regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`),
 		regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`),
 		regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\b`),
 	}

@@ -100,6 +100,9 @@ func TestClaimStems(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("ClaimStems = %q, want %q", got, want)
 	}
+	if got := UnitsIn("Now 48 dollars a month, billed each month"); !slices.Equal(got, []string{"dollars", "month"}) {
+		t.Errorf("UnitsIn = %q", got)
+	}
 	if st := (Correction{Old: "drink fizzy drinks"}).OldStem(); st != "drink" {
 		t.Errorf("OldStem = %q, want drink", st)
 	}

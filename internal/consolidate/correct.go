@@ -36,7 +36,7 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		if !ok {
 			continue
 		}
-		terms := capture.ClaimStems(m.Content)
+		terms := append(capture.ClaimStems(m.Content), capture.UnitsIn(m.Content)...)
 		window := correctionWindow
 		if st := c.OldStem(); st != "" {
 			window = namedWindow
