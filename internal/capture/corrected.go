@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Which claim a correction corrects: among a speaker's older memories, the
@@ -31,6 +32,9 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	for _, h := range hits {
 		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
 			continue // a speaker corrects their own claims (the agent's echo of one goes with it: echoes)
+		}
+		if sameButNumbers(m.Text, h.Text) {
+			continue // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
 		}
 		theirs := ClaimStems(h.Text)
 		if oldStem != "" && !slices.Contains(theirs, oldStem) {
@@ -140,4 +144,10 @@ func texts(hits []store.Hit, ids []int64) []string {
 		}
 	}
 	return out
+}
+
+// sameButNumbers reports whether a and b say the same words but for their
+// numbers.
+func sameButNumbers(a, b string) bool {
+	return slices.Equal(slices.DeleteFunc(text.Words(a), hasDigit), slices.DeleteFunc(text.Words(b), hasDigit))
 }

@@ -45,6 +45,8 @@ func TestCorrected(t *testing.T) {
 			[]store.Hit{hit(22, "n1", day(1, 9), "My broadband contract is with Fibrelink, 35 pounds a month.")}, []int64{22}},
 		{"another bill's rise is not the phone's", "The water bill went up to 41 pounds a month.", "w2", day(20, 9),
 			[]store.Hit{hit(23, "n2", day(10, 9), "Switched to Zest: 22 pounds a month, same number.")}, nil},
+		{"the same event again is not a correction", "Parcel 12 switched to the evening delivery slot.", "", day(20, 9),
+			[]store.Hit{hit(24, "", day(19, 9), "Parcel 11 switched to the evening delivery slot.")}, nil},
 		{"the old value alone is not the subject", "We're flying to Oslo on 2 June instead of May.", "f", day(20, 9),
 			[]store.Hit{hit(7, "d", day(2, 9), "The dentist is on 14 May at 9:30.")}, nil},
 		{"two shared words and no value are not one claim", "Ravi moved to the payments team last week.", "r", day(20, 9),

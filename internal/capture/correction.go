@@ -45,7 +45,7 @@ var correctionShapes = []correctionShape{
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`},
 	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`},
 	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`},
-	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed|pushed (?:back|forward|out|to|until)|bumped (?:to|until|back))\b`},
+	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed (?:to|until|till)|pushed (?:back|forward|out|to|until)|bumped (?:to|until|back))\b`},
 	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`},
 	{"instead", false, `(?i)\binstead\b`},
 	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*actually\b`},

@@ -61,6 +61,7 @@ func TestCorrectionIn(t *testing.T) {
 		// pushed to, postponed
 		{"The boiler service got pushed to next Monday.", "pushed to", false, ""},
 		{"My MRI scan was postponed until the 3rd of June.", "pushed to", false, ""},
+		{"The flight is delayed until 9pm.", "pushed to", false, ""},
 		{"Harriet's christening has been rescheduled for the autumn.", "pushed to", false, ""},
 		{"They brought forward the school play to Wednesday.", "pushed to", false, ""},
 		// went up to
@@ -72,6 +73,7 @@ func TestCorrectionIn(t *testing.T) {
 		{"We changed our minds, no party this year.", "changed my mind", false, ""},
 		{"Kofi changed his mind and wants the window seat.", "changed my mind", false, ""},
 		// neither
+		{"The 8:10 to Leeds was delayed again this morning.", "", false, ""},
 		{"Losing my job pushed me to start my own business.", "", false, ""},
 		{"We went up to the Peak District for the weekend.", "", false, ""},
 		{"Instead of giving up, I practised every evening.", "", false, ""},
