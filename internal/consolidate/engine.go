@@ -358,14 +358,19 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	if base != nil {
 		rec.SourceIDs = mergeIDs(base.sourceIDs, rec.SourceIDs)
 	}
+	current := slices.DeleteFunc(slices.Clone(mems), func(m store.Memory) bool { return m.SupersededBy != nil })
+	facts = statedBy(facts, current) // a rebuild does not state again what a correction retired
 	run.FinishedAt = e.now()
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
 	c, err := a.CommitConsolidation(ctx, store.Commit{
 		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read, Flag: flag,
 		Retires: claim.Single, Rekey: factKey,
-		Profile: dayProfile(mems, facts, day.Profile),
+		Profile: dayProfile(current, facts, day.Profile),
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := retireCorrected(ctx, a, mems); err != nil {
 		return nil, err
 	}
 	return &c, nil

@@ -30,12 +30,12 @@ var (
 	intolerantToRe  = lazy(`\b` + pIAm + ` (?i:(?:also |very |quite )?intolerant to) ` + pThing + pListEnd)
 	medicationRe    = lazy(`\b(?i:(i (?:have |'ve |’ve )?(?:stopped taking|stopped|come off|came off) |(?:i'm|i’m|i am) no longer (?:taking|on) )|(?:i'm|i’m|i am) (?:now |still )?(?:taking|on) |i (?:still )?take |i (?:just |have |'ve |’ve )?started (?:taking )?|i was prescribed |prescribed me |put me on )([\p{L}][\p{L}-]+)`)
 	conditionRe     = lazy(`\b(?i:i have|i've got|i’ve got|i've been diagnosed with|i’ve been diagnosed with|i was diagnosed with|i got diagnosed with|i suffer from|i live with) (?i:an? )?((?:[\p{L}\p{N}'-]+ ){0,2}[\p{L}'-]+)`)
-	dietRe          = lazy(`\b` + pIAm + ` (?i:(?:a |now |still |strictly |fully |mostly |also )*(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|gluten-free|dairy-free))\b`)
+	dietRe          = lazy(`\b(?:` + pIAm + `|(?i:i|we)(?:'ve|’ve| have)? (?i:went|gone|become|became|turned|switched to|going)) (?i:(?:a |now |still |strictly |fully |mostly |also )*(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|gluten-free|dairy-free))\b`)
 	dietEndRe       = lazy(`\b` + pIAm + ` (?i:no longer (?:a )?(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto))\b`)
-	noEatRe         = lazy(`\b(?i:i don't eat|i don’t eat|i do not eat|i never eat) (?i:(meat|pork|beef|fish|seafood|dairy|eggs|red meat|chicken))\b`)
+	noEatRe         = lazy(`\b(?i:i don't eat|i don’t eat|i do not eat|i never eat|i no longer eat) (?i:(meat|pork|beef|fish|seafood|dairy|eggs|red meat|chicken))\b`)
 	titleAtRe       = lazy(`\b` + pIAm + ` (?i:(?:now )?(?:an?|the)) ([\p{L}-]+(?: [\p{L}-]+){0,3}) (?i:at|for|with) ` + pOrg)
-	worksAtRe       = lazy(`\b(?i:i (?:now |still |currently )?work (?:at|for)|i(?:'ve| have)? (?:just )?joined|i (?:just )?started (?:a new job )?at|i'm now at|i’m now at) ` + pOrg)
-	leftForRe       = lazy(`\b(?i:i (?:just )?left) ` + pOrg + ` (?i:for|to join) ` + pOrg)
+	worksAtRe       = lazy(`\b(?i:i (?:now |still |currently )?work (?:at|for)|i(?:'ve| have)? (?:just )?joined|i (?:just )?started (?:(?:a|my) (?:new )?job )?at|i'm now at|i’m now at) ` + pOrg)
+	leftForRe       = lazy(`\b(?i:i (?:just )?left) ` + pOrg + ` (?i:for|to join|and (?:have |'ve )?joined|and started at|and moved to) ` + pOrg)
 	worksAsRe       = lazy(`\b(?i:i (?:now )?work as an?|i(?:'ve| have)? (?:just )?(?:been|got|was) promoted to|my (?:job title|title|role|job) is (?:now )?(?:an? )?) ([\p{L}-]+(?: [\p{L}-]+){0,3}?)` + pEnd)
 	managerRe       = lazy(`\b(?:` + pMy + ` (?i:boss|manager|line manager|supervisor|team lead)(?: is| now is|,)?|(?i:i report to)) ` + pName)
 	colleagueRe     = lazy(`\b` + pMy + ` (?i:colleague|coworker|co-worker|teammate|workmate)(?: is|,)? ` + pName)
@@ -214,7 +214,7 @@ func dietClaims(s string, sw subjectWords) []profileClaim {
 		v := strings.ToLower(s[g[2]:g[3]])
 		out = append(out, profileClaim{key: "diet", value: v, ended: true, text: sw.name + " is no longer " + v + "."})
 	}
-	if g := noEatRe.FindStringSubmatchIndex(s); g != nil {
+	if g := noEatRe.FindStringSubmatchIndex(s); g != nil && len(out) == 0 { // diet holds one value: "vegetarian" says more
 		v := strings.ToLower(s[g[2]:g[3]])
 		out = append(out, profileClaim{key: "diet", value: "no " + v, text: sw.name + " does not eat " + v + "."})
 	}

@@ -65,6 +65,9 @@ func TestProfileRules(t *testing.T) {
 		{"I just left Arup for Atkins.", []string{
 			`work user/employer="Arup": The user worked at Arup. (until 2026-05-04)`,
 			`work user/employer="Atkins": The user works at Atkins.`}},
+		{"I left Dunmore Bank and joined Pellow Labs in May.", []string{
+			`work user/employer="Dunmore Bank": The user worked at Dunmore Bank. (until 2026-05-04)`,
+			`work user/employer="Pellow Labs": The user works at Pellow Labs.`}},
 		{"I got promoted to senior engineer today!", []string{`work user/job_title="senior engineer": The user works as a senior engineer.`}},
 		{"My boss Priya signed off the plan.", []string{`work user/manager="Priya": Priya is the user's manager.`}},
 		{"I report to Hannah Okafor now.", []string{`work user/manager="Hannah Okafor": Hannah Okafor is the user's manager.`}},
@@ -115,6 +118,11 @@ func TestProfileRules(t *testing.T) {
 		{"I'm vegetarian these days.", []string{`diet user/diet="vegetarian": The user is vegetarian.`}},
 		{"I'm no longer vegan.", []string{`diet user/diet="vegan": The user is no longer vegan. (until 2026-05-04)`}},
 		{"I don't eat pork.", []string{`diet user/diet="no pork": The user does not eat pork.`}},
+		{"We've gone vegan since the new year.", []string{`diet user/diet="vegan": The user is vegan.`}},
+		{"I became pescatarian and I no longer eat beef.", []string{`diet user/diet="pescatarian": The user is pescatarian.`}},
+		{"I no longer eat fish.", []string{`diet user/diet="no fish": The user does not eat fish.`}},
+		// work, changed
+		{"I started my new job at Harlow Foods today.", []string{`work user/employer="Harlow Foods": The user works at Harlow Foods.`}},
 		// vehicle
 		{"Picked up the new Skoda Octavia from the dealer.", []string{`vehicle user/car="Skoda Octavia": The user drives a Skoda Octavia.`}},
 		{"I drive a Golf.", []string{`vehicle user/car="Golf": The user drives a Golf.`}},

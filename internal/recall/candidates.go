@@ -451,6 +451,11 @@ func unknownName(ctx context.Context, s Searcher, names []string, until time.Tim
 		if ok, err := s.Speaks(ctx, n, until); err != nil || ok {
 			return "", err
 		}
+		// So is one whose claim a correction retired ("Maya's lesson is on
+		// Tuesday", then "actually, Friday instead").
+		if reps, err := s.ReplacedMatching(ctx, o); err != nil || len(reps) > 0 {
+			return "", err
+		}
 	}
 	if len(names) == 0 {
 		return "", nil

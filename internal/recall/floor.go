@@ -11,7 +11,8 @@ import (
 func (r *ranker) markEntities(context.Context) error {
 	for _, c := range r.cands {
 		for _, n := range r.names {
-			if containsFold(c.entities.Texts(), n) || c.fact != nil && strings.EqualFold(c.fact.Entity, n) {
+			if containsFold(c.entities.Texts(), n) || c.fact != nil && strings.EqualFold(c.fact.Entity, n) ||
+				namesAny(strings.Join(c.standsFor, " "), []string{n}) { // the successor of what named them: "actually, make it Friday"
 				c.ex.Entity = 1
 			}
 		}

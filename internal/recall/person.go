@@ -170,6 +170,9 @@ func candNames(c *cand, known map[string]bool) []string {
 			out = append(out, e)
 		}
 	}
+	for _, old := range c.standsFor { // the successor of what named them: "actually, make it Friday"
+		out = append(out, namesIn(old, known)...)
+	}
 	return append(out, knownIn(c.hit.Text, known)...)
 }
 

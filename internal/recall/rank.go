@@ -26,6 +26,7 @@ type Searcher interface {
 	SearchCurrentFacts(ctx context.Context, o store.SearchOptions) ([]store.FactHit, error)
 	FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]store.FactHit, error)
 	SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error)
+	SupersededTexts(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error)
 	ReplacedMatching(ctx context.Context, o store.SearchOptions) ([]store.Replaced, error)
 	ImportantMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
 	Speaks(ctx context.Context, name string, until time.Time) (bool, error)
@@ -269,6 +270,10 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	}
 	items, dropped, err := r.staleValues(ctx, items)
 	if err != nil {
+		return Result{}, err
+	}
+	items = r.correctedToday(items)
+	if items, err = r.withoutRetiredSentences(ctx, items); err != nil {
 		return Result{}, err
 	}
 	res, err := r.offer(ctx, items, "")

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -172,6 +173,111 @@ func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) ([][]str
 		}
 	}
 	return stale, err
+}
+
+// correctedToday is items without what a correction no night has read yet
+// retires among them (capture.Corrected: "actually, make it Thursday
+// instead", said this morning): the memories it corrects and the agent's
+// echo of them, the facts only they stated, and the day records'
+// sentences of theirs. The night then retires them in the store.
+func (r *ranker) correctedToday(items []Item) []Item {
+	var hits []store.Hit
+	for _, it := range items {
+		if c := r.cands[it.ID]; c != nil && it.Kind == "memory" {
+			hits = append(hits, c.hit)
+		}
+	}
+	retired := map[int64]bool{}
+	for _, h := range hits {
+		if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
+			continue
+		}
+		if corr, ok := capture.CorrectionIn(h.Text); ok {
+			old := capture.Corrected(h, corr, hits)
+			for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
+				retired[id] = true
+			}
+		}
+	}
+	if len(retired) == 0 {
+		return items
+	}
+	var said [][]string
+	for _, h := range hits {
+		if retired[h.ID] {
+			said = append(said, text.Words(h.Text))
+		}
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		c := r.cands[it.ID]
+		switch {
+		case c == nil:
+		case it.Kind == "memory" && retired[c.hit.ID]:
+			continue
+		case it.Kind == "fact" && len(c.srcIDs) > 0 && !slices.ContainsFunc(c.srcIDs, func(id int64) bool { return !retired[id] }):
+			continue
+		case it.Kind == "consolidation":
+			t, ok := withoutSentencesOf(it.Text, said, r.words)
+			if !ok {
+				continue
+			}
+			it.Text = t
+		}
+		kept = append(kept, it)
+	}
+	return kept
+}
+
+// withoutRetiredSentences is items with the day records among the first k
+// offered without the sentences of their memories that a successor said by
+// as_of retired (store.SupersededTexts: a correction, a new value): a
+// record left with none of the question's words is not offered.
+func (r *ranker) withoutRetiredSentences(ctx context.Context, items []Item) ([]Item, error) {
+	var ids []int64
+	for _, it := range items[:min(len(items), r.k)] {
+		if c := r.cands[it.ID]; c != nil && it.Kind == "consolidation" {
+			ids = append(ids, c.srcIDs...)
+		}
+	}
+	retired, err := r.s.SupersededTexts(ctx, ids, r.asOf)
+	if err != nil || len(retired) == 0 {
+		return items, err
+	}
+	said := make([][]string, len(retired))
+	for i, t := range retired {
+		said[i] = text.Words(t)
+	}
+	kept := items[:0:0]
+	for i, it := range items {
+		if it.Kind == "consolidation" && i < r.k {
+			t, ok := withoutSentencesOf(it.Text, said, r.words)
+			if !ok {
+				continue
+			}
+			it.Text = t
+		}
+		kept = append(kept, it)
+	}
+	return kept, nil
+}
+
+// withoutSentencesOf is a day record's text without the sentences one of
+// the memories said holds whole; ok as withoutStaleSentences.
+func withoutSentencesOf(s string, said [][]string, words []string) (string, bool) {
+	sents := splitSentences(s)
+	kept := sents[:0:0]
+	for _, x := range sents {
+		w := text.Words(x)
+		if len(w) == 0 || !slices.ContainsFunc(said, func(m []string) bool { return containsAny(m, [][]string{w}) }) {
+			kept = append(kept, x)
+		}
+	}
+	if len(kept) == len(sents) {
+		return s, true
+	}
+	left := strings.Join(kept, " ")
+	return left, len(kept) > 0 && coverage(words, left) > 0
 }
 
 // stated is a value of a one-valued attribute a memory among the items

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // TestTodaysMemoryRetiresTheFact: a memory of today stating a new value of
@@ -186,6 +187,26 @@ func TestReplacedMemoryStandsForTheOld(t *testing.T) {
 		}
 		if got := strings.Join(mems, " | "); !strings.Contains(got, q.want) || strings.Contains(got, q.not) {
 			t.Errorf("as of %v: memories %q, want the one with %s and none with %s", q.asOf, got, q.want, q.not)
+		}
+	}
+}
+
+// TestWithoutSentencesOf: a day record loses the sentences a retired
+// memory said, and is not offered when what is left misses the question.
+func TestWithoutSentencesOf(t *testing.T) {
+	said := [][]string{text.Words("Choir is on Monday at the church hall, 7pm. Bring the new folder.")}
+	for _, tc := range []struct {
+		in, want string
+		words    []string
+		ok       bool
+	}{
+		{"Choir is on Monday at the church hall, 7pm. The boiler was serviced.", "The boiler was serviced.", []string{"boiler"}, true},
+		{"Choir is on Monday at the church hall, 7pm. The boiler was serviced.", "The boiler was serviced.", []string{"choir"}, false},
+		{"Choir is on Thursday now. The boiler was serviced.", "Choir is on Thursday now. The boiler was serviced.", []string{"choir"}, true},
+	} {
+		got, ok := withoutSentencesOf(tc.in, said, tc.words)
+		if ok != tc.ok || ok && got != tc.want {
+			t.Errorf("withoutSentencesOf(%q, %q) = %q, %v; want %q, %v", tc.in, tc.words, got, ok, tc.want, tc.ok)
 		}
 	}
 }

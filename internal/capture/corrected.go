@@ -1,0 +1,153 @@
+package capture
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// Which claim a correction corrects: among a speaker's older memories, the
+// one about the same subject, found by the words both hold, the kind of
+// value both state, the session and recency. The night retires it
+// (internal/consolidate); before the night, recall leaves it out.
+
+// Corrected is the ids of the memories among hits that correction c, said
+// in memory m, corrects: the best scored (claimScore), newest first on a
+// tie, and the others of its session that score (the agent's echo of it).
+// Only the speaker's own memories are candidates; nothing scores without
+// a word of the subject in common, nor, when c names the old value,
+// without it.
+func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
+	mine := ClaimStems(m.Text)
+	oldStem := c.OldStem()
+	type scored struct {
+		h     store.Hit
+		score int
+	}
+	var best []scored
+	top := 0
+	for _, h := range hits {
+		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
+			continue // a speaker corrects their own claims (the agent's echo of one goes with it: echoes)
+		}
+		if sameButNumbers(m.Text, h.Text) {
+			continue // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
+		}
+		theirs := ClaimStems(h.Text)
+		if oldStem != "" && !slices.Contains(theirs, oldStem) {
+			continue
+		}
+		shared, besides := 0, 0
+		for _, st := range mine {
+			if slices.Contains(theirs, st) {
+				shared++
+				if st != oldStem {
+					besides++
+				}
+			}
+		}
+		if besides == 0 && !(c.Ends && oldStem != "") && !(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3)) {
+			continue // the old value alone is not the subject: "instead of March" is not every March
+		}
+		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
+			continue // "cancelled my gym membership" does not end every word of the gym
+		}
+		score, ok := claimScore(m, h, shared, oldStem != "" && !c.Ends || c.Ends && oldStem == "", c.Ends && oldStem != "")
+		if !ok {
+			continue
+		}
+		best = append(best, scored{h, score})
+		top = max(top, score)
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	var lead *store.Hit
+	for i := range best {
+		if best[i].score == top && (lead == nil || best[i].h.Timestamp.After(lead.Timestamp)) {
+			lead = &best[i].h
+		}
+	}
+	var ids []int64
+	for _, b := range best {
+		if b.h.ID == lead.ID || lead.SessionID != "" && b.h.SessionID == lead.SessionID {
+			ids = append(ids, b.h.ID)
+		}
+	}
+	return ids
+}
+
+// recentContext is how near a claim said in another session must be for a
+// correction to count it as its context ("actually, make it Thursday").
+const recentContext = 7 * 24 * time.Hour
+
+// claimScore scores h as the claim m corrects, given the words of the
+// subject both hold: the words, the kinds of value both state, and one
+// more when h is of m's session or recent. A negation naming the habit it
+// ends ("I don't drink coffee any more") needs only h to hold it; a
+// correction naming the old value, or a cancellation ("the retreat is
+// cancelled": its words are the subject), needs 2; one that names neither
+// needs a kind of value and 3 (or its session: "actually, make it Thursday
+// instead" after "book the roofer for Tuesday"), or 3 words in common.
+func claimScore(m, h store.Hit, shared int, named, habit bool) (int, bool) {
+	kinds := SharedValueKinds(m.Text, h.Text)
+	score := shared + kinds
+	if sameSession(m, h) || m.Timestamp.Sub(h.Timestamp) < recentContext {
+		score++
+	}
+	if named {
+		return score, score >= 2
+	}
+	if habit {
+		return score, true // "I don't drink coffee any more": coffee is the subject
+	}
+	return score, kinds > 0 && (score >= 3 || sameSession(m, h)) || shared >= 3
+}
+
+func sameSession(m, h store.Hit) bool {
+	return h.SessionID != "" && h.SessionID == m.SessionID
+}
+
+// Echoes are the agent's turns among around that repeat a claim of old
+// (ids among hits or around): "Noted: piano on Tuesdays at 4pm" after "the
+// piano lesson is on Tuesday at 4pm" goes with it, though it shares no word
+// with the correction.
+func Echoes(hits []store.Hit, old []int64, around []store.Hit) []int64 {
+	var stems []string
+	for _, h := range slices.Concat(hits, around) {
+		if slices.Contains(old, h.ID) {
+			stems = append(stems, ClaimStems(h.Text)...)
+		}
+	}
+	var out []int64
+	for _, h := range around {
+		if !strings.EqualFold(h.Role, "assistant") || slices.Contains(old, h.ID) {
+			continue
+		}
+		if slices.ContainsFunc(ClaimStems(h.Text), func(st string) bool { return slices.Contains(stems, st) }) &&
+			SharedValueKinds(h.Text, strings.Join(texts(hits, old), " ")) > 0 {
+			out = append(out, h.ID)
+		}
+	}
+	return out
+}
+
+// texts is the texts of the hits with the given ids.
+func texts(hits []store.Hit, ids []int64) []string {
+	var out []string
+	for _, h := range hits {
+		if slices.Contains(ids, h.ID) {
+			out = append(out, h.Text)
+		}
+	}
+	return out
+}
+
+// sameButNumbers reports whether a and b say the same words but for their
+// numbers.
+func sameButNumbers(a, b string) bool {
+	return slices.Equal(slices.DeleteFunc(text.Words(a), hasDigit), slices.DeleteFunc(text.Words(b), hasDigit))
+}

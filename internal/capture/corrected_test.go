@@ -1,0 +1,92 @@
+package capture
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// TestCorrected: which earlier memory a correction retires, by subject,
+// kind of value, session and recency; and the look-alikes it leaves alone.
+func TestCorrected(t *testing.T) {
+	day := func(d int, h int) time.Time { return time.Date(2026, 5, d, h, 0, 0, 0, time.UTC) }
+	hit := func(id int64, session string, at time.Time, text string) store.Hit {
+		return store.Hit{Kind: "memory", ID: id, SessionID: session, Timestamp: at, Text: text, Role: "user"}
+	}
+	cases := []struct {
+		name string
+		say  string
+		sess string
+		at   time.Time
+		hits []store.Hit
+		want []int64
+	}{
+		{"actually, without the subject's every word", "Actually, make the electrician Friday instead.", "s2", day(10, 9),
+			[]store.Hit{hit(1, "s1", day(8, 9), "The electrician is coming on Wednesday to look at the sockets."),
+				hit(2, "s0", day(1, 9), "Dinner with Nadia on Friday.")}, []int64{1}},
+		{"the agent's echo goes with the claim", "Actually the quiz night is at the Crown on Thursday 4 June instead.", "q2", day(20, 9),
+			[]store.Hit{hit(3, "q1", day(12, 20), "Quiz night this month is at the Swan on Tuesday 2 June."),
+				hit(4, "q1", day(12, 21), "Noted: quiz night at the Swan, Tuesday 2 June.")}, []int64{3, 4}},
+		{"a negation names what it ends", "I don't cycle to work any more, I take the train.", "c", day(20, 9),
+			[]store.Hit{hit(5, "a", day(2, 9), "I cycle to work along the canal every day."),
+				hit(6, "b", day(3, 9), "Work was busy, the printer jammed again.")}, []int64{5}},
+		{"a habit ended is its own subject", "I don't drink coffee any more.", "h2", day(20, 9),
+			[]store.Hit{hit(16, "h1", day(1, 9), "I have two coffees every morning before work."),
+				hit(17, "h0", day(2, 9), "The office kettle is broken.")}, []int64{16}},
+		{"changed my mind about what it names", "I've changed my mind about the blue tiles, let's go with white.", "t2", day(20, 9),
+			[]store.Hit{hit(18, "t1", day(1, 9), "Ordered blue tiles for the bathroom floor."),
+				hit(19, "t0", day(2, 9), "The bathroom fan is noisy.")}, []int64{18}},
+		{"a bare correction takes its session's claim", "Actually, make it Thursday instead.", "r1", day(14, 10),
+			[]store.Hit{hit(20, "r1", day(14, 9), "Please book the roofer for Tuesday morning."),
+				hit(21, "r0", day(13, 9), "Bins go out on Monday night.")}, []int64{20}},
+		{"a new provider and price replace the old though no word is shared", "Switched to Zest: 22 pounds a month, same number.", "n2", day(20, 9),
+			[]store.Hit{hit(22, "n1", day(1, 9), "My broadband contract is with Fibrelink, 35 pounds a month.")}, []int64{22}},
+		{"another bill's rise is not the phone's", "The water bill went up to 41 pounds a month.", "w2", day(20, 9),
+			[]store.Hit{hit(23, "n2", day(10, 9), "Switched to Zest: 22 pounds a month, same number.")}, nil},
+		{"the same event again is not a correction", "Parcel 12 switched to the evening delivery slot.", "", day(20, 9),
+			[]store.Hit{hit(24, "", day(19, 9), "Parcel 11 switched to the evening delivery slot.")}, nil},
+		{"the old value alone is not the subject", "We're flying to Oslo on 2 June instead of May.", "f", day(20, 9),
+			[]store.Hit{hit(7, "d", day(2, 9), "The dentist is on 14 May at 9:30.")}, nil},
+		{"two shared words and no value are not one claim", "Ravi moved to the payments team last week.", "r", day(20, 9),
+			[]store.Hit{hit(8, "r", day(20, 8), "Jo leads the team now; she took over from Ravi.")}, nil},
+		{"three words of the subject are", "We switched the twins to the swimming club at Hollybank.", "k2", day(20, 9),
+			[]store.Hit{hit(9, "k1", day(1, 9), "The twins go to swimming club at the leisure centre."),
+				hit(10, "k0", day(2, 9), "The leisure centre car park is closed.")}, []int64{9}},
+		{"a price chain retires the newest value", "Switched the gym to the off-peak plan: now 25 pounds a month.", "", day(20, 9),
+			[]store.Hit{hit(11, "", day(1, 9), "The gym membership costs 30 pounds a month."),
+				hit(12, "", day(10, 9), "The gym went up to 35 pounds a month.")}, []int64{12}},
+		{"a cancellation ends what its words name", "The pottery weekend is cancelled, the kiln broke.", "p2", day(20, 9),
+			[]store.Hit{hit(14, "p1", day(3, 9), "Booked the pottery weekend in Ludlow for 6 June."),
+				hit(15, "p0", day(18, 9), "The weekend forecast is rain.")}, []int64{14}},
+		{"nothing said later is retired", "Actually, the car service is on Monday 8 June at 10am instead.", "v", day(20, 9),
+			[]store.Hit{hit(13, "v", day(21, 9), "The car service is on Friday 12 June at 9am.")}, nil},
+	}
+	for _, c := range cases {
+		m := store.Hit{Kind: "memory", ID: 100, SessionID: c.sess, Timestamp: c.at, Role: "user", Text: c.say}
+		corr, ok := CorrectionIn(c.say)
+		if !ok {
+			t.Errorf("%s: %q is not read as a correction", c.name, c.say)
+			continue
+		}
+		if got := Corrected(m, corr, c.hits); !slices.Equal(got, c.want) {
+			t.Errorf("%s: corrected = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestEchoes: the agent's turn repeating a corrected claim goes with it;
+// its other turns, and the user's, stay.
+func TestEchoes(t *testing.T) {
+	at := time.Date(2026, 5, 4, 18, 0, 0, 0, time.UTC)
+	h := func(id int64, role, text string) store.Hit {
+		return store.Hit{Kind: "memory", ID: id, SessionID: "s", Timestamp: at, Role: role, Text: text}
+	}
+	hits := []store.Hit{h(1, "user", "The swimming lesson is on Tuesday at 4pm.")}
+	around := []store.Hit{h(2, "assistant", "Noted: swimming on Tuesdays at 4pm."),
+		h(3, "assistant", "Shall I order more goggles?"), h(4, "user", "Swimming is at Elm Park on Tuesday.")}
+	if got := Echoes(hits, []int64{1}, around); !slices.Equal(got, []int64{2}) {
+		t.Errorf("echoes = %v, want [2]", got)
+	}
+}

@@ -1,0 +1,199 @@
+package capture
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// Corrections. A sentence can say that an earlier claim no longer holds:
+// "Actually, make the plumber Thursday instead", "I don't drink coffee any
+// more", "we moved the kids to another swimming club", "the yoga class is
+// cancelled". CorrectionIn finds the cue; which claim it corrects is found
+// by the night (consolidate), among the older memories about the same
+// subject (ClaimStems).
+
+// Correction is what a correcting sentence says of the claim it corrects.
+type Correction struct {
+	Shape string // the cue, one of the shapes below
+	// Ends is true for a negation ("no longer", "not … any more",
+	// "cancelled", "gave up"): the claim ends without a successor.
+	Ends bool
+	// Old is the habit or value named as ended ("eat meat", "Vodafone"),
+	// "" when the sentence does not name it.
+	Old string
+}
+
+type correctionShape struct {
+	shape string
+	ends  bool
+	re    string // group 1, when there is one, is the old value
+}
+
+// phrase is up to six words, the old value a cue names.
+const phrase = `((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)`
+
+var correctionShapes = []correctionShape{
+	{"no longer", true, `(?i)\bno longer\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|at all)\b)`},
+	{"not any more", true, `(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`},
+	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)`},
+	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`},
+	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`},
+	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`},
+	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`},
+	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`},
+	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed (?:to|until|till)|pushed (?:back|forward|out|to|until)|bumped (?:to|until|back))\b`},
+	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`},
+	{"instead", false, `(?i)\binstead\b`},
+	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*actually\b`},
+}
+
+// correctionRegexps are the shapes' expressions, compiled on first use:
+// the binary's start does not pay for them.
+var correctionRegexps = sync.OnceValue(func() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, len(correctionShapes))
+	for i, sh := range correctionShapes {
+		out[i] = regexp.MustCompile(sh.re)
+	}
+	return out
+})
+
+// CorrectionIn returns the first correction a sentence of content makes.
+// A question corrects nothing.
+func CorrectionIn(content string) (Correction, bool) {
+	for _, s := range Sentences(content) {
+		if c, ok := correctionInSentence(s); ok {
+			return c, true
+		}
+	}
+	return Correction{}, false
+}
+
+func correctionInSentence(s string) (Correction, bool) {
+	if strings.HasSuffix(strings.TrimSpace(s), "?") {
+		return Correction{}, false
+	}
+	for i, sh := range correctionShapes {
+		m := correctionRegexps()[i].FindStringSubmatch(s)
+		if m == nil {
+			continue
+		}
+		c := Correction{Shape: sh.shape, Ends: sh.ends}
+		if len(m) > 1 {
+			c.Old = strings.TrimSpace(m[1])
+		}
+		if sh.shape == "instead of" && strings.HasSuffix(strings.ToLower(firstOf(c.Old)), "ing") {
+			return Correction{}, false // "instead of giving up, I …" is what was done, not a value
+		}
+		return c, true
+	}
+	return Correction{}, false
+}
+
+// correctionCues are the words of the cues and of what surrounds them: they
+// say that something changed, never what.
+var correctionCues = []string{"actually", "instead", "longer", "anymore", "any", "more", "switched", "switch",
+	"switching", "swapped", "swap", "moved", "move", "moving", "changed", "change", "changing", "cancelled",
+	"canceled", "cancel", "called", "pushed", "postponed", "rescheduled", "brought", "forward", "back", "delayed",
+	"bumped", "gave", "given", "giving", "quit", "stopped", "mind", "rather", "went", "gone", "goes", "up", "down",
+	"now", "new", "same", "from", "today", "anyway", "still", "got", "updated", "noted",
+	"put", "raised", "increased", "reduced", "dropped", "rose", "fell", "cut", "off", "don't", "doesn't", "didn't",
+	"isn't", "aren't", "i'm", "we're", "it's", "that's", "i've", "we've", "just", "really", "never", "next", "last"}
+
+// unitWords say what a value is counted in, not what it is about: "88
+// pounds a month" for the electricity and "12 pounds a month" for the phone
+// share a kind of value (SharedValueKinds), not a subject.
+var unitWords = []string{"pound", "pounds", "dollar", "dollars", "euro", "euros", "quid", "bucks", "pence", "cents",
+	"month", "months", "monthly", "week", "weeks", "weekly", "year", "years", "yearly", "annual", "day", "days",
+	"daily", "hour", "hours", "minute", "minutes", "am", "pm"}
+
+// UnitsIn are the unit words of s: they find the claims stating a value of
+// the same kind, which ClaimStems leaves out.
+func UnitsIn(s string) []string {
+	var out []string
+	for _, w := range text.Words(s) {
+		if slices.Contains(unitWords, w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// ClaimStems are the stems of s's words that can name what a claim is
+// about or its value: not stop words, numbers, units or correction cues.
+func ClaimStems(s string) []string {
+	var out []string
+	for _, w := range text.Words(s) {
+		if !text.IsTerm(w) || slices.Contains(correctionCues, w) || slices.Contains(unitWords, w) || hasDigit(w) {
+			continue
+		}
+		if st := claimStem(w); !slices.Contains(out, st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// claimStem is a light suffix stripper: "fridays" and "friday", "meetings"
+// and "meeting", "Fern's" and "Fern" are one stem.
+func claimStem(w string) string {
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	switch {
+	case len(w) <= 3:
+		return w
+	case strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "xes"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// Value kinds a claim's value may have: two claims about one subject with a
+// value of the same kind ("on Tuesday", "Thursday instead") are one claim.
+var valueKinds = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`),
+		regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`),
+		regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`),
+		regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`),
+		regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`),
+		regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`),
+		regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\b`),
+	}
+})
+
+// SharedValueKinds counts the kinds of value both a and b state.
+func SharedValueKinds(a, b string) int {
+	n := 0
+	for _, re := range valueKinds() {
+		if re.MatchString(a) && re.MatchString(b) {
+			n++
+		}
+	}
+	return n
+}
+
+// OldStem is the stem a memory must hold to be the claim c names as ended
+// ("eat meat": meat; "work Fridays": friday), "" when c names none.
+func (c Correction) OldStem() string {
+	words := text.Words(c.Old)
+	for i := len(words) - 1; i >= 0; i-- {
+		if st := ClaimStems(words[i]); len(st) > 0 {
+			return st[0]
+		}
+	}
+	return ""
+}
+
+func hasDigit(w string) bool { return strings.ContainsAny(w, "0123456789") }
+
+func firstOf(s string) string {
+	w, _, _ := strings.Cut(s, " ")
+	return w
+}

@@ -1,0 +1,123 @@
+package capture
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCorrectionIn: each correction shape, in words other than the
+// practice scenarios', and sentences that look alike but correct nothing.
+func TestCorrectionIn(t *testing.T) {
+	cases := []struct {
+		say   string
+		shape string // "" for no correction
+		ends  bool
+		old   string
+	}{
+		// actually
+		{"Actually, make the electrician Friday instead.", "instead", false, ""},
+		{"Actually the piano lesson is at 5pm, not 4pm.", "actually", false, ""},
+		{"Oh, actually, Priya is hosting the quiz night this time.", "actually", false, ""},
+		{"Sorry, actually it's the green bin this week.", "actually", false, ""},
+		{"I actually enjoyed the opera more than I expected.", "", false, ""},
+		{"Was it actually on Tuesday?", "", false, ""},
+		// no longer
+		{"I no longer take sugar in my tea.", "no longer", true, "take sugar in my tea"},
+		{"Marta no longer teaches the Tuesday pilates class.", "no longer", true, "teaches the Tuesday pilates class"},
+		{"We no longer have the allotment, so don't remind me about it.", "no longer", true, "have the allotment"},
+		{"The 52 bus no longer stops at Elm Road.", "no longer", true, "stops at Elm Road"},
+		{"I'm no longer vegan.", "no longer", true, "vegan"},
+		// not … any more
+		{"I don't cycle to work any more.", "not any more", true, "cycle to work"},
+		{"We don't get the Sunday paper anymore.", "not any more", true, "get the Sunday paper"},
+		{"Dev isn't on the night shift any more.", "not any more", true, "on the night shift"},
+		{"I'm not seeing Dr Okafor any more, I changed surgeries.", "not any more", true, "seeing Dr Okafor"},
+		{"I never drink fizzy drinks anymore.", "not any more", true, "drink fizzy drinks"},
+		{"There isn't any more milk in the fridge.", "", false, ""},
+		// gave up, quit, stopped
+		{"I gave up running after the knee injury.", "gave up", true, "running"},
+		{"I've quit the choir, Wednesdays were too much.", "gave up", true, "the choir"},
+		{"I stopped taking the iron tablets last month.", "gave up", true, "taking the iron tablets"},
+		{"We stopped at the services for coffee.", "", false, ""},
+		// cancelled
+		{"The dentist appointment on the 14th is cancelled.", "cancelled", true, ""},
+		{"We've called off the barbecue because of the rain.", "cancelled", true, ""},
+		{"I'm cancelling the gym membership at the end of the month.", "cancelled", true, ""},
+		{"Netflix got canceled, we never watched it.", "cancelled", true, ""},
+		// instead of, rather than
+		{"We're flying from Bristol instead of Heathrow.", "instead of", false, "Heathrow"},
+		{"Book the table for six rather than four.", "instead of", false, "four"},
+		{"Let's do the swim lesson on Saturday instead.", "instead", false, ""},
+		// moved from X to Y
+		{"The parents' evening moved from Tuesday to Thursday.", "moved from", false, "Tuesday"},
+		{"We switched the broadband from Sky to Plusnet.", "moved from", false, "Sky"},
+		{"Lena's leaving do has changed from the pub to the bowling alley.", "moved from", false, "the pub"},
+		// switched to, moved … to
+		{"I switched to oat milk last week.", "switched to", false, ""},
+		{"We moved Dad to the ground-floor flat in March.", "switched to", false, ""},
+		{"We've moved the twins to the after-school club on Park Lane.", "switched to", false, ""},
+		{"Changed my energy supplier to Octopus.", "switched to", false, ""},
+		{"Swapped the Tuesday karate for judo on Mondays.", "", false, ""},
+		// pushed to, postponed
+		{"The boiler service got pushed to next Monday.", "pushed to", false, ""},
+		{"My MRI scan was postponed until the 3rd of June.", "pushed to", false, ""},
+		{"The flight is delayed until 9pm.", "pushed to", false, ""},
+		{"Harriet's christening has been rescheduled for the autumn.", "pushed to", false, ""},
+		{"They brought forward the school play to Wednesday.", "pushed to", false, ""},
+		// went up to
+		{"The council tax went up to 160 pounds a month.", "went up to", false, ""},
+		{"They put the season ticket up to £1,200.", "went up to", false, ""},
+		{"Our water bill dropped to £28 a month.", "went up to", false, ""},
+		// changed my mind
+		{"I've changed my mind about the blue tiles, let's go with white.", "changed my mind", false, "the blue tiles"},
+		{"We changed our minds, no party this year.", "changed my mind", false, ""},
+		{"Kofi changed his mind and wants the window seat.", "changed my mind", false, ""},
+		// neither
+		{"The 8:10 to Leeds was delayed again this morning.", "", false, ""},
+		{"Losing my job pushed me to start my own business.", "", false, ""},
+		{"We went up to the Peak District for the weekend.", "", false, ""},
+		{"Instead of giving up, I practised every evening.", "", false, ""},
+		{"The plumber is coming on Tuesday at 10.", "", false, ""},
+		{"I love my new running shoes.", "", false, ""},
+		{"Is the swimming club still on Thursdays?", "", false, ""},
+	}
+	for _, c := range cases {
+		got, ok := CorrectionIn(c.say)
+		if c.shape == "" {
+			if ok {
+				t.Errorf("CorrectionIn(%q) = %+v; want no correction", c.say, got)
+			}
+			continue
+		}
+		if !ok || got.Shape != c.shape || got.Ends != c.ends || got.Old != c.old {
+			t.Errorf("CorrectionIn(%q) = %+v, %v; want shape %q ends %v old %q", c.say, got, ok, c.shape, c.ends, c.old)
+		}
+	}
+}
+
+func TestClaimStems(t *testing.T) {
+	got := ClaimStems("Actually, Priya's quiz nights moved to the Crown on Fridays at 8pm instead.")
+	want := []string{"priya", "quiz", "night", "crown", "friday", "8pm"}
+	want = want[:5] // numbers are values, never subjects
+	if !slices.Equal(got, want) {
+		t.Errorf("ClaimStems = %q, want %q", got, want)
+	}
+	if got := UnitsIn("Now 48 dollars a month, billed each month"); !slices.Equal(got, []string{"dollars", "month"}) {
+		t.Errorf("UnitsIn = %q", got)
+	}
+	if st := (Correction{Old: "drink fizzy drinks"}).OldStem(); st != "drink" {
+		t.Errorf("OldStem = %q, want drink", st)
+	}
+	if st := (Correction{Old: "cycle to work"}).OldStem(); st != "work" {
+		t.Errorf("OldStem = %q, want work", st)
+	}
+}
+
+func TestSharedValueKinds(t *testing.T) {
+	if n := SharedValueKinds("The plumber comes on Tuesday at 10am", "Actually, make the plumber Thursday at 2pm"); n != 2 {
+		t.Errorf("weekday and clock: %d kinds shared, want 2", n)
+	}
+	if n := SharedValueKinds("Gym is £30 a month", "The quiz is on Friday"); n != 0 {
+		t.Errorf("money and weekday: %d kinds shared, want 0", n)
+	}
+}

@@ -1,0 +1,107 @@
+package consolidate
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// Corrections are events: a memory of the day that corrects an earlier
+// claim (capture.CorrectionIn) retires the memory that stated it, found by
+// subject (the words both share), by the kind of value both state (a
+// weekday, a time, a price, a date) and by session, newest first; with it
+// go the facts and profile lines only retired memories stated
+// (store.RetireCorrected). A correction that names the old value ("no
+// longer eat meat") only retires a memory that holds it.
+
+// Windows a correction looks back over for the claim it corrects: one that
+// names the old value may reach further than one that does not.
+const (
+	correctionWindow = 365 * 24 * time.Hour
+	namedWindow      = 3 * 365 * 24 * time.Hour
+)
+
+// retireCorrected retires, for each correction among the day's memories,
+// the older memories it corrects.
+func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) error {
+	for _, m := range mems {
+		if strings.EqualFold(m.Role, "assistant") {
+			continue // the agent's own words echo a claim; they do not change it
+		}
+		c, ok := capture.CorrectionIn(m.Content)
+		if !ok {
+			continue
+		}
+		terms := append(capture.ClaimStems(m.Content), capture.UnitsIn(m.Content)...)
+		window := correctionWindow
+		if st := c.OldStem(); st != "" {
+			window = namedWindow
+			if !slices.Contains(terms, st) {
+				terms = append(terms, st)
+			}
+		}
+		before := m.Timestamp.Add(-time.Millisecond)
+		hits, err := a.SearchMemories(ctx, store.SearchOptions{Terms: terms, Since: m.Timestamp.Add(-window),
+			Until: before, Limit: 40})
+		if err != nil {
+			return err
+		}
+		// The turns before it in its session are its context, whatever
+		// their words: "actually, make it Thursday instead".
+		turns, err := a.Neighbours(ctx, []int64{m.ID}, sessionTurns, store.SearchOptions{Until: before})
+		if err != nil {
+			return err
+		}
+		for _, t := range turns {
+			if !slices.ContainsFunc(hits, func(h store.MemoryHit) bool { return h.ID == t.ID }) {
+				hits = append(hits, t)
+			}
+		}
+		said := store.Hit{Kind: "memory", ID: m.ID, SessionID: m.SessionID, Timestamp: m.Timestamp, Role: m.Role, Text: m.Content}
+		old := capture.Corrected(said, c, hitsOf(hits))
+		if len(old) > 0 {
+			around, err := a.Neighbours(ctx, old, echoSpan, store.SearchOptions{Until: m.Timestamp.Add(-time.Millisecond)})
+			if err != nil {
+				return err
+			}
+			old = append(old, capture.Echoes(hitsOf(hits), old, hitsOf(around))...)
+		}
+		if err := a.RetireCorrected(ctx, old, m.ID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sessionTurns is how many turns before a correction are its context.
+const sessionTurns = 4
+
+// echoSpan is how many turns around a corrected memory its echo may be.
+const echoSpan = 2
+
+// statedBy is the facts with a source among mems, each citing only those.
+func statedBy(facts []store.Fact, mems []store.Memory) []store.Fact {
+	out := facts[:0:0]
+	for _, f := range facts {
+		f.SourceMemoryIDs = slices.DeleteFunc(slices.Clone(f.SourceMemoryIDs), func(id int64) bool {
+			return !slices.ContainsFunc(mems, func(m store.Memory) bool { return m.ID == id })
+		})
+		if len(f.SourceMemoryIDs) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// hitsOf is the hits of memory hits.
+func hitsOf(ms []store.MemoryHit) []store.Hit {
+	out := make([]store.Hit, len(ms))
+	for i, m := range ms {
+		out[i] = m.Hit
+	}
+	return out
+}

@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+)
+
+// Corrections: a memory that corrects an earlier claim ("actually, make it
+// Thursday", "I no longer eat meat") retires the memories that stated it,
+// and with them the facts and profile lines only they stated. The old rows
+// are kept: an as_of before the correction still sees them.
+
+// RetireCorrected marks the memories old superseded by memory by (said
+// after them; the others are left alone) and ends, at by's time, the
+// current facts and profile lines whose source memories are all superseded
+// by then (valid_to; no successor: the correction may end the claim, as a
+// negation does). Memories already superseded keep their successor.
+func (a *Agent) RetireCorrected(ctx context.Context, old []int64, by int64) error {
+	if len(old) == 0 {
+		return nil
+	}
+	ids, err := json.Marshal(old)
+	if err != nil {
+		return err
+	}
+	err = a.writeBackground(ctx, func(ctx context.Context, c *conn) error {
+		if err := c.execArgs(ctx, `UPDATE daily_memories SET superseded_by = ?2
+			WHERE id IN (SELECT value FROM json_each(?1)) AND superseded_by IS NULL AND id != ?2
+			AND ts < (SELECT ts FROM daily_memories WHERE id = ?2)`, string(ids), by); err != nil {
+			return err
+		}
+		for _, table := range []string{"facts", "profile_lines"} {
+			if err := endStatedOnlyByRetired(ctx, c, table, string(ids), by); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("retire the memories memory %d corrects: %w", by, err)
+	}
+	return nil
+}
+
+// endStatedOnlyByRetired sets valid_to, at memory by's time, on the current
+// rows of table (facts or profile_lines) stated by any of the memories ids
+// and only by memories superseded by then.
+func endStatedOnlyByRetired(ctx context.Context, c *conn, table, ids string, by int64) error {
+	current := `valid_to IS NULL AND superseded_by IS NULL`
+	if table == "facts" {
+		current += ` AND rejected = 0`
+	} else {
+		current += ` AND removed = 0`
+	}
+	return c.execArgs(ctx, `UPDATE `+table+` SET valid_to = (SELECT ts FROM daily_memories WHERE id = ?2)
+		WHERE `+current+`
+		AND valid_from < (SELECT ts FROM daily_memories WHERE id = ?2)
+		AND EXISTS (SELECT 1 FROM json_each(source_memory_ids) j WHERE j.value IN (SELECT value FROM json_each(?1)))
+		AND NOT EXISTS (SELECT 1 FROM json_each(source_memory_ids) j
+			WHERE j.value NOT IN (SELECT m.id FROM daily_memories m WHERE m.superseded_by IS NOT NULL))`, ids, by)
+}
+
+// SupersededTexts returns the texts of the given memories that a successor
+// said by asOf (zero: now) superseded: the sentences a day record made of
+// them are no longer current. Cheap when none is superseded.
+func (a *Agent) SupersededTexts(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error) {
+	if len(memoryIDs) == 0 {
+		return nil, nil
+	}
+	ids, err := json.Marshal(memoryIDs)
+	if err != nil {
+		return nil, err
+	}
+	return readRows(ctx, a, "superseded memory texts", `SELECT m.content FROM daily_memories m
+		WHERE m.id IN (SELECT value FROM json_each(?1)) AND m.superseded_by IS NOT NULL
+		AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?2)`,
+		[]any{string(ids), successorBound(asOf)}, func(s *sqlite3.Stmt) (string, error) { return s.ColumnText(0), nil })
+}
