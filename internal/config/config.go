@@ -31,6 +31,7 @@ type Config struct {
 	Health      Health      `yaml:"health"`
 	Retention   Retention   `yaml:"retention"`
 	Backup      Backup      `yaml:"backup"`
+	Replication Replication `yaml:"replication"`
 	Files       Files       `yaml:"files"`
 
 	Auth Auth `yaml:"auth"`
@@ -183,6 +184,18 @@ type Backup struct {
 	Keep int    `yaml:"keep"` // newest backups kept per agent
 }
 
+// Replication copies every agent's file off the box as it changes: Litestream, run and watched by
+// `dormouse serve` (internal/replicate). Credentials come only from the environment
+// (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: /etc/default/dormouse), never from this file.
+type Replication struct {
+	URL          string   `yaml:"url"`           // "": off; file:///mnt/nas/dormouse or s3://bucket/prefix
+	Endpoint     string   `yaml:"endpoint"`      // an S3-compatible store's URL ("": AWS)
+	Region       string   `yaml:"region"`        // the S3 region ("": the store's default)
+	PathStyle    bool     `yaml:"path_style"`    // bucket in the path, not the host name
+	SyncInterval Duration `yaml:"sync_interval"` // how often changes are shipped
+	Litestream   string   `yaml:"litestream"`    // the binary, if neither beside dormouse nor in /usr/lib/dormouse
+}
+
 // Files bounds what one file (watched, uploaded or ingested) may cost: a file over a cap is skipped
 // with the setting to raise, and a parse that runs too long is killed and the file failed.
 type Files struct {
@@ -274,8 +287,9 @@ func Default() Config {
 			ConsolidationOverdue: Duration(36 * time.Hour),
 			TemperatureC:         80,
 		},
-		Backup: Backup{Keep: 7},
-		Files:  Files{ParseTimeout: Duration(30 * time.Second), MaxExtractedBytes: 8 << 20, MaxParts: 2000},
+		Backup:      Backup{Keep: 7},
+		Replication: Replication{SyncInterval: Duration(time.Second)},
+		Files:       Files{ParseTimeout: Duration(30 * time.Second), MaxExtractedBytes: 8 << 20, MaxParts: 2000},
 	}
 }
 

@@ -44,6 +44,8 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		GroupCommitMax: cfg.Storage.GroupCommitMax,
 		DedupWindow:    time.Duration(cfg.Capture.DedupWindow),
 		ExplicitCreate: cfg.Agents.Create == config.CreateExplicit,
+		// Litestream owns the checkpoints when it replicates (internal/replicate).
+		LeaveCheckpoints: cfg.Replication.URL != "",
 		Location:       cfg.Location(),
 		Logger:         log,
 		Kinds:          kinds.Of,

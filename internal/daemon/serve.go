@@ -26,6 +26,13 @@ func RunWithReload(ctx context.Context, cfg config.Config, environ []string, log
 	if err != nil {
 		return err
 	}
+	// Litestream stops after the store has closed (deferred), so it ships
+	// every write the drain committed.
+	rep, err := startReplication(cfg, s, environ)
+	if err != nil {
+		return errors.Join(err, s.Close())
+	}
+	defer rep.Stop()
 	d, err := prepare(ctx, s)
 	if err != nil {
 		return errors.Join(err, s.Close())
