@@ -46,9 +46,9 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		ExplicitCreate: cfg.Agents.Create == config.CreateExplicit,
 		// Litestream owns the checkpoints when it replicates (internal/replicate).
 		LeaveCheckpoints: cfg.Replication.URL != "",
-		Location:       cfg.Location(),
-		Logger:         log,
-		Kinds:          kinds.Of,
+		Location:         cfg.Location(),
+		Logger:           log,
+		Kinds:            kinds.Of,
 		// What recall pins (the most important memories) enters the
 		// profile at once; the rest waits for the night.
 		ProfileAtCapture:  captureProfile,
