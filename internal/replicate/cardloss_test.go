@@ -56,7 +56,8 @@ func writeUntil(addr string, agents []string, stop <-chan struct{}) func() []ack
 // kill -9 the daemon mid-write (Litestream dies with it), delete the data
 // directory, restore --from-replica --all, and check that every memory
 // acknowledged recoveryPoint before the kill is back, with its content.
-func cardLoss(t *testing.T, env []string) {
+// secret, when not empty, must appear in no log or output.
+func cardLoss(t *testing.T, env []string, secret string) {
 	data := t.TempDir()
 	p := serve(t, data, env)
 	ls := p.litestreamPID(t)
@@ -79,6 +80,9 @@ func cardLoss(t *testing.T, env []string) {
 		t.Fatalf("restore --from-replica --all: %v\n%s", err, out)
 	}
 	t.Logf("restore took %v:\n%s", time.Since(start).Round(time.Millisecond), out)
+	if secret != "" && (strings.Contains(out, secret) || strings.Contains(p.log.String(), secret)) {
+		t.Errorf("the secret key shows in serve's log or restore's output")
+	}
 
 	q := serve(t, data, testEnv())
 	got := map[string]map[int64]string{}
@@ -122,5 +126,5 @@ func cardLoss(t *testing.T, env []string) {
 // mounted NAS or USB disk).
 func TestCardLossFileReplica(t *testing.T) {
 	needBinaries(t)
-	cardLoss(t, testEnv("DORMOUSE_REPLICATION_URL=file://"+t.TempDir()))
+	cardLoss(t, testEnv("DORMOUSE_REPLICATION_URL=file://"+t.TempDir()), "")
 }
