@@ -172,6 +172,7 @@ type Health struct {
 	Backlog              int      `yaml:"backlog"`               // unconsolidated memories of one agent
 	ConsolidationOverdue Duration `yaml:"consolidation_overdue"` // age of the oldest unconsolidated memory
 	TemperatureC         float64  `yaml:"temperature_c"`         // SoC temperature
+	ReplicaLagWarn       Duration `yaml:"replica_lag_warn"`      // an agent's replica this far behind is degraded
 	// PublicDetail shows agent names, per-agent series and file paths on /health and /metrics to
 	// requests without a token even when tokens are configured.
 	PublicDetail bool `yaml:"public_detail"`
@@ -286,6 +287,7 @@ func Default() Config {
 			Backlog:              500,
 			ConsolidationOverdue: Duration(36 * time.Hour),
 			TemperatureC:         80,
+			ReplicaLagWarn:       Duration(30 * time.Second),
 		},
 		Backup:      Backup{Keep: 7},
 		Replication: Replication{SyncInterval: Duration(time.Second)},

@@ -109,6 +109,7 @@ func (c Config) validate() problems {
 	if h.TemperatureC < 30 || h.TemperatureC > 150 {
 		p.add("health.temperature_c", "want 30 to 150 (degrees Celsius), got %g", h.TemperatureC)
 	}
+	p.duration("health.replica_lag_warn", h.ReplicaLagWarn, time.Second, 24*time.Hour)
 	p.number("backup.keep", int64(c.Backup.Keep), 1, 1000)
 	p.replication(c.Replication)
 	p.duration("files.parse_timeout", c.Files.ParseTimeout, time.Second, time.Hour)

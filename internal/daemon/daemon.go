@@ -135,6 +135,7 @@ func HealthMonitor(cfg config.Config, environ []string, st *store.Store, log *sl
 			Backlog:              int64(h.Backlog),
 			ConsolidationOverdue: time.Duration(h.ConsolidationOverdue),
 			TemperatureC:         h.TemperatureC,
+			ReplicaLagWarn:       time.Duration(h.ReplicaLagWarn),
 		},
 		TTL:    5 * time.Second,
 		Logger: log,

@@ -1,10 +1,12 @@
 package daemon
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/replicate"
 )
 
@@ -32,5 +34,19 @@ func startReplication(cfg config.Config, s *Services, environ []string) (*replic
 		return sup, fmt.Errorf("replication: %w", err)
 	}
 	s.Replication = sup
+	if h, ok := s.Health.Collector.(*health.Host); ok {
+		h.Replication = func(ctx context.Context) *health.Replication { return replicationReading(sup.Status(ctx)) }
+	}
 	return sup, nil
+}
+
+// replicationReading is the supervisor's status as /health shows it.
+func replicationReading(st replicate.Status) *health.Replication {
+	r := &health.Replication{Target: st.Target, Running: st.Running, DownSince: st.DownSince, Restarts: st.Restarts,
+		LastError: st.LastError, LastErrorAt: st.LastErrAt, Agents: []health.Replica{}}
+	for _, a := range st.Agents {
+		r.Agents = append(r.Agents, health.Replica{Agent: a.Agent, State: a.State, LagSeconds: a.Lag.Seconds(),
+			LastSync: a.LastSync, LastError: a.LastError})
+	}
+	return r
 }

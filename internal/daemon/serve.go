@@ -162,6 +162,9 @@ func (d *serving) writeTriggers() func(agent string) {
 		s.Embedder.Every = embedEvery
 		nudge = append(nudge, s.Embedder.Notify)
 	}
+	if s.Replication != nil { // the replica lags from each acknowledged write
+		nudge = append(nudge, s.Replication.Wrote)
+	}
 	if len(nudge) == 0 {
 		return nil
 	}

@@ -1,7 +1,9 @@
 package replicate
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
@@ -65,6 +67,7 @@ func cardLoss(t *testing.T, env []string, secret string) {
 	stop := make(chan struct{})
 	wait := writeUntil(p.addr, agents, stop)
 	time.Sleep(15 * time.Second)
+	checkHealth(t, p.addr, agents)
 	p.kill9(t)
 	killed := time.Now()
 	close(stop)
@@ -127,4 +130,52 @@ func cardLoss(t *testing.T, env []string, secret string) {
 func TestCardLossFileReplica(t *testing.T) {
 	needBinaries(t)
 	cardLoss(t, testEnv("DORMOUSE_REPLICATION_URL=file://"+t.TempDir()), "")
+}
+
+// checkHealth: /health shows each agent's replica replicating, synced
+// within the recovery point and not lagging past it; /metrics has its lag.
+func checkHealth(t *testing.T, addr string, agents []string) {
+	t.Helper()
+	var h struct {
+		Replication *struct {
+			Running bool
+			Agents  []struct {
+				Agent      string
+				State      string
+				LagSeconds float64    `json:"lag_seconds"`
+				LastSync   *time.Time `json:"last_sync"`
+			}
+		}
+	}
+	resp, err := client.Get("http://" + addr + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&h)
+	resp.Body.Close()
+	if err != nil || h.Replication == nil || !h.Replication.Running {
+		t.Fatalf("/health: %v, replication %+v; want it running", err, h.Replication)
+	}
+	seen := map[string]bool{}
+	for _, a := range h.Replication.Agents {
+		seen[a.Agent] = true
+		if a.State != "replicating" || a.LastSync == nil || time.Since(*a.LastSync) > recoveryPoint || a.LagSeconds > recoveryPoint.Seconds() {
+			t.Errorf("/health: agent %s's replica %+v; want replicating, synced and at most %v behind", a.Agent, a, recoveryPoint)
+		}
+		t.Logf("/health: agent %s's replica %s, lag %.2fs, last sync %v ago", a.Agent, a.State, a.LagSeconds, time.Since(*a.LastSync).Round(time.Millisecond))
+	}
+	resp, err = client.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, a := range agents {
+		if !seen[a] {
+			t.Errorf("/health shows no replica of agent %s", a)
+		}
+		if !strings.Contains(string(body), `dormouse_replica_lag_seconds{agent="`+a+`"}`) {
+			t.Errorf("/metrics has no dormouse_replica_lag_seconds for agent %s", a)
+		}
+	}
 }

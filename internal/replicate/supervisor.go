@@ -28,13 +28,14 @@ type Supervisor struct {
 	stop chan struct{}
 	done chan struct{}
 
-	mu       sync.Mutex
-	cmd      *exec.Cmd
-	running  bool
-	started  time.Time // of the running process
-	restarts int
-	lastErr  logLine // the newest error Litestream logged or its last exit
-	pending  map[string]time.Time
+	mu        sync.Mutex
+	cmd       *exec.Cmd
+	running   bool
+	downSince time.Time // when the last one exited
+	restarts  int
+	lastErr   logLine            // the newest error Litestream logged or its last exit
+	agentErr  map[string]logLine // the newest error it logged about each agent's file
+	pending   map[string]writes
 }
 
 // logLine is one error with its time.
@@ -60,7 +61,8 @@ func (s *Supervisor) Start() error {
 		return err
 	}
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
-	s.pending = map[string]time.Time{}
+	s.pending, s.agentErr = map[string]writes{}, map[string]logLine{}
+	s.downSince = time.Now()
 	started := make(chan error, 1)
 	go s.loop(started)
 	return <-started
@@ -117,7 +119,7 @@ func (s *Supervisor) spawn() (*exec.Cmd, io.ReadCloser, error) {
 		return nil, nil, err
 	}
 	s.mu.Lock()
-	s.cmd, s.running, s.started = cmd, true, time.Now()
+	s.cmd, s.running = cmd, true
 	s.mu.Unlock()
 	s.Logger.Info("litestream started", "pid", cmd.Process.Pid, "replica", s.Target.Redacted())
 	return cmd, out, nil
@@ -133,6 +135,11 @@ func (s *Supervisor) relay(r io.Reader) {
 		switch {
 		case strings.Contains(line, "level=ERROR"):
 			s.noteError(line)
+			if m := dbInLine.FindStringSubmatch(line); m != nil {
+				s.mu.Lock()
+				s.agentErr[m[1]] = logLine{At: time.Now(), Msg: line}
+				s.mu.Unlock()
+			}
 			s.Logger.Warn("litestream", "line", line)
 		case strings.Contains(line, "level=WARN"):
 			s.Logger.Warn("litestream", "line", line)
@@ -144,7 +151,7 @@ func (s *Supervisor) relay(r io.Reader) {
 
 func (s *Supervisor) exited(err error) {
 	s.mu.Lock()
-	s.running = false
+	s.running, s.downSince = false, time.Now()
 	s.mu.Unlock()
 	select {
 	case <-s.stop:
