@@ -170,7 +170,14 @@ func checkHealth(t *testing.T, addr string, agents []string) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	status, err := dormouseCmd(t, testEnv("DORMOUSE_ADDR="+addr), "status")
+	if err != nil {
+		t.Errorf("dormouse status: %v\n%s", err, status)
+	}
 	for _, a := range agents {
+		if !strings.Contains(status, "replica "+a+": replicating") {
+			t.Errorf("dormouse status shows no replicating replica of %s:\n%s", a, status)
+		}
 		if !seen[a] {
 			t.Errorf("/health shows no replica of agent %s", a)
 		}

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -67,12 +68,9 @@ type listEntry struct {
 	LastSyncAt *time.Time `json:"last_sync_at"`
 }
 
-// Status asks Litestream over its control socket how each replica is
-// doing. An agent's lag is how long its oldest acknowledged write not yet
-// on the replica has waited: for an agent with such writes Litestream is
-// asked to copy the WAL's new frames (POST /sync, without waiting for the
-// upload) and answers its local and replicated positions; once those are
-// equal, every write made before the question is shipped.
+// Status is how Litestream and each replica are doing. An agent's lag is
+// how long its oldest acknowledged write not yet on the replica has waited
+// (see track).
 func (s *Supervisor) Status(ctx context.Context) Status {
 	st := Status{Target: s.Target.Redacted()}
 	s.mu.Lock()
@@ -84,7 +82,6 @@ func (s *Supervisor) Status(ctx context.Context) Status {
 	if s.lastErr.Msg != "" {
 		st.LastError, st.LastErrAt = s.lastErr.Msg, &s.lastErr.At
 	}
-	pending := maps.Clone(s.pending)
 	s.mu.Unlock()
 	entries, err := s.list(ctx)
 	if err != nil && st.Running {
@@ -96,27 +93,16 @@ func (s *Supervisor) Status(ctx context.Context) Status {
 		name := strings.TrimSuffix(filepath.Base(e.Path), ".db")
 		byAgent[name] = AgentStatus{Agent: name, State: e.Status, LastSync: e.LastSyncAt}
 	}
-	for name, w := range pending {
+	now := time.Now()
+	s.mu.Lock()
+	for name, w := range s.pending {
 		a, ok := byAgent[name]
 		if !ok {
 			a = AgentStatus{Agent: name, State: "waiting"}
 		}
-		asked := time.Now()
-		if ok && s.shipped(ctx, name) {
-			s.mu.Lock()
-			if cur := s.pending[name]; !cur.last.After(asked) {
-				delete(s.pending, name)
-			} else { // written meanwhile
-				cur.first = asked
-				s.pending[name] = cur
-			}
-			s.mu.Unlock()
-		} else {
-			a.Lag = time.Since(w.first)
-		}
+		a.Lag = now.Sub(w.first)
 		byAgent[name] = a
 	}
-	s.mu.Lock()
 	for name, a := range byAgent {
 		// An error a sync has since overcome is history.
 		if e, ok := s.agentErr[name]; ok && (a.LastSync == nil || e.At.After(*a.LastSync)) {
@@ -132,18 +118,84 @@ func (s *Supervisor) Status(ctx context.Context) Status {
 	return st
 }
 
-// shipped says whether the replica holds every transaction of agent's
-// file, the WAL's frames written so far included.
-func (s *Supervisor) shipped(ctx context.Context, agent string) bool {
+// trackEvery is how often track asks Litestream where each replica is.
+const trackEvery = time.Second
+
+// track keeps each agent's writes not yet on the replica, until Stop.
+// Every trackEvery, for each agent with such writes, it asks Litestream to
+// copy the WAL's new frames (POST /sync, not waiting for the upload): the
+// answer's txid holds every write made before the question, and once the
+// replicated txid reaches it those writes are shipped. The oldest write
+// still waiting is then taken to be no older than that question, so the
+// lag is at most trackEvery over the truth, never under it.
+func (s *Supervisor) track() {
+	t := time.NewTicker(trackEvery)
+	defer t.Stop()
+	marks := map[string][]mark{}
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		s.mu.Lock()
+		agents := slices.Collect(maps.Keys(s.pending))
+		s.mu.Unlock()
+		for _, name := range agents {
+			asked := time.Now()
+			txid, replicated, err := s.positions(name)
+			if err != nil {
+				continue
+			}
+			ms := append(marks[name], mark{asked, txid})
+			var shipped time.Time
+			for len(ms) > 0 && ms[0].txid <= replicated {
+				shipped, ms = ms[0].at, ms[1:]
+			}
+			marks[name] = ms
+			if !shipped.IsZero() {
+				s.shippedBefore(name, shipped)
+			}
+			if len(ms) == 0 {
+				delete(marks, name)
+			}
+		}
+	}
+}
+
+// mark is a question to Litestream: every write before at is in txid.
+type mark struct {
+	at   time.Time
+	txid uint64
+}
+
+// shippedBefore records that agent's writes before t are on the replica.
+func (s *Supervisor) shippedBefore(agent string, t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w, ok := s.pending[agent]
+	switch {
+	case !ok:
+	case w.last.Before(t):
+		delete(s.pending, agent)
+	case w.first.Before(t):
+		w.first = t
+		s.pending[agent] = w
+	}
+}
+
+// positions are Litestream's local and replicated txids of agent's file,
+// the WAL's frames written so far included.
+func (s *Supervisor) positions(agent string) (txid, replicated uint64, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
 	body, _ := json.Marshal(map[string]string{"path": filepath.Join(s.AgentsDir, agent+".db")})
 	var out struct {
 		TXID       uint64 `json:"txid"`
 		Replicated uint64 `json:"replicated_txid"`
 	}
-	if err := s.control(ctx, http.MethodPost, "/sync", body, &out); err != nil {
-		return false
-	}
-	return out.TXID > 0 && out.Replicated >= out.TXID
+	err = s.control(ctx, http.MethodPost, "/sync", body, &out)
+	return out.TXID, out.Replicated, err
 }
 
 // list is Litestream's GET /list.

@@ -65,7 +65,11 @@ func (s *Supervisor) Start() error {
 	s.downSince = time.Now()
 	started := make(chan error, 1)
 	go s.loop(started)
-	return <-started
+	if err := <-started; err != nil {
+		return err
+	}
+	go s.track()
+	return nil
 }
 
 // loop runs Litestream until Stop. The goroutine keeps its OS thread: the
