@@ -164,8 +164,10 @@ deb: man
 		GOOS=linux GOARCH=$$a $(GO) build -trimpath \
 			-ldflags '-s -w -X github.com/dormouse-dev/dormouse/internal/cli.Version=$(DEB_VERSION)' \
 			-o dist/build/$$a/dormouse $(PKG); \
+		$(MAKE) --no-print-directory litestream GOOS=linux GOARCH=$$a LITESTREAM_OUT=dist/build/$$a/litestream; \
 		packaging/prepare.sh dist/build '$(DEB_VERSION)'; \
-		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse DORMOUSE_BUILD=dist/build \
+		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse \
+			LITESTREAM_BINARY=dist/build/$$a/litestream DORMOUSE_BUILD=dist/build \
 			$(NFPM) package --config packaging/nfpm.yaml --packager deb \
 			--target dist/dormouse_$(DEB_VERSION)_$$a.deb; \
 	done; ls -l dist/*.deb
