@@ -1,12 +1,14 @@
 package replicate
 
 import (
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,4 +99,41 @@ func TestCardLossS3Replica(t *testing.T) {
 	needBinaries(t)
 	s := startS3(t)
 	cardLoss(t, s.env("pi-kitchen"), s.secret)
+}
+
+// TestDoctorChecksTheReplica: dormouse doctor lists the bucket with the
+// configured credentials, and says to fix them when they are wrong,
+// without printing the secret.
+func TestDoctorChecksTheReplica(t *testing.T) {
+	needBinaries(t)
+	s := startS3(t)
+	check := func(env []string) map[string]string {
+		cmd := exec.Command(dormouse, "doctor", "--data", t.TempDir(), "--json")
+		cmd.Env = env
+		b, _ := cmd.Output() // exits 1 when any check fails; stdout is the JSON
+		out := string(b)
+		var res struct {
+			Checks []struct{ Name, Status, Detail, Fix string }
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("doctor --json: %v\n%s", err, out)
+		}
+		if strings.Contains(out, s.secret) || strings.Contains(out, "wrong-secret") {
+			t.Errorf("doctor prints the secret key:\n%s", out)
+		}
+		for _, c := range res.Checks {
+			if c.Name == "replication" {
+				return map[string]string{"status": c.Status, "fix": c.Fix, "detail": c.Detail}
+			}
+		}
+		t.Fatalf("doctor has no replication check:\n%s", out)
+		return nil
+	}
+	if got := check(s.env("pi-den")); got["status"] != "ok" {
+		t.Errorf("with the right keys: %v", got)
+	}
+	bad := append(s.env("pi-den"), "AWS_SECRET_ACCESS_KEY=wrong-secret")
+	if got := check(bad); got["status"] != "fail" || !strings.Contains(got["fix"], "AWS_SECRET_ACCESS_KEY") {
+		t.Errorf("with a wrong secret: %v; want a failure whose fix names the credentials", got)
+	}
 }
