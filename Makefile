@@ -17,12 +17,19 @@ FUZZTIME_PDF ?= $(if $(filter 20000x,$(FUZZTIME)),2000x,$(FUZZTIME))
 FUZZMINIMIZE ?= 5s
 export CGO_ENABLED ?= 0
 
-.PHONY: all build run check test locomo-floor vet fmt-check fuzz bench chaos cross clean
+.PHONY: all build litestream run check test locomo-floor vet fmt-check fuzz bench chaos cross clean
 
 all: build
 
-build:
+build: litestream
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/dormouse $(PKG)
+
+# Litestream, which `dormouse serve` runs beside itself to replicate the agents (replication.url),
+# at the version tools/litestream/go.mod pins: a module of its own, so that none of its
+# dependencies reach the daemon's build. GOOS/GOARCH pick the platform, LITESTREAM_OUT the file.
+LITESTREAM_OUT ?= $(BIN)/litestream
+litestream:
+	$(GO) build -C tools/litestream -trimpath -ldflags '-s -w' -o $(abspath $(LITESTREAM_OUT)) github.com/benbjohnson/litestream/cmd/litestream
 
 run: build
 	$(BIN)/dormouse serve
@@ -157,8 +164,10 @@ deb: man
 		GOOS=linux GOARCH=$$a $(GO) build -trimpath \
 			-ldflags '-s -w -X github.com/dormouse-dev/dormouse/internal/cli.Version=$(DEB_VERSION)' \
 			-o dist/build/$$a/dormouse $(PKG); \
+		$(MAKE) --no-print-directory litestream GOOS=linux GOARCH=$$a LITESTREAM_OUT=dist/build/$$a/litestream; \
 		packaging/prepare.sh dist/build '$(DEB_VERSION)'; \
-		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse DORMOUSE_BUILD=dist/build \
+		DEB_ARCH=$$a VERSION='$(DEB_VERSION)' DORMOUSE_BINARY=dist/build/$$a/dormouse \
+			LITESTREAM_BINARY=dist/build/$$a/litestream DORMOUSE_BUILD=dist/build \
 			$(NFPM) package --config packaging/nfpm.yaml --packager deb \
 			--target dist/dormouse_$(DEB_VERSION)_$$a.deb; \
 	done; ls -l dist/*.deb

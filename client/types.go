@@ -318,7 +318,29 @@ type Health struct {
 	Provider *HealthProvider `json:"provider,omitempty"`
 	// Embeddings is the background embedder's state; absent when semantic recall is off.
 	Embeddings *HealthEmbeddings `json:"embeddings,omitempty"`
-	Errors     []string          `json:"errors,omitempty"` // readings that could not be taken
+	// Replication is the agents' replicas off the box; absent when replication.url is not set.
+	Replication *HealthReplication `json:"replication,omitempty"`
+	Errors      []string           `json:"errors,omitempty"` // readings that could not be taken
+}
+
+// HealthReplication is Litestream, which the daemon runs to replicate every agent's file.
+type HealthReplication struct {
+	Target      string          `json:"target"` // the replica's URL without its query
+	Running     bool            `json:"running"`
+	DownSince   *time.Time      `json:"down_since,omitempty"`
+	Restarts    int             `json:"restarts"`
+	LastError   string          `json:"last_error,omitempty"`
+	LastErrorAt *time.Time      `json:"last_error_at,omitempty"`
+	Agents      []HealthReplica `json:"agents"`
+}
+
+// HealthReplica is one agent's replica.
+type HealthReplica struct {
+	Agent      string     `json:"agent"`
+	State      string     `json:"state"`       // replicating, open, stopped, or waiting (not picked up yet)
+	LagSeconds float64    `json:"lag_seconds"` // how long the oldest acknowledged write not yet shipped has waited
+	LastSync   *time.Time `json:"last_sync,omitempty"`
+	LastError  string     `json:"last_error,omitempty"`
 }
 
 // HealthEmbeddings is the background embedder of the optional semantic arm of recall.

@@ -33,6 +33,7 @@ const (
 	versionPkg    = "github.com/dormouse-dev/dormouse/internal/cli.Version"
 	testVersion   = "0.0.0~test1"
 	mainBinaryDst = "usr/bin/dormouse"
+	litestreamDst = "usr/lib/dormouse/litestream" // where internal/replicate looks after beside dormouse
 	manPageDst    = "usr/share/man/man1/dormouse.1.gz"
 	completionDst = "usr/share/bash-completion/completions/dormouse"
 )
@@ -262,7 +263,8 @@ func TestDebs(t *testing.T) {
 		for _, v := range os.Environ() {
 			k, _, _ := strings.Cut(v, "=")
 			switch k {
-			case "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "VERSION", "DEB_ARCH", "DORMOUSE_BINARY", "DORMOUSE_MAN_PAGE", "DORMOUSE_COMPLETION", "DORMOUSE_BUILD":
+			case "GOOS", "GOARCH", "GOFLAGS", "CGO_ENABLED", "VERSION", "DEB_ARCH", "DORMOUSE_BINARY", "DORMOUSE_MAN_PAGE", "DORMOUSE_COMPLETION", "DORMOUSE_BUILD",
+				"LITESTREAM_BINARY":
 				continue
 			}
 			e = append(e, v)
@@ -291,8 +293,12 @@ func TestDebs(t *testing.T) {
 			bin := filepath.Join(out, arch, "dormouse")
 			run(repo, env("GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0"), goTool, "build", "-trimpath",
 				"-ldflags", "-s -w -X "+versionPkg+"="+testVersion, "-o", bin, "./cmd/dormouse")
+			// Litestream, which serve runs to replicate (make litestream does the same).
+			ls := filepath.Join(out, arch, "litestream")
+			run(filepath.Join(repo, "tools", "litestream"), env("GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0"), goTool, "build",
+				"-trimpath", "-ldflags", "-s -w", "-o", ls, "github.com/benbjohnson/litestream/cmd/litestream")
 			deb := filepath.Join(out, fmt.Sprintf("dormouse_%s_%s.deb", testVersion, arch))
-			run(repo, env("DEB_ARCH="+arch, "VERSION="+testVersion, "DORMOUSE_BINARY="+bin, "DORMOUSE_BUILD="+build,
+			run(repo, env("DEB_ARCH="+arch, "VERSION="+testVersion, "DORMOUSE_BINARY="+bin, "LITESTREAM_BINARY="+ls, "DORMOUSE_BUILD="+build,
 				"DORMOUSE_MAN_PAGE="+docs.manGz, "DORMOUSE_COMPLETION="+docs.completionPath), nfpmBin,
 				"package", "--config", "packaging/nfpm.yaml", "--packager", "deb", "--target", deb)
 			if fi, err := os.Stat(deb); err == nil {
@@ -374,6 +380,7 @@ func checkDeb(t *testing.T, dpkgDeb, deb, arch string, machine elf.Machine) {
 	}
 	want := map[string]string{
 		"usr/bin/dormouse":                           "-rwxr-xr-x",
+		litestreamDst:                                "-rwxr-xr-x",
 		"usr/lib/sysusers.d/dormouse.conf":           "-rw-r--r--",
 		"etc/dormouse/dormouse.yaml":                 "-rw-r--r--",
 		"etc/default/dormouse":                       "-rw-------",
@@ -442,6 +449,7 @@ func checkDeb(t *testing.T, dpkgDeb, deb, arch string, machine elf.Machine) {
 		t.Errorf("/%s is not stripped", mainBinaryDst)
 	}
 	checkCopyright(t, files[mainBinaryDst], files["usr/share/doc/dormouse/copyright"])
+	checkLitestream(t, files[litestreamDst], files["usr/share/doc/dormouse/copyright"], machine)
 	if arch == runtime.GOARCH && runtime.GOOS == "linux" {
 		tmp := filepath.Join(t.TempDir(), "dormouse")
 		if err := os.WriteFile(tmp, files[mainBinaryDst], 0o755); err != nil {
@@ -529,6 +537,42 @@ func checkCopyright(t *testing.T, binary, copyright []byte) {
 		if !covered {
 			t.Errorf("module %s %s is compiled in but packaging/copyright has no Files: stanza for it", dep.Path, dep.Version)
 		}
+	}
+}
+
+// checkLitestream: the package's Litestream is a static binary for the
+// package's machine, at the version tools/litestream/go.mod pins, and the
+// copyright file has a stanza for it that names its licence.
+func checkLitestream(t *testing.T, binary, copyright []byte, machine elf.Machine) {
+	t.Helper()
+	ef, err := elf.NewFile(bytes.NewReader(binary))
+	if err != nil {
+		t.Fatalf("/%s is not ELF: %v", litestreamDst, err)
+	}
+	if ef.Machine != machine {
+		t.Errorf("/%s is for %v, want %v", litestreamDst, ef.Machine, machine)
+	}
+	for _, p := range ef.Progs {
+		if p.Type == elf.PT_INTERP {
+			t.Errorf("/%s is dynamically linked", litestreamDst)
+		}
+	}
+	bi, err := buildinfo.Read(bytes.NewReader(binary))
+	if err != nil {
+		t.Fatalf("build info of /%s: %v", litestreamDst, err)
+	}
+	mod, err := os.ReadFile(filepath.Join(root(t), "tools", "litestream", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := regexp.MustCompile(`github\.com/benbjohnson/litestream (v\S+)`).FindSubmatch(mod)
+	if pinned == nil || bi.Main.Path != "github.com/benbjohnson/litestream" || bi.Main.Version != string(pinned[1]) {
+		t.Errorf("/%s is %s %s, want github.com/benbjohnson/litestream at the version tools/litestream/go.mod pins (%s)",
+			litestreamDst, bi.Main.Path, bi.Main.Version, pinned)
+	}
+	stanza := regexp.MustCompile(`(?m)^Files: ` + regexp.QuoteMeta(litestreamDst) + `\n(?: .*\n|[A-Z].*\n)*?License: Apache-2\.0\n`)
+	if !stanza.Match(copyright) {
+		t.Errorf("packaging/copyright has no Files: %s stanza with License: Apache-2.0", litestreamDst)
 	}
 }
 

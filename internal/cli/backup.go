@@ -113,8 +113,11 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 }
 
 func runRestore(ctx context.Context, env Env, args []string) error {
-	fs, l := filesCommand(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]")
-	agent := fs.String("agent", "", "the agent whose file is replaced (required)")
+	fs, l := filesCommand(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]\n       dormouse restore --from-replica (--agent A | --all) [--at TIME] [--force] [flags]")
+	agent := fs.String("agent", "", "the agent whose file is replaced (required but with --from-replica --all)")
+	replica := fs.Bool("from-replica", false, "restore from the replica of replication.url instead of a backup")
+	all := fs.Bool("all", false, "with --from-replica: every agent that has a replica")
+	at := fs.String("at", "", "with --from-replica: the state at this time (RFC 3339, such as 2026-05-01T18:00:00Z); default the latest")
 	from := fs.String("from", "", "the backup file to restore (default: the agent's newest in the backup directory)")
 	dir := fs.String("dest", "", "backup directory to look in (default: the configured backup.dir, or DATA/backups)")
 	list := fs.Bool("list", false, "list the agent's backups and change nothing")
@@ -122,6 +125,12 @@ func runRestore(ctx context.Context, env Env, args []string) error {
 	addr := fs.String("addr", "", "daemon address to check (env DORMOUSE_ADDR; default: the configured listen address)")
 	if err := parseNone(fs, args); err != nil {
 		return err
+	}
+	if *replica {
+		return runRestoreReplica(ctx, env, l, replicaRestore{agent: *agent, all: *all, at: *at, force: *force, addr: *addr})
+	}
+	if *all || *at != "" {
+		return usagef("--all and --at go with --from-replica")
 	}
 	if *agent == "" {
 		return usagef("--agent is required")

@@ -12,6 +12,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/daemon"
 	"github.com/dormouse-dev/dormouse/internal/doctor"
 	"github.com/dormouse-dev/dormouse/internal/llm"
+	"github.com/dormouse-dev/dormouse/internal/replicate"
 )
 
 // stringList is a repeatable flag.
@@ -45,6 +46,8 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 			ProbeProvider:  func(ctx context.Context) error { return llm.Probe(ctx, lc, nil) },
 			NotProbed:      llm.ErrNotProbed,
 			ListModels:     func(ctx context.Context) ([]string, error) { return llm.Models(ctx, lc, nil) },
+			ProbeReplica:   probeReplica(cfg, env.Environ),
+			ReplicaTarget:  daemon.ReplicationTarget(cfg).Redacted(),
 			WantModels:     wantModels(cfg),
 		})...)
 	}
@@ -99,4 +102,19 @@ func wantModels(cfg config.Config) []string {
 		want = append(want, cmp.Or(cfg.Recall.Embeddings.Model, llm.DefaultEmbeddingModel(cfg.LLM.Provider)))
 	}
 	return want
+}
+
+// probeReplica is doctor's look at the replicas: Litestream's binary is
+// found and the target lists; nil without replication.url.
+func probeReplica(cfg config.Config, environ []string) func(ctx context.Context) error {
+	if cfg.Replication.URL == "" {
+		return nil
+	}
+	return func(ctx context.Context) error {
+		if _, err := replicate.FindBinary(cfg.Replication.Litestream); err != nil {
+			return err
+		}
+		_, err := replicate.Agents(ctx, daemon.ReplicationTarget(cfg), replicate.Environ(environ))
+		return err
+	}
 }

@@ -50,6 +50,7 @@ func printHealth(w io.Writer, r client.Health) {
 		}
 		fmt.Fprintf(w, "llm provider %s: %s\n", p.Name, state)
 	}
+	printReplication(w, r.Replication)
 	for _, a := range r.Agents {
 		if a.LastFailure != nil {
 			fmt.Fprintf(w, "agent %s: last failed consolidation %s at %s: %s\n", a.Name, a.LastFailure.Day,
@@ -58,5 +59,28 @@ func printHealth(w io.Writer, r client.Health) {
 	}
 	for _, e := range r.Errors {
 		fmt.Fprintf(w, "reading failed: %s\n", e)
+	}
+}
+
+// printReplication writes the replicas' lines of dormouse status.
+func printReplication(w io.Writer, r *client.HealthReplication) {
+	if r == nil {
+		return
+	}
+	state := "litestream running"
+	if !r.Running {
+		state = "LITESTREAM NOT RUNNING"
+	}
+	fmt.Fprintf(w, "replication to %s: %s, %d restarts\n", r.Target, state, r.Restarts)
+	for _, a := range r.Agents {
+		synced := "never synced"
+		if a.LastSync != nil {
+			synced = "last sync " + a.LastSync.Format(time.RFC3339)
+		}
+		fmt.Fprintf(w, "  replica %s: %s, lag %.1fs, %s", a.Agent, a.State, a.LagSeconds, synced)
+		if a.LastError != "" {
+			fmt.Fprintf(w, ", error: %s", a.LastError)
+		}
+		fmt.Fprintln(w)
 	}
 }

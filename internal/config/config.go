@@ -31,6 +31,7 @@ type Config struct {
 	Health      Health      `yaml:"health"`
 	Retention   Retention   `yaml:"retention"`
 	Backup      Backup      `yaml:"backup"`
+	Replication Replication `yaml:"replication"`
 	Files       Files       `yaml:"files"`
 
 	Auth Auth `yaml:"auth"`
@@ -171,6 +172,7 @@ type Health struct {
 	Backlog              int      `yaml:"backlog"`               // unconsolidated memories of one agent
 	ConsolidationOverdue Duration `yaml:"consolidation_overdue"` // age of the oldest unconsolidated memory
 	TemperatureC         float64  `yaml:"temperature_c"`         // SoC temperature
+	ReplicaLagWarn       Duration `yaml:"replica_lag_warn"`      // an agent's replica this far behind is degraded
 	// PublicDetail shows agent names, per-agent series and file paths on /health and /metrics to
 	// requests without a token even when tokens are configured.
 	PublicDetail bool `yaml:"public_detail"`
@@ -181,6 +183,18 @@ type Health struct {
 type Backup struct {
 	Dir  string `yaml:"dir"`  // "": <data_dir>/backups
 	Keep int    `yaml:"keep"` // newest backups kept per agent
+}
+
+// Replication copies every agent's file off the box as it changes: Litestream, run and watched by
+// `dormouse serve` (internal/replicate). Credentials come only from the environment
+// (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: /etc/default/dormouse), never from this file.
+type Replication struct {
+	URL          string   `yaml:"url"`           // "": off; file:///mnt/nas/dormouse or s3://bucket/prefix
+	Endpoint     string   `yaml:"endpoint"`      // an S3-compatible store's URL ("": AWS)
+	Region       string   `yaml:"region"`        // the S3 region ("": the store's default)
+	PathStyle    bool     `yaml:"path_style"`    // bucket in the path, not the host name
+	SyncInterval Duration `yaml:"sync_interval"` // how often changes are shipped
+	Litestream   string   `yaml:"litestream"`    // the binary, if neither beside dormouse nor in /usr/lib/dormouse
 }
 
 // Files bounds what one file (watched, uploaded or ingested) may cost: a file over a cap is skipped
@@ -273,9 +287,11 @@ func Default() Config {
 			Backlog:              500,
 			ConsolidationOverdue: Duration(36 * time.Hour),
 			TemperatureC:         80,
+			ReplicaLagWarn:       Duration(30 * time.Second),
 		},
-		Backup: Backup{Keep: 7},
-		Files:  Files{ParseTimeout: Duration(30 * time.Second), MaxExtractedBytes: 8 << 20, MaxParts: 2000},
+		Backup:      Backup{Keep: 7},
+		Replication: Replication{SyncInterval: Duration(time.Second)},
+		Files:       Files{ParseTimeout: Duration(30 * time.Second), MaxExtractedBytes: 8 << 20, MaxParts: 2000},
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -107,7 +109,9 @@ func (c Config) validate() problems {
 	if h.TemperatureC < 30 || h.TemperatureC > 150 {
 		p.add("health.temperature_c", "want 30 to 150 (degrees Celsius), got %g", h.TemperatureC)
 	}
+	p.duration("health.replica_lag_warn", h.ReplicaLagWarn, time.Second, 24*time.Hour)
 	p.number("backup.keep", int64(c.Backup.Keep), 1, 1000)
+	p.replication(c.Replication)
 	p.duration("files.parse_timeout", c.Files.ParseTimeout, time.Second, time.Hour)
 	p.number("files.max_extracted_bytes", int64(c.Files.MaxExtractedBytes), 1<<10, 1<<30)
 	p.number("files.max_parts", int64(c.Files.MaxParts), 1, 1_000_000)
@@ -275,6 +279,50 @@ func (p *problems) embeddings(e Embeddings, provider string) {
 	if e.Enabled && provider != "ollama" && provider != "openai" {
 		p.add("recall.embeddings.enabled", "want llm.provider ollama or openai (an OpenAI-compatible base_url), "+
 			"which offer embeddings; llm.provider is %q: set enabled: false or change the provider", provider)
+	}
+}
+
+// replication checks replication.*: a file:// or s3:// URL without credentials, an endpoint only
+// for s3, and an absolute path for the binary.
+func (p *problems) replication(r Replication) {
+	p.duration("replication.sync_interval", r.SyncInterval, 100*time.Millisecond, time.Hour)
+	if r.Litestream != "" && !filepath.IsAbs(r.Litestream) {
+		p.add("replication.litestream", "want an absolute path to the litestream binary, or nothing; got %q", r.Litestream)
+	}
+	if r.URL == "" {
+		if r.Endpoint != "" {
+			p.add("replication.endpoint", "want replication.url set (s3://bucket/prefix) too, or nothing")
+		}
+		return
+	}
+	u, err := url.Parse(r.URL)
+	switch {
+	case err != nil || (u.Scheme != "file" && u.Scheme != "s3"):
+		p.add("replication.url", "want file:///path (a mounted disk) or s3://bucket/prefix, or nothing to "+
+			"replicate nowhere; got %q", r.URL)
+		return
+	case u.User != nil:
+		p.add("replication.url", "want no user or password in the URL: give credentials through the "+
+			"environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY in /etc/default/dormouse)")
+		return
+	case u.RawQuery != "" || u.Fragment != "":
+		p.add("replication.url", "want no query or fragment: set replication.endpoint, region and path_style instead")
+	case u.Scheme == "file" && (u.Host != "" || !path.IsAbs(u.Path) || path.Clean(u.Path) == "/"):
+		p.add("replication.url", "want file:// and an absolute directory such as file:///mnt/nas/dormouse; got %q", r.URL)
+	case u.Scheme == "s3" && u.Host == "":
+		p.add("replication.url", "want s3://bucket or s3://bucket/prefix; got %q", r.URL)
+	}
+	if r.Endpoint == "" {
+		return
+	}
+	e, err := url.Parse(r.Endpoint)
+	switch {
+	case u.Scheme != "s3":
+		p.add("replication.endpoint", "want it only with an s3:// replication.url; got %q", r.Endpoint)
+	case err != nil || (e.Scheme != "http" && e.Scheme != "https") || e.Host == "":
+		p.add("replication.endpoint", "want an http:// or https:// URL such as https://s3.example.com:9000; got %q", r.Endpoint)
+	case e.User != nil || e.RawQuery != "":
+		p.add("replication.endpoint", "want no user, password or query in the URL: give credentials through the environment")
 	}
 }
 

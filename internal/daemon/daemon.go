@@ -45,9 +45,11 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		GroupCommitMax: cfg.Storage.GroupCommitMax,
 		DedupWindow:    time.Duration(cfg.Capture.DedupWindow),
 		ExplicitCreate: cfg.Agents.Create == config.CreateExplicit,
-		Location:       cfg.Location(),
-		Logger:         log,
-		Kinds:          kinds.Of,
+		// Litestream owns the checkpoints when it replicates (internal/replicate).
+		LeaveCheckpoints: cfg.Replication.URL != "",
+		Location:         cfg.Location(),
+		Logger:           log,
+		Kinds:            kinds.Of,
 		// What recall pins (the most important memories) enters the
 		// profile at once; the rest waits for the night.
 		ProfileAtCapture:  captureProfile,
@@ -134,6 +136,7 @@ func HealthMonitor(cfg config.Config, environ []string, st *store.Store, log *sl
 			Backlog:              int64(h.Backlog),
 			ConsolidationOverdue: time.Duration(h.ConsolidationOverdue),
 			TemperatureC:         h.TemperatureC,
+			ReplicaLagWarn:       time.Duration(h.ReplicaLagWarn),
 		},
 		TTL:    5 * time.Second,
 		Logger: log,

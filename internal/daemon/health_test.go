@@ -21,7 +21,8 @@ func TestHealthMonitorFromConfig(t *testing.T) {
 	}
 	defer st.Close()
 	m := HealthMonitor(cfg, nil, st, nil)
-	want := health.Thresholds{DiskPercent: 90, Backlog: 500, ConsolidationOverdue: 36 * time.Hour, TemperatureC: 80}
+	want := health.Thresholds{DiskPercent: 90, Backlog: 500, ConsolidationOverdue: 36 * time.Hour, TemperatureC: 80,
+		ReplicaLagWarn: 30 * time.Second}
 	if diff := cmp.Diff(m.Thresholds, want); diff != "" {
 		t.Errorf("thresholds from the defaults (-got +want):\n%s", diff)
 	}

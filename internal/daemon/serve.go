@@ -26,6 +26,13 @@ func RunWithReload(ctx context.Context, cfg config.Config, environ []string, log
 	if err != nil {
 		return err
 	}
+	// Litestream stops after the store has closed (deferred), so it ships
+	// every write the drain committed.
+	rep, err := startReplication(cfg, s, environ)
+	if err != nil {
+		return errors.Join(err, s.Close())
+	}
+	defer rep.Stop()
 	d, err := prepare(ctx, s)
 	if err != nil {
 		return errors.Join(err, s.Close())
@@ -154,6 +161,9 @@ func (d *serving) writeTriggers() func(agent string) {
 	if s.Embedder != nil {
 		s.Embedder.Every = embedEvery
 		nudge = append(nudge, s.Embedder.Notify)
+	}
+	if s.Replication != nil { // the replica lags from each acknowledged write
+		nudge = append(nudge, s.Replication.Wrote)
 	}
 	if len(nudge) == 0 {
 		return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/embed"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/replicate"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/watch"
@@ -48,6 +49,9 @@ type Services struct {
 	// Rebuilder re-runs the days that cited changed files (once started);
 	// nil without Consolidate.
 	Rebuilder *DayRebuilder
+	// Replication is the Litestream serve runs when replication.url is
+	// set; nil otherwise, and in every other command.
+	Replication *replicate.Supervisor
 
 	// Why a part runs degraded; nil when it is set up as configured. Open
 	// goes on without them: which matter is the command's to say.

@@ -55,6 +55,7 @@ var mayImport = map[string][]string{
 	"internal/store":       {"internal/backoff", "internal/claim", "internal/text"},
 	"internal/capture":     {"internal/config", "internal/store", "internal/text", "internal/when"},
 	"internal/backup":      {"internal/store"},
+	"internal/replicate":   {"internal/store"}, // Litestream, run beside the daemon
 	"internal/health":      {"client", "internal/store"},
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},

@@ -64,6 +64,11 @@ type Options struct {
 	// ollama and OpenAI-compatible servers a missing one is a warning.
 	ListModels func(ctx context.Context) ([]string, error)
 	WantModels []string
+	// ProbeReplica lists the replicas at replication.url (replicate.Agents
+	// after finding Litestream's binary); nil skips the check.
+	// ReplicaTarget is that URL for the report, without its query.
+	ProbeReplica  func(ctx context.Context) error
+	ReplicaTarget string
 	// Run runs a command and returns its standard output (systemctl).
 	Run func(ctx context.Context, name string, args ...string) ([]byte, error)
 	// Systemd reports whether systemd is the init system here.
@@ -98,6 +103,7 @@ func Run(ctx context.Context, o Options) []Check {
 	perms, canOpen := checkDataDir(o)
 	out = append(out, perms...)
 	out = append(out, checkBackupDir(o.Config))
+	out = append(out, checkReplication(ctx, o)...)
 	out = append(out, checkIntegrity(ctx, o, canOpen)...)
 	out = append(out, checkDisk(ctx, o))
 	out = append(out, checkProvider(ctx, o))

@@ -68,6 +68,8 @@ type Readings struct {
 	// Embeddings is the background embedder's state; nil when the semantic
 	// arm of recall is off.
 	Embeddings *Embeddings `json:"embeddings,omitempty"`
+	// Replication is the agents' replicas; nil when replication is off.
+	Replication *Replication `json:"replication,omitempty"`
 	// Errors are the readings that could not be taken; the rest still count.
 	Errors []string `json:"errors,omitempty"`
 }
@@ -89,6 +91,7 @@ type Thresholds struct {
 	Backlog              int64
 	ConsolidationOverdue time.Duration
 	TemperatureC         float64
+	ReplicaLagWarn       time.Duration
 }
 
 // Report is the judged readings, as GET /health serves them.
@@ -139,6 +142,7 @@ func Evaluate(r Readings, th Thresholds, now time.Time) (state string, reasons [
 			}
 		}
 	}
+	evaluateReplication(r.Replication, th, now, worse)
 	return state, reasons
 }
 

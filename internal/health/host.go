@@ -27,6 +27,8 @@ type Host struct {
 	Provider *ProviderProbe // nil: the provider is not probed
 	// Embeddings reports the background embedder; nil: the semantic arm is off.
 	Embeddings interface{ Status() Embeddings }
+	// Replication reports the agents' replicas; nil: replication is off.
+	Replication func(ctx context.Context) *Replication
 
 	mu      sync.Mutex
 	prevCPU *cpu.TimesStat // the previous sample, for CPU % between samples
@@ -63,6 +65,9 @@ func (h *Host) Collect(ctx context.Context) Readings {
 	if h.Embeddings != nil {
 		e := h.Embeddings.Status()
 		r.Embeddings = &e
+	}
+	if h.Replication != nil {
+		r.Replication = h.Replication(ctx)
 	}
 	return r
 }

@@ -21,6 +21,7 @@ func (r Report) For(sees func(agent string) bool) Report {
 	out := r
 	out.Agents = slices.DeleteFunc(slices.Clone(r.Agents), func(a Agent) bool { return !sees(a.Name) })
 	out.Errors = nil
+	out.Replication = replicationFor(r.Replication, sees)
 	out.Reasons = []string{}
 	hidden := 0
 	for _, reason := range r.Reasons {

@@ -147,7 +147,25 @@ func healthFamilies(r health.Report) []*family {
 	if t := r.System.TemperatureC; t != nil {
 		temp.add(*t)
 	}
-	return append([]*family{state, db, wal, mems, backlog, disk, temp}, consolidationFamilies(r)...)
+	fams := append([]*family{state, db, wal, mems, backlog, disk, temp}, replicationFamilies(r.Replication)...)
+	return append(fams, consolidationFamilies(r)...)
+}
+
+// replicationFamilies are the replicas' gauges; none when replication is off.
+func replicationFamilies(r *health.Replication) []*family {
+	if r == nil {
+		return nil
+	}
+	up := &family{name: "dormouse_replication_up", typ: "gauge", help: "1 while Litestream runs, 0 while it is down."}
+	up.add(boolValue(r.Running))
+	restarts := &family{name: "dormouse_replication_restarts_total", typ: "counter", help: "Times Litestream exited and was started again."}
+	restarts.add(float64(r.Restarts))
+	lag := &family{name: "dormouse_replica_lag_seconds", typ: "gauge",
+		help: "How long the agent's oldest acknowledged write not yet on its replica has waited (0: all shipped)."}
+	for _, a := range r.Agents {
+		lag.add(a.LagSeconds, "agent", a.Agent)
+	}
+	return []*family{up, restarts, lag}
 }
 
 func boolValue(b bool) float64 {

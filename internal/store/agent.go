@@ -170,6 +170,9 @@ const checkpointEvery = 500 * time.Millisecond
 func (a *Agent) checkpointLoop() {
 	defer close(a.ckptDone)
 	for range a.nudge {
+		if a.opts.LeaveCheckpoints {
+			continue
+		}
 		err := a.read(context.Background(), func(c *conn) error { return checkpoint(c, a.opts.BusyTimeout) })
 		switch {
 		case err == nil, isBusy(err):
@@ -599,10 +602,12 @@ func (a *Agent) close() error {
 	close(a.nudge)
 	<-a.ckptDone
 	errs := a.readers.closeAll()
-	if a.wconn != nil {
+	if a.wconn != nil && !a.opts.LeaveCheckpoints {
 		if err := a.wconn.exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
 			errs = append(errs, fmt.Errorf("checkpoint: %w", err))
 		}
+	}
+	if a.wconn != nil {
 		errs = append(errs, a.wconn.close())
 	}
 	if err := errors.Join(errs...); err != nil {

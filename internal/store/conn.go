@@ -48,6 +48,12 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		c.close()
 		return nil, err
 	}
+	if o.LeaveCheckpoints { // the last connection to close would checkpoint
+		if _, err := db.Config(sqlite3.DBCONFIG_NO_CKPT_ON_CLOSE, true); err != nil {
+			c.close()
+			return nil, fmt.Errorf("leave checkpoints: %w", err)
+		}
+	}
 	if o.exclusive { // before the first access, so SQLite never maps the -shm file
 		if err := c.exec("PRAGMA locking_mode = EXCLUSIVE"); err != nil {
 			c.close()

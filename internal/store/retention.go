@@ -248,7 +248,8 @@ func (a *Agent) vacuum(ctx context.Context, c *conn) (VacuumResult, error) {
 	}
 	// The freed pages leave the file only once the WAL is copied back; a
 	// read in flight (the background checkpoint) may hold it up a moment.
-	for try := 0; ; try++ {
+	// With LeaveCheckpoints that is the other process's next checkpoint.
+	for try := 0; !a.opts.LeaveCheckpoints; try++ {
 		busy := false
 		err := c.query(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`, nil, func(s *sqlite3.Stmt) error {
 			busy = s.ColumnInt(0) != 0

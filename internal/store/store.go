@@ -37,8 +37,14 @@ type Options struct {
 	DedupWindow    time.Duration // same content and session within this window is stored once
 	MaxPageCount   int           // cap on each agent file's size in pages (0: only the disk's)
 	ExplicitCreate bool          // Acquire never creates an agent; only Create does (agents.create: explicit)
-	Location       *time.Location
-	Logger         *slog.Logger
+	// LeaveCheckpoints leaves every checkpoint to another process
+	// (Litestream, internal/replicate): the store never copies the WAL
+	// into the database, in the background, after a vacuum or when a
+	// connection closes, so no frame reaches the file before that process
+	// has read it from the WAL.
+	LeaveCheckpoints bool
+	Location         *time.Location
+	Logger           *slog.Logger
 	// Kinds names the kinds of thing a text's words name ("we drove to
 	// Chicago": city), indexed with each memory so that a search by kind
 	// finds it (SearchOptions.Kinds). Recall's lexicon provides it

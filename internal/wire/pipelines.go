@@ -28,7 +28,7 @@ func RetentionResult(r consolidate.RetentionResult) client.RetentionResult {
 func Health(r health.Report) client.Health {
 	return client.Health{
 		State: r.State, Reasons: r.Reasons, At: r.At, System: r.System, Agents: each(r.Agents, healthAgent),
-		Provider: r.Provider, Embeddings: r.Embeddings, Errors: r.Errors,
+		Provider: r.Provider, Embeddings: r.Embeddings, Replication: r.Replication, Errors: r.Errors,
 	}
 }
 

@@ -1,0 +1,52 @@
+package daemon
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/internal/replicate"
+)
+
+// ReplicationTarget maps replication.* onto the replica's target.
+func ReplicationTarget(cfg config.Config) replicate.Target {
+	r := cfg.Replication
+	return replicate.Target{URL: r.URL, Endpoint: r.Endpoint, Region: r.Region, PathStyle: r.PathStyle,
+		SyncInterval: time.Duration(r.SyncInterval)}
+}
+
+// startReplication runs Litestream over every agent file when
+// replication.url is set; without it the supervisor returned does nothing.
+func startReplication(cfg config.Config, s *Services, environ []string) (*replicate.Supervisor, error) {
+	sup := &replicate.Supervisor{}
+	if cfg.Replication.URL == "" {
+		return sup, nil
+	}
+	bin, err := replicate.FindBinary(cfg.Replication.Litestream)
+	if err != nil {
+		return sup, fmt.Errorf("replication.url is set: %w", err)
+	}
+	*sup = replicate.Supervisor{Binary: bin, Target: ReplicationTarget(cfg), AgentsDir: s.Store.Dir(),
+		Layout: replicate.NewLayout(cfg.DataDir), Environ: replicate.Environ(environ), Logger: s.Logger}
+	if err := sup.Start(); err != nil {
+		return sup, fmt.Errorf("replication: %w", err)
+	}
+	s.Replication = sup
+	if h, ok := s.Health.Collector.(*health.Host); ok {
+		h.Replication = func(ctx context.Context) *health.Replication { return replicationReading(sup.Status(ctx)) }
+	}
+	return sup, nil
+}
+
+// replicationReading is the supervisor's status as /health shows it.
+func replicationReading(st replicate.Status) *health.Replication {
+	r := &health.Replication{Target: st.Target, Running: st.Running, DownSince: st.DownSince, Restarts: st.Restarts,
+		LastError: st.LastError, LastErrorAt: st.LastErrAt, Agents: []health.Replica{}}
+	for _, a := range st.Agents {
+		r.Agents = append(r.Agents, health.Replica{Agent: a.Agent, State: a.State, LagSeconds: a.Lag.Seconds(),
+			LastSync: a.LastSync, LastError: a.LastError})
+	}
+	return r
+}

@@ -1,0 +1,188 @@
+package replicate
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// recoveryPoint is what a dead card may lose: memories acknowledged this
+// long before the kill must all come back (issue 28's target).
+const recoveryPoint = 10 * time.Second
+
+type ack struct {
+	agent   string
+	id      int64
+	content string
+	at      time.Time
+}
+
+// writeUntil stores memories to each agent (the second created while
+// Litestream already runs) until stop closes, and returns what was
+// acknowledged.
+func writeUntil(addr string, agents []string, stop <-chan struct{}) func() []ack {
+	var mu sync.Mutex
+	var acks []ack
+	var wg sync.WaitGroup
+	for i, agent := range agents {
+		wg.Go(func() {
+			if i > 0 {
+				time.Sleep(2 * time.Second)
+			}
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				c := fmt.Sprintf("%s wrote note %d about the orchard and the %s", agent, n, strings.Repeat("pears ", n%7))
+				if id := remember(addr, agent, c); id != 0 {
+					mu.Lock()
+					acks = append(acks, ack{agent, id, c, time.Now()})
+					mu.Unlock()
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+		})
+	}
+	return func() []ack { wg.Wait(); return acks }
+}
+
+// cardLoss is the dead-card story against the replica env names: write,
+// kill -9 the daemon mid-write (Litestream dies with it), delete the data
+// directory, restore --from-replica --all, and check that every memory
+// acknowledged recoveryPoint before the kill is back, with its content.
+// secret, when not empty, must appear in no log or output.
+func cardLoss(t *testing.T, env []string, secret string) {
+	data := t.TempDir()
+	p := serve(t, data, env)
+	ls := p.litestreamPID(t)
+	agents := []string{"ada", "ben"}
+	stop := make(chan struct{})
+	wait := writeUntil(p.addr, agents, stop)
+	time.Sleep(15 * time.Second)
+	checkHealth(t, p.addr, agents)
+	p.kill9(t)
+	killed := time.Now()
+	close(stop)
+	acks := wait()
+	gone(t, ls, 5*time.Second) // its parent-death signal
+	if err := os.RemoveAll(data); err != nil {
+		t.Fatal(err)
+	}
+
+	start := time.Now()
+	out, err := dormouseCmd(t, env, "restore", "--from-replica", "--all", "--data", data, "--addr", "127.0.0.1:1")
+	if err != nil {
+		t.Fatalf("restore --from-replica --all: %v\n%s", err, out)
+	}
+	t.Logf("restore took %v:\n%s", time.Since(start).Round(time.Millisecond), out)
+	if secret != "" && (strings.Contains(out, secret) || strings.Contains(p.log.String(), secret)) {
+		t.Errorf("the secret key shows in serve's log or restore's output")
+	}
+
+	q := serve(t, data, testEnv())
+	got := map[string]map[int64]string{}
+	for _, a := range agents {
+		got[a] = contents(t, q.addr, a)
+	}
+	var lost, lostLate int
+	var newest time.Time
+	for _, a := range acks {
+		switch c, ok := got[a.agent][a.id]; {
+		case ok && c != a.content:
+			t.Errorf("%s's memory %d came back as %q, was %q", a.agent, a.id, c, a.content)
+		case ok:
+			if a.at.After(newest) {
+				newest = a.at
+			}
+		case killed.Sub(a.at) >= recoveryPoint:
+			lost++
+			if lost <= 5 {
+				t.Errorf("%s's memory %d, acknowledged %v before the kill, is lost", a.agent, a.id, killed.Sub(a.at).Round(time.Millisecond))
+			}
+		default:
+			lostLate++
+		}
+	}
+	sort.Slice(acks, func(i, j int) bool { return acks[i].at.Before(acks[j].at) })
+	t.Logf("%d memories acknowledged over %d agents; lost %d acknowledged %v or more before the kill, %d within it; "+
+		"the newest that came back was acknowledged %v before the kill",
+		len(acks), len(agents), lost, recoveryPoint, lostLate, killed.Sub(newest).Round(time.Millisecond))
+	if len(acks) < 100 {
+		t.Errorf("only %d memories were acknowledged: the test wrote too little to tell", len(acks))
+	}
+	for _, a := range agents {
+		if len(got[a]) == 0 {
+			t.Errorf("agent %s came back empty", a)
+		}
+	}
+}
+
+// TestCardLossFileReplica: the dead card against a file:// replica (a
+// mounted NAS or USB disk).
+func TestCardLossFileReplica(t *testing.T) {
+	needBinaries(t)
+	cardLoss(t, testEnv("DORMOUSE_REPLICATION_URL=file://"+t.TempDir()), "")
+}
+
+// checkHealth: /health shows each agent's replica replicating, synced
+// within the recovery point and not lagging past it; /metrics has its lag.
+func checkHealth(t *testing.T, addr string, agents []string) {
+	t.Helper()
+	var h struct {
+		Replication *struct {
+			Running bool
+			Agents  []struct {
+				Agent      string
+				State      string
+				LagSeconds float64    `json:"lag_seconds"`
+				LastSync   *time.Time `json:"last_sync"`
+			}
+		}
+	}
+	resp, err := client.Get("http://" + addr + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&h)
+	resp.Body.Close()
+	if err != nil || h.Replication == nil || !h.Replication.Running {
+		t.Fatalf("/health: %v, replication %+v; want it running", err, h.Replication)
+	}
+	seen := map[string]bool{}
+	for _, a := range h.Replication.Agents {
+		seen[a.Agent] = true
+		if a.State != "replicating" || a.LastSync == nil || time.Since(*a.LastSync) > recoveryPoint || a.LagSeconds > recoveryPoint.Seconds() {
+			t.Errorf("/health: agent %s's replica %+v; want replicating, synced and at most %v behind", a.Agent, a, recoveryPoint)
+		}
+		t.Logf("/health: agent %s's replica %s, lag %.2fs, last sync %v ago", a.Agent, a.State, a.LagSeconds, time.Since(*a.LastSync).Round(time.Millisecond))
+	}
+	resp, err = client.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	status, err := dormouseCmd(t, testEnv("DORMOUSE_ADDR="+addr), "status")
+	if err != nil {
+		t.Errorf("dormouse status: %v\n%s", err, status)
+	}
+	for _, a := range agents {
+		if !strings.Contains(status, "replica "+a+": replicating") {
+			t.Errorf("dormouse status shows no replicating replica of %s:\n%s", a, status)
+		}
+		if !seen[a] {
+			t.Errorf("/health shows no replica of agent %s", a)
+		}
+		if !strings.Contains(string(body), `dormouse_replica_lag_seconds{agent="`+a+`"}`) {
+			t.Errorf("/metrics has no dormouse_replica_lag_seconds for agent %s", a)
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package replicate
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// versitygw is a real S3 server (github.com/versity/versitygw, Apache-2.0,
+// pinned in tools/versitygw/go.mod) on loopback, over a posix directory.
+type s3Server struct {
+	endpoint, bucket, access, secret string
+}
+
+var buildVersitygw = sync.OnceValues(func() (string, error) {
+	if p := os.Getenv("DORMOUSE_VERSITYGW"); p != "" {
+		return p, nil
+	}
+	out := filepath.Join(binDir, "versitygw")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", out, "github.com/versity/versitygw/cmd/versitygw")
+	cmd.Dir, cmd.Env = "../../tools/versitygw", append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("build versitygw (tools/versitygw): %v\n%s", err, b)
+	}
+	return out, nil
+})
+
+// startS3 runs versitygw for the test and creates a bucket. Without it the
+// test skips loudly, and fails under CI=true, where .ci/run provides Go and
+// the module proxy.
+func startS3(t *testing.T) s3Server {
+	t.Helper()
+	bin, err := buildVersitygw()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal(err)
+		}
+		t.Skipf("!!! S3 replication NOT tested: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	s := s3Server{endpoint: "http://" + addr, bucket: "dormouse-replicas", access: "test-access-key", secret: "test-secret-key-0123456789"}
+	root, side := t.TempDir(), t.TempDir()
+	cmd := exec.Command(bin, "--access", s.access, "--secret", s.secret, "--port", addr, "--quiet", "posix", "--sidecar", side, root)
+	cmd.Env = testEnv()
+	log := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = log, log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("versitygw never listened on %s:\n%s", addr, log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPut, s.endpoint+"/"+s.bucket, nil)
+	signV4(req, s3Cred{id: s.access, secret: s.secret}, "us-east-1", time.Now())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("create bucket: %s\n%s", resp.Status, log.String())
+	}
+	return s
+}
+
+// env is what the daemon and the CLI get to replicate into the bucket.
+func (s s3Server) env(prefix string) []string {
+	return testEnv("DORMOUSE_REPLICATION_URL=s3://"+s.bucket+"/"+prefix,
+		"DORMOUSE_REPLICATION_ENDPOINT="+s.endpoint, "DORMOUSE_REPLICATION_REGION=us-east-1",
+		"DORMOUSE_REPLICATION_PATH_STYLE=true",
+		"AWS_ACCESS_KEY_ID="+s.access, "AWS_SECRET_ACCESS_KEY="+s.secret)
+}
+
+// TestCardLossS3Replica: the dead card against a real S3 server.
+func TestCardLossS3Replica(t *testing.T) {
+	needBinaries(t)
+	s := startS3(t)
+	cardLoss(t, s.env("pi-kitchen"), s.secret)
+}
+
+// TestDoctorChecksTheReplica: dormouse doctor lists the bucket with the
+// configured credentials, and says to fix them when they are wrong,
+// without printing the secret.
+func TestDoctorChecksTheReplica(t *testing.T) {
+	needBinaries(t)
+	s := startS3(t)
+	check := func(env []string) map[string]string {
+		cmd := exec.Command(dormouse, "doctor", "--data", t.TempDir(), "--json")
+		cmd.Env = env
+		b, _ := cmd.Output() // exits 1 when any check fails; stdout is the JSON
+		out := string(b)
+		var res struct {
+			Checks []struct{ Name, Status, Detail, Fix string }
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("doctor --json: %v\n%s", err, out)
+		}
+		if strings.Contains(out, s.secret) || strings.Contains(out, "wrong-secret") {
+			t.Errorf("doctor prints the secret key:\n%s", out)
+		}
+		for _, c := range res.Checks {
+			if c.Name == "replication" {
+				return map[string]string{"status": c.Status, "fix": c.Fix, "detail": c.Detail}
+			}
+		}
+		t.Fatalf("doctor has no replication check:\n%s", out)
+		return nil
+	}
+	if got := check(s.env("pi-den")); got["status"] != "ok" {
+		t.Errorf("with the right keys: %v", got)
+	}
+	bad := append(s.env("pi-den"), "AWS_SECRET_ACCESS_KEY=wrong-secret")
+	if got := check(bad); got["status"] != "fail" || !strings.Contains(got["fix"], "AWS_SECRET_ACCESS_KEY") {
+		t.Errorf("with a wrong secret: %v; want a failure whose fix names the credentials", got)
+	}
+}
