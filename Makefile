@@ -25,11 +25,11 @@ build: litestream
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/dormouse $(PKG)
 
 # Litestream, which `dormouse serve` runs beside itself to replicate the agents (replication.url),
-# at the version tools/litestream/go.mod pins: a module of its own, so that none of its
+# at the version internal/replicate/tools/litestream/go.mod pins: a module of its own, so that none of its
 # dependencies reach the daemon's build. GOOS/GOARCH pick the platform, LITESTREAM_OUT the file.
 LITESTREAM_OUT ?= $(BIN)/litestream
 litestream:
-	$(GO) build -C tools/litestream -trimpath -ldflags '-s -w' -o $(abspath $(LITESTREAM_OUT)) github.com/benbjohnson/litestream/cmd/litestream
+	$(GO) build -C internal/replicate/tools/litestream -trimpath -ldflags '-s -w' -o $(abspath $(LITESTREAM_OUT)) github.com/benbjohnson/litestream/cmd/litestream
 
 run: build
 	$(BIN)/dormouse serve

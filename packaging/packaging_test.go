@@ -541,7 +541,7 @@ func checkCopyright(t *testing.T, binary, copyright []byte) {
 }
 
 // checkLitestream: the package's Litestream is a static binary for the
-// package's machine, at the version tools/litestream/go.mod pins, and the
+// package's machine, at the version internal/replicate/tools/litestream/go.mod pins, and the
 // copyright file has a stanza for it that names its licence.
 func checkLitestream(t *testing.T, binary, copyright []byte, machine elf.Machine) {
 	t.Helper()
@@ -561,13 +561,13 @@ func checkLitestream(t *testing.T, binary, copyright []byte, machine elf.Machine
 	if err != nil {
 		t.Fatalf("build info of /%s: %v", litestreamDst, err)
 	}
-	mod, err := os.ReadFile(filepath.Join(root(t), "tools", "litestream", "go.mod"))
+	mod, err := os.ReadFile(filepath.Join(root(t), "internal", "replicate", "tools", "litestream", "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	pinned := regexp.MustCompile(`github\.com/benbjohnson/litestream (v\S+)`).FindSubmatch(mod)
 	if pinned == nil || bi.Main.Path != "github.com/benbjohnson/litestream" || bi.Main.Version != string(pinned[1]) {
-		t.Errorf("/%s is %s %s, want github.com/benbjohnson/litestream at the version tools/litestream/go.mod pins (%s)",
+		t.Errorf("/%s is %s %s, want github.com/benbjohnson/litestream at the version internal/replicate/tools/litestream/go.mod pins (%s)",
 			litestreamDst, bi.Main.Path, bi.Main.Version, pinned)
 	}
 	stanza := regexp.MustCompile(`(?m)^Files: ` + regexp.QuoteMeta(litestreamDst) + `\n(?: .*\n|[A-Z].*\n)*?License: Apache-2\.0\n`)

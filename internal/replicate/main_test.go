@@ -46,11 +46,11 @@ func TestMain(m *testing.M) {
 }
 
 // buildBinaries builds dormouse and Litestream (the version
-// tools/litestream/go.mod pins) once, for the tests that run them.
+// internal/replicate/tools/litestream/go.mod pins) once, for the tests that run them.
 var buildBinaries = sync.OnceValue(func() error {
 	for _, b := range []struct{ dir, out, pkg string }{
 		{"../..", dormouse, "./cmd/dormouse"},
-		{"../../tools/litestream", litestream, "github.com/benbjohnson/litestream/cmd/litestream"},
+		{"tools/litestream", litestream, "github.com/benbjohnson/litestream/cmd/litestream"},
 	} {
 		cmd := exec.Command("go", "build", "-trimpath", "-o", b.out, b.pkg)
 		cmd.Dir, cmd.Env = b.dir, append(os.Environ(), "CGO_ENABLED=0")

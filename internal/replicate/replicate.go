@@ -1,6 +1,6 @@
 // Package replicate keeps every agent's file replicated off the box: it runs
 // Litestream (github.com/benbjohnson/litestream, pinned in
-// tools/litestream/go.mod) as a process of its own, restarts it when it
+// internal/replicate/tools/litestream/go.mod) as a process of its own, restarts it when it
 // dies, asks it how each replica is doing, and restores agents from their
 // replicas.
 //

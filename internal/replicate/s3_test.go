@@ -15,7 +15,7 @@ import (
 )
 
 // versitygw is a real S3 server (github.com/versity/versitygw, Apache-2.0,
-// pinned in tools/versitygw/go.mod) on loopback, over a posix directory.
+// pinned in internal/replicate/tools/versitygw/go.mod) on loopback, over a posix directory.
 type s3Server struct {
 	endpoint, bucket, access, secret string
 }
@@ -26,9 +26,9 @@ var buildVersitygw = sync.OnceValues(func() (string, error) {
 	}
 	out := filepath.Join(binDir, "versitygw")
 	cmd := exec.Command("go", "build", "-trimpath", "-o", out, "github.com/versity/versitygw/cmd/versitygw")
-	cmd.Dir, cmd.Env = "../../tools/versitygw", append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Dir, cmd.Env = "tools/versitygw", append(os.Environ(), "CGO_ENABLED=0")
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build versitygw (tools/versitygw): %v\n%s", err, b)
+		return "", fmt.Errorf("build versitygw (internal/replicate/tools/versitygw): %v\n%s", err, b)
 	}
 	return out, nil
 })

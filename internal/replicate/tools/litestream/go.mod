@@ -1,4 +1,4 @@
-module github.com/dormouse-dev/dormouse/tools/litestream
+module github.com/dormouse-dev/dormouse/internal/replicate/tools/litestream
 
 go 1.26.0
 

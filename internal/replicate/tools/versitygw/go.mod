@@ -1,4 +1,4 @@
-module github.com/dormouse-dev/dormouse/tools/versitygw
+module github.com/dormouse-dev/dormouse/internal/replicate/tools/versitygw
 
 go 1.26.0
 
