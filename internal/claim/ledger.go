@@ -112,13 +112,14 @@ func Decide(rows []Row, s Statement) Decision {
 	return place(rows, s.At)
 }
 
-// retire ends the current rows of s's value stated by s.At: a value said
-// after the retirement stands.
+// retire ends the current rows of s's value (and of its words, when it
+// has them: a claim without key is known by its words) stated by s.At: a
+// value said after the retirement stands.
 func retire(rows []Row, s Statement) Decision {
-	v := Normal(s.Value)
+	v, w := Normal(s.Value), Normal(s.Words)
 	d := Decision{Action: Retire}
 	for _, r := range rows {
-		if r.Current() && !r.ValidFrom.After(s.At) && (v == "" || Normal(r.Value) == v) {
+		if r.Current() && !r.ValidFrom.After(s.At) && (v == "" || Normal(r.Value) == v) && (w == "" || Normal(r.Words) == w) {
 			d.Ends = append(d.Ends, r.ID)
 		}
 	}

@@ -118,6 +118,11 @@ func TestDecide(t *testing.T) {
 		{"a retirement is never refused", []Row{refused(1, "meat", 8), cur(2, "meat", 9)}, ended("meat", 12),
 			Decision{Action: Retire, Ends: []int64{2}}},
 
+		{"retire by words a claim without key", []Row{{ID: 1, Words: "Tuesday piano", ValidFrom: day(9)}, {ID: 2, Words: "Friday swim", ValidFrom: day(9)}},
+			Statement{Words: "tuesday piano", At: day(12), Retire: true}, Decision{Action: Retire, Ends: []int64{1}}},
+		{"retire by words of other words", []Row{{ID: 1, Words: "Friday swim", ValidFrom: day(9)}},
+			Statement{Words: "Tuesday piano", At: day(12), Retire: true}, Decision{Action: Nothing}},
+
 		// Retire of something not current.
 		{"retire with no history", nil, ended("vegetarian", 12), Decision{Action: Nothing}},
 		{"retire of another value", []Row{cur(1, "vegan", 9)}, ended("vegetarian", 12), Decision{Action: Nothing}},

@@ -33,7 +33,6 @@ func init() {
 	}
 }
 
-
 // needWords ask what is to be done: such a question keeps others' things
 // ("what do I need to sort out for the dinner party?" is answered by a
 // guest's diet).

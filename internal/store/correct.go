@@ -33,8 +33,8 @@ func (a *Agent) RetireCorrected(ctx context.Context, old []int64, by int64) erro
 			AND ts < (SELECT ts FROM daily_memories WHERE id = ?2)`, string(ids), by); err != nil {
 			return err
 		}
-		for _, table := range []string{"facts", "profile_lines"} {
-			if err := endStatedOnlyByRetired(ctx, c, table, string(ids), by); err != nil {
+		for _, t := range []table{factsTable, linesTable} {
+			if err := retireStatedOnlyByRetired(ctx, c, t, string(ids), by); err != nil {
 				return err
 			}
 		}
@@ -46,22 +46,40 @@ func (a *Agent) RetireCorrected(ctx context.Context, old []int64, by int64) erro
 	return nil
 }
 
-// endStatedOnlyByRetired sets valid_to, at memory by's time, on the current
-// rows of table (facts or profile_lines) stated by any of the memories ids
-// and only by memories superseded by then.
-func endStatedOnlyByRetired(ctx context.Context, c *conn, table, ids string, by int64) error {
-	current := `valid_to IS NULL AND superseded_by IS NULL`
-	if table == "facts" {
-		current += ` AND rejected = 0`
-	} else {
-		current += ` AND removed = 0`
+// retireStatedOnlyByRetired retires through the ledger, at memory by's
+// time, the current claims of t stated by any of the memories ids and only
+// by memories superseded by then.
+func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string, by int64) error {
+	var at int64
+	if err := c.query(ctx, `SELECT ts FROM daily_memories WHERE id = ?`, []any{by},
+		func(s *sqlite3.Stmt) error { at = s.ColumnInt64(0); return nil }); err != nil {
+		return err
 	}
-	return c.execArgs(ctx, `UPDATE `+table+` SET valid_to = (SELECT ts FROM daily_memories WHERE id = ?2)
-		WHERE `+current+`
-		AND valid_from < (SELECT ts FROM daily_memories WHERE id = ?2)
+	type stated struct {
+		Retirement
+		words string
+	}
+	claims, err := scanRows(ctx, c, `SELECT DISTINCT `+t.subject+`, `+t.key+`, value, `+t.words+` FROM `+t.name+`
+		WHERE valid_to IS NULL AND superseded_by IS NULL AND `+t.refused+` = 0 AND valid_from < ?2
 		AND EXISTS (SELECT 1 FROM json_each(source_memory_ids) j WHERE j.value IN (SELECT value FROM json_each(?1)))
 		AND NOT EXISTS (SELECT 1 FROM json_each(source_memory_ids) j
-			WHERE j.value NOT IN (SELECT m.id FROM daily_memories m WHERE m.superseded_by IS NOT NULL))`, ids, by)
+			WHERE j.value NOT IN (SELECT m.id FROM daily_memories m WHERE m.superseded_by IS NOT NULL))`,
+		[]any{ids, at}, func(s *sqlite3.Stmt) (stated, error) {
+			st := stated{Retirement{Subject: s.ColumnText(0), Key: s.ColumnText(1), Value: s.ColumnText(2), At: time.UnixMilli(at)}, ""}
+			if st.Key == "" { // a claim without key is known by its words alone
+				st.Value, st.words = "", s.ColumnText(3)
+			}
+			return st, nil
+		})
+	if err != nil {
+		return fmt.Errorf("find the %s memory %d corrects: %w", t.name, by, err)
+	}
+	for _, st := range claims {
+		if _, err := retireRows(ctx, c, t, st.Retirement, st.words); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // SupersededTexts returns the texts of the given memories that a successor

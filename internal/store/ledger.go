@@ -246,10 +246,10 @@ func (a *Agent) RetireClaim(ctx context.Context, r Retirement) (Retired, error) 
 	}
 	r.At = time.UnixMilli(r.At.UnixMilli()) // as stored
 	out, err := writeValue(ctx, a, func(ctx context.Context, c *conn) (out Retired, err error) {
-		if out.Facts, err = retireRows(ctx, c, factsTable, r); err != nil {
+		if out.Facts, err = retireRows(ctx, c, factsTable, r, ""); err != nil {
 			return out, err
 		}
-		out.Lines, err = retireRows(ctx, c, linesTable, r)
+		out.Lines, err = retireRows(ctx, c, linesTable, r, "")
 		return out, err
 	})
 	if err != nil {
@@ -258,14 +258,15 @@ func (a *Agent) RetireClaim(ctx context.Context, r Retirement) (Retired, error) 
 	return out, nil
 }
 
-// retireRows ends the rows of t that r retires, and with r's memory the
-// memories that stated them before it, and returns their ids.
-func retireRows(ctx context.Context, c *conn, t table, r Retirement) ([]int64, error) {
+// retireRows ends the rows of t that r retires (of these words too, when
+// not ""), and with r's memory the memories that stated them before it,
+// and returns their ids.
+func retireRows(ctx context.Context, c *conn, t table, r Retirement, words string) ([]int64, error) {
 	rows, err := claimRows(ctx, c, t, r.Subject, r.Key)
 	if err != nil {
 		return nil, err
 	}
-	d := claim.Decide(rows, claim.Statement{Value: r.Value, At: r.At, Retire: true})
+	d := claim.Decide(rows, claim.Statement{Value: r.Value, Words: words, At: r.At, Retire: true})
 	if err := endRows(ctx, c, t, d.Ends, r.At, 0); err != nil || r.Memory == 0 {
 		return d.Ends, err
 	}
