@@ -49,8 +49,9 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 				}
 			}
 		}
-		if besides == 0 && !(c.Ends && oldStem != "") && !(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3)) {
-			continue // the old value alone is not the subject: "instead of March" is not every March
+		if besides == 0 && !(c.Ends && oldStem != "") && !(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3)) &&
+			!(c.Shape == "moved from" && SharedValueKinds(m.Text, h.Text) > 0) {
+			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
 		}
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
 			continue // "cancelled my gym membership" does not end every word of the gym

@@ -49,7 +49,7 @@ var (
 	phoneLineRe     = lazy(`(?i:\b(?:my (?:new |mobile |cell |phone )*(?:number|phone|mobile|cell)(?: number)?(?: is| has changed to| changed to)(?: now)?|new (?:phone |mobile )?number(?: is)?)[: ]+)(\+?\d[\d ()-]{5,}\d)`)
 	emailLineRe     = lazy(`(?i:\bmy (?:new |work |personal )?e-?mail(?: address)? is(?: now)?:? )(\S+@\S+\.[A-Za-z]+)`)
 	addressLineRe   = lazy(`(?i:\b(?:my (?:new |home )?address is(?: now)?|i live at|we live at|(?:i|we) (?:just |have |'ve )?moved (?:in)?to))[: ]+(\d+[\p{L}\p{N} ,'-]{3,60}?)(?:[.;!]|$)`)
-	cityLineRe      = lazy(`\b(?i:i live in|we live in|i'm based in|i am based in|i’m based in|(?:i|we) (?:just |have |'ve )?moved to|(?:i|we)(?:'ve| have) relocated to) ` + pOrg)
+	cityLineRe      = lazy(`\b(?i:i live in|we live in|i'm based in|i am based in|i’m based in|(?:i|we)(?:'ve| have)?(?: just)? moved (?:from [A-Z][\p{L}\p{N}&.'’-]*(?: [A-Z][\p{L}\p{N}&.'’-]*)* )?to|(?:i|we)(?:'ve| have) relocated to) ` + pOrg)
 	tzLineRe        = lazy(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
 	rentLineRe      = lazy(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
 	carLineRe       = lazy(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)

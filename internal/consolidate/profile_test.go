@@ -53,6 +53,7 @@ func TestProfileRules(t *testing.T) {
 		// home
 		{"We moved to 14 Elm Road, Bristol.", []string{`home user/address="14 Elm Road, Bristol": The user lives at 14 Elm Road, Bristol.`}},
 		{"We just moved to Lisbon.", []string{`home user/city="Lisbon": The user lives in Lisbon.`}},
+		{"We've moved from Porto to Braga, closer to work.", []string{`home user/city="Braga": The user lives in Braga.`}},
 		{"I live in Utrecht with two flatmates.", []string{`home user/city="Utrecht": The user lives in Utrecht.`}},
 		{"I'm on CET now.", []string{`home user/timezone="CET": The user's time zone is CET.`}},
 		{"I'm on IT support this week.", nil},
