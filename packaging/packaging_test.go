@@ -295,7 +295,7 @@ func TestDebs(t *testing.T) {
 				"-ldflags", "-s -w -X "+versionPkg+"="+testVersion, "-o", bin, "./cmd/dormouse")
 			// Litestream, which serve runs to replicate (make litestream does the same).
 			ls := filepath.Join(out, arch, "litestream")
-			run(filepath.Join(repo, "tools", "litestream"), env("GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0"), goTool, "build",
+			run(filepath.Join(repo, "internal", "replicate", "tools", "litestream"), env("GOOS=linux", "GOARCH="+arch, "CGO_ENABLED=0"), goTool, "build",
 				"-trimpath", "-ldflags", "-s -w", "-o", ls, "github.com/benbjohnson/litestream/cmd/litestream")
 			deb := filepath.Join(out, fmt.Sprintf("dormouse_%s_%s.deb", testVersion, arch))
 			run(repo, env("DEB_ARCH="+arch, "VERSION="+testVersion, "DORMOUSE_BINARY="+bin, "LITESTREAM_BINARY="+ls, "DORMOUSE_BUILD="+build,
