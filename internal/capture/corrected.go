@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -57,6 +58,9 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
 		score, ok := claimScore(m, h, shared, oldStem != "" && !c.Ends || c.Ends && oldStem == "", c.Ends && oldStem != "")
+		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
+			ok = true
+		}
 		if !ok {
 			continue
 		}
@@ -79,6 +83,24 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 		}
 	}
 	return ids
+}
+
+// moveRe is a move of something to somewhere: "we've moved Hao to
+// Sunflower Nursery", "switched the kids to the Tuesday club".
+var moveRe = regexp.MustCompile(`(?i)\b(?:moved|switched|changed|transferred|shifted|swapped)\s+((?:[\pL\pN'’-]+\s+){1,4}?)to\s+((?:[\pL\pN'’-]+\s?){1,4})`)
+
+// movedAlike reports whether a move in s names what moved and the kind of
+// place it went to as a claim with stems theirs does: "moved Hao to
+// Sunflower Nursery" corrects "Hao goes to Little Acorns nursery", though
+// it repeats no old value and is said weeks later.
+func movedAlike(s string, theirs []string) bool {
+	g := moveRe.FindStringSubmatch(s)
+	if g == nil {
+		return false
+	}
+	has := func(st string) bool { return slices.Contains(theirs, st) }
+	what, where := ClaimStems(g[1]), ClaimStems(g[2])
+	return slices.ContainsFunc(what, has) && slices.ContainsFunc(where, func(st string) bool { return has(st) && !slices.Contains(what, st) })
 }
 
 // recentContext is how near a claim said in another session must be for a

@@ -65,6 +65,11 @@ func TestCorrected(t *testing.T) {
 		{"a cancellation ends what its words name", "The pottery weekend is cancelled, the kiln broke.", "p2", day(20, 9),
 			[]store.Hit{hit(14, "p1", day(3, 9), "Booked the pottery weekend in Ludlow for 6 June."),
 				hit(15, "p0", day(18, 9), "The weekend forecast is rain.")}, []int64{14}},
+		{"a move names what moved and the kind of place, weeks later", "We've moved Hao to Sunflower Nursery now, it's closer.", "n2", day(28, 9),
+			[]store.Hit{hit(25, "n1", day(1, 9), "Our son Hao goes to Little Acorns nursery on Mondays."),
+				hit(26, "n0", day(2, 9), "Hao loved the soft play centre.")}, []int64{25}},
+		{"a move of another thing to that kind of place is not it", "Moved the sofa to the spare room.", "m2", day(28, 9),
+			[]store.Hit{hit(27, "m1", day(1, 9), "The spare room needs a new blind.")}, nil},
 		{"nothing said later is retired", "Actually, the car service is on Monday 8 June at 10am instead.", "v", day(20, 9),
 			[]store.Hit{hit(13, "v", day(21, 9), "The car service is on Friday 12 June at 9am.")}, nil},
 	}

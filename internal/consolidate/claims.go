@@ -463,7 +463,7 @@ var (
 	timezoneRe    = lazy(`^(?:UTC|GMT|BST|IST|CET|CEST|WET|WEST|EET|EEST|MSK|EST|EDT|CST|CDT|MST|MDT|PST|PDT|AKST|HST|AEST|AEDT|ACST|AWST|NZST|NZDT|JST|KST|SGT|HKT|ICT|PHT|WIB|SAST|WAT|EAT|BRT|ART|UTC[+-]\d{1,2}|GMT[+-]\d{1,2}|[A-Z][a-z]+ (?:[Ss]tandard )?[Tt]ime)$`)
 	leadArticleRe = lazy(`^(?i:a|an|the) `)
 	// othersRentRe is a rent that is someone else's: "my sister's rent", "their rent".
-	othersRentRe = lazy(`(?i:'s|’s|\bhis|\bher|\btheir|\byour) rent\b`)
+	othersRentRe = lazy(`(?i:'s|’s|\bhis|\bher|\btheir|\byour)(?: [a-z]+){0,2} rent\b`)
 	// timeTailRe is when a value took effect, said after it: "Corvid
 	// Health today", "senior analyst this afternoon".
 	timeTailRe = lazy(`(?i)(?:,? (?:from|since|as of|starting|on|last|this|next) (?:today|tonight|yesterday|now|monday|tuesday|wednesday|thursday|friday|saturday|sunday|morning|afternoon|evening|week|weekend|month|year)|,? (?:today|tonight|yesterday|now|again))+$`)

@@ -71,6 +71,7 @@ func TestClaims(t *testing.T) {
 		{"Landlord put the rent up, it's 1,290 euros a month now.", "user", []string{"user|rent|1,290 euros a month"}},
 		{"The rent went up to £980 per month in April.", "user", []string{"user|rent|£980 per month"}},
 		{"My sister's rent is 900 euros.", "user", []string{"user|sister's rent|900 euros"}}, // hers, not the user's rent
+		{"My brother Jonas's flat rent is 950 a month in Leeds.", "user", nil},               // his, not the user's rent
 		{"New email address from today: sam@kowalski.dev", "user", []string{"user|email|sam@kowalski.dev"}},
 		{"Send invoices to my email, sam.k@outlook.com.", "user", []string{"user|email|sam.k@outlook.com"}},
 		{"The new address is 7 Quarry Lane, Bath.", "user", []string{"user|address|7 Quarry Lane"}},

@@ -38,6 +38,36 @@ func init() {
 // guest's diet).
 var needWords = words("need needs must bring take sort prepare")
 
+// household are the people a question asked with "we" or "our" takes in:
+// "what pets do we have?" is answered by "the kids' hamster".
+var household = map[string]bool{}
+
+func init() {
+	for _, w := range words("kids children child baby son sons daughter daughters wife husband partner family") {
+		household[w] = true
+	}
+}
+
+// asksOfUs reports whether the question speaks as "we", "us" or "our".
+func asksOfUs(q string) bool {
+	return slices.ContainsFunc(text.Words(strings.ToLower(q)), func(w string) bool { return w == "we" || w == "us" || w == "our" })
+}
+
+// householdAsOurs is s with each household possessive ("the kids'", "my
+// son's") read as "our".
+func householdAsOurs(s string) string {
+	fs := strings.Fields(s)
+	for i, f := range fs {
+		if base, ok := cutPossessive(strings.TrimRight(f, ",;:.")); ok && household[strings.ToLower(base)] {
+			fs[i] = "our"
+			if i > 0 && isDeterminer(fs[i-1]) {
+				fs[i-1] = ""
+			}
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(fs, " ")), " ")
+}
+
 // wishWords ask about wishes and plans: such a question keeps them ("where
 // should we go next?": "we should go to the Wardrobe sometime").
 var wishWords = words(`should plan plans planning want wanted wants wish hope hoping next going recommend recommended
@@ -64,6 +94,9 @@ func (r *ranker) asksWishes() bool {
 // thing of the kind asked, or a wish, a plan or hearsay rather than what
 // happened.
 func (r *ranker) notOwn(s string) bool {
+	if r.us {
+		s = householdAsOurs(s)
+	}
 	return othersSubject(s, r.asksWord) || othersPossession(s, r.asksWord) || !r.wishes && wished(s)
 }
 
@@ -109,6 +142,9 @@ func othersSubject(s string, asked func(w string) bool) bool {
 	if base, _ := cutPossessive(w); personNouns[strings.ToLower(base)] {
 		return true // "the neighbours bought…", "my sister's cake…"
 	}
+	if nextDoors(fs, i) {
+		return true // "Next door's parrot…"
+	}
 	if i > 0 || w != fs[i] || !startsLower(fs[i+1]) {
 		return false
 	}
@@ -139,7 +175,7 @@ func othersPossession(s string, asked func(w string) bool) bool {
 		if i > 0 && slices.Contains([]string{"at", "to", "from", "in"}, strings.ToLower(fs[i-1])) {
 			continue
 		}
-		if !personNouns[strings.ToLower(base)] && !isName(base) {
+		if !personNouns[strings.ToLower(base)] && !isName(base) && !nextDoors(fs, i-1) {
 			continue
 		}
 		for _, f := range fs[i+1 : min(len(fs), i+4)] {
@@ -151,6 +187,15 @@ func othersPossession(s string, asked func(w string) bool) bool {
 		}
 	}
 	return false
+}
+
+// nextDoors reports whether fs[i:] opens "next door's": the neighbours'.
+func nextDoors(fs []string, i int) bool {
+	if i < 0 || i+1 >= len(fs) || !strings.EqualFold(fs[i], "next") {
+		return false
+	}
+	base, ok := cutPossessive(strings.TrimRight(fs[i+1], ",;:."))
+	return ok && strings.EqualFold(base, "door")
 }
 
 // cutPossessive is f without its possessive ending ("Mum's", "the

@@ -43,11 +43,36 @@ func TestNotOwn(t *testing.T) {
 		{"Cooked a big pot of chilli con carne, enough for the freezer too.", false},
 		{"Baked flapjacks for the school bake sale.", false},
 		{"Hoovered the stairs and found three missing Lego pieces.", false},
+		{"Next door's cat keeps sleeping on our car bonnet.", true},
+		{"Fed next door's cat while they were away.", true},
+		{"The kids' cat had kittens.", true}, // asked as "I", the kids' are theirs
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,
 				othersSubject(tc.s, r.asksWord), othersPossession(tc.s, r.asksWord), wished(tc.s))
 		}
+	}
+}
+
+// TestHouseholdIsOurs: asked as "we", the household's things are ours;
+// a neighbour's stay someone else's.
+func TestHouseholdIsOurs(t *testing.T) {
+	r := &ranker{words: words("cat hamster"), us: true}
+	for _, tc := range []struct {
+		s    string
+		want bool
+	}{
+		{"The kids' hamster Nibbles escaped again.", false},
+		{"Our daughter's cat sleeps on the radiator.", false},
+		{"My neighbour's cat sleeps on our shed.", true},
+		{"Next door's hamster is called Fudge.", true},
+	} {
+		if got := r.notOwn(tc.s); got != tc.want {
+			t.Errorf("notOwn(%q) asked as we = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+	if !asksOfUs("What pets do we have?") || asksOfUs("What pets do I have?") {
+		t.Error("asksOfUs: want true for 'we', false for 'I'")
 	}
 }
 

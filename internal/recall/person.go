@@ -27,13 +27,19 @@ import (
 // ("MacBook"): such a word is one to search, never a person to filter by.
 func peopleNamed(q string) []string {
 	var out []string
+	last, lastPerson := "", false
 	eachNameAs(q, func(name, prev, raw string) {
 		// "Amira's barbecue" is a person's, whatever comes before it.
 		word := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
 		place := placeBefore(prev) && word == raw
-		if !thingBefore(prev) && !place && !calendarWord(name) && !titleWord(name) && !brandShaped(word) {
+		person := !thingBefore(prev) && !place && !calendarWord(name) && !titleWord(name) && !brandShaped(word)
+		if prev != "" && prev == last && !lastPerson && !titleWord(last) {
+			person = false // "the Brooks Ghost trainers": a name goes on as it began
+		}
+		if person {
 			out = append(out, name)
 		}
+		last, lastPerson = name, person
 	})
 	return dedupe(out)
 }
@@ -369,5 +375,15 @@ func (r *ranker) lineAboutOthers(l store.ProfileLine) bool {
 	if l.Subject != "" && l.Subject != "user" {
 		names = append(names, l.Subject)
 	}
-	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text)
+	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text) || r.userLineAskedOfOther(l, names)
+}
+
+// userLineAskedOfOther reports whether l is about the user alone ("The user
+// is allergic to cats.") while the question asks of someone else by name
+// or role ("is my partner allergic to anything?").
+func (r *ranker) userLineAskedOfOther(l store.ProfileLine, names []string) bool {
+	if len(r.subject) == 0 || len(names) > 0 || l.Subject != "" && l.Subject != "user" {
+		return false
+	}
+	return strings.HasPrefix(l.Text, "The user ") && !slices.ContainsFunc(r.subject, func(k string) bool { return k == selfKey })
 }

@@ -145,6 +145,7 @@ type ranker struct {
 	asked              []string            // whom it asks about: people and role chains (questionSubject)
 	subject            []string            // asked, with every key bound to them (bindSubject)
 	self               bool                // it asks of the user's own ("my car insurance")
+	us                 bool                // it asks as "we" or "our" (householdAsOurs)
 	alone              bool                // of the user alone ("book me a room"), not of "we" (singular)
 	aliases            map[string][]string // its words naming the subject → the other words for it
 	joinedBy           []store.MemoryHit   // the memories that joined the subject's names
@@ -188,7 +189,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.asked, r.self = questionSubject(r.intent.Rest, r.people)
 	r.alone = r.self && singular(r.intent.Rest)
 	r.subject = slices.Clone(r.asked)
-	r.own, r.wishes = r.asksOfOwn(), r.asksWishes()
+	r.own, r.wishes, r.us = r.asksOfOwn(), r.asksWishes(), asksOfUs(r.q.Text)
 	r.suits = asksSuitability(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
@@ -231,6 +232,24 @@ func (r *ranker) bound() {
 	}
 }
 
+// dropUnstoredNames takes out of the words the question searches and is
+// covered by the capitalised words that name no person and that nothing
+// stored holds ("the Brooks Ghost trainers", "a flight to Tromsø"): no item
+// holds them, so they tell no item from another, and counted they would
+// sink the one that answers below the floor.
+func (r *ranker) dropUnstoredNames(ctx context.Context) error {
+	for _, n := range without(properNames(r.intent.Rest), r.people) {
+		unknown, err := unknownName(ctx, r.s, []string{n}, r.until)
+		if err != nil {
+			return err
+		}
+		if unknown != "" {
+			r.words = slices.DeleteFunc(r.words, func(w string) bool { return strings.EqualFold(w, n) })
+		}
+	}
+	return nil
+}
+
 // run puts the stages in order.
 func (r *ranker) run(ctx context.Context) (Result, error) {
 	// A question about someone (peopleNamed) that no memory or fact names
@@ -249,6 +268,9 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	}
 	if name != "" {
 		return r.offer(ctx, nil, fmt.Sprintf("nothing stored names %q", name))
+	}
+	if err := r.dropUnstoredNames(ctx); err != nil {
+		return Result{}, err
 	}
 	if err := r.dateCandidates(ctx); err != nil {
 		return Result{}, err

@@ -48,6 +48,8 @@ var topics = []topic{
 		words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
 	{"health", words("dentist doctor gp optician physio"),
 		words("dr surgery clinic practice dental hygienist checkup")},
+	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
+		words("dentist dental hygienist orthodontist optician optometrist")},
 	{"", words("money savings budget spending"),
 		words("bank savings isa pension account budget bills debt loan mortgage")},
 	{"routine", words("schedule routine timetable"),
