@@ -17,10 +17,6 @@ func TestCorrectionEndToEnd(t *testing.T) {
 	d := startDaemon(t, t.TempDir())
 	ctx := t.Context()
 	cl := client.New(d.addr)
-	noon := func(daysAgo int) time.Time {
-		t := time.Now().AddDate(0, 0, -daysAgo)
-		return time.Date(t.Year(), t.Month(), t.Day(), 12, 0, 0, 0, time.Local)
-	}
 	for _, m := range []client.MemoryInput{
 		{Content: "I drink black coffee every morning before work.", Timestamp: noon(12)},
 		{Content: "I live in Leeds, near the university.", Timestamp: noon(12).Add(time.Hour)},

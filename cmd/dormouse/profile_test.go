@@ -19,10 +19,6 @@ func TestProfileEndToEnd(t *testing.T) {
 	d := startDaemon(t, t.TempDir())
 	ctx := t.Context()
 	cl := client.New(d.addr)
-	noon := func(daysAgo int) time.Time {
-		t := time.Now().AddDate(0, 0, -daysAgo)
-		return time.Date(t.Year(), t.Month(), t.Day(), 12, 0, 0, 0, time.Local)
-	}
 	for _, m := range []client.MemoryInput{
 		{Content: "I work at Arup on footbridges.", Timestamp: noon(10)},
 		{Content: "I'm allergic to penicillin.", Timestamp: noon(10).Add(time.Hour)},
@@ -120,4 +116,10 @@ func lineWith(t *testing.T, lines []client.ProfileLine, v string) int64 {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// noon is midday, local time, daysAgo days before today.
+func noon(daysAgo int) time.Time {
+	t := time.Now().AddDate(0, 0, -daysAgo)
+	return time.Date(t.Year(), t.Month(), t.Day(), 12, 0, 0, 0, time.Local)
 }
