@@ -12,6 +12,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // Input is a memory as clients send it (HTTP, CLI, later MCP and files).
@@ -135,6 +136,10 @@ func validate(in Input, lim Limits, now time.Time) (store.Memory, error) {
 			return store.Memory{}, err
 		}
 		ts = t
+	} else if err := when.CheckClock(now); err != nil {
+		// An undated memory takes the clock's time, never one from 1970.
+		return store.Memory{}, fmt.Errorf("a memory without a timestamp is dated by this device's clock: "+
+			"send its timestamp, or wait until the clock is set: %w", err)
 	}
 	var ctxJSON json.RawMessage
 	if c := bytes.TrimSpace(in.Context); len(c) > 0 && !bytes.Equal(c, []byte("null")) {

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/dormouse-dev/dormouse/internal/store"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // TestValidateNamesTheBadMemory checks a batch error names the first bad
@@ -138,5 +140,28 @@ func TestValidateRefusesControlCharacters(t *testing.T) {
 	}
 	if _, err := Validate([]Input{{Content: "line one\nline two\ttabbed", Role: "user", SessionID: "a b"}}, lim, time.Now()); err != nil {
 		t.Errorf("plain fields and multi-line content: %v", err)
+	}
+}
+
+// TestUndatedMemoryNeedsAPlausibleClock: on a clock before
+// when.EarliestPlausible (a Pi without a battery clock before NTP, after a
+// power cut) an undated memory is refused with ErrImplausibleClock rather
+// than dated 1970; one that carries its own timestamp is stored with it.
+func TestUndatedMemoryNeedsAPlausibleClock(t *testing.T) {
+	boot := time.Date(1970, 1, 2, 0, 0, 42, 0, time.UTC)
+	lim := Limits{MaxContent: 1 << 16}
+	_, err := Validate([]Input{{Content: "the heating is on"}}, lim, boot)
+	if !errors.Is(err, when.ErrImplausibleClock) {
+		t.Fatalf("undated at 1970: err = %v, want ErrImplausibleClock", err)
+	}
+	b, err := Validate([]Input{{Content: "the heating is on", Timestamp: "1970-01-01T23:00:00Z"}}, lim, boot)
+	if err != nil {
+		t.Fatalf("dated before the clock: %v", err)
+	}
+	if got := b.mems[0].Timestamp; !got.Equal(time.Date(1970, 1, 1, 23, 0, 0, 0, time.UTC)) {
+		t.Errorf("stored at %v, want the memory's own time", got)
+	}
+	if _, err := Validate([]Input{{Content: "the heating is on"}}, lim, when.EarliestPlausible); err != nil {
+		t.Errorf("undated on a plausible clock: %v", err)
 	}
 }

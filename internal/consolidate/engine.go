@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/internal/when"
 	"log/slog"
 	"slices"
 	"sync"
@@ -66,14 +67,7 @@ var (
 	// ErrDayChanged means memories of the day kept being forgotten while
 	// it was consolidated, try after try: nothing was committed.
 	ErrDayChanged = errors.New("the day's memories changed during the consolidation")
-	// ErrImplausibleClock means the clock is before EarliestPlausible: a
-	// Pi without a real-time clock before NTP has set it.
-	ErrImplausibleClock = errors.New("the system clock is not plausible")
 )
-
-// EarliestPlausible is the earliest time the clock may say: before it, no
-// day is consolidated, since which day ended cannot be known.
-var EarliestPlausible = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 var holders atomic.Int64
 
@@ -117,11 +111,10 @@ func (e *Engine) lessee() string {
 	return e.holder
 }
 
-// CheckClock refuses a clock before EarliestPlausible.
-func CheckClock(now time.Time) error {
-	if now.Before(EarliestPlausible) {
-		return fmt.Errorf("%w: it says %s, before %s; not consolidating until it is set (is NTP synchronised? see timedatectl)",
-			ErrImplausibleClock, now.UTC().Format(time.RFC3339), EarliestPlausible.Format(time.DateOnly))
+// checkClock refuses to consolidate on a clock before when.EarliestPlausible.
+func checkClock(now time.Time) error {
+	if err := when.CheckClock(now); err != nil {
+		return fmt.Errorf("not consolidating until the clock is set: %w", err)
 	}
 	return nil
 }
@@ -129,7 +122,7 @@ func CheckClock(now time.Time) error {
 // Today is the current local day, once the clock is plausible.
 func (e *Engine) Today() (string, error) {
 	now := e.now()
-	if err := CheckClock(now); err != nil {
+	if err := checkClock(now); err != nil {
 		return "", err
 	}
 	return now.In(e.loc()).Format(time.DateOnly), nil
@@ -166,7 +159,7 @@ func (e *Engine) Run(ctx context.Context, agent, day string) (store.Run, error) 
 		return store.Run{}, fmt.Errorf("consolidate agent %q: day %q is not a date such as 2026-02-01", agent, day)
 	}
 	now := e.now()
-	if err := CheckClock(now); err != nil {
+	if err := checkClock(now); err != nil {
 		return store.Run{}, err
 	}
 	a, err := e.Store.Acquire(ctx, agent, false)
@@ -455,7 +448,7 @@ func (e *Engine) runDays(ctx context.Context, agent string, days []string, after
 		}
 		if err != nil {
 			errs = append(errs, err)
-			if errors.Is(err, ErrBusy) || errors.Is(err, ErrImplausibleClock) || ctx.Err() != nil {
+			if errors.Is(err, ErrBusy) || errors.Is(err, when.ErrImplausibleClock) || ctx.Err() != nil {
 				break
 			}
 		}

@@ -3,6 +3,7 @@ package consolidate
 import (
 	"context"
 	"errors"
+	"github.com/dormouse-dev/dormouse/internal/when"
 	"strings"
 	"testing"
 	"time"
@@ -393,10 +394,10 @@ func TestImplausibleClockIsRefused(t *testing.T) {
 	ingest(t, st, "main", []capture.Input{say("hello there, general", now)})
 	e := engine(st, Offline{})
 	e.Now = func() time.Time { return time.Unix(42, 0) } // a Pi booted without RTC
-	if _, err := e.RunAll(t.Context(), "main", false); !errors.Is(err, ErrImplausibleClock) {
+	if _, err := e.RunAll(t.Context(), "main", false); !errors.Is(err, when.ErrImplausibleClock) {
 		t.Errorf("RunAll error = %v, want ErrImplausibleClock", err)
 	}
-	if _, err := e.Run(t.Context(), "main", "2026-03-10"); !errors.Is(err, ErrImplausibleClock) {
+	if _, err := e.Run(t.Context(), "main", "2026-03-10"); !errors.Is(err, when.ErrImplausibleClock) {
 		t.Errorf("Run error = %v, want ErrImplausibleClock", err)
 	}
 }

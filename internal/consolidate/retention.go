@@ -82,7 +82,7 @@ func (r Retention) Apply(ctx context.Context, st *store.Store, agent string, now
 	if r.RawDays <= 0 {
 		return res, nil
 	}
-	if err := CheckClock(now); err != nil {
+	if err := checkClock(now); err != nil {
 		return res, err
 	}
 	loc := r.Location

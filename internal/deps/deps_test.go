@@ -65,13 +65,13 @@ var mayImport = map[string][]string{
 	"internal/recall": {"client", "internal/capture", "internal/claim", "internal/kinds", "internal/store", "internal/text", "internal/when",
 		"internal/wordnet"},
 	"internal/answer": {"client", "internal/capture", "internal/llm", "internal/recall", "internal/text"},
-	"internal/doctor": {"internal/backup", "internal/config", "internal/consolidate", "internal/store"},
+	"internal/doctor": {"internal/backup", "internal/config", "internal/store", "internal/when"},
 	"internal/locomo": {"internal/capture", "internal/consolidate", "internal/recall", "internal/store"},
 
 	// Serving: the API's wire types come from the public client package.
 	// The gate is what the API and the page check and answer alike.
 	"internal/gate": {"internal/auth", "internal/backup", "internal/capture", "internal/consolidate", "internal/llm",
-		"internal/recall", "internal/store", "internal/watch"},
+		"internal/recall", "internal/store", "internal/watch", "internal/when"},
 	"internal/mcpserver": {"client", "internal/recall"},
 	// wire converts the services' values into the client's types, once.
 	"internal/wire": {"client", "internal/answer", "internal/consolidate", "internal/health", "internal/recall",

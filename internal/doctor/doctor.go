@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/internal/when"
 	"io/fs"
 	"net"
 	"os"
@@ -24,7 +25,6 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
-	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -150,8 +150,8 @@ func checkClock(o Options) []Check {
 	now := o.Now()
 	c := Check{Name: "clock", Status: OK, Detail: "the clock says " + now.UTC().Format(time.RFC3339)}
 	switch {
-	case consolidate.CheckClock(now) != nil:
-		c.Status, c.Fix = Fail, "the clock is before "+consolidate.EarliestPlausible.Format(time.DateOnly)+
+	case when.CheckClock(now) != nil:
+		c.Status, c.Fix = Fail, "the clock is before "+when.EarliestPlausible.Format(time.DateOnly)+
 			" (a Pi has no real-time clock): enable time sync (sudo timedatectl set-ntp true) and check the network; nothing is consolidated until then"
 	case now.Year() > 2100:
 		c.Status, c.Fix = Fail, "the clock is far in the future: set it (sudo timedatectl set-time ...) or fix time sync"

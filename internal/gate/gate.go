@@ -9,6 +9,7 @@ package gate
 import (
 	"context"
 	"errors"
+	"github.com/dormouse-dev/dormouse/internal/when"
 	"net/http"
 	"slices"
 	"strconv"
@@ -169,7 +170,7 @@ var table = []kind{
 	{is(store.ErrUnavailable), http.StatusServiceUnavailable, "agent_unavailable", ""},
 	{is(store.ErrStoreClosed), http.StatusServiceUnavailable, "unavailable", "the server is shutting down"},
 	{is(store.ErrClosed), http.StatusServiceUnavailable, "unavailable", "the server is shutting down"},
-	{is(consolidate.ErrImplausibleClock), http.StatusServiceUnavailable, "clock_implausible", ""},
+	{is(when.ErrImplausibleClock), http.StatusServiceUnavailable, "clock_implausible", ""},
 	{is(llm.ErrBudget), http.StatusServiceUnavailable, "llm_budget", ""},
 	{is(llm.ErrUnavailable), http.StatusServiceUnavailable, "llm_unavailable", ""},
 	{is(context.Canceled), http.StatusServiceUnavailable, "timeout", "the request was cancelled or timed out"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dormouse-dev/dormouse/internal/when"
 	"net/http"
 	"strings"
 	"testing"
@@ -51,7 +52,7 @@ func TestOfEveryKind(t *testing.T) {
 		{store.ErrUnavailable, 503, "agent_unavailable"},
 		{store.ErrStoreClosed, 503, "unavailable"},
 		{store.ErrClosed, 503, "unavailable"},
-		{consolidate.ErrImplausibleClock, 503, "clock_implausible"},
+		{when.ErrImplausibleClock, 503, "clock_implausible"},
 		{llm.ErrBudget, 503, "llm_budget"},
 		{llm.ErrUnavailable, 503, "llm_unavailable"},
 		{context.Canceled, 503, "timeout"},
