@@ -10,10 +10,12 @@ import (
 	"syscall"
 )
 
-// A lease holder is named host:pid:n:millis:start, start being the
-// process's start time as /proc/PID/stat says it (clock ticks since boot).
-// A holder on this host whose process is gone, or whose pid now belongs to
-// a process started at another time (the pid was reused), is dead: its
+// A lease holder is named host:pid:n:millis:start:boot, start being the
+// process's start time as /proc/PID/stat says it (clock ticks since boot)
+// and boot the kernel's boot id. A holder on this host from another boot
+// (a power cut left its lease behind, and the same pid may run again after
+// the same boot sequence), whose process is gone, or whose pid now belongs
+// to a process started at another time (the pid was reused), is dead: its
 // lease can be taken over at once rather than after its TTL.
 
 // holderName names this process's holder of engine number n.
@@ -21,7 +23,16 @@ func holderName(n int64, millis int64) string {
 	host, _ := os.Hostname()
 	pid := os.Getpid()
 	start, _ := processStart(pid) // 0 when /proc cannot tell: liveness is then the pid's alone
-	return fmt.Sprintf("%s:%d:%d:%d:%d", host, pid, n, millis, start)
+	return fmt.Sprintf("%s:%d:%d:%d:%d:%s", host, pid, n, millis, start, bootID())
+}
+
+// bootID is the kernel's id of this boot, "" where it cannot be read.
+func bootID() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
 }
 
 // deadHolder reports whether holder is a process of this host that no
@@ -29,11 +40,14 @@ func holderName(n int64, millis int64) string {
 // hand, an older format) is taken to live: its lease waits for its TTL.
 func deadHolder(holder string) bool {
 	f := strings.Split(holder, ":")
-	if len(f) != 5 {
+	if len(f) != 5 && len(f) != 6 {
 		return false
 	}
 	if host, err := os.Hostname(); err != nil || f[0] != host {
 		return false
+	}
+	if len(f) == 6 && f[5] != "" && bootID() != "" && f[5] != bootID() {
+		return true
 	}
 	pid, err1 := strconv.Atoi(f[1])
 	start, err2 := strconv.ParseUint(f[4], 10, 64)
