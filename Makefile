@@ -144,7 +144,7 @@ DEB_ARCHES  ?= amd64 arm64
 NFPM        ?= $(GO) run github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
 ARCH        ?= amd64
 
-.PHONY: deb e2e-vm man
+.PHONY: deb e2e-vm e2e-power man
 
 # The man page and the bash completion script, printed by the CLI from its own
 # help (so they cannot drift from it); `make deb` packages both.
@@ -189,3 +189,15 @@ e2e-vm:
 	@test -x "$(VM_E2E)" || { echo "$(VM_E2E) is not an executable harness: set VM_E2E=/path/to/vm-e2e.sh"; exit 2; }
 	$(MAKE) deb DEB_ARCHES=$(ARCH)
 	$(VM_E2E) dist/dormouse_*_$(ARCH).deb $(ARCH) packaging/e2e/guest-test.sh
+
+# Power cuts (docs/development.md#power-cuts): the .deb in the VM, writers on the host, qemu
+# killed at a random moment POWER_CUTS times, the same disk booted again each time and every
+# acknowledged memory looked for. POWER_SYNC=NORMAL|FULL overrides storage.synchronous.
+POWER_CUTS ?= 10
+POWER_SYNC ?=
+e2e-power:
+	$(MAKE) deb DEB_ARCHES=$(ARCH)
+	VM_ROOT_CACHE=writeback VM_MAX_BOOTS=$$(( $(POWER_CUTS) + 1 )) VM_HOST_CHECK=packaging/e2e/host-power.sh \
+		VM_GUEST_ENV="E2E_CUTS=$(POWER_CUTS) $(if $(POWER_SYNC),E2E_SYNC=$(POWER_SYNC))" \
+		VM_TIMEOUT=$$(( 600 + 300 * $(POWER_CUTS) )) VM_KEEP=1 \
+		$(VM_E2E) dist/dormouse_*_$(ARCH).deb $(ARCH) packaging/e2e/guest-power.sh

@@ -10,7 +10,7 @@ import (
 )
 
 // Raw is the floor Dormouse's figures are printed beside: the same SQLite
-// (ncruces, WAL, synchronous NORMAL) with one table and an FTS5 index of its
+// (ncruces, WAL, synchronous FULL as Dormouse's default) with one table and an FTS5 index of its
 // content, written and searched with nothing else: no HTTP, no JSON, no
 // dedup probe, no kinds index, no ranking beyond bm25. It is safe for
 // concurrent use; writes take turns, each in its own transaction, as a
@@ -32,7 +32,7 @@ func OpenRaw(path string) (*Raw, error) {
 		return nil, fmt.Errorf("register fts5: %w", err)
 	}
 	err = db.Exec(`PRAGMA journal_mode = WAL;
-PRAGMA synchronous = NORMAL;
+PRAGMA synchronous = FULL;
 CREATE TABLE memories (id INTEGER PRIMARY KEY, session_id TEXT NOT NULL, ts INTEGER NOT NULL, content TEXT NOT NULL);
 CREATE VIRTUAL TABLE memories_fts USING fts5(content, content='memories', content_rowid='id', tokenize='porter unicode61');`)
 	if err != nil {

@@ -242,7 +242,7 @@ func Default() Config {
 			MaxRetries:    3,
 		},
 		Storage: Storage{
-			Synchronous:    "NORMAL",
+			Synchronous:    "FULL",
 			BusyTimeout:    Duration(5 * time.Second),
 			CacheSizeKiB:   256,
 			ReadConns:      2,

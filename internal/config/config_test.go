@@ -130,7 +130,7 @@ func TestPrecedence(t *testing.T) {
 listen: 127.0.0.1:8000
 log_level: debug
 storage:
-  synchronous: full
+  synchronous: normal
   busy_timeout: 1s
   read_conns: 4
 api:
@@ -151,7 +151,7 @@ api:
 			want: func(c *Config) {
 				c.Listen = "127.0.0.1:8000"
 				c.LogLevel = "debug"
-				c.Storage.Synchronous = "FULL"
+				c.Storage.Synchronous = "NORMAL"
 				c.Storage.BusyTimeout = Duration(time.Second)
 				c.Storage.ReadConns = 4
 				c.API.MaxBodyBytes = 2 << 20
@@ -164,7 +164,7 @@ api:
 			file: file,
 			environ: []string{
 				"DORMOUSE_LISTEN=0.0.0.0:8001",
-				"DORMOUSE_STORAGE_SYNCHRONOUS=Normal",
+				"DORMOUSE_STORAGE_SYNCHRONOUS=Full",
 				"DORMOUSE_STORAGE_BUSY_TIMEOUT=250ms",
 				"DORMOUSE_STORAGE_READ_CONNS=8",
 				"DORMOUSE_API_MAX_BODY_BYTES=4096",
@@ -179,7 +179,7 @@ api:
 				c.LogLevel = "debug"
 				c.Timezone = "UTC"
 				c.LLM.Provider = "ollama"
-				c.Storage.Synchronous = "NORMAL"
+				c.Storage.Synchronous = "FULL"
 				c.Storage.BusyTimeout = Duration(250 * time.Millisecond)
 				c.Storage.ReadConns = 8
 				c.API.MaxBodyBytes = 4096
@@ -203,7 +203,7 @@ api:
 			want: func(c *Config) {
 				c.Listen = "[::1]:8002"
 				c.LogLevel = "debug"
-				c.Storage.Synchronous = "FULL"
+				c.Storage.Synchronous = "NORMAL"
 				c.Storage.BusyTimeout = Duration(2 * time.Minute)
 				c.Storage.ReadConns = 16
 				c.API.MaxBodyBytes = 2 << 20

@@ -26,7 +26,7 @@ import (
 // Options configure a Store. Zero values take the documented defaults.
 type Options struct {
 	Dir            string        // data directory; agent files live in Dir/agents
-	Synchronous    string        // NORMAL or FULL
+	Synchronous    string        // FULL (the default) or NORMAL
 	BusyTimeout    time.Duration // how long a connection waits for a lock
 	CacheSizeKiB   int           // page cache per connection
 	ReadConns      int           // read connections per agent
@@ -86,7 +86,7 @@ func (o Options) exclusiveMode() Options {
 
 func (o *Options) fill() {
 	if o.Synchronous == "" {
-		o.Synchronous = "NORMAL"
+		o.Synchronous = "FULL"
 	}
 	if o.BusyTimeout <= 0 {
 		o.BusyTimeout = 5 * time.Second

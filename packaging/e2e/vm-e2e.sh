@@ -37,10 +37,18 @@
 #   VM_INSTALL_DEPS=1           apt-get install missing host tools
 #   VM_COLLECT=0                1 = always save systemd-analyze blame/critical-chain (always on failure)
 #   VM_APPEND=""                extra kernel command line
+#   VM_ROOT_CACHE=unsafe        QEMU cache mode of the root disk; writeback for power
+#                               cuts (unsafe drops the guest's flushes, and with them
+#                               qcow2's metadata: a cut would corrupt more than a Pi's)
+#   VM_GUEST_ENV=""             extra NAME=VALUE words added to the guest test's env
+#   VM_MAX_BOOTS=1              power cuts: a host check that exits 200 has killed
+#                               qemu (VM_QEMU_PID); the same disks boot again, up to
+#                               this many boots in all. The guest test sees E2E_BOOT.
 #
 # Guest test contract: runs as root with cwd=/mnt/e2e (the e2e disk), env
-# E2E_DIR, E2E_OUT (files written there come back to RUN/out/); may call
-# `e2e-host-check NAME`.  Host needs: root, mmdebstrap, qemu, e2fsprogs, curl.
+# E2E_DIR, E2E_OUT (files written there come back to RUN/out/), E2E_BOOT (1,
+# then 2, ... after each power cut: the .deb is installed at boot 1 only);
+# may call `e2e-host-check NAME`.  Host needs: root, mmdebstrap, qemu, e2fsprogs, curl.
 # arm64 image builds (not cached runs) register the qemu-aarch64 binfmt_misc
 # handler on the host if it is missing (global kernel state).
 #
@@ -136,21 +144,28 @@ state=$(systemctl is-system-running --wait)
 echo "E2E-BOOTED state=$state uptime=$(up)"
 systemd-analyze time || true
 [ "$state" = running ] || systemctl --failed --no-pager
-. /mnt/e2e/e2e.env
+set -a; . /mnt/e2e/e2e.env; set +a   # the test sees E2E_* and VM_GUEST_ENV's words
 install -m 755 /mnt/e2e/e2e-host-check /usr/local/bin/e2e-host-check
 OUT=/mnt/e2e/out; mkdir -p "$OUT"
 rc=0
-echo "== dpkg -i $E2E_DEB"
-t=$(ms)
-dpkg -i "/mnt/e2e/$E2E_DEB" 2>&1 | tee "$OUT/install.log"
-irc=${PIPESTATUS[0]}
-echo "E2E-INSTALLED rc=$irc took_ms=$(( $(ms) - t ))"
+# the boot count lives on the root disk, which survives a power cut
+E2E_BOOT=$(( $(cat /var/lib/e2e-boot 2>/dev/null || echo 0) + 1 ))
+echo "$E2E_BOOT" > /var/lib/e2e-boot && sync /var/lib/e2e-boot
+echo "E2E-BOOT n=$E2E_BOOT"
+irc=0
+if [ "$E2E_BOOT" -eq 1 ]; then
+  echo "== dpkg -i $E2E_DEB"
+  t=$(ms)
+  dpkg -i "/mnt/e2e/$E2E_DEB" 2>&1 | tee "$OUT/install.log"
+  irc=${PIPESTATUS[0]}
+  echo "E2E-INSTALLED rc=$irc took_ms=$(( $(ms) - t ))"
+fi
 if [ "$irc" -ne 0 ]; then
   rc=98
 else
   echo "== guest test script"
   t=$(ms)
-  (cd /mnt/e2e && E2E_DIR=/mnt/e2e E2E_OUT="$OUT" bash /mnt/e2e/test.sh) 2>&1 | tee "$OUT/test.log"
+  (cd /mnt/e2e && E2E_DIR=/mnt/e2e E2E_OUT="$OUT" E2E_BOOT=$E2E_BOOT bash /mnt/e2e/test.sh) 2>&1 | tee -a "$OUT/test.log"
   rc=${PIPESTATUS[0]}
   echo "E2E-TESTED rc=$rc took_ms=$(( $(ms) - t ))"
 fi
@@ -301,6 +316,10 @@ E2E_GUEST_PORT=$GUEST_PORT
 E2E_HOLD=$TIMEOUT
 E2E_COLLECT=${VM_COLLECT:-0}
 EOF
+for kv in ${VM_GUEST_ENV:-}; do
+  [[ "$kv" =~ ^[A-Z_][A-Z0-9_]*=[A-Za-z0-9_.,:/-]*$ ]] || die "VM_GUEST_ENV: not NAME=VALUE: $kv"
+  echo "$kv" >> "$RUN/share/e2e.env"
+done
 SHARE_MB=$(( $(du -sm "$RUN/share" | cut -f1) * 2 + 64 ))
 mkfs.ext4 -q -F -L e2e -d "$RUN/share" "$RUN/share.img" "${SHARE_MB}M"
 qemu-img create -q -f qcow2 -b "$IMG/root.raw" -F raw "$RUN/overlay.qcow2"
@@ -332,7 +351,7 @@ esac
 log "accelerator: $ACCEL_MODE"
 QEMU+=(-smp "$SMP" -m "$MEM" -nodefaults -display none -no-reboot
   -kernel "$IMG/vmlinuz" -initrd "$IMG/initrd.img" -append "$APPEND"
-  -drive "file=$RUN/overlay.qcow2,if=none,id=root,format=qcow2,cache=unsafe" -device "virtio-blk-pci,drive=root"
+  -drive "file=$RUN/overlay.qcow2,if=none,id=root,format=qcow2,cache=${VM_ROOT_CACHE:-unsafe}" -device "virtio-blk-pci,drive=root"
   -drive "file=$RUN/share.img,if=none,id=share,format=raw" -device "virtio-blk-pci,drive=share"
   -nic "user,model=virtio-net-pci,restrict=on,hostfwd=tcp:127.0.0.1:$PORT-:$GUEST_PORT"
   -device virtio-rng-pci
@@ -347,6 +366,18 @@ log "booting $ARCH VM (run dir $RUN, host 127.0.0.1:$PORT -> guest :$GUEST_PORT)
 T_START=$(date +%s.%N)
 "${QEMU[@]}" > "$RUN/qemu.stderr" 2>&1 &
 QPID=$!
+BOOTS=1
+# power_on_again: after a host check cut the power (rc 200), boot the same
+# disks; the boot's log moves to guest.boot-N.log.
+power_on_again() {
+  kill -9 "$QPID" 2>/dev/null || true
+  wait "$QPID" 2>/dev/null || true
+  mv "$RUN/guest.log" "$RUN/guest.boot-$BOOTS.log"; : > "$RUN/guest.log"
+  BOOTS=$((BOOTS + 1)); handled=0; T_BOOT=""; T_START=$(date +%s.%N)
+  log "power cut; boot $BOOTS of the same disks"
+  "${QEMU[@]}" >> "$RUN/qemu.stderr" 2>&1 &
+  QPID=$!
+}
 # shellcheck disable=SC2317  # run by the trap
 cleanup() { kill "$QPID" 2>/dev/null || true; }
 trap cleanup EXIT
@@ -356,7 +387,7 @@ deadline=$(( $(date +%s) + TIMEOUT ))
 host_check() {   # $1 = name given by the guest
   local r=0
   if [ -n "${VM_HOST_CHECK:-}" ]; then
-    VM_PORT=$PORT VM_RUN=$RUN bash "$VM_HOST_CHECK" "$1" >> "$RUN/host-check.log" 2>&1 || r=$?
+    VM_PORT=$PORT VM_RUN=$RUN VM_QEMU_PID=$QPID bash "$VM_HOST_CHECK" "$1" >> "$RUN/host-check.log" 2>&1 || r=$?
   else  # default: the forwarded health endpoint must answer
     curl -fsS --max-time 10 "http://127.0.0.1:$PORT${VM_HEALTH_PATH:-/healthz}" >> "$RUN/host-check.log" 2>&1 || r=$?
     echo >> "$RUN/host-check.log"
@@ -371,8 +402,13 @@ while :; do
   while [ "$handled" -lt "$n" ]; do
     handled=$((handled + 1))
     name=$(grep '^E2E-HOST-CHECK' "$RUN/guest.log" | sed -n "${handled}p" | cut -d' ' -f2-)
-    r=$(host_check "$name"); [ "$r" -eq 0 ] || HRC=$r
+    r=$(host_check "$name")
     log "host check '$name' (127.0.0.1:$PORT) rc=$r"
+    if [ "$r" -eq 200 ]; then   # the check cut the power
+      [ "$BOOTS" -lt "${VM_MAX_BOOTS:-1}" ] || { log "power cut with no boot left (VM_MAX_BOOTS)"; HRC=200; break 2; }
+      power_on_again; break
+    fi
+    [ "$r" -eq 0 ] || HRC=$r
     echo "rc $r" > "$RUN/ctl.in"
   done
   if grep -q '^E2E-DONE' "$RUN/guest.log"; then
@@ -399,7 +435,7 @@ debugfs -R "rdump /out $RUN" "$RUN/share.img" >/dev/null 2>&1 || true
 rm -f "$RUN/ctl.in" "$RUN/ctl.out"
 
 echo "------------------------------------------------------------ guest output" >&2
-sed 's/^/  guest| /' "$RUN/guest.log" >&2
+for f in $(ls -v "$RUN"/guest.boot-*.log 2>/dev/null) "$RUN/guest.log"; do sed 's/^/  guest| /' "$f" >&2; done
 echo "------------------------------------------------------------" >&2
 g() { sed -n "s/^$1 .*took_ms=\([0-9]*\).*/\1/p" "$RUN/guest.log" | head -1; }
 log "TIMES image=${T_IMG}s boot_to_systemd_running=${T_BOOT:-n/a}s dpkg_i=$(g E2E-INSTALLED)ms test=$(g E2E-TESTED)ms collect=$(g E2E-COLLECTED)ms guest_done=${T_DONE:-n/a}s vm_exit=${T_END}s total=$(ts "$T0")s"
