@@ -9,15 +9,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-// Fact types a key fact may have.
-const (
-	Preference = "preference"
-	Attribute  = "attribute"
-	Relation   = "relation"
-	Decision   = "decision"
-	Event      = "event"
-)
-
 // The record's parts share their shape with the model's answer, which the
 // LLM boundary validates: one definition, in internal/llm.
 type (

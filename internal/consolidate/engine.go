@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/extract"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -357,7 +358,7 @@ func (e *Engine) consolidate(ctx context.Context, a *store.Agent, run *store.Run
 	run.DurationMS = run.FinishedAt.Sub(run.StartedAt).Milliseconds()
 	c, err := a.CommitConsolidation(ctx, store.Commit{
 		Record: rec, Facts: facts, Run: *run, Lease: leaseName, Holder: holder, Now: e.now(), Memories: read, Flag: flag,
-		Retires: claim.Single, Rekey: factKey,
+		Retires: claim.Single, Rekey: extract.FactKey,
 		Profile: dayProfile(current, facts, day.Profile),
 	})
 	if err != nil {
@@ -405,7 +406,7 @@ func record(day, model string, mems []store.Memory, p Partial) (store.Consolidat
 			continue
 		}
 		facts = append(facts, store.Fact{
-			Entity: k.Entity, EntityType: k.EntityType, Attribute: canonAttr(k.Attribute), Value: k.Value, // an LLM's words too
+			Entity: k.Entity, EntityType: k.EntityType, Attribute: extract.AttributeKey(k.Attribute), Value: k.Value, // an LLM's words too
 			FactType: k.FactType, Content: k.Content, Confidence: k.Confidence,
 			SourceMemoryIDs: src, ValidFrom: from,
 		})

@@ -1,41 +1,12 @@
 package consolidate
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
-
-// TestStatedValues: what recall retires today's stale values with is the
-// one-valued claims a memory states, keyed as the night keys them; claims
-// of attributes of several values are not among them.
-func TestStatedValues(t *testing.T) {
-	got := StatedValues("I got a new phone, my mobile is 07700 900 462. My daughter is Maya. We moved to Bristol.", "user")
-	var keys []string
-	for _, f := range got {
-		keys = append(keys, f.Entity+"|"+f.Attribute+"|"+f.Value)
-	}
-	want := []string{"user|phone|07700 900 462", "user|city|Bristol"}
-	if strings.Join(keys, ",") != strings.Join(want, ",") {
-		t.Errorf("StatedValues = %q, want %q", keys, want)
-	}
-	// What the profile rules read as the speaker's one-valued claims counts
-	// too: a title and a partner no fact shape states.
-	got = StatedValues("I'm a junior designer at Pixelworks, mostly doing icons. My girlfriend Hana loves sushi.", "user")
-	keys = keys[:0]
-	for _, f := range got {
-		keys = append(keys, f.Entity+"|"+f.Attribute+"|"+f.Value)
-	}
-	if want := []string{"user|job_title|junior designer", "user|employer|Pixelworks", "user|partner|Hana"}; strings.Join(keys, ",") != strings.Join(want, ",") {
-		t.Errorf("StatedValues = %q, want %q", keys, want)
-	}
-	if got := StatedValues("I'm on CET now.", "assistant"); len(got) != 0 {
-		t.Errorf("an agent's own claims are not the user's: %+v", got)
-	}
-}
 
 // TestFactsKeyedBeforeAreRekeyed: facts an older dormouse stored under the
 // attributes it used then ("phone number", "home", "role") are renamed to

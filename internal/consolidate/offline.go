@@ -7,10 +7,10 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/extract"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -47,7 +47,7 @@ func (o Offline) Map(ctx context.Context, day string, mems []store.Memory) (Part
 				continue // pasted text, not something said
 			}
 			sents = append(sents, sentence{text: s, order: [2]int{i, j}, weight: 0.5 + m.Importance, memID: m.ID})
-			facts = append(facts, keyFacts(s, m)...)
+			facts = append(facts, extract.KeyFacts(s, m)...)
 		}
 	}
 	p := Partial{
@@ -262,11 +262,6 @@ func rankTopics(mems []store.Memory) []string {
 	return nonNil(order[:min(len(order), maxTopics)])
 }
 
-// linking says which entity types connect memories: a person, a handle or
-// a code (a ticket, a version) named twice is a thread through the day;
-// a date or an amount named twice is a coincidence.
-var linking = map[string]bool{capture.TypeName: true, capture.TypeHandle: true, capture.TypeCode: true, capture.TypeEmail: true}
-
 // connect finds the entities that several memories share: each is an
 // insight naming the memories it links and what they are about.
 func connect(mems []store.Memory) []Insight {
@@ -277,7 +272,7 @@ func connect(mems []store.Memory) []Insight {
 		seen := map[string]bool{}
 		for _, e := range m.Entities {
 			k := strings.ToLower(e.Text)
-			if !linking[e.Type] || seen[k] {
+			if !extract.Linking(e.Type) || seen[k] {
 				continue
 			}
 			seen[k] = true
@@ -387,10 +382,4 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
-}
-
-// titleCase capitalises the first letter of s.
-func titleCase(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	return string(unicode.ToUpper(r)) + s[n:]
 }

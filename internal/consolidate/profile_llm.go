@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/extract"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -19,16 +20,16 @@ const (
 )
 
 // dayProfile is the day's profile lines: the model's statements that pass
-// modelLines' checks, then the rules' lines (ProfileLines) of claims the
+// modelLines' checks, then the rules' lines (extract.ProfileLines) of claims the
 // model did not state.
 func dayProfile(mems []store.Memory, facts []store.Fact, offered []llm.ProfileEntry) []store.ProfileLine {
 	out := modelLines(offered, mems)
 	seen := map[string]bool{}
 	for _, l := range out {
-		seen[claimID(l)] = true
+		seen[extract.ClaimID(l)] = true
 	}
-	for _, l := range ProfileLines(mems, facts) {
-		if !seen[claimID(l)] {
+	for _, l := range extract.ProfileLines(mems, facts) {
+		if !seen[extract.ClaimID(l)] {
 			out = append(out, l)
 		}
 	}
@@ -44,7 +45,7 @@ func dayProfile(mems []store.Memory, facts []store.Fact, offered []llm.ProfileEn
 func modelLines(es []llm.ProfileEntry, mems []store.Memory) []store.ProfileLine {
 	said := map[int64]time.Time{} // memory → when, for the memories a person said
 	for i := range mems {
-		if _, typ := speaker(&mems[i]); typ == "person" {
+		if _, typ := extract.Speaker(&mems[i]); typ == "person" {
 			said[mems[i].ID] = mems[i].Timestamp
 		}
 	}
@@ -60,7 +61,7 @@ func modelLines(es []llm.ProfileEntry, mems []store.Memory) []store.ProfileLine 
 // modelLine is entry e as a line, and false when it is not one to keep.
 func modelLine(e llm.ProfileEntry, said map[int64]time.Time) (store.ProfileLine, bool) {
 	key := strings.ToLower(strings.TrimSpace(e.Key))
-	cat, ok := profileCategory[key]
+	cat, ok := extract.ProfileCategory(key)
 	if !ok || cat != strings.ToLower(strings.TrimSpace(e.Category)) ||
 		utf8.RuneCountInString(e.Text) > maxProfileTextRunes || utf8.RuneCountInString(e.Value) > maxProfileValueRunes {
 		return store.ProfileLine{}, false

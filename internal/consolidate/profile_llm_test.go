@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/extract"
 	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -92,7 +93,7 @@ func FuzzProfileAnswer(f *testing.F) {
 			if err := store.CheckProfileLine(l); err != nil {
 				t.Fatalf("a line the store refuses: %+v: %v", l, err)
 			}
-			if profileCategory[l.Key] != l.Category {
+			if c, _ := extract.ProfileCategory(l.Key); c != l.Category {
 				t.Fatalf("a line outside the vocabulary: %+v", l)
 			}
 			for _, id := range l.SourceMemoryIDs {

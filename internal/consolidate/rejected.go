@@ -5,6 +5,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/extract"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -24,7 +25,7 @@ func withoutRejected(ctx context.Context, a *store.Agent, mems []store.Memory) (
 	owner := []int{} // owner[i] is the memory claims[i] came from
 	for i := range mems {
 		for _, s := range capture.Sentences(mems[i].Content) {
-			for _, f := range keyFacts(s, &mems[i]) {
+			for _, f := range extract.KeyFacts(s, &mems[i]) {
 				claims = append(claims, claim.Claim{Subject: f.Entity, Key: f.Attribute, Value: f.Value})
 				owner = append(owner, i)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/extract"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/llm"
@@ -63,7 +64,7 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 // captureProfile is the profile builder run on memories as they are stored:
 // the day's facts are not made yet.
 func captureProfile(mems []store.Memory) []store.ProfileLine {
-	return consolidate.ProfileLines(mems, nil)
+	return extract.ProfileLines(mems, nil)
 }
 
 // RecallEngine maps the configuration onto the recall engine.
@@ -86,7 +87,7 @@ func RecallEngine(cfg config.Config) *recall.Engine {
 // as the consolidation keys facts.
 func statedClaims(content, role string) []claim.Claim {
 	var out []claim.Claim
-	for _, f := range consolidate.StatedValues(content, role) {
+	for _, f := range extract.StatedValues(content, role) {
 		out = append(out, claim.Claim{Subject: f.Entity, Key: f.Attribute, Value: f.Value})
 	}
 	return out

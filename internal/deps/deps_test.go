@@ -59,7 +59,8 @@ var mayImport = map[string][]string{
 	"internal/health":      {"client", "internal/store"},
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},
-	"internal/consolidate": {"client", "internal/capture", "internal/claim", "internal/kinds", "internal/llm", "internal/store", "internal/text", "internal/when"},
+	"internal/extract":     {"internal/capture", "internal/claim", "internal/kinds", "internal/llm", "internal/store", "internal/text", "internal/when"},
+	"internal/consolidate": {"client", "internal/capture", "internal/claim", "internal/extract", "internal/llm", "internal/store", "internal/text", "internal/when"},
 	// Recall splits a day record into sentences and finds the names in
 	// each as capture and the consolidation do (capture.Sentences, Names).
 	"internal/recall": {"client", "internal/capture", "internal/claim", "internal/kinds", "internal/store", "internal/text", "internal/when",
@@ -165,7 +166,7 @@ func TestNoHeavyModules(t *testing.T) {
 // that needs nothing (dormouse version). Every command pays it, and on the
 // Pi it is RSS and start-up time; a big table or regular expression used
 // by one command is built on its first use instead (sync.OnceValue, as
-// consolidate's sentence shapes and the lexicons are).
+// extract's sentence shapes and the lexicons are).
 const (
 	ownInitBudget   = 256 << 10 // bytes, any one Dormouse package
 	totalInitBudget = 2 << 20   // bytes, every linked package together

@@ -52,7 +52,7 @@ type Options struct {
 	// indexes no kinds.
 	Kinds func(text string) string
 	// ProfileAtCapture builds the profile lines of memories (the
-	// consolidation's builder, consolidate.ProfileLines): a new memory at
+	// consolidation's builder, extract.ProfileLines): a new memory at
 	// least ProfileImportance important gets its lines as soon as it is
 	// stored, not only at night. nil builds none at capture.
 	ProfileAtCapture  func(mems []Memory) []ProfileLine

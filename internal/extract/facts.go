@@ -1,10 +1,11 @@
-package consolidate
+package extract
 
 import (
 	"strings"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
@@ -41,11 +42,11 @@ var (
 var eventWords = []string{"meeting", "appointment", "deadline", "launch", "birthday", "flight", "trip",
 	"wedding", "interview", "party", "concert", "exam", "release", "demo", "review", "vacation", "holiday"}
 
-// keyFacts returns the durable claims a sentence of m states: at most one.
+// KeyFacts returns the durable claims a sentence of m states: at most one.
 // The whole sentence is tried first, then each of its clauses ("I changed
 // carriers, my phone number is now 555-0199"); the fact's content is the
 // whole sentence.
-func keyFacts(s string, m *store.Memory) []KeyFact {
+func KeyFacts(s string, m *store.Memory) []llm.KeyFact {
 	s = strings.TrimSpace(fillerRe.ReplaceAllString(s, ""))
 	s = strings.TrimRight(s, ".!?…;: ")
 	if len(s) < 8 || strings.HasSuffix(s, "?") || strings.Contains(s, "?") {
@@ -55,7 +56,7 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 	if m.Importance >= 0.7 {
 		conf = 0.7
 	}
-	f := KeyFact{Content: s, Confidence: conf, MemoryIDs: []int64{m.ID}}
+	f := llm.KeyFact{Content: s, Confidence: conf, MemoryIDs: []int64{m.ID}}
 	c, _ := cleanClaim(s)
 	try := []string{c}
 	if parts := clauses(c); len(parts) > 1 {
@@ -86,20 +87,20 @@ func keyFacts(s string, m *store.Memory) []KeyFact {
 // of a longer sentence is only matched against the shapes of an attribute
 // ("my phone number is now ..."): the others, out of context, read too
 // much into a clause ("I like it").
-func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
-	set := func(entity, etype, attr, value, typ string) []KeyFact {
+func shapeFacts(s string, m *store.Memory, f llm.KeyFact, clause bool) []llm.KeyFact {
+	set := func(entity, etype, attr, value, typ string) []llm.KeyFact {
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, claimValue(value), typ
 		if f.Entity == "" || negated(s, f.Value) || strings.HasPrefix(strings.ToLower(f.Value), "not ") || !plausibleAttr(attr) {
 			return nil
 		}
-		return []KeyFact{f}
+		return []llm.KeyFact{f}
 	}
 	if g := possessiveRe.FindStringSubmatch(s); g != nil {
 		if allergic(g[3]) {
 			return nil // "Alice's son is allergic to nuts": the son's health, not what he is
 		}
 		if e, t, ok := subject(g[1], m); ok {
-			return set(e, t, canonAttr(g[2]), g[3], attributeType(g[2], g[3], m))
+			return set(e, t, AttributeKey(g[2]), g[3], attributeType(g[2], g[3], m))
 		}
 	}
 	if g := mineRe.FindStringSubmatch(s); g != nil {
@@ -109,11 +110,11 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 		e, t, ok := subject(g[1], m)
 		if strings.EqualFold(g[1], "your") { // the user's, when the agent says it
 			e, t = "user", "person"
-			_, st := speaker(m)
+			_, st := Speaker(m)
 			ok = st == "agent"
 		}
 		if ok {
-			return set(e, t, canonAttr(g[2]), g[3], attributeType(g[2], g[3], m))
+			return set(e, t, AttributeKey(g[2]), g[3], attributeType(g[2], g[3], m))
 		}
 		return nil
 	}
@@ -179,7 +180,7 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 		}
 	}
 	if decisionRe.MatchString(s) {
-		e, t := speaker(m)
+		e, t := Speaker(m)
 		if g := leadSubjRe.FindStringSubmatch(s); g != nil {
 			if se, st, ok := subject(g[1], m); ok {
 				e, t = se, st
@@ -196,25 +197,25 @@ func shapeFacts(s string, m *store.Memory, f KeyFact, clause bool) []KeyFact {
 func subject(s string, m *store.Memory) (entity, etype string, ok bool) {
 	switch strings.ToLower(s) {
 	case "i", "my":
-		e, t := speaker(m)
+		e, t := Speaker(m)
 		return e, t, true
 	case "we", "our":
 		return "we", "group", true
 	}
 	for _, e := range m.Entities {
-		if strings.EqualFold(e.Text, s) && linking[e.Type] {
+		if strings.EqualFold(e.Text, s) && Linking(e.Type) {
 			return e.Text, e.Type, true
 		}
 	}
-	if e, t := speaker(m); strings.EqualFold(e, s) {
+	if e, t := Speaker(m); strings.EqualFold(e, s) {
 		return e, t, true
 	}
 	return "", "", false
 }
 
-// speaker names who said m: its role when the role is a person's name (as
+// Speaker names who said m: its role when the role is a person's name (as
 // in chat logs), else "user" or the agent's role.
-func speaker(m *store.Memory) (entity, etype string) {
+func Speaker(m *store.Memory) (entity, etype string) {
 	switch r := strings.ToLower(m.Role); r {
 	case "", "user", "human":
 		return "user", "person"

@@ -1,4 +1,4 @@
-package consolidate
+package extract
 
 import (
 	"slices"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/llm"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -61,7 +62,7 @@ var (
 )
 
 // personal possessors: "my salary is $90k" is the speaker's attribute,
-// which the shapes of keyFacts find.
+// which the shapes of KeyFacts find.
 var personal = map[string]bool{"my": true, "your": true, "his": true, "her": true, "their": true}
 
 // pronouns and words that are never the thing a claim is about.
@@ -69,12 +70,12 @@ var notThings = map[string]bool{"i": true, "we": true, "you": true, "he": true, 
 	"this": true, "that": true, "since": true, "when": true, "because": true, "if": true,
 	"as": true, "so": true, "and": true, "but": true, "or": true, "then": true, "just": true, "also": true, "from": true, "to": true, "up": true, "down": true, "back": true, "there": true, "here": true, "what": true, "which": true, "who": true, "one": true}
 
-// canonAttr is an attribute's canonical name: its claim key (claim.Key)
+// AttributeKey is an attribute's canonical name: its claim key (claim.Key)
 // when the key holds one value, so "mobile", "cell" and "new number" are
 // all the phone and a newer one supersedes the older. A key that holds
 // several values (child, allergy) keeps the attribute's own words, so a
 // second child does not supersede the first.
-func canonAttr(s string) string {
+func AttributeKey(s string) string {
 	if k, single := claim.Key(s); single {
 		return k
 	}
@@ -105,16 +106,16 @@ func cleanClaim(s string) (string, bool) {
 }
 
 // claimFacts finds the claims of sentence s of m that the shapes of
-// keyFacts do not: amounts, changes of value, corrections, appositions and
+// KeyFacts do not: amounts, changes of value, corrections, appositions and
 // corrections. s is already cleaned.
-func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
-	set := func(entity, etype, attr, value, typ string) []KeyFact {
+func claimFacts(s string, m *store.Memory, f llm.KeyFact) []llm.KeyFact {
+	set := func(entity, etype, attr, value, typ string) []llm.KeyFact {
 		value = claimValue(value)
 		if entity == "" || value == "" || negated(s, value) {
 			return nil
 		}
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = entity, etype, attr, value, typ
-		return []KeyFact{f}
+		return []llm.KeyFact{f}
 	}
 	// Cheap tests first: most sentences state none of these, and the
 	// regular expressions are what a day's consolidation spends its time on.
@@ -123,7 +124,7 @@ func claimFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 	}
 	if containsLower(s, "my ") || containsLower(s, "our ") {
 		if g := appositionRe.FindStringSubmatch(s); g != nil {
-			if attr := canonAttr(g[2]); isIdentifier(attr) {
+			if attr := AttributeKey(g[2]); isIdentifier(attr) {
 				if e, t, a, ok := claimKey(strings.ToLower(g[1]), g[2], g[3], m); ok && a == attr {
 					return set(e, t, a, g[3], Attribute)
 				}
@@ -216,18 +217,18 @@ func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr s
 	kind := valueKind(value, m)
 	switch poss {
 	case "my":
-		e, t := speaker(m)
-		return e, t, canonAttr(thing), true
+		e, t := Speaker(m)
+		return e, t, AttributeKey(thing), true
 	case "your":
-		if _, t := speaker(m); t != "agent" {
+		if _, t := Speaker(m); t != "agent" {
 			return "", "", "", false
 		}
-		return "user", "person", canonAttr(thing), true
+		return "user", "person", AttributeKey(thing), true
 	case "his", "her", "their":
 		return "", "", "", false
 	case "our":
 		if kind == "" {
-			return "we", "group", canonAttr(thing), true
+			return "we", "group", AttributeKey(thing), true
 		}
 	}
 	if kind == "" {
@@ -507,8 +508,8 @@ var changeShapes = []changeShape{
 
 // changeFacts is the change of one of the speaker's attributes s states,
 // if any. What an agent says of itself is not the user's.
-func changeFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
-	e, t := speaker(m)
+func changeFacts(s string, m *store.Memory, f llm.KeyFact) []llm.KeyFact {
+	e, t := Speaker(m)
 	if t == "agent" {
 		return nil
 	}
@@ -532,7 +533,7 @@ func changeFacts(s string, m *store.Memory, f KeyFact) []KeyFact {
 			continue
 		}
 		f.Entity, f.EntityType, f.Attribute, f.Value, f.FactType = e, t, key, value, Attribute
-		return []KeyFact{f}
+		return []llm.KeyFact{f}
 	}
 	return nil
 }
@@ -593,13 +594,13 @@ func isRent(thing string) bool {
 // (its facts, and the profile lines it writes of the speaker): recall
 // retires with them the values a memory of today has replaced, before the
 // night supersedes them.
-func StatedValues(content, role string) []KeyFact {
-	var out []KeyFact
+func StatedValues(content, role string) []llm.KeyFact {
+	var out []llm.KeyFact
 	m := &store.Memory{Content: content, Role: role}
-	who, typ := speaker(m)
+	who, typ := Speaker(m)
 	for _, s := range capture.Sentences(content) {
 		keys := map[string]bool{}
-		for _, f := range keyFacts(s, m) {
+		for _, f := range KeyFacts(s, m) {
 			if claim.Single(f.Attribute) {
 				out = append(out, f)
 				keys[f.Attribute] = true
@@ -610,7 +611,7 @@ func StatedValues(content, role string) []KeyFact {
 		}
 		for _, c := range sentenceClaims(s, m, who) { // "I'm a junior designer at Pixelworks": a title line
 			if k, single := claim.Key(c.key); single && c.subject == "" && !c.ended && !keys[k] {
-				out = append(out, KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
+				out = append(out, llm.KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
 				keys[k] = true
 			}
 		}

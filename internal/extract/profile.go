@@ -1,4 +1,4 @@
-package consolidate
+package extract
 
 import (
 	"slices"
@@ -56,7 +56,7 @@ func ProfileLines(mems []store.Memory, facts []store.Fact) []store.ProfileLine {
 	var out []store.ProfileLine
 	seen := map[string]bool{}
 	add := func(l store.ProfileLine) {
-		k := claimID(l)
+		k := ClaimID(l)
 		if seen[k] || store.CheckProfileLine(l) != nil {
 			return
 		}
@@ -83,8 +83,8 @@ func ProfileLines(mems []store.Memory, facts []store.Fact) []store.ProfileLine {
 	return out
 }
 
-// claimID tells two lines of one claim apart from all others in a batch.
-func claimID(l store.ProfileLine) string {
+// ClaimID tells two lines of one claim apart from all others in a batch.
+func ClaimID(l store.ProfileLine) string {
 	end := ""
 	if !l.ValidTo.IsZero() {
 		end = "\x00end"
@@ -104,7 +104,7 @@ func citedBy(covered map[int64]map[string]bool, ids []int64, key string) bool {
 // memoryProfile is the profile lines of one memory: none unless a person
 // said it (an agent's words about the user are its guesses).
 func memoryProfile(m *store.Memory) []store.ProfileLine {
-	who, typ := speaker(m)
+	who, typ := Speaker(m)
 	if typ != "person" {
 		return nil
 	}
@@ -135,7 +135,7 @@ func lineOf(c profileClaim, m *store.Memory, who string) store.ProfileLine {
 }
 
 // factKeys are the profile keys a fact of the day yields a line for when
-// no rule stated it: the ones whose value the shapes of keyFacts pin down
+// no rule stated it: the ones whose value the shapes of KeyFacts pin down
 // (an identifier, an amount, a name), each with the check its value must
 // pass and the line's wording.
 var factKeys = map[string]struct {

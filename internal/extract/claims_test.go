@@ -1,4 +1,4 @@
-package consolidate
+package extract
 
 import (
 	"strings"
@@ -108,7 +108,7 @@ func TestClaims(t *testing.T) {
 		m := &store.Memory{ID: 3, Role: tc.role, Importance: 0.5, Entities: ents}
 		var got []string
 		for _, s := range capture.Sentences(tc.sentence) {
-			for _, f := range keyFacts(s, m) {
+			for _, f := range KeyFacts(s, m) {
 				g := f.Entity + "|" + f.Attribute + "|" + f.Value
 				if f.Content != strings.TrimRight(s, ".") {
 					g += "|" + f.Content
@@ -151,7 +151,7 @@ func FuzzKeyFacts(f *testing.F) {
 		}
 		m := &store.Memory{ID: 1, Role: role, Importance: 0.5, Entities: ents}
 		for _, s := range capture.Sentences(content) {
-			for _, k := range keyFacts(s, m) {
+			for _, k := range KeyFacts(s, m) {
 				if k.Entity == "" {
 					t.Errorf("claim without entity from %q: %+v", s, k)
 				}
@@ -207,11 +207,11 @@ func TestTimesAndAllergiesAreTheirOwnClass(t *testing.T) {
 		}
 		m := &store.Memory{ID: 3, Role: tc.role, Importance: 0.5, Entities: ents}
 		var got []string
-		for _, f := range keyFacts(tc.sentence, m) {
+		for _, f := range KeyFacts(tc.sentence, m) {
 			got = append(got, f.Entity+"|"+f.Attribute+"|"+f.Value+"|"+f.FactType)
 		}
 		if diff := cmp.Diff(got, tc.want); diff != "" {
-			t.Errorf("keyFacts(%q) mismatch (-got +want):\n%s", tc.sentence, diff)
+			t.Errorf("KeyFacts(%q) mismatch (-got +want):\n%s", tc.sentence, diff)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package consolidate
+package extract
 
 import (
 	"go/ast"

@@ -1,12 +1,12 @@
-package consolidate
+package extract
 
-// factKey is the attribute a stored fact should have now: facts stored
+// FactKey is the attribute a stored fact should have now: facts stored
 // before the claim keys are renamed by the consolidation (no migration: the
 // keys are Go's, in internal/claim), "home" by its value the address or
 // the city.
-func factKey(attribute, value string) string {
+func FactKey(attribute, value string) string {
 	if attribute == "home" {
 		return placeKey(value)
 	}
-	return canonAttr(attribute)
+	return AttributeKey(attribute)
 }
