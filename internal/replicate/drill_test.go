@@ -2,6 +2,7 @@ package replicate
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -108,7 +109,14 @@ func TestDrillFileReplica(t *testing.T) {
 	replica := t.TempDir()
 	data := drillWhileServing(t, testEnv("DORMOUSE_REPLICATION_URL=file://"+replica))
 
-	failingDrill(t, testEnv("DORMOUSE_REPLICATION_URL=file://"+t.TempDir()), data, "litestream")
+	empty := testEnv("DORMOUSE_REPLICATION_URL=file://" + t.TempDir())
+	failingDrill(t, empty, data, "litestream")
+	q := serve(t, data, empty)
+	wantDegraded(t, q.addr, `agent "ada"'s last restore drill`)
+	if err := q.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-q.exited
 
 	n := 0
 	err := filepath.WalkDir(replica, func(path string, d fs.DirEntry, err error) error {
@@ -135,4 +143,22 @@ func TestDrillS3Replica(t *testing.T) {
 	start := time.Now()
 	drillWhileServing(t, s.env("pi-drill"))
 	t.Logf("took %v", time.Since(start).Round(time.Millisecond))
+}
+
+// wantDegraded wants /health degraded with a reason containing want.
+func wantDegraded(t *testing.T, addr, want string) {
+	t.Helper()
+	var h struct {
+		State   string
+		Reasons []string
+	}
+	resp, err := client.Get("http://" + addr + "/health")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = json.NewDecoder(resp.Body).Decode(&h)
+	resp.Body.Close()
+	if err != nil || h.State != "degraded" || !strings.Contains(strings.Join(h.Reasons, "; "), want) {
+		t.Errorf("/health: %v, %s %v; want degraded saying %q", err, h.State, h.Reasons, want)
+	}
 }
