@@ -336,11 +336,19 @@ type HealthReplication struct {
 
 // HealthReplica is one agent's replica.
 type HealthReplica struct {
-	Agent      string     `json:"agent"`
-	State      string     `json:"state"`       // replicating, open, stopped, or waiting (not picked up yet)
-	LagSeconds float64    `json:"lag_seconds"` // how long the oldest acknowledged write not yet shipped has waited
-	LastSync   *time.Time `json:"last_sync,omitempty"`
-	LastError  string     `json:"last_error,omitempty"`
+	Agent      string       `json:"agent"`
+	State      string       `json:"state"`       // replicating, open, stopped, or waiting (not picked up yet)
+	LagSeconds float64      `json:"lag_seconds"` // how long the oldest acknowledged write not yet shipped has waited
+	LastSync   *time.Time   `json:"last_sync,omitempty"`
+	LastError  string       `json:"last_error,omitempty"`
+	LastDrill  *HealthDrill `json:"last_drill,omitempty"` // nil before the first restore drill
+}
+
+// HealthDrill is an agent's last restore drill (dormouse restore --drill).
+type HealthDrill struct {
+	At     time.Time `json:"at"`
+	OK     bool      `json:"ok"`
+	Reason string    `json:"reason,omitempty"` // why it failed
 }
 
 // HealthEmbeddings is the background embedder of the optional semantic arm of recall.

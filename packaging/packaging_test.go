@@ -62,7 +62,8 @@ func units(t *testing.T) []string {
 			names = append(names, e.Name())
 		}
 	}
-	for _, u := range []string{serviceName, "dormouse-consolidate.timer", "dormouse-backup.timer", "dormouse-backup.service"} {
+	for _, u := range []string{serviceName, "dormouse-consolidate.timer", "dormouse-backup.timer", "dormouse-backup.service",
+		"dormouse-drill.timer", "dormouse-drill.service"} {
 		if !slices.Contains(names, u) {
 			t.Fatalf("systemd/ has no %s (found %v)", u, names)
 		}

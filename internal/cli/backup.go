@@ -113,10 +113,11 @@ func runBackup(ctx context.Context, env Env, args []string) error {
 }
 
 func runRestore(ctx context.Context, env Env, args []string) error {
-	fs, l := filesCommand(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]\n       dormouse restore --from-replica (--agent A | --all) [--at TIME] [--force] [flags]")
+	fs, l := filesCommand(env, "restore", "--agent A [--from FILE] [--list] [--force] [flags]\n       dormouse restore --from-replica (--agent A | --all) [--at TIME] [--force] [flags]\n       dormouse restore --drill [--agent A | --all] [flags]")
 	agent := fs.String("agent", "", "the agent whose file is replaced (required but with --from-replica --all)")
 	replica := fs.Bool("from-replica", false, "restore from the replica of replication.url instead of a backup")
-	all := fs.Bool("all", false, "with --from-replica: every agent that has a replica")
+	all := fs.Bool("all", false, "with --from-replica: every agent that has a replica; with --drill: every agent (the default)")
+	drill := fs.Bool("drill", false, "restore each agent's latest replica into a temporary directory, check it against the live file and record the result for /health (the daemon may run)")
 	at := fs.String("at", "", "with --from-replica: the state at this time (RFC 3339, such as 2026-05-01T18:00:00Z); default the latest")
 	from := fs.String("from", "", "the backup file to restore (default: the agent's newest in the backup directory)")
 	dir := fs.String("dest", "", "backup directory to look in (default: the configured backup.dir, or DATA/backups)")
@@ -125,6 +126,17 @@ func runRestore(ctx context.Context, env Env, args []string) error {
 	addr := fs.String("addr", "", "daemon address to check (env DORMOUSE_ADDR; default: the configured listen address)")
 	if err := parseNone(fs, args); err != nil {
 		return err
+	}
+	if *drill {
+		if *replica || *at != "" || *from != "" || *force || *list || (*all && *agent != "") {
+			return usagef("--drill goes with --agent NAME or --all only")
+		}
+		if *agent != "" {
+			if err := store.ValidateAgentName(*agent); err != nil {
+				return usagef("--agent: %v", err)
+			}
+		}
+		return runDrill(ctx, env, l, *agent)
 	}
 	if *replica {
 		return runRestoreReplica(ctx, env, l, replicaRestore{agent: *agent, all: *all, at: *at, force: *force, addr: *addr})

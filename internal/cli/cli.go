@@ -76,7 +76,7 @@ func commands() []command {
 		{"export", "write an agent's memories out: JSON lines (lossless) or a Markdown note per day", runExport},
 		{"import", "read an export back into an agent (all of it, or nothing)", runImport},
 		{"backup", "write verified copies of the agent files (what the nightly timer runs)", runBackup},
-		{"restore", "put an agent's file back from a backup, or from its replica with --from-replica (daemon stopped)", runRestore},
+		{"restore", "put an agent's file back from a backup, or from its replica with --from-replica (daemon stopped); --drill checks the replicas", runRestore},
 		{"doctor", "check the installation and say how to fix what is wrong", runDoctor},
 		{"watch", "watched folders: list, scan, status", runWatch},
 		{"mcp", "serve the MCP tools over stdio (for Claude Code and other MCP clients)", runMCP},

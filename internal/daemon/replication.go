@@ -3,6 +3,7 @@ package daemon
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
@@ -35,18 +36,33 @@ func startReplication(cfg config.Config, s *Services, environ []string) (*replic
 	}
 	s.Replication = sup
 	if h, ok := s.Health.Collector.(*health.Host); ok {
-		h.Replication = func(ctx context.Context) *health.Replication { return replicationReading(sup.Status(ctx)) }
+		h.Replication = func(ctx context.Context) *health.Replication {
+			return replicationReading(sup.Status(ctx), cfg.DataDir, s.Logger)
+		}
 	}
 	return sup, nil
 }
 
 // replicationReading is the supervisor's status as /health shows it.
-func replicationReading(st replicate.Status) *health.Replication {
+// with each agent's last restore drill from dataDir.
+func replicationReading(st replicate.Status, dataDir string, log *slog.Logger) *health.Replication {
+	drills, err := replicate.ReadDrills(dataDir)
+	if err != nil {
+		log.Warn("health: restore drills", "err", err)
+	}
 	r := &health.Replication{Target: st.Target, Running: st.Running, DownSince: st.DownSince, Restarts: st.Restarts,
 		LastError: st.LastError, LastErrorAt: st.LastErrAt, Agents: []health.Replica{}}
 	for _, a := range st.Agents {
 		r.Agents = append(r.Agents, health.Replica{Agent: a.Agent, State: a.State, LagSeconds: a.Lag.Seconds(),
-			LastSync: a.LastSync, LastError: a.LastError})
+			LastSync: a.LastSync, LastError: a.LastError, LastDrill: drillReading(drills, a.Agent)})
 	}
 	return r
+}
+
+func drillReading(d replicate.Drills, agent string) *health.Drill {
+	r, ok := d.Agents[agent]
+	if !ok {
+		return nil
+	}
+	return &health.Drill{At: r.At, OK: r.OK, Reason: r.Reason}
 }

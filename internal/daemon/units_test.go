@@ -29,7 +29,7 @@ func TestConsolidateUnitsVerify(t *testing.T) {
 	}
 	var paths []string
 	for _, name := range []string{"dormouse-consolidate.service", "dormouse-consolidate.timer",
-		"dormouse-backup.service", "dormouse-backup.timer"} {
+		"dormouse-backup.service", "dormouse-backup.timer", "dormouse-drill.service", "dormouse-drill.timer"} {
 		b, err := os.ReadFile(filepath.Join(unitsDir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -73,6 +73,16 @@ func TestConsolidateUnitsContent(t *testing.T) {
 		},
 		"dormouse-backup.timer": {
 			"OnCalendar=*-*-* 03:00:00", "Persistent=true", "RandomizedDelaySec=", "WantedBy=timers.target",
+		},
+		"dormouse-drill.service": {
+			"Type=oneshot", "User=dormouse", "Nice=10", "IOSchedulingClass=idle", "TimeoutStartSec=",
+			"ExecStart=/usr/bin/dormouse restore --drill --all --data /var/lib/dormouse",
+			"ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes",
+			"SystemCallFilter=@system-service", "UMask=0077", "StateDirectory=dormouse", "EnvironmentFile=-/etc/default/dormouse",
+			"CapabilityBoundingSet=\n",
+		},
+		"dormouse-drill.timer": {
+			"OnCalendar=Sun *-*-* 04:00:00", "Persistent=true", "RandomizedDelaySec=", "WantedBy=timers.target",
 		},
 	} {
 		b, err := os.ReadFile(filepath.Join(unitsDir, name))

@@ -24,6 +24,9 @@ func TestReplicationStates(t *testing.T) {
 		{"stalled", Replication{Running: true, Agents: []Replica{{Agent: "ada", LagSeconds: 600}}}, Failing},
 		{"restarting", Replication{Running: false, DownSince: down(2 * time.Second)}, Degraded},
 		{"stopped", Replication{Running: false, DownSince: down(10 * time.Minute)}, Failing},
+		{"drilled", Replication{Running: true, Agents: []Replica{{Agent: "ada", LastDrill: &Drill{At: *down(7 * 24 * time.Hour), OK: true}}}}, OK},
+		{"drill failed", Replication{Running: true, Agents: []Replica{{Agent: "ada", LastDrill: &Drill{At: *down(time.Hour), Reason: "invalid LTX file"}}}}, Degraded},
+		{"drill stale", Replication{Running: true, Agents: []Replica{{Agent: "ada", LastDrill: &Drill{At: *down(9 * 24 * time.Hour), OK: true}}}}, Degraded},
 	} {
 		state, reasons := Evaluate(Readings{Replication: &c.r}, th, now)
 		if state != c.want {

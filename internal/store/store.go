@@ -392,8 +392,12 @@ func (s *Store) With(ctx context.Context, name string, create bool, fn func(*Age
 }
 
 // Agents lists the agents that have a file, sorted by name.
-func (s *Store) Agents() ([]string, error) {
-	entries, err := os.ReadDir(s.dir)
+func (s *Store) Agents() ([]string, error) { return AgentNames(s.dir) }
+
+// AgentNames lists the agents that have a file in dir (DATA/agents),
+// sorted by name, without opening any.
+func AgentNames(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("list agents: %w", err)
 	}

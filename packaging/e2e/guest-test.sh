@@ -168,6 +168,13 @@ if [ -e /usr/lib/systemd/system/dormouse-backup.service ]; then
   check "and not what came after it" bash -c "! grep -q 'borrowed the ladder' <<<'$recall'"
 fi
 
+hdr "restore drill: the weekly timer"
+check "dormouse-drill.timer shipped" test -e /usr/lib/systemd/system/dormouse-drill.service
+check "dormouse-drill.timer enabled" systemctl is-enabled --quiet dormouse-drill.timer
+next=$(prop dormouse-drill.timer NextElapseUSecRealtime)
+echo "dormouse-drill.timer NextElapseUSecRealtime=$next"
+check "drill timer next run on a Sunday at 04:00 (+ randomized delay)" bash -c "[[ '$next' == Sun*' 04:'[0-3]?':'* ]]"
+
 hdr "dormouse doctor"
 out=$(runuser -u dormouse -- dormouse doctor --data /var/lib/dormouse 2>&1); drc=$?; echo "$out"
 check "doctor as dormouse passes" test "$drc" -eq 0
