@@ -98,6 +98,9 @@ func TestBackupRestoreUsage(t *testing.T) {
 		{[]string{"restore", "--data", data}, ExitUsage, "--agent is required"},
 		{[]string{"restore", "--data", data, "--agent", "Bad Name"}, ExitUsage, "invalid agent name"},
 		{[]string{"restore", "--data", data, "--agent", "main", "--addr", "127.0.0.1:1"}, ExitError, "no backups"},
+		// The weekly timer's drill on a box that does not replicate is not a failed unit.
+		{[]string{"restore", "--drill", "--all", "--data", data}, ExitOK, "replication.url is not set"},
+		{[]string{"restore", "--drill", "--agent", "main", "--data", data}, ExitError, "replication.url is not set"},
 	}
 	for _, c := range cases {
 		stdout, stderr, code := runMain(t, "", c.args...)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -20,8 +21,11 @@ func runDrill(ctx context.Context, env Env, l *localFlags, agent string) error {
 	if err != nil {
 		return err
 	}
+	// The weekly timer drills every agent on every box: one that does not
+	// replicate, or has no agent yet, has nothing to drill and is not a
+	// failed unit. Asked for one agent, the same is an error.
 	if cfg.Replication.URL == "" {
-		return fmt.Errorf("replication.url is not set: there is no replica to drill")
+		return nothingToDrill(env, agent, "replication.url is not set: there is no replica to drill")
 	}
 	bin, err := replicate.FindBinary(cfg.Replication.Litestream)
 	if err != nil {
@@ -33,7 +37,7 @@ func runDrill(ctx context.Context, env Env, l *localFlags, agent string) error {
 			return err
 		}
 		if len(agents) == 0 {
-			return fmt.Errorf("no agent has a file in %s: nothing to drill", cfg.DataDir)
+			return nothingToDrill(env, agent, "no agent has a file in "+cfg.DataDir+": nothing to drill")
 		}
 	}
 	res := replicate.Drill(ctx, replicate.DrillOptions{Binary: bin, Target: daemon.ReplicationTarget(cfg),
@@ -58,6 +62,16 @@ func runDrill(ctx context.Context, env Env, l *localFlags, agent string) error {
 	if failed > 0 {
 		return fmt.Errorf("%d of %d restore drills failed", failed, len(res))
 	}
+	return nil
+}
+
+// nothingToDrill is why for one agent asked for, or a line on stdout for
+// all (agent "").
+func nothingToDrill(env Env, agent, why string) error {
+	if agent != "" {
+		return errors.New(why)
+	}
+	fmt.Fprintln(env.Stdout, "drill: "+why)
 	return nil
 }
 
