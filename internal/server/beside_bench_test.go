@@ -206,8 +206,7 @@ func latencies(b *testing.B, t target, queries []string) (first, p50, p95 float6
 		lat[i] = time.Since(start)
 	}
 	slices.Sort(lat)
-	pct := func(p float64) float64 { return ms(lat[min(len(lat)-1, int(p*float64(len(lat))))]) }
-	return first, pct(0.50), pct(0.95)
+	return first, quantileMS(lat, 0.50), quantileMS(lat, 0.95)
 }
 
 // reportRecall reports the p50 and p95 of Dormouse's recall and of base's

@@ -76,8 +76,5 @@ func postLatencies(b *testing.B, synchronous string, mems []benchdata.Memory, cl
 // percentiles returns the p50 and p95 of lat in ms.
 func percentiles(lat []time.Duration) (p50, p95 float64) {
 	slices.Sort(lat)
-	pct := func(p float64) float64 {
-		return float64(lat[min(len(lat)-1, int(p*float64(len(lat))))].Microseconds()) / 1000
-	}
-	return pct(0.50), pct(0.95)
+	return quantileMS(lat, 0.50), quantileMS(lat, 0.95)
 }
