@@ -66,7 +66,8 @@ func CheckYear(field string, t time.Time) error {
 // CheckTime refuses t as a memory's time (field names it in the error) when, in UTC as it is
 // stored, it falls outside the years 1970 to 9999, or lies further ahead of now than
 // MaxFutureSkew: recall never offers what is dated after its as_of, so a memory dated far ahead
-// would be stored and never recalled.
+// would be stored and never recalled. A clock that is not plausible (when.CheckClock) is no
+// measure of ahead: the memory's own time is kept, and recalled once the clock is set.
 func (l Limits) CheckTime(field string, t, now time.Time) error {
 	fail := func(format string, args ...any) error {
 		return &InputError{Field: field, Msg: fmt.Sprintf(format, args...)}
@@ -79,7 +80,7 @@ func (l Limits) CheckTime(field string, t, now time.Time) error {
 	if skew <= 0 {
 		skew = DefaultMaxFutureSkew
 	}
-	if ahead := u.Sub(now); ahead > skew {
+	if ahead := u.Sub(now); ahead > skew && when.CheckClock(now) == nil {
 		return fail("%s is %s ahead of this device's clock (%s), beyond capture.max_future_skew (%s), "+
 			"and a memory dated after now is never recalled. If the clock is wrong (a Raspberry Pi has no "+
 			"battery clock and starts in 1970 until NTP sets it: see timedatectl status), set it and send "+

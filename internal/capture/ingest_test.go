@@ -146,7 +146,8 @@ func TestValidateRefusesControlCharacters(t *testing.T) {
 // TestUndatedMemoryNeedsAPlausibleClock: on a clock before
 // when.EarliestPlausible (a Pi without a battery clock before NTP, after a
 // power cut) an undated memory is refused with ErrImplausibleClock rather
-// than dated 1970; one that carries its own timestamp is stored with it.
+// than dated 1970; one that carries its own timestamp is stored with it,
+// although that is decades ahead of such a clock.
 func TestUndatedMemoryNeedsAPlausibleClock(t *testing.T) {
 	boot := time.Date(1970, 1, 2, 0, 0, 42, 0, time.UTC)
 	lim := Limits{MaxContent: 1 << 16}
@@ -154,11 +155,11 @@ func TestUndatedMemoryNeedsAPlausibleClock(t *testing.T) {
 	if !errors.Is(err, when.ErrImplausibleClock) {
 		t.Fatalf("undated at 1970: err = %v, want ErrImplausibleClock", err)
 	}
-	b, err := Validate([]Input{{Content: "the heating is on", Timestamp: "1970-01-01T23:00:00Z"}}, lim, boot)
+	b, err := Validate([]Input{{Content: "the heating is on", Timestamp: "2026-03-01T10:00:00Z"}}, lim, boot)
 	if err != nil {
-		t.Fatalf("dated before the clock: %v", err)
+		t.Fatalf("dated by the client on a 1970 clock: %v", err)
 	}
-	if got := b.mems[0].Timestamp; !got.Equal(time.Date(1970, 1, 1, 23, 0, 0, 0, time.UTC)) {
+	if got := b.mems[0].Timestamp; !got.Equal(time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)) {
 		t.Errorf("stored at %v, want the memory's own time", got)
 	}
 	if _, err := Validate([]Input{{Content: "the heating is on"}}, lim, when.EarliestPlausible); err != nil {

@@ -17,7 +17,7 @@ func TestUndatedMemoryOnA1970ClockIs503(t *testing.T) {
 	if code, body := send(t, "POST", url, `{"content":"the heating is at 15"}`); code != 503 || !strings.Contains(body, "clock_implausible") {
 		t.Errorf("undated: %d %s, want 503 clock_implausible", code, body)
 	}
-	if code, body := send(t, "POST", url, `{"content":"the heating is at 15","timestamp":"1970-01-01T00:04:00Z"}`); code != 201 {
+	if code, body := send(t, "POST", url, `{"content":"the heating is at 15","timestamp":"2026-03-01T10:00:00Z"}`); code != 201 {
 		t.Errorf("dated: %d %s, want 201", code, body)
 	}
 }
