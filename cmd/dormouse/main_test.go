@@ -224,6 +224,32 @@ func TestKill9LosesNoAcknowledgedMemory(t *testing.T) {
 		t.Errorf("%d of %d acknowledged memories lost", missing, total.Load())
 	}
 	t.Logf("%d acknowledged memories across two kill -9s, %d missing", total.Load(), missing)
+	checkRecoveryReported(t, d, data)
+}
+
+// checkRecoveryReported checks that d, started after a kill -9, said so in
+// its log and checked the agents, and that a start after its clean stop
+// reports nothing of the kind.
+func checkRecoveryReported(t *testing.T, d *daemonProc, data string) {
+	t.Helper()
+	const checked = "recovered from an unclean stop: WAL replayed, agents checked"
+	waitFor(t, "the recovery's check", func() bool { return strings.Contains(d.stderr.String(), checked) })
+	log := d.stderr.String()
+	for _, want := range []string{"the last run did not stop cleanly", `cause="the process was killed or crashed"`, "failing=0"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log after a kill -9 lacks %q:\n%s", want, log)
+		}
+	}
+	if err := d.stop(t, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	clean := startDaemon(t, data)
+	if err := clean.stop(t, syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if log := clean.stderr.String(); strings.Contains(log, "did not stop cleanly") || strings.Contains(log, checked) {
+		t.Errorf("a start after a clean stop reports a recovery:\n%s", log)
+	}
 }
 
 // TestNotifyAndGracefulStop checks READY=1 arrives once the daemon serves,

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // A lease holder is named host:pid:n:millis:start:boot, start being the
@@ -23,16 +25,7 @@ func holderName(n int64, millis int64) string {
 	host, _ := os.Hostname()
 	pid := os.Getpid()
 	start, _ := processStart(pid) // 0 when /proc cannot tell: liveness is then the pid's alone
-	return fmt.Sprintf("%s:%d:%d:%d:%d:%s", host, pid, n, millis, start, bootID())
-}
-
-// bootID is the kernel's id of this boot, "" where it cannot be read.
-func bootID() string {
-	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
+	return fmt.Sprintf("%s:%d:%d:%d:%d:%s", host, pid, n, millis, start, when.BootID())
 }
 
 // deadHolder reports whether holder is a process of this host that no
@@ -46,7 +39,7 @@ func deadHolder(holder string) bool {
 	if host, err := os.Hostname(); err != nil || f[0] != host {
 		return false
 	}
-	if len(f) == 6 && f[5] != "" && bootID() != "" && f[5] != bootID() {
+	if len(f) == 6 && f[5] != "" && when.BootID() != "" && f[5] != when.BootID() {
 		return true
 	}
 	pid, err1 := strconv.Atoi(f[1])

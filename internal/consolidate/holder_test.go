@@ -14,6 +14,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // TestMain runs, in a child, a consolidation that takes the lease and then
@@ -136,16 +137,16 @@ func TestDeadHolder(t *testing.T) {
 // a holder of this host from another boot is dead, one of this boot with
 // this pid is alive.
 func TestHolderOfAnotherBootIsDead(t *testing.T) {
-	if bootID() == "" {
+	if when.BootID() == "" {
 		t.Skip("no /proc/sys/kernel/random/boot_id")
 	}
 	host, _ := os.Hostname()
 	start, _ := processStart(os.Getpid())
-	ours := fmt.Sprintf("%s:%d:1:0:%d:%s", host, os.Getpid(), start, bootID())
+	ours := fmt.Sprintf("%s:%d:1:0:%d:%s", host, os.Getpid(), start, when.BootID())
 	if deadHolder(ours) {
 		t.Errorf("%s: this process's own holder called dead", ours)
 	}
-	if got := holderName(1, 0); deadHolder(got) || !strings.HasSuffix(got, ":"+bootID()) {
+	if got := holderName(1, 0); deadHolder(got) || !strings.HasSuffix(got, ":"+when.BootID()) {
 		t.Errorf("holderName = %s: want this boot's id last, and alive", got)
 	}
 	before := fmt.Sprintf("%s:%d:1:0:%d:%s", host, os.Getpid(), start, "00000000-0000-0000-0000-000000000000")

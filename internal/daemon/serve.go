@@ -59,6 +59,7 @@ type serving struct {
 	api     *server.Server
 	srv     *http.Server
 	served  chan error
+	unclean *runMark // the last run's, when it did not stop cleanly
 }
 
 // prepare opens the agents, binds the listener and builds the API, before
@@ -67,6 +68,11 @@ type serving struct {
 func prepare(ctx context.Context, s *Services) (*serving, error) {
 	d := &serving{s: s, log: s.Logger, served: make(chan error, 1)}
 	var err error
+	d.unclean = markRunning(s.Config.DataDir, d.log)
+	if m := d.unclean; m != nil {
+		d.log.Warn("the last run did not stop cleanly: replaying the agents' WAL and checking them",
+			"cause", m.cause(), "last_pid", m.PID, "last_started", m.Started)
+	}
 	if d.agents, err = openAgents(ctx, s.Store, s.Logger); err != nil {
 		return nil, err
 	}
@@ -231,6 +237,14 @@ func (d *serving) startAfterReady(bg context.Context) {
 		}()
 		s.OnClose(waitFor(func() { <-done }))
 	}
+	if d.unclean != nil {
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			checkAfterUncleanStop(bg, s.Store, d.agents, *d.unclean, d.log)
+		}()
+		s.OnClose(waitFor(func() { <-done }))
+	}
 }
 
 // shutdown stops the listener and waits, up to drainTimeout, for in-flight
@@ -249,6 +263,9 @@ func (d *serving) drain(serveErr error) error {
 	d.api.SetReady(false)
 	d.log.Info("draining")
 	closeErr := d.s.Close()
+	if closeErr == nil {
+		closeErr = markStopped(d.s.Config.DataDir)
+	}
 	if errors.Is(serveErr, http.ErrServerClosed) {
 		serveErr = nil
 	}

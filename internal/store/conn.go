@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -41,6 +43,10 @@ func openConn(ctx context.Context, path string, o Options) (*conn, error) {
 		return nil, err
 	}
 	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}, kinds: kindsOrNone(o.Kinds), sizes: o.sizes}
+	if err := db.ConfigLog(reportRecovery(path, o.Logger)); err != nil {
+		c.close()
+		return nil, fmt.Errorf("set the SQLite log: %w", err)
+	}
 	// First: registering FTS5 reads the file, and another connection may
 	// hold its lock a moment, e.g. the last one to close while it
 	// checkpoints the WAL.
@@ -92,6 +98,23 @@ PRAGMA journal_size_limit = %d;`, o.Synchronous, o.CacheSizeKiB, walSizeLimit)
 		return nil, fmt.Errorf("set pragmas: %w", err)
 	}
 	return c, nil
+}
+
+// reportRecovery is the SQLite log of a connection to path: it tells the
+// journal when the connection, the first to open the file, replays the WAL
+// the last one left ("recovered N frames from WAL file …"): after a kill or
+// a power cut, or a clean stop that left checkpoints to Litestream. SQLite's
+// other notes are errors the store returns.
+func reportRecovery(path string, log *slog.Logger) func(sqlite3.ExtendedErrorCode, string) {
+	if log == nil {
+		return nil
+	}
+	return func(code sqlite3.ExtendedErrorCode, msg string) {
+		switch code {
+		case sqlite3.NOTICE_RECOVER_WAL, sqlite3.NOTICE_RECOVER_ROLLBACK:
+			log.Info("WAL replayed", "agent", strings.TrimSuffix(filepath.Base(path), ".db"), "sqlite", msg)
+		}
+	}
 }
 
 // kindsOrNone is Options.Kinds, or, when it is nil, a function that names

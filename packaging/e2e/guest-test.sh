@@ -208,6 +208,38 @@ wait_for 10 curl -fsS -o /dev/null --max-time 2 "$API/readyz"
 check "ready again" curl -fsS -o /dev/null --max-time 5 "$API/readyz"
 recall=$(as_admin dormouse recall --agent main --json "spare key" 2>&1)
 check "memory still there after SIGKILL" grep -q "blue flowerpot" <<<"$recall"
+recovered="recovered from an unclean stop: WAL replayed, agents checked"
+wait_for 20 bash -c "journalctl -u dormouse.service --no-pager -o cat | grep -q '$recovered'"
+journalctl -u dormouse.service --no-pager -o cat | grep -E 'did not stop cleanly|WAL replayed|agents checked' | tail -n 3
+check "journal: the restart found the kill and checked the agents" \
+  bash -c "journalctl -u dormouse.service --no-pager -o cat | grep '$recovered' | grep -q 'failing=0'"
+
+hdr "a clock set back (a Pi without a real-time clock, before NTP)"
+timedatectl set-ntp false 2>/dev/null || true
+real=$(date +%s); t=$(ms)
+date -u -s '1970-01-02 00:00:00' >/dev/null
+date -u
+undated=$(curl -sS --max-time 10 -w '\n%{http_code}' -H 'Content-Type: application/json' \
+  -d '{"content":"the boiler was serviced"}' "$API/v1/agents/main/memories")
+echo "$undated"
+check "an undated memory is refused with 503 clock_implausible" \
+  bash -c '[ "$(tail -n 1 <<<"$1")" = 503 ] && grep -q clock_implausible <<<"$1"' _ "$undated"
+check "a memory with its own timestamp is stored" test "$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' \
+  -H 'Content-Type: application/json' -d '{"content":"the boiler was serviced","timestamp":"2026-03-01T10:00:00Z"}' \
+  "$API/v1/agents/main/memories")" = 201
+crc=0; runuser -u dormouse -- dormouse consolidate --data /var/lib/dormouse --agent main > /tmp/e2e-clock.txt 2>&1 || crc=$?
+cat /tmp/e2e-clock.txt
+check "consolidation refuses to run on the 1970 clock" bash -c "[ $crc -ne 0 ] && grep -q 'not consolidating until the clock is set' /tmp/e2e-clock.txt"
+out=$(runuser -u dormouse -- dormouse doctor --data /var/lib/dormouse 2>&1)
+check "doctor fails the clock and says how to fix it" \
+  bash -c "grep -q '^FAIL *clock ' <<<\"\$1\" && grep -q 'timedatectl set-ntp true' <<<\"\$1\"" _ "$out"
+date -u -s "@$(( real + ($(ms) - t) / 1000 ))" >/dev/null
+date -u
+# Timers whose next run the jump passed start now: let them finish before going on.
+wait_for 120 bash -c '! systemctl list-units --no-legend --plain --state=activating,active "dormouse-*.service" | grep -q .'
+systemctl reset-failed 'dormouse-*.service' 2>/dev/null || true
+check "with the clock back, an undated memory is stored" test "$(curl -sS --max-time 10 -o /dev/null -w '%{http_code}' \
+  -H 'Content-Type: application/json' -d '{"content":"the boiler was serviced"}' "$API/v1/agents/main/memories")" = 201
 
 hdr "watchdog: a failing liveness check withholds the pings and systemd restarts it"
 # Test-only drop-in so the stall shows in seconds, not 30 s. The shipped unit
