@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/doctor"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
@@ -34,6 +35,21 @@ func (m runMark) cause() string {
 		return "power cut or reboot without a stop"
 	}
 	return "the process was killed or crashed"
+}
+
+// lookBack, before the agents open, marks this run and says in the journal
+// what the last one left: an unclean stop (the agents are then checked
+// after READY), or a clock now behind its last write.
+func (d *serving) lookBack() {
+	dir := d.s.Config.DataDir
+	if d.unclean = markRunning(dir, d.log); d.unclean != nil {
+		d.log.Warn("the last run did not stop cleanly: replaying the agents' WAL and checking them",
+			"cause", d.unclean.cause(), "last_pid", d.unclean.PID, "last_started", d.unclean.Started)
+	}
+	if behind, file := doctor.ClockBehind(dir, time.Now()); behind > 0 {
+		d.log.Warn("the clock is behind the last write to the agents: what is stored now is dated before what is kept; enable time sync",
+			"behind", behind.Round(time.Second), "file", file)
+	}
 }
 
 // markRunning writes this run's marker in dir and returns the marker of an

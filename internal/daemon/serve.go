@@ -68,11 +68,7 @@ type serving struct {
 func prepare(ctx context.Context, s *Services) (*serving, error) {
 	d := &serving{s: s, log: s.Logger, served: make(chan error, 1)}
 	var err error
-	d.unclean = markRunning(s.Config.DataDir, d.log)
-	if m := d.unclean; m != nil {
-		d.log.Warn("the last run did not stop cleanly: replaying the agents' WAL and checking them",
-			"cause", m.cause(), "last_pid", m.PID, "last_started", m.Started)
-	}
+	d.lookBack()
 	if d.agents, err = openAgents(ctx, s.Store, s.Logger); err != nil {
 		return nil, err
 	}

@@ -155,6 +155,13 @@ func checkClock(o Options) []Check {
 			" (a Pi has no real-time clock): enable time sync (sudo timedatectl set-ntp true) and check the network; nothing is consolidated until then"
 	case now.Year() > 2100:
 		c.Status, c.Fix = Fail, "the clock is far in the future: set it (sudo timedatectl set-time ...) or fix time sync"
+	default:
+		if behind, file := ClockBehind(o.Config.DataDir, now); behind > 0 {
+			c.Status, c.Detail = Warn, fmt.Sprintf("the clock says %s, %s behind the last write to %s: "+
+				"what is stored now is dated before what is already kept", now.UTC().Format(time.RFC3339), behind.Round(time.Second), file)
+			c.Fix = "the clock was set back (no real-time clock, after a power cut?): enable time sync " +
+				"(sudo timedatectl set-ntp true) and check the network"
+		}
 	}
 	out := []Check{c}
 	if o.Systemd() {
@@ -168,6 +175,16 @@ func checkClock(o Options) []Check {
 		}
 	}
 	return out
+}
+
+// ClockBehind is how far now is behind the newest write to the agent files
+// in dataDir, and that file; 0 when it is not, or they cannot be listed.
+func ClockBehind(dataDir string, now time.Time) (time.Duration, string) {
+	last, file, err := store.LastWritten(filepath.Join(dataDir, "agents"))
+	if err != nil {
+		return 0, ""
+	}
+	return when.Behind(now, last), file
 }
 
 // checkDataDir checks the data directory and the agent files: private modes

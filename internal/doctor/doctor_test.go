@@ -77,6 +77,8 @@ func TestRunHealthyInstall(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
+	now := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	touchAgents(t, cfg.DataDir, now.Add(-time.Hour)) // written by the clock Now says
 	timers, _ := os.ReadFile("testdata/list-timers.txt")
 	cs := Run(t.Context(), Options{
 		Config: cfg, Store: store.Options{Dir: cfg.DataDir}, Euid: os.Geteuid(),
@@ -86,7 +88,7 @@ func TestRunHealthyInstall(t *testing.T) {
 			"systemctl is-active dormouse.service": "active\n",
 			"systemctl list-timers":                string(timers),
 		}),
-		Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) },
+		Now: func() time.Time { return now },
 	})
 	for _, c := range cs {
 		t.Logf("%-28s %-4s %s", c.Name, c.Status, c.Detail)
@@ -267,5 +269,53 @@ func TestBackupDir(t *testing.T) {
 				t.Errorf("checkBackupDir(%q) = %+v, want %s with a fix naming %q", tc.dir, c, tc.status, tc.fix)
 			}
 		})
+	}
+}
+
+// touchAgents sets the modification time of every file in dataDir/agents.
+func touchAgents(t *testing.T, dataDir string, at time.Time) {
+	t.Helper()
+	dir := filepath.Join(dataDir, "agents")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.Chtimes(filepath.Join(dir, e.Name()), at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestClockBehindTheLastWrite: a clock set back to a plausible time (a Pi
+// after a power cut, before NTP) is a warning once it is behind the agent
+// files' last write by more than a minute, with the fix.
+func TestClockBehindTheLastWrite(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cfg.DataDir, "agents"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.DataDir, "agents", "main.db-wal"), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC) // plausible, but months behind
+	for _, c := range []struct {
+		written time.Time
+		want    string
+	}{
+		{now.Add(-time.Hour), OK},
+		{now.Add(30 * time.Second), OK}, // two clocks a moment apart
+		{now.Add(3 * time.Hour), Warn},
+	} {
+		touchAgents(t, cfg.DataDir, c.written)
+		got := find(checkClock(Options{Config: cfg, Now: func() time.Time { return now }, Systemd: func() bool { return false }}), "clock")
+		if got.Status != c.want {
+			t.Errorf("last write %s after the clock: %+v, want %s", c.written.Sub(now), got, c.want)
+		}
+		if c.want == Warn && (!strings.Contains(got.Detail, "3h0m0s behind the last write to main.db-wal") ||
+			!strings.Contains(got.Fix, "timedatectl set-ntp true")) {
+			t.Errorf("behind: %+v, want how far, the file and the fix", got)
+		}
 	}
 }

@@ -567,3 +567,25 @@ func (s *Store) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// LastWritten is the newest modification time of the agent files in dir
+// (DATA/agents) and their WALs, and the file it belongs to; zero when there
+// are none. It is the time of the last write by this device's clock, which
+// a clock set back is behind (when.Behind).
+func LastWritten(dir string) (time.Time, string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return time.Time{}, "", fmt.Errorf("list agent files: %w", err)
+	}
+	var last time.Time
+	var name string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".db") && !strings.HasSuffix(e.Name(), ".db-wal") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && fi.ModTime().After(last) {
+			last, name = fi.ModTime(), e.Name()
+		}
+	}
+	return last, name, nil
+}

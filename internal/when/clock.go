@@ -23,3 +23,21 @@ func CheckClock(now time.Time) error {
 	}
 	return nil
 }
+
+// behindSlack is how far the clock may be behind the last write before it
+// counts as set back: clocks of two processes, and a file's timestamp
+// rounding, differ by less.
+const behindSlack = time.Minute
+
+// Behind is how far now is behind last, the time of the newest write this
+// device's clock dated (an agent file's modification time), when that is
+// more than a minute; 0 otherwise. A Pi without a real-time clock boots
+// after a power cut at a plausible but earlier time (systemd's saved clock,
+// fake-hwclock's last save) until NTP sets it: what it stores meanwhile is
+// dated before what it already holds.
+func Behind(now, last time.Time) time.Duration {
+	if d := last.Sub(now); d > behindSlack {
+		return d
+	}
+	return 0
+}
