@@ -31,24 +31,28 @@ type correctionShape struct {
 	shape string
 	ends  bool
 	re    string // group 1, when there is one, is the old value
+	// needs are words, one of which every match of re holds (lowercased):
+	// a sentence without any is not run through re, which backtracks over
+	// it whole (recall asks this of every memory it offers: 78% of its CPU).
+	needs []string
 }
 
 // phrase is up to six words, the old value a cue names.
 const phrase = `((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)`
 
 var correctionShapes = []correctionShape{
-	{"no longer", true, `(?i)\bno longer\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|at all)\b)`},
-	{"not any more", true, `(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`},
-	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)`},
-	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`},
-	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`},
-	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`},
-	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`},
-	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`},
-	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed (?:to|until|till)|pushed (?:back|forward|out|to|until)|bumped (?:to|until|back))\b`},
-	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`},
-	{"instead", false, `(?i)\binstead\b`},
-	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*actually\b`},
+	{"no longer", true, `(?i)\bno longer\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|at all)\b)`, []string{"no longer"}},
+	{"not any more", true, `(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`, []string{"more"}},
+	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)`, []string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
+	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
+	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
+	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
+	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`, []string{"mind"}},
+	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted"}},
+	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed (?:to|until|till)|pushed (?:back|forward|out|to|until)|bumped (?:to|until|back))\b`, []string{"postponed", "rescheduled", "put back", "brought forward", "moved", "delayed", "pushed", "bumped"}},
+	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`, []string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut"}},
+	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
+	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*actually\b`, []string{"actually"}},
 }
 
 // correctionRegexps are the shapes' expressions, compiled on first use:
@@ -76,7 +80,11 @@ func correctionInSentence(s string) (Correction, bool) {
 	if strings.HasSuffix(strings.TrimSpace(s), "?") {
 		return Correction{}, false
 	}
+	lower := strings.ToLower(s)
 	for i, sh := range correctionShapes {
+		if !slices.ContainsFunc(sh.needs, func(w string) bool { return strings.Contains(lower, w) }) {
+			continue
+		}
 		m := correctionRegexps()[i].FindStringSubmatch(s)
 		if m == nil {
 			continue

@@ -1,7 +1,10 @@
 package capture
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -119,5 +122,39 @@ func TestSharedValueKinds(t *testing.T) {
 	}
 	if n := SharedValueKinds("Gym is £30 a month", "The quiz is on Friday"); n != 0 {
 		t.Errorf("money and weekday: %d kinds shared, want 0", n)
+	}
+}
+
+// TestCorrectionNeedsHoldEveryMatch: a shape's needs gate its expression,
+// so every sentence its expression matches must hold one of them. Checked
+// on every line of the tree's scenarios: their corrections and the
+// sentences around them.
+func TestCorrectionNeedsHoldEveryMatch(t *testing.T) {
+	files, err := filepath.Glob("../../testdata/scenarios/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no scenarios to read: %v", err)
+	}
+	var lines []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(b), "\n")...)
+	}
+	matched := 0
+	for _, line := range lines {
+		lower := strings.ToLower(line)
+		for i, sh := range correctionShapes {
+			if correctionRegexps()[i].MatchString(line) {
+				matched++
+				if !slices.ContainsFunc(sh.needs, func(w string) bool { return strings.Contains(lower, w) }) {
+					t.Errorf("%q matches shape %q but holds none of %q", line, sh.shape, sh.needs)
+				}
+			}
+		}
+	}
+	if matched < 50 {
+		t.Errorf("only %d matches in %d lines: the check saw too few corrections", matched, len(lines))
 	}
 }
