@@ -112,6 +112,59 @@ func TestTermCountsFollowTheStore(t *testing.T) {
 	}
 }
 
+// TestCommonTermCountsAreEstimated: a term in fewer than countCap rows is
+// counted exactly; one in more is estimated from its newest countCap rows,
+// within a few percent of the truth, reading no more of its postings.
+func TestCommonTermCountsAreEstimated(t *testing.T) {
+	a := utcAgent(t)
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	var mems []Memory
+	for i := range 3 * countCap {
+		content := "a pear"
+		if i%3 != 0 {
+			content = "a fig and a pear" // 2 rows in 3: fig in 20,000, pear in all 30,000
+		}
+		if i%10 == 0 {
+			content += " and a lime" // 3,000
+		}
+		t0 = t0.Add(time.Minute)
+		mems = append(mems, Memory{Content: content, Timestamp: t0, ContentHash: t0.String()})
+	}
+	if _, err := a.Insert(t.Context(), mems); err != nil {
+		t.Fatal(err)
+	}
+	got, err := a.termCounts(t.Context(), "memories_fts", []string{"lime", "fig", "pear"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lime, fig, pear int64
+	if _, err := fmt.Sscan(got, &lime, &fig, &pear); err != nil {
+		t.Fatalf("counts %q: %v", got, err)
+	}
+	if lime != 3000 {
+		t.Errorf("lime: %d, want exactly 3000 (under countCap)", lime)
+	}
+	if fig < 19_000 || fig > 21_000 {
+		t.Errorf("fig: %d, want about 20000", fig)
+	}
+	if pear != 3*countCap {
+		t.Errorf("pear: %d, want %d (in every row)", pear, 3*countCap)
+	}
+}
+
+func TestEstimateCount(t *testing.T) {
+	for _, c := range []struct{ n, oldest, size, want int64 }{
+		{42, 1, 1000, 42},                            // under the cap: exact
+		{countCap, 1, countCap, countCap},            // every row, from the first
+		{countCap, 500_001, 1_000_000, 2 * countCap}, // the newest half of the ids
+		{countCap, 999_000, 1_000_000, 1_000_000},    // denser than every row: at most size
+	} {
+		if got := estimateCount(c.n, c.oldest, c.size); got != c.want {
+			t.Errorf("estimateCount(%d, %d, %d) = %d, want %d", c.n, c.oldest, c.size, got, c.want)
+		}
+	}
+}
+
 // termCounts is the argument of scoreFn(table) for a MATCH of
 // matchAny(terms), as a search reads it.
 func (a *Agent) termCounts(ctx context.Context, table string, terms []string) (string, error) {
