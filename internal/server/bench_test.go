@@ -221,16 +221,25 @@ func recallAgent100k(b *testing.B) (*store.Agent, []string) {
 	if _, _, err := a.PutProfileLines(b.Context(), benchProfile(), benchEnd); err != nil {
 		b.Fatal(err)
 	}
+	return a, recallQueries(set, len(set.Questions))
+}
+
+// recallQueries are at most n of the set's questions cut to their first 1, 2
+// or 3 content words in turn.
+func recallQueries(set *benchdata.Set, n int) []string {
 	var queries []string
 	for i, q := range set.Questions {
 		terms := text.Terms(q)
 		if len(terms) == 0 {
 			continue
 		}
+		if len(queries) == n {
+			break
+		}
 		k := 1 + i%3 // 1, 2 and 3 words in turn
 		queries = append(queries, strings.Join(terms[:min(k, len(terms))], " "))
 	}
-	return a, queries
+	return queries
 }
 
 // BenchmarkRecallDense20k recalls with DenseVsPeer's two-word queries from

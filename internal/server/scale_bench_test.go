@@ -1,0 +1,153 @@
+package server
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/benchdata"
+	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
+	"github.com/dormouse-dev/dormouse/internal/recall"
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// scaleSizes are the sizes BenchmarkScale measures recall at, in one agent
+// grown from empty; DORMOUSE_SCALE_MAX stops it earlier (a quick run).
+var scaleSizes = []int{10_000, 100_000, 1_000_000}
+
+// BenchmarkScale grows one agent to a million memories of each text (the
+// dense tool log and, when its data is here, LoCoMo's turns) in batches of
+// 500 through capture, as the daemon stores them, and at 10k, 100k and 1M
+// recalls 200 questions: p50 / p95 / p99 at each size, the ingest rate of
+// the first and the last 100k, and bytes a memory. Issue 30's targets:
+// p95 at 1M ≤ 3× p95 at 100k, p50 at 1M ≤ 10 ms, the last 100k ingested at
+// ≥ 0.7× the first. DORMOUSE_SCALE_PROFILE=DIR writes a CPU profile of
+// each size's recalls there.
+func BenchmarkScale(b *testing.B) {
+	b.Run("dense", func(b *testing.B) {
+		scale(b, func(n int) []benchdata.Memory { return benchdata.Dense(n, benchEnd, benchdata.WithoutSession) },
+			benchdata.DenseQueries(200))
+	})
+	b.Run("locomo", func(b *testing.B) {
+		set := loadSet(b)
+		scale(b, func(n int) []benchdata.Memory { return withoutSessions(set.Memories(n, benchEnd)) },
+			recallQueries(set, 200))
+	})
+}
+
+func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []string) {
+	sizes := scaleSizes
+	if m, err := strconv.Atoi(os.Getenv("DORMOUSE_SCALE_MAX")); err == nil {
+		sizes = slices.DeleteFunc(slices.Clone(sizes), func(n int) bool { return n > m })
+	}
+	mems := memories(sizes[len(sizes)-1])
+	for b.Loop() {
+		dir := b.TempDir()
+		a := scaleAgent(b, dir)
+		eng := &recall.Engine{Now: func() time.Time { return benchEnd }}
+		stored := 0
+		var rates []float64 // memories/s of each 100k
+		for _, n := range sizes {
+			rates = append(rates, growTo(b, a, mems, &stored, n)...)
+			lat := timeRecalls(b, eng, a, queries, fmt.Sprintf("%s-%s", b.Name(), count(n)))
+			slices.Sort(lat)
+			for _, q := range []struct {
+				p    float64
+				name string
+			}{{0.50, "p50"}, {0.95, "p95"}, {0.99, "p99"}} {
+				b.ReportMetric(quantileMS(lat, q.p), q.name+"-"+count(n)+"-ms")
+			}
+		}
+		b.ReportMetric(rates[0], "ingest-first100k/s")
+		b.ReportMetric(rates[len(rates)-1], "ingest-last100k/s")
+		b.ReportMetric(float64(dirBytes(b, filepath.Join(dir, "agents")))/float64(stored), "bytes/memory")
+	}
+}
+
+// scaleAgent is an empty agent in dir, opened as the daemon opens it.
+func scaleAgent(b *testing.B, dir string) *store.Agent {
+	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	a, err := st.Acquire(b.Context(), "main", true)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Release(a) })
+	return a
+}
+
+// growTo stores mems[*stored:n] in batches of 500 and returns the rate of
+// each 100k it stored (or of all of them, when fewer).
+func growTo(b *testing.B, a *store.Agent, mems []benchdata.Memory, stored *int, n int) []float64 {
+	const batch, chunk = 500, 100_000
+	var rates []float64
+	start, from := time.Now(), *stored
+	for ; *stored < n; *stored += batch {
+		end := min(*stored+batch, n)
+		if _, err := capture.Ingest(b.Context(), a, inputs(mems[*stored:end]), capture.Limits{MaxContent: 64 << 10}, benchEnd); err != nil {
+			b.Fatal(err)
+		}
+		if done := end - from; done%chunk == 0 || end == n {
+			rates = append(rates, float64(done)/time.Since(start).Seconds())
+			start, from = time.Now(), end
+		}
+	}
+	return rates
+}
+
+// timeRecalls asks each query once and returns the latencies, under a CPU
+// profile named name when DORMOUSE_SCALE_PROFILE is a directory.
+func timeRecalls(b *testing.B, eng *recall.Engine, a *store.Agent, queries []string, name string) []time.Duration {
+	if dir := os.Getenv("DORMOUSE_SCALE_PROFILE"); dir != "" {
+		f, err := os.Create(filepath.Join(dir, filepath.Base(name)+".pprof"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	lat := make([]time.Duration, 0, len(queries))
+	for _, q := range queries {
+		start := time.Now()
+		if _, err := eng.Recall(b.Context(), a, recall.Query{Text: q}); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(start))
+	}
+	return lat
+}
+
+// count names a size as the figures do: 10k, 100k, 1M.
+func count(n int) string {
+	if n >= 1_000_000 && n%1_000_000 == 0 {
+		return fmt.Sprintf("%dM", n/1_000_000)
+	}
+	return fmt.Sprintf("%dk", n/1000)
+}
+
+// dirBytes is the size of the files in dir.
+func dirBytes(b *testing.B, dir string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var n int64
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
