@@ -63,6 +63,7 @@ var topics = []topic{
 var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
 	"get to the office": "commute", "eat out": "restaurant",
+	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 
 func words(s string) []string { return strings.Fields(s) }

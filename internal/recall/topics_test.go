@@ -16,6 +16,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"What pets do we have?", "two cats"},
 		{"What pet do I have?", "labrador"}, // a labrador is a dog by kind
 		{"How much do I earn?", "salary"},
+		{"How much do I make a year?", "salary"}, // "make" names earning only in the phrase
 		{"Which painkiller should I avoid?", "ibuprofen"},
 		{"How do I get to work?", "tram"},
 		{"What hobby have I taken up?", "choir"},
@@ -97,5 +98,26 @@ func TestSuitabilityFindsTheUsersLimits(t *testing.T) {
 	}
 	if strings.Contains(res.Context, "shellfish") {
 		t.Errorf("not asked whether it suits: context %q, want no limit offered", res.Context)
+	}
+}
+
+// TestAskedWordsLeaveOutTheRatesPeriod: the period of a rate ("each
+// month", "a year") and the noun of "what time" are not searched while
+// other words remain; alone, the period is what there is to search.
+func TestAskedWordsLeaveOutTheRatesPeriod(t *testing.T) {
+	for _, tc := range []struct {
+		ask  string
+		want []string
+	}{
+		{"How much is my phone bill each month?", []string{"phone", "bill"}},
+		{"How much is the childminder per day?", []string{"childminder"}},
+		{"What do I pay a year for the allotment?", []string{"pay", "allotment"}},
+		{"What time does my train leave?", []string{"train", "leave"}},
+		{"What did I do every week?", []string{"week"}},
+		{"Which month is my birthday?", []string{"month", "birthday"}},
+	} {
+		if got := askedWords(tc.ask); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("askedWords(%q) = %q, want %q", tc.ask, got, tc.want)
+		}
 	}
 }
