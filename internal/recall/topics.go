@@ -50,6 +50,8 @@ var topics = []topic{
 		words("dr surgery clinic practice dental hygienist checkup")},
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
 		words("dentist dental hygienist orthodontist optician optometrist")},
+	{"", words("university universities uni degree graduate graduated alma study studied"),
+		words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied")},
 	{"", words("money savings budget spending"),
 		words("bank savings isa pension account budget bills debt loan mortgage")},
 	{"routine", words("schedule routine timetable"),

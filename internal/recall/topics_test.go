@@ -23,6 +23,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"What's my diet?", "lactose intolerant"},
 		{"Who is my dentist?", "dr adeyemi"},
 		{"What's my weekly schedule?", "thursdays"},
+		{"Which university did I go to?", "freshers at keele"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -35,6 +36,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(7 * time.Hour), session: "s8", role: "user", content: "The loft hatch sticks in damp weather."},
 			{at: day0.Add(8 * time.Hour), session: "s9", role: "user", content: "Booked a check-up with Dr Adeyemi at the Smile surgery."},
 			{at: day0.Add(10 * time.Hour), session: "s10", role: "user", content: "Thursdays are five-a-side after work."},
+			{at: day0.Add(11 * time.Hour), session: "s11", role: "user", content: "Ran into Tomasz, we were freshers at Keele together."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
