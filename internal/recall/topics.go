@@ -39,7 +39,7 @@ var topics = []topic{
 	{"vehicle", words("commute commuting"),
 		words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool")},
 	{"contact", words("phone mobile smartphone"),
-		words("phone iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
+		words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
 	{"preference", words("hobby hobbies pastime"),
 		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing")},
 	{"diet", words("restaurant restaurants eatery"),
