@@ -188,7 +188,8 @@ func asksSuitability(q string) bool {
 // preferencePhrases say what the user likes, dislikes or cannot have.
 var preferencePhrases = []string{"can't handle", "cannot handle", "can't stand", "can't eat", "can't have", "can't do", "hate",
 	"don't like", "do not like", "dislike", "love ", "prefer", "allergic", "intolerant", "avoid", "never eat", "hopeless",
-	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear"}
+	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear",
+	"never book", "don't want", "do not want", "not a morning person", "nothing before", "nothing after", "not before", "no earlier than", "no later than"}
 
 // statesPreference reports whether s is the user saying what they like,
 // dislike or cannot have.
@@ -207,9 +208,22 @@ func statesPreference(s string) bool {
 
 // suitedCoverage: for a question asking whether something suits the user,
 // a memory found by a member of the question's topic in which the user
-// states a like, dislike or limit reaches the floor.
+// states a like, dislike or limit reaches the floor; so does, for the
+// user's plan on a day ("should I sign up for the 8am yoga class this
+// Saturday?"), one stating a limit that names the day or its part of the
+// week ("I'm hopeless before 10am at weekends").
 func (r *ranker) suitedCoverage(c *cand) {
-	if r.suits && c.member && c.hit.Kind == "memory" && statesPreference(c.hit.Text) {
+	if c.hit.Kind != "memory" || !statesPreference(c.hit.Text) {
+		return
+	}
+	if r.suits && c.member || r.self && r.namesPlanDay(c.hit.Text) {
 		c.ex.Coverage = max(c.ex.Coverage, r.t.MinCoverage)
 	}
+}
+
+// namesPlanDay reports whether s names the day of the question's plan or
+// the part of the week it falls in.
+func (r *ranker) namesPlanDay(s string) bool {
+	have := r.stems(s)
+	return slices.ContainsFunc(r.planWords(), func(w string) bool { return have.has(r.stem(w)) || have.has(r.stem(w+"s")) }) // "Sundays"
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // TestTopicMembersAnswerTheRole: a question naming a role (pet, income,
@@ -120,6 +122,40 @@ func TestAskedWordsLeaveOutTheRatesPeriod(t *testing.T) {
 	} {
 		if got := askedWords(tc.ask); strings.Join(got, " ") != strings.Join(tc.want, " ") {
 			t.Errorf("askedWords(%q) = %q, want %q", tc.ask, got, tc.want)
+		}
+	}
+}
+
+// TestPlanLimitAnswersThePlan: a plan on a day is answered by the user's
+// stated limit naming that day or its part of the week, not by a limit on
+// another part of the week nor by a memory naming the day that states no
+// limit.
+func TestPlanLimitAnswersThePlan(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "a", role: "user", content: "Never book me anything before 10am at weekends."},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "The pool opens at 7am at weekends."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "Wednesdays I don't want calls after 6pm, it's choir night."},
+	})
+	asOf := day0.Add(72 * time.Hour) // Thursday 5 March
+	expectContext(t, a, Query{Text: "Should I take the 8am pottery workshop this Saturday?", AsOf: asOf},
+		[]string{"before 10am"}, []string{"pool", "choir"})
+	expectContext(t, a, Query{Text: "Can I arrange the boiler service for Wednesday evening?", AsOf: asOf},
+		[]string{"after 6pm"}, []string{"before 10am", "pool"})
+}
+
+func TestPartOfWeek(t *testing.T) {
+	sat := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		r    when.Range
+		want string
+	}{
+		{when.Range{From: sat, To: sat.AddDate(0, 0, 1)}, "weekend weekends"},
+		{when.Range{From: sat.AddDate(0, 0, 3), To: sat.AddDate(0, 0, 4)}, "weekday weekdays"},
+		{when.Range{From: sat, To: sat.AddDate(0, 0, 7)}, ""}, // a week is no part of one
+		{when.Range{}, ""},
+	} {
+		if got := strings.Join(partOfWeek(tc.r), " "); got != tc.want {
+			t.Errorf("partOfWeek(%v) = %q, want %q", tc.r.From, got, tc.want)
 		}
 	}
 }
