@@ -21,7 +21,7 @@ var Categories = []Category{
 	{"identity", []string{"name", "birthday", "age", "pronouns", "language", "nationality"}},
 	{"contact", []string{"phone", "email"}},
 	{"home", []string{"address", "city", "country", "timezone", "rent"}},
-	{"work", []string{"employer", "job_title", "manager", "colleague", "work_schedule"}},
+	{"work", []string{"employer", "job_title", "salary", "manager", "colleague", "work_schedule"}},
 	{"family", []string{"partner", "child", "parent", "sibling", "relation"}},
 	{"pets", []string{"pet"}},
 	{"health", []string{"allergy", "intolerance", "medication", "condition", "doctor", "blood_type"}},
@@ -50,7 +50,7 @@ func IsCategory(c string) bool { return CategoryRank(c) < len(Categories) }
 // value goes only by an explicit change ("sold the Golf").
 var singleKeys = map[string]bool{
 	"name": true, "birthday": true, "age": true, "phone": true, "email": true, "address": true,
-	"city": true, "country": true, "timezone": true, "rent": true, "employer": true, "job_title": true,
+	"city": true, "country": true, "timezone": true, "rent": true, "employer": true, "job_title": true, "salary": true,
 	"manager": true, "partner": true, "car": true, "diet": true, "doctor": true, "blood_type": true,
 }
 
@@ -81,6 +81,7 @@ var keySynonyms = map[string][]string{
 	"rent":          {"monthly rent", "rental", "rent amount", "rent price", "rent cost", "pays rent"},
 	"employer":      {"company", "works at", "work at", "working at", "works for", "work for", "working for", "workplace", "place of work", "firm", "organisation", "organization", "work", "job at"},
 	"job_title":     {"job", "title", "role", "position", "occupation", "profession", "job role", "job position", "career", "works as", "working as", "work as"},
+	"salary":        {"pay", "wage", "wages", "income", "earnings", "annual salary", "base salary", "take home pay", "pay packet", "hourly rate", "hourly wage", "hourly pay", "monthly pay", "monthly salary"},
 	"manager":       {"boss", "line manager", "supervisor", "reports to", "team lead"},
 	"colleague":     {"coworker", "co worker", "teammate", "team mate", "workmate", "work colleague"},
 	"work_schedule": {"working hours", "work hours", "office hours", "shift", "shift pattern", "working days", "work days", "work pattern"},

@@ -29,7 +29,7 @@ func TestModelLines(t *testing.T) {
 	}{
 		{"as given", func(*llm.ProfileEntry) {}, true},
 		{"key and category in other case", func(e *llm.ProfileEntry) { e.Key, e.Category = "Job_Title", "WORK" }, true},
-		{"a key outside the vocabulary", func(e *llm.ProfileEntry) { e.Key = "salary" }, false},
+		{"a key outside the vocabulary", func(e *llm.ProfileEntry) { e.Key = "shoe_size" }, false},
 		{"a key of another category", func(e *llm.ProfileEntry) { e.Category = "health" }, false},
 		{"an unknown category", func(e *llm.ProfileEntry) { e.Category = "hobbies" }, false},
 		{"an id not given", func(e *llm.ProfileEntry) { e.MemoryIDs = []int64{4, 77} }, false},

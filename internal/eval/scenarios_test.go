@@ -48,10 +48,22 @@ func pending(t *testing.T, path string) map[string]string {
 // sharedScenarios finds ../shared/eval/scenarios beside the repository (or
 // beside the worktrees' parent), as CI has it.
 func sharedScenarios() string {
-	if d := os.Getenv("DORMOUSE_SHARED_SCENARIOS"); d != "" {
+	return besideRepo("DORMOUSE_SHARED_SCENARIOS", "scenarios")
+}
+
+// outsideScenarios finds ../shared/eval/outside, the everyday scenarios
+// written outside the project, where sharedScenarios looks.
+func outsideScenarios() string {
+	return besideRepo("DORMOUSE_OUTSIDE_SCENARIOS", "outside")
+}
+
+// besideRepo is the directory env names, else shared/eval/dir beside the
+// repository or beside the worktrees' parent; "" when there is none.
+func besideRepo(env, dir string) string {
+	if d := os.Getenv(env); d != "" {
 		return d
 	}
-	for _, d := range []string{"../../../shared/eval/scenarios", "../../../../shared/eval/scenarios"} {
+	for _, d := range []string{"../../../shared/eval/" + dir, "../../../../shared/eval/" + dir} {
 		if _, err := os.Stat(d); err == nil {
 			return d
 		}
@@ -76,6 +88,29 @@ func TestScenarios(t *testing.T) {
 	} else {
 		t.Log("../shared/eval/scenarios is absent (set DORMOUSE_SHARED_SCENARIOS): playing only testdata/scenarios")
 	}
+	seen := playScenarios(t, dirs, pend)
+	for name := range pend {
+		if !seen[name] {
+			t.Errorf("PENDING names %q, which is no scenario", name)
+		}
+	}
+}
+
+// TestOutsideScenarios plays the everyday scenarios written outside the
+// project (../shared/eval/outside) and holds every one to passing. A clone
+// without that directory skips it: the repository never needs it.
+func TestOutsideScenarios(t *testing.T) {
+	d := outsideScenarios()
+	if d == "" {
+		t.Skip("../shared/eval/outside is absent (set DORMOUSE_OUTSIDE_SCENARIOS to play it): nothing to play")
+	}
+	playScenarios(t, []string{d}, nil)
+}
+
+// playScenarios plays every scenario of dirs, each in its own subtest, and
+// holds it to passing unless pend names it; it returns the names played.
+func playScenarios(t *testing.T, dirs []string, pend map[string]string) map[string]bool {
+	t.Helper()
 	r := &eval.Runner{Config: evalConfig(), TempDir: t.TempDir()}
 	seen := map[string]bool{}
 	for _, dir := range dirs {
@@ -83,7 +118,7 @@ func TestScenarios(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if dir == dirs[0] && len(scs) < 30 {
+		if dir == "../../testdata/scenarios" && len(scs) < 30 {
 			t.Errorf("%s holds %d scenarios; at least 30 are required", dir, len(scs))
 		}
 		for _, sc := range scs {
@@ -93,37 +128,40 @@ func TestScenarios(t *testing.T) {
 			seen[sc.Name] = true
 			t.Run(sc.Name, func(t *testing.T) {
 				t.Parallel() // each scenario has its own data directory, store and server
-				res := r.Run(t.Context(), sc)
-				if res.Error != "" {
-					t.Fatalf("%s: %s", sc.File, res.Error)
-				}
-				for _, p := range res.Probes {
-					if p.Leaking {
-						t.Errorf("probe %q leaks: it passes with no memory", p.Ask)
-					}
-					if !p.Oracle.Pass {
-						t.Errorf("probe %q fails with the oracle context (its needs contradict its expectations): %s", p.Ask, p.Oracle.Why)
-					}
-				}
-				why, isPending := pend[sc.Name]
-				switch {
-				case res.Passed() && isPending:
-					t.Errorf("passes now: take it off testdata/scenarios/PENDING (%s)", why)
-				case !res.Passed() && isPending:
-					t.Logf("pending (%s): on %d/%d", why, res.Counts.On, res.Counts.Probes)
-				case !res.Passed():
-					for _, p := range res.Probes {
-						if !p.On.Pass {
-							t.Errorf("probe %q (as of %s) fails: %s\ncontext:\n%s", p.Ask, p.AsOf, p.On.Why, p.On.Context)
-						}
-					}
-				}
+				playScenario(t, r, sc, pend)
 			})
 		}
 	}
-	for name := range pend {
-		if !seen[name] {
-			t.Errorf("PENDING names %q, which is no scenario", name)
+	return seen
+}
+
+// playScenario plays sc and reports what fails: a leak, an oracle that
+// contradicts the expectations, a failing probe (unless pend names sc), or
+// a pending scenario that passes.
+func playScenario(t *testing.T, r *eval.Runner, sc eval.Scenario, pend map[string]string) {
+	res := r.Run(t.Context(), sc)
+	if res.Error != "" {
+		t.Fatalf("%s: %s", sc.File, res.Error)
+	}
+	for _, p := range res.Probes {
+		if p.Leaking {
+			t.Errorf("probe %q leaks: it passes with no memory", p.Ask)
+		}
+		if !p.Oracle.Pass {
+			t.Errorf("probe %q fails with the oracle context (its needs contradict its expectations): %s", p.Ask, p.Oracle.Why)
+		}
+	}
+	why, isPending := pend[sc.Name]
+	switch {
+	case res.Passed() && isPending:
+		t.Errorf("passes now: take it off testdata/scenarios/PENDING (%s)", why)
+	case !res.Passed() && isPending:
+		t.Logf("pending (%s): on %d/%d", why, res.Counts.On, res.Counts.Probes)
+	case !res.Passed():
+		for _, p := range res.Probes {
+			if !p.On.Pass {
+				t.Errorf("probe %q (as of %s) fails: %s\ncontext:\n%s", p.Ask, p.AsOf, p.On.Why, p.On.Context)
+			}
 		}
 	}
 }

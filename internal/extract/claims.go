@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -56,6 +57,7 @@ var (
 	// ", not $2.4M", " rather than May 12".
 	denialRe      = lazy(`^(?i:[,;]? *(?:but |and )?(?:not|rather than|instead of|no longer)\b[^,;:]*)`)
 	amountStartRe = lazy(`^` + amountText)
+	payStartRe    = lazy(`^` + paySum)
 	amountWholeRe = lazy(`^` + amountText + `(?:[^\p{L}\p{N}]|$)`)
 	// clauseRe splits a sentence into clauses.
 	clauseRe = lazy(`(?:[:;]|, (?:and |but |so )?| - | — ) *`)
@@ -473,6 +475,8 @@ var (
 	// rentSum is a sum of money, with its currency or big enough to be one:
 	// "1,290 euros", "£950", "1450"; not "the 5th".
 	rentSum = `((?:[$€£] ?\d[\d,.]*|\d[\d,.]*\d ?(?i:euros?|pounds?|dollars?|eur|gbp|usd|quid)|\d{1,3}(?:,\d{3})+|\d{3,})(?: ?[kK])?(?: (?:a|per) (?:month|week))?)`
+	// paySum is a sum earned in a period, or big enough to be a salary: "58,500 a year", "£14.20 an hour", "61k".
+	paySum  = `((?:[$€£] ?\d[\d,.]*|\d[\d,.]*\d ?(?i:euros?|pounds?|dollars?|quid)|\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)? ?[kK])(?: (?i:a|an|per) (?i:year|month|week|hour))?|\d[\d,.]* (?i:a|an|per) (?i:year|month|week|hour))`
 	startRe = `^(?i:(?:i|we)(?:'ve| have| just| finally| recently| now| officially)* )?(?i:(?:just|finally|recently|now|officially) )*`
 )
 
@@ -503,6 +507,10 @@ var changeShapes = []changeShape{
 			return carMakeRe.MatchString(s) || strings.Contains(strings.ToLower(s), " car")
 		}},
 	{re: lazy(`\b(?i:bought|picked up|leased|collected) (?:a|an|the|my|our)(?: new| used| second-hand| secondhand)? ((?:` + carMakes + `)\b.{0,40})$`), key: "car"},
+	// "I now make 58,500 a year", "I earn £14.20 an hour", "got a pay rise to 61k": the salary by its verb.
+	{re: lazy(`(?:^|[\s,;:(])(?:(?i:i)(?: now| currently| still)* (?i:make|earn|take home|bring in|get paid)|(?i:i)(?:'m|’m| am)(?: now| currently| still)* (?i:paid))(?: now)? ` + paySum), key: "salary"},
+	{re: lazy(`(?:^|[\s,;:(])(?i:i)(?:'m|’m| am)(?: now| currently| still)* (?i:on) (\d[\d,.]*(?: ?[kK])? (?i:a|per) (?i:year|annum))`), key: "salary"},
+	{re: lazy(`\b(?i:(?:pay )?(?:raise|rise|increase)) to ` + paySum), key: "salary"},
 	{re: lazy(`^(?i:i'm|i am)(?: now)? (?i:dating|seeing|engaged to|married to|going out with) (\p{Lu}\p{L}+)`), key: "partner"},
 }
 
@@ -560,6 +568,11 @@ func keyValue(key, v string) string {
 	}
 	if !claim.IsKey(key) {
 		return v
+	}
+	if key == "salary" { // the sum, not what follows it ("11.40 to begin with")
+		if p := cmp.Or(payStartRe.FindString(strings.TrimSpace(v)), amountStartRe.FindString(strings.TrimSpace(v))); p != "" {
+			return p
+		}
 	}
 	v = strings.TrimSpace(timeTailRe.ReplaceAllString(v, ""))
 	for _, aside := range valueAsides[key] {

@@ -146,6 +146,7 @@ var factKeys = map[string]struct {
 	"email":    {emailValueRe.MatchString, func(s subjectWords, v string) string { return s.poss + " email address is " + v + "." }},
 	"address":  {startsWithDigit, func(s subjectWords, v string) string { return s.name + " lives at " + v + "." }},
 	"rent":     {amountWholeRe.MatchString, func(s subjectWords, v string) string { return s.poss + " rent is " + v + "." }},
+	"salary":   {hasDigits, func(s subjectWords, v string) string { return s.poss + " salary is " + v + "." }},
 	"birthday": {hasDigits, func(s subjectWords, v string) string { return s.poss + " birthday is " + v + "." }},
 	"employer": {isProperName, func(s subjectWords, v string) string { return s.name + " works at " + v + "." }},
 	// The one-valued keys a change states ("I'm seeing Julia now", "moved to

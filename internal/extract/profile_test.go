@@ -189,6 +189,8 @@ func TestProfileLinesFromFacts(t *testing.T) {
 		{Entity: "user", EntityType: "person", Attribute: "partner", Value: "Julia", SourceMemoryIDs: []int64{11}, ValidFrom: at},
 		{Entity: "user", EntityType: "person", Attribute: "job_title", Value: "lead designer", SourceMemoryIDs: []int64{12}, ValidFrom: at},
 		{Entity: "user", EntityType: "person", Attribute: "partner", Value: "someone, she said", SourceMemoryIDs: []int64{13}, ValidFrom: at},
+		{Entity: "user", EntityType: "person", Attribute: "salary", Value: "58,500 a year", SourceMemoryIDs: []int64{14}, ValidFrom: at},
+		{Entity: "user", EntityType: "person", Attribute: "wage", Value: "a decent one", SourceMemoryIDs: []int64{15}, ValidFrom: at},
 	}
 	var got []string
 	for _, l := range ProfileLines(mems, facts) {
@@ -199,6 +201,7 @@ func TestProfileLinesFromFacts(t *testing.T) {
 		`contact user/email="jo@example.org": The user's email address is jo@example.org.[8]`,
 		`family user/partner="Julia": The user's partner is Julia.[11]`,
 		`work user/job_title="lead designer": The user is a lead designer.[12]`,
+		`work user/salary="58,500 a year": The user's salary is 58,500 a year.[14]`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)

@@ -12,7 +12,7 @@ import (
 // and the ways a model may lie or err, which must store nothing.
 var withProfile = strings.TrimSuffix(valid, "}") + `,"profile":[` +
 	`{"category":"work","subject":"Alice","key":"job_title","value":"team lead","text":"Alice is the team lead of Atlas.","memory_ids":[1]},` +
-	`{"category":"work","subject":"user","key":"salary","value":"90k","text":"The user earns 90k.","memory_ids":[1]},` +
+	`{"category":"work","subject":"user","key":"shoe_size","value":"44","text":"The user takes a size 44 shoe.","memory_ids":[1]},` +
 	`{"category":"health","subject":"Alice","key":"employer","value":"Atlas","text":"Alice works at Atlas.","memory_ids":[1]},` +
 	`{"category":"work","subject":"Atlas","key":"employer","value":"Friday","text":"Atlas ships on Friday.","memory_ids":[2]},` +
 	`{"category":"work","subject":"Alice","key":"manager","value":"Bob","text":"Bob is Alice's manager.","memory_ids":[99]},` +

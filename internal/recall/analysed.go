@@ -61,7 +61,7 @@ func (r *ranker) termsOf(words []string) []string {
 func (r *ranker) stems(s string) stemList {
 	a := r.analysed(s)
 	if a.stems == nil {
-		a.stems = r.withAliases(stemsOfWords(a.words, r.stem))
+		a.stems = r.withoutOtherKinds(s, r.withAliases(stemsOfWords(a.words, r.stem)))
 	}
 	return a.stems
 }

@@ -22,7 +22,21 @@ func (r *ranker) planWords() []string {
 	if r.intent.Role != when.Plan {
 		return nil
 	}
-	return text.Terms(r.intent.Phrase)
+	return append(text.Terms(r.intent.Phrase), partOfWeek(r.intent)...)
+}
+
+// partOfWeek are the words for the part of the week a one-day range falls
+// in: a Saturday is at the weekend ("nothing early at weekends"), a
+// Tuesday on a weekday.
+func partOfWeek(day when.Range) []string {
+	if day.From.IsZero() || day.To.Sub(day.From) > 24*time.Hour {
+		return nil
+	}
+	switch day.From.Weekday() {
+	case time.Saturday, time.Sunday:
+		return []string{"weekend", "weekends"}
+	}
+	return []string{"weekday", "weekdays"}
 }
 
 // dateCandidates takes the memories of the question's date range, most

@@ -150,6 +150,7 @@ type ranker struct {
 	aliases            map[string][]string // its words naming the subject → the other words for it
 	joinedBy           []store.MemoryHit   // the memories that joined the subject's names
 	attrs              []string            // the stems of its words that are not its people (attrStems)
+	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
 	speakers           []string            // those of names that speak in the hits
 	own                bool                // self, and of the user's things, not a need or a plan (asksOfOwn)
 	wishes             bool                // and of wishes and plans too (asksWishes)
@@ -184,6 +185,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 		cands: map[string]*cand{}}
 	r.bound()
 	r.words = askedWords(r.intent.Rest)
+	r.compounds = compoundsOf(r.intent.Rest, r.words)
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)
 	r.asked, r.self = questionSubject(r.intent.Rest, r.people)

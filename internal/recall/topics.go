@@ -39,7 +39,7 @@ var topics = []topic{
 	{"vehicle", words("commute commuting"),
 		words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool")},
 	{"contact", words("phone mobile smartphone"),
-		words("phone iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
+		words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
 	{"preference", words("hobby hobbies pastime"),
 		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing")},
 	{"diet", words("restaurant restaurants eatery"),
@@ -50,6 +50,8 @@ var topics = []topic{
 		words("dr surgery clinic practice dental hygienist checkup")},
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
 		words("dentist dental hygienist orthodontist optician optometrist")},
+	{"", words("university universities uni degree graduate graduated alma study studied"),
+		words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied")},
 	{"", words("money savings budget spending"),
 		words("bank savings isa pension account budget bills debt loan mortgage")},
 	{"routine", words("schedule routine timetable"),
@@ -63,6 +65,7 @@ var topics = []topic{
 var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
 	"get to the office": "commute", "eat out": "restaurant",
+	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 
 func words(s string) []string { return strings.Fields(s) }
@@ -185,7 +188,8 @@ func asksSuitability(q string) bool {
 // preferencePhrases say what the user likes, dislikes or cannot have.
 var preferencePhrases = []string{"can't handle", "cannot handle", "can't stand", "can't eat", "can't have", "can't do", "hate",
 	"don't like", "do not like", "dislike", "love ", "prefer", "allergic", "intolerant", "avoid", "never eat", "hopeless",
-	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear"}
+	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear",
+	"never book", "don't want", "do not want", "not a morning person", "nothing before", "nothing after", "not before", "no earlier than", "no later than"}
 
 // statesPreference reports whether s is the user saying what they like,
 // dislike or cannot have.
@@ -204,9 +208,22 @@ func statesPreference(s string) bool {
 
 // suitedCoverage: for a question asking whether something suits the user,
 // a memory found by a member of the question's topic in which the user
-// states a like, dislike or limit reaches the floor.
+// states a like, dislike or limit reaches the floor; so does, for the
+// user's plan on a day ("should I sign up for the 8am yoga class this
+// Saturday?"), one stating a limit that names the day or its part of the
+// week ("I'm hopeless before 10am at weekends").
 func (r *ranker) suitedCoverage(c *cand) {
-	if r.suits && c.member && c.hit.Kind == "memory" && statesPreference(c.hit.Text) {
+	if c.hit.Kind != "memory" || !statesPreference(c.hit.Text) {
+		return
+	}
+	if r.suits && c.member || r.self && r.namesPlanDay(c.hit.Text) {
 		c.ex.Coverage = max(c.ex.Coverage, r.t.MinCoverage)
 	}
+}
+
+// namesPlanDay reports whether s names the day of the question's plan or
+// the part of the week it falls in.
+func (r *ranker) namesPlanDay(s string) bool {
+	have := r.stems(s)
+	return slices.ContainsFunc(r.planWords(), func(w string) bool { return have.has(r.stem(w)) || have.has(r.stem(w+"s")) }) // "Sundays"
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
 // TestTopicMembersAnswerTheRole: a question naming a role (pet, income,
@@ -16,12 +18,14 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"What pets do we have?", "two cats"},
 		{"What pet do I have?", "labrador"}, // a labrador is a dog by kind
 		{"How much do I earn?", "salary"},
+		{"How much do I make a year?", "salary"}, // "make" names earning only in the phrase
 		{"Which painkiller should I avoid?", "ibuprofen"},
 		{"How do I get to work?", "tram"},
 		{"What hobby have I taken up?", "choir"},
 		{"What's my diet?", "lactose intolerant"},
 		{"Who is my dentist?", "dr adeyemi"},
 		{"What's my weekly schedule?", "thursdays"},
+		{"Which university did I go to?", "freshers at keele"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -34,6 +38,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(7 * time.Hour), session: "s8", role: "user", content: "The loft hatch sticks in damp weather."},
 			{at: day0.Add(8 * time.Hour), session: "s9", role: "user", content: "Booked a check-up with Dr Adeyemi at the Smile surgery."},
 			{at: day0.Add(10 * time.Hour), session: "s10", role: "user", content: "Thursdays are five-a-side after work."},
+			{at: day0.Add(11 * time.Hour), session: "s11", role: "user", content: "Ran into Tomasz, we were freshers at Keele together."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
@@ -97,5 +102,60 @@ func TestSuitabilityFindsTheUsersLimits(t *testing.T) {
 	}
 	if strings.Contains(res.Context, "shellfish") {
 		t.Errorf("not asked whether it suits: context %q, want no limit offered", res.Context)
+	}
+}
+
+// TestAskedWordsLeaveOutTheRatesPeriod: the period of a rate ("each
+// month", "a year") and the noun of "what time" are not searched while
+// other words remain; alone, the period is what there is to search.
+func TestAskedWordsLeaveOutTheRatesPeriod(t *testing.T) {
+	for _, tc := range []struct {
+		ask  string
+		want []string
+	}{
+		{"How much is my phone bill each month?", []string{"phone", "bill"}},
+		{"How much is the childminder per day?", []string{"childminder"}},
+		{"What do I pay a year for the allotment?", []string{"pay", "allotment"}},
+		{"What time does my train leave?", []string{"train", "leave"}},
+		{"What did I do every week?", []string{"week"}},
+		{"Which month is my birthday?", []string{"month", "birthday"}},
+	} {
+		if got := askedWords(tc.ask); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("askedWords(%q) = %q, want %q", tc.ask, got, tc.want)
+		}
+	}
+}
+
+// TestPlanLimitAnswersThePlan: a plan on a day is answered by the user's
+// stated limit naming that day or its part of the week, not by a limit on
+// another part of the week nor by a memory naming the day that states no
+// limit.
+func TestPlanLimitAnswersThePlan(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "a", role: "user", content: "Never book me anything before 10am at weekends."},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "The pool opens at 7am at weekends."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "Wednesdays I don't want calls after 6pm, it's choir night."},
+	})
+	asOf := day0.Add(72 * time.Hour) // Thursday 5 March
+	expectContext(t, a, Query{Text: "Should I take the 8am pottery workshop this Saturday?", AsOf: asOf},
+		[]string{"before 10am"}, []string{"pool", "choir"})
+	expectContext(t, a, Query{Text: "Can I arrange the boiler service for Wednesday evening?", AsOf: asOf},
+		[]string{"after 6pm"}, []string{"before 10am", "pool"})
+}
+
+func TestPartOfWeek(t *testing.T) {
+	sat := time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		r    when.Range
+		want string
+	}{
+		{when.Range{From: sat, To: sat.AddDate(0, 0, 1)}, "weekend weekends"},
+		{when.Range{From: sat.AddDate(0, 0, 3), To: sat.AddDate(0, 0, 4)}, "weekday weekdays"},
+		{when.Range{From: sat, To: sat.AddDate(0, 0, 7)}, ""}, // a week is no part of one
+		{when.Range{}, ""},
+	} {
+		if got := strings.Join(partOfWeek(tc.r), " "); got != tc.want {
+			t.Errorf("partOfWeek(%v) = %q, want %q", tc.r.From, got, tc.want)
+		}
 	}
 }

@@ -22,17 +22,41 @@ func properNames(q string) []string {
 
 // askedWords are the words q searches: its terms, but the noun of a
 // question form ("what time does my train leave?" asks when: a memory
-// holding some time of day does not answer it by that).
+// holding some time of day does not answer it by that) and the period of a
+// rate ("how much is my phone bill each month?" asks of the phone bill in
+// months: the electricity's "88 a month" does not answer it by that), while
+// other words remain to search.
 func askedWords(q string) []string {
 	words := text.Words(q)
-	var out []string
+	var out, units []string
 	for i, w := range words {
-		if w == "time" && i > 0 && (words[i-1] == "what" || words[i-1] == "which") {
-			continue
+		switch {
+		case w == "time" && i > 0 && (words[i-1] == "what" || words[i-1] == "which"):
+		case i > 0 && ratePeriod(words[i-1], w):
+			units = append(units, w)
+		default:
+			out = append(out, w)
 		}
-		out = append(out, w)
 	}
-	return text.TermsOf(out)
+	if terms := text.TermsOf(out); len(terms) > 0 || len(units) == 0 {
+		return terms
+	}
+	return text.TermsOf(append(out, units...))
+}
+
+// ratePeriod reports whether "per unit" is the period of a rate: "each
+// month", "a year", "per hour", "every week".
+func ratePeriod(per, unit string) bool {
+	switch per {
+	case "a", "an", "per", "each", "every":
+	default:
+		return false
+	}
+	switch unit {
+	case "hour", "day", "night", "week", "fortnight", "month", "year", "annum":
+		return true
+	}
+	return false
 }
 
 // eachName calls yield with each of properNames, and the word before it

@@ -1,0 +1,135 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/dormouse-dev/dormouse/internal/kinds"
+	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
+)
+
+// Another thing of the same kind: a question naming a thing by a word
+// that says which one ("the 8am yoga class", "my phone bill", "the car
+// repair") is not answered by a text that holds the thing's noun only as
+// another one ("a 6:30am spin class", "the electricity bill", "the boiler
+// repair"): for that text the noun is not one of the question's words.
+
+// compound is a noun of the question (head) and the word before it that
+// says which one (mod), with the words that say the same (alike): the
+// modifier, its related words and its topic's members, as stems.
+type compound struct {
+	head, mod string
+	alike     stemList
+}
+
+// compoundsOf are the compounds of q's noun phrases whose words are all
+// among words: two terms in a row after a determiner or a possessive
+// pronoun ("the 8am yoga class", "my phone bill"), both nouns: an
+// adjective ("the big game") or a time ("8am") says which only loosely.
+func compoundsOf(q string, words []string) []compound {
+	asked := func(w string) bool { return slices.Contains(words, w) }
+	fs := strings.Fields(q)
+	var out []compound
+	for i := 0; i < len(fs); i++ {
+		if !opensNounPhrase(fs[i]) {
+			continue
+		}
+		for j := i + 1; j+1 < len(fs) && plainWord(fs[j]); j++ {
+			mod, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
+			if !plainWord(bare(fs[j+1])) || !asked(head) {
+				break
+			}
+			if asked(mod) && isNoun(mod) && isNoun(head) {
+				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod)})
+			}
+		}
+	}
+	return out
+}
+
+// isNoun reports whether WordNet holds w, or its base form, as a noun
+// with kinds or a definition: "yoga", "phone", "classes"; not "big",
+// "new" or "8am".
+func isNoun(w string) bool {
+	for _, f := range []string{w, baseForm(w), stem(w)} {
+		if f != "" && (wordnet.Kinds.Has(f) || wordnet.Definitions.Has(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// alikeStems are the stems of mod, its related words and, for a topic
+// word, the topic's members: "mobile" says "phone", "dog" says "pet".
+func alikeStems(mod string) stemList {
+	alike := stemList{stem(mod)}
+	for _, w := range Expand([]string{mod}) {
+		alike = append(alike, stem(w))
+	}
+	if t := topicOf(mod); t != nil {
+		for _, m := range t.members {
+			alike = append(alike, stem(m))
+		}
+	}
+	return alike
+}
+
+// opensNounPhrase reports whether f is a determiner or possessive pronoun.
+func opensNounPhrase(f string) bool {
+	switch strings.ToLower(f) {
+	case "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that":
+		return true
+	}
+	return false
+}
+
+// plainWord reports whether f is one lower-case term with nothing around
+// it: no punctuation ending a phrase, no possessive, no name.
+func plainWord(f string) bool {
+	if f == "" || !text.IsTerm(f) {
+		return false
+	}
+	for _, r := range f {
+		if !unicode.IsLower(r) && !unicode.IsDigit(r) && r != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// otherKind reports whether s holds c's noun only as another thing: each
+// time after a plain word that says something else than c's modifier (by
+// word, related word or kind), and c's modifier nowhere.
+func (c compound) otherKind(s string, have stemList) bool {
+	if !have.has(c.head) || slices.ContainsFunc(c.alike, have.has) {
+		return false
+	}
+	fs := strings.Fields(s)
+	seen := false
+	for i, f := range fs {
+		if stem(strings.ToLower(bare(f))) != c.head || strings.HasSuffix(f, ":") {
+			continue // a label ("appointment: Booked the vet appointment…") names what its text says
+		}
+		if i == 0 || !plainWord(fs[i-1]) || hasDigit(fs[i-1]) {
+			return false // the noun itself, or after a word that says no kind
+		}
+		if k := kinds.Of(fs[i-1]); k != "" && slices.ContainsFunc(strings.Fields(k), func(w string) bool { return c.alike.has(stem(w)) }) {
+			return false // a kind of the modifier: "dog insurance" asked as "pet insurance"
+		}
+		seen = true
+	}
+	return seen
+}
+
+// withoutOtherKinds is have without the nouns of the question's compounds
+// that s holds only as another thing.
+func (r *ranker) withoutOtherKinds(s string, have stemList) stemList {
+	for _, c := range r.compounds {
+		if c.otherKind(s, have) {
+			have = slices.DeleteFunc(slices.Clone(have), func(st string) bool { return st == c.head })
+		}
+	}
+	return have
+}

@@ -1,0 +1,41 @@
+package recall
+
+import "testing"
+
+// TestOtherKind: a text holding the question's noun only as another thing
+// of its kind ("a spin class" asked of "the yoga class") does not hold the
+// noun; the noun itself, the same thing, a related word or a kind of the
+// modifier ("mobile", "dog") does; a question without a compound of two
+// nouns (an adjective, a time, no determiner) reads no text so.
+func TestOtherKind(t *testing.T) {
+	for _, tc := range []struct {
+		ask, text string
+		other     bool
+	}{
+		{"Should I sign up for the 8am yoga class this Saturday?", "The gym has added a 6:30am spin class on weekdays.", true},
+		{"Should I sign up for the 8am yoga class this Saturday?", "Loved the class at the yoga studio.", false},
+		{"Should I sign up for the 8am yoga class this Saturday?", "Class starts at 8 on the dot.", false},
+		{"How much is my phone bill?", "The electricity bill went up to 88 a month.", true},
+		{"How much is my phone bill?", "The mobile bill is 14 a month now.", false},
+		{"When is my dentist appointment?", "Booked the vet appointment for Thursday at 4.", true},
+		{"When is my dentist appointment?", "appointment: Booked the vet appointment for Thursday at 4.", true},
+		{"When is my dentist appointment?", "The appointment is on Monday.", false},
+		{"How much did the car repair cost?", "The boiler repair came to 180.", true},
+		{"How much did the car repair cost?", "The Fiesta repair, 340 for the car.", false},
+		{"Who won the big game?", "The final game went to penalties.", false},    // "big" is no noun
+		{"Where do I buy dog food?", "The cat food is on the top shelf.", false}, // no determiner: no compound
+	} {
+		r := &ranker{words: askedWords(tc.ask)}
+		r.compounds = compoundsOf(tc.ask, r.words)
+		have := r.stems(tc.text)
+		other := false
+		for _, c := range r.compounds {
+			if !have.has(c.head) && r.withAliases(stemsOfWords(r.analysed(tc.text).words, r.stem)).has(c.head) {
+				other = true
+			}
+		}
+		if other != tc.other {
+			t.Errorf("%q / %q: other kind %v, want %v (compounds %v)", tc.ask, tc.text, other, tc.other, r.compounds)
+		}
+	}
+}
