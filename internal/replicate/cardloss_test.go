@@ -181,8 +181,10 @@ func checkHealth(t *testing.T, addr string, agents []string) {
 		if !seen[a] {
 			t.Errorf("/health shows no replica of agent %s", a)
 		}
-		if !strings.Contains(string(body), `dormouse_replica_lag_seconds{agent="`+a+`"}`) {
-			t.Errorf("/metrics has no dormouse_replica_lag_seconds for agent %s", a)
+		for _, m := range []string{"dormouse_replica_lag_seconds", "dormouse_replica_sync_errors_total", "dormouse_replica_wal_bytes_total"} {
+			if !strings.Contains(string(body), m+`{agent="`+a+`"}`) {
+				t.Errorf("/metrics has no %s for agent %s", m, a)
+			}
 		}
 	}
 }

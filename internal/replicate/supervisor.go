@@ -33,6 +33,7 @@ type Supervisor struct {
 	running   bool
 	downSince time.Time // when the last one exited
 	restarts  int
+	metrics   string             // the running one's metrics listener, host:port
 	lastErr   logLine            // the newest error Litestream logged or its last exit
 	agentErr  map[string]logLine // the newest error it logged about each agent's file
 	pending   map[string]writes
@@ -56,9 +57,6 @@ const stopTimeout = 15 * time.Second
 func (s *Supervisor) Start() error {
 	if s.Logger == nil {
 		s.Logger = slog.New(slog.DiscardHandler)
-	}
-	if err := writeConfig(s.Target, s.AgentsDir, s.Layout); err != nil {
-		return err
 	}
 	s.stop, s.done = make(chan struct{}), make(chan struct{})
 	s.pending, s.agentErr = map[string]writes{}, map[string]logLine{}
@@ -110,7 +108,16 @@ func (s *Supervisor) loop(started chan<- error) {
 	}
 }
 
+// spawn writes Litestream's configuration, with a free loopback port for
+// its metrics, and starts it.
 func (s *Supervisor) spawn() (*exec.Cmd, io.ReadCloser, error) {
+	addr, err := freeLoopbackAddr()
+	if err != nil {
+		s.Logger.Warn("litestream: no port for its metrics; running without them", "err", err)
+	}
+	if err := writeConfig(s.Target, s.AgentsDir, s.Layout, addr); err != nil {
+		return nil, nil, err
+	}
 	cmd := exec.Command(s.Binary, "replicate", "-config", s.Layout.Config(), "-no-expand-env")
 	cmd.Env = s.Environ
 	cmd.SysProcAttr = childAttr()
@@ -123,7 +130,7 @@ func (s *Supervisor) spawn() (*exec.Cmd, io.ReadCloser, error) {
 		return nil, nil, err
 	}
 	s.mu.Lock()
-	s.cmd, s.running = cmd, true
+	s.cmd, s.running, s.metrics = cmd, true, addr
 	s.mu.Unlock()
 	s.Logger.Info("litestream started", "pid", cmd.Process.Pid, "replica", s.Target.Redacted())
 	return cmd, out, nil
