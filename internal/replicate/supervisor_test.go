@@ -44,6 +44,7 @@ func TestSupervisorRestartsLitestreamAndCatchesUp(t *testing.T) {
 	needBinaries(t)
 	ctx := t.Context()
 	sup, insert := fileSupervisor(t, "cleo")
+	sup.Environ = append(sup.Environ, "GOGC=100") // the daemon's, which Litestream's own replaces
 	insert(1)
 	if err := sup.Start(); err != nil {
 		t.Fatal(err)
@@ -69,6 +70,9 @@ func TestSupervisorRestartsLitestreamAndCatchesUp(t *testing.T) {
 	})
 	if got := sup.Status(ctx).Restarts; got != 1 {
 		t.Errorf("restarts = %d, want 1", got)
+	}
+	if got := gcSettings(t, sup.PID()); len(got) != 1 || got[0] != replicateGC {
+		t.Errorf("the restarted litestream runs with %v, want only %s", got, replicateGC)
 	}
 
 	restored := t.TempDir()
@@ -119,6 +123,22 @@ func fileSupervisor(t *testing.T, agent string) (sup *Supervisor, insert func(co
 		}
 	}
 	return sup, insert
+}
+
+// gcSettings are the GOGC entries of a running process's environment.
+func gcSettings(t *testing.T, pid int) []string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for kv := range strings.SplitSeq(string(b), "\x00") {
+		if strings.HasPrefix(kv, "GOGC=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 type tlog struct{ t *testing.T }
