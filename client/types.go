@@ -342,6 +342,9 @@ type HealthReplica struct {
 	LastSync   *time.Time   `json:"last_sync,omitempty"`
 	LastError  string       `json:"last_error,omitempty"`
 	LastDrill  *HealthDrill `json:"last_drill,omitempty"` // nil before the first restore drill
+	// Litestream's counters of the agent's file since it last started; absent when they could not be read.
+	SyncErrors *int64 `json:"sync_errors,omitempty"` // failed copies of the WAL into its staging
+	WALBytes   *int64 `json:"wal_bytes,omitempty"`   // WAL bytes copied for the replica
 }
 
 // HealthDrill is an agent's last restore drill (dormouse restore --drill).

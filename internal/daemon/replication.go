@@ -53,8 +53,12 @@ func replicationReading(st replicate.Status, dataDir string, log *slog.Logger) *
 	r := &health.Replication{Target: st.Target, Running: st.Running, DownSince: st.DownSince, Restarts: st.Restarts,
 		LastError: st.LastError, LastErrorAt: st.LastErrAt, Agents: []health.Replica{}}
 	for _, a := range st.Agents {
-		r.Agents = append(r.Agents, health.Replica{Agent: a.Agent, State: a.State, LagSeconds: a.Lag.Seconds(),
-			LastSync: a.LastSync, LastError: a.LastError, LastDrill: drillReading(drills, a.Agent)})
+		rep := health.Replica{Agent: a.Agent, State: a.State, LagSeconds: a.Lag.Seconds(),
+			LastSync: a.LastSync, LastError: a.LastError, LastDrill: drillReading(drills, a.Agent)}
+		if c := a.Counters; c != nil {
+			rep.SyncErrors, rep.WALBytes = &c.SyncErrors, &c.WALBytes
+		}
+		r.Agents = append(r.Agents, rep)
 	}
 	return r
 }

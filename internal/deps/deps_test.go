@@ -80,8 +80,9 @@ var mayImport = map[string][]string{
 	"internal/server": {"client", "internal/answer", "internal/auth", "internal/backup", "internal/capture",
 		"internal/consolidate", "internal/gate", "internal/health", "internal/llm", "internal/logging", "internal/recall",
 		"internal/store", "internal/watch", "internal/wire"},
+	// The page lists the timers doctor checks (doctor.Timers).
 	"internal/web": {"client", "internal/answer", "internal/auth", "internal/backup", "internal/capture",
-		"internal/consolidate", "internal/gate", "internal/health", "internal/llm", "internal/recall", "internal/store",
+		"internal/consolidate", "internal/doctor", "internal/gate", "internal/health", "internal/llm", "internal/recall", "internal/store",
 		"internal/text", "internal/watch"},
 
 	// The composition root and what stands on it wire everything together.

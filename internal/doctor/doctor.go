@@ -420,8 +420,13 @@ func missingModels(ctx context.Context, o Options) []string {
 	return missing
 }
 
-// Timers the package ships and doctor expects enabled with a next run.
-var Timers = []string{"dormouse-consolidate.timer", "dormouse-backup.timer"}
+// Timers are the timer units the package ships (systemd/*.timer): doctor
+// expects each enabled with a next run, and the page shows their runs.
+var Timers = []string{"dormouse-consolidate.timer", "dormouse-backup.timer", DrillTimer}
+
+// DrillTimer starts the weekly restore drill, which has nothing to restore
+// without replication.url.
+const DrillTimer = "dormouse-drill.timer"
 
 func checkSystemd(ctx context.Context, o Options) []Check {
 	if !o.Systemd() {
@@ -444,6 +449,8 @@ func checkSystemd(ctx context.Context, o Options) []Check {
 		c := Check{Name: name, Status: OK}
 		t, ok := timers[name]
 		switch {
+		case name == DrillTimer && o.Config.Replication.URL == "":
+			c.Status, c.Detail = Skip, "replication.url is not set: there is no replica to drill"
 		case !ok:
 			c.Status, c.Detail = Fail, "not loaded"
 			c.Fix = "reinstall the package (sudo apt install --reinstall dormouse), then sudo systemctl enable --now " + name

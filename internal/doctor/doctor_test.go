@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -316,6 +317,47 @@ func TestClockBehindTheLastWrite(t *testing.T) {
 		if c.want == Warn && (!strings.Contains(got.Detail, "3h0m0s behind the last write to main.db-wal") ||
 			!strings.Contains(got.Fix, "timedatectl set-ntp true")) {
 			t.Errorf("behind: %+v, want how far, the file and the fix", got)
+		}
+	}
+}
+
+// TestTimersAreTheShippedOnes: Timers names every timer unit in systemd/,
+// and only those.
+func TestTimersAreTheShippedOnes(t *testing.T) {
+	files, err := filepath.Glob("../../systemd/*.timer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shipped []string
+	for _, f := range files {
+		shipped = append(shipped, filepath.Base(f))
+	}
+	got := slices.Sorted(slices.Values(Timers))
+	if !slices.Equal(got, shipped) {
+		t.Errorf("Timers %v, systemd/ ships %v", got, shipped)
+	}
+}
+
+// TestDrillTimerOnlyWithReplication: without replication.url the drill timer
+// is skipped; with it, a drill timer that is not loaded fails with a fix.
+func TestDrillTimerOnlyWithReplication(t *testing.T) {
+	timers, err := os.ReadFile("testdata/list-timers.txt") // has no drill timer
+	if err != nil {
+		t.Fatal(err)
+	}
+	for url, want := range map[string]string{"": Skip, "file:///mnt/nas/dormouse": Fail} {
+		o := Options{Systemd: func() bool { return true }, Run: fakeSystemctl(map[string]string{
+			"systemctl is-active dormouse.service": "active\n",
+			"systemctl list-timers":                string(timers),
+		})}
+		o.Config.Replication.URL = url
+		o.fill()
+		c := find(checkSystemd(t.Context(), o), DrillTimer)
+		if c.Status != want {
+			t.Errorf("replication.url %q: %+v, want %s", url, c, want)
+		}
+		if want == Fail && !strings.Contains(c.Fix, "systemctl enable --now "+DrillTimer) {
+			t.Errorf("replication.url %q: fix %q does not enable the timer", url, c.Fix)
 		}
 	}
 }

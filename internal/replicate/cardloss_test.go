@@ -170,6 +170,12 @@ func checkHealth(t *testing.T, addr string, agents []string) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	resp, err = client.Get("http://" + addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
 	status, err := dormouseCmd(t, testEnv("DORMOUSE_ADDR="+addr), "status")
 	if err != nil {
 		t.Errorf("dormouse status: %v\n%s", err, status)
@@ -178,11 +184,16 @@ func checkHealth(t *testing.T, addr string, agents []string) {
 		if !strings.Contains(status, "replica "+a+": replicating") {
 			t.Errorf("dormouse status shows no replicating replica of %s:\n%s", a, status)
 		}
+		if !strings.Contains(string(page), "<td>"+a+"</td><td>replicating</td>") {
+			t.Errorf("the page shows no replicating replica of %s", a)
+		}
 		if !seen[a] {
 			t.Errorf("/health shows no replica of agent %s", a)
 		}
-		if !strings.Contains(string(body), `dormouse_replica_lag_seconds{agent="`+a+`"}`) {
-			t.Errorf("/metrics has no dormouse_replica_lag_seconds for agent %s", a)
+		for _, m := range []string{"dormouse_replica_lag_seconds", "dormouse_replica_sync_errors_total", "dormouse_replica_wal_bytes_total"} {
+			if !strings.Contains(string(body), m+`{agent="`+a+`"}`) {
+				t.Errorf("/metrics has no %s for agent %s", m, a)
+			}
 		}
 	}
 }

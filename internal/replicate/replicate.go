@@ -100,6 +100,9 @@ func (l Layout) Meta() string   { return filepath.Join(l.Dir, "meta") }
 // litestreamConfig is the part of Litestream's configuration file
 // (cmd/litestream/main.go: Config, DBConfig, ReplicaConfig) Dormouse sets.
 type litestreamConfig struct {
+	// Addr is its metrics listener (Prometheus text at /metrics), where
+	// the supervisor reads its counters; "" for none.
+	Addr    string `yaml:"addr,omitempty"`
 	Logging struct {
 		Level  string `yaml:"level"`
 		Type   string `yaml:"type"`
@@ -132,13 +135,14 @@ type dbConfig struct {
 // configYAML is Litestream's configuration for every agent file in
 // agentsDir: one directory entry, watched, so that agents created or
 // deleted while it runs are picked up or dropped (a deleted agent's replica
-// stays where it is).
-func configYAML(t Target, agentsDir string, l Layout) ([]byte, error) {
+// stays where it is), and its metrics served at metricsAddr.
+func configYAML(t Target, agentsDir string, l Layout, metricsAddr string) ([]byte, error) {
 	u, err := t.baseURL()
 	if err != nil {
 		return nil, err
 	}
 	var c litestreamConfig
+	c.Addr = metricsAddr
 	c.Logging.Level, c.Logging.Type, c.Logging.Stderr = "info", "text", true
 	c.Socket.Enabled, c.Socket.Path, c.Socket.Permissions = true, l.Socket(), 0o600
 	db := dbConfig{Dir: agentsDir, Pattern: "*.db", Watch: true, MetaDir: l.Meta(),
@@ -151,8 +155,8 @@ func configYAML(t Target, agentsDir string, l Layout) ([]byte, error) {
 
 // writeConfig writes Litestream's configuration (0600: it names the
 // bucket) and makes its directories.
-func writeConfig(t Target, agentsDir string, l Layout) error {
-	b, err := configYAML(t, agentsDir, l)
+func writeConfig(t Target, agentsDir string, l Layout, metricsAddr string) error {
+	b, err := configYAML(t, agentsDir, l, metricsAddr)
 	if err != nil {
 		return err
 	}

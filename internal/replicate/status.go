@@ -35,7 +35,8 @@ type AgentStatus struct {
 	State     string
 	LastSync  *time.Time // when a change was last shipped
 	Lag       time.Duration
-	LastError string // the newest error Litestream logged about its file
+	LastError string    // the newest error Litestream logged about its file
+	Counters  *Counters // Litestream's counters of its file; nil when they could not be read
 }
 
 // Wrote tells the supervisor agent committed a write: the replica lags
@@ -92,6 +93,14 @@ func (s *Supervisor) Status(ctx context.Context) Status {
 	for _, e := range entries {
 		name := strings.TrimSuffix(filepath.Base(e.Path), ".db")
 		byAgent[name] = AgentStatus{Agent: name, State: e.Status, LastSync: e.LastSyncAt}
+	}
+	if counters, err := s.counters(ctx); err == nil {
+		for name, c := range counters {
+			if a, ok := byAgent[name]; ok {
+				a.Counters = &c
+				byAgent[name] = a
+			}
+		}
 	}
 	now := time.Now()
 	s.mu.Lock()

@@ -43,35 +43,8 @@ func waitFor(t *testing.T, what string, within time.Duration, ok func() bool) {
 func TestSupervisorRestartsLitestreamAndCatchesUp(t *testing.T) {
 	needBinaries(t)
 	ctx := t.Context()
-	data, replica := t.TempDir(), t.TempDir()
-	st, err := store.Open(ctx, store.Options{Dir: data, LeaveCheckpoints: true, Location: time.UTC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	sup := &Supervisor{Binary: litestream, Target: Target{URL: "file://" + replica, SyncInterval: time.Second},
-		AgentsDir: st.Dir(), Layout: NewLayout(data), Environ: testEnv(),
-		Logger: slog.New(slog.NewTextHandler(tlog{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))}
-	n := 0
-	insert := func(count int) {
-		t.Helper()
-		err := st.With(ctx, "cleo", true, func(a *store.Agent) error {
-			for range count {
-				n++
-				c := fmt.Sprintf("Cleo repotted fern number %d", n)
-				h := sha256.Sum256([]byte(c))
-				if _, err := a.Insert(ctx, []store.Memory{{Content: c, Role: "user", Timestamp: time.Now(),
-					Importance: 0.5, ContentHash: hex.EncodeToString(h[:])}}); err != nil {
-					return err
-				}
-				sup.Wrote("cleo")
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	sup, insert := fileSupervisor(t, "cleo")
+	sup.Environ = append(sup.Environ, "GOGC=100") // the daemon's, which Litestream's own replaces
 	insert(1)
 	if err := sup.Start(); err != nil {
 		t.Fatal(err)
@@ -98,6 +71,9 @@ func TestSupervisorRestartsLitestreamAndCatchesUp(t *testing.T) {
 	if got := sup.Status(ctx).Restarts; got != 1 {
 		t.Errorf("restarts = %d, want 1", got)
 	}
+	if got := gcSettings(t, sup.PID()); len(got) != 1 || got[0] != replicateGC {
+		t.Errorf("the restarted litestream runs with %v, want only %s", got, replicateGC)
+	}
 
 	restored := t.TempDir()
 	out := filepath.Join(restored, "agents", "cleo.db")
@@ -110,6 +86,59 @@ func TestSupervisorRestartsLitestreamAndCatchesUp(t *testing.T) {
 	if got := memoriesIn(t, restored, "cleo"); got != 51 {
 		t.Errorf("the replica holds %d memories, want all 51", got)
 	}
+}
+
+// fileSupervisor is a supervisor, not started, of Litestream over a store
+// in a temporary directory, replicating to a file:// one, and insert,
+// which commits count memories to agent, one transaction each, telling
+// the supervisor of each.
+func fileSupervisor(t *testing.T, agent string) (sup *Supervisor, insert func(count int)) {
+	t.Helper()
+	ctx := t.Context()
+	data, replica := t.TempDir(), t.TempDir()
+	st, err := store.Open(ctx, store.Options{Dir: data, LeaveCheckpoints: true, Location: time.UTC})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	sup = &Supervisor{Binary: litestream, Target: Target{URL: "file://" + replica, SyncInterval: time.Second},
+		AgentsDir: st.Dir(), Layout: NewLayout(data), Environ: testEnv(),
+		Logger: slog.New(slog.NewTextHandler(tlog{t}, &slog.HandlerOptions{Level: slog.LevelInfo}))}
+	n := 0
+	insert = func(count int) {
+		t.Helper()
+		for range count {
+			n++
+			err := st.With(ctx, agent, true, func(a *store.Agent) error {
+				c := fmt.Sprintf("%s repotted fern number %d", agent, n)
+				h := sha256.Sum256([]byte(c))
+				_, err := a.Insert(ctx, []store.Memory{{Content: c, Role: "user", Timestamp: time.Now(),
+					Importance: 0.5, ContentHash: hex.EncodeToString(h[:])}})
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sup.Wrote(agent)
+		}
+	}
+	return sup, insert
+}
+
+// gcSettings are the GOGC entries of a running process's environment.
+func gcSettings(t *testing.T, pid int) []string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for kv := range strings.SplitSeq(string(b), "\x00") {
+		if strings.HasPrefix(kv, "GOGC=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 type tlog struct{ t *testing.T }
@@ -133,4 +162,52 @@ func memoriesIn(t *testing.T, data, agent string) int64 {
 		t.Fatal(err)
 	}
 	return stats.Memories
+}
+
+// TestSupervisorReadsLitestreamCounters: each agent's status carries
+// Litestream's own counters of its file, read from its metrics listener:
+// the WAL bytes grow with writes, and a copy into the staging that fails
+// (its LTX directory replaced by a file) is counted as a sync error.
+func TestSupervisorReadsLitestreamCounters(t *testing.T) {
+	needBinaries(t)
+	sup, insert := fileSupervisor(t, "cleo")
+	insert(1)
+	if err := sup.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer sup.Stop()
+	var first Counters
+	waitFor(t, "cleo synced, with counters", 30*time.Second, func() bool {
+		a := agentStatus(sup, "cleo")
+		if a.Counters == nil || a.Lag != 0 || a.LastSync == nil {
+			return false
+		}
+		first = *a.Counters
+		return first.WALBytes > 0
+	})
+	if first.SyncErrors != 0 {
+		t.Errorf("sync errors after a clean start: %d, want 0", first.SyncErrors)
+	}
+	const commits = 20
+	insert(commits)
+	waitFor(t, "cleo's WAL bytes counted", 30*time.Second, func() bool {
+		c := agentStatus(sup, "cleo").Counters
+		return c != nil && c.WALBytes >= first.WALBytes+commits*4096 // a page or more per commit
+	})
+
+	ltx, err := filepath.Glob(filepath.Join(sup.Layout.Meta(), "*", "ltx"))
+	if err != nil || len(ltx) != 1 {
+		t.Fatalf("cleo's LTX directory under %s: %v, %v", sup.Layout.Meta(), ltx, err)
+	}
+	if err := os.Rename(ltx[0], ltx[0]+".away"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(ltx[0], []byte("not a directory"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	insert(1)
+	waitFor(t, "cleo's failed sync counted", 30*time.Second, func() bool {
+		c := agentStatus(sup, "cleo").Counters
+		return c != nil && c.SyncErrors > 0
+	})
 }

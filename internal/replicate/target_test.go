@@ -1,6 +1,7 @@
 package replicate
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -29,15 +30,36 @@ func TestTargetURLs(t *testing.T) {
 			t.Errorf("Redacted(%q) = %q, want %q", c.t.URL, got, c.plain)
 		}
 	}
-	b, err := configYAML(s3, "/var/lib/dormouse/agents", NewLayout("/var/lib/dormouse"))
+	b, err := configYAML(s3, "/var/lib/dormouse/agents", NewLayout("/var/lib/dormouse"), "127.0.0.1:40123")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"dir: /var/lib/dormouse/agents", "pattern: '*.db'", "watch: true",
 		"meta-dir: /var/lib/dormouse/replication/meta", "sync-interval: 1s", "min-checkpoint-page-count: 1000",
-		"path: /var/lib/dormouse/replication/litestream.sock"} {
+		"path: /var/lib/dormouse/replication/litestream.sock", "addr: 127.0.0.1:40123"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("litestream's configuration lacks %q:\n%s", want, b)
 		}
+	}
+}
+
+// TestParseCounters: Litestream's per-file counters are read by agent, its
+// other samples ignored, an escaped label unescaped.
+func TestParseCounters(t *testing.T) {
+	text := `# HELP litestream_sync_error_count Number of sync errors that have occurred
+# TYPE litestream_sync_error_count counter
+litestream_sync_error_count{db="/var/lib/dormouse/agents/ada.db"} 3
+litestream_sync_count{db="/var/lib/dormouse/agents/ada.db"} 40
+litestream_total_wal_bytes{db="/var/lib/dormouse/agents/ada.db"} 1.2e+06
+litestream_total_wal_bytes{db="/srv/a\"b/agents/bo.db"} 8232
+litestream_replica_operation_bytes{operation="PUT",replica_type="s3"} 99
+`
+	got, err := parseCounters(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Counters{"ada": {SyncErrors: 3, WALBytes: 1_200_000}, "bo": {WALBytes: 8232}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("parseCounters = %v, want %v", got, want)
 	}
 }

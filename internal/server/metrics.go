@@ -162,10 +162,20 @@ func replicationFamilies(r *health.Replication) []*family {
 	restarts.add(float64(r.Restarts))
 	lag := &family{name: "dormouse_replica_lag_seconds", typ: "gauge",
 		help: "How long the agent's oldest acknowledged write not yet on its replica has waited (0: all shipped)."}
+	syncErrors := &family{name: "dormouse_replica_sync_errors_total", typ: "counter",
+		help: "Litestream's failed copies of the agent's WAL into its staging, since it last started."}
+	walBytes := &family{name: "dormouse_replica_wal_bytes_total", typ: "counter",
+		help: "WAL bytes Litestream has copied from the agent's file for its replica, since it last started."}
 	for _, a := range r.Agents {
 		lag.add(a.LagSeconds, "agent", a.Agent)
+		if a.SyncErrors != nil {
+			syncErrors.add(float64(*a.SyncErrors), "agent", a.Agent)
+		}
+		if a.WALBytes != nil {
+			walBytes.add(float64(*a.WALBytes), "agent", a.Agent)
+		}
 	}
-	return []*family{up, restarts, lag}
+	return []*family{up, restarts, lag, syncErrors, walBytes}
 }
 
 func boolValue(b bool) float64 {

@@ -217,7 +217,7 @@ func TestBrowser(t *testing.T) {
 		{Unit: "dormouse-consolidate.timer", Known: true, Installed: true, Active: "active",
 			Last: time.Date(2026, 2, 10, 0, 3, 0, 0, time.UTC), Next: time.Date(2026, 2, 11, 0, 0, 0, 0, time.UTC)},
 		{Unit: "dormouse-backup.timer"},
-	}})
+	}, replication: fixtureReplication()})
 	f.seed("main", seedDay)
 	const evil = `<script>alert("stored")</script><img src=x onerror="alert('img')">`
 	body, _ := json.Marshal(map[string]string{"content": "Mallory left a note: " + evil, "timestamp": "2026-02-09T11:00:00Z"})
@@ -237,6 +237,10 @@ func TestBrowser(t *testing.T) {
 		}
 		if timers := b.text("main"); !strings.Contains(timers, "2026-02-11 00:00") || !strings.Contains(timers, "unknown") {
 			t.Errorf("timers: %q", timers)
+		}
+		if rep := b.text("section.replication"); !strings.Contains(rep, "litestream running") ||
+			!strings.Contains(rep, "184.2s") || !strings.Contains(rep, "connection refused") {
+			t.Errorf("replication: %q", rep)
 		}
 		b.checkClean("/")
 		b.shot("index")

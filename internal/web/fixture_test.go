@@ -56,6 +56,7 @@ type fixtureOptions struct {
 	onWrite       func(agent string)                                                        // the page's write listener
 	backups       string                                                                    // where deleting an agent backs it up; "": no deleting
 	model         answer.Generator                                                          // the answering model; nil: offline
+	replication   *health.Replication                                                       // the replicas /health reports; nil: replication off
 }
 
 func newFixture(t testing.TB, fo fixtureOptions) *fixture {
@@ -68,8 +69,12 @@ func newFixture(t testing.TB, fo fixtureOptions) *fixture {
 	}
 	now := func() time.Time { return fixtureNow }
 	eng := &recall.Engine{Now: now}
+	host := &health.Host{DataDir: dir, Store: st, Location: time.UTC}
+	if fo.replication != nil {
+		host.Replication = func(context.Context) *health.Replication { return fo.replication }
+	}
 	mon := &health.Monitor{
-		Collector:  &health.Host{DataDir: dir, Store: st, Location: time.UTC},
+		Collector:  host,
 		Thresholds: health.Thresholds{ConsolidationOverdue: time.Hour},
 		TTL:        time.Nanosecond, // every page load reads afresh
 		Now:        now,

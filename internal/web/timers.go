@@ -11,12 +11,6 @@ import (
 	"time"
 )
 
-// defaultTimerUnits are the timers the page reports: the nightly
-// consolidation and the backup.
-func defaultTimerUnits() []string {
-	return []string{"dormouse-consolidate.timer", "dormouse-backup.timer"}
-}
-
 // Timer is what systemd knows of one timer unit. Known is false when systemd
 // could not be asked (no systemd, no systemctl, no bus): then nothing else
 // is meaningful and the page says "unknown".

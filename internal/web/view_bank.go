@@ -29,6 +29,9 @@ func writeIndex(w *pageWriter, p *page, d indexData) {
 	w.put(`
 </section>
 `)
+	if d.Health != nil && d.Health.Replication != nil {
+		writeReplication(w, d.Health.Replication, d.Health.At)
+	}
 	writeTimers(w, d.Timers)
 	writeAgentTable(w, d.Agents)
 	if len(d.Agents) > 0 {
@@ -68,6 +71,55 @@ func writeHealth(w *pageWriter, h *health.Report) {
 	}
 	w.put(`
   <p class="muted">Measured %s. The same data as <a href="/health">/health</a>.</p>`, w.when(h.At))
+}
+
+// writeReplication shows Litestream and each agent's replica, as /health
+// has them: state, lag, last sync and last error, ages as of the report's
+// time (now).
+func writeReplication(w *pageWriter, r *health.Replication, now time.Time) {
+	w.put(`
+<section class="card replication">
+  <h2>Replication</h2>
+  <p>To <code>%s</code>: `, r.Target)
+	switch {
+	case r.Running:
+		w.put(`<span class="badge ok">litestream running</span>`)
+	case r.DownSince != nil:
+		w.put(`<span class="badge bad">litestream down for %s</span>`, humanDuration(now.Sub(*r.DownSince)))
+	default:
+		w.put(`<span class="badge bad">litestream down</span>`)
+	}
+	if r.Restarts > 0 {
+		w.put(` · restarted %s times`, r.Restarts)
+	}
+	w.put(`</p>`)
+	if r.LastError != "" {
+		w.put(`
+  <p class="reason">Last error (%s): %s</p>`, w.whenp(r.LastErrorAt), r.LastError)
+	}
+	w.put(`
+  <table>
+    <thead><tr><th>agent</th><th>state</th><th>lag</th><th>last sync</th></tr></thead>
+    <tbody>`)
+	for _, a := range r.Agents {
+		last := "never"
+		if a.LastSync != nil {
+			last = humanDuration(now.Sub(*a.LastSync)) + " ago"
+		}
+		w.put(`
+    <tr>
+      <td>%s</td><td>%s</td><td>%s</td><td>%s</td>
+    </tr>`, a.Agent, a.State, fmt.Sprintf("%.1fs", a.LagSeconds), last)
+		if a.LastError != "" { // a row of its own: a log line is too wide for a column on a phone
+			w.put(`
+    <tr><td colspan="4" class="reason">Last error: %s</td></tr>`, a.LastError)
+		}
+	}
+	w.put(`
+    </tbody>
+  </table>
+</section>
+`)
 }
 
 func writeTimers(w *pageWriter, timers []Timer) {

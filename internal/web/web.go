@@ -26,6 +26,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/doctor"
 	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
@@ -72,7 +73,7 @@ type Options struct {
 	// Health is the daemon's health monitor; nil shows the health as unknown.
 	Health Reporter
 	// Timers reports the systemd timers' last and next runs; nil asks
-	// systemctl about dormouse-consolidate.timer and dormouse-backup.timer.
+	// systemctl about the shipped ones (doctor.Timers).
 	Timers func(ctx context.Context) []Timer
 	// AutoCreate and Agents are the API's rules: which agents exist. Looking
 	// at an agent never creates it, except one of a fixed list (which always
@@ -129,7 +130,7 @@ func New(o Options) (*Handler, error) {
 		o.Answer = &answer.Answerer{Recall: o.Recall}
 	}
 	if o.Timers == nil {
-		o.Timers = SystemdTimers(defaultTimerUnits()...)
+		o.Timers = SystemdTimers(doctor.Timers...)
 	}
 	h := &Handler{opts: o, log: o.Logger, mux: http.NewServeMux(), sessions: &auth.Sessions{Idle: o.SessionIdle}}
 	c, err := newCSRF(o.CSRFKey, h.overTLS)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/doctor"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -412,7 +413,7 @@ func TestHealthUnknownWithoutMonitor(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h, err := New(Options{Store: st, Recall: &recall.Engine{}, AutoCreate: true, Timers: SystemdTimers("dormouse-consolidate.timer")})
+	h, err := New(Options{Store: st, Recall: &recall.Engine{}, AutoCreate: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,6 +424,11 @@ func TestHealthUnknownWithoutMonitor(t *testing.T) {
 	body := rec.Body.String()
 	if rec.Code != http.StatusOK || !strings.Contains(body, "no health monitor") || !strings.Contains(body, "unknown (systemd not reachable)") {
 		t.Errorf("GET / without monitor or systemd: %d\n%s", rec.Code, body)
+	}
+	for _, unit := range doctor.Timers { // the shipped timers, by default
+		if !strings.Contains(body, unit) {
+			t.Errorf("GET / does not list %s", unit)
+		}
 	}
 }
 
