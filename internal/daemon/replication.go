@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/config"
@@ -37,15 +38,21 @@ func startReplication(cfg config.Config, s *Services, environ []string) (*replic
 	s.Replication = sup
 	if h, ok := s.Health.Collector.(*health.Host); ok {
 		h.Replication = func(ctx context.Context) *health.Replication {
-			return replicationReading(sup.Status(ctx), cfg.DataDir, s.Logger)
+			agents, err := s.Store.Agents()
+			if err != nil {
+				s.Logger.Warn("health: list the agents for their drills", "err", err)
+			}
+			return replicationReading(sup.Status(ctx), cfg.DataDir, agents, s.Logger)
 		}
 	}
 	return sup, nil
 }
 
-// replicationReading is the supervisor's status as /health shows it.
-// with each agent's last restore drill from dataDir.
-func replicationReading(st replicate.Status, dataDir string, log *slog.Logger) *health.Replication {
+// replicationReading is the supervisor's status as /health shows it,
+// with each agent's last restore drill from dataDir: also that of an agent
+// Litestream has not picked up yet (just after start-up), so that a failed
+// drill is seen at once.
+func replicationReading(st replicate.Status, dataDir string, agents []string, log *slog.Logger) *health.Replication {
 	drills, err := replicate.ReadDrills(dataDir)
 	if err != nil {
 		log.Warn("health: restore drills", "err", err)
@@ -59,6 +66,12 @@ func replicationReading(st replicate.Status, dataDir string, log *slog.Logger) *
 			rep.SyncErrors, rep.WALBytes = &c.SyncErrors, &c.WALBytes
 		}
 		r.Agents = append(r.Agents, rep)
+	}
+	for _, name := range agents {
+		d := drillReading(drills, name)
+		if d != nil && !slices.ContainsFunc(r.Agents, func(a health.Replica) bool { return a.Agent == name }) {
+			r.Agents = append(r.Agents, health.Replica{Agent: name, State: "waiting", LastDrill: d})
+		}
 	}
 	return r
 }
