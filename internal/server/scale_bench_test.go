@@ -49,7 +49,7 @@ func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []stri
 	mems := memories(sizes[len(sizes)-1])
 	for b.Loop() {
 		dir := b.TempDir()
-		a := scaleAgent(b, dir)
+		a := benchAgent(b, dir)
 		eng := &recall.Engine{Now: func() time.Time { return benchEnd }}
 		stored := 0
 		var rates []float64 // memories/s of each 100k
@@ -70,8 +70,8 @@ func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []stri
 	}
 }
 
-// scaleAgent is an empty agent in dir, opened as the daemon opens it.
-func scaleAgent(b *testing.B, dir string) *store.Agent {
+// benchAgent is an empty agent in dir, opened as the daemon opens it.
+func benchAgent(b *testing.B, dir string) *store.Agent {
 	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of})
 	if err != nil {
 		b.Fatal(err)
