@@ -61,7 +61,7 @@ var buildBinaries = sync.OnceValue(func() error {
 	return nil
 })
 
-func needBinaries(t *testing.T) {
+func needBinaries(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("runs dormouse and litestream for tens of seconds (not with -short)")
@@ -114,7 +114,7 @@ var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
 // serve starts dormouse serve on data and a free port, and waits until it
 // listens.
-func serve(t *testing.T, data string, env []string) *serveProc {
+func serve(t testing.TB, data string, env []string) *serveProc {
 	t.Helper()
 	cmd := exec.Command(dormouse, "serve", "--addr", "127.0.0.1:0", "--data", data)
 	cmd.Env = env
