@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,29 +27,12 @@ func BenchmarkServeToReady(b *testing.B) {
 	}
 	stopB(b, d)
 
-	sockPath := filepath.Join(b.TempDir(), "notify.sock")
-	sock, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sockPath, Net: "unixgram"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sock.Close()
+	n := notifySocket(b)
 	var took []time.Duration
-	buf := make([]byte, 4096)
 	b.ResetTimer()
 	for b.Loop() {
-		start := time.Now()
-		d := startDaemonB(b, data, sockPath)
-		for {
-			sock.SetReadDeadline(time.Now().Add(10 * time.Second))
-			n, _, err := sock.ReadFromUnix(buf)
-			if err != nil {
-				b.Fatalf("no READY=1: %v\n%s", err, d.stderr.String())
-			}
-			if strings.Contains(string(buf[:n]), "READY=1") {
-				break
-			}
-		}
-		took = append(took, time.Since(start))
+		t, d := untilReady(b, data, n)
+		took = append(took, t)
 		b.StopTimer()
 		stopB(b, d)
 		b.StartTimer()
@@ -150,6 +131,16 @@ func startDaemonB(b *testing.B, data, notify string, settings ...string) *daemon
 		env = append(env, "NOTIFY_SOCKET="+notify)
 	}
 	return startDaemon(b, data, env...)
+}
+
+// untilReady starts serve on data and returns how long it took to send
+// READY=1 to n, and the daemon.
+func untilReady(b *testing.B, data string, n *notes) (time.Duration, *daemonProc) {
+	b.Helper()
+	start := time.Now()
+	d := startDaemonB(b, data, n.path)
+	n.waitFor(b, d, "READY=1")
+	return time.Since(start), d
 }
 
 func stopB(b *testing.B, d *daemonProc) {

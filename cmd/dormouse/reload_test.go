@@ -87,7 +87,7 @@ type notes struct {
 	msgs chan string
 }
 
-func notifySocket(t *testing.T) *notes {
+func notifySocket(t testing.TB) *notes {
 	t.Helper()
 	n := &notes{path: filepath.Join(t.TempDir(), "notify.sock"), msgs: make(chan string, 64)}
 	sock, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: n.path, Net: "unixgram"})
@@ -110,7 +110,7 @@ func notifySocket(t *testing.T) *notes {
 
 // waitFor waits for a notification containing want, failing if the daemon
 // exits first.
-func (n *notes) waitFor(t *testing.T, d *daemonProc, want string) {
+func (n *notes) waitFor(t testing.TB, d *daemonProc, want string) {
 	t.Helper()
 	timeout := time.After(30 * time.Second)
 	for {
