@@ -20,6 +20,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/durable"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -116,7 +117,7 @@ func Of(ctx context.Context, a *store.Agent, o Options) (Result, error) {
 		_ = os.Remove(tmp)
 		return Result{}, fmt.Errorf("back up agent %q: %w", agent, err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := durable.SyncDir(dir); err != nil {
 		return Result{}, fmt.Errorf("back up agent %q: %w", agent, err)
 	}
 	res := Result{Agent: agent, Path: final, TookMS: time.Since(start).Milliseconds()}
@@ -309,5 +310,3 @@ func syncFile(path string) error {
 	}
 	return nil
 }
-
-func syncDir(dir string) error { return syncFile(dir) }

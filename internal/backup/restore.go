@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/durable"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -88,7 +89,7 @@ func Restore(ctx context.Context, o RestoreOptions) (Restored, error) {
 	if err := os.Rename(tmp, to); err != nil {
 		return res, fmt.Errorf("restore agent %q: %w (the previous file is %s)", o.Agent, err, aside)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := durable.SyncDir(dir); err != nil {
 		return res, fmt.Errorf("restore agent %q: %w", o.Agent, err)
 	}
 	return res, nil

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/doctor"
+	"github.com/dormouse-dev/dormouse/internal/durable"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
@@ -60,7 +61,7 @@ func markRunning(dir string, log *slog.Logger) *runMark {
 	path := filepath.Join(dir, runMarkName)
 	prev := readRunMark(path, log)
 	b, _ := json.Marshal(runMark{PID: os.Getpid(), Boot: when.BootID(), Started: time.Now().UTC()})
-	if err := writeFileSynced(path, b); err != nil {
+	if err := durable.WriteFile(path, b); err != nil {
 		log.Warn("cannot mark the data directory served: the next start cannot tell whether this run stopped cleanly", "err", err)
 	}
 	return prev
@@ -82,36 +83,6 @@ func readRunMark(path string, log *slog.Logger) *runMark {
 	return &m
 }
 
-// writeFileSynced replaces path with b, 0600, durably: written beside it,
-// synced, renamed over it and the directory synced.
-func writeFileSynced(path string, b []byte) error {
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil {
-		err = f.Sync()
-	}
-	if err = errors.Join(err, f.Close()); err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		_ = os.Remove(tmp)
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	return errors.Join(d.Sync(), d.Close())
-}
-
 // markStopped removes the marker once the store has closed: the next
 // start knows this run stopped cleanly.
 func markStopped(dir string) error {
@@ -119,7 +90,7 @@ func markStopped(dir string) error {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("mark the data directory stopped: %w", err)
 	}
-	return syncDir(dir)
+	return durable.SyncDir(dir)
 }
 
 // checkAfterUncleanStop runs PRAGMA integrity_check on every agent after a

@@ -31,6 +31,7 @@ var mayImport = map[string][]string{
 	"internal/backoff":        nil,
 	"internal/config":         nil,
 	"internal/deps":           nil, // these tests
+	"internal/durable":        nil, // files a power cut leaves whole
 	"internal/exif":           nil,
 	"internal/exif/exiftest":  nil,
 	"internal/files/pdftest":  nil,
@@ -52,10 +53,10 @@ var mayImport = map[string][]string{
 	"internal/llm": {"internal/backoff", "internal/claim", "internal/exif", "internal/text"},
 	// Kinds are recall's concept: the store gets the kinds SQL function
 	// through its options (store.Options.Kinds).
-	"internal/store":       {"internal/backoff", "internal/claim", "internal/text"},
+	"internal/store":       {"internal/backoff", "internal/claim", "internal/durable", "internal/text"},
 	"internal/capture":     {"internal/config", "internal/store", "internal/text", "internal/when"},
-	"internal/backup":      {"internal/store"},
-	"internal/replicate":   {"internal/store"}, // Litestream, run beside the daemon
+	"internal/backup":      {"internal/durable", "internal/store"},
+	"internal/replicate":   {"internal/durable", "internal/store"}, // Litestream, run beside the daemon
 	"internal/health":      {"client", "internal/store"},
 	"internal/embed":       {"internal/backoff", "internal/health", "internal/llm", "internal/store", "internal/text"},
 	"internal/watch":       {"client", "internal/capture", "internal/files", "internal/store", "internal/text"},

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/durable"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -143,19 +144,5 @@ func RecordDrills(dataDir string, res []DrillResult, all bool) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dataDir, ".drill-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err = f.Write(append(b, '\n')); err == nil {
-		err = f.Sync()
-	}
-	if e := f.Close(); err == nil {
-		err = e
-	}
-	if err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), DrillFile(dataDir))
+	return durable.WriteFile(DrillFile(dataDir), append(b, '\n'))
 }

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/durable"
 )
 
 // ImportOptions say what an import may do.
@@ -179,7 +181,7 @@ func (s *Store) publish(name, path string) error {
 		return errAgentExists
 	}
 	if err == nil {
-		err = syncDir(s.dir)
+		err = durable.SyncDir(s.dir)
 	}
 	if err == nil {
 		err = os.Remove(s.tombstonePath(name))
@@ -195,19 +197,6 @@ func removeDB(path string) {
 	for _, p := range []string{path + "-wal", path + "-shm", path + "-journal", path} {
 		_ = os.Remove(p)
 	}
-}
-
-// syncDir makes the names made in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // streamImport hands the records of the export r to add as it reads them.
