@@ -48,6 +48,7 @@ func runDoctor(ctx context.Context, env Env, args []string) error {
 			ListModels:     func(ctx context.Context) ([]string, error) { return llm.Models(ctx, lc, nil) },
 			ProbeReplica:   probeReplica(cfg, env.Environ),
 			ReplicaTarget:  daemon.ReplicationTarget(cfg).Redacted(),
+			ReplicaStaging: replicate.NewLayout(cfg.DataDir).StagingBytes(),
 			WantModels:     wantModels(cfg),
 		})...)
 	}

@@ -78,6 +78,16 @@ func printReplication(w io.Writer, r *client.HealthReplication) {
 			synced = "last sync " + a.LastSync.Format(time.RFC3339)
 		}
 		fmt.Fprintf(w, "  replica %s: %s, lag %.1fs, %s", a.Agent, a.State, a.LagSeconds, synced)
+		if a.WALBytes != nil && a.SyncErrors != nil {
+			fmt.Fprintf(w, ", %s shipped, %d sync errors", text.Size(*a.WALBytes), *a.SyncErrors)
+		}
+		if d := a.LastDrill; d != nil {
+			result := "ok"
+			if !d.OK {
+				result = "FAILED: " + d.Reason
+			}
+			fmt.Fprintf(w, ", drill %s %s", d.At.Format(time.RFC3339), result)
+		}
 		if a.LastError != "" {
 			fmt.Fprintf(w, ", error: %s", a.LastError)
 		}

@@ -77,8 +77,9 @@ func (r reloader) apply(running config.Config) (config.Config, error) {
 }
 
 // needsRestart names the settings that differ and that only a restart
-// applies: everything but auth.tokens. The listen address and data
-// directory are the ones people change most; the others are lumped.
+// applies: everything but auth.tokens. The listen address, the data
+// directory and the replica are the ones people change most (a new NAS);
+// the others are lumped.
 func needsRestart(running, next config.Config) []string {
 	var keys []string
 	if running.Listen != next.Listen {
@@ -87,7 +88,10 @@ func needsRestart(running, next config.Config) []string {
 	if running.DataDir != next.DataDir {
 		keys = append(keys, "data_dir")
 	}
-	running.Listen, running.DataDir, running.Auth.Tokens = next.Listen, next.DataDir, next.Auth.Tokens
+	if running.Replication != next.Replication {
+		keys = append(keys, "replication")
+	}
+	running.Listen, running.DataDir, running.Replication, running.Auth.Tokens = next.Listen, next.DataDir, next.Replication, next.Auth.Tokens
 	if !reflect.DeepEqual(running, next) {
 		keys = append(keys, "other settings (all but auth.tokens)")
 	}

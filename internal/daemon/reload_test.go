@@ -2,6 +2,7 @@ package daemon
 
 import (
 	"log/slog"
+	"slices"
 	"testing"
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
@@ -48,5 +49,24 @@ func TestReloadKeepsTokensOnOrOff(t *testing.T) {
 				t.Errorf("new token accepted = %v, want %v", err == nil, tc.newOK)
 			}
 		})
+	}
+}
+
+// TestNeedsRestartNamesTheReplica: a reload that changes replication.*
+// names it among the settings a restart applies; tokens alone need none.
+func TestNeedsRestartNamesTheReplica(t *testing.T) {
+	running := config.Default()
+	next := running
+	next.Auth.Tokens = append(next.Auth.Tokens, config.Token{Name: "new"})
+	if keys := needsRestart(running, next); len(keys) != 0 {
+		t.Errorf("tokens changed: %v; want nothing that needs a restart", keys)
+	}
+	next.Replication.URL = "file:///mnt/nas/dormouse"
+	if keys := needsRestart(running, next); !slices.Equal(keys, []string{"replication"}) {
+		t.Errorf("replication.url changed: %v; want [replication]", keys)
+	}
+	next.Recall.K = 3
+	if keys := needsRestart(running, next); !slices.Equal(keys, []string{"replication", "other settings (all but auth.tokens)"}) {
+		t.Errorf("replication.url and recall changed: %v", keys)
 	}
 }

@@ -69,6 +69,10 @@ type Options struct {
 	// ReplicaTarget is that URL for the report, without its query.
 	ProbeReplica  func(ctx context.Context) error
 	ReplicaTarget string
+	// ReplicaStaging is the bytes Litestream holds on this disk until the
+	// store takes them (replicate.Layout.StagingBytes); counted in the
+	// disk check.
+	ReplicaStaging int64
 	// Run runs a command and returns its standard output (systemctl).
 	Run func(ctx context.Context, name string, args ...string) ([]byte, error)
 	// Systemd reports whether systemd is the init system here.
@@ -365,11 +369,17 @@ func checkDisk(ctx context.Context, o Options) Check {
 		return c
 	}
 	c.Detail = fmt.Sprintf("%s: %.1f%% used, %d MiB free", u.Path, u.UsedPercent, u.Free>>20)
+	if o.ReplicaStaging > 0 {
+		c.Detail += fmt.Sprintf(", %d MiB of it replication staging", o.ReplicaStaging>>20)
+	}
 	switch {
 	case u.UsedPercent > 98:
 		c.Status, c.Fix = Fail, "free space now: writes fail soon (delete old backups, journal: sudo journalctl --vacuum-size=100M)"
 	case u.UsedPercent > o.Config.Health.DiskPercent:
 		c.Status, c.Fix = Warn, fmt.Sprintf("over health.disk_percent (%g%%): free space or move backup.dir to another disk", o.Config.Health.DiskPercent)
+	case uint64(o.ReplicaStaging) > u.Free/4:
+		c.Status, c.Fix = Warn, "the replica store has not taken what was written for a while (see the replication check); "+
+			"the staging empties once it does, and fills the disk if it never does"
 	}
 	return c
 }

@@ -361,3 +361,23 @@ func TestDrillTimerOnlyWithReplication(t *testing.T) {
 		}
 	}
 }
+
+// TestDiskCountsReplicaStaging: the disk check names what Litestream holds
+// locally, and warns when that takes a large share of the free space (the
+// store has been away a long while).
+func TestDiskCountsReplicaStaging(t *testing.T) {
+	cfg := config.Default()
+	cfg.DataDir = t.TempDir()
+	cfg.Health.DiskPercent = 100 // whatever this machine's disk holds
+	small := checkDisk(t.Context(), Options{Config: cfg, ReplicaStaging: 3 << 20})
+	if small.Status != OK || !strings.Contains(small.Detail, "3 MiB of it replication staging") {
+		t.Errorf("3 MiB staged: %+v; want ok, naming the staging", small)
+	}
+	huge := checkDisk(t.Context(), Options{Config: cfg, ReplicaStaging: 1 << 60})
+	if huge.Status != Warn || !strings.Contains(huge.Fix, "replica store") {
+		t.Errorf("more staged than a quarter of the free space: %+v; want a warning naming the replica store", huge)
+	}
+	if none := checkDisk(t.Context(), Options{Config: cfg}); strings.Contains(none.Detail, "staging") {
+		t.Errorf("nothing staged: %+v; want no staging in the detail", none)
+	}
+}

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -23,59 +25,82 @@ type ack struct {
 	at      time.Time
 }
 
-// writeUntil stores memories to each agent (the second created while
-// Litestream already runs) until stop closes, and returns what was
-// acknowledged.
-func writeUntil(addr string, agents []string, stop <-chan struct{}) func() []ack {
-	var mu sync.Mutex
-	var acks []ack
-	var wg sync.WaitGroup
+// writer stores memories to each agent (the second created while
+// Litestream already runs) until end is called, at the daemon's address
+// (moveTo changes it).
+type writer struct {
+	addr   atomic.Pointer[string]
+	stop   chan struct{}
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	acks   []ack
+	failed int // writes the daemon did not acknowledge
+}
+
+func startWriter(addr string, agents []string) *writer {
+	w := &writer{stop: make(chan struct{})}
+	w.moveTo(addr)
 	for i, agent := range agents {
-		wg.Go(func() {
+		w.wg.Go(func() {
 			if i > 0 {
 				time.Sleep(2 * time.Second)
 			}
 			for n := 0; ; n++ {
 				select {
-				case <-stop:
+				case <-w.stop:
 					return
 				default:
 				}
 				c := fmt.Sprintf("%s wrote note %d about the orchard and the %s", agent, n, strings.Repeat("pears ", n%7))
-				if id := remember(addr, agent, c); id != 0 {
-					mu.Lock()
-					acks = append(acks, ack{agent, id, c, time.Now()})
-					mu.Unlock()
+				id := remember(*w.addr.Load(), agent, c)
+				w.mu.Lock()
+				if id != 0 {
+					w.acks = append(w.acks, ack{agent, id, c, time.Now()})
+				} else {
+					w.failed++
 				}
+				w.mu.Unlock()
 				time.Sleep(10 * time.Millisecond)
 			}
 		})
 	}
-	return func() []ack { wg.Wait(); return acks }
+	return w
+}
+
+func (w *writer) moveTo(addr string) { w.addr.Store(&addr) }
+
+// end stops the writers and returns what was acknowledged and how many
+// writes were not.
+func (w *writer) end() ([]ack, int) {
+	close(w.stop)
+	w.wg.Wait()
+	return w.acks, w.failed
 }
 
 // cardLoss is the dead-card story against the replica env names: write,
-// kill -9 the daemon mid-write (Litestream dies with it), delete the data
-// directory, restore --from-replica --all, and check that every memory
-// acknowledged recoveryPoint before the kill is back, with its content.
-// secret, when not empty, must appear in no log or output.
+// then lose the card mid-write.
 func cardLoss(t *testing.T, env []string, secret string) {
 	data := t.TempDir()
 	p := serve(t, data, env)
-	ls := p.litestreamPID(t)
 	agents := []string{"ada", "ben"}
-	stop := make(chan struct{})
-	wait := writeUntil(p.addr, agents, stop)
+	w := startWriter(p.addr, agents)
 	time.Sleep(15 * time.Second)
 	checkHealth(t, p.addr, agents)
+	loseTheCard(t, p, w, data, env, secret, agents)
+}
+
+// loseTheCard kills -9 the daemon while w writes (Litestream dies with
+// it), deletes the data directory, restores --from-replica --all, and
+// checks that every memory acknowledged recoveryPoint before the kill is
+// back, with its content. secret, when not empty, must appear in no log
+// or output.
+func loseTheCard(t *testing.T, p *serveProc, w *writer, data string, env []string, secret string, agents []string) {
+	ls := p.litestreamPID(t)
 	p.kill9(t)
 	killed := time.Now()
-	close(stop)
-	acks := wait()
+	acks, _ := w.end()
 	gone(t, ls, 5*time.Second) // its parent-death signal
-	if err := os.RemoveAll(data); err != nil {
-		t.Fatal(err)
-	}
+	emptyDir(t, data) // a new card: the directory may be a mount point
 
 	start := time.Now()
 	out, err := dormouseCmd(t, env, "restore", "--from-replica", "--all", "--data", data, "--addr", "127.0.0.1:1")
@@ -86,12 +111,35 @@ func cardLoss(t *testing.T, env []string, secret string) {
 	if secret != "" && (strings.Contains(out, secret) || strings.Contains(p.log.String(), secret)) {
 		t.Errorf("the secret key shows in serve's log or restore's output")
 	}
-
 	q := serve(t, data, testEnv())
 	got := map[string]map[int64]string{}
 	for _, a := range agents {
 		got[a] = contents(t, q.addr, a)
+		if len(got[a]) == 0 {
+			t.Errorf("agent %s came back empty", a)
+		}
 	}
+	countLost(t, acks, got, killed, len(agents))
+}
+
+// emptyDir removes everything in dir.
+func emptyDir(t *testing.T, dir string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// countLost fails for every acknowledged memory missing from got that was
+// acknowledged recoveryPoint or more before killed, or that came back
+// changed.
+func countLost(t *testing.T, acks []ack, got map[string]map[int64]string, killed time.Time, agents int) {
 	var lost, lostLate int
 	var newest time.Time
 	for _, a := range acks {
@@ -111,17 +159,11 @@ func cardLoss(t *testing.T, env []string, secret string) {
 			lostLate++
 		}
 	}
-	sort.Slice(acks, func(i, j int) bool { return acks[i].at.Before(acks[j].at) })
 	t.Logf("%d memories acknowledged over %d agents; lost %d acknowledged %v or more before the kill, %d within it; "+
 		"the newest that came back was acknowledged %v before the kill",
-		len(acks), len(agents), lost, recoveryPoint, lostLate, killed.Sub(newest).Round(time.Millisecond))
+		len(acks), agents, lost, recoveryPoint, lostLate, killed.Sub(newest).Round(time.Millisecond))
 	if len(acks) < 100 {
 		t.Errorf("only %d memories were acknowledged: the test wrote too little to tell", len(acks))
-	}
-	for _, a := range agents {
-		if len(got[a]) == 0 {
-			t.Errorf("agent %s came back empty", a)
-		}
 	}
 }
 
@@ -181,8 +223,8 @@ func checkHealth(t *testing.T, addr string, agents []string) {
 		t.Errorf("dormouse status: %v\n%s", err, status)
 	}
 	for _, a := range agents {
-		if !strings.Contains(status, "replica "+a+": replicating") {
-			t.Errorf("dormouse status shows no replicating replica of %s:\n%s", a, status)
+		if !regexp.MustCompile(`replica ` + a + `: replicating, .* shipped, 0 sync errors`).MatchString(status) {
+			t.Errorf("dormouse status shows no replicating replica of %s with its counters:\n%s", a, status)
 		}
 		if !strings.Contains(string(page), "<td>"+a+"</td><td>replicating</td>") {
 			t.Errorf("the page shows no replicating replica of %s", a)

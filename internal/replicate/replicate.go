@@ -21,6 +21,7 @@ package replicate
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path"
@@ -96,6 +97,22 @@ func NewLayout(dataDir string) Layout { return Layout{Dir: filepath.Join(dataDir
 func (l Layout) Config() string { return filepath.Join(l.Dir, "litestream.yml") }
 func (l Layout) Socket() string { return filepath.Join(l.Dir, "litestream.sock") }
 func (l Layout) Meta() string   { return filepath.Join(l.Dir, "meta") }
+
+// StagingBytes is the size of what Litestream keeps locally under Meta:
+// while the store is away it grows with every write, and it empties once
+// the store has taken them.
+func (l Layout) StagingBytes() int64 {
+	var n int64
+	filepath.WalkDir(l.Meta(), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
 
 // litestreamConfig is the part of Litestream's configuration file
 // (cmd/litestream/main.go: Config, DBConfig, ReplicaConfig) Dormouse sets.

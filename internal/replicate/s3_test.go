@@ -18,6 +18,9 @@ import (
 // pinned in internal/replicate/tools/versitygw/go.mod) on loopback, over a posix directory.
 type s3Server struct {
 	endpoint, bucket, access, secret string
+	bin, addr, root, side            string
+	cmd                              *exec.Cmd
+	log                              *lockedBuffer
 }
 
 var buildVersitygw = sync.OnceValues(func() (string, error) {
@@ -36,7 +39,7 @@ var buildVersitygw = sync.OnceValues(func() (string, error) {
 // startS3 runs versitygw for the test and creates a bucket. Without it the
 // test skips loudly, and fails under CI=true, where .ci/run provides Go and
 // the module proxy.
-func startS3(t *testing.T) s3Server {
+func startS3(t testing.TB) *s3Server {
 	t.Helper()
 	bin, err := buildVersitygw()
 	if err != nil {
@@ -51,28 +54,10 @@ func startS3(t *testing.T) s3Server {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	s := s3Server{endpoint: "http://" + addr, bucket: "dormouse-replicas", access: "test-access-key", secret: "test-secret-key-0123456789"}
-	root, side := t.TempDir(), t.TempDir()
-	cmd := exec.Command(bin, "--access", s.access, "--secret", s.secret, "--port", addr, "--quiet", "posix", "--sidecar", side, root)
-	cmd.Env = testEnv()
-	log := &lockedBuffer{}
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("versitygw never listened on %s:\n%s", addr, log.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	s := &s3Server{endpoint: "http://" + addr, bucket: "dormouse-replicas", access: "test-access-key", secret: "test-secret-key-0123456789",
+		bin: bin, addr: addr, root: t.TempDir(), side: t.TempDir(), log: &lockedBuffer{}}
+	s.start(t)
+	t.Cleanup(func() { s.stop(t) })
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPut, s.endpoint+"/"+s.bucket, nil)
 	signV4(req, s3Cred{id: s.access, secret: s.secret}, "us-east-1", time.Now())
 	resp, err := http.DefaultClient.Do(req)
@@ -81,13 +66,48 @@ func startS3(t *testing.T) s3Server {
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("create bucket: %s\n%s", resp.Status, log.String())
+		t.Fatalf("create bucket: %s\n%s", resp.Status, s.log.String())
 	}
 	return s
 }
 
+// start runs versitygw on s's address and directories and waits until it
+// listens: after a stop, the same store comes back with what it held.
+func (s *s3Server) start(t testing.TB) {
+	t.Helper()
+	s.cmd = exec.Command(s.bin, "--access", s.access, "--secret", s.secret, "--port", s.addr, "--quiet", "posix", "--sidecar", s.side, s.root)
+	s.cmd.Env = testEnv()
+	s.cmd.Stdout, s.cmd.Stderr = s.log, s.log
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", s.addr)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("versitygw never listened on %s:\n%s", s.addr, s.log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// stop kills versitygw: the store becomes unreachable.
+func (s *s3Server) stop(t testing.TB) {
+	t.Helper()
+	if s.cmd == nil {
+		return
+	}
+	s.cmd.Process.Kill()
+	s.cmd.Wait()
+	s.cmd = nil
+}
+
 // env is what the daemon and the CLI get to replicate into the bucket.
-func (s s3Server) env(prefix string) []string {
+func (s *s3Server) env(prefix string) []string {
 	return testEnv("DORMOUSE_REPLICATION_URL=s3://"+s.bucket+"/"+prefix,
 		"DORMOUSE_REPLICATION_ENDPOINT="+s.endpoint, "DORMOUSE_REPLICATION_REGION=us-east-1",
 		"DORMOUSE_REPLICATION_PATH_STYLE=true",
