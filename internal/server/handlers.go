@@ -136,7 +136,9 @@ func (s *Server) requestError(w http.ResponseWriter, r *http.Request, err error)
 func (s *Server) logRefusal(r *http.Request, ref *gate.Refusal, err error) {
 	switch {
 	case ref.Code == "storage_full":
-		s.log.ErrorContext(r.Context(), "storage full", "method", r.Method, "path", r.URL.Path, "err", err)
+		if ok, held := s.fullLog.Allow(time.Now()); ok {
+			s.log.ErrorContext(r.Context(), "storage full", "method", r.Method, "path", r.URL.Path, "err", err, "refused_unlogged", held)
+		}
 	case ref.Unexpected():
 		s.log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}

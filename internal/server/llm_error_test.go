@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -11,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,23 +26,6 @@ var echoedForms = []string{
 	echoedKey, url.QueryEscape(echoedKey), base64.StdEncoding.EncodeToString([]byte(echoedKey)),
 	base64.RawURLEncoding.EncodeToString([]byte(echoedKey)), strings.ReplaceAll(echoedKey, "/", `\/`),
 	hex.EncodeToString([]byte(echoedKey)),
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // echoingOpenAI answers every call with status and OpenAI's error shape,
@@ -72,7 +53,7 @@ func echoingOpenAI(t *testing.T, status int, log *slog.Logger) *llm.Client {
 // body.
 func TestAskProviderErrorIsSummarised(t *testing.T) {
 	for _, status := range []int{http.StatusUnauthorized, http.StatusInternalServerError} {
-		var logs lockedBuffer
+		var logs syncBuffer
 		log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 		model := echoingOpenAI(t, status, log)
 		f := newFixture(t, Options{AutoCreate: true, Logger: log, Answer: &answer.Answerer{Model: model}})
@@ -107,7 +88,7 @@ func TestConsolidateProviderErrorIsSummarised(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs lockedBuffer
+	var logs syncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	eng := &consolidate.Engine{Store: st, Location: time.UTC, Now: func() time.Time { return now }, Logger: log,
 		Consolidator: consolidate.LLM{Client: echoingOpenAI(t, http.StatusUnauthorized, log), Location: time.UTC}}

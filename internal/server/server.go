@@ -18,6 +18,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/gate"
+	"github.com/dormouse-dev/dormouse/internal/logging"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -93,6 +94,8 @@ type Server struct {
 	// boundary refuses foreign Hosts, cross-origin writes and JSON bodies
 	// not sent as JSON, before any route.
 	boundary *boundary
+	// fullLog logs a full disk's refusals once every 10 s.
+	fullLog logging.Sample
 }
 
 // New builds the API. It reports not ready until SetReady(true).
@@ -113,6 +116,7 @@ func New(st *store.Store, eng *recall.Engine, o Options) *Server {
 		o.MaxContentBytes = 64 << 10
 	}
 	s := &Server{store: st, recall: eng, opts: o, log: o.Logger, mux: newRouteMux(), met: newMetrics(o.Health),
+		fullLog:  logging.Sample{Every: 10 * time.Second},
 		boundary: newBoundary(o.AllowedHosts)}
 	s.routes()
 	return s

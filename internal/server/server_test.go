@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/dormouse-dev/dormouse/client"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -17,8 +17,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
+	"github.com/dormouse-dev/dormouse/internal/logging"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -484,7 +486,8 @@ func TestFullStorageIs507(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true}))
+	var logs syncBuffer
+	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Logger: logging.Text(&logs, slog.LevelInfo)}))
 	defer func() { ts.Close(); st.Close() }()
 	f := &fixture{t: t, url: ts.URL, dir: dir, store: st}
 	acked := 0
@@ -507,5 +510,11 @@ func TestFullStorageIs507(t *testing.T) {
 	}
 	if acked == 500 {
 		t.Error("the cap was never reached")
+	}
+	for range 5 {
+		f.post("/v1/agents/main/memories", `{"content":"one more"}`, nil)
+	}
+	if n := strings.Count(logs.String(), `msg="storage full"`); n != 1 {
+		t.Errorf("6 refusals within seconds logged %d lines, want 1 (one each 10 s):\n%s", n, logs.String())
 	}
 }
