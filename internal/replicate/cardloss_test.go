@@ -123,7 +123,7 @@ func loseTheCard(t *testing.T, p *serveProc, w *writer, data string, env []strin
 }
 
 // emptyDir removes everything in dir.
-func emptyDir(t *testing.T, dir string) {
+func emptyDir(t testing.TB, dir string) {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
 	if err != nil {

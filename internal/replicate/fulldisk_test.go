@@ -34,14 +34,7 @@ func TestFullDiskWithReplication(t *testing.T) {
 		a, _ := counts()
 		return a > acked1+50
 	})
-	waitFor(t, "the replicas caught up after space was freed", time.Minute, func() bool {
-		lags, _ := replicaLags(t, p.addr)
-		caught := len(lags) == len(agents)
-		for _, l := range lags {
-			caught = caught && l < 3
-		}
-		return caught
-	})
+	waitCaughtUp(t, p.addr, len(agents), 3)
 	select {
 	case err := <-p.exited:
 		t.Fatalf("serve exited on the full disk: %v\n%s", err, p.log.String())

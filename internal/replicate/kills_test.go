@@ -53,20 +53,7 @@ func TestRandomKills(t *testing.T) {
 			w.moveTo(p.addr)
 		}
 	}
-	var lags map[string]float64
-	defer func() {
-		if t.Failed() {
-			t.Logf("lags %v; the last daemon's log:\n%s", lags, p.log.String())
-		}
-	}()
-	waitFor(t, "the replicas caught up after the last kill", time.Minute, func() bool {
-		lags, _ = replicaLags(t, p.addr)
-		caught := len(lags) == len(agents)
-		for _, l := range lags {
-			caught = caught && l < 3 // a second or two behind a steady writer
-		}
-		return caught
-	})
+	waitCaughtUp(t, p.addr, len(agents), 3) // a second or two behind a steady writer
 	time.Sleep(recoveryPoint + time.Second)
 	loseTheCard(t, p, w, data, env, "", agents)
 }

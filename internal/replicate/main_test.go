@@ -246,7 +246,7 @@ func contents(t *testing.T, addr, agent string) map[int64]string {
 }
 
 // dormouseCmd runs the dormouse CLI and returns its output.
-func dormouseCmd(t *testing.T, env []string, args ...string) (string, error) {
+func dormouseCmd(t testing.TB, env []string, args ...string) (string, error) {
 	t.Helper()
 	cmd := exec.Command(dormouse, args...)
 	cmd.Env = env
