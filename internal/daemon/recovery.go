@@ -113,7 +113,7 @@ func checkAfterUncleanStop(ctx context.Context, st *store.Store, agents []string
 				"agent", name, "err", err)
 		}
 	}
-	log.Info("recovered from an unclean stop: WAL replayed, agents checked", "cause", prev.cause(),
+	log.Info("recovered from an unclean stop: agents checked", "cause", prev.cause(),
 		"last_pid", prev.PID, "last_started", prev.Started, "agents", len(agents), "failing", bad,
 		"took", time.Since(start).Round(time.Millisecond))
 }

@@ -55,7 +55,7 @@ after_cut() {
   check "every agent file passes integrity_check" bash -c '! grep -qv "^OK" <<<"$1"' _ "$integrity"
   check "the power agent was checked" grep -qE '^OK +integrity power( |$)' <<<"$integrity"
   check "the host finds every acknowledged memory (cut $cut)" e2e-host-check "verify $cut"
-  local recovered="recovered from an unclean stop: WAL replayed, agents checked"
+  local recovered="recovered from an unclean stop: agents checked"
   wait_for 120 bash -c "journalctl -b -u dormouse.service -o cat | grep -q '$recovered'"
   check "the journal reports the recovery from the power cut, every agent checked" bash -c \
     "journalctl -b -u dormouse.service -o cat | grep '$recovered' | grep 'cause=\"power cut or reboot' | grep -q 'failing=0'"
