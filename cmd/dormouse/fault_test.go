@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -162,7 +163,7 @@ func TestKilledConsolidationResumes(t *testing.T) {
 	model.set("stall-after-1")
 	cmd := exec.CommandContext(context.Background(), binary, "consolidate", "--all", "--data", data)
 	cmd.Env = hermeticEnv(env...)
-	var stderr syncBuffer
+	var stderr proctest.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

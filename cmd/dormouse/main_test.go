@@ -5,24 +5,23 @@ package main
 // modes (through the daemon, and on the files with --data).
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 var (
@@ -54,43 +53,14 @@ func TestMain(m *testing.M) {
 }
 
 // hermeticEnv keeps the host's DORMOUSE_* settings and systemd variables out.
-func hermeticEnv(extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "DORMOUSE_") || strings.HasPrefix(kv, "NOTIFY_SOCKET=") || strings.HasPrefix(kv, "STATE_DIRECTORY=") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env, "DORMOUSE_CONFIG="+emptyConfig)
-	return append(env, extra...)
-}
+func hermeticEnv(extra ...string) []string { return proctest.Env(emptyConfig, extra...) }
 
 type daemonProc struct {
 	cmd    *exec.Cmd
 	addr   string
-	stderr *syncBuffer
+	stderr *proctest.Buffer
 	exited chan error
 }
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
 // startDaemon runs `dormouse serve` on a free loopback port and waits until
 // it logs that it listens.
@@ -102,41 +72,8 @@ func startDaemon(t testing.TB, dataDir string, env ...string) *daemonProc {
 // startDaemonArgs is startDaemon with serve's arguments besides --addr.
 func startDaemonArgs(t testing.TB, args []string, env ...string) *daemonProc {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"serve", "--addr", "127.0.0.1:0"}, args...)...)
-	cmd.Env = hermeticEnv(env...)
-	pr, pw := io.Pipe()
-	d := &daemonProc{cmd: cmd, stderr: &syncBuffer{}, exited: make(chan error, 1)}
-	cmd.Stderr = io.MultiWriter(pw, d.stderr)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { d.exited <- cmd.Wait(); pw.Close() }()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-				break
-			}
-		}
-		io.Copy(io.Discard, pr)
-	}()
-	select {
-	case d.addr = <-found:
-	case err := <-d.exited:
-		t.Fatalf("daemon exited before listening: %v\n%s", err, d.stderr.String())
-	case <-time.After(30 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("daemon did not start:\n%s", d.stderr.String())
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			<-d.exited
-		}
-	})
-	return d
+	p := proctest.Serve(t, binary, args, hermeticEnv(env...), 30*time.Second)
+	return &daemonProc{cmd: p.Cmd, addr: p.Addr, stderr: p.Log, exited: p.Exited}
 }
 
 func (d *daemonProc) stop(t testing.TB, sig syscall.Signal) error {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 // mcpSession runs the built binary as `dormouse mcp args...` and connects
@@ -24,7 +26,7 @@ func mcpSessionEnv(t *testing.T, env []string, args ...string) *mcp.ClientSessio
 	t.Helper()
 	cmd := exec.Command(binary, append([]string{"mcp"}, args...)...)
 	cmd.Env = hermeticEnv(env...)
-	stderr := &syncBuffer{}
+	stderr := &proctest.Buffer{}
 	cmd.Stderr = stderr
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "e2e", Version: "1"}, nil).
 		Connect(t.Context(), &mcp.CommandTransport{Command: cmd}, nil)
@@ -131,7 +133,7 @@ func TestMCPOverStdioSurvivesALineThatIsNotJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stderr := &syncBuffer{}
+	stderr := &proctest.Buffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

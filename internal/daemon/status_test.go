@@ -1,7 +1,6 @@
 package daemon
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"strings"
@@ -11,24 +10,8 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/health"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestSummarizeSendsStatus runs the summary loop against a fake systemd: each
 // round sends one STATUS= line and logs one info line; the change of state
@@ -49,7 +32,7 @@ func TestSummarizeSendsStatus(t *testing.T) {
 			}}
 		}),
 	}
-	var logs lockedBuffer
+	var logs proctest.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	mon.Logger = log
 	ctx, cancel := context.WithCancel(t.Context())

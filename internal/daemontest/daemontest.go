@@ -3,7 +3,6 @@
 package daemontest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,13 +14,14 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 // Daemon is a running daemon.
 type Daemon struct {
 	Addr    string // host:port it listens on
 	DataDir string
-	log     *syncBuffer
+	log     *proctest.Buffer
 	cancel  context.CancelFunc
 	done    chan error
 	once    sync.Once
@@ -52,7 +52,7 @@ func Config(dataDir string) config.Config {
 // Run starts the daemon with cfg and returns once it listens. Stop it with
 // Close.
 func Run(cfg config.Config) (*Daemon, error) {
-	d := &Daemon{DataDir: cfg.DataDir, log: &syncBuffer{}, done: make(chan error, 1)}
+	d := &Daemon{DataDir: cfg.DataDir, log: &proctest.Buffer{}, done: make(chan error, 1)}
 	addr := make(chan string, 1)
 	h := &addrHandler{Handler: slog.NewTextHandler(d.log, &slog.HandlerOptions{Level: slog.LevelDebug}), addr: addr}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -147,21 +147,4 @@ func (h *addrHandler) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h *addrHandler) WithGroup(name string) slog.Handler {
 	return &addrHandler{Handler: h.Handler.WithGroup(name), addr: h.addr}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

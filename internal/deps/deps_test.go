@@ -36,6 +36,7 @@ var mayImport = map[string][]string{
 	"internal/exif/exiftest":  nil,
 	"internal/files/pdftest":  nil,
 	"internal/fulldisk":       nil,
+	"internal/proctest":       nil, // the real binary, run by tests
 	"internal/locomo/dataset": nil, // where the LoCoMo file is, and its download
 	"internal/logging":        nil,
 	"internal/recall/lexgen":  {"internal/wordnet"},

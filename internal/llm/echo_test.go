@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/llm"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 // echoKey has the characters that make its encodings differ from it.
@@ -75,7 +76,7 @@ func TestProviderErrorBodyIsSummarised(t *testing.T) {
 					fmt.Fprintf(w, echoBodies[p.name], echo)
 				}))
 				t.Cleanup(srv.Close)
-				var log syncBuffer
+				var log proctest.Buffer
 				environ := []string{echoEnv[p.name] + "=" + echoKey}
 				if p.name == "bedrock" {
 					environ = append(environ, "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE", "AWS_REGION=eu-central-1")
@@ -151,7 +152,7 @@ func TestEmbedderErrorBodyIsSummarised(t *testing.T) {
 				fmt.Fprintf(w, echoBodies[name], strings.Join(encodings(echoKey), " "))
 			}))
 			t.Cleanup(srv.Close)
-			var log syncBuffer
+			var log proctest.Buffer
 			e, err := llm.NewEmbedder(llm.Config{
 				Provider: name, BaseURL: srv.URL + "/v1", Timeout: 2 * time.Second, Environ: []string{echoEnv[name] + "=" + echoKey},
 				Logger: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})),

@@ -24,6 +24,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dormouse-dev/dormouse/internal/llm"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 var update = flag.Bool("update", false, "rewrite the request golden files in testdata")
@@ -364,25 +365,8 @@ func (f *fake) requests() []recorded {
 type harness struct {
 	fake   *fake
 	client *llm.Client
-	log    *syncBuffer
+	log    *proctest.Buffer
 	calls  []llm.Call
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func newHarness(t *testing.T, p provider, steps []step, tune func(*llm.Config)) *harness {
@@ -390,7 +374,7 @@ func newHarness(t *testing.T, p provider, steps []step, tune func(*llm.Config)) 
 	f := &fake{t: t, p: p, steps: steps}
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
-	h := &harness{fake: f, log: &syncBuffer{}}
+	h := &harness{fake: f, log: &proctest.Buffer{}}
 	cfg := llm.Config{
 		Provider: p.name, BaseURL: p.base(srv.URL), Timeout: 2 * time.Second, MaxTokens: 1024,
 		Temperature: 0.2, ContextWindow: 8192, MaxRetries: 2, Environ: p.environ,
@@ -698,7 +682,7 @@ func TestBudget(t *testing.T) {
 func TestKeysNeverLogged(t *testing.T) {
 	for _, p := range providers {
 		t.Run(p.name, func(t *testing.T) {
-			var log syncBuffer
+			var log proctest.Buffer
 			base := "http://127.0.0.1:1/"
 			for _, kv := range p.environ { // a key in the URL must not leak through the errors that quote it
 				if _, v, _ := strings.Cut(kv, "="); slices.Contains(secretsUsed, v) {

@@ -100,7 +100,7 @@ func loseTheCard(t *testing.T, p *serveProc, w *writer, data string, env []strin
 	killed := time.Now()
 	acks, _ := w.end()
 	gone(t, ls, 5*time.Second) // its parent-death signal
-	emptyDir(t, data) // a new card: the directory may be a mount point
+	emptyDir(t, data)          // a new card: the directory may be a mount point
 
 	start := time.Now()
 	out, err := dormouseCmd(t, env, "restore", "--from-replica", "--all", "--data", data, "--addr", "127.0.0.1:1")

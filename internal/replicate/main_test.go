@@ -1,11 +1,8 @@
 package replicate
 
 import (
-	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 // The tests run the real programs: dormouse serve, built from this tree,
@@ -71,86 +70,23 @@ func needBinaries(t testing.TB) {
 	}
 }
 
-// testEnv is the environment of the programs the tests run: no DORMOUSE_*
-// of the host's, and no AWS_CA_BUNDLE (this machine's names a bundle the
-// AWS SDK's configuration loader fails on), plus extra.
-func testEnv(extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "DORMOUSE_") || strings.HasPrefix(kv, "AWS_") || strings.HasPrefix(kv, "NOTIFY_SOCKET=") ||
-			strings.HasPrefix(kv, "STATE_DIRECTORY=") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(append(env, "DORMOUSE_CONFIG="+noConfig), extra...)
-}
+// testEnv is the environment of the programs the tests run
+// (proctest.Env), plus extra.
+func testEnv(extra ...string) []string { return proctest.Env(noConfig, extra...) }
 
 type serveProc struct {
 	cmd    *exec.Cmd
 	addr   string
-	log    *lockedBuffer
+	log    *proctest.Buffer
 	exited chan error
 }
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-var listeningRE = regexp.MustCompile(`msg=listening addr=(\S+)`)
 
 // serve starts dormouse serve on data and a free port, and waits until it
 // listens.
 func serve(t testing.TB, data string, env []string) *serveProc {
 	t.Helper()
-	cmd := exec.Command(dormouse, "serve", "--addr", "127.0.0.1:0", "--data", data)
-	cmd.Env = env
-	pr, pw := io.Pipe()
-	p := &serveProc{cmd: cmd, log: &lockedBuffer{}, exited: make(chan error, 1)}
-	cmd.Stderr = io.MultiWriter(pw, p.log)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { p.exited <- cmd.Wait(); pw.Close() }()
-	found := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			if m := listeningRE.FindStringSubmatch(sc.Text()); m != nil {
-				found <- m[1]
-				break
-			}
-		}
-		io.Copy(io.Discard, pr)
-	}()
-	select {
-	case p.addr = <-found:
-	case err := <-p.exited:
-		t.Fatalf("dormouse serve exited before listening: %v\n%s", err, p.log.String())
-	case <-time.After(60 * time.Second):
-		cmd.Process.Kill()
-		t.Fatalf("dormouse serve did not start:\n%s", p.log.String())
-	}
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			cmd.Process.Kill()
-			<-p.exited
-		}
-	})
-	return p
+	p := proctest.Serve(t, dormouse, []string{"--data", data}, env, 60*time.Second)
+	return &serveProc{cmd: p.Cmd, addr: p.Addr, log: p.Log, exited: p.Exited}
 }
 
 var litestreamPIDRE = regexp.MustCompile(`msg="litestream started" pid=(\d+)`)

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 // versitygw is a real S3 server (github.com/versity/versitygw, Apache-2.0,
@@ -20,7 +22,7 @@ type s3Server struct {
 	endpoint, bucket, access, secret string
 	bin, addr, root, side            string
 	cmd                              *exec.Cmd
-	log                              *lockedBuffer
+	log                              *proctest.Buffer
 }
 
 var buildVersitygw = sync.OnceValues(func() (string, error) {
@@ -55,7 +57,7 @@ func startS3(t testing.TB) *s3Server {
 	addr := ln.Addr().String()
 	ln.Close()
 	s := &s3Server{endpoint: "http://" + addr, bucket: "dormouse-replicas", access: "test-access-key", secret: "test-secret-key-0123456789",
-		bin: bin, addr: addr, root: t.TempDir(), side: t.TempDir(), log: &lockedBuffer{}}
+		bin: bin, addr: addr, root: t.TempDir(), side: t.TempDir(), log: &proctest.Buffer{}}
 	s.start(t)
 	t.Cleanup(func() { s.stop(t) })
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPut, s.endpoint+"/"+s.bucket, nil)

@@ -16,6 +16,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/llm"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -53,7 +54,7 @@ func echoingOpenAI(t *testing.T, status int, log *slog.Logger) *llm.Client {
 // body.
 func TestAskProviderErrorIsSummarised(t *testing.T) {
 	for _, status := range []int{http.StatusUnauthorized, http.StatusInternalServerError} {
-		var logs syncBuffer
+		var logs proctest.Buffer
 		log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 		model := echoingOpenAI(t, status, log)
 		f := newFixture(t, Options{AutoCreate: true, Logger: log, Answer: &answer.Answerer{Model: model}})
@@ -88,7 +89,7 @@ func TestConsolidateProviderErrorIsSummarised(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs proctest.Buffer
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	eng := &consolidate.Engine{Store: st, Location: time.UTC, Now: func() time.Time { return now }, Logger: log,
 		Consolidator: consolidate.LLM{Client: echoingOpenAI(t, http.StatusUnauthorized, log), Location: time.UTC}}

@@ -1,36 +1,18 @@
 package server
 
 import (
-	"bytes"
 	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/dormouse-dev/dormouse/internal/logging"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestRequestID(t *testing.T) {
-	var logs syncBuffer
+	var logs proctest.Buffer
 	f := newFixture(t, Options{Logger: logging.Text(&logs, slog.LevelDebug), AutoCreate: true})
 	get := func(id string) string {
 		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, f.url+"/healthz", nil)

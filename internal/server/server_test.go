@@ -21,6 +21,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/logging"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -486,7 +487,7 @@ func TestFullStorageIs507(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
+	var logs proctest.Buffer
 	ts := httptest.NewServer(New(st, &recall.Engine{}, Options{AutoCreate: true, Logger: logging.Text(&logs, slog.LevelInfo)}))
 	defer func() { ts.Close(); st.Close() }()
 	f := &fixture{t: t, url: ts.URL, dir: dir, store: st}

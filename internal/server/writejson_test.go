@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/logging"
+	"github.com/dormouse-dev/dormouse/internal/proctest"
 )
 
 // TestWriteJSONFailsLoudly: a value that cannot be encoded (a time past
 // year 9999) is a 500 in the API's error shape and a logged error, never an
 // empty 200.
 func TestWriteJSONFailsLoudly(t *testing.T) {
-	var logs syncBuffer
+	var logs proctest.Buffer
 	srv := New(nil, nil, Options{Logger: logging.Text(&logs, slog.LevelDebug)})
 	srv.Handle("GET /unencodable", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, map[string]any{"at": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)})
