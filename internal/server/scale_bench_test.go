@@ -41,15 +41,21 @@ func BenchmarkScale(b *testing.B) {
 	})
 }
 
-func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []string) {
+// sizesToRun is scaleSizes up to DORMOUSE_SCALE_MAX.
+func sizesToRun() []int {
 	sizes := scaleSizes
 	if m, err := strconv.Atoi(os.Getenv("DORMOUSE_SCALE_MAX")); err == nil {
 		sizes = slices.DeleteFunc(slices.Clone(sizes), func(n int) bool { return n > m })
 	}
+	return sizes
+}
+
+func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []string) {
+	sizes := sizesToRun()
 	mems := memories(sizes[len(sizes)-1])
 	for b.Loop() {
 		dir := b.TempDir()
-		a := benchAgent(b, dir)
+		_, a := benchAgent(b, dir)
 		eng := &recall.Engine{Now: func() time.Time { return benchEnd }}
 		stored := 0
 		var rates []float64 // memories/s of each 100k
@@ -70,8 +76,9 @@ func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []stri
 	}
 }
 
-// benchAgent is an empty agent in dir, opened as the daemon opens it.
-func benchAgent(b *testing.B, dir string) *store.Agent {
+// benchAgent is an empty agent in dir, opened as the daemon opens it, and
+// its store.
+func benchAgent(b *testing.B, dir string) (*store.Store, *store.Agent) {
 	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of})
 	if err != nil {
 		b.Fatal(err)
@@ -82,7 +89,7 @@ func benchAgent(b *testing.B, dir string) *store.Agent {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Release(a) })
-	return a
+	return st, a
 }
 
 // growTo stores mems[*stored:n] in batches of 500 and returns the rate of
