@@ -18,7 +18,7 @@ import (
 )
 
 // scaleSizes are the sizes BenchmarkScale measures recall at, in one agent
-// grown from empty; DORMOUSE_SCALE_MAX stops it earlier (a quick run).
+// grown from empty; DORMOUSE_SCALE_MAX stops it at that size (a quick run).
 var scaleSizes = []int{10_000, 100_000, 1_000_000}
 
 // BenchmarkScale grows one agent to a million memories of each text (the
@@ -41,13 +41,14 @@ func BenchmarkScale(b *testing.B) {
 	})
 }
 
-// sizesToRun is scaleSizes up to DORMOUSE_SCALE_MAX.
+// sizesToRun is scaleSizes up to DORMOUSE_SCALE_MAX, and that size too.
 func sizesToRun() []int {
-	sizes := scaleSizes
-	if m, err := strconv.Atoi(os.Getenv("DORMOUSE_SCALE_MAX")); err == nil {
-		sizes = slices.DeleteFunc(slices.Clone(sizes), func(n int) bool { return n > m })
+	m, err := strconv.Atoi(os.Getenv("DORMOUSE_SCALE_MAX"))
+	if err != nil || m <= 0 {
+		return scaleSizes
 	}
-	return sizes
+	sizes := slices.DeleteFunc(slices.Clone(scaleSizes), func(n int) bool { return n >= m })
+	return append(sizes, m)
 }
 
 func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []string) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,7 +57,7 @@ func copies(b *testing.B, st *store.Store, a *store.Agent, size string) {
 	report(b, "export-"+size, time.Since(start), fileBytes(b, export))
 
 	start = time.Now()
-	importFrom(b, st, "copy-"+size, export)
+	importFrom(b, st, "copy-"+strings.ToLower(size), export)
 	report(b, "import-"+size, time.Since(start), fileBytes(b, export))
 
 	start = time.Now()
