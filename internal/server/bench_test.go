@@ -253,7 +253,7 @@ func BenchmarkRecallDense20k(b *testing.B) {
 
 // recallAgent is an agent holding mems, captured in batches of 5,000.
 func recallAgent(b *testing.B, mems []benchdata.Memory) *store.Agent {
-	a := benchAgent(b, b.TempDir())
+	_, a := benchAgent(b, b.TempDir())
 	for i := 0; i < len(mems); i += 5000 {
 		if _, err := capture.Ingest(b.Context(), a, inputs(mems[i:min(i+5000, len(mems))]), capture.Limits{MaxContent: 64 << 10}, benchEnd); err != nil {
 			b.Fatal(err)

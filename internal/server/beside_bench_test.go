@@ -38,12 +38,15 @@ type target struct {
 var benchClient = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
 
 // postJSON posts v and fails on any status but want.
-func postJSON(url string, v any, want int) error {
+func postJSON(url string, v any, want int) error { return postWith(benchClient, url, v, want) }
+
+// postWith is postJSON through cl.
+func postWith(cl *http.Client, url string, v any, want int) error {
 	body, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	resp, err := benchClient.Post(url, "application/json", bytes.NewReader(body))
+	resp, err := cl.Post(url, "application/json", bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
