@@ -22,8 +22,17 @@ import (
 // a word of the subject in common, nor, when c names the old value,
 // without it.
 func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
+	ids := correctedHolding(m, c, hits, c.OldStem())
+	if head := c.headStem(); len(ids) == 0 && c.Ends && head != "" {
+		ids = correctedHolding(m, c, hits, head)
+	}
+	return ids
+}
+
+// correctedHolding is Corrected where the claim corrected must hold
+// oldStem (any claim, when "").
+func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
 	mine := ClaimStems(m.Text)
-	oldStem := c.OldStem()
 	type scored struct {
 		h     store.Hit
 		score int

@@ -30,7 +30,7 @@ type topic struct {
 var topics = []topic{
 	{"pets", words("pet pets animal animals"),
 		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet")},
-	{"diet", words("diet dietary eat eating"),
+	{"diet", words("diet dietary eat eating food foods"),
 		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar")},
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
@@ -41,9 +41,13 @@ var topics = []topic{
 	{"contact", words("phone mobile smartphone"),
 		words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
 	{"preference", words("hobby hobbies pastime"),
-		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing")},
+		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing joined practice practise rehearsal group society team league")},
 	{"diet", words("restaurant restaurants eatery"),
 		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
+	{"home", words("residence"),
+		words("rent rented renting house flat apartment terrace bungalow cottage street road avenue lane moved postcode mortgage landlord")},
+	{"", words("holiday holidays vacation trip trips getaway"),
+		words("flight flights flying fly booked hotel villa resort cruise airbnb hostel campsite camping abroad airport beach")},
 	{"home", words("garden gardening"),
 		words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
 	{"health", words("dentist doctor gp optician physio"),
@@ -64,7 +68,7 @@ var topics = []topic{
 // asks of the commute, though neither word does alone.
 var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
-	"get to the office": "commute", "eat out": "restaurant",
+	"get to the office": "commute", "eat out": "restaurant", "do i live": "residence", "do we live": "residence",
 	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 

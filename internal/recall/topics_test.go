@@ -26,6 +26,9 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"Who is my dentist?", "dr adeyemi"},
 		{"What's my weekly schedule?", "thursdays"},
 		{"Which university did I go to?", "freshers at keele"},
+		{"Where do we live?", "mill lane"},
+		{"Where are we going on holiday?", "menorca"},
+		{"Is there any food I should avoid?", "allergic to kiwi"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -39,6 +42,9 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(8 * time.Hour), session: "s9", role: "user", content: "Booked a check-up with Dr Adeyemi at the Smile surgery."},
 			{at: day0.Add(10 * time.Hour), session: "s10", role: "user", content: "Thursdays are five-a-side after work."},
 			{at: day0.Add(11 * time.Hour), session: "s11", role: "user", content: "Ran into Tomasz, we were freshers at Keele together."},
+			{at: day0.Add(12 * time.Hour), session: "s12", role: "user", content: "We rent a flat above the chemist on Mill Lane."},
+			{at: day0.Add(13 * time.Hour), session: "s13", role: "user", content: "Booked a villa in Menorca for July."},
+			{at: day0.Add(14 * time.Hour), session: "s14", role: "user", content: "I'm allergic to kiwi, it makes my mouth tingle."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
