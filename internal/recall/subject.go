@@ -36,7 +36,9 @@ var roleCanon = func() map[string]string {
 	}
 	for _, w := range []string{"son", "daughter", "brother", "sister", "niece", "nephew", "cousin", "aunt", "auntie",
 		"uncle", "friend", "stepson", "stepdaughter", "stepmother", "stepfather", "godson", "goddaughter",
-		"grandson", "granddaughter", "twin", "mentor", "tutor", "therapist", "childminder", "nanny", "cleaner"} {
+		"grandson", "granddaughter", "twin", "mentor", "tutor", "therapist", "childminder", "nanny", "cleaner",
+		"trainer", "coach", "teacher", "instructor", "physio", "accountant", "solicitor", "lodger", "carer", "babysitter",
+		"counsellor", "hairdresser"} {
 		m[w] = w
 	}
 	m["auntie"] = "aunt"
@@ -231,6 +233,9 @@ func ownerBefore(t []tok, i int) string {
 		w := t[j]
 		switch w.low {
 		case "my", "our":
+			if k, next := roleChain(t, j+1); k != "" && next <= i {
+				return k // "my manager Priti wants": the manager's, not mine
+			}
 			return selfKey
 		case "his", "her", "their", "everyone", "everybody", "someone", "somebody":
 			return "@other"
