@@ -189,11 +189,19 @@ func asksSuitability(q string) bool {
 	return false
 }
 
-// preferencePhrases say what the user likes, dislikes or cannot have.
-var preferencePhrases = []string{"can't handle", "cannot handle", "can't stand", "can't eat", "can't have", "can't do", "hate",
-	"don't like", "do not like", "dislike", "love ", "prefer", "allergic", "intolerant", "avoid", "never eat", "hopeless",
-	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear",
-	"never book", "don't want", "do not want", "not a morning person", "nothing before", "nothing after", "not before", "no earlier than", "no later than"}
+// preferencePhrases say what the user likes, dislikes or cannot have, in
+// five groups: likes and dislikes; what the user cannot do or is poor at
+// ("can't cope with", "hopeless before 10am", "useless at"); what they keep
+// away from; instructions never to arrange something; and time limits.
+var preferencePhrases = []string{
+	"hate", "loathe", "detest", "don't like", "do not like", "dislike", "love ", "prefer", "not a fan", "rather not",
+	"can't ", "cannot ", "can not ", "hopeless", "useless", "rubbish at", "terrible at", "bad at", "not good at",
+	"not good with", "struggle", "not a morning person", "not a night owl",
+	"allergic", "intolerant", "avoid", "keep clear", "steer clear", "never eat", "don't eat", "don't drink", "only eat",
+	"don't want", "do not want",
+	"don't book", "never book", "do not book", "don't schedule", "never schedule", "don't arrange", "never arrange",
+	"don't put me", "don't sign me",
+	"nothing before", "nothing after", "not before", "not after", "no earlier than", "no later than"}
 
 // statesPreference reports whether s is the user saying what they like,
 // dislike or cannot have.
@@ -229,5 +237,5 @@ func (r *ranker) suitedCoverage(c *cand) {
 // the part of the week it falls in.
 func (r *ranker) namesPlanDay(s string) bool {
 	have := r.stems(s)
-	return slices.ContainsFunc(r.planWords(), func(w string) bool { return have.has(r.stem(w)) || have.has(r.stem(w+"s")) }) // "Sundays"
+	return slices.ContainsFunc(r.planWords(), func(w string) bool { return have.has(r.stem(w)) })
 }

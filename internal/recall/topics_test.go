@@ -165,3 +165,23 @@ func TestPartOfWeek(t *testing.T) {
 		}
 	}
 }
+
+// TestStatesPreference: the user's likes, limits, aversions and standing
+// instructions are preferences in any of the everyday shapes; an event, or
+// someone else's, is not.
+func TestStatesPreference(t *testing.T) {
+	for s, want := range map[string]bool{
+		"I'm useless before nine, don't put me on early shifts.":  true,
+		"I can't cope with horror films.":                         true,
+		"Never schedule anything for me on Friday evenings.":      true,
+		"I'm rubbish at anything involving heights.":              true,
+		"I steer clear of red wine, it gives me migraines.":       true,
+		"I struggle with loud restaurants since the ear trouble.": true,
+		"We went to the cinema and saw a horror film.":            false,
+		"Kemi can't stand mushrooms.":                             false, // not the user
+	} {
+		if got := statesPreference(s); got != want {
+			t.Errorf("statesPreference(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
