@@ -29,9 +29,9 @@ type topic struct {
 // topics are general everyday vocabulary, never the words of one scenario.
 var topics = []topic{
 	{"pets", words("pet pets animal animals"),
-		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet")},
+		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet hen hens chicken chickens duck ducks fish coop hutch cage tank aquarium kennel")},
 	{"diet", words("diet dietary eat eating food foods"),
-		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar")},
+		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar low free")},
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"work", words("earn earns earning income salary wage wages"),
@@ -44,6 +44,8 @@ var topics = []topic{
 		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing joined practice practise rehearsal group society team league")},
 	{"diet", words("restaurant restaurants eatery"),
 		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
+	{"", words("gig gigs concert concerts"),
+		words("saw band bands live tour ticket tickets festival stage venue encore setlist support")},
 	{"home", words("residence"),
 		words("rent rented renting house flat apartment terrace bungalow cottage street road avenue lane moved postcode mortgage landlord")},
 	{"", words("holiday holidays vacation trip trips getaway"),
@@ -57,7 +59,7 @@ var topics = []topic{
 	{"", words("university universities uni degree graduate graduated alma study studied"),
 		words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied")},
 	{"", words("money savings budget spending"),
-		words("bank savings isa pension account budget bills debt loan mortgage")},
+		words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit")},
 	{"routine", words("schedule routine timetable"),
 		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
 	{"", words("buy bought purchase purchased shopping"),
@@ -69,6 +71,7 @@ var topics = []topic{
 var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
 	"get to the office": "commute", "eat out": "restaurant", "do i live": "residence", "do we live": "residence",
+	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings",
 	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 

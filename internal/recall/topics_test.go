@@ -29,6 +29,8 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"Where do we live?", "mill lane"},
 		{"Where are we going on holiday?", "menorca"},
 		{"Is there any food I should avoid?", "allergic to kiwi"},
+		{"Which gigs have I been to?", "lumineers"},
+		{"How much do I set aside each month?", "150 into my pension"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -45,6 +47,8 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(12 * time.Hour), session: "s12", role: "user", content: "We rent a flat above the chemist on Mill Lane."},
 			{at: day0.Add(13 * time.Hour), session: "s13", role: "user", content: "Booked a villa in Menorca for July."},
 			{at: day0.Add(14 * time.Hour), session: "s14", role: "user", content: "I'm allergic to kiwi, it makes my mouth tingle."},
+			{at: day0.Add(15 * time.Hour), session: "s15", role: "user", content: "Saw the Lumineers at the arena, great encore."},
+			{at: day0.Add(16 * time.Hour), session: "s16", role: "user", content: "Paying 150 into my pension each month now."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
@@ -76,6 +80,7 @@ func TestTopicWords(t *testing.T) {
 		"which restaurants did we try": "restaurants",
 		"how much does she earn":       "earn",
 		"what did I do on Monday":      "",
+		"how much do we put aside":     "savings",
 	} {
 		got, _ := topicWords(q, strings.Fields(strings.Trim(q, "?")))
 		if want == "" && len(got) > 0 || want != "" && got[want] == nil {
