@@ -180,6 +180,17 @@ var valueKinds = sync.OnceValue(func() []*regexp.Regexp {
 	}
 })
 
+// whenKinds are the value kinds that say when: a weekday, a clock time, a
+// span of hours, a date (indexes into valueKinds).
+var whenKinds = []int{0, 1, 2, 7}
+
+// sharesWhen reports whether a and b both state when something is, as a
+// weekday, a time or a date.
+func sharesWhen(a, b string) bool {
+	kinds := valueKinds()
+	return slices.ContainsFunc(whenKinds, func(i int) bool { return kinds[i].MatchString(a) && kinds[i].MatchString(b) })
+}
+
 // SharedValueKinds counts the kinds of value both a and b state.
 func SharedValueKinds(a, b string) int {
 	n := 0

@@ -22,8 +22,11 @@ func Siblings(a, b string) bool {
 		return false
 	}
 	ka, kb := nearKinds(a), nearKinds(b)
-	if len(ka) == 0 || len(kb) == 0 {
+	if len(ka) == 0 || len(kb) == 0 || isKindOf(a, b) || isKindOf(b, a) {
 		return false
+	}
+	if isKindOf(a, roleMark) && isKindOf(b, roleMark) {
+		return true // two trades: a glazier is not a tree surgeon
 	}
 	breadth := countBreadth()
 	for _, k := range ka {
@@ -31,7 +34,7 @@ func Siblings(a, b string) bool {
 			continue
 		}
 		for _, j := range kb {
-			if j == k && !isKindOf(a, b) && !isKindOf(b, a) {
+			if j == k {
 				return true
 			}
 		}

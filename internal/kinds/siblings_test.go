@@ -12,7 +12,9 @@ func TestSiblings(t *testing.T) {
 		{"coffee", "tea", true},
 		{"car", "truck", true},
 		{"dentist", "doctor", true},
-		{"dog", "beagle", false}, // a kind and its member
+		{"glazier", "surgeon", true}, // two trades
+		{"gp", "doctor", false},      // a GP is a doctor
+		{"dog", "beagle", false},     // a kind and its member
 		{"dog", "dogs", false},
 		{"dog", "cat", false}, // their shared kinds are too wide
 		{"passport", "monday", false},

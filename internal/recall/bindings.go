@@ -67,7 +67,9 @@ func bindingsOf(s string, t []tok) []binding {
 	j := joinRes()
 	if myRole(t) {
 		for _, m := range j.roleThenName.FindAllStringSubmatch(s, -1) {
-			add(m[1], m[2])
+			if m[3] == "" || roleOf(strings.ToLower(m[2])) == "" {
+				add(m[1], m[2]) // "my godmother, Auntie Pam": Auntie is how she is called, not who
+			}
 			if m[3] != "" { // "my trainer is Costas Petrakis": he is Petrakis too
 				add(m[1], m[3])
 			}

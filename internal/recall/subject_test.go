@@ -97,6 +97,7 @@ func TestOwners(t *testing.T) {
 		{"The service is due, my car needs it.", "service", nil},
 		{"My manager Ines wants the figures by Friday.", "want", []string{"@boss"}},
 		{"My brother Teo's van failed its MOT.", "van", []string{"teo"}},
+		{"My brother-in-law's van failed its MOT.", "van", []string{"@brother-in-law"}},
 	} {
 		if got := owners(toks(c.s), []string{stem(c.word)}, stem); !slices.Equal(got, c.want) {
 			t.Errorf("owners(%q, %q) = %q, want %q", c.s, c.word, got, c.want)
@@ -116,6 +117,7 @@ func TestBindingsIn(t *testing.T) {
 		"My personal trainer is Dimitri Vlahos, at the leisure centre.": {{"@trainer", "dimitri"}, {"@trainer", "vlahos"}},
 		"Our neighbour Margaret, everyone calls her Peggy, keeps bees.": {{"@neighbour", "margaret"}, {"margaret", "peggy"}},
 		"My coach Ade said the match is off.":                           {{"@coach", "ade"}},
+		"My godmother, Auntie Pam, sends a card every birthday.":        {{"@godmother", "pam"}},
 		"Dr. Okafor said my blood pressure is fine.":                    nil,
 		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
 	} {
