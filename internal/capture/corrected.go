@@ -22,8 +22,17 @@ import (
 // a word of the subject in common, nor, when c names the old value,
 // without it.
 func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
+	ids := correctedHolding(m, c, hits, c.OldStem())
+	if head := c.headStem(); len(ids) == 0 && c.Ends && head != "" {
+		ids = correctedHolding(m, c, hits, head)
+	}
+	return ids
+}
+
+// correctedHolding is Corrected where the claim corrected must hold
+// oldStem (any claim, when "").
+func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
 	mine := ClaimStems(m.Text)
-	oldStem := c.OldStem()
 	type scored struct {
 		h     store.Hit
 		score int
@@ -114,7 +123,9 @@ const recentContext = 7 * 24 * time.Hour
 // correction naming the old value, or a cancellation ("the retreat is
 // cancelled": its words are the subject), needs 2; one that names neither
 // needs a kind of value and 3 (or its session: "actually, make it Thursday
-// instead" after "book the roofer for Tuesday"), or 3 words in common.
+// instead" after "book the roofer for Tuesday"; or a word of the subject
+// and a day or time both state: "we've switched Dorota to Mondays" after
+// "Dorota comes on Wednesdays"), or 3 words in common.
 func claimScore(m, h store.Hit, shared int, named, habit bool) (int, bool) {
 	kinds := SharedValueKinds(m.Text, h.Text)
 	score := shared + kinds
@@ -127,7 +138,7 @@ func claimScore(m, h store.Hit, shared int, named, habit bool) (int, bool) {
 	if habit {
 		return score, true // "I don't drink coffee any more": coffee is the subject
 	}
-	return score, kinds > 0 && (score >= 3 || sameSession(m, h)) || shared >= 3
+	return score, kinds > 0 && (score >= 3 || sameSession(m, h) || shared > 0 && sharesWhen(m.Text, h.Text)) || shared >= 3
 }
 
 func sameSession(m, h store.Hit) bool {

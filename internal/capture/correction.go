@@ -50,9 +50,12 @@ var correctionShapes = []correctionShape{
 	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`, []string{"mind"}},
 	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted"}},
 	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed (?:to|until|till)|pushed (?:back|forward|out|to|until)|bumped (?:to|until|back))\b`, []string{"postponed", "rescheduled", "put back", "brought forward", "moved", "delayed", "pushed", "bumped"}},
-	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d`, []string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut"}},
+	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d|` +
+		`\bput\s+(?:his|her|their|its|the|our|my)\s+(?:[\pL'’]+\s+){0,2}?(?:up|down)\b|\b(?:price|prices|rate|rates|fee|fees|rent|charge|charges|cost|costs|bill|bills)\s+(?:has\s+|have\s+)?(?:gone|went|goes|going)\s+(?:up|down)\b`,
+		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
-	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*actually\b`, []string{"actually"}},
+	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*(?:actually|scratch that|change of plans?|correction|on second thoughts?|my mistake|make (?:that|it))\b`,
+		[]string{"actually", "scratch", "change of plan", "correction", "second thought", "mistake", "make"}},
 }
 
 // correctionRegexps are the shapes' expressions, compiled on first use:
@@ -103,7 +106,7 @@ func correctionInSentence(s string) (Correction, bool) {
 
 // correctionCues are the words of the cues and of what surrounds them: they
 // say that something changed, never what.
-var correctionCues = []string{"actually", "instead", "longer", "anymore", "any", "more", "switched", "switch",
+var correctionCues = []string{"actually", "scratch", "plan", "correction", "mistake", "instead", "longer", "anymore", "any", "more", "switched", "switch",
 	"switching", "swapped", "swap", "moved", "move", "moving", "changed", "change", "changing", "cancelled",
 	"canceled", "cancel", "called", "pushed", "postponed", "rescheduled", "brought", "forward", "back", "delayed",
 	"bumped", "gave", "given", "giving", "quit", "stopped", "mind", "rather", "went", "gone", "goes", "up", "down",
@@ -177,6 +180,17 @@ var valueKinds = sync.OnceValue(func() []*regexp.Regexp {
 	}
 })
 
+// whenKinds are the value kinds that say when: a weekday, a clock time, a
+// span of hours, a date (indexes into valueKinds).
+var whenKinds = []int{0, 1, 2, 7}
+
+// sharesWhen reports whether a and b both state when something is, as a
+// weekday, a time or a date.
+func sharesWhen(a, b string) bool {
+	kinds := valueKinds()
+	return slices.ContainsFunc(whenKinds, func(i int) bool { return kinds[i].MatchString(a) && kinds[i].MatchString(b) })
+}
+
 // SharedValueKinds counts the kinds of value both a and b state.
 func SharedValueKinds(a, b string) int {
 	n := 0
@@ -190,8 +204,28 @@ func SharedValueKinds(a, b string) int {
 
 // OldStem is the stem a memory must hold to be the claim c names as ended
 // ("eat meat": meat; "work Fridays": friday), "" when c names none.
-func (c Correction) OldStem() string {
+func (c Correction) OldStem() string { return lastStem(text.Words(c.Old)) }
+
+// headStem is the stem of what c names as ended before its first
+// preposition ("cycle to work": cycle), "" when that is OldStem or none:
+// the habit, where the place it went to was said in other words ("I cycle
+// to the office").
+func (c Correction) headStem() string {
 	words := text.Words(c.Old)
+	for i, w := range words {
+		if slices.Contains(prepositions, w) {
+			if st := lastStem(words[:i]); st != c.OldStem() {
+				return st
+			}
+			break
+		}
+	}
+	return ""
+}
+
+var prepositions = []string{"to", "at", "in", "on", "with", "from", "for", "into", "by"}
+
+func lastStem(words []string) string {
 	for i := len(words) - 1; i >= 0; i-- {
 		if st := ClaimStems(words[i]); len(st) > 0 {
 			return st[0]

@@ -71,6 +71,14 @@ func TestCorrectionIn(t *testing.T) {
 		{"The council tax went up to 160 pounds a month.", "went up to", false, ""},
 		{"They put the season ticket up to £1,200.", "went up to", false, ""},
 		{"Our water bill dropped to £28 a month.", "went up to", false, ""},
+		{"The childminder has put her rates up, it's 7 an hour now.", "went up to", false, ""},
+		{"The season ticket price has gone up again.", "went up to", false, ""},
+		// a spoken correction: scratch that, change of plan
+		{"Scratch that, the picnic is at noon.", "actually", false, ""},
+		{"Change of plan: we're meeting at the lido.", "actually", false, ""},
+		{"On second thoughts, book the later train.", "actually", false, ""},
+		{"Make that two tickets, Femi is coming too.", "actually", false, ""},
+		{"That was a change of plan for the team.", "", false, ""},
 		// changed my mind
 		{"I've changed my mind about the blue tiles, let's go with white.", "changed my mind", false, "the blue tiles"},
 		{"We changed our minds, no party this year.", "changed my mind", false, ""},
@@ -81,6 +89,8 @@ func TestCorrectionIn(t *testing.T) {
 		{"We went up to the Peak District for the weekend.", "", false, ""},
 		{"Instead of giving up, I practised every evening.", "", false, ""},
 		{"The plumber is coming on Tuesday at 10.", "", false, ""},
+		{"We went up the hill after lunch.", "", false, ""},
+		{"Scratched the car door on the gatepost.", "", false, ""},
 		{"I love my new running shoes.", "", false, ""},
 		{"Is the swimming club still on Thursdays?", "", false, ""},
 	}
@@ -113,6 +123,11 @@ func TestClaimStems(t *testing.T) {
 	}
 	if st := (Correction{Old: "cycle to work"}).OldStem(); st != "work" {
 		t.Errorf("OldStem = %q, want work", st)
+	}
+	for old, want := range map[string]string{"cycle to work": "cycle", "drink coffee": "", "walk the dog in the park": "dog", "work on Fridays": "work"} {
+		if st := (Correction{Old: old}).headStem(); st != want {
+			t.Errorf("headStem(%q) = %q, want %q", old, st, want)
+		}
 	}
 }
 

@@ -20,20 +20,22 @@ import (
 const pNm = `([A-Z][\p{L}'’-]+)`
 
 // joinRes are the shapes of a join, compiled on first use.
-var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickname, goesBy, shortFor, profileRel, marriedTo *regexp.Regexp }) {
+var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickname, goesBy, callsHim, shortFor, profileRel, marriedTo *regexp.Regexp }) {
 	var ws []string
 	for w := range roleCanon {
 		ws = append(ws, regexp.QuoteMeta(w))
 	}
 	roleAlt := strings.Join(ws, "|")
 	// "my wife Nkechi", "our daughter, Alexandra,"
-	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pNm)
+	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
 	j.nameThenRole = regexp.MustCompile(pNm + `(?:,| is| was| has become| became| is now|(?: [a-z]+){1,3} as) (?i:my|our) (?:(?i:new|best|line) )?(?i:(` + roleAlt + `))\b`)
 	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Alexandra, known as Sasha"
 	j.nickname = regexp.MustCompile(pNm + `(?:, | \(| - | — )(?:(?i:known as|aka|called|or|who goes by|who we call) )?` + pNm +
 		`(?: (?i:to everyone|to her friends|to his friends|to their friends|to friends|to us|to the family|for short)|\))`)
 	j.goesBy = regexp.MustCompile(pNm + ` (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
+	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)"
+	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
 	j.profileRel = regexp.MustCompile(`^(?:` + pNm + `(?: [A-Z][\p{L}'’-]+)?) is the user's ([\p{L} -]+?)\.?$`)
 	j.marriedTo = regexp.MustCompile(`^The user is married to ` + pNm)
@@ -65,7 +67,12 @@ func bindingsOf(s string, t []tok) []binding {
 	j := joinRes()
 	if myRole(t) {
 		for _, m := range j.roleThenName.FindAllStringSubmatch(s, -1) {
-			add(m[1], m[2])
+			if m[3] == "" || roleOf(strings.ToLower(m[2])) == "" {
+				add(m[1], m[2]) // "my godmother, Auntie Pam": Auntie is how she is called, not who
+			}
+			if m[3] != "" { // "my trainer is Costas Petrakis": he is Petrakis too
+				add(m[1], m[3])
+			}
 		}
 		for _, m := range j.nameThenRole.FindAllStringSubmatch(s, -1) {
 			add(m[1], m[2])
@@ -74,7 +81,7 @@ func bindingsOf(s string, t []tok) []binding {
 	if !nicknameCue(s) {
 		return out
 	}
-	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.shortFor} {
+	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.callsHim, j.shortFor} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
 			if !titleWord(strings.ToLower(m[1])) && !titleWord(strings.ToLower(m[2])) && roleOf(strings.ToLower(m[1])) == "" {
 				add(m[1], m[2])
@@ -103,7 +110,7 @@ func myRole(t []tok) bool {
 // nicknameCue reports whether s holds a word every nickname shape needs.
 func nicknameCue(s string) bool {
 	low := strings.ToLower(s)
-	for _, cue := range []string{"everyone", "friends", "for short", "(", "known as", "aka", "goes by", "called", "short for", " to us", "family"} {
+	for _, cue := range []string{"everyone", "friends", "for short", "(", "known as", "aka", "goes by", "called", "call", "short for", " to us", "family"} {
 		if strings.Contains(low, cue) {
 			return true
 		}

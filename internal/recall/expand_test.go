@@ -53,3 +53,19 @@ func BenchmarkExpand(b *testing.B) {
 		Expand(words)
 	}
 }
+
+// TestStemJoinsPluralAndSingular: a word and its plural have one stem, so
+// "Sundays" holds "Sunday" and "plays" holds "play".
+func TestStemJoinsPluralAndSingular(t *testing.T) {
+	for _, p := range [][2]string{{"sunday", "sundays"}, {"play", "plays"}, {"name", "names"}, {"box", "boxes"},
+		{"city", "cities"}, {"cat", "cats"}, {"class", "classes"}, {"holiday", "holidays"}, {"key", "keys"}} {
+		if stem(p[0]) != stem(p[1]) {
+			t.Errorf("stem(%q) = %q, stem(%q) = %q; want one stem", p[0], stem(p[0]), p[1], stem(p[1]))
+		}
+	}
+	for _, w := range []string{"bus", "class", "gas"} {
+		if got := stem(w); got != w {
+			t.Errorf("stem(%q) = %q, want it whole", w, got)
+		}
+	}
+}

@@ -39,7 +39,7 @@ func (r *ranker) floor() (items []Item, found bool) {
 		if r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {
 			continue
 		}
-		found = found || reaches(c)
+		found = found || reaches(c) && !r.nearMiss(c) // a near-miss is offered beside an answer, never as one
 		items = append(items, r.item(id, c))
 	}
 	sortItems(items)

@@ -119,10 +119,29 @@ func (r *ranker) aboutOthers(s string, names []string) bool {
 	return other
 }
 
+// saidBy is whose words a text is: the user's ("my" is then the user's),
+// or someone's the text alone does not tell.
+type saidBy int
+
+const (
+	saidByAnyone saidBy = iota
+	saidByUser
+)
+
+// saidByOf is whose words c's text is: a memory the user said, a fact
+// about the user.
+func saidByOf(c *cand) saidBy {
+	if c.hit.Kind == "memory" && strings.EqualFold(c.hit.Role, "user") || c.fact != nil && strings.EqualFold(c.fact.Entity, "user") {
+		return saidByUser
+	}
+	return saidByAnyone
+}
+
 // ownersOther reports whether what s says of the question's words belongs
 // to someone other than its subject: "My partner Sunil's insurance" asked
-// "my car insurance", "my car insurance" asked the partner's.
-func (r *ranker) ownersOther(s string) bool {
+// "my car insurance", "my car insurance" asked the partner's, and the
+// user's "my ring size" asked Jules's.
+func (r *ranker) ownersOther(s string, by saidBy) bool {
 	if !r.self && len(r.subject) == 0 {
 		return false
 	}
@@ -131,7 +150,7 @@ func (r *ranker) ownersOther(s string) bool {
 		switch {
 		case o == selfKey && r.self || slices.Contains(r.subject, o):
 			mine = true
-		case o == selfKey && !r.strictSubject():
+		case o == selfKey && !r.strictSubject() && by != saidByUser:
 			// "my" in a question about a name may be that person's own
 			// words: whose, the speaker tells, not the text.
 		case o != "@other" || r.self:
@@ -278,9 +297,9 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 		if c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {
 			continue // a day record is read by its sentences; the floor drops the rest
 		}
-		if speakerName(c) == "" && r.ownersOther(c.hit.Text) && (r.self || r.strictSubject()) {
+		if speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()) {
 			owned[c] = true
-		} else if r.aboutOthersCand(c, known) || speakerName(c) == "" && r.ownersOther(c.hit.Text) {
+		} else if r.aboutOthersCand(c, known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) {
 			about[c] = true
 		} else if kept(c) && reaches(c) {
 			answered = true
@@ -328,7 +347,7 @@ func (r *ranker) ownSentences(sents []string, known map[string]bool) []string {
 			names = before
 		}
 		before = names
-		if !r.aboutOthers(s, names) && !r.ownersOther(s) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) {
+		if !r.aboutOthers(s, names) && !r.ownersOther(s, saidByAnyone) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) {
 			out = append(out, s)
 		}
 	}
@@ -375,7 +394,7 @@ func (r *ranker) lineAboutOthers(l store.ProfileLine) bool {
 	if l.Subject != "" && l.Subject != "user" {
 		names = append(names, l.Subject)
 	}
-	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text) || r.userLineAskedOfOther(l, names)
+	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text, saidByAnyone) || r.userLineAskedOfOther(l, names)
 }
 
 // userLineAskedOfOther reports whether l is about the user alone ("The user

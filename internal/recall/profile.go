@@ -68,16 +68,39 @@ func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string,
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the profile: %w", err)
 	}
-	q := questionConcepts(r.words)
+	q, attrs := questionConcepts(r.words), questionConcepts(r.attrWords())
 	var matched []scoredLine
+	r.namesOnly = map[string]bool{}
 	for _, l := range lines {
 		if s := q.match(conceptsOf(l)); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) {
 			matched = append(matched, scoredLine{l, s})
+			if len(attrs) > 0 && attrs.match(conceptsOf(l)) == 0 {
+				r.namesOnly[fmt.Sprintf("profile:%d", l.ID)] = true
+			}
 		}
 	}
 	sort.SliceStable(matched, func(i, j int) bool { return matched[i].score > matched[j].score })
 	items, sources := r.withinShare(matched)
 	return items, sources, nil
+}
+
+// attrWords are the question's words but those naming whom it asks about:
+// what it asks of them.
+func (r *ranker) attrWords() []string {
+	var out []string
+	for _, w := range r.words {
+		if !slices.Contains(r.subject, personKey(w)) && !slices.Contains(r.names, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// answeringLines are the matched lines but those holding only whom the
+// question asks about ("Luca is the user's son." asked when Luca has
+// swimming): with no item beside them, such a line answers nothing.
+func (r *ranker) answeringLines() []Item {
+	return slices.DeleteFunc(slices.Clone(r.lines), func(it Item) bool { return r.namesOnly[it.ID] })
 }
 
 type scoredLine struct {

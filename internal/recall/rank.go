@@ -121,6 +121,7 @@ type cand struct {
 	standsFor []string
 	member    bool // found by a member of a topic the question names (topics.go)
 	toldOf    int8 // said after the question's range: 1 tells of a time in it, -1 not, 0 not read (toldOfRange)
+	near      int8 // a near-miss of the question: 1 yes, -1 no, 0 not read (nearMiss)
 }
 
 // ranker is one question on its way through the full ranker: lexical
@@ -175,6 +176,9 @@ type ranker struct {
 	stemmed            map[string]string    // each word's stem, made once (ranker.stem)
 	seen               map[string]struct{}  // termsOf's, cleared for each text
 	kinds              map[string]string    // each text's kinds.Of, made once (ranker.kindsOf)
+	sibWords           []string             // its words that may have siblings (nearmiss.go)
+	sibMemo            map[string]bool      // kinds.Siblings of a question word and a text's, made once
+	namesOnly          map[string]bool      // the lines matching only whom it asks about (answeringLines)
 }
 
 const noMatch = "nothing stored matches the question well enough"
@@ -349,6 +353,7 @@ func (r *ranker) offer(ctx context.Context, items []Item, note string) (Result, 
 // none, but the profile is offered even so ("is there any medicine I
 // should avoid?" shares no word with "I am allergic to penicillin").
 func (r *ranker) nothingMatches(ctx context.Context) (Result, error) {
+	r.lines = r.answeringLines()
 	res, err := r.offer(ctx, nil, noMatch)
 	switch {
 	case err != nil:

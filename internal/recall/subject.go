@@ -36,7 +36,9 @@ var roleCanon = func() map[string]string {
 	}
 	for _, w := range []string{"son", "daughter", "brother", "sister", "niece", "nephew", "cousin", "aunt", "auntie",
 		"uncle", "friend", "stepson", "stepdaughter", "stepmother", "stepfather", "godson", "goddaughter",
-		"grandson", "granddaughter", "twin", "mentor", "tutor", "therapist", "childminder", "nanny", "cleaner"} {
+		"grandson", "granddaughter", "twin", "mentor", "tutor", "therapist", "childminder", "nanny", "cleaner",
+		"trainer", "coach", "teacher", "instructor", "physio", "accountant", "solicitor", "lodger", "carer", "babysitter",
+		"counsellor", "hairdresser", "godmother", "godfather", "godparent", "stepbrother", "stepsister"} {
 		m[w] = w
 	}
 	m["auntie"] = "aunt"
@@ -119,6 +121,9 @@ func roleChain(t []tok, i int) (string, int) {
 		r := roleOf(t[i].low)
 		if r == "" || i > 0 && t[i].brk && key != "" {
 			break
+		}
+		if i+2 < len(t) && t[i+1].low == "in" && t[i+2].low == "law" && !t[i+1].brk && !t[i+2].brk {
+			r, i = r+"-in-law", i+2 // "my brother-in-law" is not my brother
 		}
 		key += ">" + r
 		i++
@@ -231,6 +236,9 @@ func ownerBefore(t []tok, i int) string {
 		w := t[j]
 		switch w.low {
 		case "my", "our":
+			if k, next := roleChain(t, j+1); k != "" && next <= i {
+				return k // "my manager Priti wants": the manager's, not mine
+			}
 			return selfKey
 		case "his", "her", "their", "everyone", "everybody", "someone", "somebody":
 			return "@other"
@@ -255,6 +263,9 @@ func ownerBefore(t []tok, i int) string {
 // sister's husband's"), or "".
 func roleChainBack(t []tok, j int) (string, int) {
 	start := j
+	if j >= 2 && t[j].low == "law" && t[j-1].low == "in" && roleOf(t[j-2].low) != "" {
+		start = j - 2 // "my brother-in-law's"
+	}
 	for start > 0 && roleOf(t[start-1].low) != "" && t[start-1].poss && !t[start].brk {
 		start--
 	}

@@ -95,6 +95,9 @@ func TestOwners(t *testing.T) {
 		{"The Fiesta's service is due in August.", "service", nil},
 		{"Blocked everyone's drives for an hour.", "drive", []string{"@other"}},
 		{"The service is due, my car needs it.", "service", nil},
+		{"My manager Ines wants the figures by Friday.", "want", []string{"@boss"}},
+		{"My brother Teo's van failed its MOT.", "van", []string{"teo"}},
+		{"My brother-in-law's van failed its MOT.", "van", []string{"@brother-in-law"}},
 	} {
 		if got := owners(toks(c.s), []string{stem(c.word)}, stem); !slices.Equal(got, c.want) {
 			t.Errorf("owners(%q, %q) = %q, want %q", c.s, c.word, got, c.want)
@@ -105,14 +108,18 @@ func TestOwners(t *testing.T) {
 // The joins a sentence states between a role and a name, or two names.
 func TestBindingsIn(t *testing.T) {
 	for s, want := range map[string][]binding{
-		"My wife Nkechi starts her new post next week.":              {{"@partner", "nkechi"}},
-		"Oksana took over as my manager when Greg left.":             {{"oksana", "@boss"}},
-		"Femi is my landlord now.":                                   {{"femi", "@landlord"}},
-		"Our daughter Alexandra, Sasha to everyone, is in Year 5.":   {{"@daughter", "alexandra"}, {"alexandra", "sasha"}},
-		"We met Roberto (Bobby to his friends) at the pub.":          {{"roberto", "bobby"}},
-		"Katarzyna goes by Kasia at work.":                           {{"katarzyna", "kasia"}},
-		"Dr. Okafor said my blood pressure is fine.":                 nil,
-		"Tom and Priya came round for dinner, Priya brought a cake.": nil,
+		"My wife Nkechi starts her new post next week.":                 {{"@partner", "nkechi"}},
+		"Oksana took over as my manager when Greg left.":                {{"oksana", "@boss"}},
+		"Femi is my landlord now.":                                      {{"femi", "@landlord"}},
+		"Our daughter Alexandra, Sasha to everyone, is in Year 5.":      {{"@daughter", "alexandra"}, {"alexandra", "sasha"}},
+		"We met Roberto (Bobby to his friends) at the pub.":             {{"roberto", "bobby"}},
+		"Katarzyna goes by Kasia at work.":                              {{"katarzyna", "kasia"}},
+		"My personal trainer is Dimitri Vlahos, at the leisure centre.": {{"@trainer", "dimitri"}, {"@trainer", "vlahos"}},
+		"Our neighbour Margaret, everyone calls her Peggy, keeps bees.": {{"@neighbour", "margaret"}, {"margaret", "peggy"}},
+		"My coach Ade said the match is off.":                           {{"@coach", "ade"}},
+		"My godmother, Auntie Pam, sends a card every birthday.":        {{"@godmother", "pam"}},
+		"Dr. Okafor said my blood pressure is fine.":                    nil,
+		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
@@ -131,6 +138,8 @@ func TestSubjectPrecision(t *testing.T) {
 		"My son's swimming lesson is on Tuesday at 5pm.",
 		"My swimming lesson is on Thursday at 7am.",
 		"My aunt's allotment has a waiting list of two years.",
+		"My shoe size is 6.",
+		"My cousin Idris takes a size 11 shoe.",
 	}
 	var turns []turn
 	for i, n := range notes {
@@ -146,6 +155,7 @@ func TestSubjectPrecision(t *testing.T) {
 		{"When does Wojciech want his ladder?", []string{"by Sunday"}, []string{"sheet music"}},
 		{"When is my swimming lesson?", []string{"Thursday"}, []string{"Tuesday"}},
 		{"When is my son's swimming lesson?", []string{"Tuesday"}, []string{"Thursday"}},
+		{"What shoe size does Idris take?", []string{"size 11"}, []string{"size is 6"}}, // the user's "my" is not Idris's
 	} {
 		expectContext(t, a, Query{Text: c.q, AsOf: asOf}, c.want, c.never)
 	}

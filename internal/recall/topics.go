@@ -29,9 +29,9 @@ type topic struct {
 // topics are general everyday vocabulary, never the words of one scenario.
 var topics = []topic{
 	{"pets", words("pet pets animal animals"),
-		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet")},
-	{"diet", words("diet dietary eat eating"),
-		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar")},
+		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet hen hens chicken chickens duck ducks fish coop hutch cage tank aquarium kennel")},
+	{"diet", words("diet dietary eat eating food foods"),
+		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar low free")},
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"work", words("earn earns earning income salary wage wages"),
@@ -41,9 +41,15 @@ var topics = []topic{
 	{"contact", words("phone mobile smartphone"),
 		words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
 	{"preference", words("hobby hobbies pastime"),
-		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing")},
+		words("class classes club lessons lesson course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing joined practice practise rehearsal group society team league")},
 	{"diet", words("restaurant restaurants eatery"),
 		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
+	{"", words("gig gigs concert concerts"),
+		words("saw band bands live tour ticket tickets festival stage venue encore setlist support")},
+	{"home", words("residence"),
+		words("rent rented renting house flat apartment terrace bungalow cottage street road avenue lane moved postcode mortgage landlord")},
+	{"", words("holiday holidays vacation trip trips getaway"),
+		words("flight flights flying fly booked hotel villa resort cruise airbnb hostel campsite camping abroad airport beach")},
 	{"home", words("garden gardening"),
 		words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
 	{"health", words("dentist doctor gp optician physio"),
@@ -53,7 +59,7 @@ var topics = []topic{
 	{"", words("university universities uni degree graduate graduated alma study studied"),
 		words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied")},
 	{"", words("money savings budget spending"),
-		words("bank savings isa pension account budget bills debt loan mortgage")},
+		words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit")},
 	{"routine", words("schedule routine timetable"),
 		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
 	{"", words("buy bought purchase purchased shopping"),
@@ -64,7 +70,8 @@ var topics = []topic{
 // asks of the commute, though neither word does alone.
 var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
-	"get to the office": "commute", "eat out": "restaurant",
+	"get to the office": "commute", "eat out": "restaurant", "do i live": "residence", "do we live": "residence",
+	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings",
 	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 
@@ -185,11 +192,19 @@ func asksSuitability(q string) bool {
 	return false
 }
 
-// preferencePhrases say what the user likes, dislikes or cannot have.
-var preferencePhrases = []string{"can't handle", "cannot handle", "can't stand", "can't eat", "can't have", "can't do", "hate",
-	"don't like", "do not like", "dislike", "love ", "prefer", "allergic", "intolerant", "avoid", "never eat", "hopeless",
-	"not a fan", "don't eat", "don't drink", "only eat", "rather not", "don't book", "can't cope", "keep clear",
-	"never book", "don't want", "do not want", "not a morning person", "nothing before", "nothing after", "not before", "no earlier than", "no later than"}
+// preferencePhrases say what the user likes, dislikes or cannot have, in
+// five groups: likes and dislikes; what the user cannot do or is poor at
+// ("can't cope with", "hopeless before 10am", "useless at"); what they keep
+// away from; instructions never to arrange something; and time limits.
+var preferencePhrases = []string{
+	"hate", "loathe", "detest", "don't like", "do not like", "dislike", "love ", "prefer", "not a fan", "rather not",
+	"can't ", "cannot ", "can not ", "hopeless", "useless", "rubbish at", "terrible at", "bad at", "not good at",
+	"not good with", "struggle", "not a morning person", "not a night owl",
+	"allergic", "intolerant", "avoid", "keep clear", "steer clear", "never eat", "don't eat", "don't drink", "only eat",
+	"don't want", "do not want",
+	"don't book", "never book", "do not book", "don't schedule", "never schedule", "don't arrange", "never arrange",
+	"don't put me", "don't sign me",
+	"nothing before", "nothing after", "not before", "not after", "no earlier than", "no later than"}
 
 // statesPreference reports whether s is the user saying what they like,
 // dislike or cannot have.
@@ -225,5 +240,5 @@ func (r *ranker) suitedCoverage(c *cand) {
 // the part of the week it falls in.
 func (r *ranker) namesPlanDay(s string) bool {
 	have := r.stems(s)
-	return slices.ContainsFunc(r.planWords(), func(w string) bool { return have.has(r.stem(w)) || have.has(r.stem(w+"s")) }) // "Sundays"
+	return slices.ContainsFunc(r.planWords(), func(w string) bool { return have.has(r.stem(w)) })
 }

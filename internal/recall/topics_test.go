@@ -26,6 +26,11 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"Who is my dentist?", "dr adeyemi"},
 		{"What's my weekly schedule?", "thursdays"},
 		{"Which university did I go to?", "freshers at keele"},
+		{"Where do we live?", "mill lane"},
+		{"Where are we going on holiday?", "menorca"},
+		{"Is there any food I should avoid?", "allergic to kiwi"},
+		{"Which gigs have I been to?", "lumineers"},
+		{"How much do I set aside each month?", "150 into my pension"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -39,6 +44,11 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(8 * time.Hour), session: "s9", role: "user", content: "Booked a check-up with Dr Adeyemi at the Smile surgery."},
 			{at: day0.Add(10 * time.Hour), session: "s10", role: "user", content: "Thursdays are five-a-side after work."},
 			{at: day0.Add(11 * time.Hour), session: "s11", role: "user", content: "Ran into Tomasz, we were freshers at Keele together."},
+			{at: day0.Add(12 * time.Hour), session: "s12", role: "user", content: "We rent a flat above the chemist on Mill Lane."},
+			{at: day0.Add(13 * time.Hour), session: "s13", role: "user", content: "Booked a villa in Menorca for July."},
+			{at: day0.Add(14 * time.Hour), session: "s14", role: "user", content: "I'm allergic to kiwi, it makes my mouth tingle."},
+			{at: day0.Add(15 * time.Hour), session: "s15", role: "user", content: "Saw the Lumineers at the arena, great encore."},
+			{at: day0.Add(16 * time.Hour), session: "s16", role: "user", content: "Paying 150 into my pension each month now."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
@@ -70,6 +80,7 @@ func TestTopicWords(t *testing.T) {
 		"which restaurants did we try": "restaurants",
 		"how much does she earn":       "earn",
 		"what did I do on Monday":      "",
+		"how much do we put aside":     "savings",
 	} {
 		got, _ := topicWords(q, strings.Fields(strings.Trim(q, "?")))
 		if want == "" && len(got) > 0 || want != "" && got[want] == nil {
@@ -156,6 +167,26 @@ func TestPartOfWeek(t *testing.T) {
 	} {
 		if got := strings.Join(partOfWeek(tc.r), " "); got != tc.want {
 			t.Errorf("partOfWeek(%v) = %q, want %q", tc.r.From, got, tc.want)
+		}
+	}
+}
+
+// TestStatesPreference: the user's likes, limits, aversions and standing
+// instructions are preferences in any of the everyday shapes; an event, or
+// someone else's, is not.
+func TestStatesPreference(t *testing.T) {
+	for s, want := range map[string]bool{
+		"I'm useless before nine, don't put me on early shifts.":  true,
+		"I can't cope with horror films.":                         true,
+		"Never schedule anything for me on Friday evenings.":      true,
+		"I'm rubbish at anything involving heights.":              true,
+		"I steer clear of red wine, it gives me migraines.":       true,
+		"I struggle with loud restaurants since the ear trouble.": true,
+		"We went to the cinema and saw a horror film.":            false,
+		"Kemi can't stand mushrooms.":                             false, // not the user
+	} {
+		if got := statesPreference(s); got != want {
+			t.Errorf("statesPreference(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

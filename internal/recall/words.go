@@ -232,16 +232,24 @@ func heldShare(words []string, have stemList, defs map[string][]string) float64 
 }
 
 // stem is a light English suffix stripper: close enough to the index's
-// Porter stemmer to tell whether a word occurs in a text.
+// Porter stemmer to tell whether a word occurs in a text. A plural's "s"
+// goes first, and then the word is stripped as its singular is, so both
+// forms have one stem ("sundays" and "sunday", "plays" and "play").
 func stem(w string) string {
-	for _, suf := range []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
-		"ments", "ment", "ness", "ings", "ing", "ied", "ies", "ers", "er", "ed", "es", "ly", "s", "e", "y", "i"} {
-		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "ies") &&
+		!strings.HasSuffix(w, "es") {
+		w = w[:len(w)-1]
+	}
+	for _, suf := range stemSuffixes {
+		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) && !(suf == "s" && strings.HasSuffix(w, "ss")) {
 			return w[:len(w)-len(suf)]
 		}
 	}
 	return w
 }
+
+var stemSuffixes = []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
+	"ments", "ment", "ness", "ings", "ing", "ied", "ies", "ers", "er", "ed", "es", "ly", "s", "e", "y", "i"}
 
 // feedback picks words that recur among the best hits (pseudo-relevance
 // feedback), rarest in the candidate set first; termsOf is text.Terms, or

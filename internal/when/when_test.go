@@ -42,6 +42,8 @@ func TestParse(t *testing.T) {
 		{"last year", d(2025, 1, 1), d(2026, 1, 1), false, ""},
 		{"this year", d(2026, 1, 1), d(2026, 3, 12), false, ""},
 		{"last weekend", d(2026, 3, 7), d(2026, 3, 9), false, ""},
+		{"what did we do two weekends ago", d(2026, 2, 28), d(2026, 3, 2), false, "what did we do"},
+		{"3 weekends ago", d(2026, 2, 21), d(2026, 2, 23), false, ""},
 		{"what happened in March", d(2026, 3, 1), d(2026, 4, 1), false, "what happened"},
 		{"what happened in May", d(2025, 5, 1), d(2025, 6, 1), false, "what happened"},
 		{"what happened last March", d(2025, 3, 1), d(2025, 4, 1), false, "what happened"},

@@ -1,0 +1,27 @@
+package kinds
+
+import "testing"
+
+func TestSiblings(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"electrician", "plumber", true},
+		{"swimming", "football", true},
+		{"coffee", "tea", true},
+		{"car", "truck", true},
+		{"dentist", "doctor", true},
+		{"glazier", "surgeon", true}, // two trades
+		{"gp", "doctor", false},      // a GP is a doctor
+		{"dog", "beagle", false},     // a kind and its member
+		{"dog", "dogs", false},
+		{"dog", "cat", false}, // their shared kinds are too wide
+		{"passport", "monday", false},
+		{"fee", "unknownword", false},
+	} {
+		if got := Siblings(c.a, c.b); got != c.want {
+			t.Errorf("Siblings(%q, %q) = %v, want %v; kinds %q / %q", c.a, c.b, got, c.want, nearKinds(c.a), nearKinds(c.b))
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/kinds"
+	"github.com/dormouse-dev/dormouse/internal/text"
+)
+
+// Near-misses: a memory that names the sibling of a question's word and
+// not the word ("the plumber quoted 160" asked what the electrician
+// quoted, "Luca has football on Tuesdays" asked when he has swimming) is
+// about the other thing of that kind, however many other words it shares
+// with the question. It does not reach the floor; nothing else answering,
+// recall says it found nothing.
+
+// nearMiss reports whether c is a near-miss of the question (above),
+// remembered on c: a day record is one when each of its sentences that
+// holds a word of the question is.
+func (r *ranker) nearMiss(c *cand) bool {
+	if c.near == 0 {
+		c.near = -1
+		if r.nearMissText(c) {
+			c.near = 1
+		}
+	}
+	return c.near > 0
+}
+
+func (r *ranker) nearMissText(c *cand) bool {
+	if c.hit.Kind != "consolidation" {
+		return r.namesSibling(c.hit.Text)
+	}
+	near := false
+	for _, s := range splitSentences(c.hit.Text) {
+		if r.coverage(s) == 0 {
+			continue
+		}
+		if !r.namesSibling(s) {
+			return false
+		}
+		near = true
+	}
+	return near
+}
+
+// namesSibling reports whether s holds words of the question, and for
+// some word of it that it does not hold (nor by kind or topic) a sibling
+// of that word: it shares the question's words but is about another thing.
+func (r *ranker) namesSibling(s string) bool {
+	have := r.stems(s)
+	var missing []string
+	shares := false
+	for _, q := range r.words {
+		switch {
+		case have.has(r.stem(q)):
+			shares = true
+		case slices.Contains(r.siblingWords(), q) && !r.heldByKindOrTopic(s, q):
+			missing = append(missing, q)
+		}
+	}
+	if !shares || len(missing) == 0 {
+		return false
+	}
+	for _, w := range r.analysed(s).words {
+		if text.IsStopword(w) || timeWord(w) {
+			continue
+		}
+		if slices.ContainsFunc(missing, func(q string) bool { return r.siblings(q, w) }) {
+			return true
+		}
+	}
+	return false
+}
+
+// heldByKindOrTopic reports whether s holds q as one of its kinds
+// ("beagle": dog) or by a member of the topic q names.
+func (r *ranker) heldByKindOrTopic(s, q string) bool {
+	if slices.Contains(strings.Fields(r.kindsOf(s)), q) {
+		return true
+	}
+	have := r.stems(s)
+	return slices.ContainsFunc(r.members[q], func(m string) bool { return have.has(r.stem(m)) })
+}
+
+// siblingWords are the question's words that may have a sibling: its
+// terms that name no one it asks about, nor a time (a day asked about is
+// the date range's to read: "on Tuesday" is answered by a rule for
+// weekdays).
+func (r *ranker) siblingWords() []string {
+	if r.sibWords == nil {
+		r.sibWords = []string{}
+		for _, w := range r.words {
+			if k := personKey(w); text.IsTerm(w) && !timeWord(w) && !slices.Contains(r.subject, k) && !slices.Contains(r.names, w) {
+				r.sibWords = append(r.sibWords, w)
+			}
+		}
+	}
+	return r.sibWords
+}
+
+// siblings is kinds.Siblings, remembered for the question.
+func (r *ranker) siblings(a, b string) bool {
+	k := a + "\x00" + b
+	if v, ok := r.sibMemo[k]; ok {
+		return v
+	}
+	if r.sibMemo == nil {
+		r.sibMemo = map[string]bool{}
+	}
+	v := kinds.Siblings(a, b)
+	r.sibMemo[k] = v
+	return v
+}
+
+// timeWord reports whether w names a day, a month or a part of one.
+func timeWord(w string) bool {
+	if calendarWord(w) {
+		return true
+	}
+	switch strings.TrimSuffix(w, "s") {
+	case "day", "weekday", "weekend", "week", "month", "year", "morning", "afternoon", "evening", "night", "hour",
+		"minute", "tonight", "today", "tomorrow", "yesterday", "spring", "summer", "autumn", "winter", "fall":
+		return true
+	}
+	return false
+}

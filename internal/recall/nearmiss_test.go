@@ -1,0 +1,48 @@
+package recall
+
+import (
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// TestNearMissAbstains: a memory naming a sibling of the question's word
+// (another tradesman's quote, another sport of the same child) is no
+// answer; the word itself is, and a near-miss beside an answer does not
+// hide it. A profile line naming only the child answers nothing.
+func TestNearMissAbstains(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "The roofer quoted 900 pounds to replace the flashing.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Our daughter Ama has netball practice on Wednesdays after school.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Drank too much tea at the meeting.", nil},
+	})
+	if _, _, err := a.PutProfileLines(t.Context(), []store.ProfileLine{{Category: "family", Subject: "user", Key: "daughter",
+		Value: "Ama", Text: "Ama is the user's daughter."}}, day0); err != nil {
+		t.Fatal(err)
+	}
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"How much did the plasterer quote?", false},
+		{"How much did the roofer quote?", true},
+		{"When does Ama have hockey?", false},
+		{"When does Ama have netball?", true},
+		{"Did I drink coffee at the meeting?", false},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "The roofer quoted 900 pounds to replace the flashing.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The plasterer quoted 450 for the ceiling.", nil},
+	})
+	expectContext(t, b, Query{Text: "How much did the plasterer quote?", AsOf: asOf}, []string{"450"}, nil)
+}
