@@ -319,6 +319,31 @@ CREATE INDEX daily_memories_hash_prefix ON daily_memories(substr(content_hash, 1
 DROP INDEX facts_entity;
 CREATE INDEX facts_entity ON facts(entity COLLATE NOCASE, attribute);
 `,
+	// 15: sharing one memory with another agent (share.go). A copy names the
+	// agent and memory it was shared from, at most one copy per original. The
+	// original's file lists the agents it was shared to, written before the
+	// copy, so forgetting it finds every copy; forgetting it moves those rows
+	// to share_forgets in the same transaction, and each is deleted once the
+	// copy is forgotten: a crash or an unavailable agent leaves it to retry.
+	`
+ALTER TABLE daily_memories ADD COLUMN shared_from_agent TEXT;    -- NULL for the agent's own memories
+ALTER TABLE daily_memories ADD COLUMN shared_from_id INTEGER;    -- the memory's id in that agent
+CREATE UNIQUE INDEX daily_memories_shared_from ON daily_memories(shared_from_agent, shared_from_id)
+	WHERE shared_from_agent IS NOT NULL;
+
+CREATE TABLE shared_to (
+	memory_id INTEGER NOT NULL,
+	agent     TEXT    NOT NULL,
+	PRIMARY KEY (memory_id, agent)
+) WITHOUT ROWID;
+
+CREATE TABLE share_forgets (
+	agent      TEXT    NOT NULL,                   -- where the copy is
+	memory_id  INTEGER NOT NULL,                   -- the forgotten original, in this file
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (agent, memory_id)
+) WITHOUT ROWID;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.
