@@ -219,7 +219,7 @@ func (l *local) Get(ctx context.Context, agent string, id int64) (client.Memory,
 }
 
 func (l *local) Delete(ctx context.Context, agent string, id int64) error {
-	return l.st.With(ctx, agent, false, func(a *store.Agent) error { return l.st.Forget(ctx, a, id) })
+	return l.st.With(ctx, agent, false, func(a *store.Agent) error { return a.Delete(ctx, id) })
 }
 
 func (l *local) RejectFact(ctx context.Context, agent string, id int64) error {

@@ -2,7 +2,6 @@ package server
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -284,7 +283,7 @@ func (s *Server) getMemory(w http.ResponseWriter, r *http.Request, a *store.Agen
 }
 
 func (s *Server) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
-	deleteByID(s, w, r, "memory", func(ctx context.Context, id int64) error { return s.store.Forget(ctx, a, id) }, "deleted")
+	deleteByID(s, w, r, "memory", a.Delete, "deleted")
 }
 
 // recallQuery reads the body as a recall request; a bad one is answered

@@ -15,8 +15,8 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
-// Forgetting that sticks. Deleting a memory (Delete; Store.Forget follows
-// its shared copies too, share.go) or rejecting a fact
+// Forgetting that sticks. Deleting a memory (Delete, which forgets its
+// shared copies in other agents too: share.go) or rejecting a fact
 // (RejectFact) records the SHA-256 of its normalised content in the
 // forgotten table: never the text. A new memory whose normalised content has
 // that hash is stored flagged: listed, never recalled, consolidated by

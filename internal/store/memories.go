@@ -334,7 +334,8 @@ func (a *Agent) Get(ctx context.Context, id int64) (Memory, error) {
 
 // Delete forgets a memory: it is removed (with its full-text entry), the
 // day record citing it is taken apart for a rebuild, facts lose it as a
-// source, and the same content arriving again is flagged (see forgetMemory).
+// source, and the same content arriving again is flagged (see forgetMemory);
+// its shared copies in other agents are forgotten too (share.go).
 // It reports ErrNotFound when there was nothing to delete.
 func (a *Agent) Delete(ctx context.Context, id int64) error {
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
@@ -342,6 +343,9 @@ func (a *Agent) Delete(ctx context.Context, id int64) error {
 	})
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("delete memory %d: %w", id, err)
+	}
+	if err == nil {
+		a.settleShares(ctx)
 	}
 	return err
 }

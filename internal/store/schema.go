@@ -322,9 +322,9 @@ CREATE INDEX facts_entity ON facts(entity COLLATE NOCASE, attribute);
 	// 15: sharing one memory with another agent (share.go). A copy names the
 	// agent and memory it was shared from, at most one copy per original. The
 	// original's file lists the agents it was shared to, written before the
-	// copy, so forgetting it finds every copy; forgetting it moves those rows
-	// to share_forgets in the same transaction, and each is deleted once the
-	// copy is forgotten: a crash or an unavailable agent leaves it to retry.
+	// copy, so forgetting (or retiring) it finds every copy: the transaction
+	// that forgets it queues each copy's forget in share_forgets, deleted
+	// once done, so a crash or an unavailable agent leaves it to retry.
 	`
 ALTER TABLE daily_memories ADD COLUMN shared_from_agent TEXT;    -- NULL for the agent's own memories
 ALTER TABLE daily_memories ADD COLUMN shared_from_id INTEGER;    -- the memory's id in that agent
@@ -340,6 +340,7 @@ CREATE TABLE shared_to (
 CREATE TABLE share_forgets (
 	agent      TEXT    NOT NULL,                   -- where the copy is
 	memory_id  INTEGER NOT NULL,                   -- the forgotten original, in this file
+	retire     INTEGER NOT NULL DEFAULT 0,         -- 1: the original was retired, not forgotten
 	created_at INTEGER NOT NULL,
 	PRIMARY KEY (agent, memory_id)
 ) WITHOUT ROWID;

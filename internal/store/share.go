@@ -13,9 +13,11 @@ import (
 // content, time, role, session, importance and what capture derived, and
 // names the original (Provenance). The original's file lists the agents it
 // went to (shared_to), written before the copy, so forgetting the original
-// (Store.Forget) finds every copy, opening its agent if it is closed, and
+// (Agent.Delete) finds every copy, opening its agent if it is closed, and
 // forgets it there: the forget sticks in that agent as any forget does, and
-// what its consolidation derived from the copy is undone the same way.
+// what its consolidation derived from the copy is undone the same way. An
+// original retired because its file changed or went retires its copies
+// (not remembered as forgotten: the file may say it again).
 
 // Provenance names the memory a shared copy was made from.
 type Provenance struct {
@@ -61,10 +63,6 @@ type Shared struct {
 	From     Provenance
 }
 
-// maxShareDepth bounds how far a forget follows copies of copies at once;
-// what lies beyond stays pending (share_forgets) for the next forget.
-const maxShareDepth = 16
-
 // Share copies memory id of agent from into agent to, which is created when
 // create allows. A memory has at most one copy per agent: sharing it again
 // answers the copy made before. The copy of a flagged memory is flagged,
@@ -76,7 +74,7 @@ func (s *Store) Share(ctx context.Context, from *Agent, id int64, to string, cre
 	if to == from.Name() {
 		return Shared{}, ErrShareToSelf
 	}
-	s.applyShareForgets(ctx, from, 0)
+	from.settleShares(ctx)
 	m, err := from.Get(ctx, id)
 	if err != nil {
 		return Shared{}, err
@@ -96,7 +94,7 @@ func (s *Store) Share(ctx context.Context, from *Agent, id int64, to string, cre
 	// A forget of the original that ran between recordShare and the copy
 	// found no copy to forget: this one is forgotten now.
 	if _, err := from.Get(ctx, id); errors.Is(err, ErrNotFound) {
-		if err := s.forgetCopy(ctx, to, prov, 0); err != nil {
+		if err := s.settleCopy(ctx, to, prov, false); err != nil {
 			return Shared{}, err
 		}
 		return Shared{}, fmt.Errorf("memory %d: %w", id, ErrNotFound)
@@ -141,9 +139,12 @@ func (a *Agent) insertCopy(ctx context.Context, m Memory, from Provenance) (Shar
 	out := Shared{From: from}
 	var ins Inserted
 	err = a.write(ctx, func(ctx context.Context, c *conn) error {
-		id, found, err := copyID(ctx, c, from)
+		cp, found, err := copyIn(ctx, c, from)
 		if err != nil || found {
-			out.ID, out.Existing = id, found
+			out.ID, out.Existing = cp.id, found
+			if found && cp.retired {
+				return restoreCopy(ctx, c, cp.id)
+			}
 			return err
 		}
 		check, err := anyForgotten(ctx, c)
@@ -162,19 +163,53 @@ func (a *Agent) insertCopy(ctx context.Context, m Memory, from Provenance) (Shar
 	return out, nil
 }
 
-// copyID finds the copy of from in the file on c.
-func copyID(ctx context.Context, c *conn, from Provenance) (id int64, found bool, err error) {
-	err = c.query(ctx, `SELECT id FROM daily_memories WHERE shared_from_agent = ? AND shared_from_id = ?`,
-		[]any{from.Agent, from.ID}, func(s *sqlite3.Stmt) error { id, found = s.ColumnInt64(0), true; return nil })
-	return id, found, err
+// stored is a copy as found in its agent.
+type stored struct {
+	id      int64
+	retired bool
 }
 
-// queueShareForgets moves the agents memory id was shared to into
-// share_forgets, inside forgetMemory's transaction: the forget of each
-// copy is then owed until done.
+// restoreCopy makes a retired copy current again: its original was shared
+// again once current (its file came back). Flagged if forgotten since.
+func restoreCopy(ctx context.Context, c *conn, id int64) error {
+	var content string
+	if err := c.query(ctx, `SELECT content FROM daily_memories WHERE id = ?`, []any{id},
+		func(s *sqlite3.Stmt) error { content = s.ColumnText(0); return nil }); err != nil {
+		return err
+	}
+	flagged, err := isForgotten(ctx, c, content)
+	if err != nil {
+		return err
+	}
+	return c.execArgs(ctx, `UPDATE daily_memories SET retired_at = NULL, flagged = flagged OR ?,
+		consolidated = consolidated OR ? WHERE id = ?`, flagged, flagged, id)
+}
+
+// copyIn finds the copy of from in the file on c.
+func copyIn(ctx context.Context, c *conn, from Provenance) (cp stored, found bool, err error) {
+	err = c.query(ctx, `SELECT id, retired_at IS NOT NULL FROM daily_memories WHERE shared_from_agent = ? AND shared_from_id = ?`,
+		[]any{from.Agent, from.ID}, func(s *sqlite3.Stmt) error {
+			cp, found = stored{s.ColumnInt64(0), s.ColumnBool(1)}, true
+			return nil
+		})
+	return cp, found, err
+}
+
+// copyOf is copyIn on a read connection.
+func (a *Agent) copyOf(ctx context.Context, from Provenance) (cp stored, found bool, err error) {
+	err = a.read(ctx, func(c *conn) (err error) {
+		cp, found, err = copyIn(ctx, c, from)
+		return err
+	})
+	return cp, found, err
+}
+
+// queueShareForgets queues, inside forgetMemory's transaction, the forget
+// of every copy of memory id; the copies are no longer listed as shared.
 func queueShareForgets(ctx context.Context, c *conn, id int64, now time.Time) error {
-	err := c.execArgs(ctx, `INSERT INTO share_forgets (agent, memory_id, created_at)
-		SELECT agent, memory_id, ? FROM shared_to WHERE memory_id = ? ON CONFLICT DO NOTHING`, now.UnixMilli(), id)
+	err := c.execArgs(ctx, `INSERT INTO share_forgets (agent, memory_id, retire, created_at)
+		SELECT agent, memory_id, 0, ? FROM shared_to WHERE memory_id = ?
+		ON CONFLICT (agent, memory_id) DO UPDATE SET retire = 0`, now.UnixMilli(), id)
 	if err == nil {
 		err = c.execArgs(ctx, `DELETE FROM shared_to WHERE memory_id = ?`, id)
 	}
@@ -184,68 +219,84 @@ func queueShareForgets(ctx context.Context, c *conn, id int64, now time.Time) er
 	return nil
 }
 
-// Forget forgets memory id of agent a (Agent.Delete), then its shared
-// copies in every agent that holds one (and their copies in turn).
-func (s *Store) Forget(ctx context.Context, a *Agent, id int64) error {
-	if err := a.Delete(ctx, id); err != nil {
-		return err
+// queueShareRetire queues, inside retireIDs' transaction, the retirement
+// of every copy of memory id. They stay listed: forgetting the original
+// later forgets them.
+func queueShareRetire(ctx context.Context, c *conn, id int64, now time.Time) error {
+	err := c.execArgs(ctx, `INSERT INTO share_forgets (agent, memory_id, retire, created_at)
+		SELECT agent, memory_id, 1, ? FROM shared_to WHERE memory_id = ? ON CONFLICT DO NOTHING`, now.UnixMilli(), id)
+	if err != nil {
+		return fmt.Errorf("queue the retirement of memory %d's copies: %w", id, err)
 	}
-	s.applyShareForgets(ctx, a, 0)
 	return nil
 }
 
-// shareForget is a forget of a copy that a's file still owes.
-type shareForget struct {
-	agent string
-	id    int64
+// settleShares carries out the forgets and retirements of copies that a's
+// file owes, through the Store that opened a (none for an agent opened
+// alone). A write that may queue some calls it once committed.
+func (a *Agent) settleShares(ctx context.Context) {
+	if a.settle != nil {
+		a.settle(ctx, a)
+	}
 }
 
-// applyShareForgets forgets the copies a's forgotten memories left in
-// other agents. One that fails (its agent unavailable, the disk full) stays
-// owed and is tried again at a's next forget or share; the original's own
-// forget already happened, so it is logged, not returned.
-func (s *Store) applyShareForgets(ctx context.Context, a *Agent, depth int) {
-	owed, err := readRows(ctx, a, "read owed forgets", `SELECT agent, memory_id FROM share_forgets`, nil,
-		func(st *sqlite3.Stmt) (shareForget, error) {
-			return shareForget{st.ColumnText(0), st.ColumnInt64(1)}, nil
+// owedShare is a forget (or retirement) of a copy that a file still owes.
+type owedShare struct {
+	agent  string
+	id     int64
+	retire bool
+}
+
+// settleShares forgets (or retires) the copies a's forgotten (or retired)
+// memories left in other agents, opening each agent if it is closed; a
+// copy's own copies follow, through that agent's settleShares. One that
+// fails (its agent unavailable, the disk full) stays owed and is tried
+// again at a's next forget, retirement or share; the original's own forget
+// already happened, so it is logged, not returned.
+func (s *Store) settleShares(ctx context.Context, a *Agent) {
+	owed, err := readRows(ctx, a, "read owed forgets", `SELECT agent, memory_id, retire FROM share_forgets`, nil,
+		func(st *sqlite3.Stmt) (owedShare, error) {
+			return owedShare{st.ColumnText(0), st.ColumnInt64(1), st.ColumnBool(2)}, nil
 		})
 	if err != nil {
 		s.opts.Logger.Warn("forget shared copies", "agent", a.Name(), "err", err)
 		return
 	}
-	for _, f := range owed {
-		err := s.forgetCopy(ctx, f.agent, Provenance{Agent: a.Name(), ID: f.id}, depth)
+	for _, o := range owed {
+		from := Provenance{Agent: a.Name(), ID: o.id}
+		err := s.settleCopy(ctx, o.agent, from, o.retire)
 		if err == nil {
 			err = a.write(ctx, func(ctx context.Context, c *conn) error {
-				return c.execArgs(ctx, `DELETE FROM share_forgets WHERE agent = ? AND memory_id = ?`, f.agent, f.id)
+				return c.execArgs(ctx, `DELETE FROM share_forgets WHERE agent = ? AND memory_id = ? AND retire = ?`,
+					o.agent, o.id, o.retire)
 			})
 		}
 		if err != nil {
-			s.opts.Logger.Warn("forget a shared copy: kept to retry", "agent", f.agent, "from", Provenance{a.Name(), f.id}.String(), "err", err)
+			s.opts.Logger.Warn("forget a shared copy: kept to retry", "agent", o.agent, "from", from.String(), "err", err)
 		}
 	}
 }
 
-// forgetCopy forgets the copy of from in agent to, if it has one, and the
-// copies made of it. An agent that is gone has no copy left to forget.
-func (s *Store) forgetCopy(ctx context.Context, to string, from Provenance, depth int) error {
+// settleCopy forgets (or retires) the copy of from in agent to, if it has
+// one. An agent that is gone has no copy left.
+func (s *Store) settleCopy(ctx context.Context, to string, from Provenance, retire bool) error {
 	err := s.With(ctx, to, false, func(t *Agent) error {
-		var id int64
-		var found bool
-		err := t.read(ctx, func(c *conn) (err error) {
-			id, found, err = copyID(ctx, c, from)
-			return err
-		})
+		cp, found, err := t.copyOf(ctx, from)
 		if err != nil || !found {
 			return err
 		}
-		if err := t.Delete(ctx, id); err != nil && !errors.Is(err, ErrNotFound) {
+		if !retire {
+			if err := t.Delete(ctx, cp.id); err != nil && !errors.Is(err, ErrNotFound) {
+				return err
+			}
+			return nil
+		}
+		err = t.write(ctx, func(ctx context.Context, c *conn) error {
+			_, err := retireIDs(ctx, c, []int64{cp.id}, "shared original retired", time.Now())
 			return err
-		}
-		if depth < maxShareDepth {
-			s.applyShareForgets(ctx, t, depth+1)
-		}
-		return nil
+		})
+		t.settleShares(ctx)
+		return err
 	})
 	if errors.Is(err, ErrNoAgent) {
 		return nil

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -18,8 +19,8 @@ func insertMem(t *testing.T, a *Agent, m Memory) int64 {
 	return ins[0].ID
 }
 
-// copyIn is the copy of from in agent name, or ok false.
-func copyIn(t *testing.T, s *Store, name string, from Provenance) (Memory, bool) {
+// listedCopy is the copy of from that agent name lists, or ok false.
+func listedCopy(t *testing.T, s *Store, name string, from Provenance) (Memory, bool) {
 	t.Helper()
 	a := acquire(t, s, name)
 	mems, _, err := a.List(t.Context(), ListOptions{Limit: 100})
@@ -102,7 +103,7 @@ func TestForgetOriginalForgetsCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Forget(ctx, src, id); err != nil {
+	if err := src.Delete(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := house.Get(ctx, sh.ID); !errors.Is(err, ErrNotFound) {
@@ -137,7 +138,7 @@ func TestForgetCopyLeavesOriginal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Forget(ctx, acquire(t, s, "household"), sh.ID); err != nil {
+	if err := acquire(t, s, "household").Delete(ctx, sh.ID); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := src.Get(ctx, id); err != nil || m.Flagged {
@@ -166,7 +167,7 @@ func TestForgetReachesClosedAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	s2 := openTest(t, Options{Dir: dir})
-	if err := s2.Forget(ctx, acquire(t, s2, "assistant"), id); err != nil {
+	if err := acquire(t, s2, "assistant").Delete(ctx, id); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := acquire(t, s2, "household").Get(ctx, copyID); !errors.Is(err, ErrNotFound) {
@@ -187,14 +188,14 @@ func TestOwedForgetIsRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What a crash right after the original's forget leaves behind.
-	if err := src.Delete(ctx, id); err != nil {
+	if err := src.write(ctx, func(ctx context.Context, c *conn) error { return forgetMemory(ctx, c, id, time.Now()) }); err != nil {
 		t.Fatal(err)
 	}
 	house := acquire(t, s, "household")
 	if _, err := house.Get(ctx, sh.ID); err != nil {
 		t.Fatalf("before the retry the copy should still be there: %v", err)
 	}
-	if err := s.Forget(ctx, src, other); err != nil {
+	if err := src.Delete(ctx, other); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := house.Get(ctx, sh.ID); !errors.Is(err, ErrNotFound) {
@@ -235,7 +236,83 @@ func TestShareFromFileOfPreviousVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := copyIn(t, s, "household", Provenance{"old", 1}); !ok || got.ID != sh.ID || got.Timestamp.UnixMilli() != ts {
+	if got, ok := listedCopy(t, s, "household", Provenance{"old", 1}); !ok || got.ID != sh.ID || got.Timestamp.UnixMilli() != ts {
 		t.Errorf("copy = %+v, %v", got, ok)
+	}
+}
+
+// TestRetiredOriginalRetiresCopies: a watched file that goes retires its
+// memories and their copies, which are not recalled but not remembered as
+// forgotten; the file back and the memory shared again, the copy is current.
+func TestRetiredOriginalRetiresCopies(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	src := acquire(t, s, "assistant")
+	commit(t, src, FileChange{Path: "note.md", SHA256: "h1", Size: 10, Memories: fileMems("note.md", "the heating stays at fifteen")})
+	id := searchIDs(t, src, "heating")[0]
+	sh, err := s.Share(ctx, src, id, "household", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	house := acquire(t, s, "household")
+	if got := searchIDs(t, house, "heating"); len(got) != 1 {
+		t.Fatalf("household finds %v before the retirement", got)
+	}
+	if n, err := src.ForgetFile(ctx, "/vault", "note.md", true); err != nil || n != 1 {
+		t.Fatalf("ForgetFile = %d, %v", n, err)
+	}
+	if got := searchIDs(t, house, "heating"); len(got) != 0 {
+		t.Errorf("household still finds the retired original's copy: %v", got)
+	}
+	if f, _ := house.IsForgotten(ctx, "the heating stays at fifteen"); f {
+		t.Error("a retired copy was remembered as forgotten")
+	}
+	commit(t, src, FileChange{Path: "note.md", SHA256: "h1", Size: 10, Memories: fileMems("note.md", "the heating stays at fifteen")})
+	again, err := s.Share(ctx, src, id, "household", true)
+	if err != nil || again.ID != sh.ID {
+		t.Fatalf("share again = %+v, %v", again, err)
+	}
+	if got := searchIDs(t, house, "heating"); len(got) != 1 {
+		t.Errorf("household after the file came back and the share: %v, want the copy", got)
+	}
+	// Forgetting the original later still reaches the copy.
+	if err := src.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := house.Get(ctx, sh.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the copy after the original's forget: %v", err)
+	}
+}
+
+// TestForgottenCopyUndoesWhatItsAgentDerived: the day record and the fact
+// the copy's agent made from it go with it, as for any forgotten memory.
+func TestForgottenCopyUndoesWhatItsAgentDerived(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	src := acquire(t, s, "assistant")
+	id := insertMem(t, src, mem("Maya's nursery is Little Acorns", "s"))
+	sh, err := s.Share(ctx, src, id, "household", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	house := acquire(t, s, "household")
+	rec, err := house.PutConsolidation(ctx, Consolidation{Date: testTime.Format(time.DateOnly), Summary: "Maya's nursery.",
+		SourceIDs: []int64{sh.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fact, err := house.AddFact(ctx, Fact{Entity: "Maya", Attribute: "nursery", Content: "Maya's nursery is Little Acorns",
+		Confidence: 0.9, ValidFrom: testTime, SourceMemoryIDs: []int64{sh.ID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := house.Consolidation(ctx, rec); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the day record citing the copy: %v, want ErrNotFound", err)
+	}
+	if f, err := house.Fact(ctx, fact); err == nil && f.ValidTo == nil && !f.Rejected {
+		t.Errorf("the fact made from the copy alone is still current: %+v", f)
 	}
 }

@@ -397,7 +397,7 @@ func (h *Handler) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.
 	}
 	m, err := a.Get(r.Context(), id)
 	if err == nil {
-		err = h.opts.Store.Forget(r.Context(), a, id)
+		err = a.Delete(r.Context(), id)
 	}
 	if err != nil {
 		h.fail(w, r, err)
