@@ -194,3 +194,28 @@ func TestShareTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallNamesTheOrigin: the copy answers in the other agent, its item
+// naming the original; the agent's own memories name none.
+func TestRecallNamesTheOrigin(t *testing.T) {
+	f := newFixture(t, Options{AutoCreate: true})
+	f.seedMemory("assistant", "We are away until Sunday, keep the heating at 15.")
+	f.seedMemory("household", "The heating engineer comes on Monday.")
+	if code := f.post("/v1/agents/assistant/memories/1/share", `{"to":"household"}`, nil); code != http.StatusCreated {
+		t.Fatalf("share: %d", code)
+	}
+	var res client.RecallResult
+	if code := f.post("/v1/agents/household/recall", `{"query":"what should the heating be kept at"}`, &res); code != http.StatusOK {
+		t.Fatalf("recall: %d", code)
+	}
+	origins := map[string]string{}
+	for _, it := range res.Items {
+		origins[it.Text] = it.Origin
+	}
+	if got := origins["We are away until Sunday, keep the heating at 15."]; got != "assistant/memory:1" {
+		t.Errorf("the copy's origin = %q, want assistant/memory:1 (items %+v)", got, res.Items)
+	}
+	if got, ok := origins["The heating engineer comes on Monday."]; !ok || got != "" {
+		t.Errorf("household's own memory: origin %q, offered %v", got, ok)
+	}
+}
