@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -314,5 +315,42 @@ func TestForgottenCopyUndoesWhatItsAgentDerived(t *testing.T) {
 	}
 	if f, err := house.Fact(ctx, fact); err == nil && f.ValidTo == nil && !f.Rejected {
 		t.Errorf("the fact made from the copy alone is still current: %+v", f)
+	}
+}
+
+// TestForgottenCopyStaysForgottenOnImport: the content of a forgotten copy
+// imported into its agent (another agent's export saying it) comes back
+// flagged.
+func TestForgottenCopyStaysForgottenOnImport(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	src := acquire(t, s, "assistant")
+	const text = "the passport is in the second drawer"
+	id := insertMem(t, src, mem(text, "s"))
+	if _, err := s.Share(ctx, src, id, "household", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.Delete(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	// notes says it too, under an id household never gave out.
+	notes := acquire(t, s, "notes")
+	for _, filler := range []string{"a filler memory", "another filler memory"} {
+		if err := notes.Delete(ctx, insertMem(t, notes, mem(filler, "s"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	said := insertMem(t, notes, mem(text, "s"))
+	var export bytes.Buffer
+	if err := notes.Export(ctx, &export); err != nil {
+		t.Fatal(err)
+	}
+	house := acquire(t, s, "household")
+	if _, err := house.Import(ctx, &export, ImportOptions{Merge: true}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := house.Get(ctx, said)
+	if err != nil || !m.Flagged {
+		t.Errorf("the imported memory = %+v, %v; want it flagged", m, err)
 	}
 }
