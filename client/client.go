@@ -366,6 +366,14 @@ func (c *Client) DeleteMemory(ctx context.Context, agent string, memoryID int64)
 	return c.Do(ctx, http.MethodDelete, agentPath(agent, "/memories/", id(memoryID)), nil, nil)
 }
 
+// ShareMemory copies one memory of agent into agent to, naming where it
+// came from; forgetting the original later forgets the copy too.
+func (c *Client) ShareMemory(ctx context.Context, agent string, memoryID int64, to string) (Shared, error) {
+	var out Shared
+	err := c.Do(ctx, http.MethodPost, agentPath(agent, "/memories/", id(memoryID), "/share"), ShareRequest{To: to}, &out)
+	return out, err
+}
+
 // Recall returns the context relevant to a query, within a token budget,
 // with a citation for every item.
 func (c *Client) Recall(ctx context.Context, agent string, r RecallRequest) (RecallResult, error) {

@@ -2,6 +2,7 @@ package client
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -68,6 +69,33 @@ type Memory struct {
 	// stated (a new phone number): it is kept, and offered as current only
 	// to questions asked before its successor.
 	SupersededBy *int64 `json:"superseded_by,omitempty"`
+	// SharedFrom names the memory this one is a shared copy of; nil for
+	// the agent's own.
+	SharedFrom *Provenance `json:"shared_from,omitempty"`
+}
+
+// Provenance names a memory in an agent: what a shared copy was made from.
+type Provenance struct {
+	Agent string `json:"agent"`
+	ID    int64  `json:"id"`
+}
+
+// String is the provenance as a citation: "assistant/memory:12".
+func (p Provenance) String() string { return p.Agent + "/memory:" + strconv.FormatInt(p.ID, 10) }
+
+// ShareRequest is the body of POST /v1/agents/{agent}/memories/{id}/share.
+type ShareRequest struct {
+	To string `json:"to"` // the agent to copy the memory into
+}
+
+// Shared is a share's answer: the copy in agent Agent, the memory it was
+// made from, and whether it was there already (a second share of the same
+// memory to the same agent makes no new copy).
+type Shared struct {
+	Agent      string     `json:"agent"`
+	ID         int64      `json:"id"`
+	SharedFrom Provenance `json:"shared_from"`
+	Existing   bool       `json:"existing"`
 }
 
 // ListOptions select a page of memories, newest first. Zero fields select
@@ -134,6 +162,7 @@ type RecallItem struct {
 	SessionID string    `json:"session_id,omitempty"`
 	Role      string    `json:"role,omitempty"`
 	Tokens    int       `json:"tokens"`
+	Origin    string    `json:"origin,omitempty"`  // a shared copy's original: "assistant/memory:12"
 	Explain   *Explain  `json:"explain,omitempty"` // with RecallRequest.Explain
 }
 

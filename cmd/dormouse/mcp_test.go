@@ -69,8 +69,8 @@ func TestMCPOverStdioToTheDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 11 { // docs/mcp.md's table, profile, profile_edit and profile_remove included
-		t.Errorf("%d tools, want 11", len(tools.Tools))
+	if len(tools.Tools) != 12 { // docs/mcp.md's table, profile, profile_edit, profile_remove and share_memory included
+		t.Errorf("%d tools, want 12", len(tools.Tools))
 	}
 	if got := toolText(t, cs, "remember", map[string]any{"content": "The wifi password is on the fridge.", "agent": "home"}); got != "Stored as memory:1." {
 		t.Errorf("remember = %q", got)

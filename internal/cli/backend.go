@@ -39,6 +39,7 @@ type backend interface {
 	Health(ctx context.Context) (client.Health, error)
 	factBackend
 	profileBackend
+	shareBackend
 	Close() error
 }
 

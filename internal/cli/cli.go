@@ -69,6 +69,7 @@ func commands() []command {
 		{"show", "show one memory, fact, day record or profile line (12, fact:12, consolidation:12, profile:12)", runShow},
 		{"facts", "list facts (--entity, --history); facts correct fact:ID STATEMENT", runFacts},
 		{"profile", "print the profile by category (--as-of); profile edit ID TEXT; profile remove ID", runProfile},
+		{"share", "copy a memory into another agent, naming where it came from: share AGENT ID --to OTHER", runShare},
 		{"forget", "forget memories (ID, memory:ID) or facts (fact:ID, --fact ID)", runForget},
 		{"consolidate", "turn days of memories into day records and facts", runConsolidate},
 		{"status", "show agents, counts and file sizes", runStatus},

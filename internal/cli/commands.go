@@ -320,6 +320,9 @@ func showMemory(w io.Writer, m client.Memory) {
 	if m.Flagged {
 		fmt.Fprintln(tw, "flagged:\tyes: said before and forgotten; never recalled or consolidated")
 	}
+	if m.SharedFrom != nil {
+		fmt.Fprintf(tw, "shared from:\t%s (forgetting it there forgets this copy)\n", m.SharedFrom)
+	}
 	if m.SupersededBy != nil {
 		fmt.Fprintf(tw, "superseded by:\tmemory:%d (a newer value; offered only to questions asked before it)\n", *m.SupersededBy)
 	}

@@ -24,7 +24,7 @@ type factBackend interface {
 	Consolidation(ctx context.Context, agent string, id int64) (pub.Consolidation, error)
 }
 
-// factAPI serves factBackend with an API client.
+// factAPI serves factBackend (and shareBackend, share.go) with an API client.
 type factAPI struct{ api *pub.Client }
 
 func (f factAPI) Facts(ctx context.Context, agent string, o pub.FactsOptions) ([]pub.Fact, error) {

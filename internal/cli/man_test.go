@@ -97,7 +97,7 @@ func TestBashCompletion(t *testing.T) {
 	}
 	for line, want := range map[string]string{
 		"dormouse rec":                          "recall",
-		"dormouse s":                            "serve show status",
+		"dormouse s":                            "serve show share status",
 		"dormouse recall --bu":                  "--budget-tokens",
 		"dormouse facts --hi":                   "--history",
 		"dormouse facts co":                     "correct",

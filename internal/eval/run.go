@@ -388,8 +388,54 @@ func (w *world) apply(ctx context.Context, ev Event) error {
 		}
 	case EventForget:
 		return w.forget(ctx, ev.Agent, ev.Match)
+	case EventShare:
+		return w.share(ctx, ev.Agent, ev.Match, ev.To)
 	default:
 		return fmt.Errorf("unknown event kind %d", ev.Kind)
+	}
+	return nil
+}
+
+// matching is the ids of agent's memories whose content holds match (none
+// for an agent not made yet).
+func (w *world) matching(ctx context.Context, agent, match string) ([]int64, error) {
+	var ids []int64
+	cursor := ""
+	for {
+		page, err := w.cl.Memories(ctx, agent, client.ListOptions{Limit: 1000, Cursor: cursor})
+		if err != nil {
+			var ae *client.APIError
+			if errors.As(err, &ae) && ae.Code == "unknown_agent" {
+				return nil, nil
+			}
+			return nil, fmt.Errorf("list memories: %w", err)
+		}
+		for _, m := range page.Memories {
+			if Contains(m.Content, match) {
+				ids = append(ids, m.ID)
+			}
+		}
+		if page.NextCursor == "" {
+			return ids, nil
+		}
+		cursor = page.NextCursor
+	}
+}
+
+// share shares every memory of agent whose content holds match with agent
+// to, through the API.
+func (w *world) share(ctx context.Context, agent, match, to string) error {
+	ids, err := w.matching(ctx, agent, match)
+	if err != nil {
+		return fmt.Errorf("share: %w", err)
+	}
+	if len(ids) == 0 {
+		return fmt.Errorf("share: no memory of %s holds %q", agent, match)
+	}
+	for _, id := range ids {
+		if _, err := w.cl.ShareMemory(ctx, agent, id, to); err != nil {
+			return fmt.Errorf("share: memory %d with %s: %w", id, to, err)
+		}
 	}
 	return nil
 }
@@ -398,26 +444,9 @@ func (w *world) apply(ctx context.Context, ev Event) error {
 // API: deletes every memory whose content holds match and rejects every
 // fact that does.
 func (w *world) forget(ctx context.Context, agent, match string) error {
-	var del []int64
-	cursor := ""
-	for {
-		page, err := w.cl.Memories(ctx, agent, client.ListOptions{Limit: 1000, Cursor: cursor})
-		if err != nil {
-			var ae *client.APIError
-			if errors.As(err, &ae) && ae.Code == "unknown_agent" {
-				return nil
-			}
-			return fmt.Errorf("forget: list memories: %w", err)
-		}
-		for _, m := range page.Memories {
-			if Contains(m.Content, match) {
-				del = append(del, m.ID)
-			}
-		}
-		if page.NextCursor == "" {
-			break
-		}
-		cursor = page.NextCursor
+	del, err := w.matching(ctx, agent, match)
+	if err != nil {
+		return fmt.Errorf("forget: %w", err)
 	}
 	for _, id := range del {
 		if err := w.cl.DeleteMemory(ctx, agent, id); err != nil {
@@ -468,6 +497,7 @@ func (w *world) removeProfileLines(ctx context.Context, agent, match string) err
 type recalled struct {
 	Items []struct {
 		ID      string `json:"id"`
+		Origin  string `json:"origin"`
 		Explain *struct {
 			Pinned bool `json:"pinned"`
 		} `json:"explain"`
@@ -510,7 +540,7 @@ func (w *world) probe(ctx context.Context, p Probe, end time.Time) (ProbeResult,
 		checked += "\n" + ans.Answer
 	}
 	pr.On.Pass, pr.On.Why = check(p, checked, unpinned)
-	for _, why := range []string{citationProblem(ans), abstentionProblem(p, ans)} {
+	for _, why := range []string{originProblem(p, rec), citationProblem(ans), abstentionProblem(p, ans)} {
 		if why != "" && pr.On.Pass {
 			pr.On.Pass, pr.On.Why = false, why
 		}
@@ -576,6 +606,24 @@ func check(p Probe, text string, items int) (bool, string) {
 		q[i] = strconv.Quote(s)
 	}
 	return false, "holds none of " + strings.Join(q, ", ") + " (expect_any)"
+}
+
+// originProblem checks a probe's expect_origin: some recalled item is a
+// shared copy of one of the memories it names.
+func originProblem(p Probe, rec recalled) string {
+	if len(p.ExpectOrigin) == 0 {
+		return ""
+	}
+	var got []string
+	for _, it := range rec.Items {
+		if slices.Contains(p.ExpectOrigin, it.Origin) {
+			return ""
+		}
+		if it.Origin != "" {
+			got = append(got, it.Origin)
+		}
+	}
+	return fmt.Sprintf("no recalled item is a copy of %s (expect_origin; copies of %v)", strings.Join(p.ExpectOrigin, " or "), got)
 }
 
 // citationProblem checks an answer's integrity: every citation names an

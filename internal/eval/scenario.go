@@ -40,6 +40,7 @@ const (
 	EventConsolidate                      // the nightly consolidation of Day, for every agent
 	EventForget                           // the user deletes and rejects what matches
 	EventIngestFile                       // a file saved in the watched folder
+	EventShare                            // every memory of Agent that matches is shared with To
 )
 
 // Event is one step of a scenario.
@@ -57,8 +58,9 @@ type Event struct {
 	Repeat     int    // EventMemory: how many times (1 unless repeat:)
 	Repeated   bool   // EventMemory from repeat: ({i} is replaced)
 	Day        string // EventConsolidate: YYYY-MM-DD
-	Match      string // EventForget
+	Match      string // EventForget, EventShare
 	Path       string // EventIngestFile
+	To         string // EventShare: the agent the copies go to
 }
 
 // Probe is one question with what its answer must and must not hold.
@@ -72,6 +74,9 @@ type Probe struct {
 	ExpectAny  []string
 	ExpectNone []string
 	Abstain    bool
+	// ExpectOrigin: some recalled item is a shared copy of one of these
+	// ("assistant/memory:1").
+	ExpectOrigin []string
 }
 
 // DefaultBudget is a probe's context budget when it gives none.
@@ -110,7 +115,14 @@ type rawEvent struct {
 	Consolidate *string    `yaml:"consolidate"`
 	Forget      *rawForget `yaml:"forget"`
 	IngestFile  *rawIngest `yaml:"ingest_file"`
+	Share       *rawShare  `yaml:"share"`
 	Repeat      *int       `yaml:"repeat"`
+}
+
+type rawShare struct {
+	Agent string `yaml:"agent"`
+	Match string `yaml:"match"`
+	To    string `yaml:"to"`
 }
 
 type rawForget struct {
@@ -134,6 +146,7 @@ type rawProbe struct {
 	ExpectAny  []string `yaml:"expect_any"`
 	ExpectNone []string `yaml:"expect_none"`
 	Abstain    bool     `yaml:"abstain"`
+	Origin     []string `yaml:"expect_origin"`
 }
 
 // ParseError is a scenario file that is not valid.
@@ -297,7 +310,7 @@ func (sp *scenarioParser) event(re rawEvent, what string, l int) (Event, error) 
 func (sp *scenarioParser) probe(rp rawProbe, what string, l int) (Probe, error) {
 	var err error
 	p := Probe{Line: l, Ask: strings.TrimSpace(rp.Ask), Abstain: rp.Abstain, Budget: DefaultBudget,
-		Needs: rp.Needs, ExpectAny: rp.ExpectAny, ExpectNone: rp.ExpectNone}
+		Needs: rp.Needs, ExpectAny: rp.ExpectAny, ExpectNone: rp.ExpectNone, ExpectOrigin: rp.Origin}
 	if p.Ask == "" {
 		return p, sp.fail(l, "%s: ask is required", what)
 	}
@@ -329,7 +342,7 @@ func probeExpectations(p Probe) string {
 	for _, list := range []struct {
 		name string
 		v    []string
-	}{{"needs", p.Needs}, {"expect_any", p.ExpectAny}, {"expect_none", p.ExpectNone}} {
+	}{{"needs", p.Needs}, {"expect_any", p.ExpectAny}, {"expect_none", p.ExpectNone}, {"expect_origin", p.ExpectOrigin}} {
 		for j, s := range list.v {
 			if Normalise(s) == "" {
 				return fmt.Sprintf("%s[%d] is empty", list.name, j)
@@ -339,6 +352,8 @@ func probeExpectations(p Probe) string {
 	switch {
 	case p.Abstain && len(p.ExpectAny) > 0:
 		return "an abstain probe expects nothing to be recalled, so it cannot have expect_any"
+	case p.Abstain && len(p.ExpectOrigin) > 0:
+		return "an abstain probe expects nothing to be recalled, so it cannot have expect_origin"
 	case p.Abstain && len(p.Needs) > 0:
 		return "an abstain probe has nothing relevant stored, so its needs must be empty"
 	case !p.Abstain && len(p.ExpectAny) == 0:
@@ -363,6 +378,8 @@ func (sp *scenarioParser) buildEvent(re rawEvent, what string, l int) (Event, er
 		return sp.forgetEvent(ev, re.Forget, what)
 	case re.IngestFile != nil:
 		return sp.ingestFileEvent(ev, re.IngestFile, what)
+	case re.Share != nil:
+		return sp.shareEvent(ev, re.Share, what)
 	}
 	return sp.memoryEvent(ev, re, what)
 }
@@ -372,16 +389,16 @@ func oneKind(re rawEvent) error {
 	memoryKeys := re.At != nil || re.Agent != nil || re.Session != nil || re.Role != nil || re.Type != nil ||
 		re.Importance != nil || re.Source != nil || re.Content != nil
 	kinds := 0
-	for _, b := range []bool{re.Consolidate != nil, re.Forget != nil, re.IngestFile != nil, re.Repeat != nil || memoryKeys} {
+	for _, b := range []bool{re.Consolidate != nil, re.Forget != nil, re.IngestFile != nil, re.Share != nil, re.Repeat != nil || memoryKeys} {
 		if b {
 			kinds++
 		}
 	}
 	if kinds == 0 {
-		return errors.New("empty event: give at and content, consolidate, forget, ingest_file or repeat")
+		return errors.New("empty event: give at and content, consolidate, forget, ingest_file, share or repeat")
 	}
 	if kinds > 1 {
-		return errors.New("an event is one of: a memory (at, content, ...), repeat (with at, content, ...), consolidate, forget or ingest_file")
+		return errors.New("an event is one of: a memory (at, content, ...), repeat (with at, content, ...), consolidate, forget, ingest_file or share")
 	}
 	return nil
 }
@@ -405,6 +422,27 @@ func (sp *scenarioParser) forgetEvent(ev Event, f *rawForget, what string) (Even
 	}
 	ev.Agent, err = sp.agent(ev.Line, what+".forget", f.Agent)
 	return ev, err
+}
+
+func (sp *scenarioParser) shareEvent(ev Event, s *rawShare, what string) (Event, error) {
+	var err error
+	ev.Kind, ev.Match = EventShare, s.Match
+	if Normalise(ev.Match) == "" {
+		return ev, errors.New("share: match is required")
+	}
+	if ev.Agent, err = sp.agent(ev.Line, what+".share", s.Agent); err != nil {
+		return ev, err
+	}
+	if s.To == "" {
+		return ev, errors.New("share: to (the agent the copies go to) is required")
+	}
+	if ev.To, err = sp.agent(ev.Line, what+".share.to", s.To); err != nil {
+		return ev, err
+	}
+	if ev.To == ev.Agent {
+		return ev, fmt.Errorf("share: to is %q, the agent the memories are in", ev.To)
+	}
+	return ev, nil
 }
 
 func (sp *scenarioParser) ingestFileEvent(ev Event, f *rawIngest, what string) (Event, error) {
@@ -548,6 +586,7 @@ func yamlMsg(err error) string {
 	s = strings.ReplaceAll(s, " in type eval.rawScenario", "")
 	s = strings.ReplaceAll(s, " in type eval.rawForget", " in forget")
 	s = strings.ReplaceAll(s, " in type eval.rawIngest", " in ingest_file")
+	s = strings.ReplaceAll(s, " in type eval.rawShare", " in share")
 	return s
 }
 

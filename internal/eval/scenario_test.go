@@ -51,6 +51,12 @@ func TestParseErrors(t *testing.T) {
 		{"forget unknown key", "name: a\nevents:\n  - forget: {match: x, all: true}\n" + probe, "field all not found in forget"},
 		{"ingest without at", "name: a\nevents:\n  - ingest_file: {path: a.md, content: x}\n" + probe, "at (the file's mtime) is required"},
 		{"ingest without path", "name: a\nevents:\n  - ingest_file: {at: 2026-01-01T10:00:00, content: x}\n" + probe, "path is required"},
+		{"share without match", "name: a\nagents: [x, y]\nevents:\n  - share: {agent: x, to: y}\n" + probe, "share: match is required"},
+		{"share without to", "name: a\nagents: [x, y]\nevents:\n  - share: {agent: x, match: m}\n" + probe, "share: to (the agent the copies go to) is required"},
+		{"share to itself", "name: a\nagents: [x, y]\nevents:\n  - share: {agent: x, match: m, to: x}\n" + probe, "the agent the memories are in"},
+		{"share to an unlisted agent", "name: a\nagents: [x, y]\nevents:\n  - share: {match: m, to: z}\n" + probe, "agent \"z\" is not in agents"},
+		{"share unknown key", "name: a\nagents: [x, y]\nevents:\n  - share: {match: m, to: y, all: true}\n" + probe, "field all not found in share"},
+		{"abstain with expect_origin", "name: a\nprobes:\n  - ask: q\n    abstain: true\n    expect_origin: [main/memory:1]\n", "cannot have expect_origin"},
 		{"probe without ask", "name: a\nprobes:\n  - needs: [x]\n    expect_any: [x]\n", "ask is required"},
 		{"probe asserts nothing", "name: a\nprobes:\n  - ask: q\n    needs: [x]\n", "expect_any is required"},
 		{"probe without needs", "name: a\nprobes:\n  - ask: q\n    expect_any: [x]\n", "needs is required"},
@@ -94,6 +100,7 @@ events:
     content: "Correction from finance: the Q3 budget is $2.1M, not $2.4M."
   - forget: {agent: main, match: "parking spot"}
   - ingest_file: {path: notes/alice.md, at: 2026-03-09T10:00:00, content: "..."}
+  - share: {agent: main, match: "budget", to: coder}
   - repeat: 120
     at: 2026-03-01T08:00:00
     content: "Standup {i}: moved ticket {i} to review."
@@ -113,7 +120,7 @@ probes:
 		t.Fatal(err)
 	}
 	e := sc.Events
-	if len(e) != 6 || e[0].Kind != eval.EventMemory || e[0].Importance == nil || *e[0].Importance != 0.8 ||
+	if len(e) != 7 || e[0].Kind != eval.EventMemory || e[0].Importance == nil || *e[0].Importance != 0.8 ||
 		e[0].Type != "conversation" || e[0].Source != "chat" || e[0].Session != "s1" ||
 		!e[0].At.Equal(time.Date(2026, 3, 2, 8, 15, 0, 0, time.UTC)) {
 		t.Errorf("memory event: %+v", e[0])
@@ -130,8 +137,11 @@ probes:
 	if e[4].Kind != eval.EventIngestFile || e[4].Path != "notes/alice.md" || e[4].Agent != "main" {
 		t.Errorf("ingest_file: %+v", e[4])
 	}
-	if e[5].Repeat != 120 || e[5].Agent != "main" {
-		t.Errorf("repeat: %+v", e[5])
+	if e[5].Kind != eval.EventShare || e[5].Match != "budget" || e[5].Agent != "main" || e[5].To != "coder" {
+		t.Errorf("share: %+v", e[5])
+	}
+	if e[6].Repeat != 120 || e[6].Agent != "main" {
+		t.Errorf("repeat: %+v", e[6])
 	}
 	p := sc.Probes
 	if len(p) != 2 || p[0].Budget != 800 || p[1].Budget != eval.DefaultBudget || !p[1].Abstain || p[1].Agent != "main" {
@@ -197,6 +207,9 @@ func FuzzParse(f *testing.F) {
 			}
 			if e.Repeat < 1 || e.Repeat > eval.MaxRepeat {
 				t.Fatalf("repeat %d", e.Repeat)
+			}
+			if e.Kind == eval.EventShare && (!in(e.To) || e.To == e.Agent) {
+				t.Fatalf("share from %q to %q in %v", e.Agent, e.To, sc.Agents)
 			}
 		}
 		for _, p := range sc.Probes {

@@ -147,6 +147,7 @@ var table = []kind{
 	{as[*store.NameError], http.StatusBadRequest, "invalid_agent", ""},
 	{as[*recall.RequestError], http.StatusBadRequest, "invalid_request", ""},
 	{as[*consolidate.RequestError], http.StatusBadRequest, "invalid_request", ""},
+	{is(store.ErrShareToSelf), http.StatusBadRequest, "invalid_request", ""},
 	{is(store.ErrBadCursor), http.StatusBadRequest, "invalid_cursor", "cursor is not one this server returned"},
 	{is(store.ErrNoAgent), http.StatusNotFound, "unknown_agent", ""},
 	{is(store.ErrNotFound), http.StatusNotFound, "not_found", ""},

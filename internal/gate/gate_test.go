@@ -31,6 +31,7 @@ func TestOfEveryKind(t *testing.T) {
 		{&store.NameError{Name: "Bad"}, 400, "invalid_agent"},
 		{&recall.RequestError{Msg: "k must be from 1"}, 400, "invalid_request"},
 		{&consolidate.RequestError{Msg: "date must be a date"}, 400, "invalid_request"},
+		{store.ErrShareToSelf, 400, "invalid_request"},
 		{store.ErrBadCursor, 400, "invalid_cursor"},
 		{store.ErrNoAgent, 404, "unknown_agent"},
 		{store.ErrNotFound, 404, "not_found"},

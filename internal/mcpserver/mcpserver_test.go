@@ -118,7 +118,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"ask", "consolidate", "facts", "forget", "list_recent", "profile", "profile_edit", "profile_remove", "recall", "remember", "status"}; !slices.Equal(names, want) {
+	if want := []string{"ask", "consolidate", "facts", "forget", "list_recent", "profile", "profile_edit", "profile_remove", "recall", "remember", "share_memory", "status"}; !slices.Equal(names, want) {
 		t.Errorf("tools %v, want %v", names, want)
 	}
 
@@ -200,8 +200,23 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 	if strings.Contains(got, "CTO") {
 		t.Errorf("a rejected fact is still current: %q", got)
 	}
+	house := agent + "-house"
+	got = call(t, cs, "share_memory", with("id", "memory:3", "to", house), false)
+	mustContain(t, "share_memory", got, "Shared "+agent+"/memory:3 with agent \""+house+"\" as memory:1")
+	got = call(t, cs, "share_memory", with("id", "memory:3", "to", house), false)
+	mustContain(t, "share_memory again", got, "Already shared")
+	got = call(t, cs, "list_recent", map[string]any{"agent": house}, false)
+	mustContain(t, "list_recent of the copy's agent", got, "[memory:1] (shared from "+agent+"/memory:3) 2026-03-02 10:00 user: The launch moved to Friday.")
+	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "recall", Arguments: map[string]any{"agent": house, "query": "When is the launch?"}})
+	if err != nil || !strings.Contains(fmt.Sprint(res.StructuredContent), "origin:"+agent+"/memory:3") {
+		t.Errorf("recall in %s: %v, %v; want an item with origin %s/memory:3", house, res.StructuredContent, err, agent)
+	}
 	got = call(t, cs, "forget", with("id", "memory:3"), false)
 	mustContain(t, "forget a memory", got, "Deleted memory:3")
+	got = call(t, cs, "list_recent", map[string]any{"agent": house}, false)
+	if strings.Contains(got, "launch") {
+		t.Errorf("the copy outlived its original's forget: %q", got)
+	}
 	got = call(t, cs, "forget", with("id", "memory:3"), true)
 	mustContain(t, "forget it twice", got, "not found", "list_recent")
 
@@ -239,6 +254,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession, agent string) {
 		{"forget", with("id", "memory:0"), "id"},
 		{"forget", with("id", "consolidation:1"), "id"},
 		{"forget", with("id", "fact:999"), "not found"},
+		{"share_memory", with("id", "memory:1"), "to"},
+		{"share_memory", with("id", "fact:1", "to", "house"), "id"},
+		{"share_memory", with("id", "memory:1", "to", "Bad Name!"), "to"},
+		{"share_memory", with("id", "memory:1", "to", agent), "own agent"},
+		{"share_memory", with("id", "memory:999", "to", "house"), "not found"},
 		{"profile", with("as_of", "last week"), "RFC 3339"},
 		{"profile_edit", with("id", "memory:3", "text", "x"), "id"},
 		{"profile_edit", with("id", "profile:1", "text", ""), "text"},

@@ -78,6 +78,12 @@ type forgetArgs struct {
 	ID    string `json:"id" jsonschema:"the citation of what to forget: memory:42 deletes that memory; fact:7 rejects that fact, which stays rejected even if the claim comes again"`
 }
 
+type shareArgs struct {
+	Agent string `json:"agent,omitempty"`
+	ID    string `json:"id" jsonschema:"the memory to share, as cited: memory:42"`
+	To    string `json:"to" jsonschema:"the agent to copy it into, e.g. household"`
+}
+
 type consolidateArgs struct {
 	Agent  string `json:"agent,omitempty"`
 	Date   string `json:"date,omitempty" jsonschema:"rebuild this one day, YYYY-MM-DD (today included)"`
@@ -182,6 +188,14 @@ func (s *Server) memorySpecs() []spec {
 			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}},
 		edit:   func(p map[string]*jsonschema.Schema) { p["id"].Pattern = `^(memory|fact):[1-9][0-9]*$` },
 		handle: handler(s.forget),
+	}, {
+		Tool: mcp.Tool{Name: "share_memory", Title: "Share a memory",
+			Description: "Copy one memory into another agent (a household or team agent others read), naming where it came from. Sharing it again gives the same copy; forgetting the original later forgets the copy too.",
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), IdempotentHint: true, OpenWorldHint: ptr(false)}},
+		edit: func(p map[string]*jsonschema.Schema) {
+			p["id"].Pattern, p["to"].Pattern = `^memory:[1-9][0-9]*$`, agentPattern
+		},
+		handle: handler(s.shareMemory),
 	}, {
 		Tool: mcp.Tool{Name: "consolidate", Title: "Consolidate",
 			Description: "Consolidate now rather than at night: turn days of memories into day summaries and facts. Without arguments, every past day not yet consolidated. May take a while with an LLM configured; dry_run says what it would do first.",
@@ -342,7 +356,11 @@ func memoryLine(m client.Memory) string {
 		b.WriteString(" (session " + m.SessionID + ")")
 	}
 	b.WriteString(": " + clip(m.Content, 500))
-	return fmt.Sprintf("[memory:%d] %s", m.ID, recall.Quote(b.String()))
+	cite := fmt.Sprintf("[memory:%d]", m.ID)
+	if m.SharedFrom != nil { // outside the quote, which would disarm its citation
+		cite += " (shared from " + m.SharedFrom.String() + ")"
+	}
+	return cite + " " + recall.Quote(b.String())
 }
 
 func (s *Server) facts(ctx context.Context, in factsArgs) (*mcp.CallToolResult, error) {
@@ -441,6 +459,27 @@ func (s *Server) forget(ctx context.Context, in forgetArgs) (*mcp.CallToolResult
 		return nil, fmt.Errorf("a day summary (%s) cannot be forgotten by itself: forget the memories it came from, then call consolidate with that day's date to rebuild it", in.ID)
 	}
 	return nil, fmt.Errorf("invalid arguments: id %q: give a citation such as memory:42 or fact:7", in.ID)
+}
+
+func (s *Server) shareMemory(ctx context.Context, in shareArgs) (*mcp.CallToolResult, error) {
+	agent, err := s.agent(in.Agent)
+	if err != nil {
+		return nil, err
+	}
+	num, ok := strings.CutPrefix(in.ID, "memory:")
+	id, perr := strconv.ParseInt(num, 10, 64)
+	if !ok || perr != nil || id <= 0 {
+		return nil, fmt.Errorf("invalid arguments: id %q: give a memory's citation such as memory:42", in.ID)
+	}
+	sh, err := s.c.ShareMemory(ctx, agent, id, in.To)
+	if err != nil {
+		return nil, s.toolError(agent, err)
+	}
+	text := fmt.Sprintf("Shared %s with agent %q as memory:%d; forgetting the original forgets the copy too.", sh.SharedFrom, sh.Agent, sh.ID)
+	if sh.Existing {
+		text = fmt.Sprintf("Already shared: %s is memory:%d in agent %q.", sh.SharedFrom, sh.ID, sh.Agent)
+	}
+	return result(text, sh), nil
 }
 
 func (s *Server) consolidate(ctx context.Context, in consolidateArgs) (*mcp.CallToolResult, error) {

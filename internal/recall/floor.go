@@ -75,7 +75,7 @@ func (r *ranker) item(id string, c *cand) Item {
 	ex.Total = round4(ex.Total)
 	it := Item{
 		ID: id, Kind: c.hit.Kind, Text: c.hit.Text, Score: ex.Total, Timestamp: c.hit.Timestamp,
-		SessionID: c.hit.SessionID, Role: c.hit.Role,
+		SessionID: c.hit.SessionID, Role: c.hit.Role, Origin: c.hit.Origin,
 	}
 	if r.q.Explain || r.e.Explain {
 		roundExplain(&ex)

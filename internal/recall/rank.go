@@ -406,7 +406,8 @@ func (r *ranker) pin(ctx context.Context, res *Result) error {
 			continue
 		}
 		have[id] = true
-		it := Item{ID: id, Kind: "memory", Text: h.Text, Timestamp: h.Timestamp, SessionID: h.SessionID, Role: h.Role}
+		it := Item{ID: id, Kind: "memory", Text: h.Text, Timestamp: h.Timestamp, SessionID: h.SessionID, Role: h.Role,
+			Origin: h.Origin}
 		if r.q.Explain {
 			it.Explain = &Explain{Importance: round4(h.Importance), Pinned: true}
 		}

@@ -413,7 +413,7 @@ func (r *ranker) withSuccessors(items []Item) []Item {
 		id := fmt.Sprintf("memory:%d", h.ID)
 		if !have[id] {
 			first = append(first, Item{ID: id, Kind: "memory", Text: h.Text, Score: score, Timestamp: h.Timestamp,
-				SessionID: h.SessionID, Role: h.Role})
+				SessionID: h.SessionID, Role: h.Role, Origin: h.Origin})
 		}
 	}
 	sortItems(first)

@@ -156,6 +156,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories", s.guard(read, s.agentHandler(s.listMemories)))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.guard(read, s.agentHandler(s.getMemory)))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.guard(write, s.agentHandler(s.deleteMemory)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/memories/{id}/share", s.guard(read, s.agentHandler(s.postShare)))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.guard(read, s.agentHandler(s.postRecall)))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/ask", s.guard(read, s.agentHandler(s.postAsk)))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.guard(read, s.agentHandler(s.listFacts)))

@@ -19,6 +19,9 @@ type Agent struct {
 	path string
 	opts Options
 	log  *slog.Logger
+	// settle forgets the shared copies this file owes a forget
+	// (Store.settleShares); nil for an agent opened outside a Store.
+	settle func(context.Context, *Agent)
 
 	writes chan *writeReq
 	// background holds the writes of background work (a consolidation's

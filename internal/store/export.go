@@ -52,6 +52,8 @@ var exported = []struct{ kind, table string }{
 	{"pruned_day", "pruned_days"},
 	{"tracked_file", "tracked_files"},
 	{"rebuild_day", "file_rebuild_days"},
+	{"shared_to", "shared_to"},        // so forgetting after a restore still finds the copies
+	{"share_forget", "share_forgets"}, // copies still owed a forget
 	{"sequence", "sqlite_sequence"},
 }
 

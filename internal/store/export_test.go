@@ -105,7 +105,10 @@ INSERT INTO consolidation_runs (day, started_at, finished_at, status, memories, 
 INSERT INTO pruned_days (date, summary, pruned, pruned_at) VALUES ('2026-01-01', 'an old day', 3, 5);
 INSERT INTO tracked_files (root, path, sha256, size, mtime, status, updated_at) VALUES ('/notes', 'a.md', '` + testHash("a note") + `', 10, 7, 'ok', 8);
 INSERT INTO file_rebuild_days (day, reason, marked_at) VALUES ('2026-02-01', 'a.md changed', 9);
-INSERT INTO leases (name, holder, expires_at) VALUES ('consolidate', 'someone', 1);`)
+INSERT INTO leases (name, holder, expires_at) VALUES ('consolidate', 'someone', 1);
+INSERT INTO shared_to (memory_id, agent) VALUES (1, 'household');
+INSERT INTO share_forgets (agent, memory_id, created_at) VALUES ('team', 2, 10);
+UPDATE daily_memories SET shared_from_agent = 'assistant', shared_from_id = 7 WHERE id = 3;`)
 	})
 	if err != nil {
 		t.Fatal(err)

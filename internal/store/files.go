@@ -167,6 +167,7 @@ func (a *Agent) CommitFiles(ctx context.Context, chs []FileChange) ([]FileResult
 	if err != nil {
 		return nil, err
 	}
+	a.settleShares(ctx) // the copies of what a changed file retired
 	return out, nil
 }
 
@@ -326,6 +327,7 @@ func (a *Agent) ForgetFile(ctx context.Context, root, path string, retire bool) 
 	if err != nil {
 		return 0, fmt.Errorf("forget file %s: %w", path, err)
 	}
+	a.settleShares(ctx) // the copies of what it retired
 	return retired, nil
 }
 
@@ -346,29 +348,44 @@ func (a *Agent) release(ctx context.Context, c *conn, hash string, retire bool, 
 	if !retire {
 		return 0, nil
 	}
-	err = c.execArgs(ctx, `INSERT INTO file_rebuild_days (day, reason, marked_at)
-		SELECT DISTINCT day, 'file changed or deleted', ? FROM daily_memories
-		WHERE file_hash = ? AND retired_at IS NULL AND consolidated = 1
-		ON CONFLICT (day) DO UPDATE SET marked_at = excluded.marked_at`, now.UnixMilli(), hash)
-	if err != nil {
-		return 0, fmt.Errorf("mark days for rebuild: %w", err)
-	}
-	// Facts made from the old content alone stop being current (the value they
-	// superseded is current again), as for a deleted memory, but nothing is
-	// remembered as forgotten: the file may say it again.
 	var ids []int64
 	err = c.query(ctx, `SELECT id FROM daily_memories WHERE file_hash = ? AND retired_at IS NULL`, []any{hash},
 		func(s *sqlite3.Stmt) error { ids = append(ids, s.ColumnInt64(0)); return nil })
 	if err != nil {
 		return 0, fmt.Errorf("find the memories to retire: %w", err)
 	}
+	return retireIDs(ctx, c, ids, "file changed or deleted", now)
+}
+
+// retireIDs retires the current memories among ids: they are kept and explainable, never
+// recalled, and the days whose consolidations cited them are marked for rebuild; their shared
+// copies are retired too (share.go).
+func retireIDs(ctx context.Context, c *conn, ids []int64, reason string, now time.Time) (int, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	b, _ := json.Marshal(ids)
+	idsJSON := string(b)
+	err := c.execArgs(ctx, `INSERT INTO file_rebuild_days (day, reason, marked_at)
+		SELECT DISTINCT day, ?, ? FROM daily_memories
+		WHERE id IN (SELECT value FROM json_each(?)) AND retired_at IS NULL AND consolidated = 1
+		ON CONFLICT (day) DO UPDATE SET marked_at = excluded.marked_at`, reason, now.UnixMilli(), idsJSON)
+	if err != nil {
+		return 0, fmt.Errorf("mark days for rebuild: %w", err)
+	}
+	// Facts made from the old content alone stop being current (the value they
+	// superseded is current again), as for a deleted memory, but nothing is
+	// remembered as forgotten: the file may say it again.
 	for _, id := range ids {
 		if err := dropSource(ctx, c, id, now, false); err != nil {
 			return 0, fmt.Errorf("remove retired memory %d from its facts: %w", id, err)
 		}
+		if err := queueShareRetire(ctx, c, id, now); err != nil {
+			return 0, err
+		}
 	}
-	if err := c.execArgs(ctx, `UPDATE daily_memories SET retired_at = ? WHERE file_hash = ? AND retired_at IS NULL`,
-		now.UnixMilli(), hash); err != nil {
+	if err := c.execArgs(ctx, `UPDATE daily_memories SET retired_at = ? WHERE id IN (SELECT value FROM json_each(?))
+		AND retired_at IS NULL`, now.UnixMilli(), idsJSON); err != nil {
 		return 0, fmt.Errorf("retire memories: %w", err)
 	}
 	n := int(c.db.Changes())

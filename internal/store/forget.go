@@ -15,7 +15,8 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
-// Forgetting that sticks. Deleting a memory (Delete) or rejecting a fact
+// Forgetting that sticks. Deleting a memory (Delete, which forgets its
+// shared copies in other agents too: share.go) or rejecting a fact
 // (RejectFact) records the SHA-256 of its normalised content in the
 // forgotten table: never the text. A new memory whose normalised content has
 // that hash is stored flagged: listed, never recalled, consolidated by
@@ -153,6 +154,9 @@ func forgetMemory(ctx context.Context, c *conn, id int64, now time.Time) error {
 		return err
 	}
 	if err := remember(ctx, c, ForgottenMemory, id, content, now); err != nil {
+		return err
+	}
+	if err := queueShareForgets(ctx, c, id, now); err != nil {
 		return err
 	}
 	for _, r := range recs {

@@ -43,6 +43,9 @@ type Memory struct {
 	// SupersededBy is the memory that stated a new value of what this one
 	// stated (see supersede.go); nil while current.
 	SupersededBy *int64
+	// SharedFrom is the memory this one is a shared copy of (see
+	// share.go); nil for the agent's own.
+	SharedFrom *Provenance
 }
 
 // Inserted reports the id a new memory got, or the id of the identical
@@ -56,7 +59,8 @@ type Inserted struct {
 var ErrNotFound = errors.New("not found")
 
 const memoryColumns = `id, session_id, ts, interaction_type, role, content, context, importance,
-	source, content_hash, summary, entities, topics, consolidated, consolidation_id, created_at, flagged, superseded_by`
+	source, content_hash, summary, entities, topics, consolidated, consolidation_id, created_at, flagged, superseded_by,
+	shared_from_agent, shared_from_id`
 
 // Insert stores mems in one transaction: all of them or none. A memory whose
 // content hash and session match one stored within the dedup window is not
@@ -215,7 +219,8 @@ const duplicateSQL = `SELECT id FROM daily_memories
 // was ever forgotten, so its content must be looked up (forget.go).
 func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, r row, now time.Time, checkForgotten bool) (Inserted, error) {
 	ts := m.Timestamp.UnixMilli()
-	if w := a.opts.DedupWindow.Milliseconds(); w > 0 {
+	// A copy is always its own row: forgetting its original must find it.
+	if w := a.opts.DedupWindow.Milliseconds(); w > 0 && m.SharedFrom == nil {
 		var dup int64
 		err := c.query(ctx, duplicateSQL,
 			[]any{m.ContentHash, m.SessionID, ts - w, ts + w}, func(s *sqlite3.Stmt) error {
@@ -231,8 +236,8 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, r row, now ti
 	}
 	// A forgotten claim said again is kept but flagged, and counts as
 	// consolidated (by nothing): no day record or fact will carry it.
-	flagged := false
-	if checkForgotten {
+	flagged := m.SharedFrom != nil && m.Flagged // a copy of a flagged memory
+	if checkForgotten && !flagged {
 		var err error
 		if flagged, err = isForgottenHash(ctx, c, m.Content); err != nil {
 			return Inserted{}, err
@@ -240,11 +245,11 @@ func (a *Agent) insertOne(ctx context.Context, c *conn, m *Memory, r row, now ti
 	}
 	err := c.execArgs(ctx, `INSERT INTO daily_memories (session_id, ts, day, interaction_type, role,
 		content, context, importance, source, content_hash, summary, entities, topics, created_at,
-		flagged, consolidated)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		flagged, consolidated, shared_from_agent, shared_from_id)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.SessionID, ts, r.day, m.InteractionType, m.Role, m.Content, r.context, m.Importance,
 		m.Source, m.ContentHash, m.Summary, r.entities, r.topics, now.UnixMilli(),
-		flagged, flagged)
+		flagged, flagged, m.SharedFrom.agentOrNil(), m.SharedFrom.idOrNil())
 	if err != nil {
 		return Inserted{}, err
 	}
@@ -317,6 +322,7 @@ func scanMemory(s *sqlite3.Stmt) (Memory, error) {
 		id := s.ColumnInt64(17)
 		m.SupersededBy = &id
 	}
+	m.SharedFrom = scanProvenance(s, 18)
 	return m, nil
 }
 
@@ -328,7 +334,8 @@ func (a *Agent) Get(ctx context.Context, id int64) (Memory, error) {
 
 // Delete forgets a memory: it is removed (with its full-text entry), the
 // day record citing it is taken apart for a rebuild, facts lose it as a
-// source, and the same content arriving again is flagged (see forgetMemory).
+// source, and the same content arriving again is flagged (see forgetMemory);
+// its shared copies in other agents are forgotten too (share.go).
 // It reports ErrNotFound when there was nothing to delete.
 func (a *Agent) Delete(ctx context.Context, id int64) error {
 	err := a.write(ctx, func(ctx context.Context, c *conn) error {
@@ -336,6 +343,9 @@ func (a *Agent) Delete(ctx context.Context, id int64) error {
 	})
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("delete memory %d: %w", id, err)
+	}
+	if err == nil {
+		a.settleShares(ctx)
 	}
 	return err
 }

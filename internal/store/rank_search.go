@@ -44,7 +44,12 @@ func (e *EntityTexts) Texts() []string {
 // them).
 func (e *EntityTexts) None() bool { return e.raw == "" && len(e.texts) == 0 }
 
-const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities, m.consolidated`
+const memoryHitColumns = `m.id, m.ts, m.session_id, m.role, m.content, m.importance, m.source, m.entities, m.consolidated,
+	m.shared_from_agent, m.shared_from_id`
+
+// memoryHitScore is the column after memoryHitColumns: the score each of
+// their queries appends.
+const memoryHitScore = 11
 
 // SearchMemories returns the Limit best memories by BM25 among those
 // matching any term (the Window newest matches, or all), with their scores.
@@ -226,9 +231,12 @@ func scanMemoryHit(s *sqlite3.Stmt) (MemoryHit, error) {
 		Role:         s.ColumnText(3),
 		Text:         s.ColumnText(4),
 		Importance:   s.ColumnFloat(5),
-		BM25:         s.ColumnFloat(9),
+		BM25:         s.ColumnFloat(memoryHitScore),
 		Consolidated: s.ColumnBool(8),
 	}, Source: s.ColumnText(6)}
+	if p := scanProvenance(s, 9); p != nil {
+		h.Origin = p.String()
+	}
 	if raw := s.ColumnRawText(7); len(raw) > 2 {
 		h.Entities.raw = string(raw) // a copy: decoded only if read (EntityTexts)
 	}

@@ -319,6 +319,32 @@ CREATE INDEX daily_memories_hash_prefix ON daily_memories(substr(content_hash, 1
 DROP INDEX facts_entity;
 CREATE INDEX facts_entity ON facts(entity COLLATE NOCASE, attribute);
 `,
+	// 15: sharing one memory with another agent (share.go). A copy names the
+	// agent and memory it was shared from, at most one copy per original. The
+	// original's file lists the agents it was shared to, written before the
+	// copy, so forgetting (or retiring) it finds every copy: the transaction
+	// that forgets it queues each copy's forget in share_forgets, deleted
+	// once done, so a crash or an unavailable agent leaves it to retry.
+	`
+ALTER TABLE daily_memories ADD COLUMN shared_from_agent TEXT;    -- NULL for the agent's own memories
+ALTER TABLE daily_memories ADD COLUMN shared_from_id INTEGER;    -- the memory's id in that agent
+CREATE UNIQUE INDEX daily_memories_shared_from ON daily_memories(shared_from_agent, shared_from_id)
+	WHERE shared_from_agent IS NOT NULL;
+
+CREATE TABLE shared_to (
+	memory_id INTEGER NOT NULL,
+	agent     TEXT    NOT NULL,
+	PRIMARY KEY (memory_id, agent)
+) WITHOUT ROWID;
+
+CREATE TABLE share_forgets (
+	agent      TEXT    NOT NULL,                   -- where the copy is
+	memory_id  INTEGER NOT NULL,                   -- the forgotten original, in this file
+	retire     INTEGER NOT NULL DEFAULT 0,         -- 1: the original was retired, not forgotten
+	created_at INTEGER NOT NULL,
+	PRIMARY KEY (agent, memory_id)
+) WITHOUT ROWID;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

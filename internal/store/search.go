@@ -22,6 +22,9 @@ type Hit struct {
 	BM25       float64 // FTS5 bm25(): lower is better, 0 when not from a text match
 	// Consolidated: a memory a night has read (its claims are facts by now).
 	Consolidated bool
+	// Origin is a shared copy's original as a citation ("assistant/memory:12"),
+	// "" for everything else.
+	Origin string
 }
 
 // SearchOptions narrow the searches recall ranks. Terms are matched with

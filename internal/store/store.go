@@ -294,6 +294,7 @@ func (s *Store) acquire(ctx context.Context, name string, mode createMode) (*Age
 	}
 	a.refs = 1
 	a.lastUsed = time.Now()
+	a.settle = s.settleShares
 	s.agents[name] = a
 	s.mu.Unlock()
 	s.evictOverflow()

@@ -206,7 +206,7 @@ func (a *Agent) ReplacedMatching(ctx context.Context, o SearchOptions) ([]Replac
 	olds, err := readRows(ctx, a, "superseded memories matching", replacedSQL, []any{at, matchAny(o.Terms), maxReplaced},
 		func(s *sqlite3.Stmt) (old, error) {
 			h, err := scanMemoryHit(s)
-			return old{h, s.ColumnInt64(10)}, err
+			return old{h, s.ColumnInt64(memoryHitScore + 1)}, err
 		})
 	if err != nil || len(olds) == 0 {
 		return nil, err

@@ -355,6 +355,35 @@ func TestBrowser(t *testing.T) {
 		b.shot("facts-history")
 	})
 
+	t.Run("share a memory", func(t *testing.T) {
+		b.t = t
+		b.open("/agents/main/memories/1")
+		if opts := eval[string](b, `[...document.querySelectorAll("#share-agents option")].map(o => o.value).join(",")`); opts != "notes" {
+			t.Errorf("the Share form offers %q, want the other agent, notes", opts)
+		}
+		b.do(chromedp.SendKeys(chromedp.ID("share-to"), "notes"))
+		b.submit(`form.share button`)
+		if flash := b.text(".flash"); !strings.Contains(flash, "shared") {
+			t.Errorf("flash: %q", flash)
+		}
+		loc := eval[string](b, `location.pathname`)
+		if !strings.HasPrefix(loc, "/agents/notes/memories/") {
+			t.Fatalf("after sharing the browser is at %q, want the copy in notes", loc)
+		}
+		if origin := b.text("a.origin"); origin != "main/memory:1" {
+			t.Errorf("the copy is labelled %q, want main/memory:1", origin)
+		}
+		if txt := b.text("p.text.big"); !strings.Contains(txt, "Alice") {
+			t.Errorf("the copy's text: %q", txt)
+		}
+		b.checkClean("share")
+		b.shot("memory-shared")
+		b.open("/agents/notes/days/2026-02-08")
+		if txt := b.text("ol.mems"); !strings.Contains(txt, "shared from main/memory:1") {
+			t.Errorf("the day's list does not label the copy:\n%s", txt)
+		}
+	})
+
 	t.Run("delete a memory", func(t *testing.T) {
 		b.t = t
 		b.open("/agents/main/days/2026-02-09")

@@ -65,6 +65,7 @@ func TestHostileTextStaysText(t *testing.T) {
 		{fmt.Sprintf("/agents/main/facts/%d/correct", fact), url.Values{"content": {""}, "value": {hostile}}},
 		{"/agents/main/profile/1/edit", url.Values{"text": {hostile + strings.Repeat("x", 5000)}}},
 		{"/agents/main/delete", url.Values{"confirm": {hostile}}},
+		{"/agents/main/memories/2/share", url.Values{"to": {hostile}}},
 		{"/login", url.Values{"token": {hostile}, "next": {hostile}}},
 	}
 	for _, p := range posts {

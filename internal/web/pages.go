@@ -355,7 +355,8 @@ func decodeParts(c store.Consolidation) *recordParts {
 type memoryData struct {
 	Memory  store.Memory
 	Day     string
-	Context string // the memory's context object, indented
+	Context string   // the memory's context object, indented
+	Agents  []string // the other agents the token may see: the Share form's choices
 }
 
 func (h *Handler) id(w http.ResponseWriter, r *http.Request) (int64, bool) {
@@ -377,7 +378,13 @@ func (h *Handler) memory(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		h.fail(w, r, err)
 		return
 	}
-	d := memoryData{Memory: m, Day: m.Timestamp.In(h.opts.Location).Format(time.DateOnly)}
+	names, err := h.agentNames()
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	others := slices.DeleteFunc(h.visible(r, names), func(n string) bool { return n == a.Name() })
+	d := memoryData{Memory: m, Day: m.Timestamp.In(h.opts.Location).Format(time.DateOnly), Agents: others}
 	if len(m.Context) > 0 {
 		var v any
 		if json.Unmarshal(m.Context, &v) == nil {
@@ -405,6 +412,36 @@ func (h *Handler) deleteMemory(w http.ResponseWriter, r *http.Request, a *store.
 	}
 	h.log.Info("web: memory deleted", "agent", a.Name(), "id", id)
 	redirect(w, r, "/agents/"+a.Name()+"/days/"+m.Timestamp.In(h.opts.Location).Format(time.DateOnly), "deleted")
+}
+
+// shareMemory copies the memory into the agent the form names, by the
+// API's rules (Store.Share, and mayRemember's for the target: a valid name,
+// this server's list, a token that may write it), and shows the copy.
+func (h *Handler) shareMemory(w http.ResponseWriter, r *http.Request, a *store.Agent) {
+	id, ok := h.id(w, r)
+	if !ok {
+		return
+	}
+	to := strings.TrimSpace(r.PostFormValue("to"))
+	create, status, msg := h.mayRemember(r, to)
+	if status != 0 {
+		h.failStatus(w, r, status, msg)
+		return
+	}
+	sh, err := h.opts.Store.Share(r.Context(), a, id, to, create)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	done := "already_shared"
+	if !sh.Existing {
+		done = "shared"
+		h.log.Info("web: memory shared", "agent", a.Name(), "id", id, "to", to, "copy", sh.ID)
+		if h.opts.OnWrite != nil {
+			h.opts.OnWrite(to)
+		}
+	}
+	redirect(w, r, "/agents/"+to+"/memories/"+strconv.FormatInt(sh.ID, 10), done)
 }
 
 // Facts: the list (current, or every value with its history), one fact

@@ -31,6 +31,8 @@ func (h *Handler) newPage(w http.ResponseWriter, r *http.Request, title string) 
 // never make the page say something of its own choosing.
 var flashes = map[string]string{
 	"deleted":         "The memory was deleted.",
+	"shared":          "The memory is shared: this copy names where it came from, and forgetting the original forgets it too.",
+	"already_shared":  "That memory was shared here already: this is its copy.",
 	"remembered":      "The memory is stored. It is searchable now, and the night's consolidation reads it with the rest of its day.",
 	"duplicate":       "That memory was stored already (the same text, recently): nothing new was added.",
 	"rejected":        "The fact was rejected: it will not be offered as current again, nor come back from a later consolidation.",

@@ -138,6 +138,9 @@ func writeDayMemory(w *pageWriter, p *page, m store.Memory) {
 	if !m.Consolidated {
 		w.put(`<span class="badge warn">waiting</span>`)
 	}
+	if f := m.SharedFrom; f != nil {
+		w.put(`<span class="muted">· shared from <a class="origin" href="/agents/%p/memories/%p">%s</a></span>`, f.Agent, f.ID, f.String())
+	}
 	w.put(`
       </div>
       <p class="text">%s</p>
@@ -252,13 +255,19 @@ func writeMemory(w *pageWriter, p *page, d memoryData) {
   <dt>Consolidated</dt><dd>`)
 	writeConsolidated(w, m)
 	w.put(`</dd>
-  <dt>Stored</dt><dd>%s</dd>
-</dl>`, w.when(m.CreatedAt))
+  <dt>Stored</dt><dd>%s</dd>`, w.when(m.CreatedAt))
+	if f := m.SharedFrom; f != nil {
+		w.put(`
+  <dt>Shared from</dt><dd><a class="origin" href="/agents/%p/memories/%p">%s</a></dd>`, f.Agent, f.ID, f.String())
+	}
+	w.put(`
+</dl>`)
 	if d.Context != "" {
 		w.put(`
 <h2>Context</h2>
 <pre class="context">%s</pre>`, d.Context)
 	}
+	writeShare(w, p, d)
 	w.put(`
 <details class="danger">
   <summary>Delete…</summary>
@@ -268,6 +277,22 @@ func writeMemory(w *pageWriter, p *page, d memoryData) {
     <button type="submit" class="bad">Delete memory %s</button>
   </form>
 </details>`, a, m.ID, p.CSRF, m.ID)
+}
+
+// writeShare is the memory page's Share form: a copy into another agent.
+func writeShare(w *pageWriter, p *page, d memoryData) {
+	w.put(`
+<form method="post" action="/agents/%p/memories/%p/share" class="search share">
+  <input type="hidden" name="csrf" value="%s">
+  <label for="share-to">Share with agent</label>
+  <input id="share-to" name="to" list="share-agents" required placeholder="household">
+  <datalist id="share-agents">`, p.Agent, d.Memory.ID, p.CSRF)
+	for _, n := range d.Agents {
+		w.put(`<option value="%s">`, n)
+	}
+	w.put(`</datalist>
+  <button type="submit">Share</button>
+</form>`)
 }
 
 func writeConsolidated(w *pageWriter, m store.Memory) {

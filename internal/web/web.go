@@ -159,6 +159,7 @@ func (h *Handler) routes() {
 	h.mux.HandleFunc("GET /agents/{agent}/days/{day}", h.agent(h.day))
 	h.mux.HandleFunc("GET /agents/{agent}/memories/{id}", h.agent(h.memory))
 	h.mux.HandleFunc("POST /agents/{agent}/memories/{id}/delete", h.post(h.agent(h.deleteMemory)))
+	h.mux.HandleFunc("POST /agents/{agent}/memories/{id}/share", h.post(h.agent(h.shareMemory)))
 	h.mux.HandleFunc("GET /agents/{agent}/facts", h.agent(h.facts))
 	h.mux.HandleFunc("GET /agents/{agent}/facts/{id}", h.agent(h.fact))
 	h.mux.HandleFunc("POST /agents/{agent}/facts/{id}/reject", h.post(h.agent(h.rejectFact)))

@@ -20,8 +20,20 @@ func Memory(m store.Memory) client.Memory {
 		Role: m.Role, Content: m.Content, Context: m.Context, Importance: m.Importance, Source: m.Source,
 		ContentHash: m.ContentHash, Summary: m.Summary, Entities: entities(m.Entities), Topics: m.Topics,
 		Consolidated: m.Consolidated, ConsolidationID: m.ConsolidationID, CreatedAt: m.CreatedAt, Flagged: m.Flagged,
-		SupersededBy: m.SupersededBy,
+		SupersededBy: m.SupersededBy, SharedFrom: provenance(m.SharedFrom),
 	}
+}
+
+func provenance(p *store.Provenance) *client.Provenance {
+	if p == nil {
+		return nil
+	}
+	return &client.Provenance{Agent: p.Agent, ID: p.ID}
+}
+
+// Shared is a share's outcome as the API serves it, the copy being in agent.
+func Shared(agent string, s store.Shared) client.Shared {
+	return client.Shared{Agent: agent, ID: s.ID, SharedFrom: client.Provenance(s.From), Existing: s.Existing}
 }
 
 func entities(es []store.Entity) []client.Entity {
