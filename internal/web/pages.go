@@ -153,7 +153,7 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		var query recall.Query
 		if query, err = req.Parse(); err == nil {
 			start := time.Now()
-			d.Result, err = h.opts.Recall.Recall(r.Context(), a, query)
+			d.Result, err = h.recallFrom(r, a, query)
 			d.Took = time.Since(start).Round(10 * time.Microsecond)
 		}
 	}
@@ -202,6 +202,26 @@ func recallRequest(query, budget, k string) (recall.Request, error) {
 	return req, nil
 }
 
+// recallFrom recalls q from a and the granted agents the page's sign-in
+// may read (gate.Reads.Open), its note saying which were left out.
+func (h *Handler) recallFrom(r *http.Request, a *store.Agent, q recall.Query) (recall.Result, error) {
+	g, err := h.granted(r, a)
+	if err != nil {
+		return recall.Result{}, err
+	}
+	defer g.Release()
+	res, err := h.opts.Recall.RecallFrom(r.Context(), g.Sources, q)
+	res.Note = gate.JoinNotes(res.Note, g.Note)
+	return res, err
+}
+
+// granted opens the agents a reads that the sign-in covers; the caller
+// releases them.
+func (h *Handler) granted(r *http.Request, a *store.Agent) (*gate.Granted, error) {
+	tok, _ := auth.FromContext(r.Context())
+	return h.opts.Reads.Open(r.Context(), h.opts.Store, tok, a)
+}
+
 // citedDays finds the days of the consolidation records among items.
 func (h *Handler) citedDays(r *http.Request, a *store.Agent, items []recall.Item) map[int64]string {
 	var ids []int64
@@ -226,10 +246,16 @@ func citation(s string) (kind string, id int64, ok bool) {
 	return kind, id, err == nil
 }
 
+// citationLink is the page of what it cites: of the agent it comes from
+// (a granted agent's, or agent's own), a day only when days has it.
 func citationLink(agent string, it recall.Item, days map[int64]string) string {
-	kind, id, ok := citation(it.ID)
+	from, cite := recall.SplitCite(it.ID)
+	kind, id, ok := citation(cite)
 	if !ok {
 		return ""
+	}
+	if from != "" {
+		agent, days = from, nil // a granted agent's days are not looked up
 	}
 	base := "/agents/" + agent
 	switch kind {
