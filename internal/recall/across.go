@@ -45,9 +45,13 @@ func (e *Engine) RecallFrom(ctx context.Context, sources []Source, q Query) (Res
 func (e *Engine) recallEach(ctx context.Context, sources []Source, q Query) ([]Result, error) {
 	results := make([]Result, len(sources))
 	errs := make([]error, len(sources))
+	// A reader's reading is not the granted agent's own use of its facts,
+	// and a recall writes nothing into another agent's file.
+	other := *e
+	other.CountUse = false
 	var wg sync.WaitGroup
 	for i, src := range sources[1:] {
-		wg.Go(func() { results[i+1], errs[i+1] = e.Recall(ctx, src.Searcher, q) })
+		wg.Go(func() { results[i+1], errs[i+1] = other.Recall(ctx, src.Searcher, q) })
 	}
 	results[0], errs[0] = e.Recall(ctx, sources[0].Searcher, q)
 	wg.Wait()

@@ -139,3 +139,27 @@ func TestSplitCite(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallFromCountsNoUseInAGrantedAgent: a reader offered a granted
+// agent's fact writes nothing into that agent's file.
+func TestRecallFromCountsNoUseInAGrantedAgent(t *testing.T) {
+	a := agentsWith(t, map[string][]string{"home": {"Feed the cat at seven"}, "household": {"Bob took up pottery"}})
+	ctx := t.Context()
+	if _, err := a["household"].AddFact(ctx, store.Fact{Entity: "Bob", Attribute: "hobby", Content: "Bob makes pottery bowls",
+		Confidence: 0.8, ValidFrom: now.Add(-48 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{Now: func() time.Time { return now }, CountUse: true}
+	res, err := e.RecallFrom(ctx, []Source{{Searcher: a["home"]}, {Agent: "household", Searcher: a["household"]}},
+		Query{Text: "what does Bob make in pottery?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(ids(res.Items), " "), "household/fact:1") {
+		t.Fatalf("items %v, want household/fact:1", ids(res.Items))
+	}
+	fs, err := a["household"].Facts(ctx, store.FactFilter{Entity: "Bob"})
+	if err != nil || len(fs) != 1 || fs[0].AccessCount != 0 {
+		t.Errorf("household's facts %+v (%v): want one, its access_count 0", fs, err)
+	}
+}
