@@ -54,7 +54,11 @@ func (h *Handler) ask(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	if err == nil {
 		start := time.Now()
 		q.AsOf = h.opts.Now()
-		d.Result, err = h.askFrom(r, a, q)
+		err = h.withGranted(r, a, func(g *gate.Granted) error {
+			d.Result, err = h.opts.Answer.AskFrom(r.Context(), g.Sources, q)
+			d.Result.Note = g.Note
+			return err
+		})
 		d.Took = time.Since(start).Round(10 * time.Microsecond)
 	}
 	if msg, status, ok := askRefusal(err); ok {
@@ -134,16 +138,4 @@ func firstCitation(s string, cited []string) (int, string) {
 		}
 	}
 	return at, which
-}
-
-// askFrom answers q from a and the granted agents the sign-in may read.
-func (h *Handler) askFrom(r *http.Request, a *store.Agent, q recall.Query) (answer.Result, error) {
-	g, err := h.granted(r, a)
-	if err != nil {
-		return answer.Result{}, err
-	}
-	defer g.Release()
-	res, err := h.opts.Answer.AskFrom(r.Context(), g.Sources, q)
-	res.Note = g.Note
-	return res, err
 }

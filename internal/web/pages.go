@@ -153,7 +153,11 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		var query recall.Query
 		if query, err = req.Parse(); err == nil {
 			start := time.Now()
-			d.Result, err = h.recallFrom(r, a, query)
+			err = h.withGranted(r, a, func(g *gate.Granted) error {
+				d.Result, err = h.opts.Recall.RecallFrom(r.Context(), g.Sources, query)
+				d.Result.Note = gate.JoinNotes(d.Result.Note, g.Note)
+				return err
+			})
 			d.Took = time.Since(start).Round(10 * time.Microsecond)
 		}
 	}
@@ -202,24 +206,16 @@ func recallRequest(query, budget, k string) (recall.Request, error) {
 	return req, nil
 }
 
-// recallFrom recalls q from a and the granted agents the page's sign-in
-// may read (gate.Reads.Open), its note saying which were left out.
-func (h *Handler) recallFrom(r *http.Request, a *store.Agent, q recall.Query) (recall.Result, error) {
-	g, err := h.granted(r, a)
+// withGranted runs fn over a and the granted agents the page's sign-in may
+// read (gate.Reads.Open), released after.
+func (h *Handler) withGranted(r *http.Request, a *store.Agent, fn func(g *gate.Granted) error) error {
+	tok, _ := auth.FromContext(r.Context())
+	g, err := h.opts.Reads.Open(r.Context(), h.opts.Store, tok, a)
 	if err != nil {
-		return recall.Result{}, err
+		return err
 	}
 	defer g.Release()
-	res, err := h.opts.Recall.RecallFrom(r.Context(), g.Sources, q)
-	res.Note = gate.JoinNotes(res.Note, g.Note)
-	return res, err
-}
-
-// granted opens the agents a reads that the sign-in covers; the caller
-// releases them.
-func (h *Handler) granted(r *http.Request, a *store.Agent) (*gate.Granted, error) {
-	tok, _ := auth.FromContext(r.Context())
-	return h.opts.Reads.Open(r.Context(), h.opts.Store, tok, a)
+	return fn(g)
 }
 
 // citedDays finds the days of the consolidation records among items.
