@@ -17,6 +17,8 @@ type Answer struct {
 	// was said: Answer is "Nothing stored answers this." and Citations empty.
 	Abstained bool   `json:"abstained"`
 	Provider  string `json:"provider"` // "offline" or provider/model
+	// Note names the granted agents whose items were left out, and why (a token that does not cover them).
+	Note string `json:"note,omitempty"`
 	// The recalled context, as Recall returns it.
 	Items   []RecallItem `json:"items"`
 	Context string       `json:"context"`

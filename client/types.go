@@ -154,8 +154,9 @@ func rfc3339(t time.Time) string {
 
 // RecallItem is one cited piece of context.
 type RecallItem struct {
-	ID        string    `json:"id"`   // the citation: memory:42, consolidation:3, fact:7
-	Kind      string    `json:"kind"` // memory, consolidation or fact
+	ID        string    `json:"id"`              // the citation: memory:42, consolidation:3, fact:7; household/memory:42 from a granted agent
+	Agent     string    `json:"agent,omitempty"` // the granted agent it comes from; "": the reader's own
+	Kind      string    `json:"kind"`            // memory, consolidation or fact
 	Text      string    `json:"text"`
 	Score     float64   `json:"score"`
 	Timestamp time.Time `json:"timestamp"`

@@ -48,11 +48,17 @@ type Result = client.Answer
 
 // Ask recalls q's context from s and answers from it.
 func (a *Answerer) Ask(ctx context.Context, s recall.Searcher, q recall.Query) (Result, error) {
+	return a.AskFrom(ctx, []recall.Source{{Searcher: s}}, q)
+}
+
+// AskFrom recalls q's context from the reader's own storage and the agents
+// it reads (recall.Engine.RecallFrom) and answers from it.
+func (a *Answerer) AskFrom(ctx context.Context, sources []recall.Source, q recall.Query) (Result, error) {
 	eng := a.Recall
 	if eng == nil {
 		eng = &recall.Engine{}
 	}
-	res, err := recallExplained(ctx, eng, s, q)
+	res, err := recallExplained(ctx, eng, sources, q)
 	if err != nil {
 		return Result{}, err
 	}
@@ -73,9 +79,9 @@ func (a *Answerer) Ask(ctx context.Context, s recall.Searcher, q recall.Query) (
 // recallExplained recalls q with every item's explanation, since that is
 // where recall marks the items it pinned, which answer only what they
 // address.
-func recallExplained(ctx context.Context, eng *recall.Engine, s recall.Searcher, q recall.Query) (recall.Result, error) {
+func recallExplained(ctx context.Context, eng *recall.Engine, sources []recall.Source, q recall.Query) (recall.Result, error) {
 	q.Explain = true
-	return eng.Recall(ctx, s, q)
+	return eng.RecallFrom(ctx, sources, q)
 }
 
 // unexplained drops the explanations nobody asked for.

@@ -22,7 +22,7 @@ import (
 )
 
 func TestValidate(t *testing.T) {
-	valid := map[string]bool{"memory:12": true, "fact:3": true, "consolidation:2": true}
+	valid := map[string]bool{"memory:12": true, "fact:3": true, "consolidation:2": true, "household/memory:4": true}
 	tests := []struct {
 		name, in, want string
 		cites, dropped []string
@@ -40,6 +40,12 @@ func TestValidate(t *testing.T) {
 		{"unknown kind left alone", "See [note:4].", "See [note:4].", []string{}, nil},
 		{"repeat cited once", "A [fact:3]. B [fact:3].", "A [fact:3]. B [fact:3].", []string{"fact:3"}, nil},
 		{"leading zeros", "X [memory:012].", "X [memory:12].", []string{"memory:12"}, nil},
+		{"granted agent's", "Away until Sunday [household/memory:4, memory:12].", "Away until Sunday [household/memory:4][memory:12].",
+			[]string{"household/memory:4", "memory:12"}, nil},
+		{"granted agent's bare and repaired", "As household/memory:4 says (Household/Memory #4).", "As [household/memory:4] says [household/memory:4].",
+			[]string{"household/memory:4"}, nil},
+		{"another agent's id is not the reader's", "Set to 15 [household/memory:12] [team/fact:3].", "Set to 15.",
+			[]string{}, []string{"household/memory:12", "team/fact:3"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

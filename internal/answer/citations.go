@@ -7,11 +7,15 @@ import (
 )
 
 // citationRe finds what may be citations: a bracketed or parenthesised group
-// ("[memory:12]", "[Memory 12, fact:3]", "(fact #3)") or a bare "memory:12".
-var citationRe = regexp.MustCompile(`\[[^\[\]\n]{1,200}\]|\([^()\n]{1,200}\)|(?i:\b(?:memory|fact|consolidation|profile):\d+\b)`)
+// ("[memory:12]", "[Memory 12, fact:3]", "(fact #3)") or a bare "memory:12",
+// each possibly of a granted agent ("household/memory:12").
+var citationRe = regexp.MustCompile(`\[[^\[\]\n]{1,200}\]|\([^()\n]{1,200}\)|(?i:\b(?:` + agentPrefix + `)?(?:memory|fact|consolidation|profile):\d+\b)`)
+
+// agentPrefix is a granted agent's name before a citation (recall.Cite).
+const agentPrefix = `[a-z0-9][a-z0-9_-]*/` // unbounded: the valid ids bound it, and {0,63} costs start-up memory
 
 // partRe is one citation inside a group, as models write them.
-var partRe = regexp.MustCompile(`(?i)^\s*(memory|memories|fact|facts|consolidation|consolidations|profile|profiles)\s*[:#]?\s*(\d+)\s*$`)
+var partRe = regexp.MustCompile(`(?i)^\s*(` + agentPrefix + `)?(memory|memories|fact|facts|consolidation|consolidations|profile|profiles)\s*[:#]?\s*(\d+)\s*$`)
 
 // partSep separates the citations of one group.
 var partSep = regexp.MustCompile(`\s*(?:,|;|\band\b|\]\s*\[)\s*`)
@@ -79,13 +83,13 @@ func parseGroup(g string) ([]string, bool) {
 		if m == nil {
 			return nil, false
 		}
-		kind := strings.TrimSuffix(strings.ToLower(m[1]), "s")
+		kind := strings.TrimSuffix(strings.ToLower(m[2]), "s")
 		if kind == "memorie" {
 			kind = "memory"
 		}
-		id := kind + ":" + m[2] // an id beyond int64 names no item: dropped
-		if n, err := strconv.ParseInt(m[2], 10, 64); err == nil {
-			id = kind + ":" + strconv.FormatInt(n, 10)
+		id := strings.ToLower(m[1]) + kind + ":" + m[3] // an id beyond int64 names no item: dropped
+		if n, err := strconv.ParseInt(m[3], 10, 64); err == nil {
+			id = strings.ToLower(m[1]) + kind + ":" + strconv.FormatInt(n, 10)
 		}
 		ids = append(ids, id)
 	}
@@ -101,4 +105,4 @@ func Cited(answer string) []string {
 	return out
 }
 
-var canonRe = regexp.MustCompile(`\[((?:memory|fact|consolidation|profile):\d+)\]`)
+var canonRe = regexp.MustCompile(`\[((?:` + agentPrefix + `)?(?:memory|fact|consolidation|profile):\d+)\]`)

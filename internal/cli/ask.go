@@ -7,8 +7,8 @@ import (
 
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/answer"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
-	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
 func runAsk(ctx context.Context, env Env, args []string) error {
@@ -58,8 +58,9 @@ func (l *local) Ask(ctx context.Context, agent string, req recall.Request) (clie
 		return client.Answer{}, l.s.AnswerErr
 	}
 	var res answer.Result
-	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
-		res, err = l.s.Answer.Ask(ctx, a, q)
+	err = l.granted(ctx, agent, func(g *gate.Granted) error {
+		res, err = l.s.Answer.AskFrom(ctx, g.Sources, q)
+		res.Note = g.Note
 		return err
 	})
 	return res, err

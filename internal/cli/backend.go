@@ -15,6 +15,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/wire"
@@ -191,11 +192,25 @@ func (l *local) Recall(ctx context.Context, agent string, req recall.Request) (c
 		return client.RecallResult{}, err
 	}
 	var res recall.Result
-	err = l.st.With(ctx, agent, false, func(a *store.Agent) error {
-		res, err = l.s.Recall.Recall(ctx, a, q)
+	err = l.granted(ctx, agent, func(g *gate.Granted) error {
+		res, err = l.s.Recall.RecallFrom(ctx, g.Sources, q)
+		res.Note = gate.JoinNotes(res.Note, g.Note)
 		return err
 	})
 	return res, err
+}
+
+// granted runs fn over agent and the agents it reads (agents.<reader>.reads),
+// as the daemon's recall opens them; the files need no token.
+func (l *local) granted(ctx context.Context, agent string, fn func(g *gate.Granted) error) error {
+	return l.st.With(ctx, agent, false, func(a *store.Agent) error {
+		g, err := gate.NewReads(l.s.Config.Agents.Reads).Open(ctx, l.st, nil, a)
+		if err != nil {
+			return err
+		}
+		defer g.Release()
+		return fn(g)
+	})
 }
 
 func (l *local) List(ctx context.Context, agent string, o client.ListOptions) ([]client.Memory, string, error) {

@@ -125,6 +125,10 @@ type Agents struct {
 	// Create is on-write (a write to an agent that does not exist creates it) or explicit (only
 	// POST /v1/agents, `dormouse agents create` and an import create one; a write to another is 404).
 	Create string `yaml:"create"`
+	// Reads is agents.<reader>.reads, only in the file: the agents whose memories, day records, facts
+	// and profile lines each reader's recall and ask also search. Not transitive: a reader of a reader
+	// reads only what it is granted itself.
+	Reads map[string][]string `yaml:"<agent>"`
 }
 
 // CreateExplicit is agents.create: explicit.

@@ -359,6 +359,22 @@ func TestLoadErrors(t *testing.T) {
 		{name: "synchronous", file: "storage:\n  synchronous: OFF\n", wantKeys: []string{"storage.synchronous"}},
 		{name: "agents.create", file: "agents:\n  create: always\n", wantKeys: []string{"agents.create"},
 			wantMsg: "explicit"},
+		{name: "grant to itself", file: "agents:\n  home:\n    reads: [household, home]\n",
+			wantKeys: []string{"agents.home.reads"}, wantMsg: `reads its own memories already`},
+		{name: "grant twice", file: "agents:\n  home:\n    reads: [household, household]\n",
+			wantKeys: []string{"agents.home.reads"}, wantMsg: `"household" twice`},
+		{name: "grant bad name", file: "agents:\n  home:\n    reads: [House]\n",
+			wantKeys: []string{"agents.home.reads"}, wantMsg: `got "House"`},
+		{name: "grant bad reader", file: "agents:\n  Home:\n    reads: [household]\n",
+			wantKeys: []string{"agents.Home"}, wantMsg: `got "Home"`},
+		{name: "grant to create", file: "agents:\n  create:\n    reads: [household]\n",
+			wantKeys: []string{"agents.create"}, wantMsg: "an agent named create cannot take a grant here"},
+		{name: "grant not a list", file: "agents:\n  home:\n    reads: household\n",
+			wantKeys: []string{"agents.home.reads"}, wantMsg: "want a list of agent names"},
+		{name: "grant unknown setting", file: "agents:\n  home:\n    writes: [household]\n",
+			wantKeys: []string{"agents.home.writes"}, wantMsg: "the only one is reads"},
+		{name: "grant off the fixed list", file: "api:\n  auto_create_agents: false\n  agents: [home]\nagents:\n  home:\n    reads: [household]\n",
+			wantKeys: []string{"agents.home.reads"}, wantMsg: "want one of api.agents (home)"},
 		{name: "busy_timeout negative", file: "storage:\n  busy_timeout: -1s\n",
 			wantKeys: []string{"storage.busy_timeout"}, wantMsg: "want a duration from 1ms to 10m, got -1s"},
 		{name: "cache_size_kib zero", file: "storage:\n  cache_size_kib: 0\n",
@@ -794,5 +810,17 @@ func TestEmbeddingsSettings(t *testing.T) {
 		if diff := cmp.Diff(got.Recall.Embeddings, want); diff != "" {
 			t.Errorf("%s: embeddings mismatch (-got +want):\n%s", provider, diff)
 		}
+	}
+}
+
+func TestAgentsReads(t *testing.T) {
+	file := "agents:\n  create: explicit\n  home:\n    reads: [household, team]\n  coder:\n    reads: [team]\n  team:\n"
+	c, err := load([]byte(file), "dormouse.yaml", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"home": {"household", "team"}, "coder": {"team"}}
+	if diff := cmp.Diff(want, c.Agents.Reads); diff != "" || c.Agents.Create != CreateExplicit {
+		t.Errorf("reads (-want +got):\n%s; create %q", diff, c.Agents.Create)
 	}
 }

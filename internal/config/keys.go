@@ -58,6 +58,9 @@ func buildTable() table {
 				walk(f.Type, key, idx)
 				continue
 			}
+			if f.Type.Kind() == reflect.Map {
+				continue // agents.<reader>: named sections, decoded by walker.agent; file only
+			}
 			if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
 				t.lists[key] = idx // decoded by walker.list; no environment variable or flag
 				continue

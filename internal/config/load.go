@@ -195,12 +195,21 @@ func (w *walker) mapping(prefix string, n *yaml.Node) {
 		}
 		seen[key] = k.Line
 
+		if key == "agents.create" && v.Kind == yaml.MappingNode {
+			w.fail(key, v.Line, "want on-write or explicit: agents.create is how agents come into being, so an "+
+				"agent named create cannot take a grant here (agents.create.reads); give it another name")
+			continue
+		}
 		if i, ok := tab.byKey[key]; ok {
 			w.leaf(tab.settings[i], v)
 			continue
 		}
 		if index, ok := tab.lists[key]; ok {
 			w.list(key, index, v)
+			continue
+		}
+		if prefix == "agents" {
+			w.agent(key, k.Value, v)
 			continue
 		}
 		if _, ok := tab.children[key]; !ok {

@@ -72,6 +72,7 @@ func (c Config) validate() problems {
 	}
 
 	p.oneOf("agents.create", c.Agents.Create, "on-write", CreateExplicit)
+	p.grants(c.Agents.Reads, c.API)
 
 	p.duration("capture.dedup_window", c.Capture.DedupWindow, time.Second, 365*24*time.Hour)
 	p.duration("capture.max_future_skew", c.Capture.MaxFutureSkew, time.Minute, 100*365*24*time.Hour)

@@ -151,7 +151,7 @@ func HealthMonitor(cfg config.Config, environ []string, st *store.Store, log *sl
 // POST /v1/agents/{agent}/files (nil hides the form). Its sign-in takes the
 // API's tokens (keys).
 func WebPage(cfg config.Config, st *store.Store, eng *recall.Engine, api server.Options, files *watch.Ingester, keys *auth.Keyring, log *slog.Logger) (http.Handler, error) {
-	o := web.Options{Store: st, Recall: eng, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents, Backups: backupOptions(cfg, log),
+	o := web.Options{Store: st, Recall: eng, Reads: api.Reads, AutoCreate: cfg.API.AutoCreate, Agents: cfg.API.Agents, Backups: backupOptions(cfg, log),
 		Location: cfg.Location(), Logger: log, MaxUploadBytes: cfg.API.MaxUploadBytes, Keyring: keys,
 		SessionIdle: time.Duration(cfg.API.SessionIdle), TrustedProxies: trustedProxies(cfg.API.TrustedProxies),
 		Answer: api.Answer, OnWrite: api.OnWrite,

@@ -10,6 +10,7 @@ import (
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/mcpserver"
 	"github.com/dormouse-dev/dormouse/internal/server"
 )
@@ -30,6 +31,7 @@ func APIOptions(cfg config.Config, log *slog.Logger) server.Options {
 		AllowedHosts:    allowedHosts(cfg),
 		PublicDetail:    cfg.Health.PublicDetail,
 		Backups:         backupOptions(cfg, log),
+		Reads:           gate.NewReads(cfg.Agents.Reads),
 		Logger:          log,
 	}
 }

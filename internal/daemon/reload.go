@@ -12,6 +12,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 )
 
 // Reload is how a running daemon takes a new configuration (SIGHUP, or
@@ -24,11 +25,13 @@ type Reload struct {
 }
 
 // reloader applies what a new configuration changes that can change live:
-// the tokens. The rest waits for a restart, and the log says so.
+// the tokens and the read grants. The rest waits for a restart, and the
+// log says so.
 type reloader struct {
 	Reload
-	keys *auth.Keyring
-	log  *slog.Logger
+	keys  *auth.Keyring
+	reads *gate.Reads
+	log   *slog.Logger
 }
 
 // run reloads on each hangup until ctx ends.
@@ -52,7 +55,7 @@ func (r reloader) run(ctx context.Context, running config.Config) {
 	}
 }
 
-// apply loads the configuration and swaps in its tokens; a configuration
+// apply loads the configuration and swaps in its tokens and read grants; a configuration
 // that does not load or validate changes nothing.
 func (r reloader) apply(running config.Config) (config.Config, error) {
 	next, err := r.Load()
@@ -69,6 +72,7 @@ func (r reloader) apply(running config.Config) (config.Config, error) {
 		return running, fmt.Errorf("auth.tokens: turning tokens on or off needs a restart (systemctl restart dormouse)")
 	}
 	r.keys.Replace(keys)
+	r.reads.Replace(next.Agents.Reads)
 	for _, key := range needsRestart(running, next) {
 		r.log.Warn("configuration changed but needs a restart to take effect", "key", key)
 	}
@@ -77,9 +81,9 @@ func (r reloader) apply(running config.Config) (config.Config, error) {
 }
 
 // needsRestart names the settings that differ and that only a restart
-// applies: everything but auth.tokens. The listen address, the data
-// directory and the replica are the ones people change most (a new NAS);
-// the others are lumped.
+// applies: everything but auth.tokens and agents.<reader>.reads. The
+// listen address, the data directory and the replica are the ones people
+// change most (a new NAS); the others are lumped.
 func needsRestart(running, next config.Config) []string {
 	var keys []string
 	if running.Listen != next.Listen {
@@ -92,8 +96,9 @@ func needsRestart(running, next config.Config) []string {
 		keys = append(keys, "replication")
 	}
 	running.Listen, running.DataDir, running.Replication, running.Auth.Tokens = next.Listen, next.DataDir, next.Replication, next.Auth.Tokens
+	running.Agents.Reads = next.Agents.Reads
 	if !reflect.DeepEqual(running, next) {
-		keys = append(keys, "other settings (all but auth.tokens)")
+		keys = append(keys, "other settings (all but auth.tokens and agents.*.reads)")
 	}
 	return keys
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/config"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 )
 
 func withTokens(tokens ...string) config.Config {
@@ -37,7 +38,7 @@ func TestReloadKeepsTokensOnOrOff(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := reloader{Reload: Reload{Load: func() (config.Config, error) { return tc.next, nil }}, keys: keys,
-				log: slog.New(slog.DiscardHandler)}
+				reads: gate.NewReads(nil), log: slog.New(slog.DiscardHandler)}
 			_, err = r.apply(tc.running)
 			if (err != nil) != tc.refused {
 				t.Fatalf("apply: err = %v, want refused %v", err, tc.refused)
@@ -66,7 +67,31 @@ func TestNeedsRestartNamesTheReplica(t *testing.T) {
 		t.Errorf("replication.url changed: %v; want [replication]", keys)
 	}
 	next.Recall.K = 3
-	if keys := needsRestart(running, next); !slices.Equal(keys, []string{"replication", "other settings (all but auth.tokens)"}) {
+	if keys := needsRestart(running, next); !slices.Equal(keys, []string{"replication", "other settings (all but auth.tokens and agents.*.reads)"}) {
 		t.Errorf("replication.url and recall changed: %v", keys)
+	}
+}
+
+// TestReloadSwapsReadGrants: a reload applies agents.<reader>.reads at
+// once, as it does the tokens, and does not ask for a restart for them.
+func TestReloadSwapsReadGrants(t *testing.T) {
+	running := withTokens("dmt_old")
+	next := withTokens("dmt_old")
+	next.Agents.Reads = map[string][]string{"home": {"household"}}
+	keys, err := Keyring(running)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := gate.NewReads(running.Agents.Reads)
+	r := reloader{Reload: Reload{Load: func() (config.Config, error) { return next, nil }}, keys: keys,
+		reads: reads, log: slog.New(slog.DiscardHandler)}
+	if _, err := r.apply(running); err != nil {
+		t.Fatal(err)
+	}
+	if got := reads.Of("home"); len(got) != 1 || got[0] != "household" {
+		t.Errorf("home reads %v after the reload, want [household]", got)
+	}
+	if got := needsRestart(running, next); len(got) != 0 {
+		t.Errorf("needsRestart = %v, want nothing for a change of grants", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/server"
 )
 
@@ -54,6 +55,7 @@ type serving struct {
 	log     *slog.Logger
 	agents  []string
 	keys    *auth.Keyring
+	reads   *gate.Reads // the read grants the API serves, which a reload swaps
 	ln      net.Listener
 	backlog *consolidate.Backlog // nil without consolidation
 	api     *server.Server
@@ -126,6 +128,7 @@ func (d *serving) buildAPI() error {
 	s := d.s
 	opts := s.ServerOptions()
 	opts.Keyring = d.keys
+	d.reads = opts.Reads
 	opts.OnWrite = d.writeTriggers()
 	ing := s.Watchers.Ingester()
 	ing.OnWrite = opts.OnWrite
@@ -188,7 +191,7 @@ func (d *serving) start(ctx context.Context, reload Reload) {
 	d.api.SetReady(true)
 	notify(log, sd.SdNotifyReady)
 	notify(log, fmt.Sprintf("STATUS=serving %d agents on %s", len(d.agents), d.ln.Addr()))
-	go reloader{Reload: reload, keys: d.keys, log: log}.run(bg, s.Config)
+	go reloader{Reload: reload, keys: d.keys, reads: d.reads, log: log}.run(bg, s.Config)
 	go Watchdog(bg, log, Liveness(d.ln.Addr(), s.Store)) // pings only while /healthz and the store answer
 	go Summarize(bg, s.Health, d.ln.Addr().String(), SummaryEvery, log, func(st string) { notify(log, st) })
 	go returnMemoryWhenQuiet(bg, s.Store.LastUsed, time.Duration(s.Config.Storage.ConnIdleClose), debug.FreeOSMemory)

@@ -25,6 +25,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/answer"
 	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/daemon"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -294,6 +295,7 @@ func (r *Runner) run(ctx context.Context, sc Scenario, res *ScenarioResult) (err
 		MaxBatch:        cfg.API.MaxBatch,
 		MaxContentBytes: cfg.API.MaxContentBytes,
 		Agents:          sc.Agents, // the scenario's agents, as api.agents
+		Reads:           gate.NewReads(sc.Reads),
 		Logger:          log,
 		Now:             clk.Now,
 		Consolidate:     s.Consolidate,

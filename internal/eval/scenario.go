@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -26,6 +27,9 @@ type Scenario struct {
 	Name   string
 	About  string
 	Agents []string
+	// Reads are the scenario's read grants, as agents.<reader>.reads: a
+	// reader's probes recall from the agents it reads too.
+	Reads  map[string][]string
 	Events []Event
 	Probes []Probe
 	File   string // where it was read from, for messages
@@ -96,11 +100,12 @@ var (
 )
 
 type rawScenario struct {
-	Name   string     `yaml:"name"`
-	About  string     `yaml:"about"`
-	Agents []string   `yaml:"agents"`
-	Events []rawEvent `yaml:"events"`
-	Probes []rawProbe `yaml:"probes"`
+	Name   string              `yaml:"name"`
+	About  string              `yaml:"about"`
+	Agents []string            `yaml:"agents"`
+	Reads  map[string][]string `yaml:"reads"`
+	Events []rawEvent          `yaml:"events"`
+	Probes []rawProbe          `yaml:"probes"`
 }
 
 type rawEvent struct {
@@ -271,7 +276,24 @@ func (sp *scenarioParser) header(raw rawScenario) (Scenario, error) {
 			return sc, sp.fail(0, "agents: %q is listed twice", a)
 		}
 	}
-	return sc, nil
+	return sc, sp.reads(&sc, raw.Reads)
+}
+
+// reads checks the grants: readers and the agents they read among agents,
+// none reading itself.
+func (sp *scenarioParser) reads(sc *Scenario, reads map[string][]string) error {
+	for _, reader := range slices.Sorted(maps.Keys(reads)) {
+		if !slices.Contains(sc.Agents, reader) {
+			return sp.fail(0, "reads: reader %q is not in agents %v", reader, sc.Agents)
+		}
+		for _, a := range reads[reader] {
+			if !slices.Contains(sc.Agents, a) || a == reader {
+				return sp.fail(0, "reads.%s: %q must be another agent of agents %v", reader, a, sc.Agents)
+			}
+		}
+	}
+	sc.Reads = reads
+	return nil
 }
 
 // agent is a, or the first agent when a is empty; one not in agents fails.

@@ -116,13 +116,8 @@ func (e *Engine) defaults() (maxCand int, half time.Duration, budget, k int, now
 
 // Recall returns the best context for q from s.
 func (e *Engine) Recall(ctx context.Context, s Searcher, q Query) (Result, error) {
-	maxCand, half, budget, k, now := e.defaults()
-	if q.BudgetTokens > 0 {
-		budget = q.BudgetTokens
-	}
-	if q.K > 0 {
-		k = q.K
-	}
+	_, half, _, _, now := e.defaults()
+	maxCand, budget, k := e.budgetAndK(q)
 	asOf := q.AsOf
 	if asOf.IsZero() {
 		asOf = now

@@ -24,7 +24,14 @@ func (s *Server) postAsk(w http.ResponseWriter, r *http.Request, a *store.Agent)
 	if ans == nil {
 		ans = &answer.Answerer{Recall: s.recall}
 	}
-	res, err := ans.Ask(r.Context(), a, q)
+	g, err := s.granted(r, a)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	defer g.Release()
+	res, err := ans.AskFrom(r.Context(), g.Sources, q)
+	res.Note = g.Note
 	if err != nil {
 		if errors.Is(err, llm.ErrRefused) {
 			s.log.Warn("the LLM refused an answer request", "err", err)

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
 	"github.com/dormouse-dev/dormouse/internal/gate"
@@ -310,13 +311,27 @@ func (s *Server) postRecall(w http.ResponseWriter, r *http.Request, a *store.Age
 		return
 	}
 	start := time.Now()
-	res, err := s.recall.Recall(r.Context(), a, q)
+	g, err := s.granted(r, a)
+	if err != nil {
+		s.requestError(w, r, err)
+		return
+	}
+	defer g.Release()
+	res, err := s.recall.RecallFrom(r.Context(), g.Sources, q)
 	s.met.recall.Observe(time.Since(start).Seconds())
 	if err != nil {
 		s.requestError(w, r, err)
 		return
 	}
+	res.Note = gate.JoinNotes(res.Note, g.Note)
 	writeJSON(w, http.StatusOK, res)
+}
+
+// granted opens the agents a's reader reads that the request's token
+// covers (gate.Reads.Open); the caller releases them.
+func (s *Server) granted(r *http.Request, a *store.Agent) (*gate.Granted, error) {
+	tok, _ := auth.FromContext(r.Context())
+	return s.opts.Reads.Open(r.Context(), s.store, tok, a)
 }
 
 func (s *Server) listFacts(w http.ResponseWriter, r *http.Request, a *store.Agent) {

@@ -71,6 +71,9 @@ type Options struct {
 	// Keyring holds the bearer tokens every /v1 request must carry; nil or
 	// empty: none is asked for (loopback).
 	Keyring *auth.Keyring
+	// Reads are the read grants (agents.<reader>.reads): a reader's recall
+	// and ask search the granted agents its token covers too. Nil: none.
+	Reads *gate.Reads
 	// AllowedHosts are the names a request's Host may carry besides
 	// localhost, loopback addresses and the address it came in on
 	// (api.allowed_hosts and the listen host).

@@ -54,7 +54,11 @@ func (h *Handler) ask(w http.ResponseWriter, r *http.Request, a *store.Agent) {
 	if err == nil {
 		start := time.Now()
 		q.AsOf = h.opts.Now()
-		d.Result, err = h.opts.Answer.Ask(r.Context(), a, q)
+		err = h.withGranted(r, a, func(g *gate.Granted) error {
+			d.Result, err = h.opts.Answer.AskFrom(r.Context(), g.Sources, q)
+			d.Result.Note = g.Note
+			return err
+		})
 		d.Took = time.Since(start).Round(10 * time.Microsecond)
 	}
 	if msg, status, ok := askRefusal(err); ok {

@@ -207,3 +207,17 @@ func TestSearchMetersScaleToTheBestScore(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchLabelsGrantedItemsByAgent: a search on a reader's page offers
+// a granted agent's memory cited by that agent and linked to its page.
+func TestSearchLabelsGrantedItemsByAgent(t *testing.T) {
+	f := newFixture(t, fixtureOptions{reads: map[string][]string{"home": {"household"}}})
+	f.seed("home", `{"content":"Turn the porch light on at dusk.","timestamp":"2026-02-09T12:00:00Z"}`)
+	f.seed("household", `{"content":"Keep the heating at 15 degrees while we are away.","timestamp":"2026-02-09T12:00:00Z"}`)
+	r := f.get("/agents/home/search?q=heating")
+	for _, w := range []string{"household/memory:1", `href="/agents/household/memories/1"`, "heating at 15 degrees"} {
+		if !strings.Contains(r.body, w) {
+			t.Errorf("the search page lacks %q:\n%s", w, r.body)
+		}
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/auth"
 	"github.com/dormouse-dev/dormouse/internal/backup"
 	"github.com/dormouse-dev/dormouse/internal/consolidate"
+	"github.com/dormouse-dev/dormouse/internal/gate"
 	"github.com/dormouse-dev/dormouse/internal/health"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/server"
@@ -57,6 +58,7 @@ type fixtureOptions struct {
 	backups       string                                                                    // where deleting an agent backs it up; "": no deleting
 	model         answer.Generator                                                          // the answering model; nil: offline
 	replication   *health.Replication                                                       // the replicas /health reports; nil: replication off
+	reads         map[string][]string                                                       // read grants (agents.<reader>.reads)
 }
 
 func newFixture(t testing.TB, fo fixtureOptions) *fixture {
@@ -83,6 +85,8 @@ func newFixture(t testing.TB, fo fixtureOptions) *fixture {
 		Location: time.UTC, Timers: func(context.Context) []Timer { return fo.timers }}
 	so := server.Options{AutoCreate: o.AutoCreate, Agents: fo.agents, Now: now, Health: mon}
 	o.Keyring, so.Keyring = fo.keyring, fo.keyring
+	o.Reads = gate.NewReads(fo.reads)
+	so.Reads = o.Reads
 	o.TrustedProxies = fo.proxies
 	o.OnWrite, o.Now = fo.onWrite, now
 	if fo.model != nil {

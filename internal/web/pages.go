@@ -153,7 +153,11 @@ func (h *Handler) search(w http.ResponseWriter, r *http.Request, a *store.Agent)
 		var query recall.Query
 		if query, err = req.Parse(); err == nil {
 			start := time.Now()
-			d.Result, err = h.opts.Recall.Recall(r.Context(), a, query)
+			err = h.withGranted(r, a, func(g *gate.Granted) error {
+				d.Result, err = h.opts.Recall.RecallFrom(r.Context(), g.Sources, query)
+				d.Result.Note = gate.JoinNotes(d.Result.Note, g.Note)
+				return err
+			})
 			d.Took = time.Since(start).Round(10 * time.Microsecond)
 		}
 	}
@@ -202,6 +206,18 @@ func recallRequest(query, budget, k string) (recall.Request, error) {
 	return req, nil
 }
 
+// withGranted runs fn over a and the granted agents the page's sign-in may
+// read (gate.Reads.Open), released after.
+func (h *Handler) withGranted(r *http.Request, a *store.Agent, fn func(g *gate.Granted) error) error {
+	tok, _ := auth.FromContext(r.Context())
+	g, err := h.opts.Reads.Open(r.Context(), h.opts.Store, tok, a)
+	if err != nil {
+		return err
+	}
+	defer g.Release()
+	return fn(g)
+}
+
 // citedDays finds the days of the consolidation records among items.
 func (h *Handler) citedDays(r *http.Request, a *store.Agent, items []recall.Item) map[int64]string {
 	var ids []int64
@@ -226,10 +242,16 @@ func citation(s string) (kind string, id int64, ok bool) {
 	return kind, id, err == nil
 }
 
+// citationLink is the page of what it cites: of the agent it comes from
+// (a granted agent's, or agent's own), a day only when days has it.
 func citationLink(agent string, it recall.Item, days map[int64]string) string {
-	kind, id, ok := citation(it.ID)
+	from, cite := recall.SplitCite(it.ID)
+	kind, id, ok := citation(cite)
 	if !ok {
 		return ""
+	}
+	if from != "" {
+		agent, days = from, nil // a granted agent's days are not looked up
 	}
 	base := "/agents/" + agent
 	switch kind {

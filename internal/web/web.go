@@ -50,6 +50,9 @@ type Reporter interface {
 type Options struct {
 	Store  *store.Store
 	Recall *recall.Engine
+	// Reads are the read grants: a search or question on an agent's page
+	// covers the granted agents the sign-in may read too. Nil: none.
+	Reads *gate.Reads
 	// Consolidate runs on-demand consolidations; nil hides the button.
 	Consolidate Consolidator
 	// Files runs uploads through the file pipeline (the API's POST
