@@ -21,6 +21,7 @@ func grantFixture(t *testing.T, reads map[string][]string) *fixture {
 		{Name: "home-only", SHA256: auth.Hash("tok-home"), Agents: []string{"home"}},
 		{Name: "home-house", SHA256: auth.Hash("tok-house"), Agents: []string{"home", "household"}},
 		{Name: "admin", SHA256: auth.Hash("tok-admin"), Agents: []string{"*"}, Write: true},
+		{Name: "bot", SHA256: auth.Hash("tok-bot"), Agents: []string{"homebot", "household", "ghost"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -133,5 +134,19 @@ func TestMissingGrantedAgentIsNoted(t *testing.T) {
 	res := f.recallAs("tok-admin", "home", "heating")
 	if !slices.Contains(cites(res.Items), "household/memory:1") || !strings.Contains(res.Note, `"garage" left out: no such agent`) {
 		t.Errorf("items %v, note %q: want the household's and a note on garage", cites(res.Items), res.Note)
+	}
+}
+
+// TestReaderNeverWrittenToAnswers: a reader with grants that has stored
+// nothing yet answers from the agents it reads (the configuration names
+// it), with a read token; an agent with no grant that does not exist is
+// still 404.
+func TestReaderNeverWrittenToAnswers(t *testing.T) {
+	f := grantFixture(t, map[string][]string{"homebot": {"household"}})
+	if got := cites(f.recallAs("tok-bot", "homebot", "heating").Items); !slices.Contains(got, "household/memory:1") {
+		t.Errorf("homebot, never written to: items %v, want household/memory:1", got)
+	}
+	if code, body := f.send("POST", "/v1/agents/ghost/recall", "Bearer tok-bot", `{"query":"heating"}`); code != http.StatusNotFound {
+		t.Errorf("ghost, no grant and never written to: %d %s, want 404", code, body)
 	}
 }
