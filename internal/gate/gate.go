@@ -40,15 +40,20 @@ func (r *Refusal) Unexpected() bool { return r.Code == "internal" }
 
 // Agents are the server's rules of which agents exist: any valid name, made
 // on its first write (api.auto_create_agents), or only those of a fixed
-// list (api.agents), which always exist.
+// list (api.agents), which always exist. A reader with read grants
+// (agents.<reader>.reads) exists by the configuration too: a read may make
+// it where a write could, so one that only reads others (a home bot
+// reading household) answers before it has stored anything.
 type Agents struct {
 	AutoCreate bool
 	Fixed      []string
+	Reads      *Reads
 }
 
 // Check refuses an invalid name (400) and, with a fixed list, a name not
 // on it (404). create says whether the request may create the agent: one of
-// the fixed list always, any other when write and AutoCreate.
+// the fixed list always, any other when AutoCreate and the request writes
+// or the agent has read grants.
 func (a Agents) Check(name string, write bool) (create bool, err error) {
 	if err := store.ValidateAgentName(name); err != nil {
 		return false, &Refusal{http.StatusBadRequest, "invalid_agent", err.Error()}
@@ -58,7 +63,7 @@ func (a Agents) Check(name string, write bool) (create bool, err error) {
 		return false, &Refusal{http.StatusNotFound, "unknown_agent",
 			"agent " + strconv.Quote(name) + " is not in this server's agent list (api.agents)"}
 	}
-	return listed || write && a.AutoCreate, nil
+	return listed || a.AutoCreate && (write || len(a.Reads.Of(name)) > 0), nil
 }
 
 // Scope refuses (403) a grant that may not read agent, or change it when

@@ -88,6 +88,9 @@ func TestUnexpectedErrorsSayNothing(t *testing.T) {
 
 func TestAgentsCheck(t *testing.T) {
 	open, fixed := Agents{AutoCreate: true}, Agents{Fixed: []string{"main"}}
+	grants := NewReads(map[string][]string{"homebot": {"household"}})
+	reader := Agents{AutoCreate: true, Reads: grants}
+	fixedReader := Agents{Fixed: []string{"main"}, Reads: grants}
 	for _, tc := range []struct {
 		agents Agents
 		name   string
@@ -102,6 +105,9 @@ func TestAgentsCheck(t *testing.T) {
 		{fixed, "main", false, true, 0}, // a listed agent always exists
 		{fixed, "ghost", true, false, http.StatusNotFound},
 		{fixed, "ghost", false, false, http.StatusNotFound},
+		{reader, "homebot", false, true, 0}, // a reader with grants exists by the configuration
+		{reader, "ghost", false, false, 0},
+		{fixedReader, "homebot", false, false, http.StatusNotFound}, // off the fixed list, grants or not
 	} {
 		create, err := tc.agents.Check(tc.name, tc.write)
 		status := 0

@@ -160,8 +160,8 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("GET /v1/agents/{agent}/memories/{id}", s.guard(read, s.agentHandler(s.getMemory)))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/memories/{id}", s.guard(write, s.agentHandler(s.deleteMemory)))
 	s.mux.HandleFunc("POST /v1/agents/{agent}/memories/{id}/share", s.guard(read, s.agentHandler(s.postShare)))
-	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.guard(read, s.readerHandler(s.postRecall)))
-	s.mux.HandleFunc("POST /v1/agents/{agent}/ask", s.guard(read, s.readerHandler(s.postAsk)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/recall", s.guard(read, s.agentHandler(s.postRecall)))
+	s.mux.HandleFunc("POST /v1/agents/{agent}/ask", s.guard(read, s.agentHandler(s.postAsk)))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/facts", s.guard(read, s.agentHandler(s.listFacts)))
 	s.mux.HandleFunc("GET /v1/agents/{agent}/facts/{id}", s.guard(read, s.agentHandler(s.getFact)))
 	s.mux.HandleFunc("DELETE /v1/agents/{agent}/facts/{id}", s.guard(write, s.agentHandler(s.rejectFact)))
@@ -274,7 +274,7 @@ func (s *Server) checkAgent(w http.ResponseWriter, r *http.Request, write bool) 
 
 // agents are the server's agent rules, as the gate checks them.
 func (s *Server) agents() gate.Agents {
-	return gate.Agents{AutoCreate: s.opts.AutoCreate, Fixed: s.opts.Agents}
+	return gate.Agents{AutoCreate: s.opts.AutoCreate, Fixed: s.opts.Agents, Reads: s.opts.Reads}
 }
 
 // agentHandler checks and opens the agent, then runs fn.
@@ -283,29 +283,6 @@ func (s *Server) agentHandler(fn agentFunc) http.HandlerFunc {
 		name, create, ok := s.checkAgent(w, r, false)
 		if !ok {
 			return
-		}
-		a, ok := s.acquire(w, r, name, create)
-		if !ok {
-			return
-		}
-		defer s.store.Release(a)
-		fn(w, r, a)
-	}
-}
-
-// readerHandler is agentHandler for a question (recall, ask): an agent
-// with read grants exists by the configuration, as one of a fixed list
-// does, and is made on its first question if the rules allow a write to
-// make it. So a reader that only reads others (a home bot reading
-// household) answers before it has stored anything.
-func (s *Server) readerHandler(fn agentFunc) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		name, create, ok := s.checkAgent(w, r, false)
-		if !ok {
-			return
-		}
-		if !create && len(s.opts.Reads.Of(name)) > 0 {
-			create, _ = s.agents().Check(name, true)
 		}
 		a, ok := s.acquire(w, r, name, create)
 		if !ok {

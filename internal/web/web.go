@@ -232,7 +232,7 @@ func (h *Handler) agent(fn agentFunc) http.HandlerFunc {
 
 // agents are the API's agent rules, as the gate checks them.
 func (h *Handler) agents() gate.Agents {
-	return gate.Agents{AutoCreate: h.opts.AutoCreate, Fixed: h.opts.Agents}
+	return gate.Agents{AutoCreate: h.opts.AutoCreate, Fixed: h.opts.Agents, Reads: h.opts.Reads}
 }
 
 // agentNames is every agent with a file, and those of the fixed list.
