@@ -36,7 +36,8 @@ func (e *Engine) RecallFrom(ctx context.Context, sources []Source, q Query) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	_, budget, k := e.budgetAndK(q)
+	_, _, budget, k, _ := e.defaults()
+	budget, k = q.sized(budget, k)
 	return fuse(sources, results, budget, k), nil
 }
 
@@ -77,16 +78,15 @@ func (e *agentError) Error() string {
 }
 func (e *agentError) Unwrap() error { return e.err }
 
-// budgetAndK are q's budget and k, the engine's defaults where q gives none.
-func (e *Engine) budgetAndK(q Query) (maxCand, budget, k int) {
-	maxCand, _, budget, k, _ = e.defaults()
+// sized is q's budget and k, or the defaults given where q gives none.
+func (q Query) sized(budget, k int) (int, int) {
 	if q.BudgetTokens > 0 {
 		budget = q.BudgetTokens
 	}
 	if q.K > 0 {
 		k = q.K
 	}
-	return maxCand, budget, k
+	return budget, k
 }
 
 // fused is an item on its way into the one ranking.

@@ -116,8 +116,8 @@ func (e *Engine) defaults() (maxCand int, half time.Duration, budget, k int, now
 
 // Recall returns the best context for q from s.
 func (e *Engine) Recall(ctx context.Context, s Searcher, q Query) (Result, error) {
-	_, half, _, _, now := e.defaults()
-	maxCand, budget, k := e.budgetAndK(q)
+	maxCand, half, budget, k, now := e.defaults()
+	budget, k = q.sized(budget, k)
 	asOf := q.AsOf
 	if asOf.IsZero() {
 		asOf = now
