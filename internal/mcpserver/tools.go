@@ -438,9 +438,8 @@ func (s *Server) forget(ctx context.Context, in forgetArgs) (*mcp.CallToolResult
 	if err != nil {
 		return nil, err
 	}
-	kind, num, _ := strings.Cut(in.ID, ":")
-	id, perr := strconv.ParseInt(num, 10, 64)
-	if perr != nil || id <= 0 {
+	kind, id, ok := recall.ParseID(in.ID)
+	if !ok {
 		return nil, fmt.Errorf("invalid arguments: id %q: give a citation such as memory:42 or fact:7", in.ID)
 	}
 	switch kind {
@@ -466,9 +465,8 @@ func (s *Server) shareMemory(ctx context.Context, in shareArgs) (*mcp.CallToolRe
 	if err != nil {
 		return nil, err
 	}
-	num, ok := strings.CutPrefix(in.ID, "memory:")
-	id, perr := strconv.ParseInt(num, 10, 64)
-	if !ok || perr != nil || id <= 0 {
+	kind, id, ok := recall.ParseID(in.ID)
+	if !ok || kind != "memory" {
 		return nil, fmt.Errorf("invalid arguments: id %q: give a memory's citation such as memory:42", in.ID)
 	}
 	sh, err := s.c.ShareMemory(ctx, agent, id, in.To)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -148,6 +149,17 @@ func SplitCite(cite string) (agent, id string) {
 		return a, rest
 	}
 	return "", cite
+}
+
+// ParseID reads an id within one file, "memory:12": its kind and a
+// positive number.
+func ParseID(id string) (kind string, n int64, ok bool) {
+	kind, num, ok := strings.Cut(id, ":")
+	if !ok {
+		return "", 0, false
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	return kind, n, err == nil && n > 0
 }
 
 func notePrefix(agent string) string {

@@ -140,6 +140,23 @@ func TestSplitCite(t *testing.T) {
 	}
 }
 
+// TestParseID: an id within one file is a kind and a positive number.
+func TestParseID(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		kind string
+		n    int64
+		ok   bool
+	}{
+		{"memory:12", "memory", 12, true}, {"fact:3", "fact", 3, true},
+		{"memory:0", "memory", 0, false}, {"memory:-4", "memory", -4, false}, {"memory:x", "memory", 0, false}, {"12", "", 0, false},
+	} {
+		if kind, n, ok := ParseID(c.in); kind != c.kind || n != c.n || ok != c.ok {
+			t.Errorf("ParseID(%q) = %q, %d, %v; want %q, %d, %v", c.in, kind, n, ok, c.kind, c.n, c.ok)
+		}
+	}
+}
+
 // TestRecallFromCountsNoUseInAGrantedAgent: a reader offered a granted
 // agent's fact writes nothing into that agent's file.
 func TestRecallFromCountsNoUseInAGrantedAgent(t *testing.T) {

@@ -292,7 +292,7 @@ func (s *Store) settleCopy(ctx context.Context, to string, from Provenance, reti
 			return nil
 		}
 		err = t.write(ctx, func(ctx context.Context, c *conn) error {
-			_, err := retireIDs(ctx, c, []int64{cp.id}, "shared original retired", time.Now())
+			_, err := retireIDs(ctx, c, []int64{cp.id}, "shared original retired", t.opts.Now())
 			return err
 		})
 		t.settleShares(ctx)

@@ -222,7 +222,7 @@ func (h *Handler) withGranted(r *http.Request, a *store.Agent, fn func(g *gate.G
 func (h *Handler) citedDays(r *http.Request, a *store.Agent, items []recall.Item) map[int64]string {
 	var ids []int64
 	for _, it := range items {
-		if kind, id, ok := citation(it.ID); ok && kind == "consolidation" {
+		if kind, id, ok := recall.ParseID(it.ID); ok && kind == "consolidation" {
 			ids = append(ids, id)
 		}
 	}
@@ -233,20 +233,11 @@ func (h *Handler) citedDays(r *http.Request, a *store.Agent, items []recall.Item
 	return days
 }
 
-func citation(s string) (kind string, id int64, ok bool) {
-	kind, n, ok := strings.Cut(s, ":")
-	if !ok {
-		return "", 0, false
-	}
-	id, err := strconv.ParseInt(n, 10, 64)
-	return kind, id, err == nil
-}
-
 // citationLink is the page of what it cites: of the agent it comes from
 // (a granted agent's, or agent's own), a day only when days has it.
 func citationLink(agent string, it recall.Item, days map[int64]string) string {
 	from, cite := recall.SplitCite(it.ID)
-	kind, id, ok := citation(cite)
+	kind, id, ok := recall.ParseID(cite)
 	if !ok {
 		return ""
 	}
