@@ -91,8 +91,8 @@ func (r *ranker) heldByKindOrTopic(s, q string) bool {
 func (r *ranker) siblingWords() []string {
 	if r.sibWords == nil {
 		r.sibWords = []string{}
-		for _, w := range r.words {
-			if k := personKey(w); text.IsTerm(w) && !timeWord(w) && !slices.Contains(r.subject, k) && !slices.Contains(r.names, w) {
+		for _, w := range r.attrWords() {
+			if text.IsTerm(w) && !timeWord(w) {
 				r.sibWords = append(r.sibWords, w)
 			}
 		}

@@ -72,9 +72,10 @@ func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string,
 	var matched []scoredLine
 	r.namesOnly = map[string]bool{}
 	for _, l := range lines {
-		if s := q.match(conceptsOf(l)); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) {
+		lc := conceptsOf(l)
+		if s := q.match(lc); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) {
 			matched = append(matched, scoredLine{l, s})
-			if len(attrs) > 0 && attrs.match(conceptsOf(l)) == 0 {
+			if len(attrs) > 0 && attrs.match(lc) == 0 {
 				r.namesOnly[fmt.Sprintf("profile:%d", l.ID)] = true
 			}
 		}
