@@ -165,37 +165,39 @@ func claimStem(w string) string {
 	return w
 }
 
+// valueKind is one kind of value a claim may have; when marks those that
+// say when (a weekday, a clock time, a span of hours, a date).
+type valueKind struct {
+	re   *regexp.Regexp
+	when bool
+}
+
 // Value kinds a claim's value may have: two claims about one subject with a
 // value of the same kind ("on Tuesday", "Thursday instead") are one claim.
-var valueKinds = sync.OnceValue(func() []*regexp.Regexp {
-	return []*regexp.Regexp{
-		regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`),
-		regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`),
-		regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`),
-		regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`),
-		regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`),
-		regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`),
-		regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`),
-		regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\b`),
+var valueKinds = sync.OnceValue(func() []valueKind {
+	return []valueKind{
+		{regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`), true},
+		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`), true},
+		{regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`), true},
+		{regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`), false},
+		{regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`), false},
+		{regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`), false},
+		{regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`), false},
+		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\b`), true},
 	}
 })
-
-// whenKinds are the value kinds that say when: a weekday, a clock time, a
-// span of hours, a date (indexes into valueKinds).
-var whenKinds = []int{0, 1, 2, 7}
 
 // sharesWhen reports whether a and b both state when something is, as a
 // weekday, a time or a date.
 func sharesWhen(a, b string) bool {
-	kinds := valueKinds()
-	return slices.ContainsFunc(whenKinds, func(i int) bool { return kinds[i].MatchString(a) && kinds[i].MatchString(b) })
+	return slices.ContainsFunc(valueKinds(), func(k valueKind) bool { return k.when && k.re.MatchString(a) && k.re.MatchString(b) })
 }
 
 // SharedValueKinds counts the kinds of value both a and b state.
 func SharedValueKinds(a, b string) int {
 	n := 0
-	for _, re := range valueKinds() {
-		if re.MatchString(a) && re.MatchString(b) {
+	for _, k := range valueKinds() {
+		if k.re.MatchString(a) && k.re.MatchString(b) {
 			n++
 		}
 	}
