@@ -130,27 +130,36 @@ func (c *Client) Do(ctx context.Context, method, path string, in, out any) error
 	return err
 }
 
-// DoBody is Do with a body that is not JSON (a multipart upload, say), sent
-// with its content type as is.
-func (c *Client) DoBody(ctx context.Context, method, path, contentType string, body []byte, out any) error {
+// DoBody is Do with a body that is not JSON (a multipart upload, an export
+// file), sent with its content type as is and streamed, never read whole. A
+// body that is an io.Seeker is rewound to where it stood for each retry; one
+// that is not is sent once. DoBody never closes body.
+func (c *Client) DoBody(ctx context.Context, method, path, contentType string, body io.Reader, out any) error {
 	_, err := c.send(ctx, method, path, contentType, body, out, true)
 	return err
 }
 
 // do returns the final status; retry false sends the request once.
 func (c *Client) do(ctx context.Context, method, path string, in, out any, retry bool) (int, error) {
-	var body []byte
+	var body io.Reader
 	if in != nil {
-		var err error
-		if body, err = json.Marshal(in); err != nil {
+		data, err := json.Marshal(in)
+		if err != nil {
 			return 0, fmt.Errorf("%s %s: encode request: %w", method, path, err)
 		}
+		body = bytes.NewReader(data)
 	}
 	return c.send(ctx, method, path, "application/json", body, out, retry)
 }
 
-func (c *Client) send(ctx context.Context, method, path, contentType string, body []byte, out any, retry bool) (int, error) {
+func (c *Client) send(ctx context.Context, method, path, contentType string, body io.Reader, out any, retry bool) (int, error) {
+	rewind := rewinder(body)
 	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			if err := rewind(); err != nil {
+				return 0, fmt.Errorf("%s %s: rewind the body to retry: %w", method, path, err)
+			}
+		}
 		status, data, hdr, err := c.once(ctx, method, path, contentType, body)
 		if err != nil {
 			return 0, err
@@ -165,7 +174,7 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 			return status, nil
 		}
 		ae := apiError(method, path, status, data, hdr)
-		if !retry || attempt >= c.retries || !retryable(ae) {
+		if !retry || rewind == nil || attempt >= c.retries || !retryable(ae) {
 			return status, ae
 		}
 		wait := c.backoff(attempt, ae.RetryAfter)
@@ -182,10 +191,30 @@ func (c *Client) send(ctx context.Context, method, path, contentType string, bod
 	}
 }
 
-func (c *Client) once(ctx context.Context, method, path, contentType string, body []byte) (int, []byte, http.Header, error) {
+// rewinder returns what puts body back where it stands now, for a retry: a
+// no-op for no body, nil for a body that cannot be rewound.
+func rewinder(body io.Reader) func() error {
+	if body == nil {
+		return func() error { return nil }
+	}
+	s, ok := body.(io.Seeker)
+	if !ok {
+		return nil
+	}
+	at, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil // a pipe, say: sent once
+	}
+	return func() error { _, err := s.Seek(at, io.SeekStart); return err }
+}
+
+func (c *Client) once(ctx context.Context, method, path, contentType string, body io.Reader) (int, []byte, http.Header, error) {
 	var r io.Reader
-	if body != nil {
-		r = bytes.NewReader(body)
+	switch body.(type) {
+	case nil, *bytes.Reader: // NewRequest sets their length
+		r = body
+	default:
+		r = struct{ io.Reader }{body} // hidden from the transport, which would close it
 	}
 	req, err := c.request(ctx, method, path, contentType, r)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -410,5 +411,42 @@ func TestTemporary(t *testing.T) {
 		if got := c.e.Temporary(); got != c.want {
 			t.Errorf("%d %s: Temporary() = %v, want %v", c.e.Status, c.e.Code, got, c.want)
 		}
+	}
+}
+
+// TestImportStreamsAFile: an export file is streamed, rewound for each
+// retry and left open; a body that cannot be rewound is sent once.
+func TestImportStreamsAFile(t *testing.T) {
+	ctx := t.Context()
+	direct := client.New(daemonAddr)
+	if _, err := direct.Remember(ctx, "stream-from", client.MemoryInput{Content: "the bins go out on Thursday"}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.CreateTemp(t.TempDir(), "export-*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := direct.Export(ctx, "stream-from", f); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	srv, n := flaky(t, 2, http.StatusServiceUnavailable, "")
+	c := client.New(srv.URL, client.WithBackoff(time.Millisecond, time.Millisecond))
+	res, err := c.Import(ctx, "stream-to", f, client.ImportOptions{})
+	if err != nil || res.Records["memory"] != 1 || n.Load() != 3 {
+		t.Fatalf("import through two 503s: %+v, %v after %d attempts; want 1 memory after 3", res, err, n.Load())
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		t.Errorf("the client closed the caller's file: %v", err)
+	}
+	once, n := flaky(t, 1, http.StatusServiceUnavailable, "")
+	c = client.New(once.URL, client.WithBackoff(time.Millisecond, time.Millisecond))
+	_, err = c.Import(ctx, "stream-pipe", io.MultiReader(f), client.ImportOptions{})
+	var ae *client.APIError
+	if !errors.As(err, &ae) || ae.Status != http.StatusServiceUnavailable || n.Load() != 1 {
+		t.Errorf("a body that cannot be rewound: %v after %d attempts, want the 503 after one", err, n.Load())
 	}
 }

@@ -105,9 +105,10 @@ type ImportOptions struct {
 	Merge bool // add to what the agent holds; without it a non-empty agent is refused
 }
 
-// Import sends an export (JSON lines) to be imported into agent, all of it
-// or, on a bad record, nothing (an APIError naming the line).
-func (c *Client) Import(ctx context.Context, agent string, export []byte, o ImportOptions) (Imported, error) {
+// Import streams an export (JSON lines) to be imported into agent, all of it
+// or, on a bad record, nothing (an APIError naming the line). An export that
+// is an io.Seeker (a file) is rewound for a retry; any other is sent once.
+func (c *Client) Import(ctx context.Context, agent string, export io.Reader, o ImportOptions) (Imported, error) {
 	path := agentPath(agent, "/import")
 	if o.Merge {
 		path += query("merge", "true")

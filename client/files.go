@@ -50,7 +50,7 @@ func (c *Client) UploadFile(ctx context.Context, agent, name string, data []byte
 		return FileOutcome{}, fmt.Errorf("dormouse: upload %q: %w", name, err)
 	}
 	var out FileOutcome
-	err = c.DoBody(ctx, http.MethodPost, agentPath(agent, "/files", query("mtime", rfc3339(o.MTime), "path", o.Path)), mw.FormDataContentType(), body.Bytes(), &out)
+	err = c.DoBody(ctx, http.MethodPost, agentPath(agent, "/files", query("mtime", rfc3339(o.MTime), "path", o.Path)), mw.FormDataContentType(), bytes.NewReader(body.Bytes()), &out)
 	return out, err
 }
 

@@ -110,6 +110,15 @@ func TestExportImportRoundTrip(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "not empty") {
 		t.Errorf("a second import: exit %d, %q; want refused as not empty", code, stderr)
 	}
+	piped := t.TempDir()
+	out, stderr, code = run(t, nil, string(want), "import", "--data", piped, "-")
+	if code != 0 || !strings.Contains(out, "imported into agent home: ") || !strings.Contains(out, "2 memory") {
+		t.Errorf("import from stdin, the agent named by the header: exit %d, %q %q", code, out, stderr)
+	}
+	_, stderr, code = run(t, nil, `{"type":"not-an-export"}`+"\n", "import", "--data", piped, "-")
+	if code != 2 || !strings.Contains(stderr, "does not start with a Dormouse export") {
+		t.Errorf("stdin that is no export: exit %d, %q", code, stderr)
+	}
 	notes := filepath.Join(dir, "notes")
 	if _, stderr, code := run(t, nil, "", "export", "--addr", d.addr, "--agent", "home", "--format", "markdown", "--out", notes); code != 0 {
 		t.Fatalf("markdown export: exit %d, %s", code, stderr)

@@ -86,13 +86,14 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("import takes one file (an export, or - for stdin), got %d arguments", len(pos))
 	}
-	data, err := readImportFile(env, pos[0])
+	body, closeBody, err := openImport(env, pos[0])
 	if err != nil {
 		return err
 	}
+	defer closeBody()
 	agent := c.agent
 	if agent == "" {
-		if agent, err = exportAgent(data); err != nil {
+		if agent, err = exportAgent(body); err != nil {
 			return err
 		}
 	}
@@ -101,7 +102,7 @@ func runImport(ctx context.Context, env Env, args []string) error {
 		return err
 	}
 	defer api.done()
-	res, err := api.cl.Import(ctx, agent, data, client.ImportOptions{Merge: *merge})
+	res, err := api.cl.Import(ctx, agent, body, client.ImportOptions{Merge: *merge})
 	if err != nil {
 		return err
 	}
@@ -112,20 +113,40 @@ func runImport(ctx context.Context, env Env, args []string) error {
 	return nil
 }
 
-func readImportFile(env Env, path string) ([]byte, error) {
+// maxHeader bounds the export's first line as exportAgent reads it.
+const maxHeader = 64 << 10
+
+// openImport is the export to stream: the file at path, which a retry can
+// rewind, or stdin ("-"), sent once. Neither is read into memory.
+func openImport(env Env, path string) (io.Reader, func() error, error) {
 	if path == "-" {
-		return io.ReadAll(env.Stdin)
+		return bufio.NewReaderSize(env.Stdin, maxHeader), func() error { return nil }, nil
 	}
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("read the export: %w", err)
+		return nil, nil, fmt.Errorf("read the export: %w", err)
 	}
-	return data, nil
+	return f, f.Close, nil
 }
 
-// exportAgent is the agent an export's header names.
-func exportAgent(data []byte) (string, error) {
-	line, _, _ := bytes.Cut(data, []byte("\n"))
+// exportAgent is the agent the export's header names, read without
+// consuming the export: at offset 0 of a file, or peeked from stdin.
+func exportAgent(body io.Reader) (string, error) {
+	var head []byte
+	var err error
+	switch r := body.(type) {
+	case *bufio.Reader:
+		head, err = r.Peek(maxHeader)
+	case io.ReaderAt:
+		head = make([]byte, maxHeader)
+		var n int
+		n, err = r.ReadAt(head, 0)
+		head = head[:n]
+	}
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("read the export: %w", err)
+	}
+	line, _, _ := bytes.Cut(head, []byte("\n"))
 	var h client.ExportHeader
 	if err := json.Unmarshal(line, &h); err != nil || h.Type != "dormouse-export" || h.Agent == "" {
 		return "", usagef("the file does not start with a Dormouse export's header naming its agent: pass --agent NAME, or check the file")
