@@ -93,5 +93,5 @@ func (s *Server) ask(ctx context.Context, in askArgs) (*mcp.CallToolResult, erro
 	if res.Answer == "" {
 		return nil, fmt.Errorf("the answer came back empty (provider %s); call recall to read the context instead", res.Provider)
 	}
-	return result(b.String(), res), nil
+	return result(withNote(b.String(), res.Note), res), nil
 }

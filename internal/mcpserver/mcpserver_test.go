@@ -426,3 +426,16 @@ func TestRememberToAnAgentNoWriteCreates(t *testing.T) {
 		}
 	}
 }
+
+// TestRecallAndAskNameTheGrantedAgentsLeftOut: over a real MCP client, the
+// recall and ask tools' text names a granted agent they could not search.
+func TestRecallAndAskNameTheGrantedAgentsLeftOut(t *testing.T) {
+	d := daemontest.Start(t, func(cfg *config.Config) { cfg.Agents.Reads = map[string][]string{"home": {"garage"}} })
+	cs := overHTTP(t, d.URL()+"/mcp")
+	call(t, cs, "remember", map[string]any{"agent": "home", "content": "The spare key is under the blue pot."}, false)
+	want := `(Note: granted agent(s) "garage" left out: no such agent.)`
+	for _, tool := range []string{"recall", "ask"} {
+		got := call(t, cs, tool, map[string]any{"agent": "home", "query": "Where is the spare key?"}, false)
+		mustContain(t, tool, got, "blue pot", want)
+	}
+}

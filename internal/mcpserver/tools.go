@@ -296,7 +296,16 @@ func (s *Server) recall(ctx context.Context, in recallArgs) (*mcp.CallToolResult
 			text += "\nThe pinned profile (memories marked critical) is offered anyway:\n" + res.Context
 		}
 	}
-	return result(text, res), nil
+	return result(withNote(text, res.Note), res), nil
+}
+
+// withNote adds an answer's note (granted agents left out, and why) to
+// its text, so the agent reading it knows what it did not search.
+func withNote(text, note string) string {
+	if note == "" {
+		return text
+	}
+	return text + "\n(Note: " + note + ".)"
 }
 
 // clip shortens a memory for a listing; recall and the memory itself have

@@ -221,3 +221,17 @@ func TestSearchLabelsGrantedItemsByAgent(t *testing.T) {
 		}
 	}
 }
+
+// TestAskAndSearchNameTheGrantedAgentsLeftOut: a granted agent that does
+// not exist is named in a note on the ask and search pages alike.
+func TestAskAndSearchNameTheGrantedAgentsLeftOut(t *testing.T) {
+	f := newFixture(t, fixtureOptions{reads: map[string][]string{"home": {"garage"}}})
+	f.seed("home", `{"content":"The spare key is under the blue pot.","timestamp":"2026-02-09T12:00:00Z"}`)
+	want := `granted agent(s) &#34;garage&#34; left out: no such agent`
+	if r := f.ask("home", "Where is the spare key?"); !strings.Contains(r.body, `id="ask-note"`) || !strings.Contains(r.body, want) {
+		t.Errorf("the ask page does not name the agent left out (%q):\n%s", want, r.body)
+	}
+	if r := f.get("/agents/home/search?q=spare+key"); !strings.Contains(r.body, `id="recall-note"`) || !strings.Contains(r.body, want) {
+		t.Errorf("the search page does not name the agent left out (%q):\n%s", want, r.body)
+	}
+}

@@ -135,6 +135,10 @@ when nothing stored answers the question, it says so rather than guess.</p>`, a,
 	} else {
 		writeAnswer(w, d)
 	}
+	if d.Result.Note != "" {
+		w.put(`
+<p class="note" role="status" id="ask-note">%s</p>`, d.Result.Note)
+	}
 	if len(d.Cited) > 0 {
 		writeCited(w, d.Cited)
 	}
