@@ -91,7 +91,7 @@ func (e *Engine) Do(ctx context.Context, agent string, req Request) (Result, err
 	runs, err := e.runDays(ctx, agent, days, nil)
 	res.Runs = append(res.Runs, runs...)
 	if req.Date == "" && err == nil {
-		rr, rerr := e.retain(ctx, agent)
+		rr, rerr := e.tidy(ctx, agent)
 		res.Retention = rr
 		err = rerr
 	}

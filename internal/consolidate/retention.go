@@ -114,6 +114,15 @@ func (r Retention) Apply(ctx context.Context, st *store.Store, agent string, now
 	return res, nil
 }
 
+// tidy is an agent's housekeeping after its nights: the forgets of shared
+// copies it still owes (store.SettleShares), then the retention.
+func (e *Engine) tidy(ctx context.Context, agent string) (*RetentionResult, error) {
+	if err := e.Store.SettleShares(ctx, agent); err != nil {
+		e.log().Warn("forget shared copies", "agent", agent, "err", err)
+	}
+	return e.retain(ctx, agent)
+}
+
 // retain applies the engine's retention to agent after its consolidation,
 // nil when retention is off.
 func (e *Engine) retain(ctx context.Context, agent string) (*RetentionResult, error) {

@@ -34,7 +34,7 @@ func (e *Engine) catchUp(ctx context.Context, agents []string) {
 		}
 		runs, err := e.catchUpAgent(ctx, a)
 		if err == nil {
-			_, err = e.retain(ctx, a)
+			_, err = e.tidy(ctx, a)
 		}
 		switch {
 		case err == nil && len(runs) > 0:

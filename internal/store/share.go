@@ -240,6 +240,23 @@ func (a *Agent) settleShares(ctx context.Context) {
 	}
 }
 
+// SettleShares carries out the forgets and retirements of shared copies
+// that agent name still owes: those a crash or an unavailable agent left
+// after the original's own forget committed. The nightly cycle calls it,
+// so an owed forget never waits for the agent's next forget or share.
+// Failures stay owed and are logged; an agent that does not exist owes
+// nothing.
+func (s *Store) SettleShares(ctx context.Context, name string) error {
+	err := s.With(ctx, name, false, func(a *Agent) error {
+		s.settleShares(ctx, a)
+		return nil
+	})
+	if errors.Is(err, ErrNoAgent) {
+		return nil
+	}
+	return err
+}
+
 // owedShare is a forget (or retirement) of a copy that a file still owes.
 type owedShare struct {
 	agent  string
@@ -251,7 +268,8 @@ type owedShare struct {
 // memories left in other agents, opening each agent if it is closed; a
 // copy's own copies follow, through that agent's settleShares. One that
 // fails (its agent unavailable, the disk full) stays owed and is tried
-// again at a's next forget, retirement or share; the original's own forget
+// again at a's next forget, retirement or share, or its next night
+// (SettleShares); the original's own forget
 // already happened, so it is logged, not returned.
 func (s *Store) settleShares(ctx context.Context, a *Agent) {
 	owed, err := readRows(ctx, a, "read owed forgets", `SELECT agent, memory_id, retire FROM share_forgets`, nil,

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ncruces/go-sqlite3"
 )
 
 // insertMem stores m in a and returns its id.
@@ -201,6 +203,36 @@ func TestOwedForgetIsRetried(t *testing.T) {
 	}
 	if _, err := house.Get(ctx, sh.ID); !errors.Is(err, ErrNotFound) {
 		t.Errorf("the owed forget was not retried: %v", err)
+	}
+}
+
+// TestSettleSharesDoesWhatIsOwed: an owed forget left by a crash is done by
+// SettleShares (the nightly cycle's call) with no other forget or share;
+// an agent that does not exist owes nothing.
+func TestSettleSharesDoesWhatIsOwed(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	src := acquire(t, s, "assistant")
+	id := insertMem(t, src, mem("the recycling goes out on Friday", "s"))
+	sh, err := s.Share(ctx, src, id, "household", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := src.write(ctx, func(ctx context.Context, c *conn) error { return forgetMemory(ctx, c, id, time.Now()) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleShares(ctx, "assistant"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := acquire(t, s, "household").Get(ctx, sh.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the owed forget was not settled: %v", err)
+	}
+	owed, err := readRows(ctx, src, "owed", `SELECT agent FROM share_forgets`, nil, func(st *sqlite3.Stmt) (string, error) { return st.ColumnText(0), nil })
+	if err != nil || len(owed) != 0 {
+		t.Errorf("still owed after settling: %v, %v", owed, err)
+	}
+	if err := s.SettleShares(ctx, "nobody"); err != nil {
+		t.Errorf("an agent that does not exist: %v", err)
 	}
 }
 
