@@ -5,12 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	pub "github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/recall"
 )
 
 // factBackend is the part of a backend that shows facts and day records and
@@ -156,17 +156,17 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // parseRef reads what show and facts correct name: memory:12 or a bare 12
 // (a memory), fact:12, consolidation:12, profile:12.
 func parseRef(s string) (kind string, id int64, err error) {
-	kind, num, ok := strings.Cut(s, ":")
-	if !ok {
-		kind, num = "memory", s
+	ref := s
+	if !strings.Contains(ref, ":") {
+		ref = "memory:" + ref
 	}
+	kind, id, ok := recall.ParseID(ref)
 	switch kind {
 	case "memory", "fact", "consolidation", "profile":
 	default:
 		return "", 0, usagef("%q is not an id (12, memory:12, fact:12, consolidation:12 or profile:12)", s)
 	}
-	id, err = strconv.ParseInt(num, 10, 64)
-	if err != nil || id <= 0 {
+	if !ok {
 		return "", 0, usagef("%q is not a %s id (a positive integer, or %s:ID)", s, kind, kind)
 	}
 	return kind, id, nil

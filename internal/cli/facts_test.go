@@ -109,3 +109,22 @@ func TestFactsFromTheCLI(t *testing.T) {
 	t.Run("files", func(t *testing.T) { check(t, "--data", t.TempDir()) })
 	t.Run("daemon", func(t *testing.T) { check(t, testDaemon(t)...) })
 }
+
+// TestParseRef: a bare number is a memory; the kinds show and correct take;
+// anything else is refused with what an id looks like.
+func TestParseRef(t *testing.T) {
+	for _, c := range []struct {
+		in, kind string
+		id       int64
+	}{
+		{"12", "memory", 12}, {"memory:3", "memory", 3}, {"fact:7", "fact", 7},
+		{"consolidation:2", "consolidation", 2}, {"profile:9", "profile", 9},
+		{"0", "", 0}, {"-4", "", 0}, {"memory:", "", 0}, {"fact:x", "", 0},
+		{"thread:4", "", 0}, {"household/memory:1", "", 0}, {"", "", 0},
+	} {
+		kind, id, err := parseRef(c.in)
+		if kind != c.kind || id != c.id || (err == nil) != (c.kind != "") {
+			t.Errorf("parseRef(%q) = %q, %d, %v; want %q, %d", c.in, kind, id, err, c.kind, c.id)
+		}
+	}
+}
