@@ -105,6 +105,7 @@ fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzPutEscapes$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/web/
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/when/
 	$(GO) test -run='^$$' -fuzz='^FuzzDefine$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/recall/
+	$(GO) test -run='^$$' -fuzz='^FuzzRecallQuery$$' -fuzzminimizetime=$(FUZZMINIMIZE) -fuzztime=$(FUZZTIME) ./internal/recall/
 
 # The chaos test for CHAOS_ROUNDS rounds (`make test` runs one): kill -9
 # during ingest, consolidation, backup and restore, a deleted WAL, a full

@@ -180,7 +180,8 @@ func sameKey(s string) string {
 // nine successive codes are all still offered when k allows. Each line's
 // tokens are estimated separately and rounded up, so the sum bounds the
 // whole context's estimate. A best item larger than the whole budget is
-// cut to fit rather than dropped.
+// cut to fit rather than dropped, unless the budget cannot hold its
+// citation.
 func pack(items []Item, budget, k int) Result {
 	res := Result{Items: []Item{}}
 	seen := map[string]bool{}    // exact text, lowercased
@@ -197,8 +198,8 @@ func pack(items []Item, budget, k int) Result {
 			}
 			line = cut(line, budget-1)
 			tok = text.EstimateTokens(line) + 1
-			if line == "" || tok > budget {
-				return
+			if !strings.HasPrefix(line, "["+it.ID+"] ") || tok > budget {
+				return // too small a budget to cite it whole
 			}
 		}
 		it.Tokens = tok
