@@ -206,6 +206,29 @@ func TestOwedForgetIsRetried(t *testing.T) {
 	}
 }
 
+// TestDeletedOriginalsAgentLeavesItsCopies: deleting the agent a memory was
+// shared from leaves the copy, still naming where it came from.
+func TestDeletedOriginalsAgentLeavesItsCopies(t *testing.T) {
+	ctx := t.Context()
+	s := openTest(t, Options{})
+	src, err := s.Acquire(ctx, "assistant", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := insertMem(t, src, mem("the water meter is under the sink", "s"))
+	_, err = s.Share(ctx, src, id, "household", true)
+	s.Release(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Delete(ctx, "assistant", func(*Agent) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := listedCopy(t, s, "household", Provenance{Agent: "assistant", ID: id}); !ok {
+		t.Error("deleting the original's agent removed the copy")
+	}
+}
+
 // TestSettleSharesDoesWhatIsOwed: an owed forget left by a crash is done by
 // SettleShares (the nightly cycle's call) with no other forget or share;
 // an agent that does not exist owes nothing.
