@@ -45,6 +45,7 @@ var categoryWords = map[string][]string{
 		"prescription", "pharmacy", "pill", "tablet", "condition", "sick", "ill", "illness", "infection", "hospital", "blood", "react"},
 	"diet":       {"diet", "eat", "food", "meat", "vegetarian", "vegan", "meal", "dinner", "lunch", "restaurant", "cook", "drink"},
 	"vehicle":    {"car", "drive", "vehicle"},
+	"providers":  {"provider", "providers", "supplier"}, // each line names its own: a dentist's is no vet's
 	"preference": {"like", "prefer", "favourite", "favorite", "love", "hate", "enjoy", "never", "always"},
 	"routine":    {"routine", "every", "weekly", "usually", "schedule", "regularly"},
 }

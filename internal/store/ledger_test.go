@@ -208,3 +208,35 @@ func TestRetiredClaimSurvivesExport(t *testing.T) {
 		t.Errorf("imported, as of day 5: %d facts and %d lines current, want the diet in both", f, l)
 	}
 }
+
+// TestFactsOfManyValuedKeysAdd: facts of a key holding many values (by
+// any of its names) stand side by side; a key holding one value, a
+// provider or a key outside the vocabulary, keeps the newest alone.
+func TestFactsOfManyValuedKeysAdd(t *testing.T) {
+	a := acquire(t, openTest(t, Options{}), "main")
+	said := []struct{ attribute, value string }{
+		{"kids", "Ava"}, {"kids", "Leo"},
+		{"allergies", "penicillin"}, {"allergies", "shellfish"},
+		{"dentist", "Dr Okafor"}, {"dentist", "Dr Hale"},
+		{"wifi password", "tulip42"}, {"wifi password", "crocus7"},
+	}
+	for i, s := range said {
+		if _, err := a.PutFact(t.Context(), Fact{Entity: "user", Attribute: s.attribute, Value: s.value,
+			Content: "my " + s.attribute + ": " + s.value, Confidence: 0.6, ValidFrom: retireDay(i + 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for attribute, want := range map[string][]string{
+		"kids": {"Ava", "Leo"}, "allergies": {"penicillin", "shellfish"}, "dentist": {"Dr Hale"}, "wifi password": {"crocus7"},
+	} {
+		var got []string
+		for _, s := range factStretches(t, a, "user", attribute) {
+			if s.to.IsZero() {
+				got = append(got, s.value)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("current %s = %q, want %q", attribute, got, want)
+		}
+	}
+}
