@@ -229,6 +229,10 @@ func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr s
 	case "his", "her", "their":
 		return "", "", "", false
 	case "our":
+		if kind == "" && speakersKey(thing) {
+			e, t := Speaker(m)
+			return e, t, AttributeKey(thing), true
+		}
 		if kind == "" {
 			return "we", "group", AttributeKey(thing), true
 		}
@@ -250,6 +254,14 @@ func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr s
 		return thing, "event", "time", true
 	}
 	return thing, "thing", kind, true
+}
+
+// speakersKey reports whether thing names a key of the vocabulary: "our
+// vet", "our kids" are the speaker's, as the profile files them, so both
+// layers hold one claim.
+func speakersKey(thing string) bool {
+	k, _ := claim.Key(thing)
+	return claim.IsKey(k)
 }
 
 // valueKind says what kind of value v is: "amount", "date", "time",

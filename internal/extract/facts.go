@@ -108,6 +108,9 @@ func shapeFacts(s string, m *store.Memory, f llm.KeyFact, clause bool) []llm.Key
 			return nil // "my son is allergic to bee stings"
 		}
 		e, t, ok := subject(g[1], m)
+		if strings.EqualFold(g[1], "our") && speakersKey(g[2]) {
+			e, t = Speaker(m) // "our vet" is the speaker's, as the profile has it
+		}
 		if strings.EqualFold(g[1], "your") { // the user's, when the agent says it
 			e, t = "user", "person"
 			_, st := Speaker(m)

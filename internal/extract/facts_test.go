@@ -77,6 +77,12 @@ func TestKeyFacts(t *testing.T) {
 		{"The meeting is on Friday.", "user", []store.Entity{{Text: "Friday", Type: "date"}}, []string{"meeting|date|Friday|event"}},
 		{"It was last week.", "user", []store.Entity{{Text: "last week", Type: "date"}}, nil},
 		{"ok thanks", "user", nil, nil},
+		// "Our" things of the vocabulary are the speaker's, as in the profile;
+		// the rest stay the group's.
+		{"Our vet is Dr Ames.", "user", nil, []string{"user|vet|Dr Ames|attribute"}},
+		{"Our new vet is Riverside.", "user", nil, []string{"user|vet|Riverside|attribute"}},
+		{"Our plumber is Dave Rees.", "user", nil, []string{"user|plumber|Dave Rees|attribute"}},
+		{"Our garden is a mess.", "user", nil, []string{"we|garden|a mess|attribute"}},
 	} {
 		m := &store.Memory{ID: 7, Role: tc.role, Importance: 0.5, Entities: tc.entities, Timestamp: said}
 		var got []string

@@ -19,7 +19,7 @@ const (
 	pThing = `([\p{L}][\p{L}\p{N}' -]{1,40}?)`
 	pEnd   = `(?:[,;:.!]|\s+(?i:and|but|so|since|because|which|who|now|too|as well|for|today|yesterday|tonight|this|last|at|in|on|from|with)\b|$)`
 	// pListEnd ends a list of things: "penicillin and latex" is two.
-	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when)\b|$)`
+	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|after all|any more|anymore)\b|$)`
 )
 
 var (
@@ -93,7 +93,8 @@ func sentenceClaims(s string, m *store.Memory, who string) []profileClaim {
 // profileRules are the rules tried on every sentence, each on its own.
 var profileRules = []func(s string, sw subjectWords) []profileClaim{
 	healthClaims, dietClaims, workClaims, peopleClaims, petClaims, identityClaims, homeClaims, carClaims,
-	routineClaims, preferenceClaims,
+	routineClaims, preferenceClaims, providerClaims, commuteClaims, listClaims, petGoneClaims, languageClaims,
+	hobbyClaims,
 }
 
 // denied reports whether the match at i in s is denied by what leads up to it.
@@ -111,11 +112,14 @@ func value(v string) string {
 func healthClaims(s string, sw subjectWords) []profileClaim {
 	var out []profileClaim
 	for _, g := range allergyRe.FindAllStringSubmatchIndex(s, -1) {
-		neg := g[2] >= 0
-		if denied(s, g[0]) || (neg && !strings.HasPrefix(strings.ToLower(s[g[2]:g[3]]), "no longer")) {
+		neg := g[2] >= 0 // "not allergic to penicillin after all" retires that allergy alone
+		if denied(s, g[0]) {
 			continue
 		}
 		for _, v := range splitList(s[g[4]:g[5]]) {
+			if neg && (notThings[v] || anything[v]) {
+				continue // "not allergic to anything" names no allergy
+			}
 			out = append(out, profileClaim{key: "allergy", value: v, ended: neg,
 				text: sw.name + " is allergic to " + v + "."})
 		}
@@ -149,6 +153,9 @@ func healthClaims(s string, sw subjectWords) []profileClaim {
 	}
 	return out
 }
+
+// anything are the words of no allergy in particular.
+var anything = map[string]bool{"anything": true, "nothing": true, "any": true, "anything else": true, "them": true, "that": true}
 
 // medicationClaim: a drug, by its WordNet kind, the speaker takes or stopped taking.
 func medicationClaim(s string, sw subjectWords) (profileClaim, bool) {
@@ -326,11 +333,7 @@ func petClaims(s string, sw subjectWords) []profileClaim {
 			if !ok || !isPersonName(n) || denied(s, g[0]) {
 				continue
 			}
-			text := n + " is " + possLower(sw) + " " + word + "."
-			if animal != word {
-				text = n + " is " + possLower(sw) + " " + word + " (a " + animal + ")."
-			}
-			return []profileClaim{{key: "pet", value: n + " (" + word + ")", text: text}}
+			return []profileClaim{{key: "pet", value: n, text: petText(n, word, animal, sw)}}
 		}
 	}
 	return nil

@@ -74,7 +74,7 @@ func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string,
 	r.namesOnly = map[string]bool{}
 	for _, l := range lines {
 		lc := conceptsOf(l)
-		if s := q.match(lc); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) {
+		if s := q.match(lc); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) && !l.ValidFrom.Before(r.since) { // "since April": said since, as memories
 			matched = append(matched, scoredLine{l, s})
 			if len(attrs) > 0 && attrs.match(lc) == 0 {
 				r.namesOnly[fmt.Sprintf("profile:%d", l.ID)] = true
