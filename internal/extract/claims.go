@@ -622,7 +622,6 @@ func isRent(thing string) bool {
 func StatedValues(content, role string) []llm.KeyFact {
 	var out []llm.KeyFact
 	m := &store.Memory{Content: content, Role: role}
-	who, typ := Speaker(m)
 	for _, s := range capture.Sentences(content) {
 		keys := map[string]bool{}
 		for _, f := range KeyFacts(s, m) {
@@ -631,14 +630,27 @@ func StatedValues(content, role string) []llm.KeyFact {
 				keys[f.Attribute] = true
 			}
 		}
-		if typ != "person" {
-			continue
-		}
-		for _, c := range sentenceClaims(s, m, who) { // "I'm a junior designer at Pixelworks": a title line
-			if k, single := claim.Key(c.key); single && c.subject == "" && !c.ended && !keys[k] {
-				out = append(out, llm.KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
-				keys[k] = true
-			}
+		out = append(out, ruleFacts(s, m, keys)...) // "I'm a junior designer at Pixelworks": a title line
+	}
+	return out
+}
+
+// ruleFacts are the one-valued claims of the speaker that the profile
+// rules read in sentence s of m, one fact each, but for the keys in
+// except: so "we switched dentists to Dr Hale" or "I take the tram to
+// work", which no shape of a fact states, is a fact as well as a line, and
+// the fact's history moves with the line's. An agent's words make none.
+func ruleFacts(s string, m *store.Memory, except map[string]bool) []llm.KeyFact {
+	who, typ := Speaker(m)
+	if typ != "person" {
+		return nil
+	}
+	var out []llm.KeyFact
+	seen := map[string]bool{}
+	for _, c := range sentenceClaims(s, m, who) {
+		if k, single := claim.Key(c.key); single && c.subject == "" && !c.ended && !except[k] && !seen[k] {
+			out = append(out, llm.KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
+			seen[k] = true
 		}
 	}
 	return out

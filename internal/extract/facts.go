@@ -42,10 +42,11 @@ var (
 var eventWords = []string{"meeting", "appointment", "deadline", "launch", "birthday", "flight", "trip",
 	"wedding", "interview", "party", "concert", "exam", "release", "demo", "review", "vacation", "holiday"}
 
-// KeyFacts returns the durable claims a sentence of m states: at most one.
-// The whole sentence is tried first, then each of its clauses ("I changed
-// carriers, my phone number is now 555-0199"); the fact's content is the
-// whole sentence.
+// KeyFacts returns the durable claims a sentence of m states: at most one
+// by the shapes of a fact. The whole sentence is tried first, then each of
+// its clauses ("I changed carriers, my phone number is now 555-0199"); the
+// fact's content is the whole sentence. A sentence no shape matches states
+// the one-valued claims the profile rules read in it (ruleFacts).
 func KeyFacts(s string, m *store.Memory) []llm.KeyFact {
 	s = strings.TrimSpace(fillerRe.ReplaceAllString(s, ""))
 	s = strings.TrimRight(s, ".!?…;: ")
@@ -80,7 +81,11 @@ func KeyFacts(s string, m *store.Memory) []llm.KeyFact {
 			return out
 		}
 	}
-	return nil
+	out := ruleFacts(s, m, nil)
+	for i := range out {
+		out[i].Content, out[i].Confidence, out[i].MemoryIDs = s, conf, []int64{m.ID}
+	}
+	return out
 }
 
 // shapeFacts matches s against the shapes of a durable sentence. A clause

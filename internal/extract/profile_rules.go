@@ -241,7 +241,7 @@ func workClaims(s string, sw subjectWords) []profileClaim {
 		title, org := strings.ToLower(s[g[2]:g[3]]), s[g[4]:g[5]]
 		out = append(out, profileClaim{key: "job_title", value: title, text: sw.name + " is " + article(title) + " " + title + "."})
 		employer(org)
-	} else if g := worksAtRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) {
+	} else if g := worksAtRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) && !joinedFor(s, g) {
 		employer(s[g[2]:g[3]])
 	}
 	if g := worksAsRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOccupation(s[g[2]:g[3]]) {
@@ -257,6 +257,12 @@ func workClaims(s string, sw subjectWords) []profileClaim {
 		out = append(out, profileClaim{key: "colleague", value: n, text: n + " is " + possLower(sw) + " colleague."})
 	}
 	return out
+}
+
+// joinedFor reports whether the employer match g is someone joined for
+// something: "I joined Maya for lunch".
+func joinedFor(s string, g []int) bool {
+	return strings.Contains(strings.ToLower(s[g[0]:g[2]]), "joined") && strings.HasPrefix(strings.ToLower(s[g[3]:]), " for ")
 }
 
 // kinKeys are the family words whose person is a claim of the speaker's

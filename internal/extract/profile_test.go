@@ -68,6 +68,7 @@ func TestProfileRules(t *testing.T) {
 		{"My boss Priya signed off the plan.", []string{`work user/manager="Priya": Priya is the user's manager.`}},
 		{"I report to Hannah Okafor now.", []string{`work user/manager="Hannah Okafor": Hannah Okafor is the user's manager.`}},
 		{"my boss approved it", nil},
+		{"I joined Maya for lunch.", nil},
 		{"My colleague Tom is off sick.", []string{`work user/colleague="Tom": Tom is the user's colleague.`}},
 		{"I don't work at Arup any more.", nil},
 		// family
