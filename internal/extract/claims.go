@@ -436,8 +436,8 @@ func withoutDenial(s, value string) string {
 // the name of one ("son's ok and that"): at most six words, no
 // conjunction or relative pronoun among them.
 func plausibleAttr(attr string) bool {
-	if strings.HasPrefix(attr, preferenceAttr) || strings.HasPrefix(attr, allergyAttr) {
-		return true // the thing preferred or allergic to, which may be long
+	if strings.HasPrefix(attr, preferenceAttr) {
+		return true // the thing preferred, which may be long
 	}
 	w := strings.Fields(attr)
 	if len(w) > 6 {

@@ -140,7 +140,7 @@ func shapeFacts(s string, m *store.Memory, f llm.KeyFact, clause bool) []llm.Key
 			if vagueObject(allergen) {
 				return nil // "I'm allergic to it"
 			}
-			return set(e, t, allergyAttr+allergen, "allergic", Attribute) // health, as the profile files it
+			return set(e, t, "allergy", allergen, Attribute) // a key of many values, as the profile files it
 		}
 	}
 	if g := preferenceRe.FindStringSubmatch(s); g != nil {
@@ -273,13 +273,10 @@ func relationAttr(verb, value string) string {
 // the possessor holds.
 func allergic(value string) bool { return containsLower(value, "allergic to") }
 
-// preferenceAttr and allergyAttr begin the attributes of a preference
-// and an allergy, which name their object ("preference: tea", "allergy:
-// peanuts"): a second one is another fact, not a newer value of the first.
-const (
-	preferenceAttr = "preference: "
-	allergyAttr    = "allergy: "
-)
+// preferenceAttr begins the attribute of a preference, which names its
+// object ("preference: tea"): a second one is another fact, not a newer
+// value of the first.
+const preferenceAttr = "preference: "
 
 // preferenceValue is the stance a preference verb takes, so "Alice hates
 // tea" replaces "Alice likes tea" (same attribute, new value).
@@ -357,7 +354,9 @@ func claimValue(v string) string {
 		}
 	}
 	v = strings.TrimRight(strings.TrimSpace(v), ".!?…;:,")
-	v = strings.TrimSuffix(strings.TrimSuffix(v, " now"), " still")
+	for _, tail := range []string{" now", " still", " too", " as well"} {
+		v = strings.TrimSuffix(v, tail)
+	}
 	for _, p := range []string{"on ", "at ", "in "} {
 		v = strings.TrimPrefix(v, p)
 	}
