@@ -229,13 +229,7 @@ func TestFactsOfManyValuedKeysAdd(t *testing.T) {
 	for attribute, want := range map[string][]string{
 		"kids": {"Ava", "Leo"}, "allergies": {"penicillin", "shellfish"}, "dentist": {"Dr Hale"}, "wifi password": {"crocus7"},
 	} {
-		var got []string
-		for _, s := range factStretches(t, a, "user", attribute) {
-			if s.to.IsZero() {
-				got = append(got, s.value)
-			}
-		}
-		if !slices.Equal(got, want) {
+		if got := valuesAt(factStretches(t, a, "user", attribute), time.Now()); !slices.Equal(got, want) {
 			t.Errorf("current %s = %q, want %q", attribute, got, want)
 		}
 	}
@@ -254,22 +248,11 @@ func TestLineRetirementEndsTheFact(t *testing.T) {
 	}
 	putLines(t, a, ProfileLine{Category: "health", Subject: "user", Key: "allergy", Value: "latex",
 		Text: "The user is allergic to latex.", ValidFrom: retireDay(10), ValidTo: retireDay(10)})
-	current := func(asOf time.Time) []string {
-		fs, err := a.Facts(t.Context(), FactFilter{Entity: "user", AsOf: asOf})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, f := range fs {
-			out = append(out, f.Value)
-		}
-		slices.Sort(out)
-		return out
-	}
-	if got := current(time.Time{}); !slices.Equal(got, []string{"penicillin"}) {
+	facts := factStretches(t, a, "user", "allergy")
+	if got := valuesAt(facts, time.Now()); !slices.Equal(got, []string{"penicillin"}) {
 		t.Errorf("allergy facts now = %q, want penicillin alone", got)
 	}
-	if got := current(retireDay(5)); !slices.Equal(got, []string{"latex", "penicillin"}) {
+	if got := valuesAt(facts, retireDay(5)); !slices.Equal(got, []string{"latex", "penicillin"}) {
 		t.Errorf("allergy facts as of day 5 = %q, want both", got)
 	}
 }
@@ -305,4 +288,16 @@ func TestLineRetirementRetiresItsMemories(t *testing.T) {
 	if hits := searchIDsUntil(t, a, "latex", retireDay(5)); !slices.Contains(hits, ids[latex]) {
 		t.Errorf("a search as of day 5 finds %v, want the allergy's memory %d", hits, ids[latex])
 	}
+}
+
+// valuesAt is the sorted values of the stretches valid at t.
+func valuesAt(stretches []stretch, t time.Time) []string {
+	var out []string
+	for _, s := range stretches {
+		if !s.from.After(t) && (s.to.IsZero() || t.Before(s.to)) {
+			out = append(out, s.value)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
