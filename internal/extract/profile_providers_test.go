@@ -34,7 +34,7 @@ func TestProviderRules(t *testing.T) {
 		{"We switched banks to Starling.", []string{`providers user/bank="Starling": The user's bank is Starling.`}},
 		{"We're with Octopus for energy.", []string{`providers user/energy_supplier="Octopus": The user's energy supplier is Octopus.`}},
 		{"We've switched to Brightwave for the internet, it's 25 a month.", []string{`providers user/broadband="Brightwave": The user's broadband is Brightwave.`}},
-		{"I switched to Octopus for gas and electricity.", []string{`providers user/energy_supplier="Octopus": The user's energy supplier is Octopus.`}},
+		{"I moved to Octopus for gas and electricity.", []string{`providers user/energy_supplier="Octopus": The user's energy supplier is Octopus.`}},
 		{"Our broadband is with Zentrix Fibre.", []string{`providers user/broadband="Zentrix Fibre": The user's broadband is with Zentrix Fibre.`}},
 		{"I'm now with Zen for broadband.", []string{`providers user/broadband="Zen": The user's broadband is Zen.`}},
 		{"Our energy supplier is Ecotricity.", []string{`providers user/energy_supplier="Ecotricity": The user's energy supplier is Ecotricity.`}},
@@ -97,6 +97,9 @@ func TestCommuteRules(t *testing.T) {
 		{"My commute is a 20-minute cycle.", line("bike", "by bike")},
 		{"My commute is now by bus.", line("bus", "by bus")},
 		{"I use the metro to get to work.", nil}, // the mode before the place: not this shape
+		{"I used to drive in, but now I take the tram to work.", line("tram", "by tram")},
+		{"I used to get the bus; these days I cycle in.", line("bike", "by bike")},
+		{"I used to cycle in but I might drive to work now.", nil},
 		// No commute.
 		{"I take the bus to Grandma's on Sundays.", nil},
 		{"I drive to the coast at weekends.", nil},

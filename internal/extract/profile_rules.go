@@ -61,6 +61,8 @@ var (
 	notProfileRe = lazy(`(?i)\b(?:if (?:i|we|i'm|i’m)|would|could|might|maybe|perhaps|wish|hope|hoping|wonder|thinking (?:about|of)|considering|planning|plan to|going to|gonna|want to|wanna|used to|pretend|imagine|joke|kidding)\b`)
 	clauseEndRe  = lazy(`(?:,|;| -| —)\s+(?i:so|but|and|because|since|which|though|keep|please|as|then)\b|;`)
 	listSepRe    = lazy(`,\s*|\s+(?:and|or|&)\s+`)
+	// presentRe turns from the past to now: "..., but now", "; these days".
+	presentRe = lazy(`(?i)(?:[,;]\s*|\s)(?:but|and|so)?\s*(?:now|these days|nowadays)\b,?`)
 	// deniedRe ends a clause that denies what follows.
 	deniedRe = lazy(`(?i)\b(?:not|no longer|never|don't|doesn't|didn't|isn't|wasn't|won't|don’t|doesn’t|didn’t)\s+(?:[^\s,;:.!]+\s+){0,2}$`)
 )
@@ -81,13 +83,26 @@ func sentenceClaims(s string, m *store.Memory, who string) []profileClaim {
 		return nil
 	}
 	if notProfileRe.MatchString(s) {
-		return nil
+		if s = presentClause(s); s == "" {
+			return nil
+		}
 	}
 	var out []profileClaim
 	for _, rule := range profileRules {
 		out = append(out, rule(s, sw)...)
 	}
 	return out
+}
+
+// presentClause is what s says holds now after a past or a wish it first
+// states ("I used to drive in, but now I take the tram"), "" when it says
+// nothing of now or that too is no standing truth.
+func presentClause(s string) string {
+	loc := presentRe.FindStringIndex(s)
+	if loc == nil || notProfileRe.MatchString(s[loc[1]:]) {
+		return ""
+	}
+	return strings.TrimSpace(s[loc[1]:])
 }
 
 // profileRules are the rules tried on every sentence, each on its own.
@@ -371,7 +386,7 @@ func homeClaims(s string, sw subjectWords) []profileClaim {
 	if g := addressLineRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
 		v := value(s[g[2]:g[3]])
 		out = append(out, profileClaim{key: "address", value: v, text: sw.name + " lives at " + v + "."})
-	} else if g := cityLineRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) {
+	} else if g := cityLineRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) && !withForRe.MatchString(s) {
 		v := s[g[2]:g[3]]
 		out = append(out, profileClaim{key: "city", value: v, text: sw.name + " lives in " + v + "."})
 	}
