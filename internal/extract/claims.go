@@ -636,8 +636,8 @@ func StatedValues(content, role string) []llm.KeyFact {
 }
 
 // ruleFacts are the one-valued claims of the speaker that the profile
-// rules read in sentence s of m, one fact each, but for the keys in
-// except: so "we switched dentists to Dr Hale" or "I take the tram to
+// rules read in sentence s of m, one fact each in the line's words, but
+// for the keys in except: so "we switched dentists to Dr Hale" or "I take the tram to
 // work", which no shape of a fact states, is a fact as well as a line, and
 // the fact's history moves with the line's. An agent's words make none.
 func ruleFacts(s string, m *store.Memory, except map[string]bool) []llm.KeyFact {
@@ -649,7 +649,7 @@ func ruleFacts(s string, m *store.Memory, except map[string]bool) []llm.KeyFact 
 	seen := map[string]bool{}
 	for _, c := range sentenceClaims(s, m, who) {
 		if k, single := claim.Key(c.key); single && c.subject == "" && !c.ended && !except[k] && !seen[k] {
-			out = append(out, llm.KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
+			out = append(out, llm.KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute, Content: c.text})
 			seen[k] = true
 		}
 	}

@@ -83,7 +83,7 @@ func KeyFacts(s string, m *store.Memory) []llm.KeyFact {
 	}
 	out := ruleFacts(s, m, nil)
 	for i := range out {
-		out[i].Content, out[i].Confidence, out[i].MemoryIDs = s, conf, []int64{m.ID}
+		out[i].Confidence, out[i].MemoryIDs = conf, []int64{m.ID}
 	}
 	return out
 }

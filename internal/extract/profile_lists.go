@@ -20,10 +20,10 @@ var (
 	ownRe = lazy(`\b(?i:(?:i|we)(?: now| also| still| both)?(?:'ve got|’ve got| have got| have| got| own| adopted| rescued| took in| brought home| welcomed))\b`)
 	// namedRe is a thing named after a count or article: "two cats, Mochi
 	// and Pepper", "a rescue greyhound called Biscuit", "a son named Leo".
-	namedRe = lazy(`\b(?i:a|an|one|two|three|four|five|six|\d+|another|our|my)(?: (?i:rescue|little|new|young|old|pet|lovely|gorgeous|tabby|black|white|ginger|grey|gray|brown|sweet|elderly|baby|grown-up|teenage))* ([a-z]+)(?:,| (?i:called|named)) ` + pNames)
+	namedRe = lazy(`\b(?i:a|an|one|two|three|four|five|six|\d+|another|our|my)(?: (?i:rescue|little|new|young|old|pet|lovely|gorgeous|tabby|black|white|ginger|grey|gray|brown|sweet|elderly|baby|grown-up|teenage))* ([a-z]+)(?:,|:| (?i:called|named)) ` + pNames)
 	// possListRe is the speaker's things named in the plural: "our cats are
 	// Mochi and Pepper", "my kids, Ava and Leo,", "my sisters Jo and Kim".
-	possListRe = lazy(`\b(?i:my|our) (?:(?i:two|three|four|five|six|\d+|little|lovely|new|old|rescue|grown-up|teenage) )*([a-z]+s)(?: (?i:are|are called|are named)|,)? ` + pNames)
+	possListRe = lazy(`\b(?i:my|our) (?:(?i:two|three|four|five|six|\d+|little|lovely|new|old|rescue|grown-up|teenage) )*([a-z]+s)(?: (?i:are|are called|are named)|,|:)? ` + pNames)
 	// ownEndRe cuts off what another owner has: "we have a dog, Rex, and my
 	// sister has a cat".
 	ownEndRe = lazy(`;|\b(?i:but|while|whereas|though|although|has|have|owns)\b`)
@@ -137,7 +137,7 @@ func petGoneClaims(s string, sw subjectWords) []profileClaim {
 
 var (
 	// speaksRe: "I speak French and Spanish", "I'm fluent in Welsh".
-	speaksRe = lazy(`\b(?i:i (?:also |now |still |can |can also )?speak|(?:i'm|i’m|i am) (?:also )?(?:fluent|bilingual) in) ` +
+	speaksRe = lazy(`\b(?i:i (?:also |now |still |can |can also )?speak(?: a bit of| a little| some| basic| fluent| good| decent)?|(?:i'm|i’m|i am) (?:also )?(?:fluent|bilingual) in) ` +
 		`((?:[A-Z][a-z]+)(?:(?:, | and | & |, and )(?:[A-Z][a-z]+))*)`)
 	// hobbyRe: "my hobbies are climbing and pottery", "I took up bell ringing".
 	hobbyRe = lazy(`\b(?i:my (?:main |favourite |new )?(?:hobbies are|hobbies include|hobby is|hobbies at the moment are|pastimes are)|i(?:'ve|’ve| have)? (?:recently |just |finally )?(?:took|taken) up) ` +

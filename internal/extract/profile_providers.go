@@ -22,6 +22,8 @@ var (
 	// "the GP surgery is Parkway Medical Centre", "my new bank is Monzo".
 	providerIsRe = lazy(`\b(?i:(my|our|the)) ` + pRole + `(?i: is| are| has changed to| changed to|'s|’s)(?: (?i:now|still|currently|called|named))*(?: (?i:(at|with)))? ` +
 		pOrg + `(?: (?i:at|in|on) ` + pOrg + `)?`)
+	// providerNamedRe: "our plumber, Sam Ortiz, fixed the leak", "my GP Dr Rao".
+	providerNamedRe = lazy(`\b(?i:my|our) ` + pRole + `,? ` + pOrg)
 	// providerSwitchRe: "we switched dentists to Dr Hale at Brookside",
 	// "I've changed my GP to Dr Rao", "we moved banks to Nationwide".
 	providerSwitchRe = lazy(`\b(?i:(?:i|we)(?:'ve|’ve| have)?(?: just| finally| recently| now)? (?:switched|changed|moved|swapped)(?: (?:our|my))?) ` +
@@ -69,6 +71,11 @@ func providerClaims(s string, sw subjectWords) []profileClaim {
 	if g := providerIsRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
 		if key, ok := providerKey(s[g[4]:g[5]]); ok {
 			add(key, roleWords(s[g[4]:g[5]]), s[g[8]:g[9]], span(s, g, 6), span(s, g, 10))
+		}
+	}
+	if g := providerNamedRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
+		if key, ok := providerKey(s[g[2]:g[3]]); ok {
+			add(key, roleWords(s[g[2]:g[3]]), s[g[4]:g[5]], "", "")
 		}
 	}
 	if g := providerSwitchRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {

@@ -48,7 +48,13 @@ func TestProviderRules(t *testing.T) {
 		{"My accountant is Jo Pike.", []string{`providers user/accountant="Jo Pike": The user's accountant is Jo Pike.`}},
 		{"Our insurer is Aviva.", []string{`providers user/insurer="Aviva": The user's insurer is Aviva.`}},
 		{"Our gardener is Tom.", []string{`providers user/gardener="Tom": The user's gardener is Tom.`}},
+		{"Our new plumber, Sam Ortiz, fixed the leak.", []string{`providers user/plumber="Sam Ortiz": The user's plumber is Sam Ortiz.`}},
+		{"My GP Dr Rao signed me off.", []string{`providers user/doctor="Dr Rao": The user's GP is Dr Rao.`}},
 		// No provider of the speaker's, or no provider at all.
+		{"The kids' dentist is Dr Moss.", nil},
+		{"My husband's dentist is Dr Moss.", nil},
+		{"My dentist appointment, Monday at 3, is booked.", nil},
+		{"Our dentist moved to Leeds.", nil},
 		{"My dentist is on holiday.", nil},
 		{"The dentist is on Monday.", nil},
 		{"My dentist's receptionist is Carol.", nil},
@@ -151,6 +157,12 @@ func TestManyValuedRules(t *testing.T) {
 			`family user/parent="Ruth": Ruth is the user's parent.`, `family user/parent="Dev": Dev is the user's parent.`}},
 		{"We have a dog, Rex, and my sister has a cat called Tig.", []string{`pets user/pet="Rex": Rex is the user's dog.`}},
 		{"My neighbour has two cats, Salt and Vinegar.", nil},
+		{"We have three kids: Ava, Leo and Mia.", []string{
+			`family user/child="Ava": Ava is the user's child.`, `family user/child="Leo": Leo is the user's child.`,
+			`family user/child="Mia": Mia is the user's child.`}},
+		{"I've got two dogs, Bramble and Sloe.", []string{
+			`pets user/pet="Bramble": Bramble is the user's dog.`, `pets user/pet="Sloe": Sloe is the user's dog.`}},
+		{"I speak a bit of Italian.", []string{`identity user/language="Italian": The user speaks Italian.`}},
 		{"We don't have a dog called Rex.", nil},
 		{"I speak French and Spanish.", []string{
 			`identity user/language="French": The user speaks French.`, `identity user/language="Spanish": The user speaks Spanish.`}},
