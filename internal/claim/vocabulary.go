@@ -35,7 +35,7 @@ var Categories = []Category{
 // Providers are the keys of the everyday people and firms a household
 // uses, one of each at a time: a new dentist replaces the old one.
 var Providers = []string{"doctor", "dentist", "vet", "optician", "physio", "pharmacy", "plumber", "electrician",
-	"mechanic", "cleaner", "gardener", "dog_walker", "childminder", "hairdresser", "accountant", "solicitor", "bank",
+	"mechanic", "cleaner", "window_cleaner", "gardener", "dog_walker", "childminder", "hairdresser", "accountant", "solicitor", "bank",
 	"insurer", "energy_supplier", "broadband", "mobile_network", "gym"}
 
 // CategoryRank is c's place in Categories; len(Categories) for a name that
@@ -135,6 +135,7 @@ var keySynonyms = map[string][]string{
 	"electrician":     {"sparky"},
 	"mechanic":        {"car mechanic", "car garage", "motor mechanic"},
 	"cleaner":         {"house cleaner", "cleaning lady"},
+	"window_cleaner":  {"windows cleaner"},
 	"gardener":        {"landscaper"},
 	"dog_walker":      {"dogwalker"},
 	"childminder":     {"child minder", "nanny"},

@@ -20,10 +20,10 @@ var (
 	ownRe = lazy(`\b(?i:(?:i|we)(?: now| also| still| both)?(?:'ve got|’ve got| have got| have| got| own| adopted| rescued| took in| brought home| welcomed))\b`)
 	// namedRe is a thing named after a count or article: "two cats, Mochi
 	// and Pepper", "a rescue greyhound called Biscuit", "a son named Leo".
-	namedRe = lazy(`\b(?i:a|an|one|two|three|four|five|six|\d+|another|our|my)(?: (?i:rescue|little|new|young|old|pet|lovely|gorgeous|tabby|black|white|ginger|grey|gray|brown|sweet|elderly|baby|grown-up|teenage))* ([a-z]+)(?:,|:| (?i:called|named)) ` + pNames)
+	namedRe = lazy(`\b(?:(?i:a|an|one|two|three|four|five|six|\d+|another|our|my)(?: (?i:rescue|little|new|young|old|pet|lovely|gorgeous|tabby|black|white|ginger|grey|gray|brown|sweet|elderly|baby|grown-up|teenage))* )?([a-z]+)(?:,|:| (?i:called|named)) ` + pNames)
 	// possListRe is the speaker's things named in the plural: "our cats are
 	// Mochi and Pepper", "my kids, Ava and Leo,", "my sisters Jo and Kim".
-	possListRe = lazy(`\b(?i:my|our) (?:(?i:two|three|four|five|six|\d+|little|lovely|new|old|rescue|grown-up|teenage) )*([a-z]+s)(?: (?i:are|are called|are named)|,|:)? ` + pNames)
+	possListRe = lazy(`\b(?i:my|our) (?:(?i:two|three|four|five|six|\d+|little|lovely|new|old|rescue|grown-up|teenage) )*([a-z]+(?:s|ren))(?: (?i:are|are called|are named)|,|:)? ` + pNames)
 	// ownEndRe cuts off what another owner has: "we have a dog, Rex, and my
 	// sister has a cat".
 	ownEndRe = lazy(`;|\b(?i:but|while|whereas|though|although|has|have|owns)\b`)
@@ -36,7 +36,11 @@ var kinLists = map[string][2]string{
 	"sons": {"child", "son"}, "son": {"child", "son"}, "daughters": {"child", "daughter"}, "daughter": {"child", "daughter"},
 	"boys": {"child", "son"}, "girls": {"child", "daughter"}, "twins": {"child", "child"},
 	"brothers": {"sibling", "brother"}, "sisters": {"sibling", "sister"}, "siblings": {"sibling", "sibling"},
-	"parents": {"parent", "parent"},
+	"parents": {"parent", "parent"}, "stepkids": {"child", "stepchild"}, "stepchildren": {"child", "stepchild"},
+	// The rest of the family: each their own relation to the speaker.
+	"grandchildren": {"relation", "grandchild"}, "grandkids": {"relation", "grandchild"}, "grandsons": {"relation", "grandson"},
+	"granddaughters": {"relation", "granddaughter"}, "grandparents": {"relation", "grandparent"}, "cousins": {"relation", "cousin"},
+	"nieces": {"relation", "niece"}, "nephews": {"relation", "nephew"},
 }
 
 func listClaims(s string, sw subjectWords) []profileClaim {
@@ -66,6 +70,8 @@ func namedClaims(kind, names string, sw subjectWords) []profileClaim {
 	for _, n := range splitNames(names) {
 		switch {
 		case !isPersonName(n):
+		case isKin && kin[0] == "relation":
+			out = append(out, profileClaim{subject: n, key: "relation", value: kin[1], text: n + " is " + possLower(sw) + " " + kin[1] + "."})
 		case isKin:
 			out = append(out, profileClaim{key: kin[0], value: n, text: n + " is " + possLower(sw) + " " + kin[1] + "."})
 		case isPet:
@@ -138,13 +144,16 @@ func petGoneClaims(s string, sw subjectWords) []profileClaim {
 var (
 	// speaksRe: "I speak French and Spanish", "I'm fluent in Welsh".
 	speaksRe = lazy(`\b(?i:i (?:also |now |still |can |can also )?speak(?: a bit of| a little| some| basic| fluent| good| decent)?|(?:i'm|i’m|i am) (?:also )?(?:fluent|bilingual) in) ` +
-		`((?:[A-Z][a-z]+)(?:(?:, | and | & |, and )(?:[A-Z][a-z]+))*)`)
+		`((?:[A-Z][a-z]+)(?:(?:, | and | & |, and )(?:` + pSome + `)?(?:[A-Z][a-z]+))*)`)
 	// hobbyRe: "my hobbies are climbing and pottery", "I took up bell ringing".
 	hobbyRe = lazy(`\b(?i:my (?:main |favourite |new )?(?:hobbies are|hobbies include|hobby is|hobbies at the moment are|pastimes are)|i(?:'ve|’ve| have)? (?:recently |just |finally )?(?:took|taken) up) ` +
 		pThing + pHobbyEnd)
 	// hobbyEndRe: "I gave up climbing", "I've given up the choir".
 	hobbyEndRe = lazy(`\b(?i:i(?:'ve|’ve| have)? (?:finally |just )?(?:gave|given) up) ` + pThing + pHobbyEnd)
 )
+
+// pSome says how well a language is spoken: "a little Gujarati".
+const pSome = `a little |a bit of |some |basic |fluent |good |decent `
 
 // pHobbyEnd ends a list of pastimes: also a time or a place said after it.
 const pHobbyEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|last|this|in|at|with|on|recently|again|after|during|over|about|around|a few|years|months|weeks)\b|$)`
@@ -165,6 +174,9 @@ func languageClaims(s string, sw subjectWords) []profileClaim {
 	}
 	var out []profileClaim
 	for _, l := range splitNames(s[g[2]:g[3]]) {
+		if f := strings.Fields(l); len(f) > 1 {
+			l = f[len(f)-1] // "a little Gujarati"
+		}
 		if isLanguage(l) {
 			out = append(out, profileClaim{key: "language", value: l, text: sw.name + " speaks " + l + "."})
 		}

@@ -27,18 +27,27 @@ var (
 	// providerSwitchRe: "we switched dentists to Dr Hale at Brookside",
 	// "I've changed my GP to Dr Rao", "we moved banks to Nationwide".
 	providerSwitchRe = lazy(`\b(?i:(?:i|we)(?:'ve|’ve| have)?(?: just| finally| recently| now)? (?:switched|changed|moved|swapped)(?: (?:our|my))?) ` +
-		pRole + ` (?i:(?:over )?to) ` + pOrg + `(?: (?i:at|in) ` + pOrg + `)?`)
+		pRole + ` (?i:(?:over )?to(?: the)?) ` + pOrg + `(?: (?i:at|in) ` + pOrg + `)?`)
+	// registeredRe: "I'm registered with Dr Khan at the Elms Surgery", "we've registered at Oakfield Vets".
+	registeredRe = lazy(`\b(?i:(?:i'm|i’m|i am|we're|we’re|we are|i|we)(?:'ve|’ve| have)?(?: now| just| finally)? (?:registered|signed up) (?:with|at)(?: the)?) ` +
+		pOrg + `(?: (?i:at|in)(?: (?i:the))? ` + pOrg + `)?`)
 	// bankWithRe: "I bank with Monzo".
 	bankWithRe = lazy(`\b(?i:(?:i|we)(?: now| still| also)? bank with) ` + pOrg)
 	// withForRe: "we're with Octopus for energy", "I'm now with Zen for
 	// broadband", "we've switched to Brightwave for the internet".
-	withForRe = lazy(`\b(?i:(?:i'm|i’m|i am|we're|we’re|we are)(?: now| still| currently)? with|(?:i|we)(?:'ve|’ve| have)?(?: just| finally| now)? (?:switched|moved|changed|gone|gone over|signed up) (?:to|with)) ` + pOrg +
-		` (?i:for (?:our |my |the |your )?(energy|gas|electricity|gas and electricity|power|broadband|internet|wifi|wi-fi|mobile|phone|my phone|insurance|home insurance|car insurance|banking))\b`)
+	withForRe = lazy(`\b(?i:(?:i'm|i’m|i am|we're|we’re|we are)(?: now| still| currently)? with|(?:i|we)(?:'ve|’ve| have)?(?: just| finally| now)? (?:switched|moved|changed|gone|gone over|signed up) (?:to|with)|(?:i|we)(?: now| still| always)? use) ` + pOrg +
+		` (?i:for (?:our |my |the |your )?(` + pService + `))\b`)
 )
+
+// pService is what a provider is for: "with X for energy", "we use X for the garden".
+const pService = `energy|gas|electricity|gas and electricity|power|broadband|internet|wifi|wi-fi|mobile|mobiles|phone|phones|my phone|` +
+	`insurance|home insurance|car insurance|banking|garden|gardening|cleaning|windows|accounts|taxes`
 
 // forServices are what "with X for ..." names, each the provider key it
 // makes X.
 var forServices = map[string]string{
+	"mobiles": "mobile_network", "phones": "mobile_network", "garden": "gardener", "gardening": "gardener",
+	"cleaning": "cleaner", "windows": "window_cleaner", "accounts": "accountant", "taxes": "accountant",
 	"energy": "energy_supplier", "gas": "energy_supplier", "electricity": "energy_supplier",
 	"gas and electricity": "energy_supplier", "power": "energy_supplier", "broadband": "broadband",
 	"internet": "broadband", "wifi": "broadband", "wi-fi": "broadband", "mobile": "mobile_network",
@@ -69,9 +78,16 @@ func providerClaims(s string, sw subjectWords) []profileClaim {
 		out = append(out, profileClaim{key: key, value: name, text: text + "."})
 	}
 	if g := providerIsRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
-		if key, ok := providerKey(s[g[4]:g[5]]); ok {
-			add(key, roleWords(s[g[4]:g[5]]), s[g[8]:g[9]], span(s, g, 6), span(s, g, 10))
+		role, with := s[g[4]:g[5]], strings.EqualFold(span(s, g, 6), "with")
+		if key, ok := providerKey(role); ok {
+			add(key, roleWords(role), s[g[8]:g[9]], span(s, g, 6), span(s, g, 10))
+		} else if key, ok := forServices[strings.ToLower(role)]; ok && with { // "our energy is with EDF"
+			add(key, roleName(key), s[g[8]:g[9]], "", "")
 		}
+	}
+	if g := registeredRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
+		key := registeredKey(s[g[2]:g[3]] + " " + span(s, g, 4))
+		add(key, roleName(key), s[g[2]:g[3]], "", span(s, g, 4))
 	}
 	if g := providerNamedRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
 		if key, ok := providerKey(s[g[2]:g[3]]); ok {
@@ -91,6 +107,24 @@ func providerClaims(s string, sw subjectWords) []profileClaim {
 		add(key, roleName(key), s[g[2]:g[3]], "", "")
 	}
 	return out
+}
+
+// registeredKey is the provider a practice's name says it is ("Elms
+// Surgery", "Oakfield Vets", "Smile Dental"): the GP when it says none.
+func registeredKey(names string) string {
+	for _, w := range strings.Fields(strings.ToLower(names)) {
+		switch w {
+		case "dental", "dentist", "dentists", "orthodontics":
+			return "dentist"
+		case "vet", "vets", "veterinary", "animal":
+			return "vet"
+		case "opticians", "optician", "optometrists", "eyecare":
+			return "optician"
+		case "physio", "physiotherapy":
+			return "physio"
+		}
+	}
+	return "doctor"
 }
 
 // span is group i of match g in s, "" when it did not take part.
@@ -162,7 +196,8 @@ const (
 
 var (
 	// commuteVerbRe: "I cycle in along the canal", "I walk to work", "I drive to the sorting office".
-	commuteVerbRe = lazy(`\b(?i:i ` + pWhen + `(cycle|bike|walk|drive|run|jog|scoot|ride my bike|ride my motorbike|ride my scooter)(?: (?:it|there))? (?:(?:to|into) ` + pWorkplace + `\b|` + pIn + `))`)
+	commuteVerbRe = lazy(`\b(?i:(?:i ` + pWhen + `|(?:i'm|i’m|i am|i've been|i’ve been|i have been|i've started|i’ve started|i have started|i started|i've taken to|i’ve taken to)(?: now| mostly| usually)? )` +
+		`(cycle|bike|walk|drive|run|jog|scoot|ride my bike|ride my motorbike|ride my scooter|cycling|biking|walking|driving|running|jogging|scooting)(?: (?:it|there))? (?:(?:to|into) ` + pWorkplace + `\b|` + pIn + `))`)
 	// commuteTakeRe: "I take the tram to work now", "I get the bus in", "I catch the 7:40 train to the office".
 	commuteTakeRe = lazy(`\b(?i:i ` + pWhen + `(?:take|get|catch|ride|use|hop on|jump on) (?:the|a|my) (?:[\d:.]+(?: ?[ap]m)? |[a-z]+ )?` + pVehicle + `(?: \d+)? (?:(?:to|into) ` + pWorkplace + `\b|` + pIn + `))`)
 	// commuteByRe: "I commute by train", "I get to work on the tram", "my commute is a 20-minute cycle".
@@ -172,7 +207,8 @@ var (
 
 // commuteModes are the one name of each way to get to work a rule finds.
 var commuteModes = map[string]string{
-	"cycle": "bike", "bike": "bike", "bicycle": "bike", "ride my bike": "bike", "bike ride": "bike",
+	"cycling": "bike", "biking": "bike", "walking": "foot", "driving": "car", "running": "running", "jogging": "running",
+	"scooting": "scooter", "cycle": "bike", "bike": "bike", "bicycle": "bike", "ride my bike": "bike", "bike ride": "bike",
 	"walk": "foot", "foot": "foot", "run": "running", "jog": "running",
 	"drive": "car", "car": "car", "van": "car", "scoot": "scooter", "ride my scooter": "scooter",
 	"ride my motorbike": "motorbike", "tube": "underground", "subway": "underground",

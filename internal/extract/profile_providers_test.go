@@ -50,7 +50,17 @@ func TestProviderRules(t *testing.T) {
 		{"Our gardener is Tom.", []string{`providers user/gardener="Tom": The user's gardener is Tom.`}},
 		{"Our new plumber, Sam Ortiz, fixed the leak.", []string{`providers user/plumber="Sam Ortiz": The user's plumber is Sam Ortiz.`}},
 		{"My GP Dr Rao signed me off.", []string{`providers user/doctor="Dr Rao": The user's GP is Dr Rao.`}},
+		{"Our window cleaner is Pete.", []string{`providers user/window_cleaner="Pete": The user's window cleaner is Pete.`}},
+		{"Our cleaner is Marta, she comes on Thursdays.", []string{`providers user/cleaner="Marta": The user's cleaner is Marta.`}},
+		{"We use Greenfingers for the garden.", []string{`providers user/gardener="Greenfingers": The user's gardener is Greenfingers.`}},
+		{"Our energy is with EDF.", []string{`providers user/energy_supplier="EDF": The user's energy supplier is EDF.`}},
+		{"We're with Vodafone for our phones.", []string{`providers user/mobile_network="Vodafone": The user's mobile network is Vodafone.`}},
+		{"I'm registered with Dr Khan at the Elms Surgery.", []string{`providers user/doctor="Dr Khan": The user's GP is Dr Khan at Elms Surgery.`}},
+		{"We've registered at Oakfield Vets.", []string{`providers user/vet="Oakfield Vets": The user's vet is Oakfield Vets.`}},
+		{"We changed GP to the Elms Surgery.", []string{`providers user/doctor="Elms Surgery": The user's GP is Elms Surgery.`}},
 		// No provider of the speaker's, or no provider at all.
+		{"My phone is with Dad.", nil},
+		{"We use Slack for work.", nil},
 		{"The kids' dentist is Dr Moss.", nil},
 		{"My husband's dentist is Dr Moss.", nil},
 		{"My dentist appointment, Monday at 3, is booked.", nil},
@@ -97,6 +107,9 @@ func TestCommuteRules(t *testing.T) {
 		{"I drive to the sorting office in Kettering every morning.", line("car", "by car")},
 		{"I drive in on Mondays.", line("car", "by car")},
 		{"I run to work twice a week.", line("running", "on foot, running")},
+		{"I'm cycling to work these days.", line("bike", "by bike")},
+		{"I've started walking to work.", line("foot", "on foot")},
+		{"I ride the bus to work.", line("bus", "by bus")},
 		{"I commute by train.", line("train", "by train")},
 		{"I get to work on the tram.", line("tram", "by tram")},
 		{"I go to work by bike.", line("bike", "by bike")},
@@ -162,6 +175,17 @@ func TestManyValuedRules(t *testing.T) {
 			`family user/child="Mia": Mia is the user's child.`}},
 		{"I've got two dogs, Bramble and Sloe.", []string{
 			`pets user/pet="Bramble": Bramble is the user's dog.`, `pets user/pet="Sloe": Sloe is the user's dog.`}},
+		{"We've got chickens: Hetty, Dot and Mabel.", []string{
+			`pets user/pet="Hetty": Hetty is the user's chicken.`, `pets user/pet="Dot": Dot is the user's chicken.`,
+			`pets user/pet="Mabel": Mabel is the user's chicken.`}},
+		{"My children are Ava and Leo.", []string{
+			`family user/child="Ava": Ava is the user's child.`, `family user/child="Leo": Leo is the user's child.`}},
+		{"Our grandkids, Ruby and Sid, visit on Sundays.", []string{
+			`family Ruby/relation="grandchild": Ruby is the user's grandchild.`, `family Sid/relation="grandchild": Sid is the user's grandchild.`}},
+		{"We have meetings, Monday and Tuesday.", nil},
+		{"I speak English, Hindi and a little Gujarati.", []string{
+			`identity user/language="English": The user speaks English.`, `identity user/language="Hindi": The user speaks Hindi.`,
+			`identity user/language="Gujarati": The user speaks Gujarati.`}},
 		{"I speak a bit of Italian.", []string{`identity user/language="Italian": The user speaks Italian.`}},
 		{"We don't have a dog called Rex.", nil},
 		{"I speak French and Spanish.", []string{

@@ -54,7 +54,7 @@ var (
 	rentLineRe      = lazy(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
 	carLineRe       = lazy(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
 	ruleRe          = lazy(`^(?i:(?:(?:from now on|going forward|in future|in the future),? )?(?:please )?(never|always|don't ever|do not ever|don’t ever)) (.{3,120})$`)
-	routineRe       = lazy(`^(?i:i) (?:(?i:usually|normally|always|still) )?([a-z]+) (.{2,80}?\b(?i:every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|morning|evening|night|week|month)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays))\b.{0,40})$`)
+	routineRe       = lazy(`^(?i:i) (?:(?i:usually|normally|always|still|mostly|generally|often) )?([a-z]+) (.{2,80}?\b(?i:every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|morning|evening|night|week|month)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays))\b.{0,40})$`)
 	preferenceRe2   = lazy(`^(?i:i) (?:(?i:really|absolutely|just|totally) )?(?i:(love|adore|hate|detest|can't stand|can’t stand|cannot stand)) ([\p{L}][\p{L}\p{N}' -]{1,50})$`)
 	// notProfileRe marks a sentence that states no standing truth: a
 	// hypothetical, a wish, a plan, the past.
@@ -328,7 +328,9 @@ func petAnimal(w string) (string, bool) {
 	if a, ok := petWords[w]; ok {
 		return a, true
 	}
-	for _, a := range []string{"dog", "cat", "rabbit", "hamster", "guinea pig", "horse", "pony", "ferret", "gerbil", "rat", "mouse"} {
+	for _, a := range []string{"dog", "cat", "rabbit", "hamster", "guinea pig", "horse", "pony", "ferret", "gerbil", "rat", "mouse",
+		"chicken", "hen", "duck", "goose", "goat", "sheep", "alpaca", "pig", "fish", "goldfish", "snake", "lizard", "gecko",
+		"canary", "axolotl", "chinchilla", "degu", "donkey"} {
 		if w == a {
 			return a, true
 		}
