@@ -151,11 +151,7 @@ func TestDecide(t *testing.T) {
 		t.Fatalf("%d rows: the ledger's table needs at least 40", len(tests))
 	}
 	for _, tt := range tests {
-		got := Decide(tt.rows, tt.s)
-		if got.Action != tt.want.Action || got.Row != tt.want.Row || !slices.Equal(got.Ends, tt.want.Ends) ||
-			!got.Until.Equal(tt.want.Until) || got.Successor != tt.want.Successor {
-			t.Errorf("%s: Decide = %s %+v, want %s %+v", tt.name, got.Action, got, tt.want.Action, tt.want)
-		}
+		checkDecision(t, tt.name, Decide(tt.rows, tt.s), tt.want)
 	}
 }
 
@@ -168,5 +164,90 @@ func TestDecideDoesNotChangeHistory(t *testing.T) {
 	Decide(rows, ended("", 12))
 	if !slices.Equal(rows, before) {
 		t.Errorf("Decide changed its rows: %+v, was %+v", rows, before)
+	}
+}
+
+// TestDecideByKey: the vocabulary decides what a new value of a key does.
+// A key of many values (allergies, children, pets, languages, hobbies)
+// adds it beside the others and loses one only to an end naming it; a key
+// of one value (a provider, the commute, the employer) supersedes; the
+// same value reinforces and a refused one is refused, whichever the key.
+func TestDecideByKey(t *testing.T) {
+	state := func(attribute, v string, at int) Statement {
+		_, single := Key(attribute)
+		return Statement{Value: v, At: day(at), Single: single}
+	}
+	end := func(attribute, v string, at int) Statement {
+		s := state(attribute, v, at)
+		s.Retire = true
+		return s
+	}
+	tests := []struct {
+		name string
+		rows []Row
+		s    Statement
+		want Decision
+	}{
+		// Add: a new value of a many-valued key stands beside the others.
+		{"second allergy", []Row{cur(1, "penicillin", 9)}, state("allergies", "shellfish", 12), Decision{Action: Insert}},
+		{"allergy by its phrase", []Row{cur(1, "penicillin", 9)}, state("allergic to", "latex", 12), Decision{Action: Insert}},
+		{"second cat", []Row{cur(1, "Mochi", 9)}, state("cats", "Pepper", 9), Decision{Action: Insert}},
+		{"a dog beside a cat", []Row{cur(1, "Mochi", 9)}, state("dog", "Rex", 12), Decision{Action: Insert}},
+		{"second child", []Row{cur(1, "Ava", 9)}, state("kids", "Leo", 9), Decision{Action: Insert}},
+		{"a daughter beside a son", []Row{cur(1, "Leo", 9)}, state("daughter", "Ava", 12), Decision{Action: Insert}},
+		{"third language", []Row{cur(1, "French", 9), cur(2, "Portuguese", 9)}, state("languages", "Welsh", 12), Decision{Action: Insert}},
+		{"second hobby", []Row{cur(1, "climbing", 9)}, state("hobbies", "pottery", 12), Decision{Action: Insert}},
+		{"second medication", []Row{cur(1, "sertraline", 9)}, state("meds", "ibuprofen", 12), Decision{Action: Insert}},
+		{"second sibling", []Row{cur(1, "Jo", 9)}, state("sister", "Kim", 12), Decision{Action: Insert}},
+		// Reinforce: the same value again, either kind of key.
+		{"same allergy again", []Row{cur(1, "penicillin", 9), cur(2, "shellfish", 10)}, state("allergy", "Shellfish", 12),
+			Decision{Action: Reinforce, Row: 2}},
+		{"same cat again", []Row{cur(1, "Mochi", 9), cur(2, "Pepper", 9)}, state("cat", "Mochi", 12), Decision{Action: Reinforce, Row: 1}},
+		{"same dentist again", []Row{cur(1, "Dr Okafor", 9)}, state("dentist", "Dr Okafor", 12), Decision{Action: Reinforce, Row: 1}},
+		{"same commute again", []Row{cur(1, "tram", 9)}, state("commute", "tram", 12), Decision{Action: Reinforce, Row: 1}},
+		// Supersede: a key of one value.
+		{"new dentist", []Row{cur(1, "Dr Okafor", 9)}, state("dentist", "Dr Hale", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new dentist by a state word", []Row{cur(1, "Dr Okafor", 9)}, state("new dentist", "Dr Hale", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new GP", []Row{cur(1, "Dr Shah", 9)}, state("GP surgery", "Parkway", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new vet", []Row{cur(1, "Oakfield", 9)}, state("vets", "Riverside", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new bank", []Row{cur(1, "Monzo", 9)}, state("bank", "Starling", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new energy supplier", []Row{cur(1, "Octopus", 9)}, state("gas supplier", "Ecotricity", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new broadband", []Row{cur(1, "Zentrix", 9)}, state("internet provider", "Brightwave", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new plumber", []Row{cur(1, "Dave Rees", 9)}, state("plumber", "Ana Cole", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new commute", []Row{cur(1, "car", 9)}, state("commute", "tram", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"new employer", []Row{cur(1, "Arup", 9)}, state("works at", "Atkins", 12), Decision{Action: Insert, Ends: []int64{1}}},
+		{"an old dentist said late goes into the history", []Row{cur(1, "Dr Hale", 12)}, state("dentist", "Dr Okafor", 9),
+			Decision{Action: InsertHistory, Until: day(12), Successor: 1}},
+		{"an old cat said late is simply added", []Row{cur(1, "Mochi", 12)}, state("cat", "Pepper", 9), Decision{Action: Insert}},
+		// Retire: only an end naming the value, and only that value.
+		{"we lost Pepper", []Row{cur(1, "Mochi", 9), cur(2, "Pepper", 9)}, end("pet", "Pepper", 12), Decision{Action: Retire, Ends: []int64{2}}},
+		{"not allergic to latex after all", []Row{cur(1, "penicillin", 9), cur(2, "latex", 10)}, end("allergy", "latex", 12),
+			Decision{Action: Retire, Ends: []int64{2}}},
+		{"gave up climbing", []Row{cur(1, "climbing", 9), cur(2, "pottery", 9)}, end("hobby", "Climbing", 12), Decision{Action: Retire, Ends: []int64{1}}},
+		{"an end of a pet we never had", []Row{cur(1, "Mochi", 9)}, end("pet", "Tom", 12), Decision{Action: Nothing}},
+		{"an end before the value was said", []Row{cur(1, "Pepper", 12)}, end("pet", "Pepper", 9), Decision{Action: Nothing}},
+		{"a provider ended with no successor", []Row{cur(1, "Dave Rees", 9)}, end("plumber", "", 12), Decision{Action: Retire, Ends: []int64{1}}},
+		// Refuse: a value the user refused, whichever the key.
+		{"a refused allergy", []Row{refused(1, "latex", 9), cur(2, "penicillin", 9)}, state("allergy", "latex", 12),
+			Decision{Action: Refuse, Row: 1}},
+		{"a refused pet", []Row{refused(1, "Captain", 9)}, state("parrot", "Captain", 12), Decision{Action: Refuse, Row: 1}},
+		{"a refused dentist", []Row{refused(1, "Dr Okafor", 9), cur(2, "Dr Hale", 10)}, state("dentist", "Dr Okafor", 12),
+			Decision{Action: Refuse, Row: 1}},
+		{"a refused commute", []Row{refused(1, "bus", 9)}, state("commute", "bus", 12), Decision{Action: Refuse, Row: 1}},
+		{"another value than the refused dentist", []Row{refused(1, "Dr Okafor", 9)}, state("dentist", "Dr Hale", 12), Decision{Action: Insert}},
+	}
+	if len(tests) < 30 {
+		t.Fatalf("%d rows: the table needs rows for every action of both kinds of key", len(tests))
+	}
+	for _, tt := range tests {
+		checkDecision(t, tt.name, Decide(tt.rows, tt.s), tt.want)
+	}
+}
+
+func checkDecision(t *testing.T, name string, got, want Decision) {
+	t.Helper()
+	if got.Action != want.Action || got.Row != want.Row || !slices.Equal(got.Ends, want.Ends) ||
+		!got.Until.Equal(want.Until) || got.Successor != want.Successor {
+		t.Errorf("%s: Decide = %s %+v, want %s %+v", name, got.Action, got, want.Action, want)
 	}
 }

@@ -24,12 +24,19 @@ var Categories = []Category{
 	{"work", []string{"employer", "job_title", "salary", "manager", "colleague", "work_schedule"}},
 	{"family", []string{"partner", "child", "parent", "sibling", "relation"}},
 	{"pets", []string{"pet"}},
-	{"health", []string{"allergy", "intolerance", "medication", "condition", "doctor", "blood_type"}},
+	{"health", []string{"allergy", "intolerance", "medication", "condition", "blood_type"}},
 	{"diet", []string{"diet"}},
-	{"vehicle", []string{"car"}},
-	{"preference", []string{"preference", "rule"}},
+	{"vehicle", []string{"car", "commute"}},
+	{"providers", Providers},
+	{"preference", []string{"preference", "hobby", "rule"}},
 	{"routine", []string{"routine"}},
 }
+
+// Providers are the keys of the everyday people and firms a household
+// uses, one of each at a time: a new dentist replaces the old one.
+var Providers = []string{"doctor", "dentist", "vet", "optician", "physio", "pharmacy", "plumber", "electrician",
+	"mechanic", "cleaner", "window_cleaner", "gardener", "dog_walker", "childminder", "hairdresser", "accountant", "solicitor", "bank",
+	"insurer", "energy_supplier", "broadband", "mobile_network", "gym"}
 
 // CategoryRank is c's place in Categories; len(Categories) for a name that
 // is not a category.
@@ -46,16 +53,30 @@ func CategoryRank(c string) int {
 func IsCategory(c string) bool { return CategoryRank(c) < len(Categories) }
 
 // singleKeys are the keys that hold one value at a time: a newer value
-// supersedes the older. The other canonical keys accumulate values, and a
-// value goes only by an explicit change ("sold the Golf").
-var singleKeys = map[string]bool{
-	"name": true, "birthday": true, "age": true, "phone": true, "email": true, "address": true,
-	"city": true, "country": true, "timezone": true, "rent": true, "employer": true, "job_title": true, "salary": true,
-	"manager": true, "partner": true, "car": true, "diet": true, "doctor": true, "blood_type": true,
-}
+// supersedes the older. The other canonical keys (allergies, children,
+// pets, languages, hobbies) accumulate values, and a value goes only by an
+// explicit change naming it ("sold the Golf", "we lost Pepper").
+var singleKeys = func() map[string]bool {
+	m := map[string]bool{
+		"name": true, "birthday": true, "age": true, "phone": true, "email": true, "address": true,
+		"city": true, "country": true, "timezone": true, "rent": true, "employer": true, "job_title": true, "salary": true,
+		"manager": true, "partner": true, "car": true, "commute": true, "diet": true, "blood_type": true,
+	}
+	for _, k := range Providers {
+		m[k] = true
+	}
+	return m
+}()
 
 // Single reports whether key, a canonical key, holds one value at a time.
 func Single(key string) bool { return singleKeys[key] }
+
+// Many reports whether attribute names a canonical key that holds many
+// values at a time: a new value is added beside the others.
+func Many(attribute string) bool {
+	_, single := Key(attribute)
+	return !single
+}
 
 // IsKey reports whether key is a canonical key.
 func IsKey(key string) bool {
@@ -95,13 +116,39 @@ var keySynonyms = map[string][]string{
 	"intolerance":   {"intolerant to", "intolerant", "food intolerance"},
 	"medication":    {"medicine", "meds", "prescription", "drug", "pill", "takes medication"},
 	"condition":     {"medical condition", "health condition", "chronic condition", "illness", "diagnosis", "disease", "diagnosed with"},
-	"doctor":        {"gp", "family doctor", "general practitioner", "physician", "doc"},
 	"blood_type":    {"blood group"},
 	"diet":          {"dietary preference", "dietary requirement", "eating habits"},
 	"car":           {"vehicle", "automobile", "drives"},
+	"commute":       {"commute to work", "journey to work", "way to work", "travel to work", "commutes", "commuting"},
 	"preference":    {"like", "dislike", "likes", "dislikes", "loves", "hates"},
+	"hobby":         {"pastime"},
 	"rule":          {"standing rule", "instruction", "standing instruction"},
-	"routine":       {"habit", "weekly routine", "daily routine", "regular commitment", "recurring commitment"},
+	// Providers: only phrases that name the provider whatever the
+	// sentence ("surgery" alone may be an operation, "garage" a shed).
+	"doctor":          {"gp", "g p", "family doctor", "general practitioner", "physician", "doc", "gp surgery", "gp practice", "doctor's surgery", "doctors surgery", "doctors", "doctor's", "medical practice", "medical centre", "medical center", "health centre"},
+	"dentist":         {"dentists", "dentist's", "dental practice", "dental surgery", "dental clinic"},
+	"vet":             {"vets", "vet's", "veterinarian", "veterinary surgeon", "veterinary practice", "vet practice", "veterinary clinic", "vet clinic"},
+	"optician":        {"opticians", "optician's", "optometrist", "eye doctor"},
+	"physio":          {"physiotherapist", "physical therapist", "physiotherapy", "physio clinic"},
+	"pharmacy":        {"chemist", "chemist's", "pharmacist"},
+	"plumber":         {"heating engineer"},
+	"electrician":     {"sparky"},
+	"mechanic":        {"car mechanic", "car garage", "motor mechanic"},
+	"cleaner":         {"house cleaner", "cleaning lady"},
+	"window_cleaner":  {"windows cleaner"},
+	"gardener":        {"landscaper"},
+	"dog_walker":      {"dogwalker"},
+	"childminder":     {"child minder", "nanny"},
+	"hairdresser":     {"hairdresser's", "hairdressers", "barber", "barbers", "barber's", "hair salon", "hairstylist"},
+	"accountant":      {"bookkeeper", "tax adviser", "tax advisor"},
+	"solicitor":       {"lawyer", "attorney"},
+	"bank":            {"bank account", "building society", "main bank"},
+	"insurer":         {"insurance company", "insurance provider", "insurance firm"},
+	"energy_supplier": {"energy company", "energy provider", "electricity supplier", "electricity provider", "electricity company", "gas supplier", "gas provider", "gas company"},
+	"broadband":       {"broadband provider", "broadband supplier", "internet provider", "internet service provider", "isp", "wifi provider", "wi fi provider", "internet supplier"},
+	"mobile_network":  {"mobile network", "phone network", "mobile provider", "phone provider", "mobile operator", "network provider", "carrier", "phone carrier", "mobile carrier"},
+	"gym":             {"gym membership", "leisure centre"},
+	"routine":         {"habit", "weekly routine", "daily routine", "regular commitment", "recurring commitment"},
 }
 
 // keyPhrases maps each phrase (lower-case, words joined by single spaces,

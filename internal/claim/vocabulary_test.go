@@ -60,6 +60,44 @@ func TestKey(t *testing.T) {
 		{"date of birth", "birthday", true},
 		{"blood group", "blood_type", true},
 		{"gp", "doctor", true},
+		// Providers hold one value each: a new one replaces the old.
+		{"GP surgery", "doctor", true},
+		{"family doctor", "doctor", true},
+		{"dentist", "dentist", true},
+		{"new dentist", "dentist", true},
+		{"dental practice", "dentist", true},
+		{"vet", "vet", true},
+		{"vets", "vet", true},
+		{"veterinary practice", "vet", true},
+		{"optometrist", "optician", true},
+		{"physiotherapist", "physio", true},
+		{"chemist", "pharmacy", true},
+		{"plumber", "plumber", true},
+		{"electrician", "electrician", true},
+		{"car mechanic", "mechanic", true},
+		{"dog walker", "dog_walker", true},
+		{"dog-walker", "dog_walker", true},
+		{"barber", "hairdresser", true},
+		{"lawyer", "solicitor", true},
+		{"bank", "bank", true},
+		{"building society", "bank", true},
+		{"insurance company", "insurer", true},
+		{"energy supplier", "energy_supplier", true},
+		{"gas supplier", "energy_supplier", true},
+		{"broadband provider", "broadband", true},
+		{"internet provider", "broadband", true},
+		{"ISP", "broadband", true},
+		{"mobile network", "mobile_network", true},
+		{"phone provider", "mobile_network", true},
+		{"gym", "gym", true},
+		{"commute", "commute", true},
+		{"journey to work", "commute", true},
+		// Words that only sometimes name a provider are not its key.
+		{"surgery", "surgery", true},
+		{"garage", "garage", true},
+		{"network", "network", true},
+		{"energy", "energy", true},
+		{"interest", "interest", true},
 		{"Maya's birthday", "maya's birthday", true}, // someone else's: not the speaker's key
 		{"sister's birthday", "sister's birthday", true},
 		{"allergy", "allergy", false},
@@ -77,6 +115,12 @@ func TestKey(t *testing.T) {
 		{"dog", "pet", false},
 		{"pets", "pet", false},
 		{"routine", "routine", false},
+		{"hobby", "hobby", false},
+		{"hobbies", "hobby", false},
+		{"pastimes", "hobby", false},
+		{"languages", "language", false},
+		{"cats", "pet", false},
+		{"my kids", "child", false},
 		{"standing instruction", "rule", false},
 		{"work schedule", "work_schedule", false},
 		{"pronouns", "pronouns", false},
@@ -93,6 +137,23 @@ func TestKey(t *testing.T) {
 		key, single := Key(tt.attribute)
 		if key != tt.key || single != tt.single {
 			t.Errorf("Key(%q) = %q, %v; want %q, %v", tt.attribute, key, single, tt.key, tt.single)
+		}
+	}
+}
+
+// TestMany: the keys that add a value beside the others, by any name of
+// theirs; every other attribute, canonical or not, holds one value.
+func TestMany(t *testing.T) {
+	for _, tt := range []struct {
+		attribute string
+		many      bool
+	}{
+		{"allergy", true}, {"allergies", true}, {"kids", true}, {"cats", true}, {"languages", true},
+		{"hobbies", true}, {"medications", true}, {"dentist", false}, {"GP", false}, {"commute", false},
+		{"bank", false}, {"phone number", false}, {"favourite colour", false}, {"wifi password", false}, {"", false},
+	} {
+		if got := Many(tt.attribute); got != tt.many {
+			t.Errorf("Many(%q) = %v, want %v", tt.attribute, got, tt.many)
 		}
 	}
 }

@@ -229,6 +229,10 @@ func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr s
 	case "his", "her", "their":
 		return "", "", "", false
 	case "our":
+		if kind == "" && speakersKey(thing) {
+			e, t := Speaker(m)
+			return e, t, AttributeKey(thing), true
+		}
 		if kind == "" {
 			return "we", "group", AttributeKey(thing), true
 		}
@@ -250,6 +254,14 @@ func claimKey(poss, thing, value string, m *store.Memory) (entity, etype, attr s
 		return thing, "event", "time", true
 	}
 	return thing, "thing", kind, true
+}
+
+// speakersKey reports whether thing names a key of the vocabulary: "our
+// vet", "our kids" are the speaker's, as the profile files them, so both
+// layers hold one claim.
+func speakersKey(thing string) bool {
+	k, _ := claim.Key(thing)
+	return claim.IsKey(k)
 }
 
 // valueKind says what kind of value v is: "amount", "date", "time",
@@ -424,8 +436,8 @@ func withoutDenial(s, value string) string {
 // the name of one ("son's ok and that"): at most six words, no
 // conjunction or relative pronoun among them.
 func plausibleAttr(attr string) bool {
-	if strings.HasPrefix(attr, preferenceAttr) || strings.HasPrefix(attr, allergyAttr) {
-		return true // the thing preferred or allergic to, which may be long
+	if strings.HasPrefix(attr, preferenceAttr) {
+		return true // the thing preferred, which may be long
 	}
 	w := strings.Fields(attr)
 	if len(w) > 6 {
@@ -610,7 +622,6 @@ func isRent(thing string) bool {
 func StatedValues(content, role string) []llm.KeyFact {
 	var out []llm.KeyFact
 	m := &store.Memory{Content: content, Role: role}
-	who, typ := Speaker(m)
 	for _, s := range capture.Sentences(content) {
 		keys := map[string]bool{}
 		for _, f := range KeyFacts(s, m) {
@@ -619,14 +630,27 @@ func StatedValues(content, role string) []llm.KeyFact {
 				keys[f.Attribute] = true
 			}
 		}
-		if typ != "person" {
-			continue
-		}
-		for _, c := range sentenceClaims(s, m, who) { // "I'm a junior designer at Pixelworks": a title line
-			if k, single := claim.Key(c.key); single && c.subject == "" && !c.ended && !keys[k] {
-				out = append(out, llm.KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute})
-				keys[k] = true
-			}
+		out = append(out, ruleFacts(s, m, keys)...) // "I'm a junior designer at Pixelworks": a title line
+	}
+	return out
+}
+
+// ruleFacts are the one-valued claims of the speaker that the profile
+// rules read in sentence s of m, one fact each in the line's words, but
+// for the keys in except: so "we switched dentists to Dr Hale" or "I take the tram to
+// work", which no shape of a fact states, is a fact as well as a line, and
+// the fact's history moves with the line's. An agent's words make none.
+func ruleFacts(s string, m *store.Memory, except map[string]bool) []llm.KeyFact {
+	who, typ := Speaker(m)
+	if typ != "person" {
+		return nil
+	}
+	var out []llm.KeyFact
+	seen := map[string]bool{}
+	for _, c := range sentenceClaims(s, m, who) {
+		if k, single := claim.Key(c.key); single && c.subject == "" && !c.ended && !except[k] && !seen[k] {
+			out = append(out, llm.KeyFact{Entity: who, EntityType: typ, Attribute: k, Value: c.value, FactType: Attribute, Content: c.text})
+			seen[k] = true
 		}
 	}
 	return out

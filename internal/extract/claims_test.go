@@ -202,11 +202,11 @@ func TestTimesAndAllergiesAreTheirOwnClass(t *testing.T) {
 		{"The proxy timeout is 30 seconds.", "user", []string{"proxy timeout|amount|30 seconds|attribute"}},
 		{"The landlord raised the rent to 1,520 a month.", "user", []string{"user|rent|1,520 a month|attribute"}},
 		// Allergies.
-		{"I am allergic to peanuts.", "user", []string{"user|allergy: peanuts|allergic|attribute"}},
-		{"I'm allergic to penicillin.", "user", []string{"user|allergy: penicillin|allergic|attribute"}},
-		{"I am severely allergic to bee stings.", "user", []string{"user|allergy: bee stings|allergic|attribute"}},
-		{"Alice is allergic to cats.", "user", []string{"Alice|allergy: cats|allergic|attribute"}},
-		{"I am allergic to peanuts and shellfish.", "user", []string{"user|allergy: peanuts and shellfish|allergic|attribute"}},
+		{"I am allergic to peanuts.", "user", []string{"user|allergy|peanuts|attribute"}},
+		{"I'm allergic to penicillin.", "user", []string{"user|allergy|penicillin|attribute"}},
+		{"I am severely allergic to bee stings.", "user", []string{"user|allergy|bee stings|attribute"}},
+		{"Alice is allergic to cats.", "user", []string{"Alice|allergy|cats|attribute"}},
+		{"I am allergic to peanuts and shellfish.", "user", []string{"user|allergy|peanuts and shellfish|attribute"}},
 		{"My son is severely allergic to bee stings.", "user", nil}, // the son's, not what the son is
 		{"I'm allergic to it.", "user", nil},
 		{"I am not allergic to peanuts.", "user", nil},

@@ -42,10 +42,11 @@ var (
 var eventWords = []string{"meeting", "appointment", "deadline", "launch", "birthday", "flight", "trip",
 	"wedding", "interview", "party", "concert", "exam", "release", "demo", "review", "vacation", "holiday"}
 
-// KeyFacts returns the durable claims a sentence of m states: at most one.
-// The whole sentence is tried first, then each of its clauses ("I changed
-// carriers, my phone number is now 555-0199"); the fact's content is the
-// whole sentence.
+// KeyFacts returns the durable claims a sentence of m states: at most one
+// by the shapes of a fact. The whole sentence is tried first, then each of
+// its clauses ("I changed carriers, my phone number is now 555-0199"); the
+// fact's content is the whole sentence. A sentence no shape matches states
+// the one-valued claims the profile rules read in it (ruleFacts).
 func KeyFacts(s string, m *store.Memory) []llm.KeyFact {
 	s = strings.TrimSpace(fillerRe.ReplaceAllString(s, ""))
 	s = strings.TrimRight(s, ".!?…;: ")
@@ -80,7 +81,11 @@ func KeyFacts(s string, m *store.Memory) []llm.KeyFact {
 			return out
 		}
 	}
-	return nil
+	out := ruleFacts(s, m, nil)
+	for i := range out {
+		out[i].Confidence, out[i].MemoryIDs = conf, []int64{m.ID}
+	}
+	return out
 }
 
 // shapeFacts matches s against the shapes of a durable sentence. A clause
@@ -108,6 +113,9 @@ func shapeFacts(s string, m *store.Memory, f llm.KeyFact, clause bool) []llm.Key
 			return nil // "my son is allergic to bee stings"
 		}
 		e, t, ok := subject(g[1], m)
+		if strings.EqualFold(g[1], "our") && speakersKey(g[2]) {
+			e, t = Speaker(m) // "our vet" is the speaker's, as the profile has it
+		}
 		if strings.EqualFold(g[1], "your") { // the user's, when the agent says it
 			e, t = "user", "person"
 			_, st := Speaker(m)
@@ -132,7 +140,7 @@ func shapeFacts(s string, m *store.Memory, f llm.KeyFact, clause bool) []llm.Key
 			if vagueObject(allergen) {
 				return nil // "I'm allergic to it"
 			}
-			return set(e, t, allergyAttr+allergen, "allergic", Attribute) // health, as the profile files it
+			return set(e, t, "allergy", allergen, Attribute) // a key of many values, as the profile files it
 		}
 	}
 	if g := preferenceRe.FindStringSubmatch(s); g != nil {
@@ -265,13 +273,10 @@ func relationAttr(verb, value string) string {
 // the possessor holds.
 func allergic(value string) bool { return containsLower(value, "allergic to") }
 
-// preferenceAttr and allergyAttr begin the attributes of a preference
-// and an allergy, which name their object ("preference: tea", "allergy:
-// peanuts"): a second one is another fact, not a newer value of the first.
-const (
-	preferenceAttr = "preference: "
-	allergyAttr    = "allergy: "
-)
+// preferenceAttr begins the attribute of a preference, which names its
+// object ("preference: tea"): a second one is another fact, not a newer
+// value of the first.
+const preferenceAttr = "preference: "
 
 // preferenceValue is the stance a preference verb takes, so "Alice hates
 // tea" replaces "Alice likes tea" (same attribute, new value).
@@ -349,7 +354,9 @@ func claimValue(v string) string {
 		}
 	}
 	v = strings.TrimRight(strings.TrimSpace(v), ".!?…;:,")
-	v = strings.TrimSuffix(strings.TrimSuffix(v, " now"), " still")
+	for _, tail := range []string{" now", " still", " too", " as well"} {
+		v = strings.TrimSuffix(v, tail)
+	}
 	for _, p := range []string{"on ", "at ", "in "} {
 		v = strings.TrimPrefix(v, p)
 	}

@@ -77,6 +77,20 @@ func TestKeyFacts(t *testing.T) {
 		{"The meeting is on Friday.", "user", []store.Entity{{Text: "Friday", Type: "date"}}, []string{"meeting|date|Friday|event"}},
 		{"It was last week.", "user", []store.Entity{{Text: "last week", Type: "date"}}, nil},
 		{"ok thanks", "user", nil, nil},
+		// "Our" things of the vocabulary are the speaker's, as in the profile;
+		// the rest stay the group's.
+		{"Our vet is Dr Ames.", "user", nil, []string{"user|vet|Dr Ames|attribute"}},
+		{"Our new vet is Riverside.", "user", nil, []string{"user|vet|Riverside|attribute"}},
+		{"Our plumber is Dave Rees.", "user", nil, []string{"user|plumber|Dave Rees|attribute"}},
+		{"Our garden is a mess.", "user", nil, []string{"we|garden|a mess|attribute"}},
+		{"I'm allergic to latex too.", "user", nil, []string{"user|allergy|latex|attribute"}},
+		// No shape, but the profile rules read one-valued claims: facts too.
+		{"We switched dentists to Dr Hale at Brookside.", "user", nil, []string{"user|dentist|Dr Hale|attribute"}},
+		{"I take the tram to work now.", "user", nil, []string{"user|commute|tram|attribute"}},
+		{"I bank with Nationwide.", "caroline", nil, []string{"Caroline|bank|Nationwide|attribute"}},
+		{"We have two cats, Mochi and Pepper.", "user", nil, nil}, // many values: the profile's lines
+		{"We lost Pepper last week.", "user", nil, nil},
+		{"I take the tram to work now.", "assistant", nil, nil},
 	} {
 		m := &store.Memory{ID: 7, Role: tc.role, Importance: 0.5, Entities: tc.entities, Timestamp: said}
 		var got []string

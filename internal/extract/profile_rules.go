@@ -19,7 +19,7 @@ const (
 	pThing = `([\p{L}][\p{L}\p{N}' -]{1,40}?)`
 	pEnd   = `(?:[,;:.!]|\s+(?i:and|but|so|since|because|which|who|now|too|as well|for|today|yesterday|tonight|this|last|at|in|on|from|with)\b|$)`
 	// pListEnd ends a list of things: "penicillin and latex" is two.
-	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when)\b|$)`
+	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|after all|any more|anymore)\b|$)`
 )
 
 var (
@@ -54,13 +54,15 @@ var (
 	rentLineRe      = lazy(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
 	carLineRe       = lazy(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
 	ruleRe          = lazy(`^(?i:(?:(?:from now on|going forward|in future|in the future),? )?(?:please )?(never|always|don't ever|do not ever|don’t ever)) (.{3,120})$`)
-	routineRe       = lazy(`^(?i:i) (?:(?i:usually|normally|always|still) )?([a-z]+) (.{2,80}?\b(?i:every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|morning|evening|night|week|month)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays))\b.{0,40})$`)
+	routineRe       = lazy(`^(?i:i) (?:(?i:usually|normally|always|still|mostly|generally|often) )?([a-z]+) (.{2,80}?\b(?i:every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|morning|evening|night|week|month)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays))\b.{0,40})$`)
 	preferenceRe2   = lazy(`^(?i:i) (?:(?i:really|absolutely|just|totally) )?(?i:(love|adore|hate|detest|can't stand|can’t stand|cannot stand)) ([\p{L}][\p{L}\p{N}' -]{1,50})$`)
 	// notProfileRe marks a sentence that states no standing truth: a
 	// hypothetical, a wish, a plan, the past.
 	notProfileRe = lazy(`(?i)\b(?:if (?:i|we|i'm|i’m)|would|could|might|maybe|perhaps|wish|hope|hoping|wonder|thinking (?:about|of)|considering|planning|plan to|going to|gonna|want to|wanna|used to|pretend|imagine|joke|kidding)\b`)
 	clauseEndRe  = lazy(`(?:,|;| -| —)\s+(?i:so|but|and|because|since|which|though|keep|please|as|then)\b|;`)
 	listSepRe    = lazy(`,\s*|\s+(?:and|or|&)\s+`)
+	// presentRe turns from the past to now: "..., but now", "; these days".
+	presentRe = lazy(`(?i)(?:[,;]\s*|\s)(?:but|and|so)?\s*(?:now|these days|nowadays)\b,?`)
 	// deniedRe ends a clause that denies what follows.
 	deniedRe = lazy(`(?i)\b(?:not|no longer|never|don't|doesn't|didn't|isn't|wasn't|won't|don’t|doesn’t|didn’t)\s+(?:[^\s,;:.!]+\s+){0,2}$`)
 )
@@ -81,7 +83,9 @@ func sentenceClaims(s string, m *store.Memory, who string) []profileClaim {
 		return nil
 	}
 	if notProfileRe.MatchString(s) {
-		return nil
+		if s = presentClause(s); s == "" {
+			return nil
+		}
 	}
 	var out []profileClaim
 	for _, rule := range profileRules {
@@ -90,10 +94,22 @@ func sentenceClaims(s string, m *store.Memory, who string) []profileClaim {
 	return out
 }
 
+// presentClause is what s says holds now after a past or a wish it first
+// states ("I used to drive in, but now I take the tram"), "" when it says
+// nothing of now or that too is no standing truth.
+func presentClause(s string) string {
+	loc := presentRe.FindStringIndex(s)
+	if loc == nil || notProfileRe.MatchString(s[loc[1]:]) {
+		return ""
+	}
+	return strings.TrimSpace(s[loc[1]:])
+}
+
 // profileRules are the rules tried on every sentence, each on its own.
 var profileRules = []func(s string, sw subjectWords) []profileClaim{
 	healthClaims, dietClaims, workClaims, peopleClaims, petClaims, identityClaims, homeClaims, carClaims,
-	routineClaims, preferenceClaims,
+	routineClaims, preferenceClaims, providerClaims, commuteClaims, listClaims, petGoneClaims, languageClaims,
+	hobbyClaims,
 }
 
 // denied reports whether the match at i in s is denied by what leads up to it.
@@ -111,11 +127,14 @@ func value(v string) string {
 func healthClaims(s string, sw subjectWords) []profileClaim {
 	var out []profileClaim
 	for _, g := range allergyRe.FindAllStringSubmatchIndex(s, -1) {
-		neg := g[2] >= 0
-		if denied(s, g[0]) || (neg && !strings.HasPrefix(strings.ToLower(s[g[2]:g[3]]), "no longer")) {
+		neg := g[2] >= 0 // "not allergic to penicillin after all" retires that allergy alone
+		if denied(s, g[0]) {
 			continue
 		}
 		for _, v := range splitList(s[g[4]:g[5]]) {
+			if neg && (notThings[v] || anything[v]) {
+				continue // "not allergic to anything" names no allergy
+			}
 			out = append(out, profileClaim{key: "allergy", value: v, ended: neg,
 				text: sw.name + " is allergic to " + v + "."})
 		}
@@ -149,6 +168,9 @@ func healthClaims(s string, sw subjectWords) []profileClaim {
 	}
 	return out
 }
+
+// anything are the words of no allergy in particular.
+var anything = map[string]bool{"anything": true, "nothing": true, "any": true, "anything else": true, "them": true, "that": true}
 
 // medicationClaim: a drug, by its WordNet kind, the speaker takes or stopped taking.
 func medicationClaim(s string, sw subjectWords) (profileClaim, bool) {
@@ -234,7 +256,7 @@ func workClaims(s string, sw subjectWords) []profileClaim {
 		title, org := strings.ToLower(s[g[2]:g[3]]), s[g[4]:g[5]]
 		out = append(out, profileClaim{key: "job_title", value: title, text: sw.name + " is " + article(title) + " " + title + "."})
 		employer(org)
-	} else if g := worksAtRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) {
+	} else if g := worksAtRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) && !joinedFor(s, g) {
 		employer(s[g[2]:g[3]])
 	}
 	if g := worksAsRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOccupation(s[g[2]:g[3]]) {
@@ -250,6 +272,12 @@ func workClaims(s string, sw subjectWords) []profileClaim {
 		out = append(out, profileClaim{key: "colleague", value: n, text: n + " is " + possLower(sw) + " colleague."})
 	}
 	return out
+}
+
+// joinedFor reports whether the employer match g is someone joined for
+// something: "I joined Maya for lunch".
+func joinedFor(s string, g []int) bool {
+	return strings.Contains(strings.ToLower(s[g[0]:g[2]]), "joined") && strings.HasPrefix(strings.ToLower(s[g[3]:]), " for ")
 }
 
 // kinKeys are the family words whose person is a claim of the speaker's
@@ -300,7 +328,9 @@ func petAnimal(w string) (string, bool) {
 	if a, ok := petWords[w]; ok {
 		return a, true
 	}
-	for _, a := range []string{"dog", "cat", "rabbit", "hamster", "guinea pig", "horse", "pony", "ferret", "gerbil", "rat", "mouse"} {
+	for _, a := range []string{"dog", "cat", "rabbit", "hamster", "guinea pig", "horse", "pony", "ferret", "gerbil", "rat", "mouse",
+		"chicken", "hen", "duck", "goose", "goat", "sheep", "alpaca", "pig", "fish", "goldfish", "snake", "lizard", "gecko",
+		"canary", "axolotl", "chinchilla", "degu", "donkey"} {
 		if w == a {
 			return a, true
 		}
@@ -326,11 +356,7 @@ func petClaims(s string, sw subjectWords) []profileClaim {
 			if !ok || !isPersonName(n) || denied(s, g[0]) {
 				continue
 			}
-			text := n + " is " + possLower(sw) + " " + word + "."
-			if animal != word {
-				text = n + " is " + possLower(sw) + " " + word + " (a " + animal + ")."
-			}
-			return []profileClaim{{key: "pet", value: n + " (" + word + ")", text: text}}
+			return []profileClaim{{key: "pet", value: n, text: petText(n, word, animal, sw)}}
 		}
 	}
 	return nil
@@ -362,7 +388,7 @@ func homeClaims(s string, sw subjectWords) []profileClaim {
 	if g := addressLineRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
 		v := value(s[g[2]:g[3]])
 		out = append(out, profileClaim{key: "address", value: v, text: sw.name + " lives at " + v + "."})
-	} else if g := cityLineRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) {
+	} else if g := cityLineRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) && isOrg(s[g[2]:g[3]]) && !withForRe.MatchString(s) {
 		v := s[g[2]:g[3]]
 		out = append(out, profileClaim{key: "city", value: v, text: sw.name + " lives in " + v + "."})
 	}

@@ -68,6 +68,7 @@ func TestProfileRules(t *testing.T) {
 		{"My boss Priya signed off the plan.", []string{`work user/manager="Priya": Priya is the user's manager.`}},
 		{"I report to Hannah Okafor now.", []string{`work user/manager="Hannah Okafor": Hannah Okafor is the user's manager.`}},
 		{"my boss approved it", nil},
+		{"I joined Maya for lunch.", nil},
 		{"My colleague Tom is off sick.", []string{`work user/colleague="Tom": Tom is the user's colleague.`}},
 		{"I don't work at Arup any more.", nil},
 		// family
@@ -80,9 +81,9 @@ func TestProfileRules(t *testing.T) {
 		{"My friend Dani is visiting.", []string{`family Dani/relation="friend": Dani is the user's friend.`}},
 		{"That is not my brother Tom.", nil},
 		// pets
-		{"Walked Rex, our labrador, in the rain.", []string{`pets user/pet="Rex (labrador)": Rex is the user's labrador (a dog).`}},
-		{"Our cat Miso knocked over a glass.", []string{`pets user/pet="Miso (cat)": Miso is the user's cat.`}},
-		{"My beagle Biscuit ate a sock.", []string{`pets user/pet="Biscuit (beagle)": Biscuit is the user's beagle (a dog).`}},
+		{"Walked Rex, our labrador, in the rain.", []string{`pets user/pet="Rex": Rex is the user's labrador (a dog).`}},
+		{"Our cat Miso knocked over a glass.", []string{`pets user/pet="Miso": Miso is the user's cat.`}},
+		{"My beagle Biscuit ate a sock.", []string{`pets user/pet="Biscuit": Biscuit is the user's beagle (a dog).`}},
 		{"My friend Biscuit ate a sock.", []string{`family Biscuit/relation="friend": Biscuit is the user's friend.`}},
 		// health
 		{"I'm allergic to penicillin and latex.", []string{
@@ -90,7 +91,10 @@ func TestProfileRules(t *testing.T) {
 			`health user/allergy="latex": The user is allergic to latex.`}},
 		{"I have a severe shellfish allergy.", []string{`health user/allergy="shellfish": The user is allergic to shellfish.`}},
 		{"I have a shellfish allergy.", []string{`health user/allergy="shellfish": The user is allergic to shellfish.`}},
-		{"I'm not allergic to cats.", nil},
+		{"I'm not allergic to cats.", []string{`health user/allergy="cats": The user is allergic to cats. (until 2026-05-04)`}},
+		{"Turns out I'm not allergic to penicillin after all.", []string{`health user/allergy="penicillin": The user is allergic to penicillin. (until 2026-05-04)`}},
+		{"I'm not allergic to anything.", nil},
+		{"I'm also allergic to shellfish.", []string{`health user/allergy="shellfish": The user is allergic to shellfish.`}},
 		{"Important, never forget: I'm allergic to penicillin.", []string{`health user/allergy="penicillin": The user is allergic to penicillin.`}},
 		{"Good news: I'm no longer allergic to birch pollen!", []string{`health user/allergy="birch pollen": The user is allergic to birch pollen. (until 2026-05-04)`}},
 		{"Maya is allergic to peanuts and sesame.", []string{

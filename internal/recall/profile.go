@@ -45,6 +45,7 @@ var categoryWords = map[string][]string{
 		"prescription", "pharmacy", "pill", "tablet", "condition", "sick", "ill", "illness", "infection", "hospital", "blood", "react"},
 	"diet":       {"diet", "eat", "food", "meat", "vegetarian", "vegan", "meal", "dinner", "lunch", "restaurant", "cook", "drink"},
 	"vehicle":    {"car", "drive", "vehicle"},
+	"providers":  {"provider", "providers", "supplier"}, // each line names its own: a dentist's is no vet's
 	"preference": {"like", "prefer", "favourite", "favorite", "love", "hate", "enjoy", "never", "always"},
 	"routine":    {"routine", "every", "weekly", "usually", "schedule", "regularly"},
 }
@@ -73,7 +74,7 @@ func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string,
 	r.namesOnly = map[string]bool{}
 	for _, l := range lines {
 		lc := conceptsOf(l)
-		if s := q.match(lc); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) {
+		if s := q.match(lc); s > 0 && s >= r.t.MinCoverage && !r.lineAboutOthers(l) && !l.ValidFrom.Before(r.since) { // "since April": said since, as memories
 			matched = append(matched, scoredLine{l, s})
 			if len(attrs) > 0 && attrs.match(lc) == 0 {
 				r.namesOnly[fmt.Sprintf("profile:%d", l.ID)] = true

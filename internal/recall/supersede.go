@@ -346,7 +346,7 @@ func (r *ranker) claimsOf(top []Item, only map[string]bool) map[string][]stated 
 		c := r.cands[it.ID]
 		switch {
 		case c == nil || (only != nil && !only[it.ID]):
-		case c.fact != nil && c.fact.Attribute != "":
+		case c.fact != nil && c.fact.Attribute != "" && !claim.Many(c.fact.Attribute): // many values: none is stale
 			k := c.fact.Entity + "\x00" + c.fact.Attribute
 			claims[k] = append(claims[k], stated{i, joinWords(c.fact.Value), c.hit.Timestamp, nil})
 		case it.Kind == "memory":

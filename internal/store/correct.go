@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // Corrections: a memory that corrects an earlier claim ("actually, make it
@@ -48,11 +51,17 @@ func (a *Agent) RetireCorrected(ctx context.Context, old []int64, by int64) erro
 
 // retireStatedOnlyByRetired retires through the ledger, at memory by's
 // time, the current claims of t stated by any of the memories ids and only
-// by memories superseded by then.
+// by memories superseded by then, but for a value memory by says again:
+// "we've switched Dorota to Mondays" moves the day, and Dorota is still
+// the gardener.
 func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string, by int64) error {
 	var at int64
-	if err := c.query(ctx, `SELECT ts FROM daily_memories WHERE id = ?`, []any{by},
-		func(s *sqlite3.Stmt) error { at = s.ColumnInt64(0); return nil }); err != nil {
+	var said string
+	if err := c.query(ctx, `SELECT ts, content FROM daily_memories WHERE id = ?`, []any{by},
+		func(s *sqlite3.Stmt) error {
+			at, said = s.ColumnInt64(0), " "+claim.Normal(s.ColumnText(1))+" "
+			return nil
+		}); err != nil {
 		return err
 	}
 	type stated struct {
@@ -75,12 +84,37 @@ func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string
 		return fmt.Errorf("find the %s memory %d corrects: %w", t.name, by, err)
 	}
 	for _, st := range claims {
+		if restates(said, claim.Normal(st.Value)) {
+			continue
+		}
 		if _, err := retireRows(ctx, c, t, st.Retirement, st.words); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// restates reports whether said (normal words, space-padded) says value
+// v again and not as what ended: "switched Dorota to Mondays" restates
+// Dorota, "we don't use Dorota any more" does not.
+func restates(said, v string) bool {
+	i := strings.Index(said, " "+v+" ")
+	if v == "" || i < 0 {
+		return false
+	}
+	before := strings.Fields(said[:i])
+	for _, w := range before[max(0, len(before)-3):] {
+		if denials[w] {
+			return false
+		}
+	}
+	return true
+}
+
+// denials are the words that say a value named after them ended.
+var denials = map[string]bool{"not": true, "no": true, "longer": true, "never": true, "t": true, "dont": true,
+	"don't": true, "stopped": true, "quit": true, "cancelled": true, "canceled": true, "without": true, "left": true,
+	"lost": true, "instead": true, "than": true, "from": true}
 
 // SupersededTexts returns the texts of the given memories that a successor
 // said by asOf (zero: now) superseded: the sentences a day record made of

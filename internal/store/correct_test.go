@@ -71,3 +71,40 @@ func TestRetireCorrected(t *testing.T) {
 		}
 	}
 }
+
+// TestRetireCorrectedKeepsARestatedValue: a correction that says a value
+// of the corrected memory again ("we've switched Dorota to Mondays")
+// leaves that claim current; one that names it as ended retires it.
+func TestRetireCorrectedKeepsARestatedValue(t *testing.T) {
+	for _, tc := range []struct {
+		correction string
+		current    bool
+	}{
+		{"We've switched Dorota to Mondays from next month", true},
+		{"Dorota is coming on Mondays instead", true},
+		{"We don't use Dorota any more", false},
+		{"We stopped Dorota, the hedges are done", false},
+		{"We switched from Dorota to a firm", false},
+		{"Actually, make it Mondays", false},
+	} {
+		ctx := t.Context()
+		a := acquire(t, openTest(t, Options{}), "main")
+		mon := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+		const stated = "Our gardener Dorota comes on Wednesdays"
+		ids := insertAt(t, a, map[string]time.Time{stated: mon, tc.correction: mon.AddDate(0, 0, 7)}, stated, tc.correction)
+		if _, err := a.PutFact(ctx, Fact{Entity: "user", Attribute: "gardener", Value: "Dorota", Content: "The user's gardener is Dorota.",
+			Confidence: 0.6, SourceMemoryIDs: []int64{ids[stated]}, ValidFrom: mon}); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.RetireCorrected(ctx, []int64{ids[stated]}, ids[tc.correction]); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := a.Facts(ctx, FactFilter{Entity: "user"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(fs) == 1; got != tc.current {
+			t.Errorf("%q: the gardener's fact current = %v, want %v", tc.correction, got, tc.current)
+		}
+	}
+}

@@ -150,9 +150,10 @@ func decodeSources(s *sqlite3.Stmt, i int, id int64, mems, cons *[]int64) error 
 }
 
 // putFact puts f through the ledger (putClaim): a fact's claim is its
-// entity's attribute, known also by its words (content); every attribute
-// holds one value at a time, and a fact without attribute supersedes
-// nothing. A rejected fact is stored as it is.
+// entity's attribute, known also by its words (content); an attribute
+// holds one value at a time unless the vocabulary says it holds many
+// (claim.Many: "kids", "allergies"), and a fact without attribute
+// supersedes nothing. A rejected fact is stored as it is.
 func putFact(ctx context.Context, c *conn, f Fact, now time.Time) (FactResult, error) {
 	if f.ValidFrom.IsZero() {
 		f.ValidFrom = now
@@ -189,7 +190,8 @@ func (p *factPut) claim() claim.Claim {
 	return claim.Claim{Subject: p.f.Entity, Key: p.f.Attribute, Value: p.f.Value}
 }
 func (p *factPut) statement() claim.Statement {
-	return claim.Statement{Value: p.f.Value, Words: p.f.Content, At: p.f.ValidFrom, Single: p.f.Attribute != ""}
+	single := p.f.Attribute != "" && !claim.Many(p.f.Attribute)
+	return claim.Statement{Value: p.f.Value, Words: p.f.Content, At: p.f.ValidFrom, Single: single}
 }
 
 // refused finds the rejected facts worded as f (of any entity), and

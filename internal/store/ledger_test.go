@@ -208,3 +208,96 @@ func TestRetiredClaimSurvivesExport(t *testing.T) {
 		t.Errorf("imported, as of day 5: %d facts and %d lines current, want the diet in both", f, l)
 	}
 }
+
+// TestFactsOfManyValuedKeysAdd: facts of a key holding many values (by
+// any of its names) stand side by side; a key holding one value, a
+// provider or a key outside the vocabulary, keeps the newest alone.
+func TestFactsOfManyValuedKeysAdd(t *testing.T) {
+	a := acquire(t, openTest(t, Options{}), "main")
+	said := []struct{ attribute, value string }{
+		{"kids", "Ava"}, {"kids", "Leo"},
+		{"allergies", "penicillin"}, {"allergies", "shellfish"},
+		{"dentist", "Dr Okafor"}, {"dentist", "Dr Hale"},
+		{"wifi password", "tulip42"}, {"wifi password", "crocus7"},
+	}
+	for i, s := range said {
+		if _, err := a.PutFact(t.Context(), Fact{Entity: "user", Attribute: s.attribute, Value: s.value,
+			Content: "my " + s.attribute + ": " + s.value, Confidence: 0.6, ValidFrom: retireDay(i + 1)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for attribute, want := range map[string][]string{
+		"kids": {"Ava", "Leo"}, "allergies": {"penicillin", "shellfish"}, "dentist": {"Dr Hale"}, "wifi password": {"crocus7"},
+	} {
+		if got := valuesAt(factStretches(t, a, "user", attribute), time.Now()); !slices.Equal(got, want) {
+			t.Errorf("current %s = %q, want %q", attribute, got, want)
+		}
+	}
+}
+
+// TestLineRetirementEndsTheFact: a profile line saying its value ended
+// ("not allergic to latex after all") ends the fact of the same claim as
+// well, and no other value of it; as_of before still sees both.
+func TestLineRetirementEndsTheFact(t *testing.T) {
+	a := acquire(t, openTest(t, Options{}), "main")
+	for i, v := range []string{"penicillin", "latex"} {
+		if _, err := a.PutFact(t.Context(), Fact{Entity: "user", Attribute: "allergy", Value: v,
+			Content: "I'm allergic to " + v, Confidence: 0.6, ValidFrom: retireDay(1 + i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	putLines(t, a, ProfileLine{Category: "health", Subject: "user", Key: "allergy", Value: "latex",
+		Text: "The user is allergic to latex.", ValidFrom: retireDay(10), ValidTo: retireDay(10)})
+	facts := factStretches(t, a, "user", "allergy")
+	if got := valuesAt(facts, time.Now()); !slices.Equal(got, []string{"penicillin"}) {
+		t.Errorf("allergy facts now = %q, want penicillin alone", got)
+	}
+	if got := valuesAt(facts, retireDay(5)); !slices.Equal(got, []string{"latex", "penicillin"}) {
+		t.Errorf("allergy facts as of day 5 = %q, want both", got)
+	}
+}
+
+// TestLineRetirementRetiresItsMemories: the memory stating only the ended
+// value is superseded by the memory that ended it; one that states another
+// value still current stays; as_of before the end still finds both.
+func TestLineRetirementRetiresItsMemories(t *testing.T) {
+	a := acquire(t, openTest(t, Options{}), "main")
+	const latex, cats, notLatex, lost = "I'm allergic to latex too", "We have two cats, Mochi and Pepper",
+		"I'm not allergic to latex after all", "We lost Pepper last week"
+	ids := insertAt(t, a, map[string]time.Time{latex: retireDay(1), cats: retireDay(2), notLatex: retireDay(10), lost: retireDay(11)},
+		latex, cats, notLatex, lost)
+	pet := func(v string, src int64, from time.Time) ProfileLine {
+		return ProfileLine{Category: "pets", Subject: "user", Key: "pet", Value: v, Text: v + " is the user's cat.",
+			SourceMemoryIDs: []int64{src}, ValidFrom: from}
+	}
+	putLines(t, a, allergyLine("latex", retireDay(1), ids[latex]), pet("Mochi", ids[cats], retireDay(2)), pet("Pepper", ids[cats], retireDay(2)))
+	gone := allergyLine("latex", retireDay(10), ids[notLatex])
+	gone.ValidTo = retireDay(10)
+	lostPepper := pet("Pepper", ids[lost], retireDay(11))
+	lostPepper.ValidTo = retireDay(11)
+	putLines(t, a, gone, lostPepper)
+	for text, want := range map[string]int64{latex: ids[notLatex], cats: 0} {
+		m, err := a.Get(t.Context(), ids[text])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.SupersededBy; (want == 0) != (got == nil) || (got != nil && *got != want) {
+			t.Errorf("%q superseded by %v, want %d (0: none)", text, got, want)
+		}
+	}
+	if hits := searchIDsUntil(t, a, "latex", retireDay(5)); !slices.Contains(hits, ids[latex]) {
+		t.Errorf("a search as of day 5 finds %v, want the allergy's memory %d", hits, ids[latex])
+	}
+}
+
+// valuesAt is the sorted values of the stretches valid at t.
+func valuesAt(stretches []stretch, t time.Time) []string {
+	var out []string
+	for _, s := range stretches {
+		if !s.from.After(t) && (s.to.IsZero() || t.Before(s.to)) {
+			out = append(out, s.value)
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -211,16 +211,51 @@ func putProfileLines(ctx context.Context, c *conn, lines []ProfileLine, now time
 type putCounts struct{ added, superseded int }
 
 // putProfileLine puts l through the ledger (putClaim): a line's claim is
-// its subject's key, known by its value; a line with ValidTo retires it.
+// its subject's key, known by its value; a line with ValidTo retires it,
+// in the facts too ("we lost Pepper", "not allergic to latex after all").
 func putProfileLine(ctx context.Context, c *conn, l ProfileLine, now time.Time) (putCounts, error) {
 	if l.ValidFrom.IsZero() {
 		l.ValidFrom = now
 	}
+	if !l.ValidTo.IsZero() {
+		r := Retirement{Subject: l.Subject, Key: l.Key, Value: l.Value, At: time.UnixMilli(l.ValidTo.UnixMilli())}
+		if _, err := retireRows(ctx, c, factsTable, r, ""); err != nil {
+			return putCounts{}, err
+		}
+	}
 	d, _, err := putClaim(ctx, c, &linePut{l: l, now: now})
-	if err != nil || (d.Action != claim.Insert && d.Action != claim.InsertHistory) {
+	switch {
+	case err != nil:
 		return putCounts{}, err
+	case d.Action == claim.Retire:
+		return putCounts{}, retireEndedMemories(ctx, c, d.Ends, l.SourceMemoryIDs)
+	case d.Action != claim.Insert && d.Action != claim.InsertHistory:
+		return putCounts{}, nil
 	}
 	return putCounts{added: 1, superseded: len(d.Ends)}, nil
+}
+
+// retireEndedMemories marks the memories behind the retired lines ended
+// superseded by the memories that said so (by), when no current line
+// cites them: "I'm allergic to latex too" goes with its allergy, "we have
+// two cats, Mochi and Pepper" stays for Mochi when Pepper goes.
+func retireEndedMemories(ctx context.Context, c *conn, ended, by []int64) error {
+	if len(by) == 0 {
+		return nil
+	}
+	news, err := json.Marshal(by)
+	if err != nil {
+		return err
+	}
+	stated := `SELECT j.value FROM profile_lines l, json_each(l.source_memory_ids) j WHERE l.id = ?1
+		AND NOT EXISTS (SELECT 1 FROM profile_lines o, json_each(o.source_memory_ids) k
+			WHERE k.value = j.value AND o.valid_to IS NULL AND o.removed = 0)`
+	for _, id := range ended {
+		if err := retireMemories(ctx, c, stated, `SELECT value FROM json_each(?2)`, id, string(news)); err != nil {
+			return fmt.Errorf("mark the memories of retired profile line %d superseded: %w", id, err)
+		}
+	}
+	return nil
 }
 
 // linePut is a profile line as the ledger's layer.
