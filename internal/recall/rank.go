@@ -25,7 +25,7 @@ type Searcher interface {
 	SearchDayRecords(ctx context.Context, o store.SearchOptions) ([]store.ConsolidationHit, error)
 	SearchCurrentFacts(ctx context.Context, o store.SearchOptions) ([]store.FactHit, error)
 	FactsAbout(ctx context.Context, entity, attribute string, asOf time.Time) ([]store.FactHit, error)
-	SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error)
+	SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) (values []string, by []int64, err error)
 	SupersededTexts(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error)
 	ReplacedMatching(ctx context.Context, o store.SearchOptions) ([]store.Replaced, error)
 	ImportantMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)

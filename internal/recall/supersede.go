@@ -114,11 +114,16 @@ func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[i
 		return nil, nil, nil, err
 	}
 	stale, correcting, outdated := r.replacedValues(items, told)
-	recorded, err := r.recordedStaleValues(ctx, items)
+	recorded, by, err := r.recordedStaleValues(ctx, items)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	stale = append(stale, recorded...)
+	for i, it := range items {
+		if c := r.cands[it.ID]; c != nil && it.Kind == "memory" && slices.Contains(by, c.hit.ID) {
+			correcting[i] = true // it ended the value it names ("not allergic to X after all")
+		}
+	}
 	current := map[string]bool{}
 	for i, it := range items[:min(len(items), r.k)] {
 		c := r.cands[it.ID]
@@ -157,22 +162,22 @@ func (r *ranker) staleSaid(ctx context.Context, items []Item) ([][]string, map[i
 
 // recordedStaleValues are the superseded values the memories behind the
 // day records among the first k stated (store.SupersededValues): a record
-// keeps the sentence its memory said them in.
-func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) ([][]string, error) {
+// keeps the sentence its memory said them in. by are the memories that
+// superseded them.
+func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) (stale [][]string, by []int64, err error) {
 	var ids []int64
 	for _, it := range items[:min(len(items), r.k)] {
 		if c := r.cands[it.ID]; c != nil && it.Kind == "consolidation" {
 			ids = append(ids, c.srcIDs...)
 		}
 	}
-	values, err := r.s.SupersededValues(ctx, ids, r.asOf)
-	var stale [][]string
+	values, by, err := r.s.SupersededValues(ctx, ids, r.asOf)
 	for _, v := range values {
 		if w := text.Words(v); len(w) > 0 {
 			stale = append(stale, w)
 		}
 	}
-	return stale, err
+	return stale, by, err
 }
 
 // correctedToday is items without what a correction no night has read yet

@@ -91,31 +91,41 @@ func successorBound(until time.Time) int64 {
 // SupersededValues returns the values that facts stated by the given
 // memories held before a newer value superseded them, for the memories
 // superseded by as_of: the stale values a day record made of those
-// memories may still state. Cheap when none is superseded (by primary key).
-func (a *Agent) SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) ([]string, error) {
+// memories may still state. by are the memories that superseded them: they
+// say what is true now, and may name an ended value to end it ("not
+// allergic to naproxen after all"). Cheap when none is superseded (by
+// primary key).
+func (a *Agent) SupersededValues(ctx context.Context, memoryIDs []int64, asOf time.Time) (values []string, by []int64, err error) {
 	if len(memoryIDs) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	ids, err := json.Marshal(memoryIDs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	at := successorBound(asOf)
-	old, err := readRows(ctx, a, "superseded memories", `SELECT m.id FROM daily_memories m
+	type pair struct{ old, by int64 }
+	olds, err := readRows(ctx, a, "superseded memories", `SELECT m.id, m.superseded_by FROM daily_memories m
 		WHERE m.id IN (SELECT value FROM json_each(?1)) AND m.superseded_by IS NOT NULL
 		AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?2)`,
-		[]any{string(ids), at}, func(s *sqlite3.Stmt) (int64, error) { return s.ColumnInt64(0), nil })
-	if err != nil || len(old) == 0 {
-		return nil, err
+		[]any{string(ids), at}, func(s *sqlite3.Stmt) (pair, error) { return pair{s.ColumnInt64(0), s.ColumnInt64(1)}, nil })
+	if err != nil || len(olds) == 0 {
+		return nil, nil, err
+	}
+	old := make([]int64, len(olds))
+	for i, p := range olds {
+		old[i] = p.old
+		by = append(by, p.by)
 	}
 	oldIDs, err := json.Marshal(old)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return readRows(ctx, a, "superseded values", `SELECT DISTINCT f.value FROM facts f
+	values, err = readRows(ctx, a, "superseded values", `SELECT DISTINCT f.value FROM facts f
 		WHERE f.valid_to IS NOT NULL AND f.valid_to <= ?2 AND f.rejected = 0 AND f.value != ''
 		AND EXISTS (SELECT 1 FROM json_each(f.source_memory_ids) j WHERE j.value IN (SELECT value FROM json_each(?1)))`,
 		[]any{string(oldIDs), at}, func(s *sqlite3.Stmt) (string, error) { return s.ColumnText(0), nil })
+	return values, by, err
 }
 
 // rekeyFacts names the attribute of every fact as key says (facts stored

@@ -113,8 +113,12 @@ func TestSupersededMemories(t *testing.T) {
 				asOf time.Time
 				want []string
 			}{{time.Time{}, []string{"0612"}}, {may.Add(-time.Hour), nil}} {
-				if got, err := a.SupersededValues(t.Context(), all, q.asOf); err != nil || !slices.Equal(got, q.want) {
+				got, by, err := a.SupersededValues(t.Context(), all, q.asOf)
+				if err != nil || !slices.Equal(got, q.want) {
 					t.Errorf("superseded values as of %v = %q, %v; want %q", q.asOf, got, err, q.want)
+				}
+				if wantBy := []int64{ids["new phone: 0687"]}; q.want != nil && !slices.Equal(by, wantBy) {
+					t.Errorf("superseded as of %v by %v, want %v", q.asOf, by, wantBy)
 				}
 			}
 			for _, q := range []struct {
