@@ -101,7 +101,9 @@ var moveRe = regexp.MustCompile(`(?i)\b(?:moved|switched|changed|transferred|shi
 // movedAlike reports whether a move in s names what moved and the kind of
 // place it went to as a claim with stems theirs does: "moved Hao to
 // Sunflower Nursery" corrects "Hao goes to Little Acorns nursery", though
-// it repeats no old value and is said weeks later.
+// it repeats no old value and is said weeks later. What moved named in two
+// words or more, all of them the claim's, is enough: "switched my contact
+// lenses to Feel Good" corrects "I order my contact lenses from LensPlus".
 func movedAlike(s string, theirs []string) bool {
 	g := moveRe.FindStringSubmatch(s)
 	if g == nil {
@@ -109,6 +111,9 @@ func movedAlike(s string, theirs []string) bool {
 	}
 	has := func(st string) bool { return slices.Contains(theirs, st) }
 	what, where := ClaimStems(g[1]), ClaimStems(g[2])
+	if len(what) >= 2 && !slices.ContainsFunc(what, func(st string) bool { return !has(st) }) {
+		return true
+	}
 	return slices.ContainsFunc(what, has) && slices.ContainsFunc(where, func(st string) bool { return has(st) && !slices.Contains(what, st) })
 }
 
