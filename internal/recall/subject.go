@@ -182,6 +182,9 @@ func itemKeys(t []tok, names []string) []string {
 	}
 	for i := 0; i < len(t); i++ {
 		if k, next := roleChain(t, i); k != "" && (t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
+			if i > 0 && t[i-1].poss {
+				k = "@" + t[i-1].low + ">" + k[1:] // "my colleague Anwen's daughter": Anwen's, not mine
+			}
 			out = append(out, k)
 			i = next - 1
 		}
@@ -296,12 +299,24 @@ func openedByOther(t []tok, names []string) bool {
 		return false
 	}
 	for _, w := range t[i:] {
-		switch w.low {
-		case "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves":
+		if firstPerson(w.low) {
 			return false
 		}
 	}
 	return true
+}
+
+// firstPerson reports whether w, lowercase, speaks in the first person:
+// "I", "our", "I'll", "we've".
+func firstPerson(w string) bool {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		w = w[:i] // "i'll", "we've"
+	}
+	switch w {
+	case "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves":
+		return true
+	}
+	return false
 }
 
 // singular reports whether q speaks of the user alone ("book me a room"),

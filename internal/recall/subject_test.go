@@ -51,6 +51,10 @@ func TestAboutOthersWholeNames(t *testing.T) {
 		{[]string{"lindqvist"}, "Dr. Lindqvist wants me back in three months.", false},
 		{[]string{"@sister"}, "My brother Tomas is visiting.", true},
 		{[]string{"@sister"}, "Bought new curtains for the spare room.", false},
+		// a role after someone's possessive is theirs, not the user's
+		{[]string{"@son"}, "My neighbour Gideon's son starts at St Jude's in September.", true},
+		{[]string{"@son"}, "My son starts at St Jude's in September.", false},
+		{[]string{"gideon"}, "My neighbour Gideon's son starts at St Jude's in September.", false},
 	} {
 		r := &ranker{subject: c.subject}
 		if got := r.aboutOthers(c.s, capture.Names(c.s)); got != c.want {
@@ -207,5 +211,16 @@ func TestUnknownPersonOrPlace(t *testing.T) {
 		if res.Found != c.found {
 			t.Errorf("%q: found %v, want %v (%s)", c.q, res.Found, c.found, res.Note)
 		}
+	}
+}
+
+// The question's words naming whom it asks about are no attribute of
+// theirs: both roles of a chain ("my wife's brother") name the subject.
+func TestNamesSubject(t *testing.T) {
+	q := "Where is my wife's brother moving to?"
+	r := &ranker{words: askedWords(q)}
+	r.subject, _ = questionSubject(q, nil)
+	if got, want := r.attrWords(), []string{"moving"}; !slices.Equal(got, want) {
+		t.Errorf("attrWords(%q) = %q, want %q", q, got, want)
 	}
 }
