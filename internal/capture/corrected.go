@@ -46,6 +46,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if sameButNumbers(m.Text, h.Text) {
 			continue // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
 		}
+		if otherPeople(m.Text, h.Text) {
+			continue // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
+		}
 		theirs := ClaimStems(h.Text)
 		if oldStem != "" && !slices.Contains(theirs, oldStem) {
 			continue
@@ -92,6 +95,27 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 	}
 	return ids
+}
+
+// introducedRe is a person introduced by who they are to the user: "my
+// brother Benedikt", "our cleaner Ines", "my wife's brother Caspian".
+var introducedRe = regexp.MustCompile(`\b(?i:my|our)\s+(?:\p{Ll}[\p{Ll}-]*(?:'s|’s)?\s+){1,2}(\p{Lu}[\p{L}-]+)`)
+
+// otherPeople reports whether m and h each introduce someone ("my brother
+// Benedikt", "my wife's brother Caspian") and m names none of h's: claims
+// about two people, however alike their words.
+func otherPeople(m, h string) bool {
+	theirs := introducedRe.FindAllStringSubmatch(h, -1)
+	if len(theirs) == 0 || !introducedRe.MatchString(m) {
+		return false
+	}
+	named := Names(m)
+	for _, g := range theirs {
+		if slices.ContainsFunc(named, func(n string) bool { return slices.Contains(strings.Fields(n), g[1]) }) {
+			return false
+		}
+	}
+	return true
 }
 
 // moveRe is a move of something to somewhere: "we've moved Hao to

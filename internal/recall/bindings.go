@@ -21,11 +21,7 @@ const pNm = `([A-Z][\p{L}'’-]+)`
 
 // joinRes are the shapes of a join, compiled on first use.
 var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickname, goesBy, callsHim, shortFor, profileRel, marriedTo *regexp.Regexp }) {
-	var ws []string
-	for w := range roleCanon {
-		ws = append(ws, regexp.QuoteMeta(w))
-	}
-	roleAlt := strings.Join(ws, "|")
+	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
 	// "my wife Nkechi", "our daughter, Alexandra,"
 	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
@@ -67,6 +63,9 @@ func bindingsOf(s string, t []tok) []binding {
 	j := joinRes()
 	if myRole(t) {
 		for _, m := range j.roleThenName.FindAllStringSubmatch(s, -1) {
+			if roleWord(strings.ToLower(m[1])) == "" {
+				continue // "my car Tesla"
+			}
 			if m[3] == "" || roleOf(strings.ToLower(m[2])) == "" {
 				add(m[1], m[2]) // "my godmother, Auntie Pam": Auntie is how she is called, not who
 			}
@@ -75,7 +74,9 @@ func bindingsOf(s string, t []tok) []binding {
 			}
 		}
 		for _, m := range j.nameThenRole.FindAllStringSubmatch(s, -1) {
-			add(m[1], m[2])
+			if roleWord(strings.ToLower(m[2])) != "" {
+				add(m[1], m[2])
+			}
 		}
 	}
 	if !nicknameCue(s) {
@@ -99,7 +100,7 @@ func myRole(t []tok) bool {
 			continue
 		}
 		for k := i + 1; k < len(t) && k <= i+2; k++ {
-			if roleOf(t[k].low) != "" {
+			if roleOfTok(t[k]) != "" {
 				return true
 			}
 		}
@@ -124,6 +125,9 @@ func personKey(w string) string {
 	low := strings.ToLower(strings.TrimRight(w, "'’"))
 	if r := roleOf(low); r != "" {
 		return "@" + r
+	}
+	if r := roleWord(low); r != "" && !startsUpper(w) {
+		return "@" + r // "osteopath"; "Bobby" is a name
 	}
 	if low == "" || titleWord(low) || calendarWord(low) || len([]rune(low)) < 2 {
 		return ""

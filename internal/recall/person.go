@@ -277,7 +277,30 @@ func (r *ranker) aboutOthersCand(c *cand, known map[string]bool) bool {
 		return false
 	}
 	names := candNames(c, known)
-	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(r.toksOf(c.hit.Text), lowerAll(names))
+	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(r.toksOf(c.hit.Text), lowerAll(names)) ||
+		r.usersAskedOfRole(c.hit.Text, names)
+}
+
+// usersAskedOfRole reports whether s, naming names, is the user's own
+// (selfMarked) while the question asks of a role.
+func (r *ranker) usersAskedOfRole(s string, names []string) bool {
+	return r.strictSubject() && len(names) == 0 && selfMarked(r.toksOf(s))
+}
+
+// selfMarked reports whether a text (its toks) says outright it is the
+// user's own ("I bought myself a large helmet", "my own", "for me") and
+// names no one else by a pronoun: asked of my son, it is not about him.
+func selfMarked(t []tok) bool {
+	marked := false
+	for i, w := range t {
+		switch {
+		case w.low == "myself" || w.low == "own" && i > 0 && t[i-1].low == "my" || w.low == "me" && i > 0 && t[i-1].low == "for":
+			marked = true
+		case slices.Contains(thirdPerson, w.low) || roleOfTok(w) != "":
+			return false
+		}
+	}
+	return marked
 }
 
 // nameLike reports whether a stored entity is a name, not a date, an
@@ -395,7 +418,8 @@ func (r *ranker) ownSentences(sents []string, known map[string]bool) []string {
 			names = before
 		}
 		before = names
-		if !r.aboutOthers(s, names) && !r.ownersOther(s, saidByAnyone) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) {
+		if !r.aboutOthers(s, names) && !r.ownersOther(s, saidByAnyone) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) &&
+			!r.usersAskedOfRole(s, names) {
 			out = append(out, s)
 		}
 	}

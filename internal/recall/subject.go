@@ -2,6 +2,7 @@ package recall
 
 import (
 	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 	"slices"
 	"strings"
 	"unicode"
@@ -51,6 +52,43 @@ func roleOf(w string) string {
 		return r
 	}
 	return roleCanon[strings.TrimSuffix(w, "s")]
+}
+
+// roleWord is the role w names when written in lower case: one of roleOf's
+// or an occupation, its own ("my osteopath"); "Bobby" is a name, though a
+// bobby is a policeman.
+func roleWord(w string) string {
+	if r := roleOf(w); r != "" {
+		return r
+	}
+	if occupation(w) {
+		return w
+	}
+	return ""
+}
+
+// roleOfTok is the role t names, as written (roleOf, roleWord).
+func roleOfTok(t tok) string {
+	if t.upper {
+		return roleOf(t.low)
+	}
+	return roleWord(t.low)
+}
+
+// occupation reports whether WordNet marks w, lowercase, as an occupation
+// (lexgen's "=role" among its kinds): the osteopath, the optician and the
+// plumber a user has are people, as the roles above are.
+func occupation(w string) bool {
+	ks, ok := wordnet.Kinds.Lookup(w)
+	if !ok {
+		return false
+	}
+	for k := range ks.All() {
+		if k == "=role" {
+			return true
+		}
+	}
+	return false
 }
 
 // roleSynonyms are the words of the role canon.
@@ -118,7 +156,7 @@ const selfKey = "@me"
 func roleChain(t []tok, i int) (string, int) {
 	key := ""
 	for i < len(t) {
-		r := roleOf(t[i].low)
+		r := roleOfTok(t[i])
 		if r == "" || i > 0 && t[i].brk && key != "" {
 			break
 		}

@@ -76,6 +76,7 @@ func TestQuestionSubject(t *testing.T) {
 		{"Where does my sister's husband work?", []string{"@sister>partner"}, false},
 		{"What does my boss need by Friday?", []string{"@boss"}, false},
 		{"What did Mum say about the trip?", []string{"@mother"}, false},
+		{"What did my osteopath tell me to do?", []string{"@osteopath"}, false},
 		{"When is my car insurance due?", nil, true},
 		{"When is the bin collection?", nil, false},
 	} {
@@ -122,6 +123,9 @@ func TestBindingsIn(t *testing.T) {
 		"Our neighbour Margaret, everyone calls her Peggy, keeps bees.": {{"@neighbour", "margaret"}, {"margaret", "peggy"}},
 		"My coach Ade said the match is off.":                           {{"@coach", "ade"}},
 		"My godmother, Auntie Pam, sends a card every birthday.":        {{"@godmother", "pam"}},
+		"My osteopath is Bex Hughes, she's great with backs.":           {{"@osteopath", "bex"}, {"@osteopath", "hughes"}},
+		"Rhodri is my plumber, he did the boiler.":                      {{"rhodri", "@plumber"}},
+		"My car Tesla is in the garage.":                                nil,
 		"Dr. Okafor said my blood pressure is fine.":                    nil,
 		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
 	} {
@@ -223,4 +227,25 @@ func TestNamesSubject(t *testing.T) {
 	if got, want := r.attrWords(), []string{"moving"}; !slices.Equal(got, want) {
 		t.Errorf("attrWords(%q) = %q, want %q", q, got, want)
 	}
+}
+
+// What the user says outright is their own is not a role's: asked of my
+// son, "I bought myself a large helmet" is no answer, in a note or a day
+// record; "I bought him a helmet" may be.
+func TestSelfMarkedNotTheRoles(t *testing.T) {
+	for s, want := range map[string]bool{
+		"I bought myself a large ski helmet in the sale.": true,
+		"I've got my own key to the allotment shed.":      true,
+		"Booked a table for me at the Ivy.":               true,
+		"I bought him a small ski helmet.":                false,
+		"I bought myself and my son new helmets.":         false,
+		"I bought a helmet in the sale.":                  false,
+	} {
+		if got := selfMarked(toks(s)); got != want {
+			t.Errorf("selfMarked(%q) = %v, want %v", s, got, want)
+		}
+	}
+	day := time.Date(2026, 3, 6, 10, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "My daughter Wren needs size 2 wellies for nursery.", "I got myself size 6 wellies at the market.")
+	expectContext(t, a, Query{Text: "What size wellies does my daughter need?", AsOf: day.AddDate(0, 0, 3)}, []string{"size 2"}, []string{"size 6"})
 }
