@@ -30,20 +30,24 @@ func (r *ranker) nearMiss(c *cand) bool {
 
 func (r *ranker) nearMissText(c *cand) bool {
 	if c.hit.Kind != "consolidation" {
-		return r.namesSibling(c.hit.Text)
+		return r.nearMissSaid(c.hit.Text)
 	}
 	near := false
 	for _, s := range splitSentences(c.hit.Text) {
 		if r.coverage(s) == 0 {
 			continue
 		}
-		if !r.namesSibling(s) {
+		if !r.nearMissSaid(s) {
 			return false
 		}
 		near = true
 	}
 	return near
 }
+
+// nearMissSaid reports whether s names a sibling of a question's word or
+// none of the thing it asks about (thing.go).
+func (r *ranker) nearMissSaid(s string) bool { return r.namesSibling(s) || r.lacksThing(s) }
 
 // namesSibling reports whether s holds words of the question, and for
 // some word of it that it does not hold (nor by kind or topic) a sibling

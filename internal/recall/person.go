@@ -176,8 +176,14 @@ func (r *ranker) attrStems() []string {
 // about: a person of its subject, or a role of a chain in it ("wife" and
 // "brother" in "my wife's brother").
 func (r *ranker) namesSubject(w string) bool {
+	return slices.Contains(r.names, w) || r.namesPerson(w)
+}
+
+// namesPerson is namesSubject but for the proper names that may name a
+// thing ("my Garmin").
+func (r *ranker) namesPerson(w string) bool {
 	k := personKey(w)
-	if slices.Contains(r.subject, k) || slices.Contains(r.names, w) {
+	if slices.Contains(r.subject, k) {
 		return true
 	}
 	role, ok := strings.CutPrefix(k, "@")
