@@ -47,7 +47,10 @@ var correctionShapes = []correctionShape{
 	{"no more", true, `(?i)(?:^|[,;:—–]\s*)(?:so\s+|and\s+)?no more\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:for|and|but|so|because|since|as|now|from|after|at all)\b)|` +
 		`\bno more\s+` + phrase + `\s+for\s+(?:me|us|him|her|them)\b`, []string{"no more"}},
 	{"not any more", true, `(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`, []string{"more"}},
-	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)`, []string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
+	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)|` +
+		// "I gave up golden syrup on my porridge", "quit my job": any thing given up
+		`(?i)\b(?:gave up|given up|giving up|quit|packed in)\s+(?:on\s+)?((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`,
+		[]string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},

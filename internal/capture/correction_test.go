@@ -49,6 +49,9 @@ func TestCorrectionIn(t *testing.T) {
 		{"I've quit the choir, Wednesdays were too much.", "gave up", true, "the choir"},
 		{"I stopped taking the iron tablets last month.", "gave up", true, "taking the iron tablets"},
 		{"We stopped at the services for coffee.", "", false, ""},
+		{"I gave up golden syrup on my porridge in January.", "gave up", true, "golden syrup on my porridge"},
+		{"I've given up on sugary cereal for breakfast.", "gave up", true, "sugary cereal"},
+		{"Quit my evening job at the cinema last week.", "gave up", true, "my evening job"},
 		// cancelled
 		{"The dentist appointment on the 14th is cancelled.", "cancelled", true, ""},
 		{"We've called off the barbecue because of the rain.", "cancelled", true, ""},

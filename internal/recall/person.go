@@ -472,7 +472,16 @@ func (r *ranker) lineAboutOthers(l store.ProfileLine) bool {
 	if l.Subject != "" && l.Subject != "user" {
 		names = append(names, l.Subject)
 	}
-	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text, saidByAnyone) || r.userLineAskedOfOther(l, names)
+	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text, saidByAnyone) || r.userLineAskedOfOther(l, names) ||
+		r.otherLineAskedOfUser(l, names)
+}
+
+// otherLineAskedOfUser reports whether l is about someone else alone
+// ("Perpetua is allergic to almonds.", no word of the user) while the
+// question asks of the user alone ("am I allergic to anything?"), not who.
+func (r *ranker) otherLineAskedOfUser(l store.ProfileLine, names []string) bool {
+	return r.alone && !asksWho(r.q.Text) && !strings.Contains(l.Text, "the user") && !strings.HasPrefix(l.Text, "The user") &&
+		openedByOther(toks(l.Text), lowerAll(names))
 }
 
 // userLineAskedOfOther reports whether l is about the user alone ("The user
