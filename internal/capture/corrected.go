@@ -66,6 +66,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 			!(c.Shape == "moved from" && SharedValueKinds(m.Text, h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
 		}
+		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
+			continue // "our rent is now £1,450" is not where we live, though said in one breath
+		}
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}

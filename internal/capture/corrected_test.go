@@ -92,6 +92,8 @@ func TestCorrected(t *testing.T) {
 		{"is now replaces the price of the plan it names", "The April price rise hit: my Lyca plan is now 12 pounds a month.", "p9", day(28, 9),
 			[]store.Hit{hit(48, "p8", day(1, 9), "My mobile contract is with Lyca, 8 pounds a month for unlimited texts."),
 				hit(49, "p7", day(2, 9), "The council tax is 150 pounds a month.")}, []int64{48}},
+		{"is now of another thing in the same session is not it", "Our rent is now £1,450 a month since the landlord raised it.", "w", day(28, 11),
+			[]store.Hit{hit(53, "w", day(28, 10), "We live in Bristol, 14 Elm Road is the address for deliveries.")}, nil},
 		{"is now of another thing is not it", "The baby is now 3 months old.", "p9", day(28, 9),
 			[]store.Hit{hit(50, "p8", day(1, 9), "The gym membership is 30 pounds a month.")}, nil},
 		{"another person's move is not a correction of it", "My brother Benedikt is moving to Dundee on 12 September.", "b9", day(12, 9),
