@@ -76,6 +76,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
 			ok = true
 		}
+		if !ok && c.Shape == "went up to" && shared > 0 && SharedValueKinds(m.Text, h.Text) > 0 {
+			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
+		}
 		if !ok {
 			continue
 		}

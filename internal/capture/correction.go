@@ -111,9 +111,22 @@ func correctionInSentence(s string) (Correction, bool) {
 		if sh.shape == "instead of" && strings.HasSuffix(strings.ToLower(firstOf(c.Old)), "ing") {
 			return Correction{}, false // "instead of giving up, I …" is what was done, not a value
 		}
+		if sh.shape == "gave up" && (notGivenUp(firstOf(c.Old)) || strings.Contains(strings.ToLower(m[0]), "quit on")) {
+			continue // "I'm not giving up and trying new things", "never quit on your dreams"
+		}
 		return c, true
 	}
 	return Correction{}, false
+}
+
+// notGivenUp reports whether w, the first word after "gave up" or "quit",
+// opens no thing given up: "giving up though", "quit - the path forward".
+func notGivenUp(w string) bool {
+	switch strings.ToLower(w) {
+	case "and", "but", "though", "now", "so", "yet", "too", "-", "–", "because", "on", "or", "when", "if", "is", "was":
+		return true
+	}
+	return false
 }
 
 // correctionCues are the words of the cues and of what surrounds them: they
@@ -195,6 +208,7 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		{regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`), false},
 		{regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`), false},
 		{regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`), false},
+		{regexp.MustCompile(`\b\d[\d.,]*\s?(?:%|(?i:per\s?cent)\b)`), false},
 		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th))\b`), true},
 	}
 })

@@ -52,6 +52,9 @@ func TestCorrectionIn(t *testing.T) {
 		{"I gave up golden syrup on my porridge in January.", "gave up", true, "golden syrup on my porridge"},
 		{"I've given up on sugary cereal for breakfast.", "gave up", true, "sugary cereal"},
 		{"Quit my evening job at the cinema last week.", "gave up", true, "my evening job"},
+		{"I'm not giving up and trying new things instead.", "instead", false, ""},
+		{"Don't ever quit on your dreams.", "", false, ""},
+		{"I nearly quit - the path forward was so unclear.", "", false, ""},
 		// cancelled
 		{"The dentist appointment on the 14th is cancelled.", "cancelled", true, ""},
 		{"We've called off the barbecue because of the rain.", "cancelled", true, ""},
