@@ -20,7 +20,7 @@ import (
 const pNm = `([A-Z][\p{L}'’-]+)`
 
 // joinRes are the shapes of a join, compiled on first use.
-var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickname, goesBy, callsHim, shortFor, profileRel, marriedTo *regexp.Regexp }) {
+var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, shortFor, profileRel, marriedTo *regexp.Regexp }) {
 	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
 	// "my wife Nkechi", "our daughter, Alexandra,"
 	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pNm + `(?: ` + pNm + `)?`)
@@ -33,6 +33,8 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickn
 	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)"
 	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
+	// "Mum's carer is Radhika", "my dad's nurse, Olu,"
+	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? ` + pNm)
 	j.profileRel = regexp.MustCompile(`^(?:` + pNm + `(?: [A-Z][\p{L}'’-]+)?) is the user's ([\p{L} -]+?)\.?$`)
 	j.marriedTo = regexp.MustCompile(`^The user is married to ` + pNm)
 	return j
@@ -79,6 +81,7 @@ func bindingsOf(s string, t []tok) []binding {
 			}
 		}
 	}
+	out = append(out, chainBindings(s)...)
 	if !nicknameCue(s) {
 		return out
 	}
@@ -87,6 +90,22 @@ func bindingsOf(s string, t []tok) []binding {
 			if !titleWord(strings.ToLower(m[1])) && !titleWord(strings.ToLower(m[2])) && roleOf(strings.ToLower(m[1])) == "" {
 				add(m[1], m[2])
 			}
+		}
+	}
+	return out
+}
+
+// chainBindings are the joins of a role of a role and a name s states:
+// "Mum's carer is Radhika" joins @mother>carer and radhika.
+func chainBindings(s string) []binding {
+	if !strings.Contains(s, "'s ") && !strings.Contains(s, "’s ") {
+		return nil
+	}
+	var out []binding
+	for _, m := range joinRes().chainThenName.FindAllStringSubmatch(s, -1) {
+		owner, role, name := roleOf(strings.ToLower(m[1])), roleWord(strings.ToLower(m[2])), personKey(m[3])
+		if owner != "" && role != "" && name != "" && !strings.HasPrefix(name, "@") {
+			out = append(out, binding{a: "@" + owner + ">" + role, b: name})
 		}
 	}
 	return out

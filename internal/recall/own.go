@@ -158,10 +158,16 @@ func othersSubject(s string, asked func(w string) bool) bool {
 	if names := capture.Names(s); len(names) > 0 && names[0] == w {
 		return !asked(strings.ToLower(w))
 	}
+	return placedAsPerson(fs, i)
+}
+
+// placedAsPerson reports whether fs[i] is a word the words after it place
+// as a person: "Kofi at work", "Hamish next door".
+func placedAsPerson(fs []string, i int) bool {
 	if i+2 < len(fs) {
 		switch fs[i+1] + " " + bare(fs[i+2]) {
 		case "at work", "from work", "next door", "from school", "from church", "from uni":
-			return !text.IsStopword(strings.ToLower(w))
+			return !text.IsStopword(strings.ToLower(bare(fs[i])))
 		}
 	}
 	return false

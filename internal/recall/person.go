@@ -217,7 +217,17 @@ func candNames(c *cand, known map[string]bool) []string {
 	for _, old := range c.standsFor { // the successor of what named them: "actually, make it Friday"
 		out = append(out, namesIn(old, known)...)
 	}
+	out = append(out, placedName(c.hit.Text)...)
 	return append(out, knownIn(c.hit.Text, known)...)
+}
+
+// placedName is the word opening s that the words after it place as a
+// person ("Hamish next door asked…", which capture reads as no name).
+func placedName(s string) []string {
+	if fs := strings.Fields(s); startsUpper(s) && placedAsPerson(fs, 0) {
+		return []string{bare(fs[0])}
+	}
+	return nil
 }
 
 // namesIn are the names s holds: those capture finds, and the words
@@ -419,7 +429,7 @@ func (r *ranker) ownSentences(sents []string, known map[string]bool) []string {
 	var out []string
 	var before []string
 	for _, s := range sents {
-		names := namesIn(s, known)
+		names := append(namesIn(s, known), placedName(s)...)
 		if len(names) == 0 && hasPronoun(s) {
 			names = before
 		}

@@ -192,6 +192,12 @@ func questionSubject(q string, names []string) (keys []string, self bool) {
 				keys = append(keys, k)
 				i = next - 1
 			}
+		} else if t[i].upper && t[i].poss && roleOf(t[i].low) != "" {
+			if k, next := roleChain(t, i); k != "" && next > i+1 { // "Mum's carer": her carer, not Mum
+				keys = slices.DeleteFunc(keys, func(n string) bool { return n == t[i].low })
+				keys = append(keys, k)
+				i = next - 1
+			}
 		}
 	}
 	for i, k := range keys {

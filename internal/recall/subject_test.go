@@ -77,6 +77,8 @@ func TestQuestionSubject(t *testing.T) {
 		{"What does my boss need by Friday?", []string{"@boss"}, false},
 		{"What did Mum say about the trip?", []string{"@mother"}, false},
 		{"What did my osteopath tell me to do?", []string{"@osteopath"}, false},
+		{"What did Mum's carer ask for?", []string{"@mother>carer"}, false},
+		{"What did Mum say about the carer?", []string{"@mother"}, false},
 		{"When is my car insurance due?", nil, true},
 		{"When is the bin collection?", nil, false},
 	} {
@@ -126,6 +128,9 @@ func TestBindingsIn(t *testing.T) {
 		"My osteopath is Bex Hughes, she's great with backs.":           {{"@osteopath", "bex"}, {"@osteopath", "hughes"}},
 		"Rhodri is my plumber, he did the boiler.":                      {{"rhodri", "@plumber"}},
 		"My car Tesla is in the garage.":                                nil,
+		"Mum's carer is Radhika, she comes every morning.":              {{"@mother>carer", "radhika"}},
+		"Dad's nurse, Olu, rang about the tablets.":                     {{"@father>nurse", "olu"}},
+		"Jo's car is Blue.":                                             nil,
 		"Dr. Okafor said my blood pressure is fine.":                    nil,
 		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
 	} {
@@ -248,4 +253,17 @@ func TestSelfMarkedNotTheRoles(t *testing.T) {
 	day := time.Date(2026, 3, 6, 10, 0, 0, 0, time.UTC)
 	a := notesWithDay(t, day, "", "My daughter Wren needs size 2 wellies for nursery.", "I got myself size 6 wellies at the market.")
 	expectContext(t, a, Query{Text: "What size wellies does my daughter need?", AsOf: day.AddDate(0, 0, 3)}, []string{"size 2"}, []string{"size 6"})
+}
+
+// Asked of a role of a role ("Mum's carer"), the person the user named
+// for it answers, and a neighbour placed as a person ("Hamish next door")
+// does not, in a note or a day record.
+func TestRoleOfARoleAnswers(t *testing.T) {
+	if got := placedName("Ilse next door asked to borrow the ladder."); !slices.Equal(got, []string{"Ilse"}) {
+		t.Errorf("placedName = %q, want Ilse", got)
+	}
+	day := time.Date(2026, 3, 6, 10, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "Dad's nurse is Temperance, she visits on Mondays.",
+		"Temperance asked us to keep a log of his blood sugar.", "Ilse next door asked us to move the recycling bins.")
+	expectContext(t, a, Query{Text: "What did Dad's nurse ask us to do?", AsOf: day.AddDate(0, 0, 3)}, []string{"blood sugar"}, []string{"recycling"})
 }
