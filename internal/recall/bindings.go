@@ -34,7 +34,7 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
 	// "Mum's carer is Radhika", "my dad's nurse, Olu,"
-	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? ` + pNm)
+	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? (?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?` + pNm)
 	j.profileRel = regexp.MustCompile(`^(?:` + pNm + `(?: [A-Z][\p{L}'’-]+)?) is the user's ([\p{L} -]+?)\.?$`)
 	j.marriedTo = regexp.MustCompile(`^The user is married to ` + pNm)
 	return j
@@ -273,9 +273,24 @@ func aliasWords(words []string, subject map[string]bool) map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, w := range words {
-		if subject[personKey(w)] {
+		if k := personKey(w); subject[k] || lastOfAChain(k, subject) {
 			out[w] = without(all, []string{w})
 		}
 	}
 	return out
+}
+
+// lastOfAChain reports whether the role key k ("@teacher") ends a chain
+// among the subject's keys ("@daughter>teacher"): "teacher" in "my
+// daughter's teacher" names her, and Mrs Abara holds it.
+func lastOfAChain(k string, subject map[string]bool) bool {
+	if !strings.HasPrefix(k, "@") {
+		return false
+	}
+	for s := range subject {
+		if strings.HasSuffix(s, ">"+k[1:]) {
+			return true
+		}
+	}
+	return false
 }

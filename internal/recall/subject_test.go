@@ -131,6 +131,7 @@ func TestBindingsIn(t *testing.T) {
 		"Mum's carer is Radhika, she comes every morning.":              {{"@mother>carer", "radhika"}},
 		"Dad's nurse, Olu, rang about the tablets.":                     {{"@father>nurse", "olu"}},
 		"Jo's car is Blue.":                                             nil,
+		"My daughter's teacher is Mrs Abara.":                           {{"@daughter>teacher", "abara"}},
 		"Dr. Okafor said my blood pressure is fine.":                    nil,
 		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
 	} {
@@ -266,4 +267,6 @@ func TestRoleOfARoleAnswers(t *testing.T) {
 	a := notesWithDay(t, day, "", "Dad's nurse is Temperance, she visits on Mondays.",
 		"Temperance asked us to keep a log of his blood sugar.", "Ilse next door asked us to move the recycling bins.")
 	expectContext(t, a, Query{Text: "What did Dad's nurse ask us to do?", AsOf: day.AddDate(0, 0, 3)}, []string{"blood sugar"}, []string{"recycling"})
+	b := notesWithDay(t, day, "", "My son's coach is Mr Okonjo.", "Mr Okonjo said Ifan's passing has come on well.")
+	expectContext(t, b, Query{Text: "What did my son's coach say?", AsOf: day.AddDate(0, 0, 3)}, []string{"passing"}, nil)
 }

@@ -24,7 +24,7 @@ func (r *ranker) askedThing() []string {
 	if r.thing == nil {
 		r.thing = []string{}
 		if len(r.people) == 0 {
-			r.thing = thingOf(asking(r.intent.Rest), func(w string) bool {
+			r.thing, r.thingOwned = thingOf(asking(r.intent.Rest), func(w string) bool {
 				return slices.Contains(r.words, w) && !r.namesPerson(w) && !timeWord(w)
 			})
 		}
@@ -38,7 +38,7 @@ func (r *ranker) askedThing() []string {
 // "does my", the question's last word is its verb ("does my Garmin need?",
 // "does my National Trust membership expire?"); else the phrase is its
 // nouns up to the first that is not one ("is my car insurance due?").
-func thingOf(q string, asked func(w string) bool) []string {
+func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 	fs := strings.Fields(q)
 	var last []string
 	for i := 0; i < len(fs); i++ {
@@ -70,13 +70,13 @@ func thingOf(q string, asked func(w string) bool) []string {
 			}
 		}
 		if poss && len(phrase) > 0 {
-			return phrase
+			return phrase, false
 		}
 		if len(phrase) > 0 && ownsPhrase(fs[i]) {
 			last = phrase
 		}
 	}
-	return last
+	return last, len(last) > 0
 }
 
 // doWord reports whether f is an auxiliary that puts the verb after its
@@ -113,7 +113,24 @@ func (r *ranker) lacksThing(s string) bool {
 		return false
 	}
 	have := r.stems(s)
-	return !slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) && !r.heldByKindOrTopic(s, thing[len(thing)-1])
+	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, thing[len(thing)-1]) {
+		return false
+	}
+	return !r.thingOwned || ownsAnother(s) // "a Vodafone deal that ends in August" may be my phone contract
+}
+
+// ownsAnother reports whether s names a thing of the user's own ("my
+// passport expires", "our rabbit Pipkin"): asked of the user's own
+// thing, a text naming another of theirs is about that one, while one
+// naming none may say the thing asked in other words.
+func ownsAnother(s string) bool {
+	fs := strings.Fields(s)
+	for i, f := range fs[:max(0, len(fs)-1)] {
+		if w := strings.ToLower(bare(fs[i+1])); ownsPhrase(f) && isNoun(w) && roleOf(w) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // ownsPhrase reports whether f, opening a noun phrase, makes it the

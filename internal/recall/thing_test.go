@@ -22,7 +22,7 @@ func TestThingOf(t *testing.T) {
 		"How much did the cat's jabs cost at the vet on our holiday?": {"cat"},
 	} {
 		words := askedWords(q)
-		got := thingOf(asking(q), func(w string) bool { return slices.Contains(words, w) && !timeWord(w) })
+		got, _ := thingOf(asking(q), func(w string) bool { return slices.Contains(words, w) && !timeWord(w) })
 		if !slices.Equal(got, want) {
 			t.Errorf("thingOf(%q) = %q, want %q (words %q)", q, got, want, words)
 		}
@@ -30,12 +30,14 @@ func TestThingOf(t *testing.T) {
 }
 
 // A text holding none of the thing asked (by word, or its head by kind)
-// shares only what is asked of it: recall finds nothing.
+// shares only what is asked of it: recall finds nothing, when it names
+// another thing of the user's own or the thing is a possessor's.
 func TestLacksThingAbstains(t *testing.T) {
 	a := agentWith(t, []turn{
 		{at: day0, session: "a", role: "user", content: "My railway card runs out in June."},
 		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Our hamster Fudge's teeth need checking at the vet in May."},
 		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "Our terrier's claws get trimmed every eight weeks."},
+		{at: day0.Add(3 * time.Hour), session: "d", role: "user", content: "The Ideal combi is due its annual service in October."},
 	})
 	asOf := day0.Add(72 * time.Hour)
 	for _, q := range []string{"When does my gym pass run out?", "When do the ferret's teeth need checking?"} {
@@ -48,4 +50,6 @@ func TestLacksThingAbstains(t *testing.T) {
 		}
 	}
 	expectContext(t, a, Query{Text: "When do our dog's claws get trimmed?", AsOf: asOf}, []string{"eight weeks"}, nil)
+	// naming no other thing of the user's, a text may say the thing asked in other words
+	expectContext(t, a, Query{Text: "When is my boiler service due?", AsOf: asOf}, []string{"October"}, nil)
 }
