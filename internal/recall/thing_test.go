@@ -41,15 +41,21 @@ func TestLacksThingAbstains(t *testing.T) {
 	})
 	asOf := day0.Add(72 * time.Hour)
 	for _, q := range []string{"When does my gym pass run out?", "When do the ferret's teeth need checking?"} {
-		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: q, AsOf: asOf})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Found {
-			t.Errorf("%q: found what is about another thing:\n%s", q, res.Context)
-		}
+		expectNothingFound(t, a, Query{Text: q, AsOf: asOf})
 	}
 	expectContext(t, a, Query{Text: "When do our dog's claws get trimmed?", AsOf: asOf}, []string{"eight weeks"}, nil)
 	// naming no other thing of the user's, a text may say the thing asked in other words
 	expectContext(t, a, Query{Text: "When is my boiler service due?", AsOf: asOf}, []string{"October"}, nil)
+}
+
+// expectNothingFound fails unless recall finds nothing for q.
+func expectNothingFound(t *testing.T, a Searcher, q Query) {
+	t.Helper()
+	res, err := (&Engine{}).Recall(t.Context(), a, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found {
+		t.Errorf("%q: found what does not answer it:\n%s", q.Text, res.Context)
+	}
 }
