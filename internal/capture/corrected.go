@@ -46,6 +46,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if sameButNumbers(m.Text, h.Text) {
 			continue // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
 		}
+		if otherPeople(m.Text, h.Text) {
+			continue // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
+		}
 		theirs := ClaimStems(h.Text)
 		if oldStem != "" && !slices.Contains(theirs, oldStem) {
 			continue
@@ -63,12 +66,18 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 			!(c.Shape == "moved from" && SharedValueKinds(m.Text, h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
 		}
+		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
+			continue // "our rent is now £1,450" is not where we live, though said in one breath
+		}
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
 		score, ok := claimScore(m, h, shared, oldStem != "" && !c.Ends || c.Ends && oldStem == "", c.Ends && oldStem != "")
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
 			ok = true
+		}
+		if !ok && c.Shape == "went up to" && shared > 0 && SharedValueKinds(m.Text, h.Text) > 0 {
+			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 		}
 		if !ok {
 			continue
@@ -94,6 +103,27 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 	return ids
 }
 
+// introducedRe is a person introduced by who they are to the user: "my
+// brother Benedikt", "our cleaner Ines", "my wife's brother Caspian".
+var introducedRe = regexp.MustCompile(`\b(?i:my|our)\s+(?:\p{Ll}[\p{Ll}-]*(?:'s|’s)?\s+){1,2}(\p{Lu}[\p{L}-]+)`)
+
+// otherPeople reports whether m and h each introduce someone ("my brother
+// Benedikt", "my wife's brother Caspian") and m names none of h's: claims
+// about two people, however alike their words.
+func otherPeople(m, h string) bool {
+	theirs := introducedRe.FindAllStringSubmatch(h, -1)
+	if len(theirs) == 0 || !introducedRe.MatchString(m) {
+		return false
+	}
+	named := Names(m)
+	for _, g := range theirs {
+		if slices.ContainsFunc(named, func(n string) bool { return slices.Contains(strings.Fields(n), g[1]) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // moveRe is a move of something to somewhere: "we've moved Hao to
 // Sunflower Nursery", "switched the kids to the Tuesday club".
 var moveRe = regexp.MustCompile(`(?i)\b(?:moved|switched|changed|transferred|shifted|swapped)\s+((?:[\pL\pN'’-]+\s+){1,4}?)to\s+((?:[\pL\pN'’-]+\s?){1,4})`)
@@ -101,7 +131,9 @@ var moveRe = regexp.MustCompile(`(?i)\b(?:moved|switched|changed|transferred|shi
 // movedAlike reports whether a move in s names what moved and the kind of
 // place it went to as a claim with stems theirs does: "moved Hao to
 // Sunflower Nursery" corrects "Hao goes to Little Acorns nursery", though
-// it repeats no old value and is said weeks later.
+// it repeats no old value and is said weeks later. What moved named in two
+// words or more, all of them the claim's, is enough: "switched my contact
+// lenses to Feel Good" corrects "I order my contact lenses from LensPlus".
 func movedAlike(s string, theirs []string) bool {
 	g := moveRe.FindStringSubmatch(s)
 	if g == nil {
@@ -109,6 +141,9 @@ func movedAlike(s string, theirs []string) bool {
 	}
 	has := func(st string) bool { return slices.Contains(theirs, st) }
 	what, where := ClaimStems(g[1]), ClaimStems(g[2])
+	if len(what) >= 2 && !slices.ContainsFunc(what, func(st string) bool { return !has(st) }) {
+		return true
+	}
 	return slices.ContainsFunc(what, has) && slices.ContainsFunc(where, func(st string) bool { return has(st) && !slices.Contains(what, st) })
 }
 

@@ -42,8 +42,15 @@ const phrase = `((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)`
 
 var correctionShapes = []correctionShape{
 	{"no longer", true, `(?i)\bno longer\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|at all)\b)`, []string{"no longer"}},
+	// "No more wine for me", "…, no more late shifts": a clause that opens
+	// with it or says for whom; "there's no more milk" ends no claim.
+	{"no more", true, `(?i)(?:^|[,;:—–]\s*)(?:so\s+|and\s+)?no more\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:for|and|but|so|because|since|as|now|from|after|at all)\b)|` +
+		`\bno more\s+` + phrase + `\s+for\s+(?:me|us|him|her|them)\b`, []string{"no more"}},
 	{"not any more", true, `(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`, []string{"more"}},
-	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)`, []string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
+	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)|` +
+		// "I gave up golden syrup on my porridge", "quit my job": any thing given up
+		`(?i)\b(?:gave up|given up|giving up|quit|packed in)\s+(?:on\s+)?((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`,
+		[]string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
@@ -53,6 +60,8 @@ var correctionShapes = []correctionShape{
 	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d|` +
 		`\bput\s+(?:his|her|their|its|the|our|my)\s+(?:[\pL'’]+\s+){0,2}?(?:up|down)\b|\b(?:price|prices|rate|rates|fee|fees|rent|charge|charges|cost|costs|bill|bills)\s+(?:has\s+|have\s+)?(?:gone|went|goes|going)\s+(?:up|down)\b`,
 		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut"}},
+	{"back to", false, `(?i)\b(?:gone|going|go|goes|are|is|['’]re|['’]s)\s+back\s+to\b`, []string{"back"}},
+	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu})`, []string{"now"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
 	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*(?:actually|scratch that|change of plans?|correction|on second thoughts?|my mistake|make (?:that|it))\b`,
 		[]string{"actually", "scratch", "change of plan", "correction", "second thought", "mistake", "make"}},
@@ -93,15 +102,31 @@ func correctionInSentence(s string) (Correction, bool) {
 			continue
 		}
 		c := Correction{Shape: sh.shape, Ends: sh.ends}
-		if len(m) > 1 {
-			c.Old = strings.TrimSpace(m[1])
+		for _, g := range m[1:] { // a shape of two forms has a group in each
+			if g != "" {
+				c.Old = strings.TrimSpace(g)
+				break
+			}
 		}
 		if sh.shape == "instead of" && strings.HasSuffix(strings.ToLower(firstOf(c.Old)), "ing") {
 			return Correction{}, false // "instead of giving up, I …" is what was done, not a value
 		}
+		if sh.shape == "gave up" && (notGivenUp(firstOf(c.Old)) || strings.Contains(strings.ToLower(m[0]), "quit on")) {
+			continue // "I'm not giving up and trying new things", "never quit on your dreams"
+		}
 		return c, true
 	}
 	return Correction{}, false
+}
+
+// notGivenUp reports whether w, the first word after "gave up" or "quit",
+// opens no thing given up: "giving up though", "quit - the path forward".
+func notGivenUp(w string) bool {
+	switch strings.ToLower(w) {
+	case "and", "but", "though", "now", "so", "yet", "too", "-", "–", "because", "on", "or", "when", "if", "is", "was":
+		return true
+	}
+	return false
 }
 
 // correctionCues are the words of the cues and of what surrounds them: they
@@ -183,7 +208,8 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		{regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`), false},
 		{regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`), false},
 		{regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`), false},
-		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?)\b`), true},
+		{regexp.MustCompile(`\b\d[\d.,]*\s?(?:%|(?i:per\s?cent)\b)`), false},
+		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th))\b`), true},
 	}
 })
 

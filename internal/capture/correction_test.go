@@ -37,11 +37,24 @@ func TestCorrectionIn(t *testing.T) {
 		{"I'm not seeing Dr Okafor any more, I changed surgeries.", "not any more", true, "seeing Dr Okafor"},
 		{"I never drink fizzy drinks anymore.", "not any more", true, "drink fizzy drinks"},
 		{"There isn't any more milk in the fridge.", "", false, ""},
+		// no more
+		{"No more wine for me, the doctor says my liver numbers are up.", "no more", true, "wine"},
+		{"No more night shifts: I'm on days from March.", "no more", true, "night shifts"},
+		{"The knee is bad, so no more five-mile runs.", "no more", true, "five-mile runs"},
+		{"It's no more cheese for him after that scan.", "no more", true, "cheese"},
+		{"There's no more milk in the fridge.", "", false, ""},
+		{"It costs no more than a tenner.", "", false, ""},
 		// gave up, quit, stopped
 		{"I gave up running after the knee injury.", "gave up", true, "running"},
 		{"I've quit the choir, Wednesdays were too much.", "gave up", true, "the choir"},
 		{"I stopped taking the iron tablets last month.", "gave up", true, "taking the iron tablets"},
 		{"We stopped at the services for coffee.", "", false, ""},
+		{"I gave up golden syrup on my porridge in January.", "gave up", true, "golden syrup on my porridge"},
+		{"I've given up on sugary cereal for breakfast.", "gave up", true, "sugary cereal"},
+		{"Quit my evening job at the cinema last week.", "gave up", true, "my evening job"},
+		{"I'm not giving up and trying new things instead.", "instead", false, ""},
+		{"Don't ever quit on your dreams.", "", false, ""},
+		{"I nearly quit - the path forward was so unclear.", "", false, ""},
 		// cancelled
 		{"The dentist appointment on the 14th is cancelled.", "cancelled", true, ""},
 		{"We've called off the barbecue because of the rain.", "cancelled", true, ""},
@@ -73,6 +86,19 @@ func TestCorrectionIn(t *testing.T) {
 		{"Our water bill dropped to £28 a month.", "went up to", false, ""},
 		{"The childminder has put her rates up, it's 7 an hour now.", "went up to", false, ""},
 		{"The season ticket price has gone up again.", "went up to", false, ""},
+		// back to
+		{"We've gone back to 7:30 bedtime for the kids now school has started.", "back to", false, ""},
+		{"The bins are back to Mondays after the holidays.", "back to", false, ""},
+		{"I'm going back to the old dentist on Hill Street.", "back to", false, ""},
+		{"We went back to the café for more cake.", "", false, ""},
+		{"Back to work tomorrow after the long weekend.", "", false, ""},
+		// is now
+		{"The April price rise hit: my Lyca plan is now 12 pounds a month.", "is now", false, ""},
+		{"My hairdresser is now Niamh, at the place next to the library.", "is now", false, ""},
+		{"Yoga is now on Mondays at the scout hut.", "is now", false, ""},
+		{"The parking fee's now £4 for the day.", "is now", false, ""},
+		{"The baby is now crawling everywhere.", "", false, ""},
+		{"It is now or never for the garden.", "", false, ""},
 		// a spoken correction: scratch that, change of plan
 		{"Scratch that, the picnic is at noon.", "actually", false, ""},
 		{"Change of plan: we're meeting at the lido.", "actually", false, ""},
@@ -134,6 +160,9 @@ func TestClaimStems(t *testing.T) {
 func TestSharedValueKinds(t *testing.T) {
 	if n := SharedValueKinds("The plumber comes on Tuesday at 10am", "Actually, make the plumber Thursday at 2pm"); n != 2 {
 		t.Errorf("weekday and clock: %d kinds shared, want 2", n)
+	}
+	if n := SharedValueKinds("Booked the piano tuner for 14 October.", "Actually, make that the 21st, he's away."); n != 1 {
+		t.Errorf("a date and a day of the month: %d kinds shared, want 1", n)
 	}
 	if n := SharedValueKinds("Gym is £30 a month", "The quiz is on Friday"); n != 0 {
 		t.Errorf("money and weekday: %d kinds shared, want 0", n)

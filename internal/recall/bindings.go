@@ -20,12 +20,8 @@ import (
 const pNm = `([A-Z][\p{L}'’-]+)`
 
 // joinRes are the shapes of a join, compiled on first use.
-var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickname, goesBy, callsHim, shortFor, profileRel, marriedTo *regexp.Regexp }) {
-	var ws []string
-	for w := range roleCanon {
-		ws = append(ws, regexp.QuoteMeta(w))
-	}
-	roleAlt := strings.Join(ws, "|")
+var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, shortFor, profileRel, marriedTo *regexp.Regexp }) {
+	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
 	// "my wife Nkechi", "our daughter, Alexandra,"
 	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
@@ -37,6 +33,8 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, nickn
 	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)"
 	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
+	// "Mum's carer is Radhika", "my dad's nurse, Olu,"
+	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? (?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?` + pNm)
 	j.profileRel = regexp.MustCompile(`^(?:` + pNm + `(?: [A-Z][\p{L}'’-]+)?) is the user's ([\p{L} -]+?)\.?$`)
 	j.marriedTo = regexp.MustCompile(`^The user is married to ` + pNm)
 	return j
@@ -67,6 +65,9 @@ func bindingsOf(s string, t []tok) []binding {
 	j := joinRes()
 	if myRole(t) {
 		for _, m := range j.roleThenName.FindAllStringSubmatch(s, -1) {
+			if roleWord(strings.ToLower(m[1])) == "" {
+				continue // "my car Tesla"
+			}
 			if m[3] == "" || roleOf(strings.ToLower(m[2])) == "" {
 				add(m[1], m[2]) // "my godmother, Auntie Pam": Auntie is how she is called, not who
 			}
@@ -75,9 +76,12 @@ func bindingsOf(s string, t []tok) []binding {
 			}
 		}
 		for _, m := range j.nameThenRole.FindAllStringSubmatch(s, -1) {
-			add(m[1], m[2])
+			if roleWord(strings.ToLower(m[2])) != "" {
+				add(m[1], m[2])
+			}
 		}
 	}
+	out = append(out, chainBindings(s)...)
 	if !nicknameCue(s) {
 		return out
 	}
@@ -91,6 +95,22 @@ func bindingsOf(s string, t []tok) []binding {
 	return out
 }
 
+// chainBindings are the joins of a role of a role and a name s states:
+// "Mum's carer is Radhika" joins @mother>carer and radhika.
+func chainBindings(s string) []binding {
+	if !strings.Contains(s, "'s ") && !strings.Contains(s, "’s ") {
+		return nil
+	}
+	var out []binding
+	for _, m := range joinRes().chainThenName.FindAllStringSubmatch(s, -1) {
+		owner, role, name := roleOf(strings.ToLower(m[1])), roleWord(strings.ToLower(m[2])), personKey(m[3])
+		if owner != "" && role != "" && name != "" && !strings.HasPrefix(name, "@") {
+			out = append(out, binding{a: "@" + owner + ">" + role, b: name})
+		}
+	}
+	return out
+}
+
 // myRole reports whether t holds "my" or "our" before a role word, one
 // word between at most ("my new boss").
 func myRole(t []tok) bool {
@@ -99,7 +119,7 @@ func myRole(t []tok) bool {
 			continue
 		}
 		for k := i + 1; k < len(t) && k <= i+2; k++ {
-			if roleOf(t[k].low) != "" {
+			if roleOfTok(t[k]) != "" {
 				return true
 			}
 		}
@@ -124,6 +144,9 @@ func personKey(w string) string {
 	low := strings.ToLower(strings.TrimRight(w, "'’"))
 	if r := roleOf(low); r != "" {
 		return "@" + r
+	}
+	if r := roleWord(low); r != "" && !startsUpper(w) {
+		return "@" + r // "osteopath"; "Bobby" is a name
 	}
 	if low == "" || titleWord(low) || calendarWord(low) || len([]rune(low)) < 2 {
 		return ""
@@ -250,9 +273,24 @@ func aliasWords(words []string, subject map[string]bool) map[string][]string {
 	}
 	out := map[string][]string{}
 	for _, w := range words {
-		if subject[personKey(w)] {
+		if k := personKey(w); subject[k] || lastOfAChain(k, subject) {
 			out[w] = without(all, []string{w})
 		}
 	}
 	return out
+}
+
+// lastOfAChain reports whether the role key k ("@teacher") ends a chain
+// among the subject's keys ("@daughter>teacher"): "teacher" in "my
+// daughter's teacher" names her, and Mrs Abara holds it.
+func lastOfAChain(k string, subject map[string]bool) bool {
+	if !strings.HasPrefix(k, "@") {
+		return false
+	}
+	for s := range subject {
+		if strings.HasSuffix(s, ">"+k[1:]) {
+			return true
+		}
+	}
+	return false
 }

@@ -22,7 +22,7 @@ func (r *ranker) markEntities(context.Context) error {
 
 // floor turns the candidates into items, best first: those outside the
 // question's time (strictRange), those about someone else than the person
-// it asks about (othersOut) and those below the precision floor are left
+// it asks about or theirs (othersOut) and those below the precision floor are left
 // out; found reports whether any item reached the floor.
 func (r *ranker) floor() (items []Item, found bool) {
 	strict := r.strictRange()
@@ -30,10 +30,9 @@ func (r *ranker) floor() (items []Item, found bool) {
 	kept := func(c *cand) bool { return strict == nil || strict(c) }
 	reaches := func(c *cand) bool { return r.reaches(c, selects) }
 	others := r.othersOut(kept, reaches)
-	notOwn := r.othersThingsOut(kept, reaches)
 	items = make([]Item, 0, len(r.cands))
 	for id, c := range r.cands {
-		if !kept(c) || others != nil && others(c) || notOwn != nil && notOwn(c) {
+		if !kept(c) || others != nil && others(c) {
 			continue
 		}
 		if r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {

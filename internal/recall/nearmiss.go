@@ -30,19 +30,64 @@ func (r *ranker) nearMiss(c *cand) bool {
 
 func (r *ranker) nearMissText(c *cand) bool {
 	if c.hit.Kind != "consolidation" {
-		return r.namesSibling(c.hit.Text)
+		return r.nearMissSaid(c.hit.Text)
 	}
 	near := false
 	for _, s := range splitSentences(c.hit.Text) {
 		if r.coverage(s) == 0 {
 			continue
 		}
-		if !r.namesSibling(s) {
+		if !r.nearMissSaid(s) {
 			return false
 		}
 		near = true
 	}
 	return near
+}
+
+// nearMissSaid reports whether s names a sibling of a question's word or
+// none of the thing it asks about (thing.go).
+func (r *ranker) nearMissSaid(s string) bool {
+	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s)
+}
+
+// holdsOnlyWhom reports whether s, asked of a role ("when does my son have
+// rowing?"), holds none of what the question asks of them, by word,
+// related word, kind or topic, and names another thing of a near kind
+// (kindmate): "my son Lachlan has hockey on Wednesdays" is about him and
+// another sport, not his rowing. "My trainer wants a food diary" asked
+// what my trainer asked for names no other thing of asking's kind.
+func (r *ranker) holdsOnlyWhom(s string) bool {
+	attrs := r.siblingWords()
+	if !r.strictSubject() || len(attrs) == 0 {
+		return false
+	}
+	have := r.stems(s)
+	if slices.ContainsFunc(attrs, func(w string) bool {
+		return slices.ContainsFunc(alikeStems(w), have.has) || r.heldByKindOrTopic(s, w)
+	}) {
+		return false
+	}
+	theirs := strings.Fields(r.kindsOf(s))
+	return slices.ContainsFunc(attrs, func(w string) bool { return kindmate(w, theirs) })
+}
+
+// kindmate reports whether one of w's nearest kinds (its first three, but
+// the broadest: "animate", "activity") is among theirs: "rowing" (sport)
+// and "hockey" (contact sport), "cello" and "piano" (instrument).
+func kindmate(w string, theirs []string) bool {
+	near := strings.Fields(kinds.Of(w))
+	return slices.ContainsFunc(near[:min(3, len(near))], func(k string) bool {
+		return !broadKind(k) && slices.Contains(theirs, k)
+	})
+}
+
+func broadKind(k string) bool {
+	switch k {
+	case "animate", "human", "activity", "device", "person", "thing", "object", "entity", "act", "event", "being":
+		return true
+	}
+	return false
 }
 
 // namesSibling reports whether s holds words of the question, and for

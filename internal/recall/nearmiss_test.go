@@ -30,6 +30,10 @@ func TestNearMissAbstains(t *testing.T) {
 		{"How much did the roofer quote?", true},
 		{"When does Ama have hockey?", false},
 		{"When does Ama have netball?", true},
+		// asked of a role: another thing of a near kind, nothing of the one asked
+		{"When does my daughter have rowing?", false},
+		{"When does my daughter have netball?", true},
+		{"What does my daughter do after school?", true},
 		{"Did I drink coffee at the meeting?", false},
 	} {
 		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})

@@ -36,7 +36,7 @@ func init() {
 // needWords ask what is to be done: such a question keeps others' things
 // ("what do I need to sort out for the dinner party?" is answered by a
 // guest's diet).
-var needWords = words("need needs must bring take sort prepare")
+var needWords = words("need needs must bring sort prepare")
 
 // household are the people a question asked with "we" or "our" takes in:
 // "what pets do we have?" is answered by "the kids' hamster".
@@ -91,13 +91,20 @@ func (r *ranker) asksWishes() bool {
 }
 
 // notOwn reports whether a memory's text is about someone else or their
-// thing of the kind asked, or a wish, a plan or hearsay rather than what
-// happened.
+// thing of the kind asked (othersThing), or a wish, a plan or hearsay
+// rather than what happened.
 func (r *ranker) notOwn(s string) bool {
+	return r.othersThing(s) || !r.wishes && wished(s)
+}
+
+// othersThing reports whether a memory's text is about someone else or
+// their thing of the kind asked: "Mum is on warfarin" asked what medicine
+// I take, "our neighbour's spaniel" asked what our dog is called.
+func (r *ranker) othersThing(s string) bool {
 	if r.us {
 		s = householdAsOurs(s)
 	}
-	return othersSubject(s, r.asksWord) || othersPossession(s, r.asksWord) || !r.wishes && wished(s)
+	return othersSubject(s, r.asksWord) || othersPossession(s, r.asksWord)
 }
 
 // asksWord reports whether w is one of the question's words or a member of a
@@ -151,10 +158,16 @@ func othersSubject(s string, asked func(w string) bool) bool {
 	if names := capture.Names(s); len(names) > 0 && names[0] == w {
 		return !asked(strings.ToLower(w))
 	}
+	return placedAsPerson(fs, i)
+}
+
+// placedAsPerson reports whether fs[i] is a word the words after it place
+// as a person: "Kofi at work", "Hamish next door".
+func placedAsPerson(fs []string, i int) bool {
 	if i+2 < len(fs) {
 		switch fs[i+1] + " " + bare(fs[i+2]) {
 		case "at work", "from work", "next door", "from school", "from church", "from uni":
-			return !text.IsStopword(strings.ToLower(w))
+			return !text.IsStopword(strings.ToLower(bare(fs[i])))
 		}
 	}
 	return false
@@ -290,29 +303,4 @@ func (r *ranker) usersOwn(sents []string) []string {
 		return sents
 	}
 	return own
-}
-
-// othersThingsOut is which candidates the floor leaves out for not being
-// the user's own (notOwn), for a question asked of the user's own: those,
-// when a memory kept that is the user's own reaches the floor; nil
-// otherwise.
-func (r *ranker) othersThingsOut(kept, reaches func(c *cand) bool) func(c *cand) bool {
-	if !r.own {
-		return nil
-	}
-	out := map[*cand]bool{}
-	answered := false
-	for _, c := range r.cands {
-		switch {
-		case c.hit.Kind == "fact":
-		case r.notOwn(c.hit.Text):
-			out[c] = true
-		case kept(c) && reaches(c):
-			answered = true
-		}
-	}
-	if !answered || len(out) == 0 {
-		return nil
-	}
-	return func(c *cand) bool { return out[c] }
 }

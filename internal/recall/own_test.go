@@ -92,3 +92,22 @@ func TestListKeepsToTheUsersOwn(t *testing.T) {
 		[]string{"Caernarfon", "Beaumaris"}, []string{"Conwy", "Harlech", "cake"})
 	expectContext(t, a, Query{Text: "Which castle should we see next time?", AsOf: asOf}, []string{"Harlech"}, nil)
 }
+
+// Asked of the user's own, someone else's thing said of them alone is no
+// answer even when nothing else answers: recall says it found nothing. Said
+// with the user in it, or asked who, or a name asked as "we", it is kept.
+func TestOthersThingAloneIsNoAnswer(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "o1", role: "user", content: "Grandad is on statins so he has to skip grapefruit."},
+		{at: day0.Add(time.Hour), session: "o2", role: "user", content: "Our neighbour's collie is called Moss and digs up the verge."},
+		{at: day0.Add(2 * time.Hour), session: "o3", role: "user", content: "My husband Idris's train gets in at seven, I'll collect him at the station."},
+		{at: day0.Add(3 * time.Hour), session: "o4", role: "user", content: "Ottoline thinks the Brampton quote is too high for the roof."},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	for _, q := range []string{"What medicine do I take?", "What is our dog called?"} {
+		expectNothingFound(t, a, Query{Text: q, AsOf: asOf})
+	}
+	expectContext(t, a, Query{Text: "When does the train get in?", AsOf: asOf}, []string{"seven"}, nil)
+	expectContext(t, a, Query{Text: "What do we think of the roof quote?", AsOf: asOf}, []string{"too high"}, nil)
+	expectContext(t, a, Query{Text: "Who is on statins?", AsOf: asOf}, []string{"Grandad"}, nil)
+}

@@ -165,13 +165,32 @@ func (r *ranker) ownersOther(s string, by saidBy) bool {
 func (r *ranker) attrStems() []string {
 	if r.attrs == nil {
 		r.attrs = []string{}
-		for _, w := range r.words {
-			if k := personKey(w); !slices.Contains(r.subject, k) && !slices.Contains(r.names, w) {
-				r.attrs = append(r.attrs, r.stem(w))
-			}
+		for _, w := range r.attrWords() {
+			r.attrs = append(r.attrs, r.stem(w))
 		}
 	}
 	return r.attrs
+}
+
+// namesSubject reports whether the question's word w names whom it asks
+// about: a person of its subject, or a role of a chain in it ("wife" and
+// "brother" in "my wife's brother").
+func (r *ranker) namesSubject(w string) bool {
+	return slices.Contains(r.names, w) || r.namesPerson(w)
+}
+
+// namesPerson is namesSubject but for the proper names that may name a
+// thing ("my Garmin").
+func (r *ranker) namesPerson(w string) bool {
+	k := personKey(w)
+	if slices.Contains(r.subject, k) {
+		return true
+	}
+	role, ok := strings.CutPrefix(k, "@")
+	return ok && slices.ContainsFunc(r.subject, func(s string) bool {
+		chain, isRole := strings.CutPrefix(s, "@")
+		return isRole && slices.Contains(strings.Split(chain, ">"), role)
+	})
 }
 
 // strictSubject reports whether an item about someone else is left out
@@ -198,7 +217,17 @@ func candNames(c *cand, known map[string]bool) []string {
 	for _, old := range c.standsFor { // the successor of what named them: "actually, make it Friday"
 		out = append(out, namesIn(old, known)...)
 	}
+	out = append(out, placedName(c.hit.Text)...)
 	return append(out, knownIn(c.hit.Text, known)...)
+}
+
+// placedName is the word opening s that the words after it place as a
+// person ("Hamish next door asked…", which capture reads as no name).
+func placedName(s string) []string {
+	if fs := strings.Fields(s); startsUpper(s) && placedAsPerson(fs, 0) {
+		return []string{bare(fs[0])}
+	}
+	return nil
 }
 
 // namesIn are the names s holds: those capture finds, and the words
@@ -264,7 +293,30 @@ func (r *ranker) aboutOthersCand(c *cand, known map[string]bool) bool {
 		return false
 	}
 	names := candNames(c, known)
-	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(r.toksOf(c.hit.Text), lowerAll(names))
+	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(r.toksOf(c.hit.Text), lowerAll(names)) ||
+		r.usersAskedOfRole(c.hit.Text, names)
+}
+
+// usersAskedOfRole reports whether s, naming names, is the user's own
+// (selfMarked) while the question asks of a role.
+func (r *ranker) usersAskedOfRole(s string, names []string) bool {
+	return r.strictSubject() && len(names) == 0 && selfMarked(r.toksOf(s))
+}
+
+// selfMarked reports whether a text (its toks) says outright it is the
+// user's own ("I bought myself a large helmet", "my own", "for me") and
+// names no one else by a pronoun: asked of my son, it is not about him.
+func selfMarked(t []tok) bool {
+	marked := false
+	for i, w := range t {
+		switch {
+		case w.low == "myself" || w.low == "own" && i > 0 && t[i-1].low == "my" || w.low == "me" && i > 0 && t[i-1].low == "for":
+			marked = true
+		case slices.Contains(thirdPerson, w.low) || roleOfTok(w) != "":
+			return false
+		}
+	}
+	return marked
 }
 
 // nameLike reports whether a stored entity is a name, not a date, an
@@ -281,11 +333,14 @@ func startsUpper(s string) bool {
 }
 
 // othersOut is which candidates the floor leaves out for being about
-// someone else: those, when the subject is strict (strictSubject) or any
-// candidate kept that is not reaches the floor; nil when the question asks
-// of nobody or nothing else would answer. What belongs to another
-// (ownersOther) is left out always when the question asks of the user's
-// own or of a role; asked of a name, it is about someone else.
+// someone else or theirs, the one filter of whose an item is: those, when
+// the subject is strict (strictSubject) or any candidate kept that is not
+// reaches the floor; nil when the question asks of nobody or nothing else
+// would answer. What belongs to another (ownersOther) is left out always
+// when the question asks of the user's own or of a role; asked of a name,
+// it is about someone else. Asked of the user's own (asksOfOwn), a wish, a
+// plan or hearsay is left out when anything else answers, and someone
+// else's thing of the kind asked (othersThing) always.
 func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool {
 	if len(r.subject) == 0 && !r.self {
 		return nil
@@ -294,20 +349,52 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 	answered := r.strictSubject()
 	known := r.knownNames()
 	for _, c := range r.cands {
-		if c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {
-			continue // a day record is read by its sentences; the floor drops the rest
-		}
-		if speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()) {
+		switch {
+		case r.own && r.othersThing(c.hit.Text) && r.othersAlone(c, known):
 			owned[c] = true
-		} else if r.aboutOthersCand(c, known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) {
+		case c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !reaches(c):
+			// a day record is read by its sentences; the floor drops the rest
+			about[c] = r.own && r.notOwn(c.hit.Text)
+		case speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()):
+			owned[c] = true
+		case r.aboutOthersCand(c, known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)):
 			about[c] = true
-		} else if kept(c) && reaches(c) {
+		case r.own && c.hit.Kind != "fact" && r.notOwn(c.hit.Text):
+			about[c] = true
+		case kept(c) && reaches(c):
 			answered = true
 		}
 	}
 	return func(c *cand) bool {
 		return owned[c] || answered && about[c] || c.ex.Neighbour > 0 && !reaches(c) && r.besideOut(c, owned)
 	}
+}
+
+// othersAlone reports whether c, someone else's thing (othersThing), is
+// theirs alone: it opens with them and says nothing more in the first
+// person ("Mum is on warfarin, so she avoids cranberry juice"; not "my
+// wife Sofia lands at six, I'll pick her up"), and the question does not
+// ask who. Asked as "we", a name opening it may be one of us ("Tom thinks
+// the offer is fair" asked what we think of it): only a role is another.
+func (r *ranker) othersAlone(c *cand, known map[string]bool) bool {
+	said := c.hit.Text
+	if c.fact != nil {
+		said = strings.TrimPrefix(said, c.fact.Entity+": ") // "we: Our neighbour's spaniel…"
+	}
+	t, names := r.toksOf(said), lowerAll(candNames(c, known))
+	return !asksWho(r.q.Text) && openedByOther(t, names) && (r.alone || !opensWithName(t, names))
+}
+
+// opensWithName reports whether a text (its toks) opens with a name of
+// names that is no role word ("Tom thinks", not "Mum is").
+func opensWithName(t []tok, names []string) bool {
+	return len(t) > 0 && roleOf(t[0].low) == "" && slices.Contains(names, t[0].low)
+}
+
+// asksWho reports whether q asks for a person: "who do I know in
+// Lanzarote?" is answered by my parents.
+func asksWho(q string) bool {
+	return slices.ContainsFunc(text.Words(strings.ToLower(q)), func(w string) bool { return w == "who" || w == "whom" || w == "whose" })
 }
 
 // daySentences is the text a day record is offered with (known: as for
@@ -342,12 +429,13 @@ func (r *ranker) ownSentences(sents []string, known map[string]bool) []string {
 	var out []string
 	var before []string
 	for _, s := range sents {
-		names := namesIn(s, known)
+		names := append(namesIn(s, known), placedName(s)...)
 		if len(names) == 0 && hasPronoun(s) {
 			names = before
 		}
 		before = names
-		if !r.aboutOthers(s, names) && !r.ownersOther(s, saidByAnyone) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) {
+		if !r.aboutOthers(s, names) && !r.ownersOther(s, saidByAnyone) && !(r.alone && openedByOther(r.toksOf(s), lowerAll(names))) &&
+			!r.usersAskedOfRole(s, names) {
 			out = append(out, s)
 		}
 	}
@@ -394,7 +482,16 @@ func (r *ranker) lineAboutOthers(l store.ProfileLine) bool {
 	if l.Subject != "" && l.Subject != "user" {
 		names = append(names, l.Subject)
 	}
-	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text, saidByAnyone) || r.userLineAskedOfOther(l, names)
+	return r.aboutOthers(l.Text, names) || r.ownersOther(l.Text, saidByAnyone) || r.userLineAskedOfOther(l, names) ||
+		r.otherLineAskedOfUser(l, names)
+}
+
+// otherLineAskedOfUser reports whether l is about someone else alone
+// ("Perpetua is allergic to almonds.", no word of the user) while the
+// question asks of the user alone ("am I allergic to anything?"), not who.
+func (r *ranker) otherLineAskedOfUser(l store.ProfileLine, names []string) bool {
+	return r.alone && !asksWho(r.q.Text) && !strings.Contains(l.Text, "the user") && !strings.HasPrefix(l.Text, "The user") &&
+		openedByOther(toks(l.Text), lowerAll(names))
 }
 
 // userLineAskedOfOther reports whether l is about the user alone ("The user

@@ -91,7 +91,7 @@ func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string,
 func (r *ranker) attrWords() []string {
 	var out []string
 	for _, w := range r.words {
-		if !slices.Contains(r.subject, personKey(w)) && !slices.Contains(r.names, w) {
+		if !r.namesSubject(w) {
 			out = append(out, w)
 		}
 	}

@@ -308,3 +308,24 @@ func TestProfileRoutedByTopic(t *testing.T) {
 		}
 	}
 }
+
+// A line about someone else alone ("Barnaby is allergic to wasps.") does
+// not answer a question of the user alone; asked who, or of them, it does.
+func TestOtherLineNotTheUsers(t *testing.T) {
+	a := setup(t)
+	at := now.AddDate(0, 0, -7)
+	if _, _, err := a.PutProfileLines(t.Context(), []store.ProfileLine{{Category: "health", Subject: "Barnaby", Key: "allergy",
+		Value: "wasps", Text: "Barnaby is allergic to wasps.", ValidFrom: at}}, at); err != nil {
+		t.Fatal(err)
+	}
+	e := &Engine{Now: func() time.Time { return now }}
+	for q, want := range map[string]bool{"Am I allergic to anything?": false, "Who is allergic to wasps?": true} {
+		res, err := e.Recall(t.Context(), a, Query{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(res.Context, "wasps"); got != want {
+			t.Errorf("%q: offers Barnaby's allergy %v, want %v:\n%s", q, got, want, res.Context)
+		}
+	}
+}

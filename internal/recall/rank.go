@@ -177,6 +177,8 @@ type ranker struct {
 	seen               map[string]struct{}  // termsOf's, cleared for each text
 	kinds              map[string]string    // each text's kinds.Of, made once (ranker.kindsOf)
 	sibWords           []string             // its words that may have siblings (nearmiss.go)
+	thing              []string             // the nouns of the thing it asks about (thing.go), when read
+	thingOwned         bool                 // the thing is the user's own ("my bus pass"), not a possessor's
 	sibMemo            map[string]bool      // kinds.Siblings of a question word and a text's, made once
 	namesOnly          map[string]bool      // the lines matching only whom it asks about (answeringLines)
 }

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 	"slices"
 	"strings"
 	"unicode"
@@ -51,6 +52,43 @@ func roleOf(w string) string {
 		return r
 	}
 	return roleCanon[strings.TrimSuffix(w, "s")]
+}
+
+// roleWord is the role w names when written in lower case: one of roleOf's
+// or an occupation, its own ("my osteopath"); "Bobby" is a name, though a
+// bobby is a policeman.
+func roleWord(w string) string {
+	if r := roleOf(w); r != "" {
+		return r
+	}
+	if occupation(w) {
+		return w
+	}
+	return ""
+}
+
+// roleOfTok is the role t names, as written (roleOf, roleWord).
+func roleOfTok(t tok) string {
+	if t.upper {
+		return roleOf(t.low)
+	}
+	return roleWord(t.low)
+}
+
+// occupation reports whether WordNet marks w, lowercase, as an occupation
+// (lexgen's "=role" among its kinds): the osteopath, the optician and the
+// plumber a user has are people, as the roles above are.
+func occupation(w string) bool {
+	ks, ok := wordnet.Kinds.Lookup(w)
+	if !ok {
+		return false
+	}
+	for k := range ks.All() {
+		if k == "=role" {
+			return true
+		}
+	}
+	return false
 }
 
 // roleSynonyms are the words of the role canon.
@@ -118,7 +156,7 @@ const selfKey = "@me"
 func roleChain(t []tok, i int) (string, int) {
 	key := ""
 	for i < len(t) {
-		r := roleOf(t[i].low)
+		r := roleOfTok(t[i])
 		if r == "" || i > 0 && t[i].brk && key != "" {
 			break
 		}
@@ -154,6 +192,12 @@ func questionSubject(q string, names []string) (keys []string, self bool) {
 				keys = append(keys, k)
 				i = next - 1
 			}
+		} else if t[i].upper && t[i].poss && roleOf(t[i].low) != "" {
+			if k, next := roleChain(t, i); k != "" && next > i+1 { // "Mum's carer": her carer, not Mum
+				keys = slices.DeleteFunc(keys, func(n string) bool { return n == t[i].low })
+				keys = append(keys, k)
+				i = next - 1
+			}
 		}
 	}
 	for i, k := range keys {
@@ -182,6 +226,9 @@ func itemKeys(t []tok, names []string) []string {
 	}
 	for i := 0; i < len(t); i++ {
 		if k, next := roleChain(t, i); k != "" && (t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
+			if i > 0 && t[i-1].poss {
+				k = "@" + t[i-1].low + ">" + k[1:] // "my colleague Anwen's daughter": Anwen's, not mine
+			}
 			out = append(out, k)
 			i = next - 1
 		}
@@ -296,12 +343,24 @@ func openedByOther(t []tok, names []string) bool {
 		return false
 	}
 	for _, w := range t[i:] {
-		switch w.low {
-		case "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves":
+		if firstPerson(w.low) {
 			return false
 		}
 	}
 	return true
+}
+
+// firstPerson reports whether w, lowercase, speaks in the first person:
+// "I", "our", "I'll", "we've".
+func firstPerson(w string) bool {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		w = w[:i] // "i'll", "we've"
+	}
+	switch w {
+	case "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves":
+		return true
+	}
+	return false
 }
 
 // singular reports whether q speaks of the user alone ("book me a room"),

@@ -51,6 +51,10 @@ func TestAboutOthersWholeNames(t *testing.T) {
 		{[]string{"lindqvist"}, "Dr. Lindqvist wants me back in three months.", false},
 		{[]string{"@sister"}, "My brother Tomas is visiting.", true},
 		{[]string{"@sister"}, "Bought new curtains for the spare room.", false},
+		// a role after someone's possessive is theirs, not the user's
+		{[]string{"@son"}, "My neighbour Gideon's son starts at St Jude's in September.", true},
+		{[]string{"@son"}, "My son starts at St Jude's in September.", false},
+		{[]string{"gideon"}, "My neighbour Gideon's son starts at St Jude's in September.", false},
 	} {
 		r := &ranker{subject: c.subject}
 		if got := r.aboutOthers(c.s, capture.Names(c.s)); got != c.want {
@@ -72,6 +76,9 @@ func TestQuestionSubject(t *testing.T) {
 		{"Where does my sister's husband work?", []string{"@sister>partner"}, false},
 		{"What does my boss need by Friday?", []string{"@boss"}, false},
 		{"What did Mum say about the trip?", []string{"@mother"}, false},
+		{"What did my osteopath tell me to do?", []string{"@osteopath"}, false},
+		{"What did Mum's carer ask for?", []string{"@mother>carer"}, false},
+		{"What did Mum say about the carer?", []string{"@mother"}, false},
 		{"When is my car insurance due?", nil, true},
 		{"When is the bin collection?", nil, false},
 	} {
@@ -118,6 +125,13 @@ func TestBindingsIn(t *testing.T) {
 		"Our neighbour Margaret, everyone calls her Peggy, keeps bees.": {{"@neighbour", "margaret"}, {"margaret", "peggy"}},
 		"My coach Ade said the match is off.":                           {{"@coach", "ade"}},
 		"My godmother, Auntie Pam, sends a card every birthday.":        {{"@godmother", "pam"}},
+		"My osteopath is Bex Hughes, she's great with backs.":           {{"@osteopath", "bex"}, {"@osteopath", "hughes"}},
+		"Rhodri is my plumber, he did the boiler.":                      {{"rhodri", "@plumber"}},
+		"My car Tesla is in the garage.":                                nil,
+		"Mum's carer is Radhika, she comes every morning.":              {{"@mother>carer", "radhika"}},
+		"Dad's nurse, Olu, rang about the tablets.":                     {{"@father>nurse", "olu"}},
+		"Jo's car is Blue.":                                             nil,
+		"My daughter's teacher is Mrs Abara.":                           {{"@daughter>teacher", "abara"}},
 		"Dr. Okafor said my blood pressure is fine.":                    nil,
 		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
 	} {
@@ -208,4 +222,51 @@ func TestUnknownPersonOrPlace(t *testing.T) {
 			t.Errorf("%q: found %v, want %v (%s)", c.q, res.Found, c.found, res.Note)
 		}
 	}
+}
+
+// The question's words naming whom it asks about are no attribute of
+// theirs: both roles of a chain ("my wife's brother") name the subject.
+func TestNamesSubject(t *testing.T) {
+	q := "Where is my wife's brother moving to?"
+	r := &ranker{words: askedWords(q)}
+	r.subject, _ = questionSubject(q, nil)
+	if got, want := r.attrWords(), []string{"moving"}; !slices.Equal(got, want) {
+		t.Errorf("attrWords(%q) = %q, want %q", q, got, want)
+	}
+}
+
+// What the user says outright is their own is not a role's: asked of my
+// son, "I bought myself a large helmet" is no answer, in a note or a day
+// record; "I bought him a helmet" may be.
+func TestSelfMarkedNotTheRoles(t *testing.T) {
+	for s, want := range map[string]bool{
+		"I bought myself a large ski helmet in the sale.": true,
+		"I've got my own key to the allotment shed.":      true,
+		"Booked a table for me at the Ivy.":               true,
+		"I bought him a small ski helmet.":                false,
+		"I bought myself and my son new helmets.":         false,
+		"I bought a helmet in the sale.":                  false,
+	} {
+		if got := selfMarked(toks(s)); got != want {
+			t.Errorf("selfMarked(%q) = %v, want %v", s, got, want)
+		}
+	}
+	day := time.Date(2026, 3, 6, 10, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "My daughter Wren needs size 2 wellies for nursery.", "I got myself size 6 wellies at the market.")
+	expectContext(t, a, Query{Text: "What size wellies does my daughter need?", AsOf: day.AddDate(0, 0, 3)}, []string{"size 2"}, []string{"size 6"})
+}
+
+// Asked of a role of a role ("Mum's carer"), the person the user named
+// for it answers, and a neighbour placed as a person ("Hamish next door")
+// does not, in a note or a day record.
+func TestRoleOfARoleAnswers(t *testing.T) {
+	if got := placedName("Ilse next door asked to borrow the ladder."); !slices.Equal(got, []string{"Ilse"}) {
+		t.Errorf("placedName = %q, want Ilse", got)
+	}
+	day := time.Date(2026, 3, 6, 10, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "Dad's nurse is Temperance, she visits on Mondays.",
+		"Temperance asked us to keep a log of his blood sugar.", "Ilse next door asked us to move the recycling bins.")
+	expectContext(t, a, Query{Text: "What did Dad's nurse ask us to do?", AsOf: day.AddDate(0, 0, 3)}, []string{"blood sugar"}, []string{"recycling"})
+	b := notesWithDay(t, day, "", "My son's coach is Mr Okonjo.", "Mr Okonjo said Ifan's passing has come on well.")
+	expectContext(t, b, Query{Text: "What did my son's coach say?", AsOf: day.AddDate(0, 0, 3)}, []string{"passing"}, nil)
 }

@@ -1,0 +1,141 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+)
+
+// The thing asked about: a question naming a thing by a noun phrase ("my
+// bus pass", "my National Trust membership", "the guinea pig's nails") is
+// about that thing, and a text holding none of its nouns (by word, kind or
+// topic) shares only what is asked of it: "my passport expires in
+// October" asked when the bus pass expires, "the library card expires in
+// April" asked of the membership, "Pipkin the rabbit's nails" asked of the
+// guinea pig's. Such a text is a near-miss (nearmiss.go). A possessor
+// ("the guinea pig's") is the thing; else the last phrase the user's own
+// is ("the name of our dog"). "The dentist" or "the new tapas bar" may be
+// answered in other words ("texts reminders from 0687…", "I'm allergic to
+// shellfish"): only the user's own thing and a possessor are read.
+
+// askedThing is the nouns of the thing the question asks about, as the
+// question's searched words; nil when it names no thing or names a person
+// (the person filter reads those).
+func (r *ranker) askedThing() []string {
+	if r.thing == nil {
+		r.thing = []string{}
+		if len(r.people) == 0 {
+			r.thing, r.thingOwned = thingOf(asking(r.intent.Rest), func(w string) bool {
+				return slices.Contains(r.words, w) && !r.namesPerson(w) && !timeWord(w)
+			})
+		}
+	}
+	return r.thing
+}
+
+// thingOf is the words (asked: searched, no person nor time) of q's
+// possessor phrase, or of its last phrase the user's own: the words after
+// a determiner or possessive pronoun, a possessive ending the phrase. After
+// "does my", the question's last word is its verb ("does my Garmin need?",
+// "does my National Trust membership expire?"); else the phrase is its
+// nouns up to the first that is not one ("is my car insurance due?").
+func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
+	fs := strings.Fields(q)
+	var last []string
+	for i := 0; i < len(fs); i++ {
+		if !opensNounPhrase(fs[i]) {
+			continue
+		}
+		inverted := i > 0 && doWord(fs[i-1])
+		var phrase []string
+		poss := false
+		for j := i + 1; j < len(fs); j++ {
+			base, isPoss := cutPossessive(strings.TrimRight(fs[j], ",;:.?!"))
+			w, upper := strings.ToLower(bare(base)), startsUpper(base)
+			ends := fs[j] != strings.TrimRight(fs[j], ",;:.?!")
+			switch {
+			case inverted && ends && !isPoss:
+				// the verb: "does my bus pass expire?"; before a particle, the
+				// word before it: "does my gym pass run out?"
+				if !asked(w) && len(phrase) > 1 {
+					phrase = phrase[:len(phrase)-1]
+				}
+			case asked(w) && (upper || inverted || isNoun(w)):
+				phrase = append(phrase, w)
+			case upper && len(phrase) == 0:
+				continue // a name no item holds opens the phrase: "my National Trust membership"
+			}
+			if !asked(w) && !(upper && len(phrase) == 0) || isPoss || ends {
+				poss = isPoss
+				break
+			}
+		}
+		if poss && len(phrase) > 0 {
+			return phrase, false
+		}
+		if len(phrase) > 0 && ownsPhrase(fs[i]) {
+			last = phrase
+		}
+	}
+	return last, len(last) > 0
+}
+
+// doWord reports whether f is an auxiliary that puts the verb after its
+// subject: "when does my pass expire?".
+func doWord(f string) bool {
+	switch strings.ToLower(f) {
+	case "do", "does", "did", "can", "will", "should", "would", "could":
+		return true
+	}
+	return false
+}
+
+// asking is the sentences of q that ask ("Is there anything I can't eat?"
+// of "… I'm planning the menu for my birthday."), or q when none does.
+func asking(q string) string {
+	var asks []string
+	for _, s := range splitSentences(q) {
+		if strings.HasSuffix(strings.TrimSpace(s), "?") {
+			asks = append(asks, s)
+		}
+	}
+	if len(asks) == 0 {
+		return q
+	}
+	return strings.Join(asks, " ")
+}
+
+// lacksThing reports whether s holds none of the asked thing's nouns, nor
+// its head (the last) by kind ("spaniel": dog) or topic member: "last
+// winter" holds no season ticket.
+func (r *ranker) lacksThing(s string) bool {
+	thing := r.askedThing()
+	if len(thing) == 0 {
+		return false
+	}
+	have := r.stems(s)
+	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, thing[len(thing)-1]) {
+		return false
+	}
+	return !r.thingOwned || ownsAnother(s) // "a Vodafone deal that ends in August" may be my phone contract
+}
+
+// ownsAnother reports whether s names a thing of the user's own ("my
+// passport expires", "our rabbit Pipkin"): asked of the user's own
+// thing, a text naming another of theirs is about that one, while one
+// naming none may say the thing asked in other words.
+func ownsAnother(s string) bool {
+	fs := strings.Fields(s)
+	for i, f := range fs[:max(0, len(fs)-1)] {
+		if w := strings.ToLower(bare(fs[i+1])); ownsPhrase(f) && isNoun(w) && roleOf(w) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownsPhrase reports whether f, opening a noun phrase, makes it the
+// user's: "my", "our".
+func ownsPhrase(f string) bool {
+	f = strings.ToLower(f)
+	return f == "my" || f == "our"
+}
