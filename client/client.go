@@ -211,7 +211,7 @@ func rewinder(body io.Reader) func() error {
 func (c *Client) once(ctx context.Context, method, path, contentType string, body io.Reader) (int, []byte, http.Header, error) {
 	var r io.Reader
 	switch body.(type) {
-	case nil, *bytes.Reader: // NewRequest sets their length
+	case nil, *bytes.Reader, *bytes.Buffer, *strings.Reader: // NewRequest sets their length
 		r = body
 	default:
 		r = struct{ io.Reader }{body} // hidden from the transport, which would close it

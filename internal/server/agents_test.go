@@ -168,7 +168,7 @@ func TestExportImportOverHTTP(t *testing.T) {
 	if err := c.Export(t.Context(), "main", &exp); err != nil {
 		t.Fatal(err)
 	}
-	res, err := c.Import(t.Context(), "copy", exp.Bytes(), client.ImportOptions{})
+	res, err := c.Import(t.Context(), "copy", bytes.NewReader(exp.Bytes()), client.ImportOptions{})
 	if err != nil || !res.Created || res.Records["memory"] != 2 {
 		t.Fatalf("import = %+v, %v; want agent copy created with 2 memories", res, err)
 	}
@@ -179,12 +179,12 @@ func TestExportImportOverHTTP(t *testing.T) {
 	if want := bytes.Replace(exp.Bytes(), []byte(`"agent":"main"`), []byte(`"agent":"copy"`), 1); !bytes.Equal(want, again.Bytes()) {
 		t.Errorf("the imported agent's export differs:\n%s\nwant:\n%s", again.Bytes(), want)
 	}
-	_, err = c.Import(t.Context(), "copy", exp.Bytes(), client.ImportOptions{})
+	_, err = c.Import(t.Context(), "copy", bytes.NewReader(exp.Bytes()), client.ImportOptions{})
 	if status, code := apiCode(t, err); status != http.StatusConflict || code != "not_empty" {
 		t.Errorf("a second import without merge: %v, want 409 not_empty", err)
 	}
 	bad := bytes.Replace(exp.Bytes(), []byte(`"role":""`), []byte(`"role":"a\nb"`), 1)
-	_, err = c.Import(t.Context(), "fresh", bad, client.ImportOptions{})
+	_, err = c.Import(t.Context(), "fresh", bytes.NewReader(bad), client.ImportOptions{})
 	if status, code := apiCode(t, err); status != http.StatusUnprocessableEntity || code != "invalid_import" ||
 		!strings.Contains(err.Error(), "line 2") {
 		t.Errorf("a control character in a record: %v, want 422 naming line 2", err)
@@ -228,7 +228,7 @@ func TestImportKeepsTheAgentWhole(t *testing.T) {
 		"memory id at 2^63-1":          {strings.Replace(exp.String(), `"id":2,`, `"id":9223372036854775807,`, 1), "line 2"},
 		"superseded by a missing fact": {strings.Join(withFact, "\n") + "\n", fmt.Sprintf("line %d", len(lines))},
 	} {
-		_, err := c.Import(t.Context(), "fresh", []byte(c2.export), client.ImportOptions{})
+		_, err := c.Import(t.Context(), "fresh", strings.NewReader(c2.export), client.ImportOptions{})
 		if status, code := apiCode(t, err); status != http.StatusUnprocessableEntity || code != "invalid_import" ||
 			!strings.Contains(err.Error(), c2.line) {
 			t.Errorf("%s: %v, want 422 invalid_import naming %s", name, err, c2.line)
@@ -240,7 +240,7 @@ func TestImportKeepsTheAgentWhole(t *testing.T) {
 	if err := c.DeleteMemory(t.Context(), "dst", 1); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Import(t.Context(), "dst", exp.Bytes(), client.ImportOptions{Merge: true}); err != nil {
+	if _, err := c.Import(t.Context(), "dst", bytes.NewReader(exp.Bytes()), client.ImportOptions{Merge: true}); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := c.Memory(t.Context(), "dst", 2); err != nil || !m.Flagged {
@@ -257,7 +257,7 @@ func TestImportBodyIsCapped(t *testing.T) {
 		day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, i).Format(time.DateOnly)
 		fmt.Fprintf(&big, `{"type":"rebuild_day","day":%q,"reason":"x","marked_at":1}`+"\n", day)
 	}
-	_, err := f.client("").Import(t.Context(), "x", []byte(big.String()), client.ImportOptions{})
+	_, err := f.client("").Import(t.Context(), "x", strings.NewReader(big.String()), client.ImportOptions{})
 	if status, _ := apiCode(t, err); status != http.StatusRequestEntityTooLarge {
 		t.Errorf("a %d KiB import over a 2 KiB cap: %v, want 413", big.Len()>>10, err)
 	}
