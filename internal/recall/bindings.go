@@ -19,11 +19,14 @@ import (
 
 const pNm = `([A-Z][\p{L}'’-]+)`
 
+// pTitle is an optional title before a name: "Dr Hale", "Mrs Abara".
+const pTitle = `(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?`
+
 // joinRes are the shapes of a join, compiled on first use.
-var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, shortFor, profileRel, marriedTo *regexp.Regexp }) {
+var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, shortFor, profileRel, profileRole, marriedTo *regexp.Regexp }) {
 	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
 	// "my wife Nkechi", "our daughter, Alexandra,"
-	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pNm + `(?: ` + pNm + `)?`)
+	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
 	j.nameThenRole = regexp.MustCompile(pNm + `(?:,| is| was| has become| became| is now|(?: [a-z]+){1,3} as) (?i:my|our) (?:(?i:new|best|line) )?(?i:(` + roleAlt + `))\b`)
 	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Alexandra, known as Sasha"
@@ -34,8 +37,10 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
 	// "Mum's carer is Radhika", "my dad's nurse, Olu,"
-	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? (?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?` + pNm)
-	j.profileRel = regexp.MustCompile(`^(?:` + pNm + `(?: [A-Z][\p{L}'’-]+)?) is the user's ([\p{L} -]+?)\.?$`)
+	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? ` + pTitle + pNm)
+	j.profileRel = regexp.MustCompile(`^(?:` + pTitle + pNm + `(?: [A-Z][\p{L}'’-]+)?) is the user's ([\p{L} -]+?)\.?$`)
+	// "The user's dentist is Dr Hale at Brookside."
+	j.profileRole = regexp.MustCompile(`^The user's ([\p{L} -]+?) is ` + pTitle + pNm)
 	j.marriedTo = regexp.MustCompile(`^The user is married to ` + pNm)
 	return j
 })
@@ -162,6 +167,11 @@ func profileBindings(lines []store.ProfileLine) []binding {
 		if m := j.profileRel.FindStringSubmatch(l.Text); m != nil {
 			words := strings.Fields(m[2])
 			if a, b := personKey(m[1]), personKey(words[len(words)-1]); a != "" && strings.HasPrefix(b, "@") {
+				out = append(out, binding{a: a, b: b})
+			}
+		} else if m := j.profileRole.FindStringSubmatch(l.Text); m != nil {
+			words := strings.Fields(m[1])
+			if a, b := personKey(m[2]), personKey(words[len(words)-1]); a != "" && strings.HasPrefix(b, "@") {
 				out = append(out, binding{a: a, b: b})
 			}
 		} else if m := j.marriedTo.FindStringSubmatch(l.Text); m != nil {

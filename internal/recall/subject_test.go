@@ -133,10 +133,29 @@ func TestBindingsIn(t *testing.T) {
 		"Jo's car is Blue.":                                             nil,
 		"My daughter's teacher is Mrs Abara.":                           {{"@daughter>teacher", "abara"}},
 		"Dr. Okafor said my blood pressure is fine.":                    nil,
+		"My dentist is Dr Okafor at Elm Street Dental.":                 {{"@dentist", "okafor"}},
+		"Our vet is Mrs Pryce at the Riverside practice.":               {{"@vet", "pryce"}},
 		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// The joins profile lines state: a name the user's role, or the role a
+// name, with or without a title.
+func TestProfileBindings(t *testing.T) {
+	for text, want := range map[string][]binding{
+		"Nkechi is the user's wife.":                        {{"nkechi", "@partner"}},
+		"Dr Hale is the user's dentist.":                    {{"hale", "@dentist"}},
+		"The user's dentist is Dr Hale at Brookside.":       {{"hale", "@dentist"}},
+		"The user's plumber is Rhodri, who did the boiler.": {{"rhodri", "@plumber"}},
+		"The user is married to Sam.":                       {{"sam", "@partner"}},
+		"The user's car is a Fiat Panda.":                   nil,
+	} {
+		if got := profileBindings([]store.ProfileLine{{Text: text}}); !slices.Equal(got, want) {
+			t.Errorf("profileBindings(%q) = %v, want %v", text, got, want)
 		}
 	}
 }
