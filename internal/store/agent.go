@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -37,6 +38,9 @@ type Agent struct {
 	// writerHeavy says wconn has written heavyWriterRows rows since it
 	// opened: it is spare once idle (closeIdleConns).
 	writerHeavy atomic.Bool
+	// cacheSizedAt is wconn's TotalChanges when its page cache was last
+	// sized to the file (resizeWriterCache). Only the writer touches it.
+	cacheSizedAt int64
 
 	readers *readPool
 
@@ -83,7 +87,7 @@ type writeReq struct {
 
 func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func(*UnavailableError)) (*Agent, error) {
 	o.sizes = new(docSizes)
-	w, err := openConn(ctx, path, o)
+	w, err := openConn(ctx, path, o.writerMode())
 	if err != nil {
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
@@ -324,6 +328,7 @@ func (a *Agent) writeLoop() {
 		if a.wconn != nil && a.wconn.db.TotalChanges() >= heavyWriterRows {
 			a.writerHeavy.Store(true)
 		}
+		a.resizeWriterCache()
 		if a.readOnly.Load() {
 			continue // nothing was written: nothing to checkpoint
 		}
@@ -489,7 +494,7 @@ func (a *Agent) reopenForWrites() error {
 			a.log.Warn("close the read-only connection", "err", err)
 		}
 	}
-	w, err := openConn(ctx, a.path, a.opts)
+	w, err := openConn(ctx, a.path, a.opts.writerMode())
 	if err != nil { // still no room after all: read-only as before
 		a.log.Warn("reopen for writes", "err", err)
 		if ro, rerr := openConn(ctx, a.path, a.opts.exclusiveMode()); rerr == nil {
@@ -557,9 +562,31 @@ func (a *Agent) closeIdleConns(cutoff idleCutoffs) {
 // reopen after the close costs ~5 ms CPU, at most once per this many rows.
 const heavyWriterRows = 1000
 
+// writerResizeRows is how many rows the writer changes between sizings of
+// its page cache to the file, which a bulk load grows while it stays open.
+const writerResizeRows = 5000
+
+// resizeWriterCache sizes the writer's page cache to its file again once
+// it has changed writerResizeRows rows since the last sizing.
+func (a *Agent) resizeWriterCache() {
+	c := a.wconn
+	if c == nil || c.db.TotalChanges() < a.cacheSizedAt+writerResizeRows {
+		return
+	}
+	a.cacheSizedAt = c.db.TotalChanges()
+	fi, err := os.Stat(a.path)
+	if err != nil {
+		return // the next write that needs the file says why
+	}
+	if err := c.exec(fmt.Sprintf("PRAGMA cache_size = -%d", writerCacheKiB(fi.Size(), a.opts.CacheSizeKiB))); err != nil {
+		a.log.Warn("size the writer's page cache", "err", err)
+	}
+}
+
 // setWriter makes w the writer's connection.
 func (a *Agent) setWriter(w *conn) {
 	a.wconn = w
+	a.cacheSizedAt = 0
 	a.writerOpen.Store(true)
 	a.writerHeavy.Store(false)
 	a.lastWrite.Store(time.Now().UnixNano())
@@ -571,7 +598,7 @@ func (a *Agent) openWriter() error {
 	if a.wconn != nil {
 		return nil
 	}
-	w, err := openConn(context.Background(), a.path, a.opts)
+	w, err := openConn(context.Background(), a.path, a.opts.writerMode())
 	if err != nil {
 		return fmt.Errorf("reopen the write connection: %w", err)
 	}

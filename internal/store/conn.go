@@ -89,7 +89,7 @@ PRAGMA foreign_keys = ON;
 PRAGMA cache_size = -%d;
 PRAGMA temp_store = MEMORY;
 PRAGMA wal_autocheckpoint = 0;
-PRAGMA journal_size_limit = %d;`, o.Synchronous, o.CacheSizeKiB, walSizeLimit)
+PRAGMA journal_size_limit = %d;`, o.Synchronous, o.cacheKiB(fi.Size()), walSizeLimit)
 	if o.MaxPageCount > 0 {
 		pragmas += fmt.Sprintf("\nPRAGMA max_page_count = %d;", o.MaxPageCount)
 	}
@@ -98,6 +98,29 @@ PRAGMA journal_size_limit = %d;`, o.Synchronous, o.CacheSizeKiB, walSizeLimit)
 		return nil, fmt.Errorf("set pragmas: %w", err)
 	}
 	return c, nil
+}
+
+// The writer's page cache grows with its file, a 64th of it, from the
+// readers' size up to writerCacheMaxKiB (reached at 512 MiB, ~600,000
+// memories): a batch into a large file touches the inner pages of every
+// index and the segments FTS5 merges, which a reader's cache would not
+// hold. SQLite takes the pages as it needs them, and the writer closes once
+// idle after heavy writes (heavyWriterRows), which frees them.
+const writerCacheMaxKiB = 8 << 10
+
+// writerCacheKiB is the writer's page cache over a file of fileBytes, at
+// least floorKiB.
+func writerCacheKiB(fileBytes int64, floorKiB int) int {
+	return int(min(max(fileBytes/64>>10, int64(floorKiB)), writerCacheMaxKiB))
+}
+
+// cacheKiB is the page cache of a connection opened with o on a file of
+// fileBytes.
+func (o Options) cacheKiB(fileBytes int64) int {
+	if o.writer {
+		return writerCacheKiB(fileBytes, o.CacheSizeKiB)
+	}
+	return o.CacheSizeKiB
 }
 
 // reportRecovery is the SQLite log of a connection to path: it tells the

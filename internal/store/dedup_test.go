@@ -16,8 +16,8 @@ func TestDuplicateProbeGoesByHash(t *testing.T) {
 	s := openTest(t, Options{DedupWindow: time.Hour})
 	a := acquire(t, s, "main")
 	plan := queryPlan(t, a, duplicateSQL, "h", "", 0, 1)
-	if len(plan) != 1 || !strings.Contains(plan[0], "daily_memories_hash_prefix") {
-		t.Errorf("the duplicate probe's plan = %q, want a search of daily_memories_hash_prefix", plan)
+	if !strings.Contains(strings.Join(plan, "\n"), "daily_memories_day_hash") {
+		t.Errorf("the duplicate probe's plan = %q, want a search of daily_memories_day_hash", plan)
 	}
 }
 
@@ -74,5 +74,35 @@ func TestDedupFindsMemoriesStoredBeforeTheHashPrefix(t *testing.T) {
 	}
 	if !got[0].Duplicate || got[0].ID != 1 {
 		t.Errorf("the memory sent again = %+v, want the duplicate of memory 1", got[0])
+	}
+}
+
+// TestDedupAcrossDays: the probe looks up every UTC day of its window, so a
+// memory sent again past midnight, or days later in a window of days, is
+// the duplicate of the first.
+func TestDedupAcrossDays(t *testing.T) {
+	midnight := time.Date(2026, 3, 3, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name   string
+		window time.Duration
+		first  time.Time
+		again  time.Time
+	}{
+		{"past midnight", time.Hour, midnight.Add(-10 * time.Minute), midnight.Add(20 * time.Minute)},
+		{"before midnight", time.Hour, midnight.Add(20 * time.Minute), midnight.Add(-10 * time.Minute)},
+		{"days later", 72 * time.Hour, midnight.Add(-47 * time.Hour), midnight.Add(23 * time.Hour)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := acquire(t, openTest(t, Options{DedupWindow: c.window}), "main")
+			first, again := mem("same words", "s1"), mem("same words", "s1")
+			first.Timestamp, again.Timestamp = c.first, c.again
+			got, err := a.Insert(t.Context(), []Memory{first, again})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !got[1].Duplicate || got[1].ID != got[0].ID {
+				t.Errorf("the memory sent again = %+v, want the duplicate of %+v", got[1], got[0])
+			}
+		})
 	}
 }

@@ -207,12 +207,15 @@ func (a *Agent) withRows(ctx context.Context, chunks <-chan []Memory) <-chan row
 
 // duplicateSQL finds an identical memory of the same session within the
 // dedup window. It goes by the content hash, which few rows share, through
-// the index of its first 8 digits (migration 13): the unary + keeps SQLite
-// off the (session_id, ts) index, which it would pick otherwise and which,
-// for clients that send no session, holds every memory of the window,
-// making each insert scan all of the day's rows.
-const duplicateSQL = `SELECT id FROM daily_memories
-	WHERE substr(content_hash, 1, 8) = substr(?1, 1, 8) AND content_hash = ?1
+// the index of each UTC day's first 8 digits (migration 16), one day of the
+// window at a time: the unary + keeps SQLite off the (session_id, ts) index,
+// which it would pick otherwise and which, for clients that send no session,
+// holds every memory of the window, making each insert scan all of the
+// day's rows.
+const duplicateSQL = `WITH RECURSIVE days(d) AS (
+		SELECT ?3 / 86400000 UNION ALL SELECT d + 1 FROM days WHERE d < ?4 / 86400000)
+	SELECT id FROM daily_memories
+	WHERE ts / 86400000 IN days AND substr(content_hash, 1, 8) = substr(?1, 1, 8) AND content_hash = ?1
 	AND +session_id = ?2 AND +ts BETWEEN ?3 AND ?4 LIMIT 1`
 
 // insertOne stores m as r (rowsOf); checkForgotten says whether anything

@@ -345,6 +345,16 @@ CREATE TABLE share_forgets (
 	PRIMARY KEY (agent, memory_id)
 ) WITHOUT ROWID;
 `,
+	// 16: the duplicate probe's index leads with the memory's UTC day
+	// (ts / 86400000), then the hash's first 8 digits. Keyed by the hash
+	// alone, a batch's entries landed on random pages of an index as large
+	// as the store, read past the page cache and written to the WAL again at
+	// every commit; keyed by day first, they land in the day's few pages.
+	// The probe looks up each day of its window.
+	`
+DROP INDEX daily_memories_hash_prefix;
+CREATE INDEX daily_memories_day_hash ON daily_memories(ts / 86400000, substr(content_hash, 1, 8));
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

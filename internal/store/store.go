@@ -74,8 +74,15 @@ type Options struct {
 	Now func() time.Time
 
 	exclusive bool          // EXCLUSIVE locking mode: see openReadOnly
+	writer    bool          // the writer's connection: its page cache grows with the file (writerCacheKiB)
 	sizes     *docSizes     // the agent's kept row sizes, shared by its connections (docsize.go)
 	captured  *captureClock // the Store's, shared by its agents (LastCapture)
+}
+
+// writerMode is o for the writer's connection.
+func (o Options) writerMode() Options {
+	o.writer = true
+	return o
 }
 
 // exclusiveMode is o for a connection in EXCLUSIVE locking mode.
