@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"sync/atomic"
 	"time"
@@ -574,13 +573,22 @@ func (a *Agent) resizeWriterCache() {
 		return
 	}
 	a.cacheSizedAt = c.db.TotalChanges()
-	fi, err := os.Stat(a.path)
-	if err != nil {
-		return // the next write that needs the file says why
+	size, err := dbBytes(c)
+	if err == nil {
+		err = c.exec(fmt.Sprintf("PRAGMA cache_size = -%d", writerCacheKiB(size, a.opts.CacheSizeKiB)))
 	}
-	if err := c.exec(fmt.Sprintf("PRAGMA cache_size = -%d", writerCacheKiB(fi.Size(), a.opts.CacheSizeKiB))); err != nil {
+	if err != nil {
 		a.log.Warn("size the writer's page cache", "err", err)
 	}
+}
+
+// dbBytes is the database's size as c sees it, the pages still in the WAL
+// included: the file alone lags until a checkpoint.
+func dbBytes(c *conn) (int64, error) {
+	var pages, size int64
+	err := c.query(context.Background(), "SELECT page_count, page_size FROM pragma_page_count(), pragma_page_size()", nil,
+		func(s *sqlite3.Stmt) error { pages, size = s.ColumnInt64(0), s.ColumnInt64(1); return nil })
+	return pages * size, err
 }
 
 // setWriter makes w the writer's connection.
