@@ -97,7 +97,7 @@ func (r *ranker) notOwn(s string) bool {
 	if r.us {
 		s = householdAsOurs(s)
 	}
-	return othersSubject(s, r.asksWord) || othersPossession(s, r.asksWord) || !r.wishes && wished(s)
+	return othersSubject(s, r.asksWord) && !servesUser(s, r.asksWord) || othersPossession(s, r.asksWord) || !r.wishes && wished(s)
 }
 
 // asksWord reports whether w is one of the question's words or a member of a

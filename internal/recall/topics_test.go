@@ -31,6 +31,10 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"Is there any food I should avoid?", "allergic to kiwi"},
 		{"Which gigs have I been to?", "lumineers"},
 		{"How much do I set aside each month?", "150 into my pension"},
+		{"What medication am I on?", "white tablets"},
+		{"What did I bake?", "focaccia"},  // a focaccia is a bread (world.txt), a bread is baked
+		{"Which places did I visit?", "the tate"},
+		{"How much money have I put away?", "premium bonds"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -49,6 +53,10 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(14 * time.Hour), session: "s14", role: "user", content: "I'm allergic to kiwi, it makes my mouth tingle."},
 			{at: day0.Add(15 * time.Hour), session: "s15", role: "user", content: "Saw the Lumineers at the arena, great encore."},
 			{at: day0.Add(16 * time.Hour), session: "s16", role: "user", content: "Paying 150 into my pension each month now."},
+			{at: day0.Add(17 * time.Hour), session: "s17", role: "user", content: "Two of the little white tablets every morning, doctor's orders."},
+			{at: day0.Add(18 * time.Hour), session: "s18", role: "user", content: "Made my first focaccia, dimpled with rosemary."},
+			{at: day0.Add(19 * time.Hour), session: "s19", role: "user", content: "Popped into the Tate on the way home."},
+			{at: day0.Add(20 * time.Hour), session: "s20", role: "user", content: "About 4,800 sitting in Premium Bonds for a rainy day."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)

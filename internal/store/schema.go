@@ -345,6 +345,14 @@ CREATE TABLE share_forgets (
 	PRIMARY KEY (agent, memory_id)
 ) WITHOUT ROWID;
 `,
+	// 16: the kinds lexicon learned more world knowledge (car and motorbike
+	// makes such as Cupra and Ducati, everyday medicines such as
+	// levothyroxine, breads and bakes such as focaccia): every memory is
+	// indexed afresh.
+	`
+INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
+INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.
