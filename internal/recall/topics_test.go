@@ -32,7 +32,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"Which gigs have I been to?", "lumineers"},
 		{"How much do I set aside each month?", "150 into my pension"},
 		{"What medication am I on?", "white tablets"},
-		{"What did I bake?", "focaccia"},  // a focaccia is a bread (world.txt), a bread is baked
+		{"What did I bake?", "focaccia"}, // a focaccia is a bread (world.txt), a bread is baked
 		{"Which places did I visit?", "the tate"},
 		{"How much money have I put away?", "premium bonds"},
 	} {
@@ -89,6 +89,7 @@ func TestTopicWords(t *testing.T) {
 		"how much does she earn":       "earn",
 		"what did I do on Monday":      "",
 		"how much do we put aside":     "savings",
+		"get me tickets to Truro":      "journey",
 	} {
 		got, _ := topicWords(q, strings.Fields(strings.Trim(q, "?")))
 		if want == "" && len(got) > 0 || want != "" && got[want] == nil {
@@ -197,4 +198,17 @@ func TestStatesPreference(t *testing.T) {
 			t.Errorf("statesPreference(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// TestUnknownDestinationFindsTheTravelRule: tickets to a town nothing
+// stored names, on a day nothing was said, reach the standing rule on
+// train journeys: the town is no filter, the date no word, and tickets to
+// somewhere ask of a journey.
+func TestUnknownDestinationFindsTheTravelRule(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "a", role: "user", content: "For any train journey, always book me a seat in the quiet coach."},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	expectContext(t, a, Query{Text: "Get me tickets to Truro on Saturday.", AsOf: day0.Add(20 * 24 * time.Hour)},
+		[]string{"quiet coach"}, []string{"loft"})
 }
