@@ -68,7 +68,7 @@ var topics = []topic{
 		words("bread loaf cake cakes biscuit biscuits cookie cookies pastry pie tart muffin bun buns dough oven")},
 	{"", words("visit visited visiting"),
 		words("went popped toured trip day spent")},
-	{"", words("journey journeys travel travelling traveling"),
+	{"", words("fare fares"),
 		words("train trains rail railcard flight flights fly coach bus ferry seat platform station airport")},
 	{"", words("buy bought purchase purchased shopping"),
 		words("bought got ordered picked purchased paid")},
@@ -80,7 +80,7 @@ var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
 	"get to the office": "commute", "eat out": "restaurant", "do i live": "residence", "do we live": "residence",
 	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings",
-	"tickets to": "journey", "ticket to": "journey", "fares to": "journey", "fare to": "journey",
+	"tickets to": "fare", "ticket to": "fare",
 	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 
