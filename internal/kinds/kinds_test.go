@@ -34,6 +34,7 @@ func TestOf(t *testing.T) {
 		{"My Ducati is back from the garage", []string{"motorcycle", "vehicle"}, nil},
 		{"I take levothyroxine every morning", []string{"medication", "drug"}, nil},
 		{"Made my first focaccia", []string{"bread", "baked"}, nil},
+		{"We finally bought a campervan", []string{"vehicle"}, nil},
 		// lexgen's occupations and the people a place is for.
 		{"I'm a structural engineer at Arup", []string{"occupation", "job", "profession"}, nil},
 		{"She works as an accountant in Bristol", []string{"occupation", "living"}, nil},

@@ -111,6 +111,7 @@ func TestBindingsIn(t *testing.T) {
 		"My wife Nkechi starts her new post next week.":                 {{"@partner", "nkechi"}},
 		"Oksana took over as my manager when Greg left.":                {{"oksana", "@boss"}},
 		"Femi is my landlord now.":                                      {{"femi", "@landlord"}},
+		"My physiotherapist is Ruairi at Northgate.":                    {{"@physio", "ruairi"}},
 		"Our daughter Alexandra, Sasha to everyone, is in Year 5.":      {{"@daughter", "alexandra"}, {"alexandra", "sasha"}},
 		"We met Roberto (Bobby to his friends) at the pub.":             {{"roberto", "bobby"}},
 		"Katarzyna goes by Kasia at work.":                              {{"katarzyna", "kasia"}},

@@ -35,6 +35,8 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"What did I bake?", "focaccia"}, // a focaccia is a bread (world.txt), a bread is baked
 		{"Which places did I visit?", "the tate"},
 		{"How much money have I put away?", "premium bonds"},
+		{"Do we rent our place?", "letting agency"},
+		{"Which matches did I watch?", "gloucester play"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -57,6 +59,8 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(18 * time.Hour), session: "s18", role: "user", content: "Made my first focaccia, dimpled with rosemary."},
 			{at: day0.Add(19 * time.Hour), session: "s19", role: "user", content: "Popped into the Tate on the way home."},
 			{at: day0.Add(20 * time.Hour), session: "s20", role: "user", content: "About 4,800 sitting in Premium Bonds for a rainy day."},
+			{at: day0.Add(21 * time.Hour), session: "s21", role: "user", content: "Signed for another year with the letting agency."},
+			{at: day0.Add(22 * time.Hour), session: "s22", role: "user", content: "Went to see Gloucester play at Kingsholm, freezing."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
