@@ -209,6 +209,9 @@ var nameVerbs = []string{
 	"might", "must", "may", "does", "did", "said", "says", "told", "asked",
 	"wants", "wanted", "likes", "liked", "loves", "loved", "hates", "hated",
 	"prefers", "preferred", "thinks", "thought", "went", "got", "just",
+	// everyday irregular pasts, which carry no -ed to look like a verb by
+	"swam", "ran", "took", "made", "came", "saw", "bought", "brought", "met", "drove", "flew", "rode", "ate",
+	"drank", "sang", "spent", "sent", "gave", "won", "wrote", "caught", "taught", "sold", "kept", "left",
 	"also", "always", "never", "really", "still", "isn't", "wasn't",
 	"doesn't", "didn't", "won't", "can't", "hasn't", "hadn't", "wouldn't",
 	"couldn't", "shouldn't", "to", "and", "or",
