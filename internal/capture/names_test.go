@@ -29,6 +29,8 @@ func TestNames(t *testing.T) {
 		{"Zaid swam in Lake Maggiore last summer.", []string{"Zaid", "Lake Maggiore"}},
 		{"Oksana drove us to the airport.", []string{"Oksana"}},
 		{"Swam forty lengths before work.", nil},
+		{"Put in the courgette seedlings by the compost heap.", nil},
+		{"Took Mum to the pub for her birthday.", []string{"Mum"}},
 	} {
 		got := Names(c.s)
 		if !slices.Equal(got, c.want) {
