@@ -35,6 +35,7 @@ func TestOf(t *testing.T) {
 		{"I take levothyroxine every morning", []string{"medication", "drug"}, nil},
 		{"Made my first focaccia", []string{"bread", "baked"}, nil},
 		{"We finally bought a campervan", []string{"vehicle"}, nil},
+		{"My bike's a Brompton", []string{"bicycle", "vehicle"}, nil},
 		// lexgen's occupations and the people a place is for.
 		{"I'm a structural engineer at Arup", []string{"occupation", "job", "profession"}, nil},
 		{"She works as an accountant in Bristol", []string{"occupation", "living"}, nil},

@@ -141,6 +141,9 @@ func TestAskedWordsLeaveOutTheRatesPeriod(t *testing.T) {
 		{"How much is the childminder per day?", []string{"childminder"}},
 		{"What do I pay a year for the allotment?", []string{"pay", "allotment"}},
 		{"What time does my train leave?", []string{"train", "leave"}},
+		{"What kind of bicycle do I have?", []string{"bicycle"}},
+		{"Which sort of cheese does she like?", []string{"cheese", "like"}},
+		{"What kind is it?", []string{"kind"}},
 		{"What did I do every week?", []string{"week"}},
 		{"Which month is my birthday?", []string{"month", "birthday"}},
 	} {

@@ -346,7 +346,8 @@ CREATE TABLE share_forgets (
 ) WITHOUT ROWID;
 `,
 	// 16: the kinds lexicon learned more world knowledge (car and motorbike
-	// makes such as Cupra and Ducati, campervans and caravans as vehicles,
+	// makes such as Cupra and Ducati, campervans and caravans as vehicles, a
+	// bike as a bicycle,
 	// everyday medicines such as
 	// levothyroxine, breads and bakes such as focaccia): every memory is
 	// indexed afresh.
