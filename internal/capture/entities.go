@@ -453,7 +453,7 @@ func (e *extractor) possessive(k int) bool {
 }
 
 // common reports whether the sentence-initial word k is more likely an
-// ordinary word than a name: a common noun, an inflected form, or a word
+// ordinary word than a name: a common noun, an opener verb, an inflected form, or a word
 // written in lowercase elsewhere, unless it is also capitalised mid-sentence
 // somewhere.
 func (e *extractor) common(k int) bool {
@@ -462,7 +462,7 @@ func (e *extractor) common(k int) bool {
 	if seen.capitalisedMidSentence {
 		return false
 	}
-	return t.cls&commonNoun != 0 || looksInflected(t.base) || seen.lowercase
+	return t.cls&(commonNoun|openerVerb) != 0 || looksInflected(t.base) || seen.lowercase
 }
 
 // seenAs reports how the word at token k is written elsewhere.

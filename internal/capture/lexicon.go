@@ -28,6 +28,7 @@ const (
 	commonNoun
 	nameVerb
 	personVerb
+	openerVerb
 	smallTalkWord
 	vague
 	emphasis
@@ -48,7 +49,7 @@ var lexicon = func() map[string]class {
 		{yearPreposition, yearPrepositions}, {currencyCode, currencyCodes},
 		{currencyWord, currencyWords}, {scaleWord, scaleWords},
 		{abbreviation, abbreviations}, {connector, connectors},
-		{filler, fillers}, {commonNoun, commonNouns}, {nameVerb, nameVerbs}, {personVerb, personVerbs},
+		{filler, fillers}, {commonNoun, commonNouns}, {nameVerb, nameVerbs}, {personVerb, personVerbs}, {openerVerb, openerVerbs},
 		{smallTalkWord, smallTalk}, {vague, vagueWords}, {emphasis, emphasisWords},
 		{obligation, obligationWords}, {decision, decisionWords},
 		{preference, preferenceWords},
@@ -209,6 +210,9 @@ var nameVerbs = []string{
 	"might", "must", "may", "does", "did", "said", "says", "told", "asked",
 	"wants", "wanted", "likes", "liked", "loves", "loved", "hates", "hated",
 	"prefers", "preferred", "thinks", "thought", "went", "got", "just",
+	// everyday irregular pasts, which carry no -ed to look like a verb by
+	"swam", "ran", "took", "made", "came", "saw", "bought", "brought", "met", "drove", "flew", "rode", "ate",
+	"drank", "sang", "spent", "sent", "gave", "won", "wrote", "caught", "taught", "sold", "kept", "left",
 	"also", "always", "never", "really", "still", "isn't", "wasn't",
 	"doesn't", "didn't", "won't", "can't", "hasn't", "hadn't", "wouldn't",
 	"couldn't", "shouldn't", "to", "and", "or",
@@ -222,6 +226,15 @@ var personVerbs = []string{
 	"pinged", "visited", "hired", "thanked", "invited", "asked", "told", "paid", "saw", "helped",
 	"congratulated", "introduced", "reminded", "interviewing", "calling", "emailing", "texting",
 	"visiting", "thanking", "inviting", "asking", "telling", "paying", "seeing", "helping",
+}
+
+// openerVerbs are the everyday verbs a note opens with whose form does not
+// look inflected ("Put in the courgette seedlings", "Took the bins out"):
+// opening a sentence, they are no name.
+var openerVerbs = []string{
+	"put", "set", "cut", "let", "got", "took", "made", "went", "came", "ran", "swam", "drove", "flew", "rode",
+	"ate", "drank", "bought", "brought", "spent", "sent", "gave", "won", "wrote", "caught", "taught", "sold",
+	"kept", "left", "had", "did", "found", "fed", "hung", "dug", "lit", "sat", "slept",
 }
 
 // vagueWords are too general to be topics, yet may start a name ("New

@@ -25,6 +25,12 @@ func TestNames(t *testing.T) {
 		{"Wanjiru at the pharmacy says it's ready.", []string{"Wanjiru"}},
 		{"Parking at the station costs more now.", nil},
 		{"Rain on the roof kept us awake.", nil},
+		// A lone opener before an irregular past is someone who did it.
+		{"Zaid swam in Lake Maggiore last summer.", []string{"Zaid", "Lake Maggiore"}},
+		{"Oksana drove us to the airport.", []string{"Oksana"}},
+		{"Swam forty lengths before work.", nil},
+		{"Put in the courgette seedlings by the compost heap.", nil},
+		{"Took Mum to the pub for her birthday.", []string{"Mum"}},
 	} {
 		got := Names(c.s)
 		if !slices.Equal(got, c.want) {

@@ -30,6 +30,12 @@ func TestOf(t *testing.T) {
 		{"Charged the Tesla overnight", []string{"car", "inventor"}, nil},
 		{"My boss signed off the plan", []string{"manager", "supervisor"}, nil},
 		{"Saw my GP about the rash", []string{"doctor"}, nil},
+		{"We drive a grey Polestar 2 now", []string{"car", "star"}, nil},
+		{"My Ducati is back from the garage", []string{"motorcycle", "vehicle"}, nil},
+		{"I take levothyroxine every morning", []string{"medication", "drug"}, nil},
+		{"Made my first focaccia", []string{"bread", "baked"}, nil},
+		{"We finally bought a campervan", []string{"vehicle"}, nil},
+		{"My bike's a Brompton", []string{"bicycle", "vehicle"}, nil},
 		// lexgen's occupations and the people a place is for.
 		{"I'm a structural engineer at Arup", []string{"occupation", "job", "profession"}, nil},
 		{"She works as an accountant in Bristol", []string{"occupation", "living"}, nil},

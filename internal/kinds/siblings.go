@@ -21,6 +21,9 @@ func Siblings(a, b string) bool {
 	if a == b || singular(a) == singular(b) {
 		return false
 	}
+	if other, known := otherSpecies(a, b); known {
+		return other // a dog and a cat, though WordNet's shared kinds are wide
+	}
 	ka, kb := nearKinds(a), nearKinds(b)
 	if len(ka) == 0 || len(kb) == 0 || isKindOf(a, b) || isKindOf(b, a) {
 		return false

@@ -16,7 +16,13 @@ func TestSiblings(t *testing.T) {
 		{"gp", "doctor", false},      // a GP is a doctor
 		{"dog", "beagle", false},     // a kind and its member
 		{"dog", "dogs", false},
-		{"dog", "cat", false}, // their shared kinds are too wide
+		{"dog", "cat", true}, // two pets' species (species.go), though WordNet's shared kinds are wide
+		{"kitten", "puppy", true},
+		{"beagle", "cat", true}, // a breed is its species
+		{"puppy", "dog", false}, // one species
+		{"pony", "horse", false},
+		{"hens", "chickens", false},
+		{"dog", "vaccination", false},
 		{"passport", "monday", false},
 		{"fee", "unknownword", false},
 	} {

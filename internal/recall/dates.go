@@ -166,6 +166,9 @@ func (r *ranker) strictRange() func(c *cand) bool {
 			return inside
 		}
 	}
+	if r.windowHeld() {
+		return inside
+	}
 	return nil
 }
 
@@ -202,4 +205,22 @@ func minTime(a, b time.Time) time.Time {
 func dayStart(t time.Time, loc *time.Location) time.Time {
 	t = t.In(loc)
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, loc)
+}
+
+// windowHeld reports whether the question names its time by the calendar
+// or a count back (when.Range.Calendar) and anything was said then: that
+// time is what it asks about, and an item from another that shares its
+// words is about another occasion ("what film did I see five weeks ago?"
+// is not answered by last week's film, "in June" not by July's), even when
+// nothing said then holds the words.
+func (r *ranker) windowHeld() bool {
+	if !r.intent.Calendar() {
+		return false
+	}
+	for _, c := range r.cands {
+		if r.inRange(c) {
+			return true
+		}
+	}
+	return false
 }

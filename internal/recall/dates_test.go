@@ -86,3 +86,23 @@ func TestRangeReachesOnlyByWhatIsToldOfIt(t *testing.T) {
 	expectContext(t, a, Query{Text: "Which concert did I go to three weeks ago?", AsOf: at("2026-08-10 09:00:00")},
 		[]string{"folk"}, []string{"school", "cathedral"})
 }
+
+// A time named by the calendar or a count back is meant as said: when
+// something was said then, an item from another time that shares the
+// question's words is left out, though nothing said then holds them ("saw"
+// is not "see"); a weekday, said loosely, leaves them in.
+func TestCalendarRangeHeldLeavesOtherTimesOut(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(time.DateTime, s); return tm }
+	a := agentWith(t, []turn{
+		{at("2026-09-10 20:00:00"), "a", "user", "Went to see a musical at the Palace, long but good.", nil},
+		{at("2026-10-15 21:00:00"), "b", "user", "Saw Conclave at the Picturehouse with Dorothea.", nil},
+		{at("2026-11-12 20:30:00"), "c", "user", "Went to see The Brutalist at the Curzon, needed the interval.", nil},
+	})
+	asOf := at("2026-11-20 09:00:00")
+	expectContext(t, a, Query{Text: "What did I go to see five weeks ago?", AsOf: asOf},
+		[]string{"Conclave"}, []string{"Brutalist", "musical"})
+	expectContext(t, a, Query{Text: "What did I go to see in October?", AsOf: asOf},
+		[]string{"Conclave"}, []string{"Brutalist", "musical"})
+	expectContext(t, a, Query{Text: "What did I go to see on Thursday?", AsOf: asOf},
+		[]string{"Brutalist"}, nil)
+}

@@ -104,7 +104,7 @@ func (r *ranker) othersThing(s string) bool {
 	if r.us {
 		s = householdAsOurs(s)
 	}
-	return othersSubject(s, r.asksWord) || othersPossession(s, r.asksWord)
+	return othersSubject(s, r.asksWord) && !servesUser(s, r.asksWord) || othersPossession(s, r.asksWord)
 }
 
 // asksWord reports whether w is one of the question's words or a member of a

@@ -45,7 +45,9 @@ func TestNotOwn(t *testing.T) {
 		{"Hoovered the stairs and found three missing Lego pieces.", false},
 		{"Next door's cat keeps sleeping on our car bonnet.", true},
 		{"Fed next door's cat while they were away.", true},
-		{"The kids' cat had kittens.", true}, // asked as "I", the kids' are theirs
+		{"The kids' cat had kittens.", true},                                       // asked as "I", the kids' are theirs
+		{"Fergus from next door gives me a lift on his trip to the depot.", false}, // the trip is done for the user
+		{"Fergus gives me a lift. His phone is always ringing.", true},             // another clause: his phone
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,

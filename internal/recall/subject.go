@@ -30,6 +30,11 @@ var roleCanon = func() map[string]string {
 		"neighbour":   {"neighbour", "neighbor"},
 		"flatmate":    {"flatmate", "roommate", "housemate"},
 		"landlord":    {"landlord", "landlady"},
+		"physio":      {"physio", "physiotherapist"},
+		"doctor":      {"doctor", "gp", "physician"},
+		"vet":         {"vet", "veterinarian", "veterinary"},
+		"optician":    {"optician", "optometrist"},
+		"solicitor":   {"solicitor", "lawyer"},
 	} {
 		for _, w := range words {
 			m[w] = canon
@@ -38,7 +43,7 @@ var roleCanon = func() map[string]string {
 	for _, w := range []string{"son", "daughter", "brother", "sister", "niece", "nephew", "cousin", "aunt", "auntie",
 		"uncle", "friend", "stepson", "stepdaughter", "stepmother", "stepfather", "godson", "goddaughter",
 		"grandson", "granddaughter", "twin", "mentor", "tutor", "therapist", "childminder", "nanny", "cleaner",
-		"trainer", "coach", "teacher", "instructor", "physio", "accountant", "solicitor", "lodger", "carer", "babysitter",
+		"trainer", "coach", "teacher", "instructor", "accountant", "lodger", "carer", "babysitter",
 		"counsellor", "hairdresser", "godmother", "godfather", "godparent", "stepbrother", "stepsister"} {
 		m[w] = w
 	}

@@ -118,6 +118,7 @@ func TestBindingsIn(t *testing.T) {
 		"My wife Nkechi starts her new post next week.":                 {{"@partner", "nkechi"}},
 		"Oksana took over as my manager when Greg left.":                {{"oksana", "@boss"}},
 		"Femi is my landlord now.":                                      {{"femi", "@landlord"}},
+		"My physiotherapist is Ruairi at Northgate.":                    {{"@physio", "ruairi"}},
 		"Our daughter Alexandra, Sasha to everyone, is in Year 5.":      {{"@daughter", "alexandra"}, {"alexandra", "sasha"}},
 		"We met Roberto (Bobby to his friends) at the pub.":             {{"roberto", "bobby"}},
 		"Katarzyna goes by Kasia at work.":                              {{"katarzyna", "kasia"}},
@@ -152,6 +153,7 @@ func TestProfileBindings(t *testing.T) {
 		"The user's dentist is Dr Hale at Brookside.":       {{"hale", "@dentist"}},
 		"The user's plumber is Rhodri, who did the boiler.": {{"rhodri", "@plumber"}},
 		"The user is married to Sam.":                       {{"sam", "@partner"}},
+		"The user's GP is Dr Halvorsen.":                    {{"halvorsen", "@doctor"}},
 		"The user's car is a Fiat Panda.":                   nil,
 	} {
 		if got := profileBindings([]store.ProfileLine{{Text: text}}); !slices.Equal(got, want) {

@@ -31,6 +31,12 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"Is there any food I should avoid?", "allergic to kiwi"},
 		{"Which gigs have I been to?", "lumineers"},
 		{"How much do I set aside each month?", "150 into my pension"},
+		{"What medication am I on?", "white tablets"},
+		{"What did I bake?", "focaccia"}, // a focaccia is a bread (world.txt), a bread is baked
+		{"Which places did I visit?", "the tate"},
+		{"How much money have I put away?", "premium bonds"},
+		{"Do we rent our place?", "letting agency"},
+		{"Which matches did I watch?", "gloucester play"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -49,6 +55,12 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(14 * time.Hour), session: "s14", role: "user", content: "I'm allergic to kiwi, it makes my mouth tingle."},
 			{at: day0.Add(15 * time.Hour), session: "s15", role: "user", content: "Saw the Lumineers at the arena, great encore."},
 			{at: day0.Add(16 * time.Hour), session: "s16", role: "user", content: "Paying 150 into my pension each month now."},
+			{at: day0.Add(17 * time.Hour), session: "s17", role: "user", content: "Two of the little white tablets every morning, doctor's orders."},
+			{at: day0.Add(18 * time.Hour), session: "s18", role: "user", content: "Made my first focaccia, dimpled with rosemary."},
+			{at: day0.Add(19 * time.Hour), session: "s19", role: "user", content: "Popped into the Tate on the way home."},
+			{at: day0.Add(20 * time.Hour), session: "s20", role: "user", content: "About 4,800 sitting in Premium Bonds for a rainy day."},
+			{at: day0.Add(21 * time.Hour), session: "s21", role: "user", content: "Signed for another year with the letting agency."},
+			{at: day0.Add(22 * time.Hour), session: "s22", role: "user", content: "Went to see Gloucester play at Kingsholm, freezing."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
@@ -81,6 +93,7 @@ func TestTopicWords(t *testing.T) {
 		"how much does she earn":       "earn",
 		"what did I do on Monday":      "",
 		"how much do we put aside":     "savings",
+		"get me tickets to Truro":      "fare",
 	} {
 		got, _ := topicWords(q, strings.Fields(strings.Trim(q, "?")))
 		if want == "" && len(got) > 0 || want != "" && got[want] == nil {
@@ -128,6 +141,9 @@ func TestAskedWordsLeaveOutTheRatesPeriod(t *testing.T) {
 		{"How much is the childminder per day?", []string{"childminder"}},
 		{"What do I pay a year for the allotment?", []string{"pay", "allotment"}},
 		{"What time does my train leave?", []string{"train", "leave"}},
+		{"What kind of bicycle do I have?", []string{"bicycle"}},
+		{"Which sort of cheese does she like?", []string{"cheese", "like"}},
+		{"What kind is it?", []string{"kind"}},
 		{"What did I do every week?", []string{"week"}},
 		{"Which month is my birthday?", []string{"month", "birthday"}},
 	} {
@@ -189,4 +205,17 @@ func TestStatesPreference(t *testing.T) {
 			t.Errorf("statesPreference(%q) = %v, want %v", s, got, want)
 		}
 	}
+}
+
+// TestUnknownDestinationFindsTheTravelRule: tickets to a town nothing
+// stored names, on a day nothing was said, reach the standing rule on
+// train journeys: the town is no filter, the date no word, and tickets to
+// somewhere ask of a journey.
+func TestUnknownDestinationFindsTheTravelRule(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "a", role: "user", content: "For any train journey, always book me a seat in the quiet coach."},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	expectContext(t, a, Query{Text: "Get me tickets to Truro on Saturday.", AsOf: day0.Add(20 * 24 * time.Hour)},
+		[]string{"quiet coach"}, []string{"loft"})
 }

@@ -32,6 +32,7 @@ func askedWords(q string) []string {
 	for i, w := range words {
 		switch {
 		case w == "time" && i > 0 && (words[i-1] == "what" || words[i-1] == "which"):
+		case kindOf(words, i):
 		case i > 0 && ratePeriod(words[i-1], w):
 			units = append(units, w)
 		default:
@@ -42,6 +43,18 @@ func askedWords(q string) []string {
 		return terms
 	}
 	return text.TermsOf(append(out, units...))
+}
+
+// kindOf reports whether words[i] opens "what kind of", "which sort of",
+// "what type of": the question asks of the noun after it, and a memory
+// naming one ("my bike's a Brompton") says no "kind".
+func kindOf(words []string, i int) bool {
+	switch words[i] {
+	case "kind", "kinds", "sort", "sorts", "type", "types":
+	default:
+		return false
+	}
+	return i > 0 && i+1 < len(words) && words[i+1] == "of" && (words[i-1] == "what" || words[i-1] == "which")
 }
 
 // ratePeriod reports whether "per unit" is the period of a rate: "each

@@ -355,6 +355,14 @@ CREATE TABLE share_forgets (
 DROP INDEX daily_memories_hash_prefix;
 CREATE INDEX daily_memories_day_hash ON daily_memories(ts / 86400000, substr(content_hash, 1, 8));
 `,
+	// 17: the kinds lexicon learned more world knowledge (car and motorbike
+	// makes such as Cupra and Ducati, campervans and caravans as vehicles, a
+	// bike as a bicycle, everyday medicines such as levothyroxine, breads and
+	// bakes such as focaccia): every memory is indexed afresh.
+	`
+INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
+INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

@@ -1019,3 +1019,16 @@ func back(today time.Time, n int, unit string) time.Time {
 		return today.AddDate(-n, 0, 0)
 	}
 }
+
+// Calendar reports whether the phrase names its time by the calendar or by
+// a count back: a month ("in June", "March 2025") or "three weeks ago".
+// Such a time is meant as said; a weekday alone ("on Friday") may be said
+// loosely of the coming one or the last.
+func (r Range) Calendar() bool {
+	for _, w := range strings.Fields(strings.ToLower(r.Phrase)) {
+		if _, ok := months[w]; ok || w == "ago" {
+			return true
+		}
+	}
+	return false
+}

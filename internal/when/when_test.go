@@ -227,3 +227,22 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCalendar: a month or a count back names its time as said; a weekday
+// or a relative word alone does not.
+func TestCalendar(t *testing.T) {
+	for q, want := range map[string]bool{
+		"which galleries did I visit in February?":  true,
+		"what did we cook in March 2025":            true,
+		"what film did I see about five weeks ago?": true,
+		"what did I do a couple of days ago":        true,
+		"find me a train on Friday":                 false,
+		"what did Bob say last week":                false,
+		"what did I eat yesterday":                  false,
+		"how is the garden":                         false,
+	} {
+		if got := Parse(q, asOf, nil).Calendar(); got != want {
+			t.Errorf("Parse(%q).Calendar() = %v, want %v", q, got, want)
+		}
+	}
+}
