@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -14,27 +13,15 @@ import (
 // day apart, newest last.
 func agentsWith(t *testing.T, texts map[string][]string) map[string]*store.Agent {
 	t.Helper()
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC, Kinds: kinds.Of})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := testStore(t)
 	out := map[string]*store.Agent{}
 	for name, list := range texts {
-		a, err := st.Acquire(t.Context(), name, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Release(a) })
 		mems := make([]store.Memory, len(list))
 		for i, s := range list {
 			mems[i] = store.Memory{Content: s, Timestamp: now.Add(-time.Duration(len(list)-i) * 24 * time.Hour),
 				Importance: 0.5, ContentHash: fmt.Sprint(name, i)}
 		}
-		if _, err := a.Insert(t.Context(), mems); err != nil {
-			t.Fatal(err)
-		}
-		out[name] = a
+		out[name] = agentIn(t, st, name, mems)
 	}
 	return out
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -67,23 +66,10 @@ func FuzzRecallQuery(f *testing.F) {
 }
 
 func fuzzAgent(f *testing.F) *store.Agent {
-	st, err := store.Open(f.Context(), store.Options{Dir: f.TempDir(), Location: time.UTC, Kinds: kinds.Of})
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { st.Close() })
-	a, err := st.Acquire(f.Context(), "main", true)
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Cleanup(func() { st.Release(a) })
 	mems := make([]store.Memory, len(fuzzLife))
 	for i, c := range fuzzLife {
 		mems[i] = store.Memory{Content: c, Role: "user", SessionID: "s", ContentHash: c,
 			Timestamp: now.Add(-time.Duration(len(fuzzLife)-i) * 24 * time.Hour), Importance: 0.5}
 	}
-	if _, err := a.Insert(f.Context(), mems); err != nil {
-		f.Fatal(err)
-	}
-	return a
+	return memAgent(f, mems)
 }

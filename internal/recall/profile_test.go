@@ -192,16 +192,7 @@ func TestPinnedMemoryStatedByALineIsOfferedOnce(t *testing.T) {
 // reading a 66-line profile and matching every line against the question's
 // concepts.
 func BenchmarkProfileStage(b *testing.B) {
-	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), Location: time.UTC})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	a, err := st.Acquire(b.Context(), "main", true)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Release(a)
+	a := memAgent(b, nil)
 	var lines []store.ProfileLine
 	for _, c := range claim.Categories {
 		cat := c.Name

@@ -12,7 +12,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -26,16 +25,6 @@ type turn struct {
 
 func agentWith(t *testing.T, turns []turn) *store.Agent {
 	t.Helper()
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC, Kinds: kinds.Of})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Release(a) })
 	mems := make([]store.Memory, len(turns))
 	for i, tr := range turns {
 		var ents []store.Entity
@@ -45,10 +34,7 @@ func agentWith(t *testing.T, turns []turn) *store.Agent {
 		mems[i] = store.Memory{Content: tr.content, Timestamp: tr.at, SessionID: tr.session, Role: tr.role,
 			Importance: 0.5, ContentHash: fmt.Sprint(i), Entities: ents}
 	}
-	if _, err := a.Insert(t.Context(), mems); err != nil {
-		t.Fatal(err)
-	}
-	return a
+	return memAgent(t, mems)
 }
 
 var day0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)

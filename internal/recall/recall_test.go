@@ -40,16 +40,6 @@ var corpus = []seed{
 
 func setup(t *testing.T) *store.Agent {
 	t.Helper()
-	st, err := store.Open(t.Context(), store.Options{Dir: t.TempDir(), Location: time.UTC, Kinds: kinds.Of})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	a, err := st.Acquire(t.Context(), "main", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Release(a) })
 	mems := make([]store.Memory, len(corpus))
 	for i, s := range corpus {
 		mems[i] = store.Memory{
@@ -60,10 +50,40 @@ func setup(t *testing.T) *store.Agent {
 			ContentHash: fmt.Sprint(i),
 		}
 	}
-	if _, err := a.Insert(t.Context(), mems); err != nil {
-		t.Fatal(err)
+	return memAgent(t, mems)
+}
+
+// testStore opens a store in a temporary directory, closed at cleanup.
+func testStore(tb testing.TB) *store.Store {
+	tb.Helper()
+	st, err := store.Open(tb.Context(), store.Options{Dir: tb.TempDir(), Location: time.UTC, Kinds: kinds.Of})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	return st
+}
+
+// agentIn acquires agent name of st, creating it, and gives it mems.
+func agentIn(tb testing.TB, st *store.Store, name string, mems []store.Memory) *store.Agent {
+	tb.Helper()
+	a, err := st.Acquire(tb.Context(), name, true)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Release(a) })
+	if len(mems) > 0 {
+		if _, err := a.Insert(tb.Context(), mems); err != nil {
+			tb.Fatal(err)
+		}
 	}
 	return a
+}
+
+// memAgent is agent "main" of a new store, holding mems.
+func memAgent(tb testing.TB, mems []store.Memory) *store.Agent {
+	tb.Helper()
+	return agentIn(tb, testStore(tb), "main", mems)
 }
 
 func ids(items []Item) []string {

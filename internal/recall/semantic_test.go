@@ -12,7 +12,6 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -209,16 +208,7 @@ func (f fixedQuery) EmbedQuery(context.Context, string) ([]float32, error) {
 // own time aside.
 func BenchmarkSemanticRecall(b *testing.B) {
 	const n, dim = 5000, 768
-	st, err := store.Open(b.Context(), store.Options{Dir: b.TempDir(), Location: time.UTC, Kinds: kinds.Of})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	a, err := st.Acquire(b.Context(), "main", true)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Release(a)
+	a := memAgent(b, nil)
 	words := []string{"pottery", "hiking", "Chicago", "tea", "report", "budget", "glorp", "cabin", "counseling", "bowl"}
 	mems := make([]store.Memory, n)
 	for i := range mems {
