@@ -18,7 +18,12 @@ func TestSiblings(t *testing.T) {
 		{"dog", "dogs", false},
 		{"dog", "cat", true}, // two pets' species (species.go), though WordNet's shared kinds are wide
 		{"kitten", "puppy", true},
-		{"beagle", "cat", true}, // a breed is its species
+		{"beagle", "cat", true},          // a breed is its species
+		{"chinchilla", "terrapin", true}, // a pet and an animal the list does not hold
+		{"chinchilla", "dog", true},
+		{"rodent", "hamster", false}, // a kind that takes in the pet
+		{"animal", "cat", false},
+		{"mammal", "dog", false},
 		{"puppy", "dog", false}, // one species
 		{"pony", "horse", false},
 		{"hens", "chickens", false},

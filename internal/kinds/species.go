@@ -39,8 +39,28 @@ func species(w string) int {
 // known says whether both name pets at all.
 func otherSpecies(a, b string) (other, known bool) {
 	sa, sb := species(a), species(b)
-	if sa < 0 || sb < 0 {
-		return false, false
+	if sa >= 0 && sb < 0 {
+		a, b, sa, sb = b, a, sb, sa
 	}
-	return sa != sb, true
+	switch {
+	case sa >= 0:
+		return sa != sb, true
+	case sb >= 0 && animalNotPet(a, b):
+		// a pet and an animal the list does not hold (a chinchilla, an
+		// alpaca): another species, unless one is a kind of the other
+		return !isKindOf(a, b) && !isKindOf(b, a), true
+	}
+	return false, false
 }
+
+// animalNotPet reports whether a, which names no pet of the list, is an
+// animal by WordNet of one species, a kind of few words or none (not
+// "mammal" or "rodent", which take in pets), and no kind of the pet b.
+func animalNotPet(a, b string) bool {
+	a = singular(a)
+	return isKindOf(a, "animal") && countBreadth()[a] <= speciesBreadth && !isKindOf(b, a)
+}
+
+// speciesBreadth is the most words a species may have as its kinds (its
+// breeds and varieties); a wider kind is a group of species.
+const speciesBreadth = 10

@@ -60,6 +60,7 @@ func bindingsIn(s string) []binding { return bindingsOf(s, toks(s)) }
 // only on a text that holds what they need: "my" or "our" before a role
 // word, or a nickname's cue; most texts hold neither.
 func bindingsOf(s string, t []tok) []binding {
+	s = hyphenPairRoles(s) // "our au pair Wilhelmina"
 	var out []binding
 	add := func(a, b string) {
 		a, b = personKey(a), personKey(b)
@@ -185,8 +186,12 @@ func profileBindings(lines []store.ProfileLine) []binding {
 // memory joins to one of its keys (two steps: daughter, Alexandra, Sasha),
 // and keeps the memories that joined them.
 func (r *ranker) bindSubject(ctx context.Context) error {
+	tentative := ""
 	if len(r.subject) == 0 {
-		return nil
+		if tentative = theRoleKey(r.toksOf(r.intent.Rest)); tentative == "" {
+			return nil
+		}
+		r.subject = []string{tentative}
 	}
 	var joins []binding
 	if pr, ok := r.s.(ProfileReader); ok && r.t.ProfileTokens > 0 {
@@ -234,6 +239,13 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		read(found)
 	}
 	r.join(joins, have)
+	if tentative != "" && len(have) == 1 {
+		r.subject = nil // "the doctor" bound to no one: anyone's
+		return nil
+	}
+	if tentative != "" {
+		r.asked, r.self, r.own, r.alone = []string{tentative}, false, false, false
+	}
 	for i, h := range said {
 		if have[joins[i].a] {
 			r.joinedBy = append(r.joinedBy, h)
@@ -246,6 +258,23 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	slices.Sort(r.subject)
 	r.aliases = aliasWords(r.words, have)
 	return nil
+}
+
+// theRoleKey is the role chain a question asks of after "the" ("what did
+// the babysitter ask for?"): asked of no one else, it is a subject when the
+// profile or a memory binds the role to a name ("Our babysitter is
+// Philomena"), the user's babysitter; bound to no one, "the doctor" may be
+// anyone's and reads no one out. "" when the question names no role so.
+func theRoleKey(t []tok) string {
+	for i := 0; i+1 < len(t); i++ {
+		if t[i].low != "the" || t[i+1].upper {
+			continue
+		}
+		if k, _ := roleChain(t, i+1); k != "" {
+			return k
+		}
+	}
+	return ""
 }
 
 // join adds to have every key joins bind to one it holds, until none is

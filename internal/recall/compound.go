@@ -22,6 +22,8 @@ import (
 type compound struct {
 	head, mod string
 	alike     stemList
+	modWord   string // mod as the question writes it
+	headWord  string // head as the question writes it
 }
 
 // compoundsOf are the compounds of q's noun phrases whose words are all
@@ -42,7 +44,7 @@ func compoundsOf(q string, words []string) []compound {
 				break
 			}
 			if asked(mod) && isNoun(mod) && isNoun(head) {
-				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod)})
+				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head})
 			}
 		}
 	}
@@ -112,15 +114,34 @@ func (c compound) otherKind(s string, have stemList) bool {
 		if stem(strings.ToLower(bare(f))) != c.head || strings.HasSuffix(f, ":") {
 			continue // a label ("appointment: Booked the vet appointment…") names what its text says
 		}
-		if i == 0 || !plainWord(fs[i-1]) || hasDigit(fs[i-1]) {
+		prev := ""
+		if i > 0 {
+			prev = thingPossessor(fs[i-1])
+		}
+		if prev == "" || hasDigit(prev) {
 			return false // the noun itself, or after a word that says no kind
 		}
-		if k := kinds.Of(fs[i-1]); k != "" && slices.ContainsFunc(strings.Fields(k), func(w string) bool { return c.alike.has(stem(w)) }) {
+		if k := kinds.Of(prev); k != "" && slices.ContainsFunc(strings.Fields(k), func(w string) bool { return c.alike.has(stem(w)) }) {
 			return false // a kind of the modifier: "dog insurance" asked as "pet insurance"
 		}
 		seen = true
 	}
 	return seen
+}
+
+// thingPossessor is f when it is a plain word, or the word of a thing's
+// possessive ("soundbar's"): "the soundbar's warranty" is another warranty
+// than the projector's as "the soundbar warranty" is. A name's or a role's
+// possessive ("Rosamund's", "my sister's") is a person's, for the person
+// filter, and a time's ("today's") says no kind: "" for those.
+func thingPossessor(f string) string {
+	if plainWord(f) {
+		return f
+	}
+	if base, poss := cutPossessive(f); poss && plainWord(base) && !text.IsStopword(base) && !timeWord(base) && roleOf(base) == "" {
+		return base
+	}
+	return ""
 }
 
 // withoutOtherKinds is have without the nouns of the question's compounds

@@ -22,6 +22,10 @@ func TestOtherKind(t *testing.T) {
 		{"When is my dentist appointment?", "The appointment is on Monday.", false},
 		{"How much did the car repair cost?", "The boiler repair came to 180.", true},
 		{"How much did the car repair cost?", "The Fiesta repair, 340 for the car.", false},
+		{"When does the projector warranty end?", "The soundbar's warranty runs out at the end of May.", true},
+		{"When does the projector warranty end?", "The projector's warranty runs out in May.", false},
+		{"When does the projector warranty end?", "My sister's warranty claim came through.", false}, // a person's: the person filter's
+		{"How much is my phone bill?", "The mobile's bill is 14 a month now.", false},
 		{"Who won the big game?", "The final game went to penalties.", false},    // "big" is no noun
 		{"Where do I buy dog food?", "The cat food is on the top shelf.", false}, // no determiner: no compound
 	} {

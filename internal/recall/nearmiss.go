@@ -48,7 +48,71 @@ func (r *ranker) nearMissText(c *cand) bool {
 // nearMissSaid reports whether s names a sibling of a question's word or
 // none of the thing it asks about (thing.go).
 func (r *ranker) nearMissSaid(s string) bool {
-	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s)
+	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.kinOfModifierOnly(s) ||
+		r.lacksAmount(s) || r.sharesOnlyWeak(s)
+}
+
+// anotherOfCompound reports whether s holds the noun of one of the
+// question's compounds (compound.go), by word or related word, as another
+// thing's: after a thing's possessive or a sibling of the modifier, and the
+// modifier nowhere. "The soundbar's warranty runs out at the end of May"
+// asked when the projector warranty ends shares "end" and a warranty, but
+// not the projector's; "the annual service" may be the boiler's.
+func (r *ranker) anotherOfCompound(s string) bool {
+	if len(r.compounds) == 0 {
+		return false
+	}
+	have := r.withAliases(stemsOfWords(r.analysed(s).words, r.stem))
+	fs := strings.Fields(s)
+	return slices.ContainsFunc(r.compounds, func(c compound) bool {
+		if slices.ContainsFunc(c.alike, have.has) {
+			return false // the modifier, in its words: "the projector's guarantee"
+		}
+		heads := alikeStems(c.headWord) // "the kettle's guarantee" is another warranty
+		for i, f := range fs[1:] {
+			if !heads.has(stem(strings.ToLower(bare(f)))) {
+				continue
+			}
+			prev := fs[i]
+			if base, poss := cutPossessive(prev); poss && thingPossessor(prev) != "" && !kindOfModifier(base, c) ||
+				!poss && plainWord(prev) && r.siblings(c.modWord, prev) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// kindOfModifier reports whether w is a kind of c's modifier ("dog" of
+// "pet"): "the dog's insurance" is the pet insurance.
+func kindOfModifier(w string, c compound) bool {
+	return slices.ContainsFunc(strings.Fields(kinds.Of(strings.ToLower(w))), func(k string) bool { return c.alike.has(stem(k)) })
+}
+
+// kinOfModifierOnly reports whether s holds none of the question's words,
+// nothing of a compound's noun (by word, related word, kind or topic), and
+// its modifier by a related word or a kind: "found a tub of soup from last winter"
+// asked when my season ticket renews, "added marmalade to the shopping
+// list" asked who our contents insurance is with. A text holding nothing of
+// the modifier either (a rule, a successor) is not read here; "the Fiesta
+// cover renews in May" may be my car insurance.
+func (r *ranker) kinOfModifierOnly(s string) bool {
+	if len(r.compounds) == 0 {
+		return false
+	}
+	have := r.withAliases(stemsOfWords(r.analysed(s).words, r.stem))
+	if slices.ContainsFunc(r.words, func(w string) bool { return have.has(r.stem(w)) }) {
+		return false
+	}
+	if slices.ContainsFunc(r.compounds, func(c compound) bool {
+		return slices.ContainsFunc(alikeStems(c.headWord), have.has) || r.heldByKindOrTopic(s, c.headWord)
+	}) {
+		return false
+	}
+	theirs := strings.Fields(r.kindsOf(s)) // "winter" is a season
+	return slices.ContainsFunc(r.compounds, func(c compound) bool {
+		return slices.ContainsFunc(c.alike, have.has) || slices.Contains(theirs, c.modWord)
+	})
 }
 
 // holdsOnlyWhom reports whether s, asked of a role ("when does my son have

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,4 +101,46 @@ func TestDayRecordOfferedBySentences(t *testing.T) {
 	if got := record("What did I do on March 3?"); !strings.Contains(got, "rhubarb") || !strings.Contains(got, "boiler") {
 		t.Errorf("day record offered as %q for its date; want all of it", got)
 	}
+}
+
+// TestTheRoleBound: a role asked with "the" ("what did the babysitter ask
+// for?") is the question's subject when a memory binds it to a name: the
+// aunt's request is left out. Bound to no one, "the plumber" reads no one
+// out.
+func TestTheRoleBound(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Our babysitter is Philomena.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Philomena asked for her pay a week early.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "My aunt asked to stay with us over the bank holiday.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "Gethin said the plumber asked for the boiler manual.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectContext(t, a, Query{Text: "What did the babysitter ask for?", AsOf: asOf}, []string{"pay a week early"}, []string{"bank holiday"})
+	expectContext(t, a, Query{Text: "What did the plumber ask for?", AsOf: asOf}, []string{"boiler manual"}, nil)
+	for q, want := range map[string]string{
+		"What did the babysitter ask for?":    "@babysitter",
+		"What did the au pair ask for?":       "@au-pair",
+		"Is the Hoover still under warranty?": "",
+		"Where is the doctor's surgery?":      "@doctor",
+	} {
+		if got := theRoleKey(toks(q)); got != want {
+			t.Errorf("theRoleKey(%q) = %q, want %q", q, got, want)
+		}
+	}
+	// a role of two words is one role: joined to its name, asked with "the"
+	for s, want := range map[string][]binding{
+		"Our au pair Wilhelmina starts in September.": {{a: "@au-pair", b: "wilhelmina"}},
+		"Our dog walker, Seren, is away in May.":      {{a: "@dog-walker", b: "seren"}},
+		"Ate a pair of kippers with Wilhelmina.":      nil,
+	} {
+		if got := bindingsIn(s); !slices.Equal(got, want) {
+			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
+		}
+	}
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "Our au pair Wilhelmina starts in September.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Wilhelmina asked for Sunday evenings off.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "My sister asked to borrow the car on Sunday.", nil},
+	})
+	expectContext(t, b, Query{Text: "What did the au pair ask for?", AsOf: asOf}, []string{"Sunday evenings off"}, []string{"borrow the car"})
 }

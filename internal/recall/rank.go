@@ -156,6 +156,7 @@ type ranker struct {
 	own                bool                // self, and of the user's things, not a need or a plan (asksOfOwn)
 	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)
+	amount             bool                // it asks how much something cost (asksAmount)
 	defs               map[string][]string // the gap words' definitions
 	relKinds           map[string][]string // words' related words that name kinds
 	members            map[string][]string // the question's topic words and their members (topics.go)
@@ -199,6 +200,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.subject = slices.Clone(r.asked)
 	r.own, r.wishes, r.us = r.asksOfOwn(), r.asksWishes(), asksOfUs(r.q.Text)
 	r.suits = asksSuitability(q.Text)
+	r.amount = asksAmount(r.intent.Rest)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote

@@ -148,7 +148,7 @@ func toks(s string) []tok {
 		}
 	}
 	flush()
-	return out
+	return joinPairRoles(out)
 }
 
 // Person keys: a name lowercased ("sunil"), or a role chain ("@partner",

@@ -1,0 +1,61 @@
+package recall
+
+import (
+	"testing"
+	"time"
+)
+
+// TestAsksAmount: "how much" with a word of paying asks an amount; "how
+// much" of anything else ("how much sleep", "how much do I earn") does not.
+func TestAsksAmount(t *testing.T) {
+	for q, want := range map[string]bool{
+		"How much did we pay for the grandfather clock?":    true,
+		"How much were the brake pads? What did they cost?": true,
+		"How much does the window cleaner charge?":          true,
+		"How much sleep did I get last night?":              false,
+		"What did the clock cost?":                          false, // no "how much": not read
+		"How much do I earn?":                               false,
+	} {
+		if got := asksAmount(q); got != want {
+			t.Errorf("asksAmount(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// TestLacksAmountAbstains: asked what something cost, a text naming it but
+// no amount nor any word of paying is no answer; an amount in figures, in
+// words, or a word of paying is.
+func TestLacksAmountAbstains(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Our grandfather clock was repaired by Mr Ambrose in February.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The rocking chair was restored by the man at the market.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "The rocking chair cost us forty quid at the market.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "Paid 1,200 for the dining table in the sale.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectNothingFound(t, a, Query{Text: "How much did we pay for the grandfather clock?", AsOf: asOf})
+	expectContext(t, a, Query{Text: "How much did the rocking chair cost?", AsOf: asOf}, []string{"forty quid"}, nil)
+	expectContext(t, a, Query{Text: "How much did we pay for the dining table?", AsOf: asOf}, []string{"1,200"}, nil)
+	// not asked an amount, the repair answers
+	expectContext(t, a, Query{Text: "Who repaired the grandfather clock?", AsOf: asOf}, []string{"Ambrose"}, nil)
+}
+
+// TestCompoundNearMiss: another thing's possessive of the question's noun
+// ("the soundbar's warranty" asked of the projector warranty), or a text
+// holding only a word related to a compound's modifier ("shopping list"
+// for "contents", "last winter" for "season"), is no answer; the thing's
+// own possessive, or its head in other words, is.
+func TestCompoundNearMiss(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "The soundbar's warranty runs out at the end of May.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Added lentils, kitchen roll and marmalade to the shopping list.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Found a tub of soup from last winter in the freezer.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "The kettle's guarantee ends in August.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, q := range []string{"When does the projector warranty end?", "Who is our contents insurance with?", "When does my season ticket renew?"} {
+		expectNothingFound(t, a, Query{Text: q, AsOf: asOf})
+	}
+	expectContext(t, a, Query{Text: "When does the soundbar warranty end?", AsOf: asOf}, []string{"end of May"}, nil)
+	expectContext(t, a, Query{Text: "When does the kettle warranty run out?", AsOf: asOf}, []string{"August"}, nil)
+}
