@@ -110,6 +110,10 @@ func setBackTo15(b testing.TB, path string) {
 	for _, q := range []string{
 		"DROP INDEX IF EXISTS daily_memories_day_hash",
 		"CREATE INDEX IF NOT EXISTS daily_memories_hash_prefix ON daily_memories(substr(content_hash, 1, 8))",
+		"DROP TRIGGER IF EXISTS daily_memories_kinds_next_ai", // a deferred step stopped mid-way
+		"DROP TRIGGER IF EXISTS daily_memories_kinds_next_ad",
+		"DROP TRIGGER IF EXISTS daily_memories_kinds_next_au",
+		"DROP TABLE IF EXISTS memory_kinds_next",
 		"DROP TABLE IF EXISTS schema_later",
 		"PRAGMA user_version = 15",
 		"PRAGMA wal_checkpoint(TRUNCATE)",

@@ -162,6 +162,9 @@ func reindexKinds(ctx context.Context, c *conn, cursor int64) (int64, bool, erro
 // kindsNextSchema is the new kinds index, as migration 7 made the first,
 // and the triggers that keep it as memories go or change.
 const kindsNextSchema = `
+DROP TRIGGER IF EXISTS daily_memories_kinds_next_ai;
+DROP TRIGGER IF EXISTS daily_memories_kinds_next_ad;
+DROP TRIGGER IF EXISTS daily_memories_kinds_next_au;
 DROP TABLE IF EXISTS memory_kinds_next;
 CREATE VIRTUAL TABLE memory_kinds_next USING fts5(
 	kinds, content='', contentless_delete=1, tokenize='porter unicode61');
