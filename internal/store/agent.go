@@ -63,6 +63,11 @@ type Agent struct {
 	// counts are the document counts searches weigh their terms by (bm25.go).
 	counts docCounts
 
+	// stopLater stops the deferred migrations' work (later.go), which
+	// closes laterDone once stopped; nil when none ran at the open.
+	stopLater func()
+	laterDone chan struct{}
+
 	// Guarded by the Store's mutex.
 	refs     int
 	lastUsed time.Time
@@ -103,10 +108,20 @@ func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func
 		_ = w.close()
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
+	later, err := laterPending(w) // later.go
+	if err != nil {
+		_ = w.close()
+		return nil, fmt.Errorf("open agent %q: %w", name, err)
+	}
 	a := newAgent(name, path, o, onCorrupt)
 	a.setWriter(w)
 	a.readers.release(o.ReadConns)
 	a.start()
+	if later && startLater {
+		ctx, cancel := context.WithCancel(context.Background())
+		a.stopLater, a.laterDone = cancel, make(chan struct{})
+		go a.runLater(ctx)
+	}
 	return a, nil
 }
 
@@ -634,6 +649,10 @@ func (a *Agent) closeWriterIdleSince(cutoff time.Time) error {
 // into the main file and closes every connection. The caller guarantees no
 // reads are in flight (refs == 0).
 func (a *Agent) close() error {
+	if a.stopLater != nil { // a deferred migration's chunk in flight commits or is not run
+		a.stopLater()
+		<-a.laterDone
+	}
 	close(a.writes)
 	<-a.writerErr
 	close(a.stopCkpt)

@@ -255,6 +255,13 @@ func (d *docCounts) table(table string, size int64) *tableCounts {
 	return t
 }
 
+// forget drops the counts kept of table, whose index was replaced.
+func (d *docCounts) forget(table string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	delete(d.tables, table)
+}
+
 func (d *docCounts) get(t *tableCounts, term string) (int64, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -61,6 +61,19 @@ func (d *docSizes) changed(id int64) {
 	d.kinds.mark(id, sizeChanged)
 }
 
+// kindsChanged marks the kinds rows of memories from to through to as never
+// to be kept: they are indexed afresh (later.go).
+func (d *docSizes) kindsChanged(from, to int64) {
+	if d == nil {
+		return
+	}
+	d.kinds.mu.Lock()
+	defer d.kinds.mu.Unlock()
+	for id := from; id <= to && id < sizedRows; id++ {
+		d.kinds.set(id, sizeChanged)
+	}
+}
+
 // size is row's size in tokens, kept or read.
 func (r *rowSizes) size(row int64, read func(row int64) (int, error)) (int, error) {
 	if r == nil {

@@ -408,8 +408,14 @@ func migrateStep(c *conn, upTo int) (done bool, err error) {
 	if v >= upTo {
 		return true, nil
 	}
-	if err := c.exec(migrations[v]); err != nil {
+	deferred, err := deferStep(c, v) // later.go
+	if err != nil {
 		return false, fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+	}
+	if !deferred {
+		if err := c.exec(migrations[v]); err != nil {
+			return false, fmt.Errorf("migrate schema to version %d: %w", v+1, err)
+		}
 	}
 	if err := c.exec(fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
 		return false, fmt.Errorf("migrate schema to version %d: %w", v+1, err)
