@@ -118,7 +118,11 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		theirs := ClaimStems(h.Text)
 		if oldStem != "" && !slices.Contains(theirs, oldStem) {
-			continue
+			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(BaseForms(oldStem), st) })
+			if base < 0 {
+				continue
+			}
+			theirs[base] = oldStem // "I stopped running" ends "I run 5k round the park"
 		}
 		shared, besides := 0, 0
 		for _, st := range mine {
@@ -214,6 +218,28 @@ func swappedNames(a, b string) bool {
 // anaphoricRe is a correction that stands for its subject by a pro-form:
 // "make it Friday", "the blue one", "make that the 21st".
 var anaphoricRe = regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+one|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to)\b`)
+
+// BaseForms are the base forms a verb's -ing or -ed form may have:
+// "running": run; "cycling": cycle, cycl; "baked": bake, bak. None for
+// another word.
+func BaseForms(w string) []string {
+	var out []string
+	for _, suf := range []string{"ing", "ed"} {
+		r, ok := strings.CutSuffix(w, suf)
+		if !ok || len(r) < 2 {
+			continue
+		}
+		out = append(out, r, r+"e")
+		if n := len(r); n >= 3 && r[n-1] == r[n-2] && !strings.ContainsRune("aeiouls", rune(r[n-1])) {
+			out = append(out, r[:n-1]) // "running": run; not "spelling": spel
+		}
+	}
+	return out
+}
+
+// Anaphoric reports whether s corrects by a pro-form, naming neither the
+// subject nor the old value: its claim is found among the recent ones.
+func Anaphoric(s string) bool { return anaphoricRe.MatchString(s) }
 
 // recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
 // is a recent claim stating a value of a kind m states.

@@ -51,6 +51,9 @@ var correctionShapes = []correctionShape{
 		// "I gave up golden syrup on my porridge", "quit my job": any thing given up
 		`(?i)\b(?:gave up|given up|giving up|quit|packed in)\s+(?:on\s+)?((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`,
 		[]string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
+	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
+	// a named employer, club or provider left (not a trip: leftTrip).
+	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
@@ -119,6 +122,9 @@ func correctionInSentence(s string) (Correction, bool) {
 		if sh.shape == "instead of" && strings.HasSuffix(strings.ToLower(firstOf(c.Old)), "ing") {
 			return Correction{}, false // "instead of giving up, I …" is what was done, not a value
 		}
+		if sh.shape == "left" && leftTrip(m[2]) {
+			continue // "we left Oslo at dawn", "left Tamsin a note": no claim ended
+		}
 		if sh.shape == "switched kind" && !switchedKind(c.Old) {
 			continue // "changed the sheets", "changed trains": no provider replaced
 		}
@@ -128,6 +134,17 @@ func correctionInSentence(s string) (Correction, bool) {
 		return c, true
 	}
 	return Correction{}, false
+}
+
+// leftTrip reports whether next, the word after "left X", makes the
+// leaving a journey or a thing left for someone: "left Oslo at dawn",
+// "left London on Friday", "left Tamsin a voicemail".
+func leftTrip(next string) bool {
+	switch strings.ToLower(strings.TrimSpace(next)) {
+	case "a", "an", "the", "some", "my", "his", "her", "with", "to", "alone", "home", "there", "here", "at", "on", "this", "yesterday", "today", "early", "late", "after", "before", "around", "by", "in", "behind", "about":
+		return true
+	}
+	return false
 }
 
 // switchedKind reports whether old, the plural after "switched" or

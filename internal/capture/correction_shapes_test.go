@@ -31,11 +31,16 @@ func TestCorrectionShapesUnrestated(t *testing.T) {
 		{"I changed the sheets this morning.", "", ""},
 		{"We changed trains twice to get there.", "", ""},
 		{"Changed my mind about the rug, the round one.", "changed my mind", "the rug"},
+		{"I left Harwood Dental, I'm at the Quay practice now.", "left", "Harwood Dental"},
+		{"We've left Barclays for a building society.", "left", "Barclays"},
+		{"We left Oslo at dawn and drove south.", "", ""},
+		{"I left Tamsin a voicemail.", "", ""},
+		{"We left Mum at the station.", "", ""},
 	}
 	for _, c := range cases {
 		got, ok := CorrectionIn(c.say)
 		if c.shape == "" {
-			if ok && (got.Shape == "switched kind" || got.Shape == "pushed to") {
+			if ok && (got.Shape == "switched kind" || got.Shape == "pushed to" || got.Shape == "left") {
 				t.Errorf("CorrectionIn(%q) = %+v; want no correction of this shape", c.say, got)
 			}
 			continue
@@ -88,6 +93,14 @@ func TestCorrectedUnrestated(t *testing.T) {
 				hit(17, "b", day(3, 9), "Drove past Whitby on the way back.")}, []int64{16}},
 		{"instead, with one word of the subject, is not it", "We're eating in Whitby instead.", day(20, 9),
 			[]store.Hit{hit(18, "a", day(2, 9), "Eating at Mario's in Scarborough tonight.")}, nil},
+		{"stopped, the -ing form, ends the habit in its base form", "I stopped cycling, the hills got too much.", day(20, 9),
+			[]store.Hit{hit(20, "a", day(1, 9), "I cycle to the allotment every evening."),
+				hit(21, "b", day(2, 9), "The cyclists' cafe has new owners.")}, []int64{20}},
+		{"gave up, doubled consonant", "I've given up swimming.", day(20, 9),
+			[]store.Hit{hit(22, "a", day(1, 9), "I swim 40 lengths at the lido on Sundays.")}, []int64{22}},
+		{"a named employer left", "I left Harwood Dental, I'm at the Quay practice now.", day(20, 9),
+			[]store.Hit{hit(23, "a", day(1, 9), "I work as a hygienist at Harwood Dental."),
+				hit(24, "b", day(2, 9), "The Quay car park is free after six.")}, []int64{23}},
 		{"a move to a new minder whose work the old claim names by its action", "We moved the boys to a new cleaner, Dana.", day(20, 9),
 			[]store.Hit{hit(19, "a", day(1, 9), "The boys' room gets a cleaning from Marisol on Fridays.")}, []int64{19}},
 	}
