@@ -161,6 +161,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok {
 			continue
 		}
+		if c.Ends && oldStem != "" && doesHabit(h.Text, oldStem) {
+			score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
+		}
 		best = append(best, scored{h, score})
 		top = max(top, score)
 	}
@@ -217,7 +220,7 @@ func swappedNames(a, b string) bool {
 
 // anaphoricRe is a correction that stands for its subject by a pro-form:
 // "make it Friday", "the blue one", "make that the 21st".
-var anaphoricRe = regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+one|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to)\b`)
+var anaphoricRe = regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to)\b`)
 
 // BaseForms are the base forms a verb's -ing or -ed form may have:
 // "running": run; "cycling": cycle, cycl; "baked": bake, bak. None for
@@ -237,6 +240,24 @@ func BaseForms(w string) []string {
 	return out
 }
 
+// doesHabit reports whether s says the user does what verb (a -ing form,
+// or a base) names: "I smoke", "we bake", "I'm running", "I usually cycle".
+func doesHabit(s, verb string) bool {
+	forms := append([]string{verb}, BaseForms(verb)...)
+	ws := text.Words(strings.ToLower(s))
+	for i, w := range ws {
+		if w != "i" && w != "we" && w != "i'm" && w != "we're" {
+			continue
+		}
+		for _, next := range ws[i+1 : min(len(ws), i+3)] { // "I usually smoke"
+			if slices.Contains(forms, next) || slices.Contains(forms, strings.TrimSuffix(next, "s")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Anaphoric reports whether s corrects by a pro-form, naming neither the
 // subject nor the old value: its claim is found among the recent ones.
 func Anaphoric(s string) bool { return anaphoricRe.MatchString(s) }
@@ -244,8 +265,18 @@ func Anaphoric(s string) bool { return anaphoricRe.MatchString(s) }
 // recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
 // is a recent claim stating a value of a kind m states.
 func recentOfKind(m, h store.Hit) bool {
-	return anaphoricRe.MatchString(m.Text) && recent(m, h) && SharedValueKinds(m.Text, h.Text) > 0
+	if !anaphoricRe.MatchString(m.Text) || !recent(m, h) {
+		return false
+	}
+	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe.MatchString(m.Text) && choiceRe.MatchString(h.Text)
 }
+
+// oneRe is a choice named by a pro-form: "the velvet ones", "the blue one".
+var oneRe = regexp.MustCompile(`(?i)\bthe\s+[\pL-]+\s+ones?\b`)
+
+// choiceRe is a claim choosing a thing: "going with the linen blinds",
+// "I'll get the red kettle", "ordering the grey sofa".
+var choiceRe = regexp.MustCompile(`(?i)\b(?:going with|go with|get|getting|order|ordering|buy|buying|choose|chose|choosing|picked|pick|opted for|went for|go for|decided on|settled on)\s+(?:the|a|an)\b`)
 
 func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < recentContext }
 
