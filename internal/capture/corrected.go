@@ -146,8 +146,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		habit := (c.Ends || c.Shape == "switched kind") && oldStem != ""
 		score, ok := claimScore(m, h, shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
-		if !ok && (c.Shape == "instead" || c.Shape == "actually") && (shared >= 2 || shared > 0 && recent(m, h)) && swappedNames(m.Text, h.Text) {
-			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"
+		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
+			swappedNames(m.Text, h.Text) {
+			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
 		}
 		if !ok && oldStem == "" && recentOfKind(m, h) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind

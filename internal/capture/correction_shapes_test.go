@@ -113,6 +113,11 @@ func TestCorrectedUnrestated(t *testing.T) {
 		{"a named provider cancelled", "We've cancelled Ottilie, the kids are old enough now.", day(20, 9),
 			[]store.Hit{hit(29, "a", day(2, 9), "Our babysitter Ottilie comes on Saturday nights."),
 				hit(30, "b", day(3, 9), "Saturday nights are pizza nights.")}, []int64{29}},
+		{"a move of the thing named to another named place, weeks later", "The darts league moved to the Feathers.", day(28, 9),
+			[]store.Hit{hit(31, "a", day(2, 9), "Our darts league plays at the Swan on Mondays."),
+				hit(32, "b", day(3, 9), "The Feathers has a new chef.")}, []int64{31}},
+		{"a move of one named thing is not another's", "Ravi's darts team moved to the Feathers.", day(28, 9),
+			[]store.Hit{hit(33, "a", day(2, 9), "Ravi plays pool at the Swan.")}, nil},
 		{"a move to a new minder whose work the old claim names by its action", "We moved the boys to a new cleaner, Dana.", day(20, 9),
 			[]store.Hit{hit(19, "a", day(1, 9), "The boys' room gets a cleaning from Marisol on Fridays.")}, []int64{19}},
 	}
