@@ -26,7 +26,74 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	if head := c.headStem(); len(ids) == 0 && c.Ends && head != "" {
 		ids = correctedHolding(m, c, hits, head)
 	}
+	if len(ids) == 0 && c.Shape == "switched kind" {
+		ids = correctedProvider(m, c, hits)
+	}
 	return ids
+}
+
+// namesSubject reports whether what c names is the subject of the claim it
+// corrects rather than its old value: "changed my mind about the
+// armchair", "we switched gyms". A claim holding it is the one corrected,
+// though it shares no other word.
+func (c Correction) namesSubject() bool {
+	return c.Old != "" && (c.Shape == "changed my mind" || c.Shape == "switched kind")
+}
+
+// correctedProvider is Corrected for a switch of provider whose kind no
+// older claim names ("we switched garages; the van goes to Pennant Motors
+// now" after "the van gets serviced at Fairfax Autos"): the newest claim
+// naming a provider m does not, that shares a word of the subject with m
+// or whose provider's name holds the kind ("PureGym" for "gyms").
+func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
+	kind := c.OldStem()
+	mine := slices.DeleteFunc(ClaimStems(m.Text), func(st string) bool { return st == kind })
+	mineNames := Names(m.Text)
+	var lead *store.Hit
+	top := 0
+	for i, h := range hits {
+		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) || otherPeople(m.Text, h.Text) ||
+			othersOwn(m.Text, h.Text) {
+			continue
+		}
+		var named, holdsKind bool
+		for _, n := range Names(h.Text) {
+			if slices.ContainsFunc(mineNames, func(mn string) bool { return strings.EqualFold(mn, n) }) {
+				continue
+			}
+			named = true
+			if kind != "" && strings.Contains(strings.ToLower(n), kind) {
+				holdsKind = true
+			}
+		}
+		if !named {
+			continue
+		}
+		names := strings.ToLower(strings.Join(Names(h.Text), " "))
+		shared := 0
+		for _, st := range ClaimStems(h.Text) {
+			if slices.Contains(mine, st) && !strings.Contains(names, st) {
+				shared++ // a word of the subject, not of the provider's name
+			}
+		}
+		score := shared
+		if holdsKind {
+			score += 2
+		}
+		if score == 0 {
+			continue
+		}
+		if m.Timestamp.Sub(h.Timestamp) < recentContext {
+			score++
+		}
+		if lead == nil || score > top || score == top && h.Timestamp.After(lead.Timestamp) {
+			lead, top = &hits[i], score
+		}
+	}
+	if lead == nil {
+		return nil
+	}
+	return []int64{lead.ID}
 }
 
 // correctedHolding is Corrected where the claim corrected must hold
@@ -51,7 +118,11 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		theirs := ClaimStems(h.Text)
 		if oldStem != "" && !slices.Contains(theirs, oldStem) {
-			continue
+			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(BaseForms(oldStem), st) })
+			if base < 0 {
+				continue
+			}
+			theirs[base] = oldStem // "I stopped running" ends "I run 5k round the park"
 		}
 		shared, besides := 0, 0
 		for _, st := range mine {
@@ -62,7 +133,8 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 				}
 			}
 		}
-		if besides == 0 && !(c.Ends && oldStem != "") && !(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3)) &&
+		if besides == 0 && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
+			!(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3 || recentOfKind(m, h))) &&
 			!(c.Shape == "moved from" && SharedValueKinds(m.Text, h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
 		}
@@ -72,7 +144,15 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
-		score, ok := claimScore(m, h, shared, oldStem != "" && !c.Ends || c.Ends && oldStem == "", c.Ends && oldStem != "")
+		habit := (c.Ends || c.Shape == "switched kind") && oldStem != ""
+		score, ok := claimScore(m, h, shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
+		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
+			swappedNames(m.Text, h.Text) {
+			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
+		}
+		if !ok && oldStem == "" && recentOfKind(m, h) {
+			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
+		}
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
 			ok = true
 		}
@@ -81,6 +161,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		if !ok {
 			continue
+		}
+		if c.Ends && oldStem != "" && doesHabit(h.Text, oldStem) {
+			score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
 		}
 		best = append(best, scored{h, score})
 		top = max(top, score)
@@ -124,6 +207,94 @@ func otherPeople(m, h string) bool {
 	return true
 }
 
+// swappedNames reports whether a and b each name someone or somewhere the
+// other does not: a value of the kind "a name" replaced.
+func swappedNames(a, b string) bool {
+	na, nb := Names(a), Names(b)
+	only := func(xs, ys []string) bool {
+		return slices.ContainsFunc(xs, func(x string) bool {
+			return !slices.ContainsFunc(ys, func(y string) bool { return strings.EqualFold(x, y) })
+		})
+	}
+	return only(na, nb) && only(nb, na)
+}
+
+// anaphoricRe is a correction that stands for its subject by a pro-form:
+// "make it Friday", "the blue one", "make that the 21st".
+var anaphoricRe = regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to)\b`)
+
+// BaseForms are the base forms a verb's -ing or -ed form may have:
+// "running": run; "cycling": cycle, cycl; "baked": bake, bak. None for
+// another word.
+func BaseForms(w string) []string {
+	var out []string
+	for _, suf := range []string{"ing", "ed"} {
+		r, ok := strings.CutSuffix(w, suf)
+		if !ok || len(r) < 2 {
+			continue
+		}
+		out = append(out, r, r+"e")
+		if n := len(r); n >= 3 && r[n-1] == r[n-2] && !strings.ContainsRune("aeiouls", rune(r[n-1])) {
+			out = append(out, r[:n-1]) // "running": run; not "spelling": spel
+		}
+	}
+	return out
+}
+
+// doesHabit reports whether s says the user does what verb (a -ing form,
+// or a base) names: "I smoke", "we bake", "I'm running", "I usually cycle".
+func doesHabit(s, verb string) bool {
+	forms := append([]string{verb}, BaseForms(verb)...)
+	ws := text.Words(strings.ToLower(s))
+	for i, w := range ws {
+		if w != "i" && w != "we" && w != "i'm" && w != "we're" {
+			continue
+		}
+		for _, next := range ws[i+1 : min(len(ws), i+3)] { // "I usually smoke"
+			if slices.Contains(forms, next) || slices.Contains(forms, strings.TrimSuffix(next, "s")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Anaphoric reports whether s corrects by a pro-form, naming neither the
+// subject nor the old value: its claim is found among the recent ones.
+func Anaphoric(s string) bool { return anaphoricRe.MatchString(s) }
+
+// recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
+// is a recent claim stating a value of a kind m states.
+func recentOfKind(m, h store.Hit) bool {
+	if !anaphoricRe.MatchString(m.Text) || !recent(m, h) {
+		return false
+	}
+	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe.MatchString(m.Text) && choiceRe.MatchString(h.Text)
+}
+
+// oneRe is a choice named by a pro-form: "the velvet ones", "the blue one".
+var oneRe = regexp.MustCompile(`(?i)\bthe\s+[\pL-]+\s+ones?\b`)
+
+// choiceRe is a claim choosing a thing: "going with the linen blinds",
+// "I'll get the red kettle", "ordering the grey sofa".
+var choiceRe = regexp.MustCompile(`(?i)\b(?:going with|go with|get|getting|order|ordering|buy|buying|choose|chose|choosing|picked|pick|opted for|went for|go for|decided on|settled on)\s+(?:the|a|an)\b`)
+
+func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < recentContext }
+
+// othersOwnRe is a name's possession: "Tobi's dog".
+var othersOwnRe = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+)['’]s\s+\p{Ll}`)
+
+// othersOwn reports whether h speaks of the thing of someone m does not
+// name: "Tobi's dog goes to Oakfield" is not our cat's vet.
+func othersOwn(m, h string) bool {
+	for _, g := range othersOwnRe.FindAllStringSubmatch(h, -1) {
+		if !strings.Contains(m, g[1]) {
+			return true
+		}
+	}
+	return false
+}
+
 // moveRe is a move of something to somewhere: "we've moved Hao to
 // Sunflower Nursery", "switched the kids to the Tuesday club".
 var moveRe = regexp.MustCompile(`(?i)\b(?:moved|switched|changed|transferred|shifted|swapped)\s+((?:[\pL\pN'’-]+\s+){1,4}?)to\s+((?:[\pL\pN'’-]+\s?){1,4})`)
@@ -139,12 +310,33 @@ func movedAlike(s string, theirs []string) bool {
 	if g == nil {
 		return false
 	}
-	has := func(st string) bool { return slices.Contains(theirs, st) }
+	has := func(st string) bool {
+		return slices.ContainsFunc(theirs, func(t string) bool { return sameRoot(t, st) })
+	}
 	what, where := ClaimStems(g[1]), ClaimStems(g[2])
 	if len(what) >= 2 && !slices.ContainsFunc(what, func(st string) bool { return !has(st) }) {
 		return true
 	}
 	return slices.ContainsFunc(what, has) && slices.ContainsFunc(where, func(st string) bool { return has(st) && !slices.Contains(what, st) })
+}
+
+// sameRoot reports whether stems a and b are one word or two forms of one
+// with a suffix of agent or action: "childminder" and "childminding",
+// "cleaner" and "cleaning".
+func sameRoot(a, b string) bool {
+	if a == b {
+		return true
+	}
+	root := func(w string) string {
+		for _, suf := range []string{"ing", "ers", "er", "ed"} {
+			if r, ok := strings.CutSuffix(w, suf); ok && len(r) >= 4 {
+				return r
+			}
+		}
+		return ""
+	}
+	ra := root(a)
+	return ra != "" && ra == root(b) // both derived: "garden" is not "gardener"
 }
 
 // recentContext is how near a claim said in another session must be for a

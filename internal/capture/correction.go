@@ -51,12 +51,26 @@ var correctionShapes = []correctionShape{
 		// "I gave up golden syrup on my porridge", "quit my job": any thing given up
 		`(?i)\b(?:gave up|given up|giving up|quit|packed in)\s+(?:on\s+)?((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`,
 		[]string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
+	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
+	// a named employer, club or provider left (not a trip: leftTrip).
+	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
+	// "we've cancelled Dagny", "cancelled Netflix": a named provider ends,
+	// the claims naming it with it.
+	{"cancelled", true, `\b(?:[Cc]ancel+ed|[Cc]ancel+ing)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){0,2})`, []string{"cancel"}},
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
 	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`, []string{"mind"}},
+	// "we switched gyms", "I've changed banks; …": a provider of that kind
+	// replaced, the kind (group 1) its subject, though the old claim may
+	// name only the provider ("the van gets serviced at Fairfax Autos").
+	{"switched kind", false, `(?i)\b(?:switched|swapped|changed|switching|swapping|changing)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+s)(?:\s*(?:[,.;:!?—–]|$)|\s+(?:now|again|last|this|recently|and|so|because)\b)`,
+		[]string{"switch", "swap", "chang"}},
 	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted"}},
-	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|put back|brought forward|moved forward|moved back|delayed (?:to|until|till)|pushed (?:back|forward|out|to|until)|bumped (?:to|until|back))\b`, []string{"postponed", "rescheduled", "put back", "brought forward", "moved", "delayed", "pushed", "bumped"}},
+	// "pushed it to the 23rd", "put the meeting back a week": the thing moved
+	// may sit between the verb and its particle.
+	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|(?:put|brought|moved|pushed|bumped)(?:\s+(?:it|that|this|them|(?:the|my|our|his|her)\s+[\pL'’-]+|[\pL'’-]+['’]s(?:\s+[\pL-]+){1,2}?))?\s+(?:back|forward)|delayed(?:\s+(?:it|that|this|them))?\s+(?:to|until|till)|(?:pushed|bumped)(?:\s+(?:it|that|this|them))?\s+(?:out|to|until|till))\b`,
+		[]string{"postponed", "rescheduled", "put", "brought", "moved", "delayed", "pushed", "bumped"}},
 	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d|` +
 		`\bput\s+(?:his|her|their|its|the|our|my)\s+(?:[\pL'’]+\s+){0,2}?(?:up|down)\b|\b(?:price|prices|rate|rates|fee|fees|rent|charge|charges|cost|costs|bill|bills)\s+(?:has\s+|have\s+)?(?:gone|went|goes|going)\s+(?:up|down)\b`,
 		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut"}},
@@ -111,12 +125,55 @@ func correctionInSentence(s string) (Correction, bool) {
 		if sh.shape == "instead of" && strings.HasSuffix(strings.ToLower(firstOf(c.Old)), "ing") {
 			return Correction{}, false // "instead of giving up, I …" is what was done, not a value
 		}
+		if sh.shape == "left" && leftTrip(m[2]) {
+			continue // "we left Oslo at dawn", "left Tamsin a note": no claim ended
+		}
+		if sh.shape == "switched kind" && !switchedKind(c.Old) {
+			continue // "changed the sheets", "changed trains": no provider replaced
+		}
 		if sh.shape == "gave up" && (notGivenUp(firstOf(c.Old)) || strings.Contains(strings.ToLower(m[0]), "quit on")) {
 			continue // "I'm not giving up and trying new things", "never quit on your dreams"
 		}
 		return c, true
 	}
 	return Correction{}, false
+}
+
+// leftTrip reports whether next, the word after "left X", makes the
+// leaving a journey or a thing left for someone: "left Oslo at dawn",
+// "left London on Friday", "left Tamsin a voicemail".
+func leftTrip(next string) bool {
+	switch strings.ToLower(strings.TrimSpace(next)) {
+	case "a", "an", "the", "some", "my", "his", "her", "with", "to", "alone", "home", "there", "here", "at", "on", "this", "yesterday", "today", "early", "late", "after", "before", "around", "by", "in", "behind", "about":
+		return true
+	}
+	return false
+}
+
+// switchedKind reports whether old, the plural after "switched" or
+// "changed", names a kind of provider or place one has one of ("gyms",
+// "dentists", "swimming clubs"): not a determiner's thing ("the sheets")
+// nor what one changes routinely or a plan.
+func switchedKind(old string) bool {
+	words := text.Words(old)
+	if len(words) == 0 || isDeterminerWord(words[0]) {
+		return false
+	}
+	switch words[len(words)-1] {
+	case "clothes", "sides", "hands", "places", "seats", "gears", "lanes", "trains", "buses", "planes", "trams", "flights",
+		"sheets", "nappies", "diapers", "batteries", "bulbs", "subjects", "plans", "tack", "channels", "tabs", "ends",
+		"positions", "roles", "shifts", "colours", "colors", "things", "lots", "loads", "tyres", "tires", "filters":
+		return false
+	}
+	return true
+}
+
+func isDeterminerWord(w string) bool {
+	switch w {
+	case "the", "my", "our", "his", "her", "their", "its", "a", "an", "this", "that", "these", "those", "some", "all", "to", "from", "up", "over":
+		return true
+	}
+	return false
 }
 
 // notGivenUp reports whether w, the first word after "gave up" or "quit",
@@ -209,6 +266,7 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		{regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`), false},
 		{regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`), false},
 		{regexp.MustCompile(`\b\d[\d.,]*\s?(?:%|(?i:per\s?cent)\b)`), false},
+		{regexp.MustCompile(`(?i)\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|navy|teal|beige|cream|silver|gold|mustard|turquoise|burgundy)\b`), false},
 		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th))\b`), true},
 	}
 })

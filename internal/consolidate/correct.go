@@ -40,8 +40,10 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		window := correctionWindow
 		if st := c.OldStem(); st != "" {
 			window = namedWindow
-			if !slices.Contains(terms, st) {
-				terms = append(terms, st)
+			for _, w := range append([]string{st}, capture.BaseForms(st)...) {
+				if !slices.Contains(terms, w) {
+					terms = append(terms, w)
+				}
 			}
 		}
 		before := m.Timestamp.Add(-time.Millisecond)
@@ -55,6 +57,15 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		turns, err := a.Neighbours(ctx, []int64{m.ID}, sessionTurns, store.SearchOptions{Until: before})
 		if err != nil {
 			return err
+		}
+		if capture.Anaphoric(m.Content) {
+			// "changed my mind, the blue one" said next day: the recent
+			// claims are its context, whatever their words.
+			recent, err := a.RecentMemories(ctx, store.SearchOptions{Since: m.Timestamp.Add(-recentContext), Until: before, Limit: recentClaims})
+			if err != nil {
+				return err
+			}
+			turns = append(turns, recent...)
 		}
 		for _, t := range turns {
 			if !slices.ContainsFunc(hits, func(h store.MemoryHit) bool { return h.ID == t.ID }) {
@@ -70,7 +81,11 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 			}
 			old = append(old, capture.Echoes(hitsOf(hits), old, hitsOf(around))...)
 		}
-		if err := a.RetireCorrected(ctx, old, m.ID); err != nil {
+		naming := ""
+		if c.Shape == "left" {
+			naming = c.Old // "I left Arup": the employer ends, the job title stays
+		}
+		if err := a.RetireCorrectedNaming(ctx, old, m.ID, naming); err != nil {
 			return err
 		}
 	}
@@ -79,6 +94,13 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 
 // sessionTurns is how many turns before a correction are its context.
 const sessionTurns = 4
+
+// A correction by a pro-form looks at the recentClaims newest memories of
+// the week before it (capture's recent context).
+const (
+	recentContext = 7 * 24 * time.Hour
+	recentClaims  = 12
+)
 
 // echoSpan is how many turns around a corrected memory its echo may be.
 const echoSpan = 2

@@ -361,6 +361,9 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 			about[c] = true
 		case r.own && c.hit.Kind != "fact" && r.notOwn(c.hit.Text):
 			about[c] = true
+		case r.own && c.fact != nil && r.notOwn(strings.TrimPrefix(c.hit.Text, c.fact.Entity+": ")):
+			// a fact is read by what it states: "trip: Ferdie says he saw the falls" is hearsay
+			about[c] = true
 		case kept(c) && reaches(c):
 			answered = true
 		}

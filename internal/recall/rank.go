@@ -304,7 +304,12 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	items = r.correctedToday(items)
+	extra, err := r.proFormCorrections(ctx, items)
+	if err != nil {
+		return Result{}, err
+	}
+	extra = r.proFormsCorrecting(items, extra)
+	items = r.withProForms(r.correctedToday(items, extra), extra)
 	if items, err = r.withoutRetiredSentences(ctx, items); err != nil {
 		return Result{}, err
 	}

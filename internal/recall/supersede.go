@@ -185,7 +185,11 @@ func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) (stale [
 // instead", said this morning): the memories it corrects and the agent's
 // echo of them, the facts only they stated, and the day records'
 // sentences of theirs. The night then retires them in the store.
-func (r *ranker) correctedToday(items []Item) []Item {
+//
+// extra are corrections said after them that are not among the items
+// (proFormCorrections: "changed my mind, the blue one" shares no word
+// with the question): they retire too, and are not offered.
+func (r *ranker) correctedToday(items []Item, extra []store.Hit) []Item {
 	var hits []store.Hit
 	for _, it := range items {
 		if c := r.cands[it.ID]; c != nil && it.Kind == "memory" {
@@ -193,7 +197,7 @@ func (r *ranker) correctedToday(items []Item) []Item {
 		}
 	}
 	retired := map[int64]bool{}
-	for _, h := range hits {
+	for _, h := range slices.Concat(hits, extra) {
 		if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
 			continue
 		}

@@ -23,6 +23,14 @@ import (
 // by then (valid_to; no successor: the correction may end the claim, as a
 // negation does). Memories already superseded keep their successor.
 func (a *Agent) RetireCorrected(ctx context.Context, old []int64, by int64) error {
+	return a.RetireCorrectedNaming(ctx, old, by, "")
+}
+
+// RetireCorrectedNaming is RetireCorrected where, when naming is not "",
+// only the facts and profile lines whose value (or words, for a claim
+// without key) names it end: "I left Arup" ends the employer Arup, not the
+// job title the same memory stated ("I'm a structural engineer at Arup").
+func (a *Agent) RetireCorrectedNaming(ctx context.Context, old []int64, by int64, naming string) error {
 	if len(old) == 0 {
 		return nil
 	}
@@ -37,7 +45,7 @@ func (a *Agent) RetireCorrected(ctx context.Context, old []int64, by int64) erro
 			return err
 		}
 		for _, t := range []table{factsTable, linesTable} {
-			if err := retireStatedOnlyByRetired(ctx, c, t, string(ids), by); err != nil {
+			if err := retireStatedOnlyByRetired(ctx, c, t, string(ids), by, claim.Normal(naming)); err != nil {
 				return err
 			}
 		}
@@ -54,7 +62,7 @@ func (a *Agent) RetireCorrected(ctx context.Context, old []int64, by int64) erro
 // by memories superseded by then, but for a value memory by says again:
 // "we've switched Dorota to Mondays" moves the day, and Dorota is still
 // the gardener.
-func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string, by int64) error {
+func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string, by int64, naming string) error {
 	var at int64
 	var said string
 	if err := c.query(ctx, `SELECT ts, content FROM daily_memories WHERE id = ?`, []any{by},
@@ -86,6 +94,9 @@ func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string
 	for _, st := range claims {
 		if restates(said, claim.Normal(st.Value)) {
 			continue
+		}
+		if naming != "" && !strings.Contains(" "+claim.Normal(st.Value+" "+st.words)+" ", " "+naming+" ") {
+			continue // another claim of the memory: not what was left
 		}
 		if _, err := retireRows(ctx, c, t, st.Retirement, st.words); err != nil {
 			return err

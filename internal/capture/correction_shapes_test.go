@@ -1,0 +1,149 @@
+package capture
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// TestCorrectionShapesUnrestated: corrections that do not restate the
+// attribute's words (a pro-form, a kind of provider, a subject named by
+// "changed my mind about"), in words other than the scenarios', and the
+// look-alikes that correct nothing.
+func TestCorrectionShapesUnrestated(t *testing.T) {
+	cases := []struct {
+		say   string
+		shape string // "" for no correction
+		old   string
+	}{
+		{"The physio rang and pushed it to the 30th.", "pushed to", ""},
+		{"They've bumped it to next Wednesday.", "pushed to", ""},
+		{"The garage put it back a week, parts are late.", "pushed to", ""},
+		{"The school brought the trip forward to Monday.", "pushed to", ""},
+		{"Delayed it until the spring, money's tight.", "pushed to", ""},
+		{"I pushed the pram to the park.", "", ""},
+		{"We switched gyms, the new one has a pool.", "switched kind", "gyms"},
+		{"I've changed banks.", "switched kind", "banks"},
+		{"We swapped dentists last month.", "switched kind", "dentists"},
+		{"We switched swimming clubs and the kids love it.", "switched kind", "swimming clubs"},
+		{"I changed the sheets this morning.", "", ""},
+		{"We changed trains twice to get there.", "", ""},
+		{"Changed my mind about the rug, the round one.", "changed my mind", "the rug"},
+		{"I left Harwood Dental, I'm at the Quay practice now.", "left", "Harwood Dental"},
+		{"The surgery pushed Ayo's smear test back to May.", "pushed to", ""},
+		{"We've cancelled Ottilie, the kids are old enough now.", "cancelled", "Ottilie"},
+		{"Cancelled the Spanish lessons.", "cancelled", ""},
+		{"We've left Barclays for a building society.", "left", "Barclays"},
+		{"We left Oslo at dawn and drove south.", "", ""},
+		{"I left Tamsin a voicemail.", "", ""},
+		{"We left Mum at the station.", "", ""},
+	}
+	for _, c := range cases {
+		got, ok := CorrectionIn(c.say)
+		if c.shape == "" {
+			if ok && (got.Shape == "switched kind" || got.Shape == "pushed to" || got.Shape == "left") {
+				t.Errorf("CorrectionIn(%q) = %+v; want no correction of this shape", c.say, got)
+			}
+			continue
+		}
+		if !ok || got.Shape != c.shape || got.Old != c.old {
+			t.Errorf("CorrectionIn(%q) = %+v, %v; want shape %q old %q", c.say, got, ok, c.shape, c.old)
+		}
+	}
+}
+
+// TestCorrectedUnrestated: which claim such a correction retires.
+func TestCorrectedUnrestated(t *testing.T) {
+	day := func(d int, h int) time.Time { return time.Date(2026, 6, d, h, 0, 0, 0, time.UTC) }
+	hit := func(id int64, session string, at time.Time, text string) store.Hit {
+		return store.Hit{Kind: "memory", ID: id, SessionID: session, Timestamp: at, Text: text, Role: "user"}
+	}
+	cases := []struct {
+		name string
+		say  string
+		at   time.Time
+		hits []store.Hit
+		want []int64
+	}{
+		{"pushed it: the subject and a date", "The physio rang and pushed it to the 30th.", day(12, 9),
+			[]store.Hit{hit(1, "a", day(2, 9), "Physio session is on the 16th at four."),
+				hit(2, "b", day(3, 9), "Lunch with Ayo on the 18th.")}, []int64{1}},
+		{"changed my mind about the thing it names, another day", "Changed my mind about the rug, the round one.", day(12, 9),
+			[]store.Hit{hit(3, "a", day(10, 9), "For the hallway I'm ordering the striped rug."),
+				hit(4, "b", day(11, 9), "The hallway light needs a new bulb.")}, []int64{3}},
+		{"the thing named is no claim months later", "Changed my mind about the rug, the round one.", day(12, 9),
+			[]store.Hit{hit(5, "a", time.Date(2025, 11, 1, 9, 0, 0, 0, time.UTC), "Spilt tea on the rug again.")}, nil},
+		{"a pro-form takes the recent claim of its kind of value", "Changed my mind, the navy one.", day(12, 9),
+			[]store.Hit{hit(6, "a", day(10, 9), "I'm buying the grey raincoat from the outdoor shop."),
+				hit(7, "b", day(11, 9), "Rang the bank about the card.")}, []int64{6}},
+		{"a pro-form reaches no claim of weeks ago", "Changed my mind, the navy one.", day(28, 9),
+			[]store.Hit{hit(8, "a", day(2, 9), "I'm buying the grey raincoat from the outdoor shop.")}, nil},
+		{"a kind of provider the old claim names", "We switched gyms, the new one has a pool.", day(20, 9),
+			[]store.Hit{hit(9, "a", time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC), "I go to the gym on Mill Road three times a week."),
+				hit(10, "b", day(2, 9), "Mill Road is closed for roadworks.")}, []int64{9}},
+		{"a kind of provider inside the provider's name", "We switched gyms, the new one has a pool.", day(20, 9),
+			[]store.Hit{hit(11, "a", day(1, 9), "My membership at FitHub Gym renews in August."),
+				hit(12, "b", day(2, 9), "The pool at the lido opens in July.")}, []int64{11}},
+		{"a kind of provider no claim names: the provider of the subject", "We switched vets; the cat goes to Harbour Lane now.", day(20, 9),
+			[]store.Hit{hit(13, "a", day(1, 9), "The cat has her jabs at Oakfield Veterinary."),
+				hit(14, "b", day(2, 9), "The cat brought in a mouse.")}, []int64{13}},
+		{"a switch of provider leaves another person's claim alone", "We switched vets; the cat goes to Harbour Lane now.", day(20, 9),
+			[]store.Hit{hit(15, "a", day(1, 9), "Tobi's dog goes to Oakfield Veterinary.")}, nil},
+		{"instead, with the subject's words and a name for a name", "Change of plan for the reunion, we're meeting in Whitby instead.", day(20, 9),
+			[]store.Hit{hit(16, "a", day(15, 9), "The reunion is booked for Scarborough, at the Grand."),
+				hit(17, "b", day(3, 9), "Drove past Whitby on the way back.")}, []int64{16}},
+		{"instead, with one word of the subject, is not it", "We're eating in Whitby instead.", day(20, 9),
+			[]store.Hit{hit(18, "a", day(2, 9), "Eating at Mario's in Scarborough tonight.")}, nil},
+		{"stopped, the -ing form, ends the habit in its base form", "I stopped cycling, the hills got too much.", day(20, 9),
+			[]store.Hit{hit(20, "a", day(1, 9), "I cycle to the allotment every evening."),
+				hit(21, "b", day(2, 9), "The cyclists' cafe has new owners.")}, []int64{20}},
+		{"gave up, doubled consonant", "I've given up swimming.", day(20, 9),
+			[]store.Hit{hit(22, "a", day(1, 9), "I swim 40 lengths at the lido on Sundays.")}, []int64{22}},
+		{"a named employer left", "I left Harwood Dental, I'm at the Quay practice now.", day(20, 9),
+			[]store.Hit{hit(23, "a", day(1, 9), "I work as a hygienist at Harwood Dental."),
+				hit(24, "b", day(2, 9), "The Quay car park is free after six.")}, []int64{23}},
+		{"a habit ended: the claim that the user does it, not the newer one sharing the noun", "I've given up smoking, a week clean.", day(20, 9),
+			[]store.Hit{hit(25, "a", day(2, 9), "I smoke about six roll-ups a day."),
+				hit(26, "b", day(18, 9), "The bonfire next door left the washing smelling of smoke.")}, []int64{25}},
+		{"a choice named by a pro-form, next day", "Changed my mind, the wicker ones.", day(12, 9),
+			[]store.Hit{hit(27, "a", day(11, 9), "Going with the metal chairs for the patio."),
+				hit(28, "b", day(11, 12), "The patio needs sweeping.")}, []int64{27}},
+		{"a named provider cancelled", "We've cancelled Ottilie, the kids are old enough now.", day(20, 9),
+			[]store.Hit{hit(29, "a", day(2, 9), "Our babysitter Ottilie comes on Saturday nights."),
+				hit(30, "b", day(3, 9), "Saturday nights are pizza nights.")}, []int64{29}},
+		{"a move of the thing named to another named place, weeks later", "The darts league moved to the Feathers.", day(28, 9),
+			[]store.Hit{hit(31, "a", day(2, 9), "Our darts league plays at the Swan on Mondays."),
+				hit(32, "b", day(3, 9), "The Feathers has a new chef.")}, []int64{31}},
+		{"a move of one named thing is not another's", "Ravi's darts team moved to the Feathers.", day(28, 9),
+			[]store.Hit{hit(33, "a", day(2, 9), "Ravi plays pool at the Swan.")}, nil},
+		{"a move to a new minder whose work the old claim names by its action", "We moved the boys to a new cleaner, Dana.", day(20, 9),
+			[]store.Hit{hit(19, "a", day(1, 9), "The boys' room gets a cleaning from Marisol on Fridays.")}, []int64{19}},
+	}
+	for _, c := range cases {
+		m := store.Hit{Kind: "memory", ID: 100, SessionID: "z", Timestamp: c.at, Role: "user", Text: c.say}
+		corr, ok := CorrectionIn(c.say)
+		if !ok {
+			if c.want != nil {
+				t.Errorf("%s: %q is not read as a correction", c.name, c.say)
+			}
+			continue
+		}
+		if got := Corrected(m, corr, c.hits); !slices.Equal(got, c.want) {
+			t.Errorf("%s: corrected = %v (%+v), want %v", c.name, got, corr, c.want)
+		}
+	}
+}
+
+func TestSameRoot(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"childminder", "childminding", true}, {"cleaner", "cleaning", true}, {"walker", "walking", true},
+		{"water", "wat", false}, {"summer", "summ", false}, {"teacher", "teaching", true}, {"garden", "gardener", false}} {
+		if got := sameRoot(c.a, c.b); got != c.want {
+			t.Errorf("sameRoot(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
