@@ -162,7 +162,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok {
 			continue
 		}
-		if c.Ends && oldStem != "" && doesHabit(h.Text, oldStem) {
+		if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem)) {
 			score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
 		}
 		best = append(best, scored{h, score})
@@ -257,6 +257,15 @@ func doesHabit(s, verb string) bool {
 		}
 	}
 	return false
+}
+
+// saysOwn reports whether s, after "I" or "we", holds a word of stem st:
+// "I have two biscuits with my tea" is what "I've cut biscuits out" ends,
+// not "the biscuit tin is in the top cupboard".
+func saysOwn(s, st string) bool {
+	ws := text.Words(strings.ToLower(s))
+	i := slices.IndexFunc(ws, func(w string) bool { return w == "i" || w == "we" })
+	return i >= 0 && slices.ContainsFunc(ws[i+1:], func(w string) bool { return slices.Contains(ClaimStems(w), st) })
 }
 
 // Anaphoric reports whether s corrects by a pro-form, naming neither the

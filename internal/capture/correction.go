@@ -51,6 +51,14 @@ var correctionShapes = []correctionShape{
 		// "I gave up golden syrup on my porridge", "quit my job": any thing given up
 		`(?i)\b(?:gave up|given up|giving up|quit|packed in)\s+(?:on\s+)?((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`,
 		[]string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
+	// "I've cut sugar out", "we cut out takeaways", "ditched the gym": a
+	// thing the user or we gave up, said with a phrasal verb; "the engine
+	// cut out", "cut out the coupon" end nothing.
+	{"gave up", true, `(?i)\b(?:i|we)(?:['’]ve|\s+have)?\s+(?:now\s+|just\s+|finally\s+|completely\s+|totally\s+)?(?:` +
+		`cut\s+((?:[\pL\pN'’-]+\s+){0,2}?[\pL\pN'’-]+)\s+out\b|` +
+		`cut\s+out\s+((?:[\pL\pN'’-]+\s+){0,3}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|completely|altogether|after|for)\b)|` +
+		`ditched\s+((?:[\pL\pN'’-]+\s+){0,3}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|for)\b))`,
+		[]string{"cut", "ditched"}},
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
 	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
