@@ -194,6 +194,11 @@ DROP TRIGGER daily_memories_kinds_ad;
 DROP TRIGGER daily_memories_kinds_au;
 DROP TABLE memory_kinds;
 ALTER TABLE memory_kinds_next RENAME TO memory_kinds;
+` + kindsTriggers
+
+// kindsTriggers keep the kinds index as memories go or change (migration 7;
+// the swap of a re-index puts them back).
+const kindsTriggers = `
 CREATE TRIGGER daily_memories_kinds_ad AFTER DELETE ON daily_memories BEGIN
 	DELETE FROM memory_kinds WHERE rowid = old.id;
 END;

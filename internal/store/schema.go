@@ -227,14 +227,7 @@ CREATE INDEX daily_memories_excluded ON daily_memories(id) WHERE flagged = 1 OR 
 CREATE VIRTUAL TABLE memory_kinds USING fts5(
 	kinds, content='', contentless_delete=1, tokenize='porter unicode61');
 INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
-CREATE TRIGGER daily_memories_kinds_ad AFTER DELETE ON daily_memories BEGIN
-	DELETE FROM memory_kinds WHERE rowid = old.id;
-END;
-CREATE TRIGGER daily_memories_kinds_au AFTER UPDATE OF content ON daily_memories BEGIN
-	DELETE FROM memory_kinds WHERE rowid = old.id;
-	INSERT INTO memory_kinds(rowid, kinds) VALUES (new.id, dormouse_kinds(new.content));
-END;
-`,
+` + kindsTriggers,
 	// 8: the optional semantic arm of recall: one embedding per memory, of
 	// the model named, as little-endian float32 of unit length. Deleting a
 	// memory deletes its vector; changing its content drops it (the
