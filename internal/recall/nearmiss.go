@@ -101,7 +101,8 @@ func (r *ranker) namesSibling(s string) bool {
 		switch {
 		case have.has(r.stem(q)):
 			shares = true
-		case slices.Contains(r.siblingWords(), q) && !r.heldByKindOrTopic(s, q):
+		case slices.Contains(r.siblingWords(), q) && !r.heldByKindOrTopic(s, q) && !slices.ContainsFunc(alikeStems(q), have.has):
+			// a synonym held ("author" asked as "writer") is the word, not its sibling
 			missing = append(missing, q)
 		}
 	}
