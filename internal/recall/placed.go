@@ -16,44 +16,38 @@ var placePrepositions = []string{"at", "in", "near"}
 
 // unplaced are names but those s holds only as a place (above): each
 // occurrence of the name follows a place preposition and is no possessive
-// ("in Sam's car" is Sam's).
+// ("in Sam's car" is Sam's). It counts substrings, allocating nothing when
+// no name is placed: it runs for every candidate a person stage reads.
 func unplaced(names []string, s string) []string {
-	if len(names) == 0 {
-		return names
-	}
-	fs := strings.Fields(s)
-	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return onlyPlaced(fs, strings.Fields(n)) })
-}
-
-// onlyPlaced reports whether every occurrence of the name (its words nw)
-// in fs follows a place preposition, and there is one.
-func onlyPlaced(fs, nw []string) bool {
-	if len(nw) == 0 {
-		return false
-	}
-	seen := false
-	for i := 0; i+len(nw) <= len(fs); i++ {
-		if !sameWords(fs[i:i+len(nw)], nw) {
+	var out []string
+	for i, n := range names {
+		if onlyPlaced(s, n) {
+			if out == nil {
+				out = slices.Clone(names[:i])
+			}
 			continue
 		}
-		last := fs[i+len(nw)-1]
-		if _, poss := cutPossessive(strings.TrimRight(last, ",;:.!?")); poss {
-			return false
+		if out != nil {
+			out = append(out, n)
 		}
-		if i == 0 || !slices.Contains(placePrepositions, strings.ToLower(fs[i-1])) {
-			return false
-		}
-		seen = true
 	}
-	return seen
+	if out == nil {
+		return names
+	}
+	return out
 }
 
-// sameWords reports whether fs, bare of punctuation, are the words nw.
-func sameWords(fs, nw []string) bool {
-	for j := range nw {
-		if bare(fs[j]) != bare(nw[j]) {
-			return false
-		}
+// onlyPlaced reports whether s holds the name n, and each time after a
+// place preposition and not as a possessive. A longer word holding n
+// ("Sam" in "Samuel") counts as an occurrence not placed, which keeps n.
+func onlyPlaced(s, n string) bool {
+	all := strings.Count(s, n)
+	if n == "" || all == 0 || strings.Contains(s, n+"'s") || strings.Contains(s, n+"’s") {
+		return false
 	}
-	return true
+	placed := 0
+	for _, p := range placePrepositions {
+		placed += strings.Count(s, " "+p+" "+n)
+	}
+	return placed == all
 }
