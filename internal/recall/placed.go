@@ -16,25 +16,35 @@ var placePrepositions = []string{"at", "in", "near"}
 
 // unplaced are names but those s holds only as a place (above): each
 // occurrence of the name follows a place preposition and is no possessive
-// ("in Sam's car" is Sam's). It counts substrings, allocating nothing when
-// no name is placed: it runs for every candidate a person stage reads.
+// ("in Sam's car" is Sam's), or lies within such a place ("Westgate" of
+// "at Westgate Animal Hospital"). It counts substrings, allocating nothing
+// when no name is placed: it runs for every candidate a person stage reads.
 func unplaced(names []string, s string) []string {
-	var out []string
-	for i, n := range names {
+	var places []string
+	for _, n := range names {
 		if onlyPlaced(s, n) {
-			if out == nil {
-				out = slices.Clone(names[:i])
-			}
-			continue
-		}
-		if out != nil {
-			out = append(out, n)
+			places = append(places, n)
 		}
 	}
-	if out == nil {
+	if len(places) == 0 {
 		return names
 	}
-	return out
+	return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return withinPlaces(s, n, places) })
+}
+
+// withinPlaces reports whether every occurrence of n in s lies within one
+// of places (n being one of them).
+func withinPlaces(s, n string, places []string) bool {
+	within := 0
+	for _, p := range places {
+		if p == n {
+			return true
+		}
+		if strings.Contains(p, n) {
+			within += strings.Count(s, p) * strings.Count(p, n)
+		}
+	}
+	return within > 0 && within == strings.Count(s, n)
 }
 
 // onlyPlaced reports whether s holds the name n, and each time after a

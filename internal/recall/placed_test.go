@@ -21,6 +21,8 @@ func TestUnplaced(t *testing.T) {
 		{"Met Oisin at the pub; Oisin was late.", []string{"Oisin"}, []string{"Oisin"}},
 		{"Dinner at Oisin, then Oisin drove us home.", []string{"Oisin"}, []string{"Oisin"}},
 		{"Lunch near Holborn.", []string{"Holborn"}, nil},
+		{"Her jabs at Westgate Animal Hospital.", []string{"Westgate Animal Hospital", "Westgate", "Hospital"}, nil},
+		{"Westgate rang; the jabs at Westgate Animal Hospital.", []string{"Westgate Animal Hospital", "Westgate"}, []string{"Westgate"}},
 	} {
 		if got := unplaced(tc.names, tc.s); !slices.Equal(got, tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
 			t.Errorf("unplaced(%v, %q) = %v, want %v", tc.names, tc.s, got, tc.want)
