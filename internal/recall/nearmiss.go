@@ -101,8 +101,7 @@ func (r *ranker) namesSibling(s string) bool {
 		switch {
 		case have.has(r.stem(q)):
 			shares = true
-		case slices.Contains(r.siblingWords(), q) && !r.heldByKindOrTopic(s, q) && !slices.ContainsFunc(alikeStems(q), have.has):
-			// a synonym held ("author" asked as "writer") is the word, not its sibling
+		case slices.Contains(r.siblingWords(), q) && !r.heldByKindOrTopic(s, q):
 			missing = append(missing, q)
 		}
 	}
@@ -113,7 +112,9 @@ func (r *ranker) namesSibling(s string) bool {
 		if text.IsStopword(w) || timeWord(w) {
 			continue
 		}
-		if slices.ContainsFunc(missing, func(q string) bool { return r.siblings(q, w) }) {
+		// a synonym held ("author" asked as "writer") is the word, not its
+		// sibling: looked up only once a sibling is found, which is seldom
+		if slices.ContainsFunc(missing, func(q string) bool { return r.siblings(q, w) && !slices.ContainsFunc(alikeStems(q), have.has) }) {
 			return true
 		}
 	}
