@@ -176,7 +176,9 @@ func (r *ranker) namesSibling(s string) bool {
 		if text.IsStopword(w) || timeWord(w) {
 			continue
 		}
-		if slices.ContainsFunc(missing, func(q string) bool { return r.siblings(q, w) }) {
+		// a synonym held ("author" asked as "writer") is the word, not its
+		// sibling: looked up only once a sibling is found, which is seldom
+		if slices.ContainsFunc(missing, func(q string) bool { return r.siblings(q, w) && !slices.ContainsFunc(alikeStems(q), have.has) }) {
 			return true
 		}
 	}

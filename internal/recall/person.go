@@ -218,7 +218,8 @@ func candNames(c *cand, known map[string]bool) []string {
 		out = append(out, namesIn(old, known)...)
 	}
 	out = append(out, placedName(c.hit.Text)...)
-	return append(out, knownIn(c.hit.Text, known)...)
+	out = append(out, knownIn(c.hit.Text, known)...)
+	return unplaced(out, c.hit.Text) // "cleaned at Harbourside": where, not whom (placed.go)
 }
 
 // placedName is the word opening s that the words after it place as a

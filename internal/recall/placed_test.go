@@ -1,0 +1,49 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestUnplaced: a name the text holds only after "at", "in" or "near" is a
+// place; one it holds anywhere else, or as a possessive, stays a name.
+func TestUnplaced(t *testing.T) {
+	for _, tc := range []struct {
+		s           string
+		names, want []string
+	}{
+		{"I had my teeth cleaned at Harbourside on Monday.", []string{"Harbourside"}, nil},
+		{"The jabs at Westgate Animal Hospital went fine.", []string{"Westgate Animal Hospital"}, nil},
+		{"A week in Matera with Sunniva.", []string{"Matera", "Sunniva"}, []string{"Sunniva"}},
+		{"Left my scarf in Priya's car.", []string{"Priya"}, []string{"Priya"}},
+		{"Met Oisin at the pub; Oisin was late.", []string{"Oisin"}, []string{"Oisin"}},
+		{"Dinner at Oisin, then Oisin drove us home.", []string{"Oisin"}, []string{"Oisin"}},
+		{"Lunch near Holborn.", []string{"Holborn"}, nil},
+		{"Her jabs at Westgate Animal Hospital.", []string{"Westgate Animal Hospital", "Westgate", "Hospital"}, nil},
+		{"Westgate rang; the jabs at Westgate Animal Hospital.", []string{"Westgate Animal Hospital", "Westgate"}, []string{"Westgate"}},
+	} {
+		if got := unplaced(tc.names, tc.s); !slices.Equal(got, tc.want) && !(len(got) == 0 && len(tc.want) == 0) {
+			t.Errorf("unplaced(%v, %q) = %v, want %v", tc.names, tc.s, got, tc.want)
+		}
+	}
+}
+
+// TestPlaceNameKeepsTheRolesMemory: asked of a role the user has ("who's
+// my dentist?"), a memory naming the place it is done at, a name capture
+// reads as a person, answers; a memory naming a person does not stop
+// being someone else's.
+func TestPlaceNameKeepsTheRolesMemory(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "s1", role: "user", content: "I had my teeth cleaned at Kelso on Monday.", ents: []string{"Kelso"}},
+		{at: day0.Add(time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "Who's my dentist?", AsOf: day0.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || !strings.Contains(res.Context, "Kelso") {
+		t.Errorf("found=%v context=%q; want the teeth cleaned at Kelso", res.Found, res.Context)
+	}
+}
