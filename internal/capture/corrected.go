@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -69,6 +70,9 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 		if !named {
 			continue
 		}
+		if !holdsKind && doesWorkOf(h.Text, kind) {
+			holdsKind = true // "my eye tests are at Lenswright" for "we switched opticians"
+		}
 		names := strings.ToLower(strings.Join(Names(h.Text), " "))
 		shared := 0
 		for _, st := range ClaimStems(h.Text) {
@@ -94,6 +98,13 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 		return nil
 	}
 	return []int64{lead.ID}
+}
+
+// doesWorkOf reports whether s names the work of provider kind
+// (claim.ProviderWork): "eye tests" are an optician's.
+func doesWorkOf(s, kind string) bool {
+	work := claim.ProviderWork[kind]
+	return len(work) > 0 && slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool { return slices.Contains(work, w) })
 }
 
 // correctedHolding is Corrected where the claim corrected must hold

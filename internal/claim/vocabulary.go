@@ -38,6 +38,19 @@ var Providers = []string{"doctor", "dentist", "vet", "optician", "physio", "phar
 	"mechanic", "cleaner", "window_cleaner", "gardener", "dog_walker", "childminder", "hairdresser", "accountant", "solicitor", "bank",
 	"insurer", "energy_supplier", "broadband", "mobile_network", "gym"}
 
+// ProviderWork is the work each provider is known by, where the user's
+// words name the work and not the provider: "my eye tests are at
+// Lenswright" says who my optician is (recall's topics), and "we switched
+// opticians" retires it (capture).
+var ProviderWork = map[string][]string{
+	"dentist":     {"dr", "surgery", "clinic", "practice", "dental", "hygienist", "checkup", "teeth", "tooth", "filling", "fillings", "crown", "braces"},
+	"optician":    {"dr", "clinic", "practice", "eye", "eyes", "sight", "glasses", "lenses"},
+	"physio":      {"dr", "clinic", "practice", "back", "knee", "shoulder", "neck", "hip"},
+	"vet":         {"jab", "jabs", "vaccination", "vaccinations", "booster", "neutered", "spayed", "worming", "flea", "fleas"},
+	"electrician": {"rewired", "rewire", "rewiring", "wiring", "fuse", "fuses", "socket", "sockets", "electrics"},
+	"plumber":     {"leak", "leaks", "leaking", "pipe", "pipes", "boiler", "sink", "tap", "taps", "drain", "drains", "toilet", "radiator", "radiators"},
+}
+
 // CategoryRank is c's place in Categories; len(Categories) for a name that
 // is not a category.
 func CategoryRank(c string) int {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/claim"
 )
 
 // Personal topics: a question names a role ("what pets do we have?", "how
@@ -60,18 +62,12 @@ var topics = []topic{
 		words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
 	{"health", words("doctor gp"),
 		words("dr surgery clinic practice checkup")},
-	{"", words("dentist dentists"),
-		words("dr surgery clinic practice dental hygienist checkup teeth tooth filling fillings crown braces")},
-	{"", words("optician opticians optometrist"),
-		words("dr clinic practice eye eyes sight glasses lenses")},
-	{"", words("physio physiotherapist"),
-		words("dr clinic practice back knee shoulder neck hip")},
-	{"", words("vet vets"),
-		words("jab jabs vaccination vaccinations booster neutered spayed worming flea fleas")},
-	{"", words("electrician electricians"),
-		words("rewired rewire rewiring wiring fuse fuses socket sockets electrics")},
-	{"", words("plumber plumbers"),
-		words("leak leaks leaking pipe pipes boiler sink tap taps drain drains toilet radiator radiators")},
+	{"", words("dentist dentists"), claim.ProviderWork["dentist"]},
+	{"", words("optician opticians optometrist"), claim.ProviderWork["optician"]},
+	{"", words("physio physiotherapist"), claim.ProviderWork["physio"]},
+	{"", words("vet vets"), claim.ProviderWork["vet"]},
+	{"", words("electrician electricians"), claim.ProviderWork["electrician"]},
+	{"", words("plumber plumbers"), claim.ProviderWork["plumber"]},
 	{"preference", words("exercise exercises workout workouts fitness"),
 		words("run running jog jogging gym swim swimming cycling yoga pilates spin weights parkrun 5k 10k hiit")},
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
