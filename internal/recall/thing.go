@@ -3,6 +3,8 @@ package recall
 import (
 	"slices"
 	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // The thing asked about: a question naming a thing by a noun phrase ("my
@@ -69,7 +71,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 				break
 			}
 		}
-		if poss && len(phrase) > 0 {
+		if (poss || pricedThing(fs, i)) && len(phrase) > 0 {
 			return phrase, false
 		}
 		if len(phrase) > 0 && ownsPhrase(fs[i]) {
@@ -77,6 +79,26 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 		}
 	}
 	return last, len(last) > 0
+}
+
+// pricedThing reports whether the noun phrase opened at fs[i] is the thing
+// a price is asked of: "the quote for the skylight", "the cost of the
+// tyres", "the estimate on the loft": a quote for another job does not
+// answer it, as another thing's possessive does not.
+func pricedThing(fs []string, i int) bool {
+	if i < 2 {
+		return false
+	}
+	switch strings.ToLower(fs[i-1]) {
+	case "for", "of", "on":
+	default:
+		return false
+	}
+	switch strings.ToLower(strings.TrimRight(fs[i-2], ",;:.?!")) {
+	case "quote", "quotes", "quoted", "price", "prices", "priced", "cost", "costs", "estimate", "estimates", "charge", "charged", "fee", "fees", "bill", "invoice":
+		return true
+	}
+	return false
 }
 
 // doWord reports whether f is an auxiliary that puts the verb after its
@@ -129,8 +151,28 @@ func ownsAnother(s string) bool {
 		if w := strings.ToLower(bare(fs[i+1])); ownsPhrase(f) && isNoun(w) && roleOf(w) == "" {
 			return true
 		}
+		if opensSentence(fs, i) && bareCompound(f, fs[i+1]) {
+			return true // a diary's "Home insurance renews…" drops the "my"
+		}
 	}
 	return false
+}
+
+// opensSentence reports whether fs[i] is the first word of a sentence.
+func opensSentence(fs []string, i int) bool {
+	return i == 0 || strings.ContainsAny(fs[i-1][len(fs[i-1])-1:], ".!?")
+}
+
+// bareCompound reports whether f g, opening a sentence, is a noun said
+// with which one and no determiner ("Narrowboat insurance", "Home
+// insurance"): both common nouns, the first capitalised only as the
+// sentence's first word, neither a role nor a stopword.
+func bareCompound(f, g string) bool {
+	if !startsUpper(f) || !plainWord(g) {
+		return false
+	}
+	m := strings.ToLower(f)
+	return plainWord(m) && !text.IsStopword(m) && isNoun(m) && isNoun(g) && roleOf(m) == "" && roleOf(g) == "" && !timeWord(m)
 }
 
 // ownsPhrase reports whether f, opening a noun phrase, makes it the
