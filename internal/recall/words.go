@@ -272,10 +272,27 @@ func stem(w string) string {
 	}
 	for _, suf := range stemSuffixes {
 		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) && !(suf == "s" && strings.HasSuffix(w, "ss")) {
-			return w[:len(w)-len(suf)]
+			return undouble(w[:len(w)-len(suf)], suf)
 		}
 	}
 	return w
+}
+
+// undouble is base, cut of suf, without the "m" its ending doubled:
+// "swimming", "drumming", "trimmed" → swim, drum, trim, as Porter's stemmer
+// undoubles. Only "m": undoubling every consonant (running, shopping,
+// jogging) cost a LoCoMo development question at R@10, and an agent's
+// "-er" keeps it (a ski runner is no run).
+func undouble(base, suf string) string {
+	switch suf {
+	case "ing", "ings", "ed":
+	default:
+		return base
+	}
+	if n := len(base); n >= 3 && base[n-1] == 'm' && base[n-2] == 'm' {
+		return base[:n-1]
+	}
+	return base
 }
 
 var stemSuffixes = []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
