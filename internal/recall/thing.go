@@ -48,6 +48,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 			continue
 		}
 		inverted := i > 0 && doWord(fs[i-1])
+		priced := pricedThing(fs, i) // "the quote for the splashback": its words are the thing's, known nouns or not
 		var phrase []string
 		poss := false
 		for j := i + 1; j < len(fs); j++ {
@@ -61,7 +62,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 				if !asked(w) && len(phrase) > 1 {
 					phrase = phrase[:len(phrase)-1]
 				}
-			case asked(w) && (upper || inverted || isNoun(w)):
+			case asked(w) && (upper || inverted || priced || isNoun(w)):
 				phrase = append(phrase, w)
 			case upper && len(phrase) == 0:
 				continue // a name no item holds opens the phrase: "my National Trust membership"
@@ -71,7 +72,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 				break
 			}
 		}
-		if (poss || pricedThing(fs, i)) && len(phrase) > 0 {
+		if (poss || priced) && len(phrase) > 0 {
 			return phrase, false
 		}
 		if len(phrase) > 0 && ownsPhrase(fs[i]) {
@@ -97,6 +98,17 @@ func pricedThing(fs []string, i int) bool {
 	switch strings.ToLower(strings.TrimRight(fs[i-2], ",;:.?!")) {
 	case "quote", "quotes", "quoted", "price", "prices", "priced", "cost", "costs", "estimate", "estimates", "charge", "charged", "fee", "fees", "bill", "invoice":
 		return true
+	}
+	return false
+}
+
+// pricedAsk reports whether q asks the price of a thing (pricedThing).
+func pricedAsk(q string) bool {
+	fs := strings.Fields(q)
+	for i := range fs {
+		if opensNounPhrase(fs[i]) && pricedThing(fs, i) {
+			return true
+		}
 	}
 	return false
 }
@@ -135,7 +147,11 @@ func (r *ranker) lacksThing(s string) bool {
 		return false
 	}
 	have := r.stems(s)
-	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, thing[len(thing)-1]) {
+	head := thing[len(thing)-1]
+	if !r.thingOwned && len(thing) > 1 && pricedAsk(asking(r.intent.Rest)) && !have.has(r.stem(head)) && !r.heldByKindOrTopic(s, head) {
+		return true // "a wasp got into the kitchen" holds no kitchen splashback's quote
+	}
+	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, head) {
 		return false
 	}
 	return !r.thingOwned || ownsAnother(s) // "a Vodafone deal that ends in August" may be my phone contract

@@ -21,7 +21,8 @@ func TestThingOf(t *testing.T) {
 		"Where does the dentist text reminders?":                      nil,
 		"How much did the cat's jabs cost at the vet on our holiday?": {"cat"},
 		"How much was the quote for the skylight?":                    {"skylight"},
-		"What was the cost of the new tyres?":                         {"tyres"},
+		"What was the cost of the new tyres?":                         {"new", "tyres"},
+		"What did they quote for the kitchen splashback?":             {"kitchen", "splashback"},
 	} {
 		words := askedWords(q)
 		got, _ := thingOf(asking(q), func(w string) bool { return slices.Contains(words, w) && !timeWord(w) })
@@ -50,8 +51,9 @@ func TestLacksThingAbstains(t *testing.T) {
 	b := agentWith(t, []turn{
 		{at: day0, session: "a", role: "user", content: "The glazier quoted £140 to replace the cracked pane."},
 		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Caravan insurance renews on the 3rd of May."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The gutters overflowed onto the porch in the storm."},
 	})
-	for _, q := range []string{"How much was the quote for the gutters?", "When does my breakdown cover renew?", "When does my pet insurance renew?"} {
+	for _, q := range []string{"How much was the quote for the gutters?", "What was the quote for the porch splashback?", "When does my breakdown cover renew?", "When does my pet insurance renew?"} {
 		expectNothingFound(t, b, Query{Text: q, AsOf: asOf})
 	}
 	expectContext(t, b, Query{Text: "What did the glazier quote?", AsOf: asOf}, []string{"140"}, nil)
