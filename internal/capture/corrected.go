@@ -81,7 +81,7 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 			}
 		}
 		score := shared
-		if holdsKind {
+		if holdsKind || kind != "" && KindLinked(kind, h.Text) {
 			score += 2
 		}
 		if score == 0 {
@@ -144,7 +144,8 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 				}
 			}
 		}
-		if besides == 0 && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
+		linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
+		if besides == 0 && !linked && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
 			!(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3 || recentOfKind(m, h))) &&
 			!(c.Shape == "moved from" && SharedValueKinds(m.Text, h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
@@ -163,6 +164,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		if !ok && oldStem == "" && recentOfKind(m, h) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
+		}
+		if !ok && linked {
+			ok = true // "switched to the outdoor pool at Penrose Park" days after "I swim at the Aquadrome"
 		}
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
 			ok = true
@@ -231,8 +235,9 @@ func swappedNames(a, b string) bool {
 }
 
 // anaphoricRe is a correction that stands for its subject by a pro-form:
-// "make it Friday", "the blue one", "make that the 21st".
-var anaphoricRe = regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to)\b`)
+// "make it Friday", "the blue one", "make that the 21st", "he's coming
+// Wednesday instead" (the recent visit of that kind).
+var anaphoricRe = regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to|(?:he|she|they)(?:['’](?:s|re|ll)|\s+(?:is|are|will|can|could))?\s+(?:now\s+)?(?:coming|come|doing|do|arriving|turning up|popping round|going)\s+[^.;!?]{1,30}?\binstead)\b`)
 
 // BaseForms are the base forms a verb's -ing or -ed form may have:
 // "running": run; "cycling": cycle, cycl; "baked": bake, bak. None for
@@ -431,4 +436,55 @@ func texts(hits []store.Hit, ids []int64) []string {
 // numbers.
 func sameButNumbers(a, b string) bool {
 	return slices.Equal(slices.DeleteFunc(text.Words(a), hasDigit), slices.DeleteFunc(text.Words(b), hasDigit))
+}
+
+// kindLinks are kinds of place or provider and what one does or keeps
+// there, which WordNet does not link: a pool is where one swims, a bank
+// holds the account. A switch to one ("switched to the pool at Penrose
+// Park", "we swapped banks") corrects the claim naming the other ("I swim
+// at the Aquadrome", "our joint account is with Nationwide").
+var kindLinks = [][2][]string{
+	{{"pool", "pools", "lido", "lidos", "baths"}, {"swim", "swims", "swimming", "swam", "lengths"}},
+	{{"bank", "banks"}, {"account", "accounts", "savings", "mortgage", "overdraft", "isa"}},
+	{{"court", "courts"}, {"tennis", "badminton", "squash", "padel"}},
+	{{"course", "courses"}, {"golf"}},
+	{{"pitch", "pitches"}, {"football", "rugby", "hockey", "cricket"}},
+	{{"gym", "gyms"}, {"workout", "workouts", "weights"}},
+	{{"wall", "walls"}, {"climb", "climbs", "climbing", "bouldering"}},
+	{{"studio", "studios"}, {"yoga", "pilates"}},
+	{{"salon", "salons", "barber", "barbers", "hairdresser", "hairdressers"}, {"haircut", "hair"}},
+	{{"garage", "garages", "mechanic", "mechanics"}, {"serviced", "service", "mot"}},
+	{{"insurer", "insurers"}, {"policy", "cover", "insurance"}},
+	{{"network", "networks"}, {"contract", "sim"}},
+	{{"supplier", "suppliers"}, {"gas", "electricity", "tariff"}},
+}
+
+// KindLinked reports whether a names a kind of kindLinks and b what one
+// does or keeps there, or the other way round.
+func KindLinked(a, b string) bool {
+	wa, wb := text.Words(strings.ToLower(a)), text.Words(strings.ToLower(b))
+	has := func(ws, list []string) bool {
+		return slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(list, w) })
+	}
+	for _, l := range kindLinks {
+		if has(wa, l[0]) && has(wb, l[1]) || has(wa, l[1]) && has(wb, l[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// LinkedWords are the words kindLinks links to those of s: the words to
+// search for the claim a switch corrects ("pool": swim, swimming, …).
+func LinkedWords(s string) []string {
+	ws := text.Words(strings.ToLower(s))
+	var out []string
+	for _, l := range kindLinks {
+		for side := range 2 {
+			if slices.ContainsFunc(ws, func(w string) bool { return slices.Contains(l[side], w) }) {
+				out = append(out, l[1-side]...)
+			}
+		}
+	}
+	return out
 }

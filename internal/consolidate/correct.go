@@ -38,6 +38,9 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 			continue
 		}
 		terms := append(capture.ClaimStems(m.Content), capture.UnitsIn(m.Content)...)
+		if c.Shape == "switched to" || c.Shape == "switched kind" {
+			terms = append(terms, capture.LinkedWords(m.Content)...) // "switched to the pool": the claim may say "swim"
+		}
 		window := correctionWindow
 		if st := c.OldStem(); st != "" {
 			window = namedWindow

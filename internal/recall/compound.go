@@ -117,6 +117,9 @@ func (c compound) otherKind(s string, have stemList) bool {
 		prev := ""
 		if i > 0 {
 			prev = thingPossessor(fs[i-1])
+			if prev == "" && opensSentence(fs, i-1) && bareCompound(fs[i-1], bare(f)) {
+				prev = strings.ToLower(fs[i-1]) // "Home insurance renews…": capitalised as the sentence opens
+			}
 		}
 		if prev == "" || hasDigit(prev) {
 			return false // the noun itself, or after a word that says no kind

@@ -63,6 +63,14 @@ func TestStemJoinsPluralAndSingular(t *testing.T) {
 			t.Errorf("stem(%q) = %q, stem(%q) = %q; want one stem", p[0], stem(p[0]), p[1], stem(p[1]))
 		}
 	}
+	for _, p := range [][2]string{{"swim", "swimming"}, {"drum", "drumming"}, {"trim", "trimmed"}, {"fall", "falling"}, {"miss", "missed"}} {
+		if stem(p[0]) != stem(p[1]) {
+			t.Errorf("stem(%q) = %q, stem(%q) = %q; want one stem", p[0], stem(p[0]), p[1], stem(p[1]))
+		}
+	}
+	if stem("swimmer") == stem("swim") {
+		t.Errorf("stem(swimmer) = stem(swim) = %q: an agent's -er keeps its doubled consonant", stem("swim"))
+	}
 	for _, w := range []string{"bus", "class", "gas"} {
 		if got := stem(w); got != w {
 			t.Errorf("stem(%q) = %q, want it whole", w, got)

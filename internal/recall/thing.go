@@ -3,6 +3,8 @@ package recall
 import (
 	"slices"
 	"strings"
+
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // The thing asked about: a question naming a thing by a noun phrase ("my
@@ -46,6 +48,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 			continue
 		}
 		inverted := i > 0 && doWord(fs[i-1])
+		priced := pricedThing(fs, i) // "the quote for the splashback": its words are the thing's, known nouns or not
 		var phrase []string
 		poss := false
 		for j := i + 1; j < len(fs); j++ {
@@ -59,7 +62,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 				if !asked(w) && len(phrase) > 1 {
 					phrase = phrase[:len(phrase)-1]
 				}
-			case asked(w) && (upper || inverted || isNoun(w)):
+			case asked(w) && (upper || inverted || priced || isNoun(w)):
 				phrase = append(phrase, w)
 			case upper && len(phrase) == 0:
 				continue // a name no item holds opens the phrase: "my National Trust membership"
@@ -69,7 +72,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 				break
 			}
 		}
-		if poss && len(phrase) > 0 {
+		if (poss || priced) && len(phrase) > 0 {
 			return phrase, false
 		}
 		if len(phrase) > 0 && ownsPhrase(fs[i]) {
@@ -77,6 +80,37 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 		}
 	}
 	return last, len(last) > 0
+}
+
+// pricedThing reports whether the noun phrase opened at fs[i] is the thing
+// a price is asked of: "the quote for the skylight", "the cost of the
+// tyres", "the estimate on the loft": a quote for another job does not
+// answer it, as another thing's possessive does not.
+func pricedThing(fs []string, i int) bool {
+	if i < 2 {
+		return false
+	}
+	switch strings.ToLower(fs[i-1]) {
+	case "for", "of", "on":
+	default:
+		return false
+	}
+	switch strings.ToLower(strings.TrimRight(fs[i-2], ",;:.?!")) {
+	case "quote", "quotes", "quoted", "price", "prices", "priced", "cost", "costs", "estimate", "estimates", "charge", "charged", "fee", "fees", "bill", "invoice":
+		return true
+	}
+	return false
+}
+
+// pricedAsk reports whether q asks the price of a thing (pricedThing).
+func pricedAsk(q string) bool {
+	fs := strings.Fields(q)
+	for i := range fs {
+		if opensNounPhrase(fs[i]) && pricedThing(fs, i) {
+			return true
+		}
+	}
+	return false
 }
 
 // doWord reports whether f is an auxiliary that puts the verb after its
@@ -113,7 +147,11 @@ func (r *ranker) lacksThing(s string) bool {
 		return false
 	}
 	have := r.stems(s)
-	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, thing[len(thing)-1]) {
+	head := thing[len(thing)-1]
+	if !r.thingOwned && len(thing) > 1 && pricedAsk(asking(r.intent.Rest)) && !have.has(r.stem(head)) && !r.heldByKindOrTopic(s, head) {
+		return true // "a wasp got into the kitchen" holds no kitchen splashback's quote
+	}
+	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, head) {
 		return false
 	}
 	return !r.thingOwned || ownsAnother(s) // "a Vodafone deal that ends in August" may be my phone contract
@@ -129,8 +167,28 @@ func ownsAnother(s string) bool {
 		if w := strings.ToLower(bare(fs[i+1])); ownsPhrase(f) && isNoun(w) && roleOf(w) == "" {
 			return true
 		}
+		if opensSentence(fs, i) && bareCompound(f, fs[i+1]) {
+			return true // a diary's "Home insurance renews…" drops the "my"
+		}
 	}
 	return false
+}
+
+// opensSentence reports whether fs[i] is the first word of a sentence.
+func opensSentence(fs []string, i int) bool {
+	return i == 0 || strings.ContainsAny(fs[i-1][len(fs[i-1])-1:], ".!?")
+}
+
+// bareCompound reports whether f g, opening a sentence, is a noun said
+// with which one and no determiner ("Narrowboat insurance", "Home
+// insurance"): both common nouns, the first capitalised only as the
+// sentence's first word, neither a role nor a stopword.
+func bareCompound(f, g string) bool {
+	if !startsUpper(f) || !plainWord(g) {
+		return false
+	}
+	m := strings.ToLower(f)
+	return plainWord(m) && !text.IsStopword(m) && isNoun(m) && isNoun(g) && roleOf(m) == "" && roleOf(g) == "" && !timeWord(m)
 }
 
 // ownsPhrase reports whether f, opening a noun phrase, makes it the

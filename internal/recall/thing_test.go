@@ -20,6 +20,9 @@ func TestThingOf(t *testing.T) {
 		"Is there anything I can't eat? I'm planning my birthday.":    nil,
 		"Where does the dentist text reminders?":                      nil,
 		"How much did the cat's jabs cost at the vet on our holiday?": {"cat"},
+		"How much was the quote for the skylight?":                    {"skylight"},
+		"What was the cost of the new tyres?":                         {"new", "tyres"},
+		"What did they quote for the kitchen splashback?":             {"kitchen", "splashback"},
 	} {
 		words := askedWords(q)
 		got, _ := thingOf(asking(q), func(w string) bool { return slices.Contains(words, w) && !timeWord(w) })
@@ -44,6 +47,17 @@ func TestLacksThingAbstains(t *testing.T) {
 		expectNothingFound(t, a, Query{Text: q, AsOf: asOf})
 	}
 	expectContext(t, a, Query{Text: "When do our dog's claws get trimmed?", AsOf: asOf}, []string{"eight weeks"}, nil)
+	// a quote for another job, and a diary's bare "Caravan insurance renews…", name another thing
+	b := agentWith(t, []turn{
+		{at: day0, session: "a", role: "user", content: "The glazier quoted £140 to replace the cracked pane."},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Caravan insurance renews on the 3rd of May."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The gutters overflowed onto the porch in the storm."},
+	})
+	for _, q := range []string{"How much was the quote for the gutters?", "What was the quote for the porch splashback?", "When does my breakdown cover renew?", "When does my pet insurance renew?"} {
+		expectNothingFound(t, b, Query{Text: q, AsOf: asOf})
+	}
+	expectContext(t, b, Query{Text: "What did the glazier quote?", AsOf: asOf}, []string{"140"}, nil)
+	expectContext(t, b, Query{Text: "When does the caravan insurance renew?", AsOf: asOf}, []string{"3rd of May"}, nil)
 	// naming no other thing of the user's, a text may say the thing asked in other words
 	expectContext(t, a, Query{Text: "When is my boiler service due?", AsOf: asOf}, []string{"October"}, nil)
 }

@@ -33,7 +33,11 @@ var topics = []topic{
 	{"pets", words("pet pets animal animals"),
 		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet hen hens chicken chickens duck ducks fish coop hutch cage tank aquarium kennel")},
 	{"diet", words("diet dietary eat eating food foods"),
-		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar low free")},
+		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
+	{"preference", words("sport sports exercise exercising workout workouts fitness"),
+		words("gym run runs running jog jogging parkrun marathon swim swimming cycling spin yoga pilates boxing kickboxing karate judo taekwondo jujitsu fencing climbing bouldering paddleboarding kayaking canoeing rowing sailing surfing orienteering hiking tennis badminton squash padel football netball hockey rugby cricket golf basketball volleyball crossfit zumba aerobics triathlon training trainer weights")},
+	{"work", words("shift shifts hours"),
+		words("shift shifts rota earlies lates nights afternoons mornings starts start finish finishes overtime part full")},
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
@@ -129,6 +133,7 @@ var topicPhrases = map[string]string{
 	"do i support": "supporter", "do we support": "supporter",
 	"spare time": "hobby", "free time": "hobby", "for fun": "hobby",
 	"line of work": "job", "for work": "job", "for a living": "job",
+	"keep fit": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
 	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 

@@ -37,6 +37,10 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"How much money have I put away?", "premium bonds"},
 		{"Do we rent our place?", "letting agency"},
 		{"Which matches did I watch?", "gloucester play"},
+		{"What do I do to keep fit?", "netball"}, // a sport is a member of fitness
+		{"Which sports do I do?", "parkrun"},     // WordNet knows no parkrun
+		{"What shift am I on?", "earlies"},
+		{"Are there foods that disagree with me?", "hives"}, // a reaction to a food is the diet's
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -61,6 +65,10 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(20 * time.Hour), session: "s20", role: "user", content: "About 4,800 sitting in Premium Bonds for a rainy day."},
 			{at: day0.Add(21 * time.Hour), session: "s21", role: "user", content: "Signed for another year with the letting agency."},
 			{at: day0.Add(22 * time.Hour), session: "s22", role: "user", content: "Went to see Gloucester play at Kingsholm, freezing."},
+			{at: day0.Add(23 * time.Hour), session: "s23", role: "user", content: "Netball with the Harriers on Wednesday nights."},
+			{at: day0.Add(24 * time.Hour), session: "s24", role: "user", content: "I'm on earlies at the depot until Christmas."},
+			{at: day0.Add(25 * time.Hour), session: "s25", role: "user", content: "Mango brings me out in hives."},
+			{at: day0.Add(26 * time.Hour), session: "s26", role: "user", content: "Doing parkrun most Saturdays, down to 27 minutes."},
 		})
 		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
 		res, err := (&Engine{}).Recall(t.Context(), a, q)
@@ -146,6 +154,9 @@ func TestAskedWordsLeaveOutTheRatesPeriod(t *testing.T) {
 		{"What kind is it?", []string{"kind"}},
 		{"What did I do every week?", []string{"week"}},
 		{"Which month is my birthday?", []string{"month", "birthday"}},
+		{"Where do I go swimming?", []string{"swimming"}}, // "go" is the activity's light verb
+		{"When did we go sailing last?", []string{"sailing", "last"}},
+		{"Where did the money go?", []string{"money", "go"}},
 	} {
 		if got := askedWords(tc.ask); strings.Join(got, " ") != strings.Join(tc.want, " ") {
 			t.Errorf("askedWords(%q) = %q, want %q", tc.ask, got, tc.want)

@@ -33,6 +33,7 @@ func askedWords(q string) []string {
 		switch {
 		case w == "time" && i > 0 && (words[i-1] == "what" || words[i-1] == "which"):
 		case kindOf(words, i):
+		case goActivity(words, i):
 		case i > 0 && ratePeriod(words[i-1], w):
 			units = append(units, w)
 		default:
@@ -43,6 +44,22 @@ func askedWords(q string) []string {
 		return terms
 	}
 	return text.TermsOf(append(out, units...))
+}
+
+// goActivity reports whether words[i] is the light verb of "go <activity>"
+// ("where do I go swimming?", "when did we go sailing?"): the question asks
+// of the activity, and a memory saying "I swim at the lido" holds no "go".
+func goActivity(words []string, i int) bool {
+	switch words[i] {
+	case "go", "goes", "going", "went", "gone":
+	default:
+		return false
+	}
+	if i+1 >= len(words) {
+		return false
+	}
+	next := words[i+1]
+	return len(next) > 5 && strings.HasSuffix(next, "ing") && next != "thing" && next != "nothing" && next != "something" && next != "everything"
 }
 
 // kindOf reports whether words[i] opens "what kind of", "which sort of",
@@ -255,10 +272,27 @@ func stem(w string) string {
 	}
 	for _, suf := range stemSuffixes {
 		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) && !(suf == "s" && strings.HasSuffix(w, "ss")) {
-			return w[:len(w)-len(suf)]
+			return undouble(w[:len(w)-len(suf)], suf)
 		}
 	}
 	return w
+}
+
+// undouble is base, cut of suf, without the "m" its ending doubled:
+// "swimming", "drumming", "trimmed" → swim, drum, trim, as Porter's stemmer
+// undoubles. Only "m": undoubling every consonant (running, shopping,
+// jogging) cost a LoCoMo development question at R@10, and an agent's
+// "-er" keeps it (a ski runner is no run).
+func undouble(base, suf string) string {
+	switch suf {
+	case "ing", "ings", "ed":
+	default:
+		return base
+	}
+	if n := len(base); n >= 3 && base[n-1] == 'm' && base[n-2] == 'm' {
+		return base[:n-1]
+	}
+	return base
 }
 
 var stemSuffixes = []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
