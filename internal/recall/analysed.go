@@ -13,6 +13,9 @@ type analysis struct {
 	terms []string // text.Terms, made when first asked
 	stems stemList // stemsOf, made when first asked
 	toks  []tok    // toks, made when first asked (whose is it: subject.go)
+
+	bindings []binding // bindingsOf, made when first asked (bindings.go)
+	bound    bool      // bindings is made
 }
 
 // analysed is the analysis of s, made on first sight and kept for this
@@ -129,4 +132,14 @@ func (r *ranker) toksOf(s string) []tok {
 		a.toks = toks(s)
 	}
 	return a.toks
+}
+
+// bindingsOfText is bindingsOf s: the searches for a subject's names find
+// again memories the question's words found.
+func (r *ranker) bindingsOfText(s string) []binding {
+	a := r.analysed(s)
+	if !a.bound {
+		a.bindings, a.bound = bindingsOf(s, r.toksOf(s)), true
+	}
+	return a.bindings
 }

@@ -211,7 +211,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	said := map[int]store.MemoryHit{} // each join a memory states → the memory
 	read := func(hits []store.MemoryHit) {
 		for _, h := range hits {
-			for _, b := range bindingsOf(h.Text, r.toksOf(h.Text)) {
+			for _, b := range r.bindingsOfText(h.Text) {
 				said[len(joins)] = h
 				joins = append(joins, b)
 			}
