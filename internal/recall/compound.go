@@ -22,8 +22,9 @@ import (
 type compound struct {
 	head, mod string
 	alike     stemList
-	modWord   string // mod as the question writes it
-	headWord  string // head as the question writes it
+	modWord   string   // mod as the question writes it
+	headWord  string   // head as the question writes it
+	heads     stemList // head and its topic's members: "cover" is an insurance
 }
 
 // compoundsOf are the compounds of q's noun phrases whose words are all
@@ -44,7 +45,7 @@ func compoundsOf(q string, words []string) []compound {
 				break
 			}
 			if asked(mod) && isNoun(mod) && isNoun(head) {
-				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head})
+				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head)})
 			}
 		}
 	}
@@ -101,17 +102,29 @@ func plainWord(f string) bool {
 	return true
 }
 
+// headStems is head's stem and those of its topic's members: "boiler
+// cover" is another insurance than "phone insurance".
+func headStems(head string) stemList {
+	heads := stemList{stem(head)}
+	if t := topicOf(head); t != nil {
+		for _, m := range t.members {
+			heads = append(heads, stem(m))
+		}
+	}
+	return heads
+}
+
 // otherKind reports whether s holds c's noun only as another thing: each
 // time after a plain word that says something else than c's modifier (by
 // word, related word or kind), and c's modifier nowhere.
 func (c compound) otherKind(s string, have stemList) bool {
-	if !have.has(c.head) || slices.ContainsFunc(c.alike, have.has) {
+	if !slices.ContainsFunc(c.heads, have.has) || slices.ContainsFunc(c.alike, have.has) {
 		return false
 	}
 	fs := strings.Fields(s)
 	seen := false
 	for i, f := range fs {
-		if stem(strings.ToLower(bare(f))) != c.head || strings.HasSuffix(f, ":") {
+		if !c.heads.has(stem(strings.ToLower(bare(f)))) || strings.HasSuffix(f, ":") {
 			continue // a label ("appointment: Booked the vet appointment…") names what its text says
 		}
 		prev := ""
@@ -152,7 +165,7 @@ func thingPossessor(f string) string {
 func (r *ranker) withoutOtherKinds(s string, have stemList) stemList {
 	for _, c := range r.compounds {
 		if c.otherKind(s, have) {
-			have = slices.DeleteFunc(slices.Clone(have), func(st string) bool { return st == c.head })
+			have = slices.DeleteFunc(slices.Clone(have), c.heads.has)
 		}
 	}
 	return have
