@@ -745,8 +745,11 @@ func (p *parser) partOfMonth(i int) (Range, bool) {
 		return Range{}, false
 	}
 	tail := q[ts[k].start:]
-	if m, ok := strings.CutPrefix(at(i), "mid-"); ok && months[m] != 0 {
-		part, tail = "mid", q[ts[i].start+len("mid-"):] // "mid-May" is one token
+	if strings.HasPrefix(at(i), "mid-") {
+		// "mid-May" is one token. The tail must lose "mid-" whatever follows:
+		// "mid-week" read again as "in mid-week …" recursed until the stack
+		// overflowed (a fatal error, not a panic), on any text saying it.
+		part, tail = "mid", q[ts[i].start+len("mid-"):]
 	}
 	// Read as "in March" ("March" alone may be a verb).
 	r := p.sub("in " + tail)

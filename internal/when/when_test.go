@@ -78,6 +78,9 @@ func TestParse(t *testing.T) {
 		{"I took the fall for it", time.Time{}, time.Time{}, false, "I took the fall for it"},
 		{"what are we planning for next summer", time.Time{}, time.Time{}, false, "what are we planning for next summer"},
 		{"a spring in my step", time.Time{}, time.Time{}, false, "a spring in my step"},
+		{"I'll ring you mid-week about the boiler", time.Time{}, time.Time{}, false, "I'll ring you mid-week about the boiler"},
+		{"a mid-afternoon nap", time.Time{}, time.Time{}, false, "a mid-afternoon nap"},
+		{"plans for mid-summer 2025", d(2025, 7, 1), d(2025, 8, 1), false, "plans for"},
 		{"the last meeting with Bob", time.Time{}, time.Time{}, true, "meeting with Bob"},
 		{"what was the most recent trip", time.Time{}, time.Time{}, true, "what was the trip"},
 		{"tonight", d(2026, 3, 11), d(2026, 3, 12), false, ""},
@@ -179,7 +182,7 @@ func TestParseBounds(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{"on Feb 1 2026", "last 3 weeks", "the last meeting", "1st of", "in 2025", "3 days ago",
-		"should I book the vet for Thursday?", "by the end of next month", "what did we eat on the 31st"} {
+		"should I book the vet for Thursday?", "by the end of next month", "what did we eat on the 31st", "see you mid-week"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
