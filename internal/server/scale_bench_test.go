@@ -12,6 +12,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/benchdata"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -89,10 +90,12 @@ func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []stri
 	}
 }
 
-// benchAgent is an empty agent in dir, opened as the daemon opens it, and
-// its store.
+// benchAgent is an empty agent in dir, opened as the daemon opens it (with
+// capture.dedup_window's default, so every memory is probed for a duplicate),
+// and its store.
 func benchAgent(b *testing.B, dir string) (*store.Store, *store.Agent) {
-	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of})
+	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of,
+		DedupWindow: time.Duration(config.Default().Capture.DedupWindow)})
 	if err != nil {
 		b.Fatal(err)
 	}
