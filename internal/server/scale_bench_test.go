@@ -12,6 +12,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/benchdata"
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/config"
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/recall"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -61,9 +62,9 @@ func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []stri
 		_, a := benchAgent(b, dir)
 		eng := &recall.Engine{Now: func() time.Time { return benchEnd }}
 		stored := 0
-		var rates []ingestRate // of each 100k
+		var spans []ingestSpan // of each 100k, split where recall was measured
 		for _, n := range sizes {
-			rates = append(rates, growTo(b, a, mems, &stored, n)...)
+			spans = append(spans, growTo(b, a, mems, &stored, n)...)
 			cpu := cpuTime(b)
 			lat := timeRecalls(b, eng, a, queries, fmt.Sprintf("%s-%s", b.Name(), count(n)))
 			b.ReportMetric(float64((cpuTime(b)-cpu).Microseconds())/1000/float64(len(lat)), "cpu-ms/q-"+count(n))
@@ -75,7 +76,11 @@ func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []stri
 				b.ReportMetric(quantileMS(lat, q.p), q.name+"-"+count(n)+"-ms")
 			}
 		}
+		rates := per100k(spans)
 		first, last := rates[0], rates[len(rates)-1]
+		if spans[0].n < 100_000 { // the first 10k alone, as the figures before 2026-12-04 called the first 100k
+			b.ReportMetric(spans[0].rate().cpu, "ingest-first10k/cpu-s")
+		}
 		b.ReportMetric(first.wall, "ingest-first100k/s")
 		b.ReportMetric(last.wall, "ingest-last100k/s")
 		b.ReportMetric(first.cpu, "ingest-first100k/cpu-s")
@@ -85,10 +90,12 @@ func scale(b *testing.B, memories func(n int) []benchdata.Memory, queries []stri
 	}
 }
 
-// benchAgent is an empty agent in dir, opened as the daemon opens it, and
-// its store.
+// benchAgent is an empty agent in dir, opened as the daemon opens it (with
+// capture.dedup_window's default, so every memory is probed for a duplicate),
+// and its store.
 func benchAgent(b *testing.B, dir string) (*store.Store, *store.Agent) {
-	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of})
+	st, err := store.Open(b.Context(), store.Options{Dir: dir, Kinds: kinds.Of,
+		DedupWindow: time.Duration(config.Default().Capture.DedupWindow)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -105,24 +112,74 @@ func benchAgent(b *testing.B, dir string) (*store.Store, *store.Agent) {
 // the process's CPU (which other work on the machine moves less).
 type ingestRate struct{ wall, cpu float64 }
 
-// growTo stores mems[*stored:n] in batches of 500 and returns the rate of
+// ingestSpan is n memories stored in wall and cpu time.
+type ingestSpan struct {
+	n         int
+	wall, cpu time.Duration
+}
+
+func (s ingestSpan) rate() ingestRate {
+	return ingestRate{wall: float64(s.n) / s.wall.Seconds(), cpu: float64(s.n) / s.cpu.Seconds()}
+}
+
+// per100k joins consecutive spans into the rates of each whole 100k stored
+// (the first 100k is grown in two spans, 10k and 90k, with recall measured
+// between them), and of what is left after the last whole 100k.
+func per100k(spans []ingestSpan) []ingestRate {
+	var out []ingestRate
+	var cur ingestSpan
+	stored := 0
+	for _, s := range spans {
+		cur.n, cur.wall, cur.cpu = cur.n+s.n, cur.wall+s.wall, cur.cpu+s.cpu
+		if stored += s.n; stored%100_000 == 0 {
+			out, cur = append(out, cur.rate()), ingestSpan{}
+		}
+	}
+	if cur.n > 0 {
+		out = append(out, cur.rate())
+	}
+	return out
+}
+
+// growTo stores mems[*stored:n] in batches of 500 and returns the time of
 // each 100k it stored (or of all of them, when fewer).
-func growTo(b *testing.B, a *store.Agent, mems []benchdata.Memory, stored *int, n int) []ingestRate {
+func growTo(b *testing.B, a *store.Agent, mems []benchdata.Memory, stored *int, n int) []ingestSpan {
 	const batch, chunk = 500, 100_000
-	var rates []ingestRate
+	var spans []ingestSpan
 	start, cpu, from := time.Now(), cpuTime(b), *stored
+	stop := profileIngest(b, *stored/chunk)
+	defer func() { stop() }()
 	for ; *stored < n; *stored += batch {
 		end := min(*stored+batch, n)
 		if _, err := capture.Ingest(b.Context(), a, inputs(mems[*stored:end]), capture.Limits{MaxContent: 64 << 10}, benchEnd); err != nil {
 			b.Fatal(err)
 		}
-		if done := end - from; done%chunk == 0 || end == n {
-			rates = append(rates, ingestRate{wall: float64(done) / time.Since(start).Seconds(),
-				cpu: float64(done) / (cpuTime(b) - cpu).Seconds()})
+		if end%chunk == 0 || end == n {
+			spans = append(spans, ingestSpan{n: end - from, wall: time.Since(start), cpu: cpuTime(b) - cpu})
 			start, cpu, from = time.Now(), cpuTime(b), end
+			stop()
+			stop = profileIngest(b, end/chunk)
 		}
 	}
-	return rates
+	return spans
+}
+
+// profileIngest starts a CPU profile of the ingest of the 100k numbered
+// chunk (0 the first) when DORMOUSE_SCALE_INGEST_PROFILE is a directory, and
+// returns what stops it.
+func profileIngest(b *testing.B, chunk int) (stop func()) {
+	dir := os.Getenv("DORMOUSE_SCALE_INGEST_PROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-ingest-%d.pprof", filepath.Base(b.Name()), chunk)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // timeRecalls asks each query once and returns the latencies, under a CPU
