@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
@@ -237,7 +238,9 @@ func swappedNames(a, b string) bool {
 // anaphoricRe is a correction that stands for its subject by a pro-form:
 // "make it Friday", "the blue one", "make that the 21st", "he's coming
 // Wednesday instead" (the recent visit of that kind).
-var anaphoricRe = regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to|(?:he|she|they)(?:['’](?:s|re|ll)|\s+(?:is|are|will|can|could))?\s+(?:now\s+)?(?:coming|come|doing|do|arriving|turning up|popping round|going)\s+[^.;!?]{1,30}?\binstead)\b`)
+var anaphoricRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to|(?:he|she|they)(?:['’](?:s|re|ll)|\s+(?:is|are|will|can|could))?\s+(?:now\s+)?(?:coming|come|doing|do|arriving|turning up|popping round|going)\s+[^.;!?]{1,30}?\binstead)\b`)
+})
 
 // BaseForms are the base forms a verb's -ing or -ed form may have:
 // "running": run; "cycling": cycle, cycl; "baked": bake, bak. None for
@@ -286,33 +289,35 @@ func saysOwn(s, st string) bool {
 
 // Anaphoric reports whether s corrects by a pro-form, naming neither the
 // subject nor the old value: its claim is found among the recent ones.
-func Anaphoric(s string) bool { return anaphoricRe.MatchString(s) }
+func Anaphoric(s string) bool { return anaphoricRe().MatchString(s) }
 
 // recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
 // is a recent claim stating a value of a kind m states.
 func recentOfKind(m, h store.Hit) bool {
-	if !anaphoricRe.MatchString(m.Text) || !recent(m, h) {
+	if !anaphoricRe().MatchString(m.Text) || !recent(m, h) {
 		return false
 	}
-	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe.MatchString(m.Text) && choiceRe.MatchString(h.Text)
+	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe().MatchString(m.Text) && choiceRe().MatchString(h.Text)
 }
 
 // oneRe is a choice named by a pro-form: "the velvet ones", "the blue one".
-var oneRe = regexp.MustCompile(`(?i)\bthe\s+[\pL-]+\s+ones?\b`)
+var oneRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bthe\s+[\pL-]+\s+ones?\b`) })
 
 // choiceRe is a claim choosing a thing: "going with the linen blinds",
 // "I'll get the red kettle", "ordering the grey sofa".
-var choiceRe = regexp.MustCompile(`(?i)\b(?:going with|go with|get|getting|order|ordering|buy|buying|choose|chose|choosing|picked|pick|opted for|went for|go for|decided on|settled on)\s+(?:the|a|an)\b`)
+var choiceRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:going with|go with|get|getting|order|ordering|buy|buying|choose|chose|choosing|picked|pick|opted for|went for|go for|decided on|settled on)\s+(?:the|a|an)\b`)
+})
 
 func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < recentContext }
 
 // othersOwnRe is a name's possession: "Tobi's dog".
-var othersOwnRe = regexp.MustCompile(`\b(\p{Lu}\p{Ll}+)['’]s\s+\p{Ll}`)
+var othersOwnRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\p{Lu}\p{Ll}+)['’]s\s+\p{Ll}`) })
 
 // othersOwn reports whether h speaks of the thing of someone m does not
 // name: "Tobi's dog goes to Oakfield" is not our cat's vet.
 func othersOwn(m, h string) bool {
-	for _, g := range othersOwnRe.FindAllStringSubmatch(h, -1) {
+	for _, g := range othersOwnRe().FindAllStringSubmatch(h, -1) {
 		if !strings.Contains(m, g[1]) {
 			return true
 		}

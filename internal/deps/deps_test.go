@@ -55,7 +55,7 @@ var mayImport = map[string][]string{
 	// Kinds are recall's concept: the store gets the kinds SQL function
 	// through its options (store.Options.Kinds).
 	"internal/store":       {"internal/backoff", "internal/claim", "internal/durable", "internal/text"},
-	"internal/capture":     {"internal/config", "internal/store", "internal/text", "internal/when"},
+	"internal/capture":     {"internal/claim", "internal/config", "internal/store", "internal/text", "internal/when"},
 	"internal/backup":      {"internal/durable", "internal/store"},
 	"internal/replicate":   {"internal/durable", "internal/store"}, // Litestream, run beside the daemon
 	"internal/health":      {"client", "internal/store"},
