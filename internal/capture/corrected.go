@@ -88,7 +88,7 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 		if score == 0 {
 			continue
 		}
-		if m.Timestamp.Sub(h.Timestamp) < recentContext {
+		if m.Timestamp.Sub(h.Timestamp) < RecentContext {
 			score++
 		}
 		if lead == nil || score > top || score == top && h.Timestamp.After(lead.Timestamp) {
@@ -309,7 +309,7 @@ var choiceRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:going with|go with|get|getting|order|ordering|buy|buying|choose|chose|choosing|picked|pick|opted for|went for|go for|decided on|settled on)\s+(?:the|a|an)\b`)
 })
 
-func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < recentContext }
+func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < RecentContext }
 
 // othersOwnRe is a name's possession: "Tobi's dog".
 var othersOwnRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(\p{Lu}\p{Ll}+)['’]s\s+\p{Ll}`) })
@@ -369,9 +369,14 @@ func sameRoot(a, b string) bool {
 	return ra != "" && ra == root(b) // both derived: "garden" is not "gardener"
 }
 
-// recentContext is how near a claim said in another session must be for a
-// correction to count it as its context ("actually, make it Thursday").
-const recentContext = 7 * 24 * time.Hour
+// RecentContext is how near a claim said in another session must be for a
+// correction to count it as its context ("actually, make it Thursday"), and
+// RecentClaims how many of the newest memories before a correction by a
+// pro-form are read as that context (by the night and by recall).
+const (
+	RecentContext = 7 * 24 * time.Hour
+	RecentClaims  = 12
+)
 
 // claimScore scores h as the claim m corrects, given the words of the
 // subject both hold: the words, the kinds of value both state, and one
@@ -386,7 +391,7 @@ const recentContext = 7 * 24 * time.Hour
 func claimScore(m, h store.Hit, shared int, named, habit bool) (int, bool) {
 	kinds := SharedValueKinds(m.Text, h.Text)
 	score := shared + kinds
-	if sameSession(m, h) || m.Timestamp.Sub(h.Timestamp) < recentContext {
+	if sameSession(m, h) || m.Timestamp.Sub(h.Timestamp) < RecentContext {
 		score++
 	}
 	if named {

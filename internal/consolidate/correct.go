@@ -68,7 +68,7 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		if capture.Anaphoric(m.Content) {
 			// "changed my mind, the blue one" said next day: the recent
 			// claims are its context, whatever their words.
-			recent, err := a.RecentMemories(ctx, store.SearchOptions{Since: m.Timestamp.Add(-recentContext), Until: before, Limit: recentClaims})
+			recent, err := a.RecentMemories(ctx, store.SearchOptions{Since: m.Timestamp.Add(-capture.RecentContext), Until: before, Limit: capture.RecentClaims})
 			if err != nil {
 				return err
 			}
@@ -101,13 +101,6 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 
 // sessionTurns is how many turns before a correction are its context.
 const sessionTurns = 4
-
-// A correction by a pro-form looks at the recentClaims newest memories of
-// the week before it (capture's recent context).
-const (
-	recentContext = 7 * 24 * time.Hour
-	recentClaims  = 12
-)
 
 // echoSpan is how many turns around a corrected memory its echo may be.
 const echoSpan = 2

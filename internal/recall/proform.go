@@ -10,15 +10,6 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
-// proFormWindow is how far after a claim no night has read a correction
-// by a pro-form may be said ("changed my mind, the blue one", "actually,
-// make it Thursday instead"), and proFormLimit how many of the newest
-// memories are read for one.
-const (
-	proFormWindow = 7 * 24 * time.Hour
-	proFormLimit  = 12
-)
-
 // proFormCorrections are the user's corrections by a pro-form, said after
 // the oldest memory among the items that no night has read yet and before
 // as_of, that are not among the items: they name neither the subject nor
@@ -42,11 +33,11 @@ func (r *ranker) proFormCorrections(ctx context.Context, items []Item) ([]store.
 		return nil, nil
 	}
 	until := r.asOf
-	if until.IsZero() || until.After(oldest.Add(proFormWindow)) {
-		until = oldest.Add(proFormWindow)
+	if until.IsZero() || until.After(oldest.Add(capture.RecentContext)) {
+		until = oldest.Add(capture.RecentContext)
 	}
 	o := r.base // the question's filters: whose memories, which sessions
-	o.Since, o.Until, o.Limit = oldest, until, proFormLimit
+	o.Since, o.Until, o.Limit = oldest, until, capture.RecentClaims
 	recent, err := r.s.RecentMemories(ctx, o)
 	if err != nil {
 		return nil, err
