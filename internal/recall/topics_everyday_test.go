@@ -51,22 +51,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 			turns = append(turns, turn{at: day0.Add(time.Duration(i) * time.Hour), session: "s" + string(rune('a'+i)), role: "user", content: m})
 		}
 		a := agentWith(t, turns)
-		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)}
-		res, err := (&Engine{}).Recall(t.Context(), a, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.Found || !strings.Contains(strings.ToLower(res.Context), tc.want) {
-			t.Errorf("%q: found=%v context=%q; want %q", tc.ask, res.Found, res.Context, tc.want)
-		}
-		if strings.Contains(res.Context, "loft hatch") {
-			t.Errorf("%q: the loft hatch memory shares no topic, got %q", tc.ask, res.Context)
-		}
-		off := &Engine{Tuning: DefaultTuning}
-		off.Tuning.NoExpansion = true
-		if res, err := off.Recall(t.Context(), a, q); err != nil || strings.Contains(strings.ToLower(res.Context), tc.want) {
-			t.Errorf("%q without topics: context=%q err=%v; want the member not found", tc.ask, res.Context, err)
-		}
+		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)}, tc.want, true)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
 
@@ -70,24 +71,9 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(25 * time.Hour), session: "s25", role: "user", content: "Mango brings me out in hives."},
 			{at: day0.Add(26 * time.Hour), session: "s26", role: "user", content: "Doing parkrun most Saturdays, down to 27 minutes."},
 		})
-		q := Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}
-		res, err := (&Engine{}).Recall(t.Context(), a, q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.Found || !strings.Contains(strings.ToLower(res.Context), tc.want) {
-			t.Errorf("%q: found=%v context=%q; want %q", tc.ask, res.Found, res.Context, tc.want)
-		}
-		if strings.Contains(res.Context, "loft hatch") {
-			t.Errorf("%q: the loft hatch memory shares no topic, got %q", tc.ask, res.Context)
-		}
-		off := &Engine{Tuning: DefaultTuning}
-		off.Tuning.NoExpansion = true
-		if res, err := off.Recall(t.Context(), a, q); err != nil || strings.Contains(strings.ToLower(res.Context), tc.want) && tc.ask != "What pets do we have?" {
-			// "pets" is a category word of the kinds index only through
-			// the topic: without expansion nothing names the role.
-			t.Errorf("%q without topics: context=%q err=%v; want the member not found", tc.ask, res.Context, err)
-		}
+		// "pets" is a category word of the kinds index only through the
+		// topic: without expansion nothing names the role.
+		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}, tc.want, tc.ask != "What pets do we have?")
 	}
 }
 
@@ -229,4 +215,26 @@ func TestUnknownDestinationFindsTheTravelRule(t *testing.T) {
 	})
 	expectContext(t, a, Query{Text: "Get me tickets to Truro on Saturday.", AsOf: day0.Add(20 * 24 * time.Hour)},
 		[]string{"quiet coach"}, []string{"loft"})
+}
+
+// checkTopicMember: recall of q finds want (and not the loft hatch memory,
+// which shares no topic) and, when offOmits, finds it no more with
+// expansion off, where nothing links the role to its member.
+func checkTopicMember(t *testing.T, a *store.Agent, q Query, want string, offOmits bool) {
+	t.Helper()
+	res, err := (&Engine{}).Recall(t.Context(), a, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || !strings.Contains(strings.ToLower(res.Context), want) {
+		t.Errorf("%q: found=%v context=%q; want %q", q.Text, res.Found, res.Context, want)
+	}
+	if strings.Contains(res.Context, "loft hatch") {
+		t.Errorf("%q: the loft hatch memory shares no topic, got %q", q.Text, res.Context)
+	}
+	off := &Engine{Tuning: DefaultTuning}
+	off.Tuning.NoExpansion = true
+	if res, err := off.Recall(t.Context(), a, q); err != nil || offOmits && strings.Contains(strings.ToLower(res.Context), want) {
+		t.Errorf("%q without topics: context=%q err=%v; want the member not found", q.Text, res.Context, err)
+	}
 }
