@@ -24,10 +24,7 @@ import (
 // beside them). DORMOUSE_FIRSTOPEN_DIR keeps the agent
 // there, so a second run skips the minutes of ingest.
 func BenchmarkFirstOpenMillion(b *testing.B) {
-	n := 1_000_000
-	if v, err := strconv.Atoi(os.Getenv("DORMOUSE_FIRSTOPEN_N")); err == nil && v > 0 {
-		n = v
-	}
+	n := benchSize("DORMOUSE_FIRSTOPEN_N", 1_000_000)
 	dir := os.Getenv("DORMOUSE_FIRSTOPEN_DIR")
 	if dir == "" {
 		dir = b.TempDir()
@@ -84,11 +81,7 @@ func growDense(b *testing.B, o Options, n int) {
 		b.Fatal(err)
 	}
 	defer s.Release(a)
-	mems := denseMemories(n, benchdata.WithoutSession)
-	for i := range mems {
-		h := sha256.Sum256([]byte(mems[i].Content))
-		mems[i].ContentHash = hex.EncodeToString(h[:])
-	}
+	mems := hashedDense(n)
 	for lo := 0; lo < n; lo += 500 {
 		if _, err := a.Insert(b.Context(), mems[lo:min(lo+500, n)]); err != nil {
 			b.Fatal(err)
@@ -122,4 +115,23 @@ func setBackTo15(b testing.TB, path string) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchSize is the count env names, when a positive number, or def.
+func benchSize(env string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(env)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// hashedDense is n dense memories, each with its content's SHA-256 as
+// capture gives it, for the duplicate probe.
+func hashedDense(n int) []Memory {
+	mems := denseMemories(n, benchdata.WithoutSession)
+	for i := range mems {
+		h := sha256.Sum256([]byte(mems[i].Content))
+		mems[i].ContentHash = hex.EncodeToString(h[:])
+	}
+	return mems
 }

@@ -2,9 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,15 +23,7 @@ import (
 // (SearchMemories as recall calls it, window 400) at the end. The two
 // policies alternate: -count N gives N of each in one run.
 func BenchmarkMergePolicy(b *testing.B) {
-	n := 300_000
-	if v, err := strconv.Atoi(os.Getenv("DORMOUSE_MERGE_N")); err == nil && v > 0 {
-		n = v
-	}
-	mems := denseMemories(n, benchdata.WithoutSession)
-	for i := range mems {
-		h := sha256.Sum256([]byte(mems[i].Content))
-		mems[i].ContentHash = hex.EncodeToString(h[:])
-	}
+	mems := hashedDense(benchSize("DORMOUSE_MERGE_N", 300_000))
 	queries := benchdata.DenseQueries(200)
 	for _, p := range []struct {
 		name      string
