@@ -71,9 +71,6 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 		if !named {
 			continue
 		}
-		if !holdsKind && doesWorkOf(h.Text, kind) {
-			holdsKind = true // "my eye tests are at Lenswright" for "we switched opticians"
-		}
 		names := strings.ToLower(strings.Join(Names(h.Text), " "))
 		shared := 0
 		for _, st := range ClaimStems(h.Text) {
@@ -99,13 +96,6 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 		return nil
 	}
 	return []int64{lead.ID}
-}
-
-// doesWorkOf reports whether s names the work of provider kind
-// (claim.ProviderWork): "eye tests" are an optician's.
-func doesWorkOf(s, kind string) bool {
-	work := claim.ProviderWork[kind]
-	return len(work) > 0 && slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool { return slices.Contains(work, w) })
 }
 
 // correctedHolding is Corrected where the claim corrected must hold
@@ -453,7 +443,9 @@ func sameButNumbers(a, b string) bool {
 // holds the account. A switch to one ("switched to the pool at Penrose
 // Park", "we swapped banks") corrects the claim naming the other ("I swim
 // at the Aquadrome", "our joint account is with Nationwide").
-var kindLinks = [][2][]string{
+// The providers' work (claim.ProviderWork) is linked the same way: "we
+// switched opticians" corrects "my eye tests are at Lenswright".
+var kindLinks = append(providerLinks(), [][2][]string{
 	{{"pool", "pools", "lido", "lidos", "baths"}, {"swim", "swims", "swimming", "swam", "lengths"}},
 	{{"bank", "banks"}, {"account", "accounts", "savings", "mortgage", "overdraft", "isa"}},
 	{{"court", "courts"}, {"tennis", "badminton", "squash", "padel"}},
@@ -467,6 +459,16 @@ var kindLinks = [][2][]string{
 	{{"insurer", "insurers"}, {"policy", "cover", "insurance"}},
 	{{"network", "networks"}, {"contract", "sim"}},
 	{{"supplier", "suppliers"}, {"gas", "electricity", "tariff"}},
+}...)
+
+// providerLinks are claim.ProviderWork as kindLinks: each provider, one
+// and many, and its work.
+func providerLinks() [][2][]string {
+	var out [][2][]string
+	for p, work := range claim.ProviderWork {
+		out = append(out, [2][]string{{p, p + "s"}, work})
+	}
+	return out
 }
 
 // KindLinked reports whether a names a kind of kindLinks and b what one

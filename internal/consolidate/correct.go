@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
-	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -49,9 +48,6 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 					terms = append(terms, w)
 				}
 			}
-		}
-		if c.Shape == "switched kind" {
-			terms = append(terms, claim.ProviderWork[c.OldStem()]...) // "we switched opticians": "my eye tests are at Lenswright"
 		}
 		before := m.Timestamp.Add(-time.Millisecond)
 		hits, err := a.SearchMemories(ctx, store.SearchOptions{Terms: terms, Since: m.Timestamp.Add(-window),
