@@ -432,12 +432,8 @@ func (r *ranker) newestLayers(ctx context.Context) error {
 func unknownName(ctx context.Context, s Searcher, names []string, until time.Time) (string, error) {
 	for _, n := range names {
 		o := store.SearchOptions{Terms: []string{n}, Until: until, Limit: 1}
-		mems, err := s.SearchMemories(ctx, o)
-		if err != nil {
+		if stored, err := s.MatchesMemories(ctx, o); err != nil || stored {
 			return "", err
-		}
-		if len(mems) > 0 {
-			return "", nil
 		}
 		facts, err := s.SearchCurrentFacts(ctx, o)
 		if err != nil {

@@ -19,6 +19,7 @@ import (
 // provides it.
 type Searcher interface {
 	SearchMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
+	MatchesMemories(ctx context.Context, o store.SearchOptions) (bool, error) // whether SearchMemories finds any
 	RecentMemories(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
 	MemoriesInRange(ctx context.Context, o store.SearchOptions) ([]store.MemoryHit, error)
 	Neighbours(ctx context.Context, ids []int64, span int, o store.SearchOptions) ([]store.MemoryHit, error)

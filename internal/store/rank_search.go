@@ -75,20 +75,7 @@ func (a *Agent) memorySearch(ctx context.Context, c *conn, st *searchState, o Se
 	}
 	// Score ids first and read the whole rows of the best Limit only: the
 	// sorter then handles two numbers a match, not its text.
-	inner := `SELECT m.id AS id, ` + scoreFn(table) + ` AS score
-		FROM ` + table + ` JOIN daily_memories m ON m.id = ` + table + `.rowid
-		WHERE ` + table + ` MATCH ?`
-	args := []any{counts, matchAny(terms)}
-	if noFilter(st, o) {
-		// Nothing to filter on: the index alone, without reading a row per
-		// match, less the few superseded memories.
-		inner = `SELECT rowid AS id, ` + scoreFn(table) + ` AS score FROM ` + table + ` WHERE ` + table + ` MATCH ?`
-		if st.superseded {
-			inner, args = withoutSuperseded(inner, args, o.Until)
-		}
-	} else {
-		inner, args = memoryFilters(inner, args, o)
-	}
+	inner, args := memoryMatches(st, o, table, terms, ", "+scoreFn(table)+" AS score", []any{counts})
 	if o.Window > 0 {
 		// The table's rowid, not an alias: FTS5 then walks the index
 		// backwards and scores only the rows the limit lets through.
@@ -98,6 +85,50 @@ func (a *Agent) memorySearch(ctx context.Context, c *conn, st *searchState, o Se
 	sql := `SELECT ` + memoryHitColumns + `, r.score FROM (` + inner + ` ORDER BY score LIMIT ?) r
 		JOIN daily_memories m ON m.id = r.id ORDER BY r.score`
 	return sql, append(args, max(o.Limit, 1)), nil
+}
+
+// memoryMatches is the query of the ids of the memories whose table rows
+// match any of terms and that o's filters keep, with the columns sel adds
+// (its arguments first).
+func memoryMatches(st *searchState, o SearchOptions, table string, terms []string, sel string, selArgs []any) (string, []any) {
+	args := append(selArgs, matchAny(terms))
+	if noFilter(st, o) {
+		// Nothing to filter on: the index alone, without reading a row per
+		// match, less the few superseded memories.
+		inner := `SELECT rowid AS id` + sel + ` FROM ` + table + ` WHERE ` + table + ` MATCH ?`
+		if st.superseded {
+			inner, args = withoutSuperseded(inner, args, o.Until)
+		}
+		return inner, args
+	}
+	return memoryFilters(`SELECT m.id AS id`+sel+`
+		FROM `+table+` JOIN daily_memories m ON m.id = `+table+`.rowid
+		WHERE `+table+` MATCH ?`, args, o)
+}
+
+// MatchesMemories reports whether SearchMemories(o) would find any memory,
+// without scoring the matches: whether a name is stored at all is known at
+// its first match, where ranking them all read thousands for a common one.
+func (a *Agent) MatchesMemories(ctx context.Context, o SearchOptions) (bool, error) {
+	if len(o.Terms) == 0 {
+		return false, nil
+	}
+	table := "memories_fts"
+	if o.Kinds {
+		table = "memory_kinds"
+	}
+	found, err := searchRows(ctx, a, "look for memories", "daily_memories", func(c *conn, st *searchState) (string, []any, error) {
+		terms := o.Terms
+		if o.MaxShare > 0 {
+			var err error
+			if terms, _, err = a.weighedTerms(ctx, c, st, table, o); err != nil || len(terms) == 0 {
+				return "", nil, err
+			}
+		}
+		inner, args := memoryMatches(st, o, table, terms, "", nil)
+		return `SELECT 1 FROM (` + inner + `) LIMIT 1`, args, nil
+	}, func(*sqlite3.Stmt) (bool, error) { return true, nil })
+	return len(found) > 0, err
 }
 
 // weighedTerms are those of o's terms that o.MaxShare keeps and their

@@ -276,3 +276,51 @@ func TestMaxShareLeavesOutCommonTerms(t *testing.T) {
 		t.Errorf("coffee at share 0.5 in a window of 7: %d hits, want none", got)
 	}
 }
+
+// MatchesMemories finds a memory exactly when SearchMemories does, through
+// each filter that leaves one out: a time bound, a superseded memory, a
+// flagged one (forgotten and said again), a role, and the kinds index.
+func TestMatchesMemoriesAgreesWithSearch(t *testing.T) {
+	a := acquire(t, openTest(t, Options{Kinds: func(string) string { return "device" }}), "main")
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	ids := insertAt(t, a, map[string]time.Time{"my phone is 0612": jan, "new phone: 0687": may, "the kettle 0612 hums": may},
+		"my phone is 0612", "new phone: 0687", "the kettle 0612 hums")
+	var opts []SearchOptions
+	for _, terms := range [][]string{{"phone"}, {"0612"}, {"0687"}, {"kettle"}, {"volcano"}, {"volcano", "0687"}, {"device"}, nil} {
+		for _, until := range []time.Time{{}, jan, may} {
+			for _, o := range []SearchOptions{{}, {Role: "user"}, {Role: "nobody"}, {Kinds: true}, {Window: 1}, {MaxShare: 0.5}} {
+				o.Terms, o.Until, o.Limit = terms, until, 1
+				opts = append(opts, o)
+			}
+		}
+	}
+	agree := func(when string) {
+		t.Helper()
+		for _, o := range opts {
+			hits, err := a.SearchMemories(t.Context(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := a.MatchesMemories(t.Context(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != (len(hits) > 0) {
+				t.Errorf("%s: %+v: MatchesMemories %v, SearchMemories %d hits", when, o, got, len(hits))
+			}
+		}
+	}
+	agree("as stored")
+	onePhone := func(attr string) bool { return attr == "phone" }
+	supersedeDay(t, a, jan, ids["my phone is 0612"], "0612", onePhone)
+	supersedeDay(t, a, may, ids["new phone: 0687"], "0687", onePhone)
+	agree("superseded")
+	if err := a.FlagMemories(t.Context(), []int64{ids["the kettle 0612 hums"]}); err != nil {
+		t.Fatal(err)
+	}
+	agree("flagged")
+	if ok, err := a.MatchesMemories(t.Context(), SearchOptions{Terms: []string{"kettle"}}); err != nil || ok {
+		t.Errorf("a flagged memory's word: %v %v, want false", ok, err)
+	}
+}
