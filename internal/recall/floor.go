@@ -32,10 +32,8 @@ func (r *ranker) floor() (items []Item, found bool) {
 	others := r.othersOut(kept, reaches)
 	items = make([]Item, 0, len(r.cands))
 	for id, c := range r.cands {
-		if !kept(c) || others != nil && others(c) {
-			continue
-		}
-		if r.lexical() && c.ex.Neighbour == 0 && !reaches(c) {
+		// Whose an item is, asked last: of the few the other tests keep.
+		if !kept(c) || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) || others != nil && others(c) {
 			continue
 		}
 		found = found || reaches(c) && !r.nearMiss(c) // a near-miss is offered beside an answer, never as one

@@ -346,33 +346,69 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 	if len(r.subject) == 0 && !r.self {
 		return nil
 	}
-	about, owned := map[*cand]bool{}, map[*cand]bool{}
+	w := &whose{r: r, known: r.knownNames(), reaches: reaches, of: map[*cand]whoseIs{}}
 	answered := r.strictSubject()
-	known := r.knownNames()
 	for _, c := range r.cands {
-		switch {
-		case r.own && r.othersThing(c.hit.Text) && r.othersAlone(c, known):
-			owned[c] = true
-		case c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !reaches(c):
-			// a day record is read by its sentences; the floor drops the rest
-			about[c] = r.own && r.notOwn(c.hit.Text)
-		case speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()):
-			owned[c] = true
-		case r.aboutOthersCand(c, known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)):
-			about[c] = true
-		case r.own && c.hit.Kind != "fact" && r.notOwn(c.hit.Text):
-			about[c] = true
-		case r.own && c.fact != nil && r.notOwn(strings.TrimPrefix(c.hit.Text, c.fact.Entity+": ")):
-			// a fact is read by what it states: "trip: Ferdie says he saw the falls" is hearsay
-			about[c] = true
-		case kept(c) && reaches(c):
-			answered = true
+		if answered {
+			break
 		}
+		answered = kept(c) && reaches(c) && w.is(c) == answers
 	}
 	return func(c *cand) bool {
-		return owned[c] || answered && about[c] || c.ex.Neighbour > 0 && !reaches(c) && r.besideOut(c, owned)
+		is := w.is(c)
+		return is == owned || answered && is == aboutOther || c.ex.Neighbour > 0 && !reaches(c) && r.besideOut(c, w.owned)
 	}
 }
+
+// whose sorts candidates as othersOut reads them, each when first asked:
+// the floor asks of the few it may offer, not of every candidate.
+type whose struct {
+	r       *ranker
+	known   map[string]bool
+	reaches func(c *cand) bool
+	of      map[*cand]whoseIs
+}
+
+// whoseIs is how othersOut sees a candidate.
+type whoseIs int
+
+const (
+	neither    whoseIs = iota
+	owned              // another's: left out always
+	aboutOther         // about someone else: left out when something else answers
+	answers            // none of those: it answers, if it is kept and reaches the floor
+)
+
+// is is how othersOut sees c: the first of its cases that holds.
+func (w *whose) is(c *cand) whoseIs {
+	if is, ok := w.of[c]; ok {
+		return is
+	}
+	r, is := w.r, answers
+	switch {
+	case r.own && r.othersThing(c.hit.Text) && r.othersAlone(c, w.known):
+		is = owned
+	case c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !w.reaches(c):
+		// a day record is read by its sentences; the floor drops the rest
+		if is = neither; r.own && r.notOwn(c.hit.Text) {
+			is = aboutOther
+		}
+	case speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()):
+		is = owned
+	case r.aboutOthersCand(c, w.known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)):
+		is = aboutOther
+	case r.own && c.hit.Kind != "fact" && r.notOwn(c.hit.Text):
+		is = aboutOther
+	case r.own && c.fact != nil && r.notOwn(strings.TrimPrefix(c.hit.Text, c.fact.Entity+": ")):
+		// a fact is read by what it states: "trip: Ferdie says he saw the falls" is hearsay
+		is = aboutOther
+	}
+	w.of[c] = is
+	return is
+}
+
+// owned reports whether c is another's (whose.is).
+func (w *whose) owned(c *cand) bool { return w.is(c) == owned }
 
 // othersAlone reports whether c, someone else's thing (othersThing), is
 // theirs alone: it opens with them and says nothing more in the first
@@ -458,10 +494,10 @@ func hasPronoun(s string) bool {
 // besideOut reports whether c, offered as the turn beside a match, is beside
 // one left out as another's: "Want me to remind Sunil?" after Sunil's
 // insurance.
-func (r *ranker) besideOut(c *cand, out map[*cand]bool) bool {
+func (r *ranker) besideOut(c *cand, out func(*cand) bool) bool {
 	span := int64(r.t.NeighbourSpan)
-	for o := range out {
-		if o.hit.Kind == "memory" && o.hit.SessionID == c.hit.SessionID && abs64(o.hit.ID-c.hit.ID) <= span {
+	for _, o := range r.cands {
+		if o.hit.Kind == "memory" && o.hit.SessionID == c.hit.SessionID && abs64(o.hit.ID-c.hit.ID) <= span && out(o) {
 			return true
 		}
 	}
