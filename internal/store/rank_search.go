@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -432,12 +433,35 @@ func (a *Agent) Speaks(ctx context.Context, name string, until time.Time) (bool,
 		[]any{name, likeEscape(name) + " %"}, SearchOptions{Until: until})
 	found := false
 	err := a.read(ctx, func(c *conn) error {
+		// A name no role starts with is known without the query, which
+		// reads every memory when none matches.
+		if roles, err := c.roles(ctx); err != nil || roles != nil && !roleOf(roles, name) {
+			return err
+		}
 		return c.query(ctx, sql+` LIMIT 1`, args, func(*sqlite3.Stmt) error { found = true; return nil })
 	})
 	if err != nil {
 		return false, fmt.Errorf("look for memories said by %q: %w", name, err)
 	}
 	return found, nil
+}
+
+// roleOf reports whether a role of roles (lowercased as SQLite's NOCASE
+// and LIKE fold: ASCII only) is name or starts with it and a space, as
+// Speaks' query matches them.
+func roleOf(roles []string, name string) bool {
+	n := asciiLower(name)
+	return slices.ContainsFunc(roles, func(r string) bool { return r == n || strings.HasPrefix(r, n+" ") })
+}
+
+// asciiLower is s with A-Z lowered, the only letters NOCASE and LIKE fold.
+func asciiLower(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + ('a' - 'A')
+		}
+		return r
+	}, s)
 }
 
 // likeEscape escapes LIKE's wildcards (and the escape character) in s.

@@ -151,6 +151,33 @@ func TestSpeaks(t *testing.T) {
 	}
 }
 
+// Speaks' roles, kept by the read connection, follow every write: a new
+// speaker is known at once, a forgotten one's turns are not.
+func TestSpeaksFollowsWrites(t *testing.T) {
+	a := acquire(t, openTest(t, Options{ReadConns: 1, Location: time.UTC}), "main")
+	t0 := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	speaks := func(name string, want bool) {
+		t.Helper()
+		if got, err := a.Speaks(t.Context(), name, time.Time{}); err != nil || got != want {
+			t.Errorf("Speaks(%q) = %v %v, want %v", name, got, err, want)
+		}
+	}
+	if _, err := a.Insert(t.Context(), []Memory{{Content: "hello", Role: "Ann", Timestamp: t0, ContentHash: "1"}}); err != nil {
+		t.Fatal(err)
+	}
+	speaks("Ann", true)
+	speaks("Cleo", false)
+	ins, err := a.Insert(t.Context(), []Memory{{Content: "later", Role: "CLEO Park", Timestamp: t0.Add(time.Hour), ContentHash: "2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	speaks("cleo", true)
+	if err := a.Delete(t.Context(), ins[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	speaks("Cleo", false)
+}
+
 // utcAgent is agent "main" of a fresh store in UTC, released when the test ends.
 func utcAgent(t *testing.T) *Agent {
 	t.Helper()

@@ -22,6 +22,37 @@ type searchState struct {
 	excluded, superseded bool  // some memory flagged or retired; some superseded
 	newest               int64 // the newest memory's ts
 	largest              map[string]int64
+	roles                []string // the memories' distinct roles, ASCII lowercased, once read (rolesRead)
+	rolesRead            bool
+}
+
+// maxRoles is the most distinct roles conn.roles keeps; past it, none.
+const maxRoles = 1000
+
+// roles are the distinct roles of all memories as of the latest commit,
+// ASCII lowercased (asciiLower), read at most once a data version; nil
+// when there are more than maxRoles.
+func (c *conn) roles(ctx context.Context) ([]string, error) {
+	st, err := c.searchState(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.rolesRead {
+		return st.roles, nil
+	}
+	var roles []string
+	err = c.query(ctx, `SELECT DISTINCT role FROM daily_memories LIMIT ?`, []any{maxRoles + 1}, func(s *sqlite3.Stmt) error {
+		roles = append(roles, asciiLower(s.ColumnText(0)))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the roles: %w", err)
+	}
+	if len(roles) > maxRoles {
+		roles = nil
+	}
+	st.roles, st.rolesRead = roles, true
+	return roles, nil
 }
 
 // searchState is the state as of the latest commit, kept while no other
