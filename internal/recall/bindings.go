@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
@@ -104,7 +106,7 @@ func bindingsOf(s string, t []tok) []binding {
 // chainBindings are the joins of a role of a role and a name s states:
 // "Mum's carer is Radhika" joins @mother>carer and radhika.
 func chainBindings(s string) []binding {
-	if !strings.Contains(s, "'s ") && !strings.Contains(s, "’s ") {
+	if !roleBeforePossessive(s) {
 		return nil
 	}
 	var out []binding
@@ -115,6 +117,41 @@ func chainBindings(s string) []binding {
 		}
 	}
 	return out
+}
+
+// roleBeforePossessive reports whether a role word (roleOf) ends right
+// before an 's of s, from any letter of the word's run: the owner every
+// chainThenName match needs. Most texts' 's follow a name or a thing.
+func roleBeforePossessive(s string) bool {
+	for _, p := range []string{"'s ", "’s "} {
+		for off := 0; ; {
+			i := strings.Index(s[off:], p)
+			if i < 0 {
+				break
+			}
+			if roleEnds(s[:off+i]) {
+				return true
+			}
+			off += i + len(p)
+		}
+	}
+	return false
+}
+
+// roleEnds reports whether some tail of the letters and hyphens ending s
+// ([\p{L}-]+, as chainThenName reads the owner) is a role word.
+func roleEnds(s string) bool {
+	for j := len(s); j > 0; {
+		r, n := utf8.DecodeLastRuneInString(s[:j])
+		if !unicode.IsLetter(r) && r != '-' {
+			return false
+		}
+		j -= n
+		if roleOf(strings.ToLower(s[j:])) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // myRole reports whether t holds "my" or "our" before a role word, one
@@ -133,10 +170,14 @@ func myRole(t []tok) bool {
 	return false
 }
 
-// nicknameCue reports whether s holds a word every nickname shape needs.
+// nicknameCue reports whether s holds what one of the nickname shapes
+// needs: the phrase closing a nickname (or its bracket), or the verb of
+// goesBy, callsHim or shortFor. "friends" or "family" alone, common in
+// chat, are no cue.
 func nicknameCue(s string) bool {
 	low := strings.ToLower(s)
-	for _, cue := range []string{"everyone", "friends", "for short", "(", "known as", "aka", "goes by", "called", "call", "short for", " to us", "family"} {
+	for _, cue := range []string{"to everyone", "to her friends", "to his friends", "to their friends", "to friends", "to us",
+		"to the family", "for short", ")", "goes by", "known as", "called", "call", "short for"} {
 		if strings.Contains(low, cue) {
 			return true
 		}

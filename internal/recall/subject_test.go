@@ -137,6 +137,10 @@ func TestBindingsIn(t *testing.T) {
 		"My dentist is Dr Okafor at Elm Street Dental.":                 {{"@dentist", "okafor"}},
 		"Our vet is Mrs Pryce at the Riverside practice.":               {{"@vet", "pryce"}},
 		"Tom and Priya came round for dinner, Priya brought a cake.":    nil,
+		"Ada's grandma's nurse, Olu, rang.":                             {{"@grandmother>nurse", "olu"}}, // the second 's
+		"Mum’s carer is Radhika.":                                       {{"@mother>carer", "radhika"}},
+		"My friends call him Bo.":                                       nil,
+		"Roberto, Bobby to friends, is here.":                           {{"roberto", "bobby"}},
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
