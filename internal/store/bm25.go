@@ -200,10 +200,58 @@ func (a *Agent) countsOn(ctx context.Context, c *conn, st *searchState, table st
 				return nil, 0, err
 			}
 			a.counts.put(kept, t, n)
+			st.counted(table, t, n)
 		}
 		counts[i] = n
 	}
 	return counts, size, nil
+}
+
+// present are those of terms (with their counts, as countsOn gives them)
+// that some row of table holds as of st: a term no row holds matches
+// nothing and adds nothing to any row's score, but FTS5 still looks it up
+// in every segment of the index, and a topic's members or a question's
+// related words hold many such. A kept count of 0 may be stale (counts
+// are kept while the table grows), so the term is counted again, once a
+// data version, before it is left out.
+func (a *Agent) present(ctx context.Context, c *conn, st *searchState, table string, terms []string, counts []int64) ([]string, []int64, error) {
+	var keptTerms []string
+	var keptCounts []int64
+	for i, t := range terms {
+		if counts[i] == 0 {
+			absent, err := st.absent(ctx, c, table, t)
+			if err != nil {
+				return nil, nil, err
+			}
+			if absent {
+				continue
+			}
+		}
+		keptTerms, keptCounts = append(keptTerms, t), append(keptCounts, counts[i])
+	}
+	return keptTerms, keptCounts, nil
+}
+
+// counted keeps whether any row of table held term as of st: n did.
+func (st *searchState) counted(table, term string, n int64) {
+	if st.none == nil || len(st.none) > countsMax { // a connection reading for long without a write starts again
+		st.none = map[string]bool{}
+	}
+	st.none[table+" "+term] = n == 0
+}
+
+// absent reports whether no row of table holds term as of st, counting
+// it on c when st does not know.
+func (st *searchState) absent(ctx context.Context, c *conn, table, term string) (bool, error) {
+	if none, ok := st.none[table+" "+term]; ok {
+		return none, nil
+	}
+	n, err := countDocs(ctx, c, table, term, st.largest[contentOf[table]])
+	if err != nil {
+		return false, err
+	}
+	st.counted(table, term, n)
+	return n == 0, nil
 }
 
 // countCap is how many of a term's rows countDocs reads at most. A term in

@@ -71,12 +71,15 @@ func (a *Agent) memorySearch(ctx context.Context, c *conn, st *searchState, o Se
 		table = "memory_kinds"
 	}
 	terms, counts, err := a.weighedTerms(ctx, c, st, table, o)
+	if err == nil {
+		terms, counts, err = a.present(ctx, c, st, table, terms, counts)
+	}
 	if err != nil || len(terms) == 0 {
 		return "", nil, err
 	}
 	// Score ids first and read the whole rows of the best Limit only: the
 	// sorter then handles two numbers a match, not its text.
-	inner, args := memoryMatches(st, o, table, terms, ", "+scoreFn(table)+" AS score", []any{counts})
+	inner, args := memoryMatches(st, o, table, terms, ", "+scoreFn(table)+" AS score", []any{joinCounts(counts)})
 	if o.Window > 0 {
 		// The table's rowid, not an alias: FTS5 then walks the index
 		// backwards and scores only the rows the limit lets through.
@@ -134,10 +137,10 @@ func (a *Agent) MatchesMemories(ctx context.Context, o SearchOptions) (bool, err
 
 // weighedTerms are those of o's terms that o.MaxShare keeps and their
 // document counts, as scoreFn takes them.
-func (a *Agent) weighedTerms(ctx context.Context, c *conn, st *searchState, table string, o SearchOptions) ([]string, string, error) {
+func (a *Agent) weighedTerms(ctx context.Context, c *conn, st *searchState, table string, o SearchOptions) ([]string, []int64, error) {
 	counts, size, err := a.countsOn(ctx, c, st, table, o.Terms)
 	if err != nil || o.MaxShare <= 0 {
-		return o.Terms, joinCounts(counts), err
+		return o.Terms, counts, err
 	}
 	var kept []string
 	var keptCounts []int64
@@ -147,7 +150,7 @@ func (a *Agent) weighedTerms(ctx context.Context, c *conn, st *searchState, tabl
 			kept, keptCounts = append(kept, t), append(keptCounts, counts[i])
 		}
 	}
-	return kept, joinCounts(keptCounts), nil
+	return kept, keptCounts, nil
 }
 
 // noFilter reports whether o filters nothing out but superseded memories

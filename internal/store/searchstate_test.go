@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -66,4 +67,51 @@ func searchLayers(t *testing.T, a *Agent, o SearchOptions) (days, facts int) {
 		t.Fatal(err)
 	}
 	return len(d), len(f)
+}
+
+// A term no memory holds is left out of a search's match, known so for
+// the data version it was counted at: a memory holding it written later,
+// through this store or another on the same file, is found at once though
+// its kept count of 0 still weighs it (the table grew less than
+// countsStale), and once deleted its term is absent again.
+func TestAbsentTermsFollowWrites(t *testing.T) {
+	dir := t.TempDir()
+	a := acquire(t, openTest(t, Options{Dir: dir, ReadConns: 1}), "main")
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	said, order := map[string]time.Time{}, []string{}
+	for i := range 40 { // enough that one more memory keeps the counts
+		m := fmt.Sprintf("filler note %d", i)
+		said[m], order = jan, append(order, m)
+	}
+	insertAt(t, a, said, order...)
+	find := func(terms ...string) []int64 {
+		t.Helper()
+		hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: terms, Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []int64
+		for _, h := range hits {
+			ids = append(ids, h.ID)
+		}
+		return ids
+	}
+	if got := find("zebra", "okapi"); got != nil {
+		t.Fatalf("before: %v, want none", got)
+	}
+	z := insertAt(t, a, map[string]time.Time{"a zebra at the zoo": jan.Add(time.Hour)}, "a zebra at the zoo")["a zebra at the zoo"]
+	if got := find("zebra", "note"); len(got) != 41 || got[0] != z {
+		t.Errorf("zebra or note after the zebra's memory: %v, want %d first of 41", got, z)
+	}
+	other := acquire(t, openTest(t, Options{Dir: dir}), "main")
+	o := insertAt(t, other, map[string]time.Time{"an okapi too": jan.Add(2 * time.Hour)}, "an okapi too")["an okapi too"]
+	if got := find("okapi"); !slices.Equal(got, []int64{o}) {
+		t.Errorf("okapi after another store wrote it: %v, want [%d]", got, o)
+	}
+	if err := a.Delete(t.Context(), z); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("zebra"); got != nil {
+		t.Errorf("zebra after its memory was deleted: %v, want none", got)
+	}
 }
