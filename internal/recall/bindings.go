@@ -235,8 +235,8 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		r.subject = []string{tentative}
 	}
 	var joins []binding
-	if pr, ok := r.s.(ProfileReader); ok && r.t.ProfileTokens > 0 {
-		lines, err := pr.Profile(ctx, r.asOf)
+	if r.t.ProfileTokens > 0 {
+		lines, err := r.profileAt(ctx)
 		if err != nil {
 			return err
 		}

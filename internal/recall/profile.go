@@ -27,6 +27,22 @@ type ProfileReader interface {
 	Profile(ctx context.Context, asOf time.Time) ([]store.ProfileLine, error)
 }
 
+// profileAt is the profile as of the question, read once a recall: the
+// joins (bindSubject) and the profile stage both read it. None when the
+// storage keeps no profile.
+func (r *ranker) profileAt(ctx context.Context) ([]store.ProfileLine, error) {
+	pr, ok := r.s.(ProfileReader)
+	if !ok || r.profileRead {
+		return r.profileRows, nil
+	}
+	lines, err := pr.Profile(ctx, r.asOf)
+	if err != nil {
+		return nil, err
+	}
+	r.profileRows, r.profileRead = lines, true
+	return lines, nil
+}
+
 // profileShare is the most of the k places profile lines take: the rest
 // are for the memories that answer the question.
 const profileShare = 3
@@ -61,11 +77,10 @@ var unhelpful = map[string]bool{"user": true, "animate": true, "person": true, "
 // question filters on what only memories have, or the storage keeps no
 // profile.
 func (r *ranker) profileLines(ctx context.Context) ([]Item, map[string][]string, error) {
-	pr, ok := r.s.(ProfileReader)
-	if !ok || r.t.ProfileTokens <= 0 || r.q.memoriesOnly() || !r.lexical() {
+	if _, ok := r.s.(ProfileReader); !ok || r.t.ProfileTokens <= 0 || r.q.memoriesOnly() || !r.lexical() {
 		return nil, nil, nil
 	}
-	lines, err := pr.Profile(ctx, r.asOf)
+	lines, err := r.profileAt(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the profile: %w", err)
 	}

@@ -165,7 +165,9 @@ type ranker struct {
 	base               store.SearchOptions // the filters every memory search keeps
 	memHits            []store.MemoryHit   // the hits of words, best first
 	cands              map[string]*cand
-	lines              []Item                       // the profile lines matching the question, offered first
+	lines              []Item              // the profile lines matching the question, offered first
+	profileRows        []store.ProfileLine // the profile as of the question, once profileRead (profileAt)
+	profileRead        bool
 	lineSources        map[string][]string          // each line's memories ("profile:2" → "memory:4"), which pin leaves out
 	lineData           map[string]store.ProfileLine // each offered line as stored, by its id
 	told               []store.MemoryHit            // the newest memories no night has read (toldSince)
