@@ -418,12 +418,43 @@ func (a *Agent) FactsAbout(ctx context.Context, entity, attribute string, asOf t
 // ImportantMemories returns the newest memories with importance of at least
 // 0.8 (the partial index's condition, so it is used) within the filters, up
 // to Limit: the profile recall may pin.
+// Every recall that finds something asks them, and they change only with
+// a write: a read connection keeps them with its search state, for one
+// data version.
 func (a *Agent) ImportantMemories(ctx context.Context, o SearchOptions) ([]MemoryHit, error) {
 	o.Terms = nil
 	sql, args := memoryFilters(`SELECT `+memoryHitColumns+`, 0 FROM daily_memories m WHERE m.importance >= 0.8`, nil, o)
 	sql += ` ORDER BY m.ts DESC LIMIT ?`
-	return a.memoryHits(ctx, sql, append(args, max(o.Limit, 1)))
+	args = append(args, max(o.Limit, 1))
+	var out []MemoryHit
+	err := a.read(ctx, func(c *conn) error {
+		st, err := c.searchState(ctx)
+		if err != nil {
+			return err
+		}
+		key := fmt.Sprint(sql, args)
+		hits, ok := st.important[key]
+		if !ok {
+			if hits, err = scanRows(ctx, c, sql, args, scanMemoryHit); err != nil {
+				return err
+			}
+			if st.important == nil || len(st.important) > maxImportantKept {
+				st.important = map[string][]MemoryHit{}
+			}
+			st.important[key] = hits
+		}
+		out = slices.Clone(hits) // the caller's to sort and decode
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("important memories: %w", err)
+	}
+	return out, nil
 }
+
+// maxImportantKept is how many filters' important memories a read
+// connection keeps at most (a recall asks with one or two).
+const maxImportantKept = 16
 
 // Speaks reports whether a memory that recall may offer, stored up to
 // until, was said by name: its role is the name, or starts with it ("Ann"

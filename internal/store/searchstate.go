@@ -24,7 +24,8 @@ type searchState struct {
 	largest              map[string]int64
 	roles                []string // the memories' distinct roles, ASCII lowercased, once read (rolesRead)
 	rolesRead            bool
-	none                 map[string]bool // "table term": whether no row of table held term, once counted (bm25.go)
+	none                 map[string]bool        // "table term": whether no row of table held term, once counted (bm25.go)
+	important            map[string][]MemoryHit // ImportantMemories by their query and arguments
 }
 
 // maxRoles is the most distinct roles conn.roles keeps; past it, none.

@@ -115,3 +115,52 @@ func TestAbsentTermsFollowWrites(t *testing.T) {
 		t.Errorf("zebra after its memory was deleted: %v, want none", got)
 	}
 }
+
+// The important memories a read connection keeps follow every write: one
+// written is pinned at once, one deleted never comes back, and what a
+// caller does to its copy is not kept.
+func TestImportantMemoriesFollowWrites(t *testing.T) {
+	a := acquire(t, openTest(t, Options{ReadConns: 1}), "main")
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	important := func() []string {
+		t.Helper()
+		hits, err := a.ImportantMemories(t.Context(), SearchOptions{Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for i := range hits {
+			texts = append(texts, hits[i].Text)
+			hits[i].Text = "changed by the caller"
+		}
+		return texts
+	}
+	insert := func(content string, importance float64, at time.Time) int64 {
+		t.Helper()
+		m := mem(content, "")
+		m.Importance, m.Timestamp = importance, at
+		ins, err := a.Insert(t.Context(), []Memory{m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ins[0].ID
+	}
+	insert("lunch was fine", 0.3, jan)
+	pen := insert("allergic to penicillin", 0.9, jan)
+	if got, want := important(), []string{"allergic to penicillin"}; !slices.Equal(got, want) {
+		t.Fatalf("first: %q, want %q", got, want)
+	}
+	if got, want := important(), []string{"allergic to penicillin"}; !slices.Equal(got, want) {
+		t.Errorf("asked again: %q, want %q", got, want)
+	}
+	insert("the wifi password is on the fridge", 0.85, jan.Add(time.Hour))
+	if got, want := important(), []string{"the wifi password is on the fridge", "allergic to penicillin"}; !slices.Equal(got, want) {
+		t.Errorf("after a new one: %q, want %q", got, want)
+	}
+	if err := a.Delete(t.Context(), pen); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := important(), []string{"the wifi password is on the fridge"}; !slices.Equal(got, want) {
+		t.Errorf("after a deletion: %q, want %q", got, want)
+	}
+}
