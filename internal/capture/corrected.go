@@ -28,10 +28,45 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	if head := c.headStem(); len(ids) == 0 && c.Ends && head != "" {
 		ids = correctedHolding(m, c, hits, head)
 	}
+	if (c.Ends || c.namesSubject()) && !holdsOtherStem(c, hits, ids) {
+		for _, st := range c.otherStems() {
+			if alt := correctedHolding(m, c, hits, st); len(alt) > 0 {
+				ids = alt
+				break
+			}
+		}
+	}
 	if len(ids) == 0 && c.Shape == "switched kind" {
 		ids = correctedProvider(m, c, hits)
 	}
 	return ids
+}
+
+// otherStems are the stems of what c names but its last, last first: where the claim said the thing in other words, another word
+// of it names the subject ("not doing the bookshop shifts any more" after
+// "I volunteer at the Oxfam bookshop", "changed my mind on the spare room"
+// after "painting the spare bedroom sage green").
+func (c Correction) otherStems() []string {
+	stems := ClaimStems(c.Old)
+	slices.Reverse(stems)
+	return slices.DeleteFunc(stems, func(st string) bool { return st == c.OldStem() })
+}
+
+// holdsOtherStem reports whether a claim among ids holds a word of what c
+// names besides its last: "the bookshop shifts" are not the shifts at work.
+func holdsOtherStem(c Correction, hits []store.Hit, ids []int64) bool {
+	others := c.otherStems()
+	for _, h := range hits {
+		if !slices.Contains(ids, h.ID) {
+			continue
+		}
+		for _, st := range ClaimStems(h.Text) {
+			if slices.ContainsFunc(others, func(o string) bool { return o == st || slices.Contains(BaseForms(o), st) }) {
+				return true
+			}
+		}
+	}
+	return len(others) == 0 && len(ids) > 0
 }
 
 // namesSubject reports whether what c names is the subject of the claim it
@@ -147,8 +182,11 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
-		habit := (c.Ends || c.Shape == "switched kind") && oldStem != ""
+		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
 		score, ok := claimScore(m, h, shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
+		if !ok && c.Shape == "cancelled" && oldStem != "" && len(whenKindsIn(h.Text)) > 0 {
+			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
+		}
 		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) {
 			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
@@ -232,6 +270,14 @@ var anaphoricRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to|(?:he|she|they)(?:['’](?:s|re|ll)|\s+(?:is|are|will|can|could))?\s+(?:now\s+)?(?:coming|come|doing|do|arriving|turning up|popping round|going)\s+[^.;!?]{1,30}?\binstead)\b`)
 })
 
+// movedItRe is a pro-form moved in time: "it's moved to Thursdays",
+// "they've shifted it to Fridays", "that's been pushed back". What it
+// stands for is a claim of when something is (sharesWhen), never a place
+// ("moved it to the shed").
+var movedItRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:(?:it|that)(?:['’]s|\s+has|\s+is)\s+(?:been\s+)?(?:moved|changed|shifted|switched|pushed|put\s+back|brought\s+forward)|(?:moved|shifted|changed|switched|pushed)\s+(?:it|that)\s+(?:to|back|forward))\b`)
+})
+
 // BaseForms are the base forms a verb's -ing or -ed form may have:
 // "running": run; "cycling": cycle, cycl; "baked": bake, bak. None for
 // another word.
@@ -279,13 +325,16 @@ func saysOwn(s, st string) bool {
 
 // Anaphoric reports whether s corrects by a pro-form, naming neither the
 // subject nor the old value: its claim is found among the recent ones.
-func Anaphoric(s string) bool { return anaphoricRe().MatchString(s) }
+func Anaphoric(s string) bool { return anaphoricRe().MatchString(s) || movedItRe().MatchString(s) }
 
 // recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
 // is a recent claim stating a value of a kind m states.
 func recentOfKind(m, h store.Hit) bool {
-	if !anaphoricRe().MatchString(m.Text) || !recent(m, h) {
+	if !recent(m, h) {
 		return false
+	}
+	if !anaphoricRe().MatchString(m.Text) {
+		return movedItRe().MatchString(m.Text) && sharesWhen(m.Text, h.Text)
 	}
 	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe().MatchString(m.Text) && choiceRe().MatchString(h.Text)
 }
@@ -500,3 +549,55 @@ func LinkedWords(s string) []string {
 	}
 	return out
 }
+
+// ProFormReferent is the claim a correction m by a pro-form corrects when
+// none is in its recent context ("it's moved to Thursdays" said three weeks
+// after "I go to a pottery class on Tuesday evenings"), among older, the
+// speaker's memories before it, newest first: the newest one stating when
+// something is, as m does (a weekday, a clock time, a date), however old,
+// if it states it alike (a day every week for a day every week). A nearer
+// memory stating such a value otherwise (a single Tuesday) may be the
+// pro-form's referent, so then nothing is. done is false when no memory
+// of older states such a value: the next older ones may.
+func ProFormReferent(m store.Hit, older []store.Hit) (id int64, done bool) {
+	kinds := whenKindsIn(m.Text)
+	if len(kinds) == 0 || !Anaphoric(m.Text) {
+		return 0, true
+	}
+	for _, h := range older {
+		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
+			continue
+		}
+		shared := slices.DeleteFunc(whenKindsIn(h.Text), func(k int) bool { return !slices.Contains(kinds, k) })
+		if len(shared) == 0 {
+			continue
+		}
+		if slices.Contains(shared, weekdayKind) && weeklyRe().MatchString(m.Text) != weeklyRe().MatchString(h.Text) {
+			return 0, true
+		}
+		return h.ID, true
+	}
+	return 0, false
+}
+
+// weekdayKind is the index of the weekday among valueKinds.
+const weekdayKind = 0
+
+// whenKindsIn are the indexes of the kinds of value saying when that s
+// states.
+func whenKindsIn(s string) []int {
+	var out []int
+	for i, k := range valueKinds() {
+		if k.when && k.re.MatchString(s) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// weeklyRe is a day every week: "on Tuesdays", "every Friday", "Thursday
+// evenings".
+var weeklyRe = sync.OnceValue(func() *regexp.Regexp {
+	const day = `(?:mon|tues|wednes|thurs|fri|satur|sun)day`
+	return regexp.MustCompile(`(?i)\b` + day + `s\b|\bevery\s+` + day + `\b|\b` + day + `\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b`)
+})

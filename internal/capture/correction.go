@@ -59,12 +59,21 @@ var correctionShapes = []correctionShape{
 		`cut\s+out\s+((?:[\pL\pN'’-]+\s+){0,3}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|completely|altogether|after|for)\b)|` +
 		`ditched\s+((?:[\pL\pN'’-]+\s+){0,3}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|for)\b))`,
 		[]string{"cut", "ditched"}},
+	// "I've weaned myself off the sleeping pills", "I stopped taking the
+	// iron tablets": a medicine or habit ended, said by what ends it.
+	{"gave up", true, `(?i)\b(?:weaned\s+(?:myself|ourselves|him|her|them)\s+off|(?:stopped|quit|quitting|stopping)\s+(?:taking|using|having))\s+(?:the\s+|my\s+|our\s+)?` + phrase +
+		`\s*(?:[,.;:!?]|$|\s(?:completely|altogether|and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`, []string{"weaned", "taking", "using", "having"}},
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
 	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
 	// "we've cancelled Dagny", "cancelled Netflix": a named provider ends,
 	// the claims naming it with it.
 	{"cancelled", true, `\b(?:[Cc]ancel+ed|[Cc]ancel+ing)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){0,2})`, []string{"cancel"}},
+	// "had to cancel the sweep", "we've called off the barbecue": the thing
+	// cancelled is the subject, though the claim said more of it ("booked a
+	// chimney sweep for the 3rd").
+	{"cancelled", true, `(?i)\b(?:cancel+(?:ed|ing)?|call(?:ed|ing)? off|scrapped)\s+(?:the|my|our)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|for|this|next|today|tomorrow|after)\b)`,
+		[]string{"cancel", "call", "scrapped"}},
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
@@ -85,6 +94,8 @@ var correctionShapes = []correctionShape{
 	{"back to", false, `(?i)\b(?:gone|going|go|goes|are|is|['’]re|['’]s)\s+back\s+to\b`, []string{"back"}},
 	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu})`, []string{"now"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
+	// "Dale's going fortnightly from now on": a standing value replaced.
+	{"from now on", false, `(?i)\b(?:from now on|from here on in|going forward|with immediate effect)\b`, []string{"from now", "from here", "going forward", "effect"}},
 	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*(?:actually|scratch that|change of plans?|correction|on second thoughts?|my mistake|make (?:that|it))\b`,
 		[]string{"actually", "scratch", "change of plan", "correction", "second thought", "mistake", "make"}},
 }
@@ -270,6 +281,8 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`), true},
 		{regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`), true},
 		{regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`), false},
+		// how often: "every four weeks", "fortnightly", "every other Friday"
+		{regexp.MustCompile(`(?i)\bevery\s+(?:other|second|third|\d+|two|three|four|five|six|eight|few)\s+(?:\pL+\s+)?(?:days?|weeks?|months?|fortnight|mon|tues|wednes|thurs|fri|satur|sun)(?:days?)?\b|\bevery\s+fortnight\b|\bfortnightly\b|\bbiweekly\b`), true},
 		{regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`), false},
 		{regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`), false},
 		{regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`), false},

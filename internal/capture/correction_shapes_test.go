@@ -39,7 +39,12 @@ func TestCorrectionShapesUnrestated(t *testing.T) {
 		{"I left Harwood Dental, I'm at the Quay practice now.", "left", "Harwood Dental"},
 		{"The surgery pushed Ayo's smear test back to May.", "pushed to", ""},
 		{"We've cancelled Ottilie, the kids are old enough now.", "cancelled", "Ottilie"},
-		{"Cancelled the Spanish lessons.", "cancelled", ""},
+		{"Cancelled the Spanish lessons.", "cancelled", "Spanish lessons"},
+		{"Had to cancel the sweep, the fireplace is going.", "cancelled", "sweep"},
+		{"We've called off the barbecue for Sunday.", "cancelled", "barbecue"},
+		{"I've weaned myself off the sleeping pills completely.", "gave up", "sleeping pills"},
+		{"I stopped taking the iron tablets in May.", "gave up", "taking the iron tablets"},
+		{"Rohan's going fortnightly from now on, same price.", "from now on", ""},
 		{"We've left Barclays for a building society.", "left", "Barclays"},
 		{"We left Oslo at dawn and drove south.", "", ""},
 		{"I left Tamsin a voicemail.", "", ""},
@@ -124,6 +129,22 @@ func TestCorrectedUnrestated(t *testing.T) {
 		{"a named provider cancelled", "We've cancelled Ottilie, the kids are old enough now.", day(20, 9),
 			[]store.Hit{hit(29, "a", day(2, 9), "Our babysitter Ottilie comes on Saturday nights."),
 				hit(30, "b", day(3, 9), "Saturday nights are pizza nights.")}, []int64{29}},
+		{"a thing cancelled is its own subject, weeks later", "Had to cancel the sweep, the fireplace is going.", day(28, 9),
+			[]store.Hit{hit(44, "a", day(2, 9), "Booked a chimney sweep for the 3rd of October."),
+				hit(45, "b", day(3, 9), "Swept the patio before the rain.")}, []int64{44}},
+		{"a thing cancelled was booked for a time, not only named", "Had to cancel the sweep, the fireplace is going.", day(28, 9),
+			[]store.Hit{hit(53, "a", day(2, 9), "The sweep's brush is still in the hall.")}, nil},
+		{"a negation whose last word the claim lacks: another word of it", "I'm not doing the bookshop shifts any more.", day(28, 9),
+			[]store.Hit{hit(46, "a", day(2, 9), "I volunteer at the Oxfam bookshop on Saturday mornings."),
+				hit(47, "b", day(3, 9), "My shifts at work are changing in July.")}, []int64{46}},
+		{"a medicine ended by what it is for", "I've weaned myself off the sleeping pills completely.", day(28, 9),
+			[]store.Hit{hit(48, "a", day(1, 9), "The GP put me on zopiclone for sleep, one most nights."),
+				hit(49, "b", day(3, 9), "Bought hay fever pills at the chemist.")}, []int64{48}},
+		{"from now on, a person named and how often", "Rohan's going fortnightly from now on, same price.", day(28, 9),
+			[]store.Hit{hit(50, "a", day(1, 9), "The window cleaner, Rohan, comes every four weeks."),
+				hit(51, "b", day(3, 9), "Rohan waved from his van.")}, []int64{50}},
+		{"from now on without a shared value is no correction of it", "Rohan's going fortnightly from now on.", day(28, 9),
+			[]store.Hit{hit(52, "a", day(1, 9), "Rohan cleaned the windows, twenty pounds.")}, nil},
 		{"a move of the thing named to another named place, weeks later", "The darts league moved to the Feathers.", day(28, 9),
 			[]store.Hit{hit(31, "a", day(2, 9), "Our darts league plays at the Swan on Mondays."),
 				hit(32, "b", day(3, 9), "The Feathers has a new chef.")}, []int64{31}},
@@ -155,6 +176,40 @@ func TestSameRoot(t *testing.T) {
 		{"water", "wat", false}, {"summer", "summ", false}, {"teacher", "teaching", true}, {"garden", "gardener", false}} {
 		if got := sameRoot(c.a, c.b); got != c.want {
 			t.Errorf("sameRoot(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+// TestProFormReferent: a correction by a pro-form whose recent context holds
+// no claim takes the newest claim saying when alike, however old, and none
+// when a nearer memory says when otherwise.
+func TestProFormReferent(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 5, d, 9, 0, 0, 0, time.UTC) }
+	hit := func(id int64, d int, role, text string) store.Hit {
+		return store.Hit{Kind: "memory", ID: id, Timestamp: day(d), Role: role, Text: text}
+	}
+	cases := []struct {
+		name  string
+		say   string
+		older []store.Hit // newest first
+		want  int64
+	}{
+		{"a weekly day for a weekly day, three weeks back", "Heads up: it's moved to Thursdays from now on.",
+			[]store.Hit{hit(3, 20, "user", "The bins were late."), hit(2, 10, "user", "Went to the cinema, good film."),
+				hit(1, 2, "user", "I go to a pottery class on Tuesday evenings.")}, 1},
+		{"a nearer single day leaves the referent open", "Heads up: it's moved to Thursdays from now on.",
+			[]store.Hit{hit(5, 15, "user", "Met Lars for lunch on Tuesday."), hit(4, 2, "user", "Choir is on Monday nights.")}, 0},
+		{"a date for a date", "Actually, make it the 16th instead, I'm away.",
+			[]store.Hit{hit(7, 18, "user", "Defrosted the freezer."), hit(6, 5, "user", "The boiler service is booked for the 9th of June.")}, 6},
+		{"the agent's words are not the user's claim", "Actually, make it the 16th instead.",
+			[]store.Hit{hit(9, 18, "assistant", "Noted for the 3rd."), hit(8, 5, "user", "Dentist on the 9th.")}, 8},
+		{"no value saying when: nothing", "Actually, make it the blue one.",
+			[]store.Hit{hit(10, 5, "user", "The dentist is on the 9th.")}, 0},
+	}
+	for _, c := range cases {
+		m := store.Hit{Kind: "memory", ID: 100, Timestamp: day(28), Role: "user", Text: c.say}
+		if got, _ := ProFormReferent(m, c.older); got != c.want {
+			t.Errorf("%s: ProFormReferent(%q) = %d, want %d", c.name, c.say, got, c.want)
 		}
 	}
 }

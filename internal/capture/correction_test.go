@@ -57,7 +57,7 @@ func TestCorrectionIn(t *testing.T) {
 		{"I nearly quit - the path forward was so unclear.", "", false, ""},
 		// cancelled
 		{"The dentist appointment on the 14th is cancelled.", "cancelled", true, ""},
-		{"We've called off the barbecue because of the rain.", "cancelled", true, ""},
+		{"We've called off the barbecue because of the rain.", "cancelled", true, "barbecue"},
 		{"I'm cancelling the gym membership at the end of the month.", "cancelled", true, ""},
 		{"Netflix got canceled, we never watched it.", "cancelled", true, ""},
 		// instead of, rather than

@@ -77,6 +77,11 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		}
 		said := store.Hit{Kind: "memory", ID: m.ID, SessionID: m.SessionID, Timestamp: m.Timestamp, Role: m.Role, Text: m.Content}
 		old := capture.Corrected(said, c, hitsOf(hits))
+		if len(old) == 0 && capture.Anaphoric(m.Content) {
+			if old, err = proFormReferent(ctx, a, said); err != nil {
+				return err
+			}
+		}
 		if len(old) > 0 {
 			around, err := a.Neighbours(ctx, old, echoSpan, store.SearchOptions{Until: m.Timestamp.Add(-time.Millisecond)})
 			if err != nil {
@@ -94,6 +99,38 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 	}
 	return nil
 }
+
+// proFormReferent is the claim a correction by a pro-form corrects when
+// its recent context holds none (capture.ProFormReferent): the speaker's
+// older memories are read newest first, a page at a time, back to
+// correctionWindow and at most referentReach of them.
+func proFormReferent(ctx context.Context, a *store.Agent, said store.Hit) ([]int64, error) {
+	until := said.Timestamp.Add(-time.Millisecond)
+	since := said.Timestamp.Add(-correctionWindow)
+	for read := 0; read < referentReach && until.After(since); {
+		page, err := a.RecentMemories(ctx, store.SearchOptions{Role: said.Role, Since: since, Until: until, Limit: referentPage})
+		if err != nil || len(page) == 0 {
+			return nil, err
+		}
+		hits := hitsOf(page[:min(len(page), referentPage)]) // the newest, in order; the important ones after them come again
+		if id, done := capture.ProFormReferent(said, hits); done {
+			if id == 0 {
+				return nil, nil
+			}
+			return []int64{id}, nil
+		}
+		read += len(hits)
+		until = hits[len(hits)-1].Timestamp.Add(-time.Millisecond)
+	}
+	return nil, nil
+}
+
+// referentPage and referentReach bound the read for a pro-form's
+// referent: a page of memories, and how many in all.
+const (
+	referentPage  = 100
+	referentReach = 500
+)
 
 // sessionTurns is how many turns before a correction are its context.
 const sessionTurns = 4

@@ -31,9 +31,9 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
 	j.nameThenRole = regexp.MustCompile(pNm + `(?:,| is| was| has become| became| is now|(?: [a-z]+){1,3} as) (?i:my|our) (?:(?i:new|best|line) )?(?i:(` + roleAlt + `))\b`)
-	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Alexandra, known as Sasha"
+	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Maximilian, Max to all of us", "Alexandra, known as Sasha"
 	j.nickname = regexp.MustCompile(pNm + `(?:, | \(| - | — )(?:(?i:known as|aka|called|or|who goes by|who we call) )?` + pNm +
-		`(?: (?i:to everyone|to her friends|to his friends|to their friends|to friends|to us|to the family|for short)|\))`)
+		`(?: (?i:to (?:everyone|everybody|all of us|us all|us|friends|mates|(?:her|his|their|our|the) (?:whole )?(?:friends|mates|family|kids))|for short)|\))`)
 	j.goesBy = regexp.MustCompile(pNm + ` (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
 	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)"
 	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
@@ -176,8 +176,8 @@ func myRole(t []tok) bool {
 // chat, are no cue.
 func nicknameCue(s string) bool {
 	low := strings.ToLower(s)
-	for _, cue := range []string{"to everyone", "to her friends", "to his friends", "to their friends", "to friends", "to us",
-		"to the family", "for short", ")", "goes by", "known as", "called", "call", "short for"} {
+	for _, cue := range []string{"to everyone", "to everybody", "to all", "to us", "to friends", "to mates",
+		"to her ", "to his ", "to their ", "to our ", "to the ", "for short", ")", "goes by", "known as", "called", "call", "short for"} {
 		if strings.Contains(low, cue) {
 			return true
 		}

@@ -219,10 +219,15 @@ func (r *ranker) searchKinds(ctx context.Context, kw []string) error {
 const relatedBreadth = 600
 
 // relatedKinds maps each of words to its related words that name narrow
-// kinds.
+// kinds. A light verb is left out ("what insulin do I take?"): its related
+// words are verbs' ("take": act, move), and a thing of a kind spelt alike
+// ("a jab" is a move) is no answer to it.
 func relatedKinds(words []string) map[string][]string {
 	var out map[string][]string
 	for _, w := range words {
+		if lightVerbs[w] {
+			continue
+		}
 		k := slices.DeleteFunc(kinds.Named(without(dedupe(Expand([]string{w})), words)),
 			func(k string) bool { return kinds.Breadth(k) > relatedBreadth })
 		if len(k) > 0 {
@@ -234,6 +239,12 @@ func relatedKinds(words []string) map[string][]string {
 	}
 	return out
 }
+
+// lightVerbs say little of what is asked: "what do I take", "what have I
+// got".
+var lightVerbs = map[string]bool{"take": true, "takes": true, "taking": true, "took": true, "have": true, "has": true,
+	"had": true, "get": true, "gets": true, "got": true, "make": true, "makes": true, "made": true, "do": true, "does": true,
+	"did": true, "give": true, "gave": true, "put": true, "keep": true, "use": true, "used": true}
 
 // countCoverage sets the coverage of the candidates that can still rank
 // (the floor drops the rest), best preliminary score first. A word the

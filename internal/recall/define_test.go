@@ -181,6 +181,23 @@ func TestRelatedKindsBridgeTheGap(t *testing.T) {
 	}
 }
 
+// TestLightVerbBridgesNothing: a light verb's related words are verbs'
+// ("take": move), and a memory holding a thing of a kind spelt alike ("a
+// jab" is a move) does not answer "what insulin do I take?".
+func TestLightVerbBridgesNothing(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, role: "user", content: "Had my flu jab at the pharmacy."},
+		{at: day0.Add(time.Hour), role: "user", content: "The toaster only browns one side now."},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What insulin do I take?", AsOf: day0.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Found {
+		t.Errorf("found %v; want nothing", ids(res.Items))
+	}
+}
+
 func BenchmarkDefine(b *testing.B) {
 	words := strings.Fields("steakhouse Steakhouses dinner gym restaurants zzzzq cities")
 	b.ReportAllocs()

@@ -229,12 +229,26 @@ func cutPossessive(f string) (string, bool) {
 // else rather than done.
 var wishPhrases = []string{"should go", "we should", "sometime", "some time", "one day", "maybe", "thinking about", "thinking of",
 	"would like to", "'d like to", "want to", "wants to", "hoping to", "plan to", "planning to", "next time", "says it's",
-	"says it is", "recommended", "apparently"}
+	"says it is", "recommended", "apparently",
+	// a job still to do: "need to sand the back door next weekend"
+	"need to", "needs to", "have to", "has to", "got to", "tomorrow", "next week", "next weekend", "next month"}
 
 func wished(s string) bool {
 	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 	for _, p := range wishPhrases {
 		if i := strings.Index(low, p); i >= 0 && (i == 0 || !isLetter(low[i-1])) {
+			return true
+		}
+	}
+	return goingToDo(low)
+}
+
+// goingToDo reports whether low says something is going to be done ("going
+// to put up the curtain pole"), not where one goes ("going to the gym").
+func goingToDo(low string) bool {
+	ws := text.Words(low)
+	for i := 0; i+2 < len(ws); i++ {
+		if ws[i] == "going" && ws[i+1] == "to" && !isDeterminer(ws[i+2]) && !text.IsStopword(ws[i+2]) {
 			return true
 		}
 	}

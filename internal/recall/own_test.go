@@ -48,6 +48,9 @@ func TestNotOwn(t *testing.T) {
 		{"The kids' cat had kittens.", true},                                       // asked as "I", the kids' are theirs
 		{"Fergus from next door gives me a lift on his trip to the depot.", false}, // the trip is done for the user
 		{"Fergus gives me a lift. His phone is always ringing.", true},             // another clause: his phone
+		{"Need to sand and varnish the back door next weekend.", true},             // a job still to do
+		{"Going to put up the new curtain pole tomorrow.", true},
+		{"Going to the tip with the old drill.", false},
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,

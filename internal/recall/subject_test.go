@@ -122,6 +122,8 @@ func TestBindingsIn(t *testing.T) {
 		"Our daughter Alexandra, Sasha to everyone, is in Year 5.":      {{"@daughter", "alexandra"}, {"alexandra", "sasha"}},
 		"We met Roberto (Bobby to his friends) at the pub.":             {{"roberto", "bobby"}},
 		"Katarzyna goes by Kasia at work.":                              {{"katarzyna", "kasia"}},
+		"My grandson Maximilian, Max to all of us, plays trumpet.":      {{"@grandson", "maximilian"}, {"maximilian", "max"}},
+		"Henrietta, Hen to her mates, runs the choir.":                  {{"henrietta", "hen"}},
 		"My personal trainer is Dimitri Vlahos, at the leisure centre.": {{"@trainer", "dimitri"}, {"@trainer", "vlahos"}},
 		"Our neighbour Margaret, everyone calls her Peggy, keeps bees.": {{"@neighbour", "margaret"}, {"margaret", "peggy"}},
 		"My coach Ade said the match is off.":                           {{"@coach", "ade"}},

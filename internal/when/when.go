@@ -448,6 +448,8 @@ func (p *parser) ago(i int) (Range, bool) {
 		n, unit, j = 2, p.at(i+3), i+5
 	case p.spells(i, "a", "few") && isUnit(p.at(i+2)) && p.at(i+3) == "ago":
 		n, unit, j = 3, p.at(i+2), i+4
+	case (w == "a" || isCount(w)) && singular(p.at(i+1)) == "fortnight" && p.at(i+2) == "ago":
+		n, unit, j = 2*max(1, count(w)), "weeks", i+3 // "a fortnight ago": two weeks
 	case isCount(w) && singular(p.at(i+1)) == "weekend" && p.at(i+2) == "ago":
 		// "two weekends ago": that weekend, counted back from the last one
 		sat := periods["weekend"].start(p.today).AddDate(0, 0, -7*count(w))

@@ -58,6 +58,8 @@ func TestParse(t *testing.T) {
 		{"a couple of days ago", d(2026, 3, 9), d(2026, 3, 10), false, ""},
 		{"a week ago", d(2026, 3, 1), d(2026, 3, 8), false, ""},
 		{"two weeks ago", d(2026, 2, 22), d(2026, 3, 1), false, ""},
+		{"a fortnight ago", d(2026, 2, 22), d(2026, 3, 1), false, ""},
+		{"two fortnights ago", d(2026, 2, 8), d(2026, 2, 15), false, ""},
 		{"a month ago", d(2026, 1, 27), d(2026, 2, 27), false, ""},
 		{"in the last 3 days", d(2026, 3, 8), d(2026, 3, 12), false, ""},
 		{"in the past two weeks", d(2026, 2, 25), d(2026, 3, 12), false, ""},
