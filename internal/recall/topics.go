@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Personal topics: a question names a role ("what pets do we have?", "how
@@ -163,7 +164,7 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 		out[w] = t.members
 	}
 	for _, w := range words {
-		if t := topicOf(w); t != nil {
+		if t := topicOf(w); t != nil && !(doneTo[t] && objectNamed(q, w)) {
 			add(w, t)
 		}
 	}
@@ -178,6 +179,33 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 		}
 	}
 	return out, extra
+}
+
+// doneTo are the topics whose cue is a verb and whose members find what it
+// was done to ("which galleries did I visit?": "went to the Tate"): a
+// question naming that thing (objectNamed) asks of it, not of the topic.
+var doneTo = map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topicOf("buy"): true}
+
+// objectNamed reports whether q names, right after its word w, what w is
+// done to: a determiner, a name or another word that is no function or
+// time word ("visiting the orphanage", "visit Universal Studios", "visit art
+// galleries"), also after "to" or "of" when w is a noun ("his visit to
+// Ireland"; not "mention visiting to Tim").
+func objectNamed(q, w string) bool {
+	fs := strings.FieldsFunc(q, func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '’' })
+	for i, f := range fs {
+		if stem(strings.ToLower(f)) != stem(w) || i+1 == len(fs) {
+			continue
+		}
+		next := fs[i+1]
+		noun := i > 0 && thingBefore(strings.ToLower(fs[i-1])) // "his visit", not "mention visiting"
+		if low := strings.ToLower(next); noun && (low == "to" || low == "of") && i+2 < len(fs) {
+			next = fs[i+2]
+		}
+		low := strings.ToLower(next)
+		return thingBefore(low) || startsUpper(next) || !text.IsStopword(low) && !timeWord(low)
+	}
+	return false
 }
 
 // topicMembers searches the members of the topics the question names, as
