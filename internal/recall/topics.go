@@ -190,15 +190,22 @@ var doneTo = map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topi
 // done to: a determiner, a name or another word that is no function or
 // time word ("visiting the orphanage", "visit Universal Studios", "visit art
 // galleries"), also after "to" or "of" when w is a noun ("his visit to
-// Ireland"; not "mention visiting to Tim").
+// Ireland"; not "mention visiting to Tim"), or before the noun w after a
+// determiner or possessive ("the hospital visit").
 func objectNamed(q, w string) bool {
 	fs := strings.FieldsFunc(q, func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '’' })
 	for i, f := range fs {
-		if stem(strings.ToLower(f)) != stem(w) || i+1 == len(fs) {
+		if stem(strings.ToLower(f)) != stem(w) {
+			continue
+		}
+		if i > 1 && opensNoun(fs[i-2]) && isNoun(strings.ToLower(fs[i-1])) && !text.IsStopword(strings.ToLower(fs[i-1])) {
+			return true // "the veteran's hospital visit": its modifier names it
+		}
+		if i+1 == len(fs) {
 			continue
 		}
 		next := fs[i+1]
-		noun := i > 0 && thingBefore(strings.ToLower(fs[i-1])) // "his visit", not "mention visiting"
+		noun := i > 0 && opensNoun(fs[i-1]) // "his visit", not "mention visiting"
 		if low := strings.ToLower(next); noun && (low == "to" || low == "of") && i+2 < len(fs) {
 			next = fs[i+2]
 		}
@@ -206,6 +213,13 @@ func objectNamed(q, w string) bool {
 		return thingBefore(low) || startsUpper(next) || !text.IsStopword(low) && !timeWord(low)
 	}
 	return false
+}
+
+// opensNoun reports whether f opens a noun phrase: a determiner or a
+// possessive ("the", "his", "the veteran's").
+func opensNoun(f string) bool {
+	_, poss := cutPossessive(f)
+	return poss || opensNounPhrase(f)
 }
 
 // topicMembers searches the members of the topics the question names, as
