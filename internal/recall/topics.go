@@ -149,8 +149,31 @@ var topicByCue = func() map[string]*topic {
 	return m
 }()
 
-// topicOf is the topic the question's word w names, or nil.
-func topicOf(w string) *topic { return topicByCue[stem(strings.ToLower(w))] }
+// topicOf is the topic the question's word w names, or nil: w is one of
+// its cues or a cue's regular inflection ("pet", "visited"), not another
+// word of a cue's stem ("support" is no "supporter").
+func topicOf(w string) *topic {
+	w = strings.ToLower(w)
+	t := topicByCue[stem(w)]
+	if t == nil || !slices.ContainsFunc(t.cues, func(c string) bool { return c == w || nounOrVerbBase(c) == nounOrVerbBase(w) }) {
+		return nil
+	}
+	return t
+}
+
+// nounOrVerbBase is w less a plural's or a verb's regular ending
+// ("hobbies": hobby, "visited": visit), not a comparative's ("supporter").
+func nounOrVerbBase(w string) string {
+	for _, in := range inflections {
+		if in[0] == "er" || in[0] == "est" {
+			continue
+		}
+		if s, ok := strings.CutSuffix(w, in[0]); ok && len(s) >= 2 && lexicon.Has(s+in[1]) {
+			return s + in[1]
+		}
+	}
+	return w
+}
 
 // topicWords are the question's words that name a topic, each with the
 // members an item may hold it by. A phrase cue ("get to work") counts as
