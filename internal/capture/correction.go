@@ -130,9 +130,13 @@ func correctionInSentence(s string) (Correction, bool) {
 		if !slices.ContainsFunc(sh.needs, func(w string) bool { return strings.Contains(lower, w) }) {
 			continue
 		}
-		m := correctionRegexps()[i].FindStringSubmatch(s)
-		if m == nil {
+		loc := correctionRegexps()[i].FindStringSubmatchIndex(s)
+		if loc == nil {
 			continue
+		}
+		m := submatches(s, loc)
+		if hedged(clauseOf(s, loc[0], loc[1])) {
+			continue // "maybe I'll go back to acting someday": a possibility, not what holds now
 		}
 		c := Correction{Shape: sh.shape, Ends: sh.ends}
 		for _, g := range m[1:] { // a shape of two forms has a group in each
@@ -147,8 +151,8 @@ func correctionInSentence(s string) (Correction, bool) {
 		if sh.shape == "left" && leftTrip(m[2]) {
 			continue // "we left Oslo at dawn", "left Tamsin a note": no claim ended
 		}
-		if sh.shape == "switched kind" && !switchedKind(c.Old) {
-			continue // "changed the sheets", "changed trains": no provider replaced
+		if sh.shape == "switched kind" && (!switchedKind(c.Old) || byOther(s[:loc[0]])) {
+			continue // "changed the sheets", "changed trains", "you're changing lives": no provider of the speaker's replaced
 		}
 		if sh.shape == "gave up" && (notGivenUp(firstOf(c.Old)) || strings.Contains(strings.ToLower(m[0]), "quit on")) {
 			continue // "I'm not giving up and trying new things", "never quit on your dreams"
@@ -156,6 +160,58 @@ func correctionInSentence(s string) (Correction, bool) {
 		return c, true
 	}
 	return Correction{}, false
+}
+
+// submatches are the texts of a FindStringSubmatchIndex's groups.
+func submatches(s string, loc []int) []string {
+	m := make([]string, len(loc)/2)
+	for i := range m {
+		if loc[2*i] >= 0 {
+			m[i] = s[loc[2*i]:loc[2*i+1]]
+		}
+	}
+	return m
+}
+
+// clauseOf is the clause of s holding s[from:to]: from the punctuation
+// before it to the punctuation after it.
+func clauseOf(s string, from, to int) string {
+	start := strings.LastIndexAny(s[:from], ",;:—–(") + 1
+	end := strings.IndexAny(s[to:], ",;:—–)")
+	if end < 0 {
+		return s[start:]
+	}
+	return s[start : to+end]
+}
+
+// hedged reports whether a clause says what may be rather than what is:
+// "maybe I'll go back to acting someday", "we might switch banks".
+func hedged(clause string) bool {
+	return slices.ContainsFunc(text.Words(strings.ToLower(clause)), func(w string) bool {
+		switch w {
+		case "maybe", "perhaps", "might", "someday", "sometime":
+			return true
+		}
+		return false
+	}) || strings.Contains(strings.ToLower(clause), "one day")
+}
+
+// byOther reports whether the words before a switch's verb make someone
+// other than the speaker its doer: "you're changing lives", "they changed
+// colours".
+func byOther(before string) bool {
+	ws := text.Words(strings.ToLower(before)) // "you're" is "you", "re"
+	if n := len(ws); n > 1 && (ws[n-1] == "re" || ws[n-1] == "ve") {
+		ws = ws[:n-1]
+	}
+	if len(ws) == 0 {
+		return false
+	}
+	switch ws[len(ws)-1] {
+	case "you", "they", "he", "she", "it":
+		return true
+	}
+	return false
 }
 
 // leftTrip reports whether next, the word after "left X", makes the

@@ -92,6 +92,13 @@ func TestCorrectionIn(t *testing.T) {
 		{"I'm going back to the old dentist on Hill Street.", "back to", false, ""},
 		{"We went back to the café for more cake.", "", false, ""},
 		{"Back to work tomorrow after the long weekend.", "", false, ""},
+		// a possibility is no correction, nor another's switch
+		{"It suits me, but who knows, maybe I'll go back to teaching someday.", "", false, ""},
+		{"We might be changing banks in the spring.", "", false, ""},
+		{"One day we are moving to the coast.", "", false, ""},
+		{"Keep it up, you're changing lives!", "", false, ""},
+		{"They changed hairdressers after the move.", "", false, ""},
+		{"We changed banks, we're with Monzo now.", "switched kind", false, "banks"},
 		// is now
 		{"The April price rise hit: my Lyca plan is now 12 pounds a month.", "is now", false, ""},
 		{"My hairdresser is now Niamh, at the place next to the library.", "is now", false, ""},

@@ -17,7 +17,9 @@ import (
 
 // wordCandidates searches the question's words. Names that are speakers
 // count as a speaker match rather than as words (a name in a turn is
-// mostly the other speaker addressing them).
+// mostly the other speaker addressing them). Asked of a speaker, the noun
+// of "what kind of" is searched too, for the turn asking in that form whose
+// reply answers, but no item must hold it: it says nothing of what is asked.
 func (r *ranker) wordCandidates(ctx context.Context) error {
 	if !r.lexical() {
 		return nil
@@ -31,7 +33,7 @@ func (r *ranker) wordCandidates(ctx context.Context) error {
 	r.speakers = speakerNames(r.names, hits)
 	if len(r.speakers) > 0 && !r.t.NoSpeaker {
 		if rest := without(r.words, r.speakers); len(rest) > 0 {
-			o.Terms = rest
+			o.Terms = slices.Concat(rest, without(r.forms, rest))
 			if hits, err = r.s.SearchMemories(ctx, o); err != nil {
 				return err
 			}

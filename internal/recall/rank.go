@@ -142,6 +142,7 @@ type ranker struct {
 	asOf, since, until time.Time
 	intent             when.Range
 	words              []string            // searched for: the question's, less its date and the speakers it names
+	forms              []string            // the words of its question's form, searched only asked of a speaker (askedAndFormWords)
 	names              []string            // the proper names it uses, lowercased
 	people             []string            // those of names that name people (peopleNamed)
 	asked              []string            // whom it asks about: people and role chains (questionSubject)
@@ -194,7 +195,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r := &ranker{e: e, s: s, q: q, t: e.tuning(), asOf: asOf, half: half, budget: budget, k: k, maxCand: maxCand,
 		cands: map[string]*cand{}}
 	r.bound()
-	r.words = askedWords(r.intent.Rest)
+	r.words, r.forms = askedAndFormWords(r.intent.Rest)
 	r.compounds = compoundsOf(r.intent.Rest, r.words)
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)

@@ -541,3 +541,31 @@ func TestNeighboursOfTheReturnedItems(t *testing.T) {
 		}
 	}
 }
+
+// TestKindOfFindsTheQuestionAsked: asked of a speaker, "what type of" finds
+// the other speaker's question in that form, whose reply answers; a note
+// naming the thing says no "type", so no item must hold it.
+func TestKindOfFindsTheQuestionAsked(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "Joanna", "What type of movies do you like best?", nil},
+		{day0.Add(time.Minute), "s1", "Nate", "Action and sci-fi, the effects are so cool!", nil},
+		{day0.Add(24 * time.Hour), "s2", "Nate", "I watched two movies with my brother, I enjoy a quiet night in.", nil},
+		{day0.Add(24*time.Hour + time.Minute), "s2", "Joanna", "Movies at the drive-in are the best, I enjoy those.", nil},
+		{day0.Add(48 * time.Hour), "s3", "Nate", "I enjoy long walks with the dog, you should come.", nil},
+		{day0.Add(48*time.Hour + time.Minute), "s3", "Joanna", "That's kind of you, I enjoy walks too.", nil},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What type of movies does Nate enjoy?", AsOf: day0.Add(72 * time.Hour), K: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, it := range res.Items {
+		ids = append(ids, it.ID)
+	}
+	if !slices.Contains(ids, "memory:2") {
+		t.Errorf("the reply to the question in its form is not among the first two: %v", ids)
+	}
+	if words, forms := askedAndFormWords("What kind of bicycle do I have?"); slices.Contains(words, "kind") || !slices.Equal(forms, []string{"kind"}) {
+		t.Errorf("askedAndFormWords = %v, %v; want kind a form, not a word", words, forms)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Personal topics: a question names a role ("what pets do we have?", "how
@@ -148,8 +149,31 @@ var topicByCue = func() map[string]*topic {
 	return m
 }()
 
-// topicOf is the topic the question's word w names, or nil.
-func topicOf(w string) *topic { return topicByCue[stem(strings.ToLower(w))] }
+// topicOf is the topic the question's word w names, or nil: w is one of
+// its cues or a cue's regular inflection ("pet", "visited"), not another
+// word of a cue's stem ("support" is no "supporter").
+func topicOf(w string) *topic {
+	w = strings.ToLower(w)
+	t := topicByCue[stem(w)]
+	if t == nil || !slices.ContainsFunc(t.cues, func(c string) bool { return c == w || nounOrVerbBase(c) == nounOrVerbBase(w) }) {
+		return nil
+	}
+	return t
+}
+
+// nounOrVerbBase is w less a plural's or a verb's regular ending
+// ("hobbies": hobby, "visited": visit), not a comparative's ("supporter").
+func nounOrVerbBase(w string) string {
+	for _, in := range inflections {
+		if in[0] == "er" || in[0] == "est" {
+			continue
+		}
+		if s, ok := strings.CutSuffix(w, in[0]); ok && len(s) >= 2 && lexicon.Has(s+in[1]) {
+			return s + in[1]
+		}
+	}
+	return w
+}
 
 // topicWords are the question's words that name a topic, each with the
 // members an item may hold it by. A phrase cue ("get to work") counts as
@@ -163,7 +187,7 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 		out[w] = t.members
 	}
 	for _, w := range words {
-		if t := topicOf(w); t != nil {
+		if t := topicOf(w); t != nil && !(doneTo[t] && objectNamed(q, w)) {
 			add(w, t)
 		}
 	}
@@ -178,6 +202,47 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 		}
 	}
 	return out, extra
+}
+
+// doneTo are the topics whose cue is a verb and whose members find what it
+// was done to ("which galleries did I visit?": "went to the Tate"): a
+// question naming that thing (objectNamed) asks of it, not of the topic.
+var doneTo = map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topicOf("buy"): true}
+
+// objectNamed reports whether q names, right after its word w, what w is
+// done to: a determiner, a name or another word that is no function or
+// time word ("visiting the orphanage", "visit Universal Studios", "visit art
+// galleries"), also after "to" or "of" when w is a noun ("his visit to
+// Ireland"; not "mention visiting to Tim"), or before the noun w after a
+// determiner or possessive ("the hospital visit").
+func objectNamed(q, w string) bool {
+	fs := strings.FieldsFunc(q, func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '’' })
+	for i, f := range fs {
+		if stem(strings.ToLower(f)) != stem(w) {
+			continue
+		}
+		if i > 1 && opensNoun(fs[i-2]) && isNoun(strings.ToLower(fs[i-1])) && !text.IsStopword(strings.ToLower(fs[i-1])) {
+			return true // "the veteran's hospital visit": its modifier names it
+		}
+		if i+1 == len(fs) {
+			continue
+		}
+		next := fs[i+1]
+		noun := i > 0 && opensNoun(fs[i-1]) // "his visit", not "mention visiting"
+		if low := strings.ToLower(next); noun && (low == "to" || low == "of") && i+2 < len(fs) {
+			next = fs[i+2]
+		}
+		low := strings.ToLower(next)
+		return thingBefore(low) || startsUpper(next) || !text.IsStopword(low) && !timeWord(low)
+	}
+	return false
+}
+
+// opensNoun reports whether f opens a noun phrase: a determiner or a
+// possessive ("the", "his", "the veteran's").
+func opensNoun(f string) bool {
+	_, poss := cutPossessive(f)
+	return poss || opensNounPhrase(f)
 }
 
 // topicMembers searches the members of the topics the question names, as

@@ -88,6 +88,21 @@ func TestTopicWords(t *testing.T) {
 		"what did I do on Monday":      "",
 		"how much do we put aside":     "savings",
 		"get me tickets to Truro":      "fare",
+		// a verb's topic is asked only when what it was done to is not named
+		"which galleries did I visit in February":  "visit",
+		"what did Ana bake for the fete":           "bake",
+		"what did Joe think of visiting the zoo":   "",
+		"when did Ana visit Lisbon":                "",
+		"why does Ana visit art galleries":         "",
+		"what did he see on his visit to Rome":     "",
+		"did Ana mention visiting to Joe":          "visiting",
+		"what did Joe like about the museum visit": "",
+		"how was Joe's visit to the zoo":           "",
+		// a word of a cue's stem that is no form of it names no topic
+		"which cause does Ana support":     "",
+		"which team do I support":          "supporter",
+		"are the supporters coming by bus": "supporters",
+		"which cake did Ana bake":          "bake",
 	} {
 		got, _ := topicWords(q, strings.Fields(strings.Trim(q, "?")))
 		if want == "" && len(got) > 0 || want != "" && got[want] == nil {

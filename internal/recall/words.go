@@ -27,12 +27,23 @@ func properNames(q string) []string {
 // months: the electricity's "88 a month" does not answer it by that), while
 // other words remain to search.
 func askedWords(q string) []string {
+	words, _ := askedAndFormWords(q)
+	return words
+}
+
+// askedAndFormWords are askedWords and the nouns it leaves out of "what
+// kind of", "which type of" (forms): a note naming the thing says no
+// "kind", but in a conversation the other speaker asks in that form ("What
+// type of movies do you like best?") and the reply answers
+// (wordCandidates).
+func askedAndFormWords(q string) (asked, forms []string) {
 	words := text.Words(q)
 	var out, units []string
 	for i, w := range words {
 		switch {
 		case w == "time" && i > 0 && (words[i-1] == "what" || words[i-1] == "which"):
 		case kindOf(words, i):
+			forms = append(forms, w)
 		case goActivity(words, i):
 		case i > 0 && ratePeriod(words[i-1], w):
 			units = append(units, w)
@@ -40,10 +51,11 @@ func askedWords(q string) []string {
 			out = append(out, w)
 		}
 	}
+	forms = text.TermsOf(forms)
 	if terms := text.TermsOf(out); len(terms) > 0 || len(units) == 0 {
-		return terms
+		return terms, forms
 	}
-	return text.TermsOf(append(out, units...))
+	return text.TermsOf(append(out, units...)), forms
 }
 
 // goActivity reports whether words[i] is the light verb of "go <activity>"
