@@ -230,7 +230,10 @@ func itemKeys(t []tok, names []string) []string {
 		}
 	}
 	for i := 0; i < len(t); i++ {
-		if k, next := roleChain(t, i); k != "" && (t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
+		if !(t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
+			continue // no chain counts here: not read (its words' roles cost)
+		}
+		if k, next := roleChain(t, i); k != "" {
 			if i > 0 && t[i-1].poss {
 				k = "@" + t[i-1].low + ">" + k[1:] // "my colleague Anwen's daughter": Anwen's, not mine
 			}

@@ -353,7 +353,8 @@ func statesPreference(s string) bool {
 // Saturday?"), one stating a limit that names the day or its part of the
 // week ("I'm hopeless before 10am at weekends").
 func (r *ranker) suitedCoverage(c *cand) {
-	if c.hit.Kind != "memory" || !statesPreference(c.hit.Text) {
+	// The question first: most ask neither, and the phrases cost.
+	if c.hit.Kind != "memory" || !(r.suits && c.member || r.self) || !statesPreference(c.hit.Text) {
 		return
 	}
 	if r.suits && c.member || r.self && r.namesPlanDay(c.hit.Text) {
