@@ -84,16 +84,7 @@ func TestSearchByKind(t *testing.T) {
 	}
 	search := func(kinds bool, role string, terms ...string) []int64 {
 		t.Helper()
-		hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: terms, Limit: 5,
-			Role: role, Kinds: kinds})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int64
-		for _, h := range hits {
-			ids = append(ids, h.ID)
-		}
-		return ids
+		return hitIDs(t, a, SearchOptions{Terms: terms, Limit: 5, Role: role, Kinds: kinds})
 	}
 	chicago, cities, karate := ins[0].ID, ins[1].ID, ins[2].ID
 	if got := search(true, "", "cities"); len(got) != 1 || got[0] != chicago {

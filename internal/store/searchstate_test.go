@@ -86,15 +86,7 @@ func TestAbsentTermsFollowWrites(t *testing.T) {
 	insertAt(t, a, said, order...)
 	find := func(terms ...string) []int64 {
 		t.Helper()
-		hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: terms, Limit: 50})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int64
-		for _, h := range hits {
-			ids = append(ids, h.ID)
-		}
-		return ids
+		return hitIDs(t, a, SearchOptions{Terms: terms, Limit: 50})
 	}
 	if got := find("zebra", "okapi"); got != nil {
 		t.Fatalf("before: %v, want none", got)

@@ -44,7 +44,15 @@ func insertAt(t *testing.T, a *Agent, said map[string]time.Time, order ...string
 // as of until.
 func searchIDsUntil(t *testing.T, a *Agent, term string, until time.Time) []int64 {
 	t.Helper()
-	hits, err := a.SearchMemories(t.Context(), SearchOptions{Terms: []string{term}, Until: until, Limit: 100})
+	ids := hitIDs(t, a, SearchOptions{Terms: []string{term}, Until: until, Limit: 100})
+	slices.Sort(ids)
+	return ids
+}
+
+// hitIDs is the ids of the memories a search with o finds, best first.
+func hitIDs(t *testing.T, a *Agent, o SearchOptions) []int64 {
+	t.Helper()
+	hits, err := a.SearchMemories(t.Context(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +60,6 @@ func searchIDsUntil(t *testing.T, a *Agent, term string, until time.Time) []int6
 	for _, h := range hits {
 		ids = append(ids, h.ID)
 	}
-	slices.Sort(ids)
 	return ids
 }
 
