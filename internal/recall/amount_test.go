@@ -59,3 +59,27 @@ func TestCompoundNearMiss(t *testing.T) {
 	expectContext(t, a, Query{Text: "When does the soundbar warranty end?", AsOf: asOf}, []string{"end of May"}, nil)
 	expectContext(t, a, Query{Text: "When does the kettle warranty run out?", AsOf: asOf}, []string{"August"}, nil)
 }
+
+// TestTimelessTextIsNoWhen: asked when something of the user's own is, a
+// text naming it but no time ("topped up the screenwash in the car" for my
+// car insurance, "the climbing wall membership is £38 a month" for when
+// it runs out) is no answer; one telling a time ("the car cover renews in
+// June", "it runs out at the end of March") is, and so is any text asked
+// when something was.
+func TestTimelessTextIsNoWhen(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Topped up the screenwash in the car.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The climbing wall membership is £38 a month.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectNothingFound(t, a, Query{Text: "When does my car insurance renew?", AsOf: asOf})
+	expectNothingFound(t, a, Query{Text: "When does my climbing wall membership run out?", AsOf: asOf})
+	expectContext(t, a, Query{Text: "How much is my climbing wall membership?", AsOf: asOf}, []string{"£38"}, nil)
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "Topped up the screenwash in the car.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The car cover renews in June.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "The climbing wall membership runs out at the end of March.", nil},
+	})
+	expectContext(t, b, Query{Text: "When does my car insurance renew?", AsOf: asOf}, []string{"June"}, nil)
+	expectContext(t, b, Query{Text: "When does my climbing wall membership run out?", AsOf: asOf}, []string{"end of March"}, nil)
+}
