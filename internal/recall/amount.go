@@ -33,8 +33,19 @@ func asksAmount(q string) bool {
 	ws := text.Words(strings.ToLower(q))
 	for i := 0; i+1 < len(ws); i++ {
 		if ws[i] == "how" && ws[i+1] == "much" {
-			return slices.ContainsFunc(ws[i+2:], func(w string) bool { return slices.Contains(priceWords, w) })
+			return i+2 < len(ws) && costsBe(ws[i+2]) ||
+				slices.ContainsFunc(ws[i+2:], func(w string) bool { return slices.Contains(priceWords, w) })
 		}
+	}
+	return false
+}
+
+// costsBe reports whether w, right after "how much", is a form of "be":
+// "how much was the oven repair?" asks what it cost.
+func costsBe(w string) bool {
+	switch w {
+	case "is", "was", "are", "were", "s":
+		return true
 	}
 	return false
 }
