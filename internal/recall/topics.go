@@ -141,28 +141,29 @@ var topicPhrases = map[string]string{
 func words(s string) []string { return strings.Fields(s) }
 
 // abroad is what a trip away from home is told by: a cue of no question
-// word, only of a trip to a named place (tripToPlace), so "his semester
+// word, only of a trip to a named place (tripWords), so "his semester
 // abroad" asks of John's stay, not the user's rules for going away.
 var abroad = topic{"", nil, words("abroad overseas foreign international")}
 
 // tripTo is a travel word and the preposition before where to: "flying
 // to", "off to", "a holiday in".
-var tripTo = regexp.MustCompile(`(?i)\b(?:fly|flying|flight|flights|off|heading|travel|travelling|traveling|trip|holiday|going|driving|sailing|cruise)\s+(?:out\s+|over\s+|back\s+)?(?:to|in)\s+(\p{Lu}[\p{L}'’-]+)`)
+var tripTo = regexp.MustCompile(`(?i)\b(fly|flying|flight|flights|off|heading|travel|travelling|traveling|trip|holiday|going|driving|sailing|cruise)\s+(?:out\s+|over\s+|back\s+)?(?:to|in)\s+(\p{Lu}[\p{L}'’-]+)`)
 
-// tripToPlace reports whether q tells of the user's own trip to a named
-// place ("I'm flying to Ljubljana next week", "got a flight to Hanoi"): a
-// place the question names after a travel word, not a month or a day, is
-// away from home, and what the user keeps for going abroad answers it.
-func tripToPlace(q string) bool {
+// tripWords are the place and the travel word of the user's own trip the
+// question tells of ("I'm flying to Ljubljana next week": ljubljana,
+// flying), lowercased, or nil: a place named after a travel word, not a
+// month or a day, is away from home, and what the user keeps for going
+// abroad answers for it.
+func tripWords(q string) []string {
 	if !slices.ContainsFunc(toks(q), func(t tok) bool { return firstPerson(t.low) }) {
-		return false
+		return nil
 	}
 	for _, m := range tripTo.FindAllStringSubmatch(q, -1) {
-		if w := strings.ToLower(m[1]); !calendarWord(w) && !text.IsStopword(w) {
-			return true
+		if w := strings.ToLower(m[2]); !calendarWord(w) && !text.IsStopword(w) {
+			return []string{w, strings.ToLower(m[1])}
 		}
 	}
-	return false
+	return nil
 }
 
 // topicByCue is each cue's topic, by the cue's stem.
@@ -197,9 +198,15 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 	}
 	low := " " + strings.Join(strings.Fields(strings.ToLower(q)), " ") + " "
 	var extra []string
-	if _, ok := out["abroad"]; !ok && tripToPlace(q) {
-		add("abroad", &abroad)
-		extra = append(extra, "abroad")
+	if trip := tripWords(q); trip != nil {
+		// the place, or else the travel word, is held by what says abroad:
+		// a word more for every item to hold would cost the others their floor
+		if i := slices.IndexFunc(trip, func(w string) bool { return slices.Contains(words, w) }); i >= 0 {
+			add(trip[i], &abroad)
+		} else if _, ok := out["abroad"]; !ok {
+			add("abroad", &abroad)
+			extra = append(extra, "abroad")
+		}
 	}
 	for p, cue := range topicPhrases {
 		if strings.Contains(low, " "+p+" ") || strings.Contains(low, " "+p+"?") {

@@ -124,27 +124,36 @@ func TestMembersInTheirSense(t *testing.T) {
 }
 
 // TestTripToANamedPlace: the user's own trip to a named place asks what
-// they keep for going abroad; a month after "in", someone else's trip, or
-// no place named does not.
+// they keep for going abroad, held by the place's word or else the travel
+// word when the question searches one (no word more for an item to hold),
+// else by "abroad"; a month after "in", someone else's trip, or no place
+// named does not.
 func TestTripToANamedPlace(t *testing.T) {
-	for _, tc := range []struct {
-		q    string
-		want bool
-	}{
-		{"I'm flying to Ljubljana next week, anything I should remember?", true},
-		{"I'm off to Marrakech on Friday, is there anything I should do first?", true},
-		{"Our holiday in Crete starts Saturday, what do I need?", true},
-		{"We're heading to Tbilisi soon.", true},
-		{"I'm flying in June, anything to remember?", false},
-		{"When is Caroline going to Sweden?", false},
-		{"I'm going to the dentist on Friday.", false},
+	for _, tc := range []struct{ q, place, travel string }{
+		{"I'm flying to Ljubljana next week, anything I should remember?", "ljubljana", "flying"},
+		{"I'm off to Marrakech on Friday, is there anything I should do first?", "marrakech", "off"},
+		{"Our holiday in Crete starts Saturday, what do I need?", "crete", "holiday"},
+		{"We're heading to Tbilisi soon.", "tbilisi", "heading"},
+		{"I'm flying in June, anything to remember?", "", ""},
+		{"When is Caroline going to Sweden?", "", ""},
+		{"I'm going to the dentist on Friday.", "", ""},
 	} {
-		if got := tripToPlace(tc.q); got != tc.want {
-			t.Errorf("tripToPlace(%q) = %v, want %v", tc.q, got, tc.want)
+		trip := tripWords(tc.q)
+		if tc.place == "" && trip != nil || tc.place != "" && !slices.Equal(trip, []string{tc.place, tc.travel}) {
+			t.Errorf("tripWords(%q) = %q, want %q, %q", tc.q, trip, tc.place, tc.travel)
 		}
 		got, extra := topicWords(tc.q, nil)
-		if (got["abroad"] != nil) != tc.want || tc.want && !slices.Contains(extra, "abroad") {
-			t.Errorf("topicWords(%q) = %v %v, want abroad %v", tc.q, got, extra, tc.want)
+		if (got["abroad"] != nil) != (tc.place != "") || tc.place != "" && !slices.Contains(extra, "abroad") {
+			t.Errorf("topicWords(%q, nil) = %v %v, want abroad: %v", tc.q, got, extra, tc.place != "")
+		}
+		if tc.place == "" {
+			continue
+		}
+		for _, w := range []string{tc.place, tc.travel} {
+			got, extra = topicWords(tc.q, []string{w})
+			if got[w] == nil || got["abroad"] != nil || len(extra) > 0 {
+				t.Errorf("topicWords(%q, [%s]) = %v %v, want %s held by abroad's members", tc.q, w, got, extra, w)
+			}
 		}
 	}
 }
