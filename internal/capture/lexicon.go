@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
@@ -49,7 +50,7 @@ var lexicon = func() map[string]class {
 		{yearPreposition, yearPrepositions}, {currencyCode, currencyCodes},
 		{currencyWord, currencyWords}, {scaleWord, scaleWords},
 		{abbreviation, abbreviations}, {connector, connectors},
-		{filler, fillers}, {commonNoun, commonNouns}, {nameVerb, nameVerbs}, {personVerb, personVerbs}, {openerVerb, openerVerbs},
+		{filler, fillers}, {commonNoun, commonNouns}, {commonNoun, claim.Sports}, {commonNoun, claim.Pastimes}, {nameVerb, nameVerbs}, {personVerb, personVerbs}, {openerVerb, openerVerbs},
 		{smallTalkWord, smallTalk}, {vague, vagueWords}, {emphasis, emphasisWords},
 		{obligation, obligationWords}, {decision, decisionWords},
 		{preference, preferenceWords},

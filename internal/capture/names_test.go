@@ -31,6 +31,11 @@ func TestNames(t *testing.T) {
 		{"Swam forty lengths before work.", nil},
 		{"Put in the courgette seedlings by the compost heap.", nil},
 		{"Took Mum to the pub for her birthday.", []string{"Mum"}},
+		// An activity opening a sentence is no one; a name beside it is.
+		{"Yoga is Monday at 6pm.", nil},
+		{"Pilates with Jo is on Fridays.", []string{"Jo"}},
+		{"Netball starts again in September.", nil},
+		{"Grace is picking up the kids at six.", []string{"Grace"}},
 	} {
 		got := Names(c.s)
 		if !slices.Equal(got, c.want) {

@@ -51,6 +51,19 @@ var ProviderWork = map[string][]string{
 	"plumber":     {"leak", "leaks", "leaking", "pipe", "pipes", "boiler", "sink", "tap", "taps", "drain", "drains", "toilet", "radiator", "radiators"},
 }
 
+// Sports and Pastimes are the everyday activities a person does by name:
+// "Yoga is Monday at 6pm" opens with one, not with a person (capture), and
+// a question of sport or hobbies is answered by a memory naming one
+// (recall's topics).
+var (
+	Sports = strings.Fields(`hiit gym run runs running jog jogging parkrun marathon swim swimming cycling spin yoga
+		pilates boxing kickboxing karate judo taekwondo jujitsu fencing climbing bouldering paddleboarding kayaking canoeing
+		rowing sailing surfing orienteering hiking tennis badminton squash padel football netball hockey rugby cricket golf
+		basketball volleyball crossfit zumba aerobics triathlon`)
+	Pastimes = strings.Fields(`pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking
+		photography guitar piano climbing`)
+)
+
 // CategoryRank is c's place in Categories; len(Categories) for a name that
 // is not a category.
 func CategoryRank(c string) int {

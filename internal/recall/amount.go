@@ -1,9 +1,11 @@
 package recall
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -31,8 +33,19 @@ func asksAmount(q string) bool {
 	ws := text.Words(strings.ToLower(q))
 	for i := 0; i+1 < len(ws); i++ {
 		if ws[i] == "how" && ws[i+1] == "much" {
-			return slices.ContainsFunc(ws[i+2:], func(w string) bool { return slices.Contains(priceWords, w) })
+			return i+2 < len(ws) && costsBe(ws[i+2]) ||
+				slices.ContainsFunc(ws[i+2:], func(w string) bool { return slices.Contains(priceWords, w) })
 		}
+	}
+	return false
+}
+
+// costsBe reports whether w, right after "how much", is a form of "be":
+// "how much was the oven repair?" asks what it cost.
+func costsBe(w string) bool {
+	switch w {
+	case "is", "was", "are", "were", "s":
+		return true
 	}
 	return false
 }
@@ -49,4 +62,57 @@ func (r *ranker) lacksAmount(s string) bool {
 	return !slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool {
 		return slices.Contains(amountWords, w) || slices.Contains(priceWords, w)
 	})
+}
+
+// When it is: a question asking when something of the user's own is or
+// will be ("when does my climbing wall membership run out?", "when is my
+// eye test?") asks for a time. A text naming the thing but no time ("the
+// membership is £38 a month") says something else of it: a near-miss, as
+// a text without an amount is for what it cost.
+
+// timeTellers say a time in words beside timeWord's days, months and
+// parts of them: "the end of the month", "next week", "until Friday".
+var timeTellers = []string{"next", "last", "end", "start", "soon", "later", "early", "late", "until", "till",
+	"daily", "nightly", "weekly", "fortnightly", "monthly", "quarterly", "yearly", "annually", "noon", "midday",
+	"midnight", "now"}
+
+// clockOrDate is a time or a date in digits or an hour in words: "7:30",
+// "6pm", "the 14th", "2031", "3/4", "at seven", "half past".
+var clockOrDate = regexp.MustCompile(`(?i)\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s?[ap]m\b|\b\d{1,2}(st|nd|rd|th)\b|\b(19|20)\d\d\b|\b\d{1,2}/\d{1,2}\b|` +
+	`\b(at|by|from|until|till|past|to)\s+(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\b|\bo'clock\b|\b(half|quarter)\s+(past|to)\b`)
+
+// asksWhen reports whether q asks when something is or will be: "when
+// does…", "when is…", "when's…"; not "when did…", which the memory's own
+// time may answer.
+func asksWhen(q string) bool {
+	ws := text.Words(strings.ToLower(strings.ReplaceAll(q, "’", "'")))
+	if len(ws) < 2 || ws[0] != "when" && ws[0] != "when's" {
+		return false
+	}
+	switch ws[1] {
+	case "does", "do", "is", "are", "will", "should", "must", "s", "my", "our":
+		return true
+	}
+	return ws[0] == "when's"
+}
+
+// lacksTime reports whether the question asks when of the user's own
+// (asksWhen) and s holds no time: no clock time or date, no day, month or
+// part of one but as a rate's period ("£38 a month"), no word that tells a
+// time, and no correction ("cancelled the Spanish lessons" says when they
+// are: never).
+func (r *ranker) lacksTime(s string) bool {
+	if !r.when || clockOrDate.MatchString(s) {
+		return false
+	}
+	if _, ok := capture.CorrectionIn(s); ok {
+		return false
+	}
+	ws := text.Words(strings.ToLower(s))
+	for i, w := range ws {
+		if timeWord(w) && (i == 0 || !ratePeriod(ws[i-1], w)) || slices.Contains(timeTellers, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// TestAsksAmount: "how much" with a word of paying asks an amount; "how
-// much" of anything else ("how much sleep", "how much do I earn") does not.
+// TestAsksAmount: "how much" with a word of paying, or right before "is"
+// or "was", asks an amount; "how much" of anything else ("how much sleep",
+// "how much do I earn") does not.
 func TestAsksAmount(t *testing.T) {
 	for q, want := range map[string]bool{
 		"How much did we pay for the grandfather clock?":    true,
@@ -15,6 +16,8 @@ func TestAsksAmount(t *testing.T) {
 		"How much sleep did I get last night?":              false,
 		"What did the clock cost?":                          false, // no "how much": not read
 		"How much do I earn?":                               false,
+		"How much was the oven repair?":                     true,
+		"How much is the phone bill each month?":            true,
 	} {
 		if got := asksAmount(q); got != want {
 			t.Errorf("asksAmount(%q) = %v, want %v", q, got, want)
@@ -58,4 +61,47 @@ func TestCompoundNearMiss(t *testing.T) {
 	}
 	expectContext(t, a, Query{Text: "When does the soundbar warranty end?", AsOf: asOf}, []string{"end of May"}, nil)
 	expectContext(t, a, Query{Text: "When does the kettle warranty run out?", AsOf: asOf}, []string{"August"}, nil)
+}
+
+// TestAnotherRepairIsNoAnswer: "how much was the oven repair?" asks what
+// it cost; the oven named without a price, or another thing's repair told
+// by a related word ("fix the leaking shower valve"), is no answer; the
+// oven's own price is.
+func TestAnotherRepairIsNoAnswer(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "The plumber charged £95 to fix the leaking shower valve.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The oven door seal is starting to perish.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectNothingFound(t, a, Query{Text: "How much was the oven repair?", AsOf: asOf})
+	expectContext(t, a, Query{Text: "How much did the plumber charge?", AsOf: asOf}, []string{"£95"}, nil)
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "The plumber charged £95 to fix the leaking shower valve.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The oven repair came to £120 in the end.", nil},
+	})
+	expectContext(t, b, Query{Text: "How much was the oven repair?", AsOf: asOf}, []string{"£120"}, nil)
+}
+
+// TestTimelessTextIsNoWhen: asked when something of the user's own is, a
+// text naming it but no time ("topped up the screenwash in the car" for my
+// car insurance, "the climbing wall membership is £38 a month" for when
+// it runs out) is no answer; one telling a time ("the car cover renews in
+// June", "it runs out at the end of March") is, and so is any text asked
+// when something was.
+func TestTimelessTextIsNoWhen(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Topped up the screenwash in the car.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The climbing wall membership is £38 a month.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectNothingFound(t, a, Query{Text: "When does my car insurance renew?", AsOf: asOf})
+	expectNothingFound(t, a, Query{Text: "When does my climbing wall membership run out?", AsOf: asOf})
+	expectContext(t, a, Query{Text: "How much is my climbing wall membership?", AsOf: asOf}, []string{"£38"}, nil)
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "Topped up the screenwash in the car.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The car cover renews in June.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "The climbing wall membership runs out at the end of March.", nil},
+	})
+	expectContext(t, b, Query{Text: "When does my car insurance renew?", AsOf: asOf}, []string{"June"}, nil)
+	expectContext(t, b, Query{Text: "When does my climbing wall membership run out?", AsOf: asOf}, []string{"end of March"}, nil)
 }

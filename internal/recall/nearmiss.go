@@ -48,8 +48,8 @@ func (r *ranker) nearMissText(c *cand) bool {
 // nearMissSaid reports whether s names a sibling of a question's word or
 // none of the thing it asks about (thing.go).
 func (r *ranker) nearMissSaid(s string) bool {
-	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.kinOfModifierOnly(s) ||
-		r.lacksAmount(s) || r.sharesOnlyWeak(s)
+	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
+		r.lacksAmount(s) || r.lacksTime(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord)
 }
 
 // anotherOfCompound reports whether s holds the noun of one of the
@@ -112,6 +112,25 @@ func (r *ranker) kinOfModifierOnly(s string) bool {
 	theirs := strings.Fields(r.kindsOf(s)) // "winter" is a season
 	return slices.ContainsFunc(r.compounds, func(c compound) bool {
 		return slices.ContainsFunc(c.alike, have.has) || slices.Contains(theirs, c.modWord)
+	})
+}
+
+// headByRelatedOnly reports whether s holds of one of the question's
+// compounds only a word related to its noun: neither the noun (nor its
+// topic's members) nor anything of the modifier, by word, related word,
+// kind or topic. "The plumber charged £95 to fix the leaking shower
+// valve", asked how much the oven repair was, is about another repair.
+func (r *ranker) headByRelatedOnly(s string) bool {
+	if len(r.compounds) == 0 {
+		return false
+	}
+	have := r.withAliases(stemsOfWords(r.analysed(s).words, r.stem))
+	return slices.ContainsFunc(r.compounds, func(c compound) bool {
+		if slices.ContainsFunc(c.alike, have.has) || slices.ContainsFunc(c.heads, have.has) ||
+			r.heldByKindOrTopic(s, c.modWord) || r.heldByKindOrTopic(s, c.headWord) {
+			return false
+		}
+		return slices.ContainsFunc(alikeStems(c.headWord), have.has)
 	})
 }
 

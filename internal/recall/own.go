@@ -177,9 +177,13 @@ func placedAsPerson(fs []string, i int) bool {
 // the kind asked about (asked: a question word or topic member): a person
 // word or a name with "'s" before it ("Mum's new iPhone", "Sam's bike"),
 // not "a trip to Leeds for Hannah's wedding" asked of trips, nor a place
-// after "at", "to" or "from" ("at McDonald's today").
+// after "at", "to" or "from" ("at McDonald's today"); or the thing for
+// someone (othersBeneficiary).
 func othersPossession(s string, asked func(w string) bool) bool {
 	fs := strings.Fields(s)
+	if othersBeneficiary(fs, asked) {
+		return true
+	}
 	for i, f := range fs {
 		base, ok := cutPossessive(strings.TrimRight(f, ",;:."))
 		if !ok || base == "" || i+1 >= len(fs) || !startsLower(fs[i+1]) {
@@ -198,6 +202,26 @@ func othersPossession(s string, asked func(w string) bool) bool {
 				}
 			}
 		}
+	}
+	return false
+}
+
+// othersBeneficiary reports whether fs holds the thing asked for someone
+// else: "picked up a prescription for Dad" is Dad's medicine; not "a table
+// for Sam and me", nor "a trip for Hannah's wedding".
+func othersBeneficiary(fs []string, asked func(w string) bool) bool {
+	for i := 0; i+2 < len(fs); i++ {
+		if !strings.EqualFold(fs[i+1], "for") || !asked(strings.ToLower(bare(fs[i]))) {
+			continue
+		}
+		who := strings.TrimRight(fs[i+2], ",;:.!?")
+		if _, poss := cutPossessive(who); poss || !personNouns[strings.ToLower(who)] && !isName(who) {
+			continue
+		}
+		if i+4 < len(fs) && strings.EqualFold(fs[i+3], "and") && firstPerson(strings.ToLower(bare(fs[i+4]))) {
+			continue
+		}
+		return true
 	}
 	return false
 }

@@ -51,6 +51,9 @@ func TestNotOwn(t *testing.T) {
 		{"Need to sand and varnish the back door next weekend.", true},             // a job still to do
 		{"Going to put up the new curtain pole tomorrow.", true},
 		{"Going to the tip with the old drill.", false},
+		{"Picked up a new phone for Dad from the shop.", true},                     // the phone is Dad's
+		{"Booked a trip for Sam and me in May.", false},                            // ours too
+		{"Bought a drill for Priya's birthday.", false},                            // for an occasion, not a person
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,
@@ -107,9 +110,10 @@ func TestOthersThingAloneIsNoAnswer(t *testing.T) {
 		{at: day0.Add(time.Hour), session: "o2", role: "user", content: "Our neighbour's collie is called Moss and digs up the verge."},
 		{at: day0.Add(2 * time.Hour), session: "o3", role: "user", content: "My husband Idris's train gets in at seven, I'll collect him at the station."},
 		{at: day0.Add(3 * time.Hour), session: "o4", role: "user", content: "Ottoline thinks the Brampton quote is too high for the roof."},
+		{at: day0.Add(4 * time.Hour), session: "o5", role: "user", content: "Picked up a prescription for Dad from the pharmacy."},
 	})
 	asOf := day0.Add(72 * time.Hour)
-	for _, q := range []string{"What medicine do I take?", "What is our dog called?"} {
+	for _, q := range []string{"What medicine do I take?", "What is our dog called?", "What medication am I on?"} {
 		expectNothingFound(t, a, Query{Text: q, AsOf: asOf})
 	}
 	expectContext(t, a, Query{Text: "When does the train get in?", AsOf: asOf}, []string{"seven"}, nil)

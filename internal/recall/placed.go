@@ -61,3 +61,30 @@ func onlyPlaced(s, n string) bool {
 	}
 	return placed == all
 }
+
+// askedPlaces are the names the question puts after a place preposition
+// ("which hotel are we staying at in Ghent?": ghent), lowercased.
+func askedPlaces(q string) []string {
+	var out []string
+	eachName(q, func(name, prev string) {
+		if slices.Contains(placePrepositions, prev) && !calendarWord(name) {
+			out = append(out, name)
+		}
+	})
+	return out
+}
+
+// anotherPlace reports whether s, asked of the user's own at a named place,
+// holds none of the places asked and places something at another name:
+// "we're staying at the Hotel Adornes in Bruges" does not say which hotel
+// in Ghent.
+func (r *ranker) anotherPlace(s string) bool {
+	if !r.self {
+		return false
+	}
+	asked := askedPlaces(r.q.Text)
+	if len(asked) == 0 || namesAny(s, asked) {
+		return false
+	}
+	return len(askedPlaces("_ "+s)) > 0 // eachName skips a text's first word
+}

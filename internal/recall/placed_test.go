@@ -47,3 +47,17 @@ func TestPlaceNameKeepsTheRolesMemory(t *testing.T) {
 		t.Errorf("found=%v context=%q; want the teeth cleaned at Kelso", res.Found, res.Context)
 	}
 }
+
+// TestAnotherPlaceIsNoAnswer: asked of the user's own at a named place, a
+// text placing the same thing at another name is no answer; the place's
+// own is, and a question of no place is answered by either.
+func TestAnotherPlaceIsNoAnswer(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "We're staying at the Hotel Adornes in Bruges for three nights.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The loft hatch sticks in damp weather.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectNothingFound(t, a, Query{Text: "Which hotel are we staying at in Ghent?", AsOf: asOf})
+	expectContext(t, a, Query{Text: "Which hotel are we staying at in Bruges?", AsOf: asOf}, []string{"Adornes"}, nil)
+	expectContext(t, a, Query{Text: "Which hotel are we staying at?", AsOf: asOf}, []string{"Adornes"}, nil)
+}

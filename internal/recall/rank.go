@@ -148,6 +148,7 @@ type ranker struct {
 	asked              []string            // whom it asks about: people and role chains (questionSubject)
 	subject            []string            // asked, with every key bound to them (bindSubject)
 	self               bool                // it asks of the user's own ("my car insurance")
+	when               bool                // self, and it asks when something is or will be (asksWhen)
 	us                 bool                // it asks as "we" or "our" (householdAsOurs)
 	alone              bool                // of the user alone ("book me a room"), not of "we" (singular)
 	aliases            map[string][]string // its words naming the subject → the other words for it
@@ -205,6 +206,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.own, r.wishes, r.us = r.asksOfOwn(), r.asksWishes(), asksOfUs(r.q.Text)
 	r.suits = asksSuitability(q.Text)
 	r.amount = asksAmount(r.intent.Rest)
+	r.when = r.self && asksWhen(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -34,9 +35,9 @@ var topics = []topic{
 	{"pets", words("pet pets animal animals"),
 		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet hen hens chicken chickens duck ducks fish coop hutch cage tank aquarium kennel")},
 	{"diet", words("diet dietary eat eating food foods"),
-		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
+		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac gout diabetic diabetes halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
 	{"preference", words("sport sports exercise exercises exercising workout workouts fitness"),
-		words("5k 10k hiit gym run runs running jog jogging parkrun marathon swim swimming cycling spin yoga pilates boxing kickboxing karate judo taekwondo jujitsu fencing climbing bouldering paddleboarding kayaking canoeing rowing sailing surfing orienteering hiking tennis badminton squash padel football netball hockey rugby cricket golf basketball volleyball crossfit zumba aerobics triathlon training trainer weights")},
+		slices.Concat(words("5k 10k"), claim.Sports, words("training trainer weights"))},
 	{"work", words("shift shifts hours"),
 		words("shift shifts rota earlies lates nights afternoons mornings starts start finish finishes overtime part full")},
 	{"health", words("painkiller painkillers"),
@@ -44,13 +45,14 @@ var topics = []topic{
 	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
 		words("tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines")},
 	{"work", words("earn earns earning income salary wage wages"),
-		words("salary wage wages pay paid payslip income earn earnings raise bonus hourly")},
+		words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate")},
 	{"vehicle", words("commute commuting"),
-		words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool lift lifts motorbike")},
+		words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool lift lifts motorbike take catch ride get")},
 	{"contact", words("phone mobile smartphone"),
 		words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
 	{"preference", words("hobby hobbies pastime pastimes interests"),
-		words("class classes club lessons lesson learning collect collecting course pottery knitting crochet sewing painting drawing choir dancing yoga pilates chess baking photography guitar piano climbing joined practice practise rehearsal group society team league")},
+		slices.Concat(words("class classes club lessons lesson learning collect collecting course"), claim.Pastimes,
+			words("joined practice practise rehearsal group society team league"))},
 	{"diet", words("restaurant restaurants eatery"),
 		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
 	{"", words("gig gigs concert concerts"),
@@ -108,7 +110,7 @@ var topics = []topic{
 	{"", words("tax taxes bookkeeping"),
 		words("accountant accountants bookkeeper")},
 	{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
-		words("disease illness disorder diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac")},
+		words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea")},
 	{"work", words("job jobs occupation profession"),
 		words("employed freelance freelancer self-employed contractor shift shifts teach teaches teaching")},
 	{"vehicle", words("bike bikes bicycle bicycles"),
@@ -133,10 +135,36 @@ var topicPhrases = map[string]string{
 	"spare time": "hobby", "free time": "hobby", "for fun": "hobby",
 	"line of work": "job", "for work": "job", "for a living": "job",
 	"keep fit": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
-	"much do i make": "earn", "much do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
+	"much do i make": "earn", "much do we make": "earn", "money do i make": "earn", "money do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 
 func words(s string) []string { return strings.Fields(s) }
+
+// abroad is what a trip away from home is told by: a cue of no question
+// word, only of a trip to a named place (tripWords), so "his semester
+// abroad" asks of John's stay, not the user's rules for going away.
+var abroad = topic{"", nil, words("abroad overseas foreign international")}
+
+// tripTo is a travel word and the preposition before where to: "flying
+// to", "off to", "a holiday in".
+var tripTo = regexp.MustCompile(`(?i)\b(fly|flying|flight|flights|off|heading|travel|travelling|traveling|trip|holiday|going|driving|sailing|cruise)\s+(?:out\s+|over\s+|back\s+)?(?:to|in)\s+(\p{Lu}[\p{L}'’-]+)`)
+
+// tripWords are the place and the travel word of the user's own trip the
+// question tells of ("I'm flying to Ljubljana next week": ljubljana,
+// flying), lowercased, or nil: a place named after a travel word, not a
+// month or a day, is away from home, and what the user keeps for going
+// abroad answers for it.
+func tripWords(q string) []string {
+	if !slices.ContainsFunc(toks(q), func(t tok) bool { return firstPerson(t.low) }) {
+		return nil
+	}
+	for _, m := range tripTo.FindAllStringSubmatch(q, -1) {
+		if w := strings.ToLower(m[2]); !calendarWord(w) && !text.IsStopword(w) {
+			return []string{w, strings.ToLower(m[1])}
+		}
+	}
+	return nil
+}
 
 // topicByCue is each cue's topic, by the cue's stem.
 var topicByCue = func() map[string]*topic {
@@ -193,6 +221,16 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 	}
 	low := " " + strings.Join(strings.Fields(strings.ToLower(q)), " ") + " "
 	var extra []string
+	if trip := tripWords(q); trip != nil {
+		// the place, or else the travel word, is held by what says abroad:
+		// a word more for every item to hold would cost the others their floor
+		if i := slices.IndexFunc(trip, func(w string) bool { return slices.Contains(words, w) }); i >= 0 {
+			add(trip[i], &abroad)
+		} else if _, ok := out["abroad"]; !ok {
+			add("abroad", &abroad)
+			extra = append(extra, "abroad")
+		}
+	}
 	for p, cue := range topicPhrases {
 		if strings.Contains(low, " "+p+" ") || strings.Contains(low, " "+p+"?") {
 			if _, ok := out[cue]; !ok {
@@ -289,13 +327,65 @@ func (r *ranker) withMembers(c *cand, have stemList) stemList {
 	have = slices.Clone(have) // the text's own stems are kept for the question
 	for w, ms := range r.members {
 		for _, m := range ms {
-			if st := stem(m); have.has(st) || kinds.has(st) {
+			if st := stem(m); (have.has(st) || kinds.has(st)) && inSense(c.hit.Text, m) {
 				have = append(have, stem(w))
 				break
 			}
 		}
 	}
 	return have
+}
+
+// memberSenses are the members that name their topic only beside some
+// words: "paid" is earning in "I get paid" or "it pays me", not in "paid
+// off the sofa"; "rate" in "my day rate", not in an interest rate. A named
+// member counts before "the" and a name: "I catch the Thames Clipper" is
+// a commute by a named service, "take the bins out" none.
+var memberSenses = map[string]struct {
+	before, after []string
+	named         bool
+}{
+	"paid":  {before: words("get gets got getting am 'm is are was were be been being"), after: words("me us")},
+	"pay":   {before: words("my our his her their take-home the"), after: words("me us rise review slip packet")},
+	"pays":  {after: words("me us")},
+	"rate":  {before: words("day daily hourly hour weekly")},
+	"take":  {named: true},
+	"catch": {named: true},
+	"ride":  {named: true},
+	"get":   {named: true},
+}
+
+// inSense reports whether s holds the member m in its topic's sense: any
+// use of a member without senses, else a use beside one of its words.
+func inSense(s, m string) bool {
+	sense, ok := memberSenses[m]
+	if !ok {
+		return true
+	}
+	raw := strings.Fields(strings.ReplaceAll(s, "’", "'"))
+	ws := make([]string, len(raw))
+	for i := range raw {
+		raw[i] = strings.TrimFunc(raw[i], func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '-' })
+		ws[i] = strings.ToLower(raw[i])
+	}
+	for i, w := range ws {
+		switch {
+		case w != m:
+		case i > 0 && (slices.Contains(sense.before, ws[i-1]) || slices.Contains(sense.before, contraction(ws[i-1]))),
+			i+1 < len(ws) && slices.Contains(sense.after, ws[i+1]),
+			sense.named && i+2 < len(ws) && ws[i+1] == "the" && startsUpper(raw[i+2]):
+			return true
+		}
+	}
+	return false
+}
+
+// contraction is the contracted verb of w ("i'm": "'m"), or "".
+func contraction(w string) string {
+	if i := strings.IndexByte(w, '\''); i > 0 {
+		return w[i:]
+	}
+	return ""
 }
 
 // suitability are the phrases that ask whether something suits the user

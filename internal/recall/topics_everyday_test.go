@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -92,5 +93,101 @@ func TestSynonymIsNoSibling(t *testing.T) {
 	}
 	if !res.Found || !strings.Contains(res.Context, "Jansson") {
 		t.Errorf("found=%v context=%q; want the author", res.Found, res.Context)
+	}
+}
+
+// TestMembersInTheirSense: a member that names its topic only in some uses
+// counts there and nowhere else: pay received, not paid out; a day rate,
+// not an interest rate; a named service taken, not the bins.
+func TestMembersInTheirSense(t *testing.T) {
+	for _, tc := range []struct {
+		s, m string
+		want bool
+	}{
+		{"I get paid £12.60 an hour at the garden centre.", "paid", true},
+		{"The print shop pays me 31 grand a year.", "pays", true},
+		{"I'm paid monthly now.", "paid", true},
+		{"Paid off the last of the sofa on the credit card.", "paid", false},
+		{"We paid the window cleaner.", "paid", false},
+		{"My day rate as a contractor is £450.", "rate", true},
+		{"The mortgage rate went up again.", "rate", false},
+		{"Most mornings I catch the Thames Clipper from Greenwich.", "catch", true},
+		{"I take the Metrolink into Piccadilly for the office.", "take", true},
+		{"Remember to take the bins out on Tuesday.", "take", false},
+		{"I take the dog to the park.", "take", false},
+		{"Our car is a Skoda.", "car", true},
+	} {
+		if got := inSense(tc.s, tc.m); got != tc.want {
+			t.Errorf("inSense(%q, %q) = %v, want %v", tc.s, tc.m, got, tc.want)
+		}
+	}
+}
+
+// TestTripToANamedPlace: the user's own trip to a named place asks what
+// they keep for going abroad, held by the place's word or else the travel
+// word when the question searches one (no word more for an item to hold),
+// else by "abroad"; a month after "in", someone else's trip, or no place
+// named does not.
+func TestTripToANamedPlace(t *testing.T) {
+	for _, tc := range []struct{ q, place, travel string }{
+		{"I'm flying to Ljubljana next week, anything I should remember?", "ljubljana", "flying"},
+		{"I'm off to Marrakech on Friday, is there anything I should do first?", "marrakech", "off"},
+		{"Our holiday in Crete starts Saturday, what do I need?", "crete", "holiday"},
+		{"We're heading to Tbilisi soon.", "tbilisi", "heading"},
+		{"I'm flying in June, anything to remember?", "", ""},
+		{"When is Caroline going to Sweden?", "", ""},
+		{"I'm going to the dentist on Friday.", "", ""},
+	} {
+		trip := tripWords(tc.q)
+		if tc.place == "" && trip != nil || tc.place != "" && !slices.Equal(trip, []string{tc.place, tc.travel}) {
+			t.Errorf("tripWords(%q) = %q, want %q, %q", tc.q, trip, tc.place, tc.travel)
+		}
+		got, extra := topicWords(tc.q, nil)
+		if (got["abroad"] != nil) != (tc.place != "") || tc.place != "" && !slices.Contains(extra, "abroad") {
+			t.Errorf("topicWords(%q, nil) = %v %v, want abroad: %v", tc.q, got, extra, tc.place != "")
+		}
+		if tc.place == "" {
+			continue
+		}
+		for _, w := range []string{tc.place, tc.travel} {
+			got, extra = topicWords(tc.q, []string{w})
+			if got[w] == nil || got["abroad"] != nil || len(extra) > 0 {
+				t.Errorf("topicWords(%q, [%s]) = %v %v, want %s held by abroad's members", tc.q, w, got, extra, w)
+			}
+		}
+	}
+}
+
+// TestEverydayMembersFound: a rule for going abroad reaches the user's
+// trip to a city no list knows, a named tram service answers the commute,
+// a stipend the pay; paying off a sofa is no salary.
+func TestEverydayMembersFound(t *testing.T) {
+	mems := []string{
+		"Before any trip overseas, remind me to photograph my passport.",
+		"I take the Metrolink into Piccadilly for the office most days.",
+		"My PhD stipend is £19,200 a year.",
+		"I sleep with a CPAP mask because of my sleep apnoea.",
+		"Paid off the last of the sofa on the credit card.",
+		"The loft hatch sticks in damp weather.",
+	}
+	var turns []turn
+	for i, m := range mems {
+		turns = append(turns, turn{at: day0.Add(time.Duration(i) * time.Hour), session: "s" + string(rune('a'+i)), role: "user", content: m})
+	}
+	a := agentWith(t, turns)
+	for _, tc := range []struct{ ask, want string }{
+		{"I'm off to Marrakech on Friday, is there anything I should do first?", "passport"},
+		{"What's my commute like?", "metrolink"},
+		{"How much money do I make?", "stipend"},
+		{"What health conditions do I have?", "apnoea"},
+	} {
+		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)}, tc.want, true)
+	}
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What's my salary?", AsOf: day0.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Context, "sofa") {
+		t.Errorf("paying off the sofa offered for the salary: %q", res.Context)
 	}
 }
