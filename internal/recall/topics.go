@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -45,7 +46,7 @@ var topics = []topic{
 	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
 		words("tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines")},
 	{"work", words("earn earns earning income salary wage wages"),
-		words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate")},
+		words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate home")},
 	{"vehicle", words("commute commuting"),
 		words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool lift lifts motorbike take catch ride get")},
 	{"contact", words("phone mobile smartphone"),
@@ -346,7 +347,8 @@ var memberSenses = map[string]struct {
 	named         bool
 }{
 	"paid":  {before: words("get gets got getting am 'm is are was were be been being"), after: words("me us")},
-	"pay":   {before: words("my our his her their take-home the"), after: words("me us rise review slip packet")},
+	"pay":   {before: words("my our his her their home the"), after: words("me us rise review slip packet")},
+	"home":  {before: words("take takes took taking")}, // take-home pay
 	"pays":  {after: words("me us")},
 	"rate":  {before: words("day daily hourly hour weekly")},
 	"take":  {named: true},
@@ -362,10 +364,10 @@ func inSense(s, m string) bool {
 	if !ok {
 		return true
 	}
-	raw := strings.Fields(strings.ReplaceAll(s, "’", "'"))
+	raw := strings.FieldsFunc(strings.ReplaceAll(s, "’", "'"), func(r rune) bool { return unicode.IsSpace(r) || r == '-' })
 	ws := make([]string, len(raw))
 	for i := range raw {
-		raw[i] = strings.TrimFunc(raw[i], func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '-' })
+		raw[i] = strings.TrimFunc(raw[i], func(r rune) bool { return !text.IsWordRune(r) && r != '\'' })
 		ws[i] = strings.ToLower(raw[i])
 	}
 	for i, w := range ws {

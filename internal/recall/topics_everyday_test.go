@@ -116,6 +116,10 @@ func TestMembersInTheirSense(t *testing.T) {
 		{"Remember to take the bins out on Tuesday.", "take", false},
 		{"I take the dog to the park.", "take", false},
 		{"Our car is a Skoda.", "car", true},
+		{"My take-home is about £2,900 a month.", "home", true},
+		{"I take home about £2,100 after tax.", "home", true},
+		{"My take-home pay went up.", "pay", true},
+		{"Drove home after the match.", "home", false},
 	} {
 		if got := inSense(tc.s, tc.m); got != tc.want {
 			t.Errorf("inSense(%q, %q) = %v, want %v", tc.s, tc.m, got, tc.want)
