@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -28,10 +29,11 @@ import (
 func peopleNamed(q string) []string {
 	var out []string
 	last, lastPerson := "", false
+	owned := ownedThing.MatchString(q)
 	eachNameAs(q, func(name, prev, raw string) {
 		// "Amira's barbecue" is a person's, whatever comes before it.
 		word := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
-		place := placeBefore(prev) && word == raw
+		place := (placeBefore(prev) || prev == "for" && owned) && word == raw
 		person := !thingBefore(prev) && !place && !calendarWord(name) && !titleWord(name) && !brandShaped(word)
 		if prev != "" && prev == last && !lastPerson && !titleWord(last) {
 			person = false // "the Brooks Ghost trainers": a name goes on as it began
@@ -43,6 +45,11 @@ func peopleNamed(q string) []string {
 	})
 	return dedupe(out)
 }
+
+// ownedThing is a question about the user's own thing ("is my passport
+// valid for Marrakech?"): a name after "for" there is what the thing is
+// for, a place or an occasion; whose it is "my" has said.
+var ownedThing = regexp.MustCompile(`(?i)\b(?:my|our) [\p{L}-]+`)
 
 func thingBefore(w string) bool {
 	switch w {
