@@ -200,6 +200,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
 			ok = true
 		}
+		if !ok && c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) {
+			ok = true // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
+		}
 		if !ok && c.Shape == "went up to" && shared > 0 && SharedValueKinds(m.Text, h.Text) > 0 {
 			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 		}

@@ -86,11 +86,12 @@ var correctionShapes = []correctionShape{
 	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted"}},
 	// "pushed it to the 23rd", "put the meeting back a week": the thing moved
 	// may sit between the verb and its particle.
-	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|(?:put|brought|moved|pushed|bumped)(?:\s+(?:it|that|this|them|(?:the|my|our|his|her)\s+[\pL'’-]+|[\pL'’-]+['’]s(?:\s+[\pL-]+){1,2}?))?\s+(?:back|forward)|delayed(?:\s+(?:it|that|this|them))?\s+(?:to|until|till)|(?:pushed|bumped)(?:\s+(?:it|that|this|them))?\s+(?:out|to|until|till))\b`,
+	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|(?:put|brought|moved|pushed|bumped)(?:\s+(?:it|that|this|them|(?:the|my|our|his|her)\s+[\pL'’-]+|[\pL'’-]+['’]s(?:\s+[\pL-]+){1,2}?))?\s+(?:back|forward)|delayed(?:\s+(?:it|that|this|them))?\s+(?:to|until|till)|(?:pushed|bumped)(?:\s+(?:it|that|this|them))?\s+(?:out|to|until|till)|` +
+		`(?:pushed|bumped)\s+(?:the|my|our|his|her|their|[\pL'’-]+['’]s)(?:\s+[\pL'’-]+){1,2}?\s+(?:back\s+)?(?:to|until|till)\s+(?:\d|next\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day))\b`,
 		[]string{"postponed", "rescheduled", "put", "brought", "moved", "delayed", "pushed", "bumped"}},
-	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut)\s+(?:[\pL'’]+\s+){0,3}?to\s+[$€£]?\d|` +
+	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut|upped|lowered|hiked)\s+(?:[\pL'’]+\s+){0,4}?to\s+[$€£]?\d|` +
 		`\bput\s+(?:his|her|their|its|the|our|my)\s+(?:[\pL'’]+\s+){0,2}?(?:up|down)\b|\b(?:price|prices|rate|rates|fee|fees|rent|charge|charges|cost|costs|bill|bills)\s+(?:has\s+|have\s+)?(?:gone|went|goes|going)\s+(?:up|down)\b`,
-		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut"}},
+		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut", "lowered", "hiked"}},
 	{"back to", false, `(?i)\b(?:gone|going|go|goes|are|is|['’]re|['’]s)\s+back\s+to\b`, []string{"back"}},
 	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu})`, []string{"now"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
@@ -268,7 +269,7 @@ var correctionCues = []string{"actually", "scratch", "plan", "correction", "mist
 	"canceled", "cancel", "called", "pushed", "postponed", "rescheduled", "brought", "forward", "back", "delayed",
 	"bumped", "gave", "given", "giving", "quit", "stopped", "mind", "rather", "went", "gone", "goes", "up", "down",
 	"now", "new", "same", "from", "today", "anyway", "still", "got", "updated", "noted",
-	"put", "raised", "increased", "reduced", "dropped", "rose", "fell", "cut", "off", "don't", "doesn't", "didn't",
+	"put", "raised", "increased", "reduced", "dropped", "rose", "fell", "cut", "upped", "lowered", "hiked", "off", "don't", "doesn't", "didn't",
 	"isn't", "aren't", "i'm", "we're", "it's", "that's", "i've", "we've", "just", "really", "never", "next", "last"}
 
 // unitWords say what a value is counted in, not what it is about: "88
@@ -334,7 +335,8 @@ type valueKind struct {
 var valueKinds = sync.OnceValue(func() []valueKind {
 	return []valueKind{
 		{regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`), true},
-		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b`), true},
+		// a clock time, "9.30" too (after a space: "£2.40" is a price)
+		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b|(?:^|[\s(])(?:[1-9]|1[0-2])\.(?:[0-5]0|15|45)(?:[\s,;!?)]|\.?$|\.\s)`), true},
 		{regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`), true},
 		{regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`), false},
 		// how often: "every four weeks", "fortnightly", "every other Friday"

@@ -344,3 +344,28 @@ func singular(w string) string {
 	}
 	return w
 }
+
+// placeKinds are the kinds that make a word a place: a city, a country,
+// an island, a county. "region" is not one (WordNet files Maria under it).
+var placeKinds = []string{"city", "capital", "country", "island", "county", "province"}
+
+// Place reports whether w, lowercase, is first of all a place: one of its
+// first two kinds is a place kind ("marrakech": city; "florida": american
+// province), not a further one ("jordan": river, asian, ... country).
+func Place(w string) bool {
+	load()
+	k, ok := lookup(w)
+	if !ok {
+		return false
+	}
+	n := 0
+	for kind := range k.all() {
+		if slices.Contains(placeKinds, kind) {
+			return true
+		}
+		if n++; n == 2 {
+			break
+		}
+	}
+	return false
+}

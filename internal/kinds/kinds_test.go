@@ -146,3 +146,14 @@ func TestEveryLineIsLookedUp(t *testing.T) {
 		}
 	}
 }
+
+// TestPlace: a word first of all a place is one; a name that WordNet files
+// further out under a place kind, or under a region, is not.
+func TestPlace(t *testing.T) {
+	for w, want := range map[string]bool{"marrakech": true, "bristol": true, "spain": true, "florida": true, "tenerife": true,
+		"jordan": false, "maria": false, "caroline": false, "sam": false, "lily": false, "sofa": false} {
+		if got := Place(w); got != want {
+			t.Errorf("Place(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

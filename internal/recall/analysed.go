@@ -74,7 +74,11 @@ func (r *ranker) coverage(s string) float64 {
 	if len(r.words) == 0 {
 		return 0
 	}
-	return heldShare(r.words, r.stems(s), nil)
+	have := r.stems(s)
+	if r.lightOnly(have) {
+		return 0
+	}
+	return heldShare(r.words, have, nil)
 }
 
 // stem is stem of w, remembered for the question: the hit texts of one

@@ -248,6 +248,22 @@ var lightVerbs = map[string]bool{"take": true, "takes": true, "taking": true, "t
 	"had": true, "get": true, "gets": true, "got": true, "make": true, "makes": true, "made": true, "do": true, "does": true,
 	"did": true, "give": true, "gave": true, "put": true, "keep": true, "use": true, "used": true}
 
+// lightOnly reports whether of words, have holds only light verbs (by
+// word, definition or related kind), and words has others: the verb says
+// little of what is asked.
+func (r *ranker) lightOnly(have stemList) bool {
+	var light, other []string
+	for _, w := range r.words {
+		if lightVerbs[w] {
+			light = append(light, w)
+		} else {
+			other = append(other, w)
+		}
+	}
+	return r.self && len(other) > 0 && heldShare(light, have, nil) > 0 &&
+		heldShare(other, have, r.defs) == 0 && heldShare(other, have, r.relKinds) == 0
+}
+
 // countCoverage sets the coverage of the candidates that can still rank
 // (the floor drops the rest), best preliminary score first. A word the
 // item names only by kind counts as held.
@@ -262,6 +278,9 @@ func (r *ranker) countCoverage() {
 			// A word the item holds by a related word's kind counts as a
 			// definition does: in part.
 			c.ex.Coverage = max(c.ex.Coverage, heldShare(r.words, have, r.relKinds))
+		}
+		if r.lightOnly(have) {
+			c.ex.Coverage = 0 // "which blood thinner am I taking?" is not answered by "started taking vitamin D"
 		}
 		r.suitedCoverage(c)
 		if c.ex.Speaker > 0 {

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -49,4 +50,25 @@ func TestNearMissAbstains(t *testing.T) {
 		{day0.Add(time.Hour), "s2", "user", "The plasterer quoted 450 for the ceiling.", nil},
 	})
 	expectContext(t, b, Query{Text: "How much did the plasterer quote?", AsOf: asOf}, []string{"450"}, nil)
+}
+
+// TestLightVerbAloneAnswersNothing: an item that holds only the question's
+// light verb ("taking") is no answer to what the user takes: "started
+// taking vitamin D" does not say which blood thinner I am on, nor does a
+// day record saying it; asked of the vitamins, it does.
+func TestLightVerbAloneAnswersNothing(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "s1", role: "user", content: "Mum takes donepezil every morning for her memory."},
+		{at: day0.Add(time.Hour), session: "s2", role: "user", content: "Dad is on warfarin so he has his INR checked every fortnight."},
+		{at: day0.Add(2 * time.Hour), session: "s3", role: "user", content: "I've started taking vitamin D again for the winter."},
+	})
+	for q, want := range map[string]bool{"Which blood thinner am I taking?": false, "Which antidepressant am I taking?": false, "What vitamins am I taking?": true} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: q, AsOf: day0.Add(48 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(res.Context, "vitamin D"); got != want {
+			t.Errorf("%q: offers vitamin D = %v, want %v (context %q)", q, got, want, res.Context)
+		}
+	}
 }

@@ -51,9 +51,9 @@ func TestNotOwn(t *testing.T) {
 		{"Need to sand and varnish the back door next weekend.", true},             // a job still to do
 		{"Going to put up the new curtain pole tomorrow.", true},
 		{"Going to the tip with the old drill.", false},
-		{"Picked up a new phone for Dad from the shop.", true},                     // the phone is Dad's
-		{"Booked a trip for Sam and me in May.", false},                            // ours too
-		{"Bought a drill for Priya's birthday.", false},                            // for an occasion, not a person
+		{"Picked up a new phone for Dad from the shop.", true}, // the phone is Dad's
+		{"Booked a trip for Sam and me in May.", false},        // ours too
+		{"Bought a drill for Priya's birthday.", false},        // for an occasion, not a person
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,

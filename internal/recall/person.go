@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/when"
@@ -25,7 +26,9 @@ import (
 // offer", "our LTV", "my MacBook") or a preposition of place ("a hotel in
 // Harrogate", "a flight to Tromsø") names a thing or a place, and so does
 // a weekday, a month, an acronym ("MOT") or a brand's inner capital
-// ("MacBook"): such a word is one to search, never a person to filter by.
+// ("MacBook"), and so does a word WordNet knows first as a city or country
+// ("the flights for Marrakech"): such a word is one to search, never a
+// person to filter by.
 func peopleNamed(q string) []string {
 	var out []string
 	last, lastPerson := "", false
@@ -33,7 +36,7 @@ func peopleNamed(q string) []string {
 	eachNameAs(q, func(name, prev, raw string) {
 		// "Amira's barbecue" is a person's, whatever comes before it.
 		word := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
-		place := (placeBefore(prev) || prev == "for" && owned) && word == raw
+		place := (placeBefore(prev) || prev == "for" && owned || kinds.Place(name)) && word == raw // "flights for Marrakech": a city is nobody
 		person := !thingBefore(prev) && !place && !calendarWord(name) && !titleWord(name) && !brandShaped(word)
 		if prev != "" && prev == last && !lastPerson && !titleWord(last) {
 			person = false // "the Brooks Ghost trainers": a name goes on as it began

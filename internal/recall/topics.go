@@ -122,6 +122,12 @@ var topics = []topic{
 		words("reg plate plates numberplate")},
 	{"preference", words("sit sitting"),
 		words("seat seats")},
+	{"home", words("veg vegetable vegetables patch"), // "the veg patch", "my patch": the allotment
+		words("allotment allotments plot plots polytunnel")},
+	{"", words("streaming"),
+		words("spotify netflix deezer iplayer youtube disney hulu nowtv")},
+	{"home", words("completion"),
+		words("completion completing exchange exchanged conveyancing solicitors")},
 }
 
 // topicPhrases are cues of more than one word: "how do I get to work?"
@@ -136,6 +142,7 @@ var topicPhrases = map[string]string{
 	"spare time": "hobby", "free time": "hobby", "for fun": "hobby",
 	"line of work": "job", "for work": "job", "for a living": "job",
 	"keep fit": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
+	"get the keys": "completion", "move in": "completion", "moving day": "completion",
 	"much do i make": "earn", "much do we make": "earn", "money do i make": "earn", "money do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 

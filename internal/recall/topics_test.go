@@ -42,6 +42,9 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"Which sports do I do?", "parkrun"},     // WordNet knows no parkrun
 		{"What shift am I on?", "earlies"},
 		{"Are there foods that disagree with me?", "hives"}, // a reaction to a food is the diet's
+		{"What does my veg patch cost?", "allotment"}, {"What does the veg patch cost?", "allotment"}, {"How much are my vegetables costing?", "allotment"},
+		{"Which streaming service do we pay for?", "deezer"},
+		{"When do we get the keys?", "completion"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -70,6 +73,9 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(24 * time.Hour), session: "s24", role: "user", content: "I'm on earlies at the depot until Christmas."},
 			{at: day0.Add(25 * time.Hour), session: "s25", role: "user", content: "Mango brings me out in hives."},
 			{at: day0.Add(26 * time.Hour), session: "s26", role: "user", content: "Doing parkrun most Saturdays, down to 27 minutes."},
+			{at: day0.Add(27 * time.Hour), session: "s27", role: "user", content: "Plot 9 at the Oakfield allotments is £28 a year."},
+			{at: day0.Add(28 * time.Hour), session: "s28", role: "user", content: "Deezer family is £17.99, taken on the 5th."},
+			{at: day0.Add(29 * time.Hour), session: "s29", role: "user", content: "Completion on the flat is the 12th of June."},
 		})
 		// "pets" is a category word of the kinds index only through the
 		// topic: without expansion nothing names the role.
