@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -133,6 +134,27 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	return []int64{lead.ID}
 }
 
+// nameHolds reports whether a name in s is made of words of which stem is
+// one, as a brand holds its kind: "PureGym" a gym, "EasyJet" a jet; not
+// "Bartholomew" an art.
+func nameHolds(s, stem string) bool {
+	for _, n := range Names(s) {
+		part := []rune{}
+		for i, r := range []rune(n + " ") {
+			if (unicode.IsUpper(r) || unicode.IsSpace(r)) && i > 0 {
+				if p := strings.ToLower(string(part)); p == stem && p != strings.ToLower(n) {
+					return true
+				}
+				part = part[:0]
+			}
+			if !unicode.IsSpace(r) {
+				part = append(part, r)
+			}
+		}
+	}
+	return false
+}
+
 // correctedHolding is Corrected where the claim corrected must hold
 // oldStem (any claim, when "").
 func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
@@ -163,7 +185,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		shared, besides := 0, 0
 		for _, st := range mine {
-			if slices.Contains(theirs, st) {
+			if slices.Contains(theirs, st) || nameHolds(h.Text, st) {
 				shared++
 				if st != oldStem {
 					besides++
@@ -286,6 +308,9 @@ var movedItRe = sync.OnceValue(func() *regexp.Regexp {
 // another word.
 func BaseForms(w string) []string {
 	var out []string
+	if r, ok := strings.CutSuffix(w, "ship"); ok && len(r) >= 4 {
+		out = append(out, r) // "cancelled my membership" ends "I'm a member of …"
+	}
 	for _, suf := range []string{"ing", "ed"} {
 		r, ok := strings.CutSuffix(w, suf)
 		if !ok || len(r) < 2 {

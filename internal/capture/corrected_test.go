@@ -100,6 +100,9 @@ func TestCorrected(t *testing.T) {
 		{"a dose raised by another names the medicine and a dose", "The GP upped my sertraline to 100mg from today.", "d9", day(28, 9),
 			[]store.Hit{hit(57, "d1", day(1, 9), "I take sertraline 50mg every morning."),
 				hit(58, "d2", day(2, 9), "Picked up the sertraline prescription from the chemist.")}, []int64{57}},
+		{"a cancelled membership ends being a member", "I cancelled my gym membership today, never went.", "g9", day(28, 9),
+			[]store.Hit{hit(59, "g1", day(1, 9), "I'm a member of PureGym on Mill Road."),
+				hit(60, "g2", day(2, 9), "Went to the gym on Mill Road with Sam.")}, []int64{59}},
 		{"a rise of another thing is not it", "The council tax went up to 160 pounds a month.", "r9", day(28, 9),
 			[]store.Hit{hit(56, "r1", day(1, 9), "The gym membership is 30 pounds a month.")}, nil},
 		{"is now of another thing is not it", "The baby is now 3 months old.", "p9", day(28, 9),
@@ -160,5 +163,23 @@ func TestEchoes(t *testing.T) {
 		h(3, "assistant", "Shall I order more goggles?"), h(4, "user", "Swimming is at Elm Park on Tuesday.")}
 	if got := Echoes(hits, []int64{1}, around); !slices.Equal(got, []int64{2}) {
 		t.Errorf("echoes = %v, want [2]", got)
+	}
+}
+
+// A brand made of words holds each as its kind; a name only spelling a
+// word inside it holds none.
+func TestNameHolds(t *testing.T) {
+	for _, tc := range []struct {
+		s, stem string
+		want    bool
+	}{
+		{"I'm a member of PureGym on Mill Road.", "gym", true},
+		{"Flying EasyJet to Nice.", "jet", true},
+		{"Bartholomew painted the fence.", "art", false},
+		{"The gym on Mill Road.", "gym", false},
+	} {
+		if got := nameHolds(tc.s, tc.stem); got != tc.want {
+			t.Errorf("nameHolds(%q, %q) = %v, want %v", tc.s, tc.stem, got, tc.want)
+		}
 	}
 }
