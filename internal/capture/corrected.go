@@ -134,25 +134,28 @@ func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	return []int64{lead.ID}
 }
 
-// nameHolds reports whether a name in s is made of words of which stem is
-// one, as a brand holds its kind: "PureGym" a gym, "EasyJet" a jet; not
-// "Bartholomew" an art.
-func nameHolds(s, stem string) bool {
+// nameParts are the words inside the names of s made of words, lower
+// case, as a brand holds its kind: "PureGym" a gym, "EasyJet" a jet; not
+// "Bartholomew" an art, nor a one-word name itself.
+func nameParts(s string) []string {
+	var out []string
 	for _, n := range Names(s) {
+		var parts []string
 		part := []rune{}
 		for i, r := range []rune(n + " ") {
 			if (unicode.IsUpper(r) || unicode.IsSpace(r)) && i > 0 {
-				if p := strings.ToLower(string(part)); p == stem && p != strings.ToLower(n) {
-					return true
-				}
+				parts = append(parts, strings.ToLower(string(part)))
 				part = part[:0]
 			}
 			if !unicode.IsSpace(r) {
 				part = append(part, r)
 			}
 		}
+		if len(parts) > 1 {
+			out = append(out, parts...)
+		}
 	}
-	return false
+	return out
 }
 
 // correctedHolding is Corrected where the claim corrected must hold
@@ -184,8 +187,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 			theirs[base] = oldStem // "I stopped running" ends "I run 5k round the park"
 		}
 		shared, besides := 0, 0
+		parts := nameParts(h.Text) // once a claim: this runs for every candidate of a recall
 		for _, st := range mine {
-			if slices.Contains(theirs, st) || nameHolds(h.Text, st) {
+			if slices.Contains(theirs, st) || slices.Contains(parts, st) {
 				shared++
 				if st != oldStem {
 					besides++
