@@ -357,7 +357,17 @@ func saysOwn(s, st string) bool {
 
 // Anaphoric reports whether s corrects by a pro-form, naming neither the
 // subject nor the old value: its claim is found among the recent ones.
-func Anaphoric(s string) bool { return anaphoricRe().MatchString(s) || movedItRe().MatchString(s) }
+func Anaphoric(s string) bool {
+	lower := strings.ToLower(s)
+	if !slices.ContainsFunc(anaphoricNeeds, func(w string) bool { return strings.Contains(lower, w) }) {
+		return false // the regexps backtrack over a text holding none of their words
+	}
+	return anaphoricRe().MatchString(s) || movedItRe().MatchString(s)
+}
+
+// anaphoricNeeds are words one of which every match of anaphoricRe or
+// movedItRe holds, lowercased.
+var anaphoricNeeds = []string{"make", "one", "now", "actually", "chang", "instead", "moved", "shifted", "switched", "pushed", "put", "brought"}
 
 // recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
 // is a recent claim stating a value of a kind m states.

@@ -48,7 +48,7 @@ func (r *ranker) proFormCorrections(ctx context.Context, items []Item) ([]store.
 		if among[h.ID] || h.Consolidated || strings.EqualFold(h.Role, "assistant") || !h.Timestamp.After(oldest) || !capture.Anaphoric(h.Text) {
 			continue
 		}
-		if _, ok := capture.CorrectionIn(h.Text); ok {
+		if _, ok := correctionOf(h); ok {
 			out = append(out, h)
 		}
 	}
@@ -69,7 +69,7 @@ func (r *ranker) proFormsCorrecting(items []Item, extra []store.Hit) []store.Hit
 	}
 	var out []store.Hit
 	for _, h := range extra {
-		if corr, ok := capture.CorrectionIn(h.Text); ok && len(capture.Corrected(h, corr, hits)) > 0 {
+		if corr, ok := correctionOf(h); ok && len(capture.Corrected(h, corr, hits)) > 0 {
 			out = append(out, h)
 		}
 	}

@@ -201,7 +201,7 @@ func (r *ranker) correctedToday(items []Item, extra []store.Hit) []Item {
 		if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
 			continue
 		}
-		if corr, ok := capture.CorrectionIn(h.Text); ok {
+		if corr, ok := correctionOf(h); ok {
 			old := capture.Corrected(h, corr, hits)
 			for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
 				retired[id] = true
