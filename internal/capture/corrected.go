@@ -161,7 +161,7 @@ func nameParts(s string) []string {
 // correctedHolding is Corrected where the claim corrected must hold
 // oldStem (any claim, when "").
 func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
-	mine := ClaimStems(m.Text)
+	mine, kinds := ClaimStems(m.Text), valueKindsOf(m.Text)
 	type scored struct {
 		h     store.Hit
 		score int
@@ -198,8 +198,8 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
 		if besides == 0 && !linked && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
-			!(oldStem == "" && (sameSession(m, h) || SharedValueKinds(m.Text, h.Text) >= 3 || recentOfKind(m, h))) &&
-			!(c.Shape == "moved from" && SharedValueKinds(m.Text, h.Text) > 0) {
+			!(oldStem == "" && (sameSession(m, h) || kinds.sharedWith(h.Text) >= 3 || recentOfKind(m, h))) &&
+			!(c.Shape == "moved from" && kinds.sharedWith(h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
 		}
 		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
@@ -209,7 +209,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
 		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
-		score, ok := claimScore(m, h, shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
+		score, ok := claimScore(m, h, kinds.sharedWith(h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
 		if !ok && c.Shape == "cancelled" && oldStem != "" && len(whenKindsIn(h.Text)) > 0 {
 			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
 		}
@@ -229,7 +229,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) {
 			ok = true // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
 		}
-		if !ok && c.Shape == "went up to" && shared > 0 && SharedValueKinds(m.Text, h.Text) > 0 {
+		if !ok && c.Shape == "went up to" && shared > 0 && kinds.sharedWith(h.Text) > 0 {
 			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 		}
 		if !ok {
@@ -459,8 +459,8 @@ const (
 	RecentClaims  = 12
 )
 
-// claimScore scores h as the claim m corrects, given the words of the
-// subject both hold: the words, the kinds of value both state, and one
+// claimScore scores h as the claim m corrects, given the kinds of value
+// and the words of the subject both hold: the words, the kinds, and one
 // more when h is of m's session or recent. A negation naming the habit it
 // ends ("I don't drink coffee any more") needs only h to hold it; a
 // correction naming the old value, or a cancellation ("the retreat is
@@ -469,8 +469,7 @@ const (
 // instead" after "book the roofer for Tuesday"; or a word of the subject
 // and a day or time both state: "we've switched Dorota to Mondays" after
 // "Dorota comes on Wednesdays"), or 3 words in common.
-func claimScore(m, h store.Hit, shared int, named, habit bool) (int, bool) {
-	kinds := SharedValueKinds(m.Text, h.Text)
+func claimScore(m, h store.Hit, kinds, shared int, named, habit bool) (int, bool) {
 	score := shared + kinds
 	if sameSession(m, h) || m.Timestamp.Sub(h.Timestamp) < RecentContext {
 		score++

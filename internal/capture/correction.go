@@ -359,10 +359,28 @@ func sharesWhen(a, b string) bool {
 }
 
 // SharedValueKinds counts the kinds of value both a and b state.
-func SharedValueKinds(a, b string) int {
+func SharedValueKinds(a, b string) int { return valueKindsOf(a).sharedWith(b) }
+
+// kindSet is the value kinds a text states, bit i for valueKinds()[i]:
+// read once for a correction, then matched against each claim it may
+// retire only for the kinds it states.
+type kindSet uint32
+
+func valueKindsOf(s string) kindSet {
+	var ks kindSet
+	for i, k := range valueKinds() {
+		if k.re.MatchString(s) {
+			ks |= 1 << i
+		}
+	}
+	return ks
+}
+
+// sharedWith counts the kinds of ks that s states too.
+func (ks kindSet) sharedWith(s string) int {
 	n := 0
-	for _, k := range valueKinds() {
-		if k.re.MatchString(a) && k.re.MatchString(b) {
+	for i, k := range valueKinds() {
+		if ks&(1<<i) != 0 && k.re.MatchString(s) {
 			n++
 		}
 	}
