@@ -258,8 +258,11 @@ func (st *searchState) absent(ctx context.Context, c *conn, table, term string) 
 // more is common: its weight in BM25 is small and moves little with its
 // count, which is estimated from how densely its newest countCap rows fill
 // the ids they span. Counting them all cost a million-memory agent 65% of
-// recall's CPU, posting lists of a quarter of the rows (BenchmarkScale).
-const countCap = 10_000
+// recall's CPU, posting lists of a quarter of the rows (BenchmarkScale);
+// at 10,000 the counts were still a third of it at 1M LoCoMo turns, at
+// 2,000 a sixth. Below 2,000 rows a term (every LoCoMo conversation, every
+// scenario) the count is exact.
+const countCap = 2_000
 
 // countDocs is the number of rows of table holding term, estimated past
 // countCap; size is the content table's largest id.

@@ -122,10 +122,10 @@ func TestCommonTermCountsAreEstimated(t *testing.T) {
 	for i := range 3 * countCap {
 		content := "a pear"
 		if i%3 != 0 {
-			content = "a fig and a pear" // 2 rows in 3: fig in 20,000, pear in all 30,000
+			content = "a fig and a pear" // 2 rows in 3: fig in 2 countCap, pear in all 3
 		}
 		if i%10 == 0 {
-			content += " and a lime" // 3,000
+			content += " and a lime" // 3 countCap / 10
 		}
 		t0 = t0.Add(time.Minute)
 		mems = append(mems, Memory{Content: content, Timestamp: t0, ContentHash: t0.String()})
@@ -141,11 +141,11 @@ func TestCommonTermCountsAreEstimated(t *testing.T) {
 	if _, err := fmt.Sscan(got, &lime, &fig, &pear); err != nil {
 		t.Fatalf("counts %q: %v", got, err)
 	}
-	if lime != 3000 {
-		t.Errorf("lime: %d, want exactly 3000 (under countCap)", lime)
+	if lime != 3*countCap/10 {
+		t.Errorf("lime: %d, want exactly %d (under countCap)", lime, 3*countCap/10)
 	}
-	if fig < 19_000 || fig > 21_000 {
-		t.Errorf("fig: %d, want about 20000", fig)
+	if fig < 19*countCap/10 || fig > 21*countCap/10 {
+		t.Errorf("fig: %d, want about %d", fig, 2*countCap)
 	}
 	if pear != 3*countCap {
 		t.Errorf("pear: %d, want %d (in every row)", pear, 3*countCap)
