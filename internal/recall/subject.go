@@ -51,6 +51,49 @@ var roleCanon = func() map[string]string {
 	return m
 }()
 
+// kinChains are the chains of roles a kinship word stands for: my
+// brother-in-law is my partner's brother or my sister's husband, my nan my
+// mother's or father's mother. A partner's sex is not kept (roleCanon), so
+// a sibling's partner is the in-law of the sibling's other sex.
+var kinChains = map[string][]string{
+	"brother-in-law":  {"partner>brother", "sister>partner"},
+	"sister-in-law":   {"partner>sister", "brother>partner"},
+	"mother-in-law":   {"partner>mother"},
+	"father-in-law":   {"partner>father"},
+	"son-in-law":      {"daughter>partner"},
+	"daughter-in-law": {"son>partner"},
+	"grandmother":     {"mother>mother", "father>mother"},
+	"grandfather":     {"mother>father", "father>father"},
+	"grandson":        {"son>son", "daughter>son"},
+	"granddaughter":   {"son>daughter", "daughter>daughter"},
+	"niece":           {"sister>daughter", "brother>daughter"},
+	"nephew":          {"sister>son", "brother>son"},
+	"aunt":            {"mother>sister", "father>sister"},
+	"uncle":           {"mother>brother", "father>brother"},
+	"stepmother":      {"father>partner"},
+	"stepfather":      {"mother>partner"},
+}
+
+// kinOf are the other keys the role key k stands for: the chains of a
+// kinship word ("@brother-in-law": "@sister>partner") and the word of a
+// chain ("@partner>mother": "@mother-in-law"); none for any other key.
+func kinOf(k string) []string {
+	role, ok := strings.CutPrefix(k, "@")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, c := range kinChains[role] {
+		out = append(out, "@"+c)
+	}
+	for word, chains := range kinChains {
+		if slices.Contains(chains, role) {
+			out = append(out, "@"+word)
+		}
+	}
+	return out
+}
+
 // roleOf is the role w, lowercase, names ("wife": partner), or "".
 func roleOf(w string) string {
 	if r, ok := roleCanon[w]; ok {
@@ -230,7 +273,7 @@ func itemKeys(t []tok, names []string) []string {
 		}
 	}
 	for i := 0; i < len(t); i++ {
-		if !(t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
+		if !(t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || ownAfter(t, i) || t[i].upper) {
 			continue // no chain counts here: not read (its words' roles cost)
 		}
 		if k, next := roleChain(t, i); k != "" {
@@ -242,6 +285,12 @@ func itemKeys(t []tok, names []string) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+// ownAfter reports whether "own" after a possessor comes before t[i]: "my
+// own dad" is my dad.
+func ownAfter(t []tok, i int) bool {
+	return i > 1 && t[i-1].low == "own" && !t[i-1].brk && possessor(t[i-2].low)
 }
 
 // possessor reports whether w is a word that makes the role after it
