@@ -5,6 +5,7 @@ import (
 	"github.com/dormouse-dev/dormouse/internal/wordnet"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -55,24 +56,26 @@ var roleCanon = func() map[string]string {
 // brother-in-law is my partner's brother or my sister's husband, my nan my
 // mother's or father's mother. A partner's sex is not kept (roleCanon), so
 // a sibling's partner is the in-law of the sibling's other sex.
-var kinChains = map[string][]string{
-	"brother-in-law":  {"partner>brother", "sister>partner"},
-	"sister-in-law":   {"partner>sister", "brother>partner"},
-	"mother-in-law":   {"partner>mother"},
-	"father-in-law":   {"partner>father"},
-	"son-in-law":      {"daughter>partner"},
-	"daughter-in-law": {"son>partner"},
-	"grandmother":     {"mother>mother", "father>mother"},
-	"grandfather":     {"mother>father", "father>father"},
-	"grandson":        {"son>son", "daughter>son"},
-	"granddaughter":   {"son>daughter", "daughter>daughter"},
-	"niece":           {"sister>daughter", "brother>daughter"},
-	"nephew":          {"sister>son", "brother>son"},
-	"aunt":            {"mother>sister", "father>sister"},
-	"uncle":           {"mother>brother", "father>brother"},
-	"stepmother":      {"father>partner"},
-	"stepfather":      {"mother>partner"},
-}
+var kinChains = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"brother-in-law":  {"partner>brother", "sister>partner"},
+		"sister-in-law":   {"partner>sister", "brother>partner"},
+		"mother-in-law":   {"partner>mother"},
+		"father-in-law":   {"partner>father"},
+		"son-in-law":      {"daughter>partner"},
+		"daughter-in-law": {"son>partner"},
+		"grandmother":     {"mother>mother", "father>mother"},
+		"grandfather":     {"mother>father", "father>father"},
+		"grandson":        {"son>son", "daughter>son"},
+		"granddaughter":   {"son>daughter", "daughter>daughter"},
+		"niece":           {"sister>daughter", "brother>daughter"},
+		"nephew":          {"sister>son", "brother>son"},
+		"aunt":            {"mother>sister", "father>sister"},
+		"uncle":           {"mother>brother", "father>brother"},
+		"stepmother":      {"father>partner"},
+		"stepfather":      {"mother>partner"},
+	}
+})
 
 // kinOf are the other keys the role key k stands for: the chains of a
 // kinship word ("@brother-in-law": "@sister>partner") and the word of a
@@ -83,10 +86,10 @@ func kinOf(k string) []string {
 		return nil
 	}
 	var out []string
-	for _, c := range kinChains[role] {
+	for _, c := range kinChains()[role] {
 		out = append(out, "@"+c)
 	}
-	for word, chains := range kinChains {
+	for word, chains := range kinChains() {
 		if slices.Contains(chains, role) {
 			out = append(out, "@"+word)
 		}
