@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/wordnet"
 	"slices"
@@ -157,6 +158,7 @@ func roleSynonyms(canon string) []string {
 type tok struct {
 	low   string // lowercased, without a possessive 's
 	upper bool   // written with a capital
+	caps  bool   // written in capitals, more than one letter: an acronym ("WFH")
 	poss  bool   // "Sunil's", "everyone's"
 	brk   bool   // a clause break (, ; . ! ? : and brackets) comes before it
 }
@@ -171,7 +173,7 @@ func toks(s string) []tok {
 			return
 		}
 		w := string(cur)
-		t := tok{upper: unicode.IsUpper(cur[0]), brk: brk}
+		t := tok{upper: unicode.IsUpper(cur[0]), caps: len(cur) > 1 && !slices.ContainsFunc(cur, unicode.IsLower), brk: brk}
 		for _, suf := range []string{"'s", "’s", "'", "’"} {
 			if strings.HasSuffix(w, suf) && len(w) > len(suf) {
 				w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
@@ -383,19 +385,23 @@ func roleChainBack(t []tok, j int) (string, int) {
 func article(w string) bool { return w == "the" || w == "a" || w == "an" }
 
 // openedByOther reports whether a text (its toks) is about someone other than the user:
-// it opens with a person ("Ellie prefers", "My brother Chidi is", "Mum's
+// it opens with a person ("Ellie prefers", "My brother Chidi is", "our Jack went", "Mum's
 // licence") of names, the names s holds, and says nothing more in the first
 // person.
 func openedByOther(t []tok, names []string) bool {
 	i := 0
 	if len(t) > 0 && (t[0].low == "my" || t[0].low == "our") {
 		k, next := roleChain(t, 1)
-		if k == "" {
+		switch {
+		case k != "":
+			i = next
+			if i < len(t) && t[i].upper && !t[i].brk && slices.Contains(names, t[i].low) {
+				i++
+			}
+		case len(t) > 1 && t[1].upper && !t[1].caps && slices.Contains(names, t[1].low) && !kinds.Listed(t[1].low) && !kinds.Place(t[1].low):
+			i = 2 // "our Jack went to see…": one of the family, not the user; "our Tesla" is a car, "my WFH days" mine
+		default:
 			return false
-		}
-		i = next
-		if i < len(t) && t[i].upper && !t[i].brk && slices.Contains(names, t[i].low) {
-			i++
 		}
 	} else if len(t) > 0 && (roleOf(t[0].low) != "" && t[0].upper || slices.Contains(names, t[0].low)) {
 		i = 1

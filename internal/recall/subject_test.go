@@ -352,3 +352,26 @@ func TestShortFormsOfANameAreOnePerson(t *testing.T) {
 	b := notesWithDay(t, day, "", "Tony says the residents' barbecue is on the green.", "Tom says the residents' barbecue was rained off last year.")
 	expectContext(t, b, Query{Text: "What did Anthony say about the residents' barbecue?", AsOf: asOf}, []string{"on the green"}, []string{"rained off"})
 }
+
+// A text opened by "our" or "my" and a family member's name is theirs:
+// "which gigs have I been to?" is not answered by "Our Kit went to see …".
+func TestOpenedByAFamilyName(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"Our Kit went to see Fontaines at the Academy with his mates.", true},
+		{"My Ffion has a netball match on Saturday.", true},
+		{"Our Kit and I went to see Fontaines at the Academy.", false},
+		{"Our Tesla needs new tyres.", false}, // a car, though capture reads a name
+		{"My WFH days are Monday and Friday.", false},
+		{"My sister Olwen went to the Academy.", true},
+	} {
+		if got := openedByOther(toks(c.s), lowerAll(capture.Names(c.s))); got != c.want {
+			t.Errorf("openedByOther(%q) = %v, want %v (names %q)", c.s, got, c.want, capture.Names(c.s))
+		}
+	}
+	day := time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "Saw Blondie at the Roundhouse, brilliant gig.", "Our Kit went to see Fontaines at the Academy with his mates.")
+	expectContext(t, a, Query{Text: "Which gigs have I been to?", AsOf: day.AddDate(0, 0, 5)}, []string{"Blondie"}, []string{"Fontaines"})
+}
