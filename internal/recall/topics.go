@@ -90,6 +90,8 @@ var topics = []topic{
 		words("went popped toured trip day spent")},
 	{"", words("fare fares"),
 		words("train trains rail railcard flight flights fly coach bus ferry seat platform station airport")},
+	{"", words("groceries grocery"),
+		words("supermarket shop delivery")},
 	{"", words("buy bought purchase purchased shopping"),
 		words("bought got ordered picked purchased paid")},
 	{"vehicle", words("vehicle vehicles"),

@@ -197,3 +197,18 @@ func TestEverydayMembersFound(t *testing.T) {
 		t.Errorf("paying off the sofa offered for the salary: %q", res.Context)
 	}
 }
+
+// Groceries are the weekly shop, a delivery or a supermarket named
+// (world.txt: Lidl, Waitrose ...), though no text says groceries.
+func TestGroceriesFindTheShop(t *testing.T) {
+	for _, c := range []struct{ mem, want string }{
+		{"The weekly shop comes from the Co-op on Thursdays.", "thursdays"},
+		{"We go to Lidl every Saturday morning.", "lidl"},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, session: "s1", role: "user", content: c.mem},
+			{at: day0.Add(time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+		})
+		checkTopicMember(t, a, Query{Text: "Where do I get my groceries?", AsOf: day0.Add(48 * time.Hour)}, c.want, false)
+	}
+}
