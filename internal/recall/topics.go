@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
@@ -176,8 +177,9 @@ func tripWords(q string) []string {
 	return nil
 }
 
-// topicByCue is each cue's topic, by the cue's stem.
-var topicByCue = func() map[string]*topic {
+// topicByCue is each cue's topic, by the cue's stem, built on first use
+// (the binary's start allocates none of it).
+var topicByCue = sync.OnceValue(func() map[string]*topic {
 	m := map[string]*topic{}
 	for i := range topics {
 		for _, c := range topics[i].cues {
@@ -185,14 +187,14 @@ var topicByCue = func() map[string]*topic {
 		}
 	}
 	return m
-}()
+})
 
 // topicOf is the topic the question's word w names, or nil: w is one of
 // its cues or a cue's regular inflection ("pet", "visited"), not another
 // word of a cue's stem ("support" is no "supporter").
 func topicOf(w string) *topic {
 	w = strings.ToLower(w)
-	t := topicByCue[stem(w)]
+	t := topicByCue()[stem(w)]
 	if t == nil || !slices.ContainsFunc(t.cues, func(c string) bool { return c == w || nounOrVerbBase(c) == nounOrVerbBase(w) }) {
 		return nil
 	}
@@ -225,7 +227,7 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 		out[w] = t.members
 	}
 	for _, w := range words {
-		if t := topicOf(w); t != nil && !(doneTo[t] && objectNamed(q, w)) {
+		if t := topicOf(w); t != nil && !(doneTo()[t] && objectNamed(q, w)) {
 			add(w, t)
 		}
 	}
@@ -255,7 +257,9 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 // doneTo are the topics whose cue is a verb and whose members find what it
 // was done to ("which galleries did I visit?": "went to the Tate"): a
 // question naming that thing (objectNamed) asks of it, not of the topic.
-var doneTo = map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topicOf("buy"): true}
+var doneTo = sync.OnceValue(func() map[*topic]bool {
+	return map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topicOf("buy"): true}
+})
 
 // objectNamed reports whether q names, right after its word w, what w is
 // done to: a determiner, a name or another word that is no function or
