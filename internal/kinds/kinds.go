@@ -45,6 +45,7 @@ var worldText string
 var (
 	once        sync.Once
 	listedKinds map[string]string // informal.txt's and world.txt's words → their kinds
+	drugKinds   string            // a drugShaped word's kinds: a medication's, as world.txt lists one
 
 	breadthOnce sync.Once
 	breadth     map[string]int // every kind named: how many words are of it
@@ -57,6 +58,7 @@ func load() {
 		listedKinds = map[string]string{}
 		addListed(informalText, false)
 		addListed(worldText, true)
+		drugKinds = "medication " + lookupText("medication")
 	})
 }
 
@@ -92,7 +94,28 @@ func lookup(w string) (wordKinds, bool) {
 		return wordKinds{listed: k}, true
 	}
 	ws, ok := wordnet.Kinds.Lookup(w)
+	if !ok && drugShaped(w) {
+		return wordKinds{listed: drugKinds}, true
+	}
 	return wordKinds{wordnet: ws}, ok
+}
+
+// drugStems are the endings of the international names of common
+// medicines ("atorvastatin", "lansoprazole", "bisoprolol", "ramipril"):
+// a word neither WordNet nor world.txt knows that ends so is a medicine.
+var drugStems = strings.Fields(`statin prazole olol pril sartan mycin cillin oxetine azepam azolam triptan tidine
+	dronate floxacin cycline dipine semide thiazide gliptin gliflozin xaban parin setron lukast
+	codone asone olone triptyline pramine faxine gabalin piprazole apine azole`)
+
+// drugShaped reports whether w, lowercase, ends in a drug stem after at
+// least three letters of its own.
+func drugShaped(w string) bool {
+	for _, st := range drugStems {
+		if len(w) >= len(st)+3 && strings.HasSuffix(w, st) {
+			return true
+		}
+	}
+	return false
 }
 
 // lookupText returns w's kinds, space-separated, or "".
@@ -272,6 +295,14 @@ func (s *set) spill() {
 }
 
 // isListed reports whether w is one of informal.txt's or world.txt's words.
+// Listed reports whether w, lowercase, is a word of the hand-written
+// lists ("tesla": a car, "cockapoo": a dog): a thing, though it may be
+// written as a name.
+func Listed(w string) bool {
+	load()
+	return isListed(w)
+}
+
 func isListed(w string) bool {
 	_, ok := listedKinds[w]
 	return ok

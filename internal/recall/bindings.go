@@ -242,12 +242,20 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		}
 		joins = profileBindings(lines)
 	}
-	have, searched := map[string]bool{}, map[string]bool{}
+	have, searched, form := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, k := range r.subject {
 		have[k] = true
 		// A name the question searched is in the hits of its words; a
 		// speaker's name is known by their turns.
 		searched[k] = !strings.HasPrefix(k, "@") && (slices.Contains(r.words, k) || slices.Contains(r.speakers, k))
+		if tentative == "" {
+			for _, kin := range kinOf(k) { // "my father-in-law" is "my husband's dad, Frederick"
+				have[kin] = true
+			}
+			for _, f := range otherForms(k) { // "Elizabeth" is "Betty"
+				have[f], form[f] = true, true
+			}
+		}
 	}
 	said := map[int]store.MemoryHit{} // each join a memory states → the memory
 	read := func(hits []store.MemoryHit) {
@@ -265,7 +273,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		for k := range have {
 			if !searched[k] {
 				searched[k] = true
-				terms = append(terms, keyWords(k)...)
+				terms = append(terms, searchWords(k)...)
 			}
 		}
 		if len(terms) == 0 {
@@ -297,7 +305,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		r.subject = append(r.subject, k)
 	}
 	slices.Sort(r.subject)
-	r.aliases = aliasWords(r.words, have)
+	r.aliases = aliasWords(r.words, withoutWords(have, form))
 	return nil
 }
 
@@ -339,6 +347,29 @@ func keyWords(k string) []string {
 		return roleSynonyms(k[max(i+1, 1):])
 	}
 	return []string{k}
+}
+
+// withoutWords is have without the short forms of a name (form) that are
+// also words ("Bill", "Will", "Pat"): a text holding "bill" does not name
+// William, though "Bill says" does.
+func withoutWords(have, form map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for k := range have {
+		if !form[k] || !isWord(k) {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+// searchWords are the words the memories that may join k are found by:
+// keyWords, and for an in-law its role and "law" ("brother-in-law" is
+// indexed as brother, in, law), which name no alias of it.
+func searchWords(k string) []string {
+	if base, ok := strings.CutSuffix(k, "-in-law"); ok && !strings.Contains(k, ">") {
+		return append(roleSynonyms(base[1:]), "law")
+	}
+	return keyWords(k)
 }
 
 // aliasWords maps each of the question's words that names its subject to

@@ -463,7 +463,9 @@ func (r *ranker) newestLayers(ctx context.Context) error {
 // ("Thanksgiving" beside a known "Caroline").
 func unknownName(ctx context.Context, s Searcher, names []string, until time.Time) (string, error) {
 	for _, n := range names {
-		o := store.SearchOptions{Terms: []string{n}, Until: until, Limit: 1}
+		// A name is known by its short or full forms too: "Betty says …"
+		// makes Elizabeth known.
+		o := store.SearchOptions{Terms: append([]string{n}, otherForms(n)...), Until: until, Limit: 1}
 		if stored, err := s.MatchesMemories(ctx, o); err != nil || stored {
 			return "", err
 		}

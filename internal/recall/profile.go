@@ -159,8 +159,16 @@ func (r *ranker) profileItem(l store.ProfileLine, score float64) Item {
 
 // concepts are, for each of a question's words, the stems that stand for
 // it and how closely: 1 for the word itself, related for what the lexicon
-// relates to it or its definition names.
+// relates to it or its definition names, and routed for the profile
+// category its topic asks about.
 type concepts []map[string]float64
+
+// routed marks a stem as the category a question word's topic routes to,
+// beside its weight: a line is filed under a category by the builder, and
+// only the question's own word or its topic reach it by that ("what
+// Spanish class?" is no question of family, though WordNet relates a
+// class to a family).
+const routed = "\x00"
 
 // related is what a concept reached through the lexicon or a definition
 // weighs against the question's own word.
@@ -190,6 +198,7 @@ func questionConcepts(words []string) concepts {
 			}
 			if t.category != "" {
 				add(t.category, related)
+				c[routed+stem(t.category)] = related
 			}
 		}
 		q = append(q, c)
@@ -200,7 +209,7 @@ func questionConcepts(words []string) concepts {
 // lineConcepts are the stems a line stands for: its own (its words, its
 // subject and value, its category's and key's words) and the kinds of
 // thing it names (penicillin: a medicine).
-type lineConcepts struct{ own, kinds map[string]bool }
+type lineConcepts struct{ own, filed, kinds map[string]bool }
 
 // lineCache keeps each line's concepts: a line's words never change (an
 // edit is a new line), and finding a line's kinds is most of the stage's
@@ -232,8 +241,8 @@ func conceptsOf(l store.ProfileLine) lineConcepts {
 }
 
 func readConcepts(l store.ProfileLine) lineConcepts {
-	c := lineConcepts{own: stems(l.Text + " " + l.Value + " " + l.Subject + " " + strings.ReplaceAll(l.Key, "_", " ") +
-		" " + l.Category + " " + strings.Join(categoryWords[l.Category], " "))}
+	c := lineConcepts{own: stems(l.Text + " " + l.Value + " " + l.Subject + " " + strings.ReplaceAll(l.Key, "_", " ")),
+		filed: stems(l.Category + " " + strings.Join(categoryWords[l.Category], " "))}
 	c.kinds = stems(kinds.Of(l.Text + " " + l.Value))
 	return c
 }
@@ -262,7 +271,7 @@ func (q concepts) match(l lineConcepts) float64 {
 	for _, c := range q {
 		best := 0.0
 		for s, w := range c {
-			if l.own[s] || w == 1 && l.kinds[s] {
+			if l.own[s] || l.filed[s] && (w == 1 || c[routed+s] > 0) || w == 1 && l.kinds[s] {
 				best = max(best, w)
 			}
 		}

@@ -320,3 +320,21 @@ func TestOtherLineNotTheUsers(t *testing.T) {
 		}
 	}
 }
+
+// A line's category is reached only by the question's own word or by the
+// category its topic routes to, not by a word the lexicon relates: a
+// Spanish class is no question of family (WordNet: class, family), though
+// "what pets do we have?" is routed to the pets lines.
+func TestCategoryReachedByRoutingOnly(t *testing.T) {
+	sister := store.ProfileLine{Category: "family", Subject: "Sinead", Key: "sister", Value: "Sinead", Text: "Sinead is the user's sister."}
+	if s := questionConcepts([]string{"spanish", "class"}).match(readConcepts(sister)); s != 0 {
+		t.Errorf("a Spanish class matches the sister's line: %v", s)
+	}
+	if s := questionConcepts([]string{"family"}).match(readConcepts(sister)); s == 0 {
+		t.Error("the family question does not match the sister's line")
+	}
+	pet := store.ProfileLine{Category: "pets", Subject: "user", Key: "pet", Value: "Pickle", Text: "The user has a tortoise called Pickle."}
+	if s := questionConcepts([]string{"pets"}).match(readConcepts(pet)); s == 0 {
+		t.Error("the pets question does not match the pets line")
+	}
+}

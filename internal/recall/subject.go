@@ -1,10 +1,12 @@
 package recall
 
 import (
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/wordnet"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -50,6 +52,51 @@ var roleCanon = func() map[string]string {
 	m["auntie"] = "aunt"
 	return m
 }()
+
+// kinChains are the chains of roles a kinship word stands for: my
+// brother-in-law is my partner's brother or my sister's husband, my nan my
+// mother's or father's mother. A partner's sex is not kept (roleCanon), so
+// a sibling's partner is the in-law of the sibling's other sex.
+var kinChains = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"brother-in-law":  {"partner>brother", "sister>partner"},
+		"sister-in-law":   {"partner>sister", "brother>partner"},
+		"mother-in-law":   {"partner>mother"},
+		"father-in-law":   {"partner>father"},
+		"son-in-law":      {"daughter>partner"},
+		"daughter-in-law": {"son>partner"},
+		"grandmother":     {"mother>mother", "father>mother"},
+		"grandfather":     {"mother>father", "father>father"},
+		"grandson":        {"son>son", "daughter>son"},
+		"granddaughter":   {"son>daughter", "daughter>daughter"},
+		"niece":           {"sister>daughter", "brother>daughter"},
+		"nephew":          {"sister>son", "brother>son"},
+		"aunt":            {"mother>sister", "father>sister"},
+		"uncle":           {"mother>brother", "father>brother"},
+		"stepmother":      {"father>partner"},
+		"stepfather":      {"mother>partner"},
+	}
+})
+
+// kinOf are the other keys the role key k stands for: the chains of a
+// kinship word ("@brother-in-law": "@sister>partner") and the word of a
+// chain ("@partner>mother": "@mother-in-law"); none for any other key.
+func kinOf(k string) []string {
+	role, ok := strings.CutPrefix(k, "@")
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, c := range kinChains()[role] {
+		out = append(out, "@"+c)
+	}
+	for word, chains := range kinChains() {
+		if slices.Contains(chains, role) {
+			out = append(out, "@"+word)
+		}
+	}
+	return out
+}
 
 // roleOf is the role w, lowercase, names ("wife": partner), or "".
 func roleOf(w string) string {
@@ -111,6 +158,7 @@ func roleSynonyms(canon string) []string {
 type tok struct {
 	low   string // lowercased, without a possessive 's
 	upper bool   // written with a capital
+	caps  bool   // written in capitals, more than one letter: an acronym ("WFH")
 	poss  bool   // "Sunil's", "everyone's"
 	brk   bool   // a clause break (, ; . ! ? : and brackets) comes before it
 }
@@ -125,7 +173,7 @@ func toks(s string) []tok {
 			return
 		}
 		w := string(cur)
-		t := tok{upper: unicode.IsUpper(cur[0]), brk: brk}
+		t := tok{upper: unicode.IsUpper(cur[0]), caps: len(cur) > 1 && !slices.ContainsFunc(cur, unicode.IsLower), brk: brk}
 		for _, suf := range []string{"'s", "’s", "'", "’"} {
 			if strings.HasSuffix(w, suf) && len(w) > len(suf) {
 				w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
@@ -230,7 +278,7 @@ func itemKeys(t []tok, names []string) []string {
 		}
 	}
 	for i := 0; i < len(t); i++ {
-		if !(t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || t[i].upper) {
+		if !(t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || ownAfter(t, i) || t[i].upper) {
 			continue // no chain counts here: not read (its words' roles cost)
 		}
 		if k, next := roleChain(t, i); k != "" {
@@ -242,6 +290,12 @@ func itemKeys(t []tok, names []string) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+// ownAfter reports whether "own" after a possessor comes before t[i]: "my
+// own dad" is my dad.
+func ownAfter(t []tok, i int) bool {
+	return i > 1 && t[i-1].low == "own" && !t[i-1].brk && possessor(t[i-2].low)
 }
 
 // possessor reports whether w is a word that makes the role after it
@@ -331,19 +385,23 @@ func roleChainBack(t []tok, j int) (string, int) {
 func article(w string) bool { return w == "the" || w == "a" || w == "an" }
 
 // openedByOther reports whether a text (its toks) is about someone other than the user:
-// it opens with a person ("Ellie prefers", "My brother Chidi is", "Mum's
+// it opens with a person ("Ellie prefers", "My brother Chidi is", "our Jack went", "Mum's
 // licence") of names, the names s holds, and says nothing more in the first
 // person.
 func openedByOther(t []tok, names []string) bool {
 	i := 0
 	if len(t) > 0 && (t[0].low == "my" || t[0].low == "our") {
 		k, next := roleChain(t, 1)
-		if k == "" {
+		switch {
+		case k != "":
+			i = next
+			if i < len(t) && t[i].upper && !t[i].brk && slices.Contains(names, t[i].low) {
+				i++
+			}
+		case len(t) > 1 && t[1].upper && !t[1].caps && slices.Contains(names, t[1].low) && !kinds.Listed(t[1].low) && !kinds.Place(t[1].low):
+			i = 2 // "our Jack went to see…": one of the family, not the user; "our Tesla" is a car, "my WFH days" mine
+		default:
 			return false
-		}
-		i = next
-		if i < len(t) && t[i].upper && !t[i].brk && slices.Contains(names, t[i].low) {
-			i++
 		}
 	} else if len(t) > 0 && (roleOf(t[0].low) != "" && t[0].upper || slices.Contains(names, t[0].low)) {
 		i = 1

@@ -303,3 +303,75 @@ func TestRoleOfARoleAnswers(t *testing.T) {
 	b := notesWithDay(t, day, "", "My son's coach is Mr Okonjo.", "Mr Okonjo said Ifan's passing has come on well.")
 	expectContext(t, b, Query{Text: "What did my son's coach say?", AsOf: day.AddDate(0, 0, 3)}, []string{"passing"}, nil)
 }
+
+// A kinship word and the chain it stands for name one person, asked either
+// way: "my father-in-law" is "my husband's dad, Cyprian", "my sister's
+// husband" is "my brother-in-law Osei"; "my own dad" is not either.
+func TestKinshipChainsAreOnePerson(t *testing.T) {
+	for _, c := range []struct {
+		k    string
+		want []string
+	}{
+		{"@father-in-law", []string{"@partner>father"}},
+		{"@partner>father", []string{"@father-in-law"}},
+		{"@sister>partner", []string{"@brother-in-law"}},
+		{"@brother>daughter", []string{"@niece"}},
+		{"@grandmother", []string{"@mother>mother", "@father>mother"}},
+		{"@sister", nil},
+		{"cyprian", nil},
+	} {
+		if got := kinOf(c.k); !slices.Equal(got, c.want) {
+			t.Errorf("kinOf(%q) = %q, want %q", c.k, got, c.want)
+		}
+	}
+	day := time.Date(2026, 2, 2, 10, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "My own dad is having his cataract done in March.",
+		"My husband's dad, Cyprian, is having his shoulder operation on 9 April.",
+		"My brother-in-law Osei lent us his pressure washer.", "My cousin Femi lent us a gazebo.")
+	asOf := day.AddDate(0, 0, 3)
+	expectContext(t, a, Query{Text: "When is my father-in-law's operation?", AsOf: asOf}, []string{"9 April"}, []string{"cataract"})
+	expectContext(t, a, Query{Text: "Which tool has my sister's husband lent us?", AsOf: asOf}, []string{"pressure washer"}, []string{"gazebo"})
+}
+
+// A standard short form names the person its full name does, and the
+// reverse; one short form is not another, and a short form that is also a
+// word ("bill") names nobody in lower case.
+func TestShortFormsOfANameAreOnePerson(t *testing.T) {
+	if got := otherForms("Anthony"); !slices.Equal(got, []string{"tony"}) {
+		t.Errorf("otherForms(Anthony) = %q", got)
+	}
+	if got := otherForms("betty"); !slices.Equal(got, []string{"elizabeth"}) {
+		t.Errorf("otherForms(betty) = %q", got)
+	}
+	day := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "William Okoro runs the allotment committee.",
+		"Bill says the allotment water troughs are being fixed on Friday.",
+		"Paid the allotment water bill, £40.", "Horace says the allotment shed needs a new lock.")
+	asOf := day.AddDate(0, 0, 3)
+	expectContext(t, a, Query{Text: "What did William say about the allotment?", AsOf: asOf}, []string{"troughs"}, []string{"shed"})
+	b := notesWithDay(t, day, "", "Tony says the residents' barbecue is on the green.", "Tom says the residents' barbecue was rained off last year.")
+	expectContext(t, b, Query{Text: "What did Anthony say about the residents' barbecue?", AsOf: asOf}, []string{"on the green"}, []string{"rained off"})
+}
+
+// A text opened by "our" or "my" and a family member's name is theirs:
+// "which gigs have I been to?" is not answered by "Our Kit went to see …".
+func TestOpenedByAFamilyName(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"Our Kit went to see Fontaines at the Academy with his mates.", true},
+		{"My Ffion has a netball match on Saturday.", true},
+		{"Our Kit and I went to see Fontaines at the Academy.", false},
+		{"Our Tesla needs new tyres.", false}, // a car, though capture reads a name
+		{"My WFH days are Monday and Friday.", false},
+		{"My sister Olwen went to the Academy.", true},
+	} {
+		if got := openedByOther(toks(c.s), lowerAll(capture.Names(c.s))); got != c.want {
+			t.Errorf("openedByOther(%q) = %v, want %v (names %q)", c.s, got, c.want, capture.Names(c.s))
+		}
+	}
+	day := time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "Saw Blondie at the Roundhouse, brilliant gig.", "Our Kit went to see Fontaines at the Academy with his mates.")
+	expectContext(t, a, Query{Text: "Which gigs have I been to?", AsOf: day.AddDate(0, 0, 5)}, []string{"Blondie"}, []string{"Fontaines"})
+}

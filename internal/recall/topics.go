@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
@@ -36,7 +37,7 @@ var topics = []topic{
 	{"pets", words("pet pets animal animals"),
 		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet hen hens chicken chickens duck ducks fish coop hutch cage tank aquarium kennel")},
 	{"diet", words("diet dietary eat eating food foods"),
-		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac gout diabetic diabetes halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
+		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac ibs crohn crohns colitis diverticulitis fodmap reflux gout diabetic diabetes halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
 	{"preference", words("sport sports exercise exercises exercising workout workouts fitness"),
 		slices.Concat(words("5k 10k"), claim.Sports, words("training trainer weights"))},
 	{"work", words("shift shifts hours"),
@@ -44,7 +45,7 @@ var topics = []topic{
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
-		words("tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines")},
+		words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines")},
 	{"work", words("earn earns earning income salary wage wages"),
 		words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate home")},
 	{"vehicle", words("commute commuting"),
@@ -53,7 +54,7 @@ var topics = []topic{
 		words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
 	{"preference", words("hobby hobbies pastime pastimes interests"),
 		slices.Concat(words("class classes club lessons lesson learning collect collecting course"), claim.Pastimes,
-			words("joined practice practise rehearsal group society team league"))},
+			words("joined practice practise rehearsal group society team league binoculars birdwatching birding twitching angling fishing woodwork woodworking carpentry embroidery quilting geocaching"))},
 	{"diet", words("restaurant restaurants eatery"),
 		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
 	{"", words("gig gigs concert concerts"),
@@ -90,6 +91,8 @@ var topics = []topic{
 		words("went popped toured trip day spent")},
 	{"", words("fare fares"),
 		words("train trains rail railcard flight flights fly coach bus ferry seat platform station airport")},
+	{"", words("groceries grocery"),
+		words("supermarket shop delivery")},
 	{"", words("buy bought purchase purchased shopping"),
 		words("bought got ordered picked purchased paid")},
 	{"vehicle", words("vehicle vehicles"),
@@ -111,7 +114,7 @@ var topics = []topic{
 	{"", words("tax taxes bookkeeping"),
 		words("accountant accountants bookkeeper")},
 	{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
-		words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea")},
+		words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea ibs crohn crohns colitis")},
 	{"work", words("job jobs occupation profession"),
 		words("employed freelance freelancer self-employed contractor shift shifts teach teaches teaching")},
 	{"vehicle", words("bike bikes bicycle bicycles"),
@@ -174,8 +177,9 @@ func tripWords(q string) []string {
 	return nil
 }
 
-// topicByCue is each cue's topic, by the cue's stem.
-var topicByCue = func() map[string]*topic {
+// topicByCue is each cue's topic, by the cue's stem, built on first use
+// (the binary's start allocates none of it).
+var topicByCue = sync.OnceValue(func() map[string]*topic {
 	m := map[string]*topic{}
 	for i := range topics {
 		for _, c := range topics[i].cues {
@@ -183,14 +187,14 @@ var topicByCue = func() map[string]*topic {
 		}
 	}
 	return m
-}()
+})
 
 // topicOf is the topic the question's word w names, or nil: w is one of
 // its cues or a cue's regular inflection ("pet", "visited"), not another
 // word of a cue's stem ("support" is no "supporter").
 func topicOf(w string) *topic {
 	w = strings.ToLower(w)
-	t := topicByCue[stem(w)]
+	t := topicByCue()[stem(w)]
 	if t == nil || !slices.ContainsFunc(t.cues, func(c string) bool { return c == w || nounOrVerbBase(c) == nounOrVerbBase(w) }) {
 		return nil
 	}
@@ -223,7 +227,7 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 		out[w] = t.members
 	}
 	for _, w := range words {
-		if t := topicOf(w); t != nil && !(doneTo[t] && objectNamed(q, w)) {
+		if t := topicOf(w); t != nil && !(doneTo()[t] && objectNamed(q, w)) {
 			add(w, t)
 		}
 	}
@@ -253,7 +257,9 @@ func topicWords(q string, words []string) (map[string][]string, []string) {
 // doneTo are the topics whose cue is a verb and whose members find what it
 // was done to ("which galleries did I visit?": "went to the Tate"): a
 // question naming that thing (objectNamed) asks of it, not of the topic.
-var doneTo = map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topicOf("buy"): true}
+var doneTo = sync.OnceValue(func() map[*topic]bool {
+	return map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topicOf("buy"): true}
+})
 
 // objectNamed reports whether q names, right after its word w, what w is
 // done to: a determiner, a name or another word that is no function or

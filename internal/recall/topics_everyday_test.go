@@ -11,7 +11,7 @@ import (
 // (a vehicle asked as what we drive, an insurer, a supplier, the internet,
 // a trade asked by what it fixes, a condition, a job, a cuisine, a
 // dislike, a bike, a team supported, a seat, a hobby asked as spare time
-// or interests, a medication that is a spray) find the memory naming a
+// or interests, a medication that is a spray or known by its stem) find the memory naming a
 // member, and without the topics they do not.
 func TestEverydayRolesFindTheirMembers(t *testing.T) {
 	mems := []string{
@@ -30,6 +30,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		"I use a steroid nasal spray every morning.",
 		"Our accountant is Farah Iqbal.",
 		"The loft hatch sticks in damp weather.",
+		"Dr Ahn added nebivolol for my blood pressure, one each morning.",
 	}
 	for _, tc := range []struct{ ask, want string }{
 		{"What do we drive?", "transit"},
@@ -46,6 +47,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		{"What do I do in my spare time?", "maps"},
 		{"Am I on any medication?", "nasal spray"},
 		{"Who does our taxes?", "farah"},
+		{"What tablets am I on?", "nebivolol"}, // a medicine no list names: by its stem
 	} {
 		var turns []turn
 		for i, m := range mems {
@@ -193,5 +195,20 @@ func TestEverydayMembersFound(t *testing.T) {
 	}
 	if strings.Contains(res.Context, "sofa") {
 		t.Errorf("paying off the sofa offered for the salary: %q", res.Context)
+	}
+}
+
+// Groceries are the weekly shop, a delivery or a supermarket named
+// (world.txt: Lidl, Waitrose ...), though no text says groceries.
+func TestGroceriesFindTheShop(t *testing.T) {
+	for _, c := range []struct{ mem, want string }{
+		{"The weekly shop comes from the Co-op on Thursdays.", "thursdays"},
+		{"We go to Lidl every Saturday morning.", "lidl"},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, session: "s1", role: "user", content: c.mem},
+			{at: day0.Add(time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+		})
+		checkTopicMember(t, a, Query{Text: "Where do I get my groceries?", AsOf: day0.Add(48 * time.Hour)}, c.want, false)
 	}
 }

@@ -36,6 +36,7 @@ var laterSteps = map[int]laterStep{
 		return 0, true, c.exec(migrations[15]) // the day-keyed probe index: one statement
 	}},
 	16: {chunk: reindexKinds},
+	17: {chunk: reindexKinds},
 }
 
 // laterRows is the size (the largest memory id) from which a deferrable

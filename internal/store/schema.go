@@ -356,6 +356,12 @@ CREATE INDEX daily_memories_day_hash ON daily_memories(ts / 86400000, substr(con
 INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
 INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
 `,
+	// 18: the kinds lexicon knows a medicine by its stem ("atorvastatin",
+	// "lansoprazole": kinds.drugShaped): every memory is indexed afresh.
+	`
+INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
+INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.
