@@ -294,7 +294,6 @@ func (s *set) spill() {
 	}
 }
 
-// isListed reports whether w is one of informal.txt's or world.txt's words.
 // Listed reports whether w, lowercase, is a word of the hand-written
 // lists ("tesla": a car, "cockapoo": a dog): a thing, though it may be
 // written as a name.
@@ -303,6 +302,7 @@ func Listed(w string) bool {
 	return isListed(w)
 }
 
+// isListed reports whether w is one of informal.txt's or world.txt's words.
 func isListed(w string) bool {
 	_, ok := listedKinds[w]
 	return ok
