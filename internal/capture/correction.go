@@ -26,8 +26,9 @@ type Correction struct {
 	// "" when the sentence does not name it.
 	Old string
 	// Said is the text the corrected claim's subject is read from: the
-	// sentence with the cue, and the sentences after it when it names
-	// nothing but the cue ("Actually, scratch that. Make it Thursday.").
+	// sentence with the cue, and the sentences after it when it names at
+	// most one thing ("Actually, scratch that. Make it Thursday.",
+	// "Actually, make it Thursday. The plumber can only do mornings.").
 	// A sentence before it is another topic: in a chat, "That sounds
 	// great, Caroline! Actually, I just took my fam camping …" answers
 	// the other speaker first.
@@ -125,7 +126,7 @@ func CorrectionIn(content string) (Correction, bool) {
 	for i, s := range sents {
 		if c, ok := correctionInSentence(s); ok {
 			c.Said = s
-			if len(ClaimStems(s)) == 0 {
+			if len(ClaimStems(s)) < 2 {
 				c.Said = strings.Join(sents[i:], " ")
 			}
 			return c, true

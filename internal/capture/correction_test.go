@@ -218,6 +218,7 @@ func TestCorrectionSaid(t *testing.T) {
 		{"Great to see you, Ana! Actually, make the vet Thursday.", "Actually, make the vet Thursday."},
 		{"Actually, scratch that. Make it Thursday.", "Actually, scratch that. Make it Thursday."},
 		{"I don't drink coffee any more. Tea is fine.", "I don't drink coffee any more."},
+		{"Actually, the dentist moved to Friday. Tea is fine.", "Actually, the dentist moved to Friday."},
 	} {
 		got, ok := CorrectionIn(c.say)
 		if !ok || got.Said != c.said {
