@@ -43,6 +43,15 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	return ids
 }
 
+// subjectText is the text of m the corrected claim's subject is read
+// from: c.Said, or all of m when c was not read from it.
+func (c Correction) subjectText(m store.Hit) string {
+	if c.Said == "" {
+		return m.Text
+	}
+	return c.Said
+}
+
 // otherStems are the stems of what c names but its last, last first: where the claim said the thing in other words, another word
 // of it names the subject ("not doing the bookshop shifts any more" after
 // "I volunteer at the Oxfam bookshop", "changed my mind on the spare room"
@@ -85,7 +94,7 @@ func (c Correction) namesSubject() bool {
 // or whose provider's name holds the kind ("PureGym" for "gyms").
 func correctedProvider(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	kind := c.OldStem()
-	mine := slices.DeleteFunc(ClaimStems(m.Text), func(st string) bool { return st == kind })
+	mine := slices.DeleteFunc(ClaimStems(c.subjectText(m)), func(st string) bool { return st == kind })
 	mineNames := Names(m.Text)
 	var lead *store.Hit
 	top := 0
@@ -161,7 +170,7 @@ func nameParts(s string) []string {
 // correctedHolding is Corrected where the claim corrected must hold
 // oldStem (any claim, when "").
 func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
-	mine, kinds := ClaimStems(m.Text), valueKindsOf(m.Text)
+	mine, kinds := ClaimStems(c.subjectText(m)), valueKindsOf(m.Text)
 	type scored struct {
 		h     store.Hit
 		score int
@@ -232,8 +241,8 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && c.Shape == "went up to" && shared > 0 && kinds.sharedWith(h.Text) > 0 {
 			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 		}
-		if !ok {
-			continue
+		if !ok || c.Shape == "pushed to" && !ahead(h.Text) {
+			continue // "my tournament got pushed back" moves none I won last week
 		}
 		if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem)) {
 			score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
@@ -389,6 +398,15 @@ var oneRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?
 var choiceRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:going with|go with|get|getting|order|ordering|buy|buying|choose|chose|choosing|picked|pick|opted for|went for|go for|decided on|settled on)\s+(?:the|a|an)\b`)
 })
+
+// aheadRe is a claim of what is still to come: booked, planned, due.
+var aheadRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:will|['’]ll|going to|gonna|booked|scheduled|planned|planning|due|upcoming|coming up|next|tomorrow|tonight|is on|are on|starts?|begins?)\b`)
+})
+
+// ahead reports whether h says when something is (a weekday, a time, a
+// date) or that it is still to come: what a postponement can move.
+func ahead(h string) bool { return len(whenKindsIn(h)) > 0 || aheadRe().MatchString(h) }
 
 func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < RecentContext }
 

@@ -135,6 +135,26 @@ func TestCorrected(t *testing.T) {
 		{"pushed a person's visit to a time", "Bluebell have pushed Mum's morning visit to 9.30 because they're short of staff.", "p2", day(25, 9),
 			[]store.Hit{hit(76, "p1", day(10, 9), "Mum's carer from Bluebell Homecare comes at 8am every weekday to help her dress."),
 				hit(77, "p0", day(12, 9), "Rang Bluebell about Mum's new walking frame.")}, []int64{76}},
+		// A chat turn answers the other speaker before it corrects anything:
+		// the words of the sentences before the cue are not the subject.
+		{"the sentences before the cue are another topic", "That sounds lovely, Priya! Having things around that remind us of good friends and times is great. Actually, I just took the kids sailing on the lake last weekend - a really fun time!", "k3", day(22, 9),
+			[]store.Hit{hit(80, "k2", day(2, 9), "Lovely to hear from you, Priya! Good friends remind us of the good times, I'm so proud of you."),
+				hit(81, "k2", day(2, 9), "We played board games and had good food with friends. Times like these are lovely.")}, nil},
+		{"a cue naming one thing reads its subject in the sentence after it", "Actually, make it Thursday. The plumber can only do mornings.", "b3", day(20, 10),
+			[]store.Hit{hit(88, "b1", day(12, 9), "The plumber is booked for Tuesday at 10am to fix the boiler."),
+				hit(89, "b2", day(19, 9), "Book club read a thriller this month.")}, []int64{88}},
+		{"a bare cue reads its subject in the sentence after it", "Actually, scratch that. Make the plumber Thursday.", "b2", day(14, 10),
+			[]store.Hit{hit(82, "b2", day(14, 9), "The plumber is booked for Tuesday at 10am."),
+				hit(83, "b1", day(13, 9), "Dinner at Mo's on Saturday.")}, []int64{82}},
+		{"chat fillers are no subject", "Yeah, since I'm vegan I'm trying out oat or soy milk like everyone else instead.", "v2", day(20, 9),
+			[]store.Hit{hit(84, "v2", day(20, 8), "Yeah, trying out flavours like mango, oat and lime has been so cool!")}, nil},
+		// A postponement moves what is still to come, not what happened.
+		{"a postponement moves the booking", "My dentist appointment got pushed back to Friday at 4pm.", "d3", day(20, 9),
+			[]store.Hit{hit(85, "d2", day(5, 9), "My dentist appointment is on Wednesday at 3pm.")}, []int64{85}},
+		{"a postponement moves the planned event", "My club chess tournament got pushed back, so I did some baking.", "t3", day(20, 9),
+			[]store.Hit{hit(86, "t2", day(10, 9), "I'm playing in the club chess tournament next month, so excited!")}, []int64{86}},
+		{"a postponement leaves an event that happened alone", "My club chess tournament got pushed back, so I did some baking.", "t3", day(20, 9),
+			[]store.Hit{hit(87, "t2", day(10, 9), "I won the club chess tournament last week and my coach was thrilled!")}, nil},
 		{"nothing said later is retired", "Actually, the car service is on Monday 8 June at 10am instead.", "v", day(20, 9),
 			[]store.Hit{hit(13, "v", day(21, 9), "The car service is on Friday 12 June at 9am.")}, nil},
 	}

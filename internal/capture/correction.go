@@ -25,6 +25,14 @@ type Correction struct {
 	// Old is the habit or value named as ended ("eat meat", "Vodafone"),
 	// "" when the sentence does not name it.
 	Old string
+	// Said is the text the corrected claim's subject is read from: the
+	// sentence with the cue, and the sentences after it when it names at
+	// most one thing ("Actually, scratch that. Make it Thursday.",
+	// "Actually, make it Thursday. The plumber can only do mornings.").
+	// A sentence before it is another topic: in a chat, "That sounds
+	// great, Caroline! Actually, I just took my fam camping …" answers
+	// the other speaker first.
+	Said string
 }
 
 type correctionShape struct {
@@ -114,8 +122,13 @@ var correctionRegexps = sync.OnceValue(func() []*regexp.Regexp {
 // CorrectionIn returns the first correction a sentence of content makes.
 // A question corrects nothing.
 func CorrectionIn(content string) (Correction, bool) {
-	for _, s := range Sentences(content) {
+	sents := Sentences(content)
+	for i, s := range sents {
 		if c, ok := correctionInSentence(s); ok {
+			c.Said = s
+			if len(ClaimStems(s)) < 2 {
+				c.Said = strings.Join(sents[i:], " ")
+			}
 			return c, true
 		}
 	}
@@ -292,11 +305,13 @@ func UnitsIn(s string) []string {
 }
 
 // ClaimStems are the stems of s's words that can name what a claim is
-// about or its value: not stop words, numbers, units or correction cues.
+// about or its value: not stop words, fillers ("yeah", "like", "tried":
+// two chat turns share them whatever their subjects), numbers, units or
+// correction cues.
 func ClaimStems(s string) []string {
 	var out []string
 	for _, w := range text.Words(s) {
-		if !text.IsTerm(w) || slices.Contains(correctionCues, w) || slices.Contains(unitWords, w) || hasDigit(w) {
+		if !text.IsTerm(w) || isChatFiller(w) || slices.Contains(correctionCues, w) || slices.Contains(unitWords, w) || hasDigit(w) {
 			continue
 		}
 		if st := claimStem(w); !slices.Contains(out, st) {
@@ -304,6 +319,12 @@ func ClaimStems(s string) []string {
 		}
 	}
 	return out
+}
+
+// isChatFiller reports whether w is a filler that is not a time: "yeah",
+// "like", "tried", but not "weekend".
+func isChatFiller(w string) bool {
+	return lexicon[w]&filler != 0 && !slices.Contains(timeFillers, w)
 }
 
 // claimStem is a light suffix stripper: "fridays" and "friday", "meetings"

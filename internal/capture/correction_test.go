@@ -209,3 +209,20 @@ func TestCorrectionNeedsHoldEveryMatch(t *testing.T) {
 		t.Errorf("only %d matches in %d lines: the check saw too few corrections", matched, len(lines))
 	}
 }
+
+// TestCorrectionSaid: a correction's subject is read from the sentence of
+// its cue, and the sentences after it when that names nothing else; never
+// from the sentences before it.
+func TestCorrectionSaid(t *testing.T) {
+	for _, c := range []struct{ say, said string }{
+		{"Great to see you, Ana! Actually, make the vet Thursday.", "Actually, make the vet Thursday."},
+		{"Actually, scratch that. Make it Thursday.", "Actually, scratch that. Make it Thursday."},
+		{"I don't drink coffee any more. Tea is fine.", "I don't drink coffee any more."},
+		{"Actually, the dentist moved to Friday. Tea is fine.", "Actually, the dentist moved to Friday."},
+	} {
+		got, ok := CorrectionIn(c.say)
+		if !ok || got.Said != c.said {
+			t.Errorf("CorrectionIn(%q).Said = %q (%v), want %q", c.say, got.Said, ok, c.said)
+		}
+	}
+}

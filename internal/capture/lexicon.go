@@ -119,7 +119,7 @@ var connectors = []string{
 // greetings, acknowledgements, discourse adverbs, the verbs notes start with,
 // chat labels, titles and words for relative time. Capitalised, they are
 // never names ("Thanks Bob" names Bob); lowercase, they are never topics.
-var fillers = []string{
+var fillers = append([]string{
 	// greetings and acknowledgements
 	"hi", "hello", "hey", "dear", "thanks", "thank", "thx", "ty", "cheers",
 	"bye", "goodbye", "ok", "okay", "yes", "yeah", "yep", "yup", "no", "nope",
@@ -170,7 +170,11 @@ var fillers = []string{
 	"around", "about",
 	// titles
 	"mr", "mrs", "ms", "miss", "mx", "dr", "prof", "sir", "madam", "st",
-	// relative time
+}, timeFillers...)
+
+// timeFillers are the fillers for relative time: no topic, but a claim's
+// subject may be one ("the pottery weekend", "Mum's morning visit").
+var timeFillers = []string{
 	"today", "tonight", "yesterday", "tomorrow", "morning", "afternoon",
 	"evening", "night", "week", "weekend", "month", "year", "day", "days",
 	"weeks", "months", "years", "hour", "hours", "minute", "minutes", "time",

@@ -142,7 +142,10 @@ func (r *ranker) latest(context.Context) error {
 // to…"), so a memory of the range's own length after its end is inside
 // when its own date phrase, read from its time, falls in the range; one
 // that names no such time is not ("restaurants in May" is not answered by
-// 1 June's dinner, "three weeks ago" not by last week). Nil keeps every item.
+// 1 June's dinner, "three weeks ago" not by last week). What was to come
+// is told before: a memory said before the range is inside when its date
+// phrase falls in it ("a trip there next month", said in August, for
+// September). Nil keeps every item.
 func (r *ranker) strictRange() func(c *cand) bool {
 	if !r.hasRange() || r.t.NoStrictDates {
 		return nil
@@ -156,10 +159,10 @@ func (r *ranker) strictRange() func(c *cand) bool {
 			return err == nil && !d.Before(dayStart(from, loc)) && d.Before(to)
 		}
 		ts := c.hit.Timestamp
-		if ts.Before(from) || !ts.Before(reach) {
+		if !ts.Before(reach) {
 			return false
 		}
-		return ts.Before(to) || r.toldOfRange(c)
+		return !ts.Before(from) && ts.Before(to) || r.toldOfRange(c)
 	}
 	for _, c := range r.cands {
 		if c.hit.Kind == "memory" && inside(c) && (!r.lexical() || c.ex.Relevance > 0 || c.ex.Expansion > 0 || c.ex.ByKind > 0) {
@@ -172,15 +175,18 @@ func (r *ranker) strictRange() func(c *cand) bool {
 	return nil
 }
 
-// toldOfRange reports whether c, said after the question's range, tells of
-// a time within it: its own date phrase ("yesterday", "last week", "on the
-// 3rd"), read from when it was said, overlaps the range.
+// toldOfRange reports whether c, said outside the question's range, tells
+// of a time within it: its own date phrase, read from when it was said,
+// overlaps the range. Said after it, what happened then ("yesterday",
+// "last week", "on the 3rd"); said before it, what was to come then
+// ("planning a trip there next month" said in August is September's).
 // Read once a candidate: the floor asks it of each candidate more than once.
 func (r *ranker) toldOfRange(c *cand) bool {
 	if c.toldOf == 0 {
 		told := when.Parse(c.hit.Text, c.hit.Timestamp, r.asOf.Location())
+		before := c.hit.Timestamp.Before(r.intent.From)
 		c.toldOf = -1
-		if !told.From.IsZero() && told.Role != when.Plan && told.From.Before(r.intent.To) && told.To.After(r.intent.From) {
+		if !told.From.IsZero() && (before || told.Role != when.Plan) && told.From.Before(r.intent.To) && told.To.After(r.intent.From) {
 			c.toldOf = 1
 		}
 	}

@@ -106,3 +106,20 @@ func TestCalendarRangeHeldLeavesOtherTimesOut(t *testing.T) {
 	expectContext(t, a, Query{Text: "What did I go to see on Thursday?", AsOf: asOf},
 		[]string{"Brutalist"}, nil)
 }
+
+// What was said before the range is inside when it tells of a time
+// within it ("planning a camping trip next month", said in August, is
+// September's); what was merely said then, or after, is not.
+func TestRangeReachesWhatWasPlannedForIt(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(time.DateTime, s); return tm }
+	a := agentWith(t, []turn{
+		{at("2026-08-04 19:00:00"), "a", "Tim", "Went on a trip to the coast with the cycling club.", nil},
+		{at("2026-08-28 19:00:00"), "b", "Tim", "Planning a camping trip to the lakes next month.", nil},
+		{at("2026-09-12 19:00:00"), "c", "Tim", "Back from a work trip, the car needs its MOT.", nil},
+		{at("2026-10-20 19:00:00"), "d", "Tim", "Thinking about a trip to the mountains next year.", nil},
+	})
+	for _, q := range []string{"Which trips was Tim on in September?", "Where was Tim's trip in September?"} {
+		expectContext(t, a, Query{Text: q, AsOf: at("2026-11-10 09:00:00")},
+			[]string{"camping", "work trip"}, []string{"coast", "mountains"})
+	}
+}

@@ -175,7 +175,29 @@ func Parse(q string, asOf time.Time, loc *time.Location) Range {
 	if !ok {
 		return Range{Rest: q}
 	}
+	if j, d, ok := p.onDateAfter(i, r); ok {
+		i, r = j, d
+	}
 	return p.withRole(i, r)
+}
+
+// onDateAfter is the day of the calendar (a date: it holds a number)
+// said "on" after r, a time relative to today: "what did she finish last Friday on 23
+// January?", "his writing issue last week, as mentioned on November 6"
+// ask of that day, not of the Friday or the week before today.
+func (p *parser) onDateAfter(i int, r Range) (int, Range, bool) {
+	if r.Calendar() || r.From.IsZero() {
+		return 0, Range{}, false
+	}
+	for j := i + 1; j < len(p.ts); j++ {
+		if p.at(j-1) != "on" {
+			continue
+		}
+		if d, ok := p.readAt(j); ok && strings.ContainsAny(d.Phrase, "0123456789") && d.To.Sub(d.From) <= 24*time.Hour {
+			return j, d, true
+		}
+	}
+	return 0, Range{}, false
 }
 
 // first is the first date phrase of the question, read at word i.

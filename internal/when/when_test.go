@@ -101,6 +101,10 @@ func TestParse(t *testing.T) {
 		{"late March", d(2026, 3, 21), d(2026, 4, 1), false, ""},
 		{"the middle of May", d(2025, 5, 11), d(2025, 5, 21), false, ""},
 		{"the second week of January", d(2026, 1, 8), d(2026, 1, 15), false, ""},
+		// a relative time and the date it was said on: the date is the day asked of
+		{"what did she finish last Friday on 23 January, 2025?", d(2025, 1, 23), d(2025, 1, 24), false, "what did she finish last Friday ?"},
+		{"his writing issue last week, as mentioned on November 6, 2025", d(2025, 11, 6), d(2025, 11, 7), false, "his writing issue last week, as mentioned"},
+		{"what did Bob say last week on Monday", d(2026, 3, 2), d(2026, 3, 9), false, "what did Bob say on Monday"},
 		{"the latest report", time.Time{}, time.Time{}, true, "report"},
 		{"what did I eat most recently", time.Time{}, time.Time{}, true, "what did I eat"},
 		{"what may I eat", time.Time{}, time.Time{}, false, "what may I eat"},
