@@ -42,6 +42,8 @@ var topics = []topic{
 		slices.Concat(words("5k 10k"), claim.Sports, words("training trainer weights"))},
 	{"work", words("shift shifts hours"),
 		words("shift shifts rota earlies lates nights afternoons mornings starts start finish finishes overtime part full")},
+	{"health", words("allergic allergy allergies"),
+		words("hives rash rashes swelling swollen anaphylaxis anaphylactic epipen reaction reactions itchy itching wheezy wheezing sneezing intolerant intolerance")},
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),

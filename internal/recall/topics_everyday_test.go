@@ -11,7 +11,8 @@ import (
 // (a vehicle asked as what we drive, an insurer, a supplier, the internet,
 // a trade asked by what it fixes, a condition, a job, a cuisine, a
 // dislike, a bike, a team supported, a seat, a hobby asked as spare time
-// or interests, a medication that is a spray or known by its stem) find the memory naming a
+// or interests, a medication that is a spray or known by its stem, an
+// allergy told by its reaction) find the memory naming a
 // member, and without the topics they do not.
 func TestEverydayRolesFindTheirMembers(t *testing.T) {
 	mems := []string{
@@ -31,6 +32,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		"Our accountant is Farah Iqbal.",
 		"The loft hatch sticks in damp weather.",
 		"Dr Ahn added nebivolol for my blood pressure, one each morning.",
+		"Plasters bring me out in a rash, so I use the fabric ones.",
 	}
 	for _, tc := range []struct{ ask, want string }{
 		{"What do we drive?", "transit"},
@@ -48,6 +50,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		{"Am I on any medication?", "nasal spray"},
 		{"Who does our taxes?", "farah"},
 		{"What tablets am I on?", "nebivolol"}, // a medicine no list names: by its stem
+		{"Am I allergic to anything?", "plasters"}, // an allergy told by what it does
 	} {
 		var turns []turn
 		for i, m := range mems {
