@@ -49,7 +49,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		{"What do I do in my spare time?", "maps"},
 		{"Am I on any medication?", "nasal spray"},
 		{"Who does our taxes?", "farah"},
-		{"What tablets am I on?", "nebivolol"}, // a medicine no list names: by its stem
+		{"What tablets am I on?", "nebivolol"},     // a medicine no list names: by its stem
 		{"Am I allergic to anything?", "plasters"}, // an allergy told by what it does
 	} {
 		var turns []turn
