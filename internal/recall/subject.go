@@ -278,6 +278,10 @@ func itemKeys(t []tok, names []string) []string {
 		}
 	}
 	for i := 0; i < len(t); i++ {
+		if k := switchedRole(t, i); k != "" {
+			out = append(out, k)
+			continue
+		}
 		if !(t[i].poss || i > 0 && (possessor(t[i-1].low) || t[i-1].poss) || ownAfter(t, i) || t[i].upper) {
 			continue // no chain counts here: not read (its words' roles cost)
 		}
@@ -290,6 +294,26 @@ func itemKeys(t []tok, names []string) []string {
 		}
 	}
 	return dedupe(out)
+}
+
+// switchedRole is the role key of t[i] when it is a role in the plural
+// after a verb of switching: "I've switched dentists, I'm with Parkside
+// Smiles now" is about my dentist, the new one named. "" otherwise.
+func switchedRole(t []tok, i int) string {
+	if i == 0 || !strings.HasSuffix(t[i].low, "s") {
+		return ""
+	}
+	switch t[i-1].low {
+	case "switched", "swapped", "changed", "switching", "swapping", "changing", "switch", "swap", "change":
+	default:
+		return ""
+	}
+	one := t[i]
+	one.low = strings.TrimSuffix(one.low, "s")
+	if r := roleOfTok(one); r != "" {
+		return "@" + r // "switched GPs" too
+	}
+	return ""
 }
 
 // ownAfter reports whether "own" after a possessor comes before t[i]: "my

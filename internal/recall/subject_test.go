@@ -61,6 +61,11 @@ func TestAboutOthersWholeNames(t *testing.T) {
 		{[]string{"@son"}, "My neighbour Gideon's son starts at St Jude's in September.", true},
 		{[]string{"@son"}, "My son starts at St Jude's in September.", false},
 		{[]string{"gideon"}, "My neighbour Gideon's son starts at St Jude's in September.", false},
+		// a role switched, in the plural: mine, the new one named
+		{[]string{"@dentist"}, "I've switched dentists, I'm with Parkside Smiles now.", false},
+		{[]string{"@doctor"}, "We changed GPs last spring, we're at Millbrook Surgery now.", false},
+		{[]string{"@dentist"}, "I've switched banks, I'm with Monzo now.", true},
+		{[]string{"@dentist"}, "Saw dentists at the Parkside Smiles open day.", true},
 	} {
 		r := &ranker{subject: c.subject}
 		if got := r.aboutOthers(c.s, capture.Names(c.s)); got != c.want {
