@@ -310,11 +310,20 @@ func (r *ranker) freshLines(ctx context.Context, items []Item) ([]Item, error) {
 	}
 	var out []Item
 	for _, l := range r.lines {
-		if !containsAny(text.Words(l.Text), stale) && !r.restated(r.lineData[l.ID], said) {
+		if !containsAny(text.Words(l.Text), stale) && !r.restated(r.lineData[l.ID], said) && !r.sourcesRetiredToday(r.lineData[l.ID]) {
 			out = append(out, l)
 		}
 	}
 	return out, nil
+}
+
+// sourcesRetiredToday reports whether every memory l states was retired
+// by a correction no night has read yet (correctedToday): "I've switched
+// dentists, I'm with Parkside Smiles now" ends the line naming the old
+// dentist the morning it is said, as the night would.
+func (r *ranker) sourcesRetiredToday(l store.ProfileLine) bool {
+	return len(r.retiredToday) > 0 && len(l.SourceMemoryIDs) > 0 &&
+		!slices.ContainsFunc(l.SourceMemoryIDs, func(id int64) bool { return !r.retiredToday[id] })
 }
 
 // toldLimit bounds how many of the newest memories no night has read yet

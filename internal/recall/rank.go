@@ -172,6 +172,7 @@ type ranker struct {
 	profileRead        bool
 	lineSources        map[string][]string          // each line's memories ("profile:2" → "memory:4"), which pin leaves out
 	lineData           map[string]store.ProfileLine // each offered line as stored, by its id
+	retiredToday       map[int64]bool               // memories a correction no night has read retires (correctedToday)
 	told               []store.MemoryHit            // the newest memories no night has read (toldSince)
 	toldRead           bool
 	successors         map[int64]store.Hit     // told memories that retired an item or a line, offered in their place

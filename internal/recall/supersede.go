@@ -211,6 +211,7 @@ func (r *ranker) correctedToday(items []Item, extra []store.Hit) []Item {
 	if len(retired) == 0 {
 		return items
 	}
+	r.retiredToday = retired
 	var said [][]string
 	for _, h := range hits {
 		if retired[h.ID] {
