@@ -171,6 +171,10 @@ func nameParts(s string) []string {
 // oldStem (any claim, when "").
 func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
 	mine, kinds := ClaimStems(c.subjectText(m)), valueKindsOf(m.Text)
+	var frames []frame
+	if oldStem == "" && (c.Shape == "back to" || c.Shape == "switched to") {
+		frames = framesIn(m.Text) // once a correction, not per candidate
+	}
 	type scored struct {
 		h     store.Hit
 		score int
@@ -229,6 +233,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && oldStem == "" && recentOfKind(m, h) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
 		}
+		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
+			ok = true // "gone back to semi-skimmed in my coffee" after "coconut milk in my coffee": another value in its place
+		}
 		if !ok && linked {
 			ok = true // "switched to the outdoor pool at Penrose Park" days after "I swim at the Aquadrome"
 		}
@@ -266,6 +273,64 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 	}
 	return ids
+}
+
+// frame is where or for what a value is had: "in my coffee" ("in",
+// "coffee"), "for work" ("to", "work": the way there), "for breakfast".
+type frame struct{ prep, stem string }
+
+// frameRe is a frame after a value: the user's thing a value is had in, on
+// or with ("in my coffee", "on our porridge", "with my tea"), the way to
+// work or school, or a meal.
+var frameRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(in|on|with)\s+(?:my|our)\s+([\pL-]+)(?:\s+([\pL-]+))?|\b(?:for|to)\s+(work|school|college|uni)\b|\bfor\s+(breakfast|lunch|dinner|supper)\b`)
+})
+
+// framesIn are the frames s states; none is a time ("in my free time",
+// "on my days off"): two pastimes of one evening are not one value.
+func framesIn(s string) []frame {
+	var out []frame
+	for _, g := range frameRe().FindAllStringSubmatch(s, -1) {
+		switch {
+		case g[4] != "":
+			out = append(out, frame{"to", strings.ToLower(g[4])})
+		case g[5] != "":
+			out = append(out, frame{"for", strings.ToLower(g[5])})
+		default:
+			noun, next := strings.ToLower(g[2]), strings.ToLower(g[3])
+			if !slices.Contains(timeFillers, noun) && !slices.Contains(timeFillers, next) && text.IsTerm(noun) {
+				out = append(out, frame{strings.ToLower(g[1]), claimStem(noun)})
+			}
+		}
+	}
+	return out
+}
+
+// sharesFrame reports whether h states a value in one of frames: "I only
+// have coconut milk in my coffee" in that of "gone back to semi-skimmed in
+// my coffee", "I drive to work" in that of "switched to the bus for work".
+// A thing of the user's frames a value only when h says it is had or used
+// in it: "I grow tomatoes in my garden" is no choice of what goes in it.
+func sharesFrame(frames []frame, h string) bool {
+	lower := strings.ToLower(h)
+	if !slices.ContainsFunc(frames, func(f frame) bool { return strings.Contains(lower, f.stem) }) {
+		return false // the expression is not run over a claim without the thing
+	}
+	return slices.ContainsFunc(framesIn(h), func(f frame) bool {
+		return slices.Contains(frames, f) && (f.prep == "to" || f.prep == "for" || usesIn(lower))
+	})
+}
+
+// usesIn reports whether s, lowercase, says a thing is had or used: the
+// verbs of a value put in, on or with something.
+func usesIn(s string) bool {
+	return slices.ContainsFunc(text.Words(s), func(w string) bool {
+		switch w {
+		case "have", "has", "take", "takes", "use", "uses", "drink", "drinks", "eat", "eats", "put", "puts", "add", "adds", "stick", "like":
+			return true
+		}
+		return false
+	})
 }
 
 // introducedRe is a person introduced by who they are to the user: "my

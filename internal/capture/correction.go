@@ -86,6 +86,12 @@ var correctionShapes = []correctionShape{
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
 	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`, []string{"mind"}},
+	// "our window cleaner's changed his round, he comes on the first Monday
+	// now": the times of someone's visits or of a thing changed, the new
+	// ones said with "now"; the claim is found by its subject's words and
+	// the kind of time both state.
+	{"changed times", false, `(?i)\b(?:changed|moved|switched|shifted)\s+(?:his|her|their|its|the|our|my)\s+(?:rounds?|days?|times?|hours|schedule|slots?|rota)\b[^.;!?]*\bnow\b`,
+		[]string{"changed", "moved", "switched", "shifted"}},
 	// "we switched gyms", "I've changed banks; …": a provider of that kind
 	// replaced, the kind (group 1) its subject, though the old claim may
 	// name only the provider ("the van gets serviced at Fairfax Autos").

@@ -49,11 +49,18 @@ func TestCorrectionShapesUnrestated(t *testing.T) {
 		{"We left Oslo at dawn and drove south.", "", ""},
 		{"I left Tamsin a voicemail.", "", ""},
 		{"We left Mum at the station.", "", ""},
+		{"Our window cleaner's changed his round, he comes on the first Monday of the month now.", "changed times", ""},
+		{"The library has changed its hours, it opens at ten on Saturdays now.", "changed times", ""},
+		{"The bin men moved the day, it's Thursdays now.", "changed times", ""},
+		{"I changed the time on the oven clock.", "", ""},
+		{"The clocks changed their time last night.", "", ""},
+		{"I've gone back to semi-skimmed in my coffee.", "back to", ""},
+		{"I went back to painting in my free time.", "", ""},
 	}
 	for _, c := range cases {
 		got, ok := CorrectionIn(c.say)
 		if c.shape == "" {
-			if ok && (got.Shape == "switched kind" || got.Shape == "pushed to" || got.Shape == "left") {
+			if ok && (got.Shape == "switched kind" || got.Shape == "pushed to" || got.Shape == "left" || got.Shape == "changed times" || got.Shape == "back to") {
 				t.Errorf("CorrectionIn(%q) = %+v; want no correction of this shape", c.say, got)
 			}
 			continue
@@ -152,6 +159,31 @@ func TestCorrectedUnrestated(t *testing.T) {
 			[]store.Hit{hit(33, "a", day(2, 9), "Ravi plays pool at the Swan.")}, nil},
 		{"a move to a new minder whose work the old claim names by its action", "We moved the boys to a new cleaner, Dana.", day(20, 9),
 			[]store.Hit{hit(19, "a", day(1, 9), "The boys' room gets a cleaning from Marisol on Fridays.")}, []int64{19}},
+		// someone's times changed, said with "now": the claim of their times, by
+		// the subject's words and a kind of time, not another claim about them
+		{"a round changed, the new day said with now", "Our window cleaner's changed his round, he comes on the first Monday of the month now.", day(28, 9),
+			[]store.Hit{hit(60, "a", day(2, 9), "The window cleaner does our house every third Saturday."),
+				hit(61, "b", day(3, 9), "The window cleaner is called Bryn, cash only.")}, []int64{60}},
+		{"opening hours changed", "The library has changed its hours, it opens at ten on Saturdays now.", day(28, 9),
+			[]store.Hit{hit(62, "a", day(1, 9), "The library opens at 9am on Saturdays."),
+				hit(63, "b", day(3, 9), "Took three books back to the library.")}, []int64{62}},
+		{"another thing's times are not changed", "The swimming club changed its times, the kids train at 6pm now.", day(28, 9),
+			[]store.Hit{hit(64, "a", day(1, 9), "The book club meets on the first Tuesday of the month.")}, nil},
+		// back to or switched to a value in the frame the old value was had in
+		{"gone back to, the same frame, no old value named", "I've gone back to semi-skimmed in my coffee, the plant stuff kept splitting.", day(28, 9),
+			[]store.Hit{hit(65, "a", day(10, 9), "I only have coconut milk in my coffee these days."),
+				hit(66, "b", day(12, 9), "The coffee at the garden centre was awful.")}, []int64{65}},
+		{"switched to, the way to work", "Switched to the train for work, the ring road is a nightmare.", day(28, 9),
+			[]store.Hit{hit(67, "a", day(1, 9), "I drive to work most days, forty minutes each way."),
+				hit(68, "b", day(3, 9), "Work has a new canteen.")}, []int64{67}},
+		{"back to, a meal's value", "I've gone back to porridge for breakfast, the granola was too sweet.", day(28, 9),
+			[]store.Hit{hit(69, "a", day(2, 9), "I have granola with yoghurt for breakfast every day.")}, []int64{69}},
+		{"back to a pastime in one's free time ends no other pastime", "I've gone back to painting in my free time.", day(28, 9),
+			[]store.Hit{hit(70, "a", day(1, 9), "I do yoga in my free time.")}, nil},
+		{"a frame of what is grown is no value had in it", "I've switched to peat-free compost in my garden.", day(28, 9),
+			[]store.Hit{hit(71, "a", day(1, 9), "I grow tomatoes in my garden.")}, nil},
+		{"another frame is another value", "I've gone back to oat milk in my tea.", day(28, 9),
+			[]store.Hit{hit(72, "a", day(1, 9), "I only have coconut milk in my coffee these days.")}, nil},
 	}
 	for _, c := range cases {
 		m := store.Hit{Kind: "memory", ID: 100, SessionID: "z", Timestamp: c.at, Role: "user", Text: c.say}
