@@ -47,7 +47,7 @@ var topics = []topic{
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
-		words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines")},
+		words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines drug drugs")},
 	{"work", words("earn earns earning income salary wage wages"),
 		words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate home")},
 	{"vehicle", words("commute commuting"),
