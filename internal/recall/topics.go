@@ -115,6 +115,10 @@ var topics = []topic{
 		words("electrician electricians sparky")},
 	{"", words("tax taxes bookkeeping"),
 		words("accountant accountants bookkeeper")},
+	{"", words("hmrc irs"), // the tax offices, named by their acronyms
+		words("tax taxes return returns self-assessment vat")},
+	{"", words("deadline deadlines"),
+		words("due")},
 	{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
 		words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea ibs crohn crohns colitis")},
 	{"work", words("job jobs occupation profession"),
@@ -131,6 +135,8 @@ var topics = []topic{
 		words("allotment allotments plot plots polytunnel")},
 	{"", words("streaming"),
 		words("spotify netflix deezer iplayer youtube disney hulu nowtv")},
+	{"", words("music"), // the music services, which WordNet does not know
+		words("spotify deezer tidal soundcloud bandcamp pandora")},
 	{"home", words("completion"),
 		words("completion completing exchange exchanged conveyancing solicitors")},
 }

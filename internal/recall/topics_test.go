@@ -45,7 +45,8 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"What does my veg patch cost?", "allotment"}, {"What does the veg patch cost?", "allotment"}, {"How much are my vegetables costing?", "allotment"},
 		{"Which streaming service do we pay for?", "deezer"},
 		{"When do we get the keys?", "completion"},
-		{"What pills am I on?", "methotrexate"}, // WordNet's drug, not medicine
+		{"What pills am I on?", "methotrexate"},        // WordNet's drug, not medicine
+		{"When is the IRS deadline?", "return is due"}, // an acronym for the tax office
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -78,6 +79,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(28 * time.Hour), session: "s28", role: "user", content: "Deezer family is £17.99, taken on the 5th."},
 			{at: day0.Add(29 * time.Hour), session: "s29", role: "user", content: "Completion on the flat is the 12th of June."},
 			{at: day0.Add(30 * time.Hour), session: "s30", role: "user", content: "The rheumatologist started me on methotrexate, once a week."},
+			{at: day0.Add(31 * time.Hour), session: "s31", role: "user", content: "My tax return is due by the 15th."},
 		})
 		// "pets" is a category word of the kinds index only through the
 		// topic: without expansion nothing names the role.
