@@ -117,6 +117,8 @@ var topics = []topic{
 		words("accountant accountants bookkeeper")},
 	{"", words("hmrc irs"), // the tax offices, named by their acronyms
 		words("tax taxes return returns self-assessment vat")},
+	{"", words("loan loans repayment repayments"), // "home loan repayments": the mortgage
+		words("mortgage mortgages remortgage lender")},
 	{"", words("deadline deadlines"),
 		words("due")},
 	{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
