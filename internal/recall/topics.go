@@ -116,9 +116,11 @@ var topics = []topic{
 	{"", words("tax taxes bookkeeping"),
 		words("accountant accountants bookkeeper")},
 	{"", words("hmrc irs"), // the tax offices, named by their acronyms
-		words("tax taxes return returns self-assessment vat")},
+		words("tax taxes return returns assessment vat")},
 	{"", words("loan loans repayment repayments"), // "home loan repayments": the mortgage
 		words("mortgage mortgages remortgage lender")},
+	{"", words("childcare"), // who minds the children: "the after-school club"
+		words("nursery nurseries childminder childminders nanny nannies creche babysitter babysitters babysitting wraparound school")},
 	{"", words("deadline deadlines"),
 		words("due")},
 	{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
@@ -154,7 +156,7 @@ var topicPhrases = map[string]string{
 	"do i support": "supporter", "do we support": "supporter",
 	"spare time": "hobby", "free time": "hobby", "for fun": "hobby",
 	"line of work": "job", "for work": "job", "for a living": "job",
-	"keep fit": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
+	"keep fit": "fitness", "stay active": "fitness", "keep active": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
 	"get the keys": "completion", "move in": "completion", "moving day": "completion",
 	"much do i make": "earn", "much do we make": "earn", "money do i make": "earn", "money do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
