@@ -101,11 +101,15 @@ func lookup(w string) (wordKinds, bool) {
 }
 
 // drugStems are the endings of the international names of common
-// medicines ("atorvastatin", "lansoprazole", "bisoprolol", "ramipril"):
+// medicines ("atorvastatin", "lansoprazole", "bisoprolol", "ramipril";
+// WHO's INN stems also for methotrexate, adalimumab, imatinib, aciclovir,
+// loratadine, cetirizine, lidocaine, salmeterol, budesonide, clopidogrel,
+// dabigatran, bezafibrate, pioglitazone, cisplatin, doxorubicin, tiotropium):
 // a word neither WordNet nor world.txt knows that ends so is a medicine.
 var drugStems = strings.Fields(`statin prazole olol pril sartan mycin cillin oxetine azepam azolam triptan tidine
 	dronate floxacin cycline dipine semide thiazide gliptin gliflozin xaban parin setron lukast
-	codone asone olone triptyline pramine faxine gabalin piprazole apine azole`)
+	codone asone olone triptyline pramine faxine gabalin piprazole apine azole
+	trexate mab tinib vir tadine izine caine terol sonide grel gatran fibrate glitazone platin rubicin tropium`)
 
 // drugShaped reports whether w, lowercase, ends in a drug stem after at
 // least three letters of its own.

@@ -36,6 +36,8 @@ func TestOf(t *testing.T) {
 		// a medicine no list names, known by its stem
 		{"Started on rosuvastatin and esomeprazole", []string{"medication", "drug"}, nil},
 		{"Dr Ahn switched me to nebivolol", []string{"medication"}, nil},
+		{"Started adalimumab injections and aciclovir cream", []string{"medication", "drug"}, nil},
+		{"Two puffs of budesonide and a clopidogrel", []string{"medication", "drug"}, nil},
 		{"Made my first focaccia", []string{"bread", "baked"}, nil},
 		{"We finally bought a campervan", []string{"vehicle"}, nil},
 		{"My bike's a Brompton", []string{"bicycle", "vehicle"}, nil},

@@ -35,8 +35,9 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	j.nickname = regexp.MustCompile(pNm + `(?:, | \(| - | — )(?:(?i:known as|aka|called|or|who goes by|who we call) )?` + pNm +
 		`(?: (?i:to (?:everyone|everybody|all of us|us all|us|friends|mates|(?:her|his|their|our|the) (?:whole )?(?:friends|mates|family|kids))|for short)|\))`)
 	j.goesBy = regexp.MustCompile(pNm + ` (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
-	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)"
-	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
+	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)",
+	// "Peregrine, though everyone calls him Perry"
+	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?:(?i:though|but|although|and) )?(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
 	// "Mum's carer is Radhika", "my dad's nurse, Olu,"
 	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? ` + pTitle + pNm)

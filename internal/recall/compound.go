@@ -25,6 +25,7 @@ type compound struct {
 	modWord   string   // mod as the question writes it
 	headWord  string   // head as the question writes it
 	heads     stemList // head and its topic's members: "cover" is an insurance
+	modTopic  bool     // mod names a topic: its members say which of head's are meant
 }
 
 // compoundsOf are the compounds of q's noun phrases whose words are all
@@ -45,7 +46,7 @@ func compoundsOf(q string, words []string) []compound {
 				break
 			}
 			if asked(mod) && isNoun(mod) && isNoun(head) {
-				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head)})
+				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil})
 			}
 		}
 	}
@@ -122,6 +123,9 @@ func (c compound) otherKind(s string, have stemList) bool {
 		return false
 	}
 	fs := strings.Fields(s)
+	if c.namesAnotherMember(fs) {
+		return true
+	}
 	seen := false
 	for i, f := range fs {
 		if !c.heads.has(stem(strings.ToLower(bare(f)))) || strings.HasSuffix(f, ":") {
@@ -143,6 +147,29 @@ func (c compound) otherKind(s string, have stemList) bool {
 		seen = true
 	}
 	return seen
+}
+
+// namesAnotherMember reports whether fs, holding nothing of a modifier
+// that names a topic, names by name (capitalised) a member of the noun's
+// topic and never the noun itself: "Netflix went up" asked what our music
+// streaming costs names another streaming service than the music
+// topic's Spotify or Deezer.
+func (c compound) namesAnotherMember(fs []string) bool {
+	if !c.modTopic {
+		return false
+	}
+	named := false
+	for _, f := range fs {
+		b := bare(f)
+		st := stem(strings.ToLower(b))
+		if st == c.head {
+			return false
+		}
+		if b != "" && unicode.IsUpper([]rune(b)[0]) && c.heads.has(st) {
+			named = true
+		}
+	}
+	return named
 }
 
 // thingPossessor is f when it is a plain word, or the word of a thing's

@@ -33,6 +33,11 @@ func TestOtherKind(t *testing.T) {
 		{"Where do I buy dog food?", "The cat food is on the top shelf.", false},          // no determiner: no compound
 		{"When does my phone insurance renew?", "Boiler cover renews on the 12th.", true}, // a member of the head's topic
 		{"When does my phone insurance renew?", "The phone cover renews on the 12th.", false},
+		// a member named, when the modifier's topic says which members are meant
+		{"How much does our music streaming cost?", "Netflix went up to 12.99 a month.", true},
+		{"How much does our music streaming cost?", "The Spotify family plan is 19.99.", false},
+		{"How much does our music streaming cost?", "Netflix streaming is 12.99 now.", false}, // the noun itself
+		{"How much is our streaming bill?", "Netflix went up to 12.99 a month.", false},       // no topic says which
 	} {
 		r := &ranker{words: askedWords(tc.ask)}
 		r.compounds = compoundsOf(tc.ask, r.words)

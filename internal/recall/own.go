@@ -162,11 +162,17 @@ func othersSubject(s string, asked func(w string) bool) bool {
 }
 
 // placedAsPerson reports whether fs[i] is a word the words after it place
-// as a person: "Kofi at work", "Hamish next door".
+// as a person: "Kofi at work", "Hamish next door", "Hal over the road".
 func placedAsPerson(fs []string, i int) bool {
 	if i+2 < len(fs) {
 		switch fs[i+1] + " " + bare(fs[i+2]) {
 		case "at work", "from work", "next door", "from school", "from church", "from uni":
+			return !text.IsStopword(strings.ToLower(bare(fs[i])))
+		}
+	}
+	if i+3 < len(fs) && fs[i+2] == "the" {
+		switch fs[i+1] + " " + bare(fs[i+3]) {
+		case "over road", "across road", "across street", "down road", "up road", "round corner", "from office":
 			return !text.IsStopword(strings.ToLower(bare(fs[i])))
 		}
 	}

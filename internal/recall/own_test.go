@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,4 +120,21 @@ func TestOthersThingAloneIsNoAnswer(t *testing.T) {
 	expectContext(t, a, Query{Text: "When does the train get in?", AsOf: asOf}, []string{"seven"}, nil)
 	expectContext(t, a, Query{Text: "What do we think of the roof quote?", AsOf: asOf}, []string{"too high"}, nil)
 	expectContext(t, a, Query{Text: "Who is on statins?", AsOf: asOf}, []string{"Grandad"}, nil)
+}
+
+// TestPlacedName: a word opening a text that the words after it place as
+// a person is a name; a place or a thing before the same words is not.
+func TestPlacedName(t *testing.T) {
+	for s, want := range map[string]string{
+		"Hamish next door asked to borrow the mower.":     "Hamish",
+		"Hal over the road asked to borrow our ladders.":  "Hal",
+		"Femi across the street has a new van.":           "Femi",
+		"Over the road they are digging up the pavement.": "",
+		"The bins over the road were not emptied.":        "",
+	} {
+		got := strings.Join(placedName(s), " ")
+		if got != want {
+			t.Errorf("placedName(%q) = %q, want %q", s, got, want)
+		}
+	}
 }

@@ -137,6 +137,7 @@ func TestBindingsIn(t *testing.T) {
 		"Henrietta, Hen to her mates, runs the choir.":                  {{"henrietta", "hen"}},
 		"My personal trainer is Dimitri Vlahos, at the leisure centre.": {{"@trainer", "dimitri"}, {"@trainer", "vlahos"}},
 		"Our neighbour Margaret, everyone calls her Peggy, keeps bees.": {{"@neighbour", "margaret"}, {"margaret", "peggy"}},
+		"Our childminder is Bernadette, though we all call her Bernie.": {{"@childminder", "bernadette"}, {"bernadette", "bernie"}},
 		"My coach Ade said the match is off.":                           {{"@coach", "ade"}},
 		"My godmother, Auntie Pam, sends a card every birthday.":        {{"@godmother", "pam"}},
 		"My osteopath is Bex Hughes, she's great with backs.":           {{"@osteopath", "bex"}, {"@osteopath", "hughes"}},

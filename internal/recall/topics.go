@@ -47,7 +47,7 @@ var topics = []topic{
 	{"health", words("painkiller painkillers"),
 		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
-		words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines")},
+		words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines drug drugs")},
 	{"work", words("earn earns earning income salary wage wages"),
 		words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate home")},
 	{"vehicle", words("commute commuting"),
@@ -115,6 +115,14 @@ var topics = []topic{
 		words("electrician electricians sparky")},
 	{"", words("tax taxes bookkeeping"),
 		words("accountant accountants bookkeeper")},
+	{"", words("hmrc irs"), // the tax offices, named by their acronyms
+		words("tax taxes return returns assessment vat")},
+	{"", words("loan loans repayment repayments"), // "home loan repayments": the mortgage
+		words("mortgage mortgages remortgage lender")},
+	{"", words("childcare"), // who minds the children: "the after-school club"
+		words("nursery nurseries childminder childminders nanny nannies creche babysitter babysitters babysitting wraparound school")},
+	{"", words("deadline deadlines"),
+		words("due")},
 	{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
 		words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea ibs crohn crohns colitis")},
 	{"work", words("job jobs occupation profession"),
@@ -131,6 +139,8 @@ var topics = []topic{
 		words("allotment allotments plot plots polytunnel")},
 	{"", words("streaming"),
 		words("spotify netflix deezer iplayer youtube disney hulu nowtv")},
+	{"", words("music"), // the music services, which WordNet does not know
+		words("spotify deezer tidal soundcloud bandcamp pandora")},
 	{"home", words("completion"),
 		words("completion completing exchange exchanged conveyancing solicitors")},
 }
@@ -146,7 +156,7 @@ var topicPhrases = map[string]string{
 	"do i support": "supporter", "do we support": "supporter",
 	"spare time": "hobby", "free time": "hobby", "for fun": "hobby",
 	"line of work": "job", "for work": "job", "for a living": "job",
-	"keep fit": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
+	"keep fit": "fitness", "stay active": "fitness", "keep active": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
 	"get the keys": "completion", "move in": "completion", "moving day": "completion",
 	"much do i make": "earn", "much do we make": "earn", "money do i make": "earn", "money do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }

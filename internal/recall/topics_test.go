@@ -45,6 +45,11 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"What does my veg patch cost?", "allotment"}, {"What does the veg patch cost?", "allotment"}, {"How much are my vegetables costing?", "allotment"},
 		{"Which streaming service do we pay for?", "deezer"},
 		{"When do we get the keys?", "completion"},
+		{"What pills am I on?", "methotrexate"},        // WordNet's drug, not medicine
+		{"When is the IRS deadline?", "return is due"}, // an acronym for the tax office
+		{"How much are the home loan repayments?", "mortgage"},
+		{"What does childcare cost us?", "nanny share"},
+		{"What do I do to stay active?", "netball"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -76,6 +81,10 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(27 * time.Hour), session: "s27", role: "user", content: "Plot 9 at the Oakfield allotments is £28 a year."},
 			{at: day0.Add(28 * time.Hour), session: "s28", role: "user", content: "Deezer family is £17.99, taken on the 5th."},
 			{at: day0.Add(29 * time.Hour), session: "s29", role: "user", content: "Completion on the flat is the 12th of June."},
+			{at: day0.Add(30 * time.Hour), session: "s30", role: "user", content: "The rheumatologist started me on methotrexate, once a week."},
+			{at: day0.Add(31 * time.Hour), session: "s31", role: "user", content: "My tax return is due by the 15th."},
+			{at: day0.Add(32 * time.Hour), session: "s32", role: "user", content: "The mortgage goes up to £980 a month in March."},
+			{at: day0.Add(33 * time.Hour), session: "s33", role: "user", content: "The nanny share comes to £600 a month."},
 		})
 		// "pets" is a category word of the kinds index only through the
 		// topic: without expansion nothing names the role.
