@@ -223,7 +223,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
 		score, ok := claimScore(m, h, kinds.sharedWith(h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
-		if !ok && c.Shape == "cancelled" && oldStem != "" && len(whenKindsIn(h.Text)) > 0 {
+		if !ok && c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 {
 			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
 		}
 		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
@@ -471,7 +471,7 @@ var aheadRe = sync.OnceValue(func() *regexp.Regexp {
 
 // ahead reports whether h says when something is (a weekday, a time, a
 // date) or that it is still to come: what a postponement can move.
-func ahead(h string) bool { return len(whenKindsIn(h)) > 0 || aheadRe().MatchString(h) }
+func ahead(h string) bool { return whenKindsOf(h) != 0 || aheadRe().MatchString(h) }
 
 func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < RecentContext }
 
@@ -684,19 +684,19 @@ func LinkedWords(s string) []string {
 // pro-form's referent, so then nothing is. done is false when no memory
 // of older states such a value: the next older ones may.
 func ProFormReferent(m store.Hit, older []store.Hit) (id int64, done bool) {
-	kinds := whenKindsIn(m.Text)
-	if len(kinds) == 0 || !Anaphoric(m.Text) {
+	kinds := whenKindsOf(m.Text)
+	if kinds == 0 || !Anaphoric(m.Text) {
 		return 0, true
 	}
 	for _, h := range older {
 		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
 			continue
 		}
-		shared := slices.DeleteFunc(whenKindsIn(h.Text), func(k int) bool { return !slices.Contains(kinds, k) })
-		if len(shared) == 0 {
+		shared := kinds.in(h.Text)
+		if shared == 0 {
 			continue
 		}
-		if slices.Contains(shared, weekdayKind) && weeklyRe().MatchString(m.Text) != weeklyRe().MatchString(h.Text) {
+		if shared&(1<<weekdayKind) != 0 && weeklyRe().MatchString(m.Text) != weeklyRe().MatchString(h.Text) {
 			return 0, true
 		}
 		return h.ID, true
@@ -706,18 +706,6 @@ func ProFormReferent(m store.Hit, older []store.Hit) (id int64, done bool) {
 
 // weekdayKind is the index of the weekday among valueKinds.
 const weekdayKind = 0
-
-// whenKindsIn are the indexes of the kinds of value saying when that s
-// states.
-func whenKindsIn(s string) []int {
-	var out []int
-	for i, k := range valueKinds() {
-		if k.when && k.re.MatchString(s) {
-			out = append(out, i)
-		}
-	}
-	return out
-}
 
 // weeklyRe is a day every week: "on Tuesdays", "every Friday", "Thursday
 // evenings".

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -381,38 +382,46 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 
 // sharesWhen reports whether a and b both state when something is, as a
 // weekday, a time or a date.
-func sharesWhen(a, b string) bool {
-	return slices.ContainsFunc(valueKinds(), func(k valueKind) bool { return k.when && k.re.MatchString(a) && k.re.MatchString(b) })
-}
+func sharesWhen(a, b string) bool { return whenKindsOf(a).in(b) != 0 }
 
 // SharedValueKinds counts the kinds of value both a and b state.
 func SharedValueKinds(a, b string) int { return valueKindsOf(a).sharedWith(b) }
 
-// kindSet is the value kinds a text states, bit i for valueKinds()[i]:
-// read once for a correction, then matched against each claim it may
-// retire only for the kinds it states.
+// kindSet is a set of value kinds, bit i for valueKinds()[i]: a
+// correction's are read once, then matched in each claim it may retire
+// only for the kinds it states.
 type kindSet uint32
 
-func valueKindsOf(s string) kindSet {
+// valueKindsOf is the value kinds s states; whenKindsOf those saying when.
+func valueKindsOf(s string) kindSet { return allKinds.in(s) }
+func whenKindsOf(s string) kindSet  { return whenKinds().in(s) }
+
+const allKinds = ^kindSet(0)
+
+// in is the kinds of ks that s states.
+func (ks kindSet) in(s string) kindSet {
+	var out kindSet
+	for i, k := range valueKinds() {
+		if ks&(1<<i) != 0 && k.re.MatchString(s) {
+			out |= 1 << i
+		}
+	}
+	return out
+}
+
+// sharedWith counts the kinds of ks that s states too.
+func (ks kindSet) sharedWith(s string) int { return bits.OnesCount32(uint32(ks.in(s))) }
+
+// whenKinds is the kinds of value saying when.
+var whenKinds = sync.OnceValue(func() kindSet {
 	var ks kindSet
 	for i, k := range valueKinds() {
-		if k.re.MatchString(s) {
+		if k.when {
 			ks |= 1 << i
 		}
 	}
 	return ks
-}
-
-// sharedWith counts the kinds of ks that s states too.
-func (ks kindSet) sharedWith(s string) int {
-	n := 0
-	for i, k := range valueKinds() {
-		if ks&(1<<i) != 0 && k.re.MatchString(s) {
-			n++
-		}
-	}
-	return n
-}
+})
 
 // OldStem is the stem a memory must hold to be the claim c names as ended
 // ("eat meat": meat; "work Fridays": friday), "" when c names none.

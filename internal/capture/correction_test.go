@@ -226,3 +226,14 @@ func TestCorrectionSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestValueKindsFitAKindSet: a kindSet holds a bit a kind, so the kinds
+// must fit its 32 bits, and the weekday is the kind weekdayKind names.
+func TestValueKindsFitAKindSet(t *testing.T) {
+	if n := len(valueKinds()); n > 32 {
+		t.Fatalf("%d value kinds, a kindSet holds 32", n)
+	}
+	if whenKindsOf("every Tuesday") != 1<<weekdayKind {
+		t.Fatalf("whenKindsOf(every Tuesday) = %b, want the weekday's bit %d", whenKindsOf("every Tuesday"), weekdayKind)
+	}
+}
