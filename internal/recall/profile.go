@@ -158,17 +158,20 @@ func (r *ranker) profileItem(l store.ProfileLine, score float64) Item {
 }
 
 // concepts are, for each of a question's words, the stems that stand for
-// it and how closely: 1 for the word itself, related for what the lexicon
-// relates to it or its definition names, and routed for the profile
-// category its topic asks about.
-type concepts []map[string]float64
+// it and how closely (1 for the word itself, related for what the lexicon
+// relates to it or its definition names), and the profile category its
+// topic routes to.
+type concepts []concept
 
-// routed marks a stem as the category a question word's topic routes to,
-// beside its weight: a line is filed under a category by the builder, and
-// only the question's own word or its topic reach it by that ("what
-// Spanish class?" is no question of family, though WordNet relates a
-// class to a family).
-const routed = "\x00"
+type concept struct {
+	stems map[string]float64
+	// routed is the stem of the category the word's topic asks about: a
+	// line is filed under a category by the builder, and only the
+	// question's own word or its topic reach it by that ("what Spanish
+	// class?" is no question of family, though WordNet relates a class
+	// to a family).
+	routed string
+}
 
 // related is what a concept reached through the lexicon or a definition
 // weighs against the question's own word.
@@ -177,10 +180,10 @@ const related = 0.5
 func questionConcepts(words []string) concepts {
 	var q concepts
 	for _, w := range text.Unique(words) {
-		c := map[string]float64{}
+		c := concept{stems: map[string]float64{}}
 		add := func(x string, weight float64) {
-			if s := stem(strings.ToLower(x)); !unhelpful[s] && c[s] < weight {
-				c[s] = weight
+			if s := stem(strings.ToLower(x)); !unhelpful[s] && c.stems[s] < weight {
+				c.stems[s] = weight
 			}
 		}
 		add(w, 1)
@@ -198,7 +201,7 @@ func questionConcepts(words []string) concepts {
 			}
 			if t.category != "" {
 				add(t.category, related)
-				c[routed+stem(t.category)] = related
+				c.routed = stem(t.category)
 			}
 		}
 		q = append(q, c)
@@ -270,8 +273,8 @@ func (q concepts) match(l lineConcepts) float64 {
 	score := 0.0
 	for _, c := range q {
 		best := 0.0
-		for s, w := range c {
-			if l.own[s] || l.filed[s] && (w == 1 || c[routed+s] > 0) || w == 1 && l.kinds[s] {
+		for s, w := range c.stems {
+			if l.own[s] || l.filed[s] && (w == 1 || s == c.routed) || w == 1 && l.kinds[s] {
 				best = max(best, w)
 			}
 		}
