@@ -2,7 +2,6 @@ package recall
 
 import (
 	"hash/maphash"
-	"sync"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -15,20 +14,10 @@ import (
 // hash, so an edited text, a reused id or another agent's memory of the
 // same id is parsed on its own.
 func correctionOf(h store.Hit) (capture.Correction, bool) {
-	k := cueKey{h.ID, maphash.String(cueSeed, h.Text)}
-	cueMu.Lock()
-	c, ok := cueMemo[k]
-	cueMu.Unlock()
-	if ok {
-		return c.corr, c.ok
-	}
-	c.corr, c.ok = capture.CorrectionIn(h.Text)
-	cueMu.Lock()
-	if len(cueMemo) >= cueMemoSize {
-		clear(cueMemo) // bounded: a day's memories fit; a miss only costs the parse
-	}
-	cueMemo[k] = c
-	cueMu.Unlock()
+	c := cues.get(cueKey{h.ID, maphash.String(cueSeed, h.Text)}, func() cue {
+		corr, ok := capture.CorrectionIn(h.Text)
+		return cue{corr, ok}
+	})
 	return c.corr, c.ok
 }
 
@@ -42,11 +31,8 @@ type cue struct {
 	ok   bool
 }
 
-// cueMemoSize bounds the memo to about 1.5 MB.
-const cueMemoSize = 1 << 14
-
+// cues is bounded at 16,384 entries, about 1.5 MB: a day's memories fit.
 var (
 	cueSeed = maphash.MakeSeed()
-	cueMu   sync.Mutex
-	cueMemo = map[cueKey]cue{}
+	cues    = memo[cueKey, cue]{max: 1 << 14}
 )

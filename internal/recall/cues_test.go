@@ -30,12 +30,10 @@ func TestCorrectionOfParsesAnEditedText(t *testing.T) {
 
 // TestCorrectionOfStaysBounded: the memo never holds more than its size.
 func TestCorrectionOfStaysBounded(t *testing.T) {
-	for i := range cueMemoSize + 10 {
+	for i := range cues.max + 10 {
 		correctionOf(store.Hit{ID: int64(i), Text: "no longer vegan"})
 	}
-	cueMu.Lock()
-	defer cueMu.Unlock()
-	if n := len(cueMemo); n > cueMemoSize || n == 0 {
-		t.Fatalf("memo holds %d entries, want 1..%d", n, cueMemoSize)
+	if n := cues.len(); n > cues.max || n == 0 {
+		t.Fatalf("memo holds %d entries, want 1..%d", n, cues.max)
 	}
 }

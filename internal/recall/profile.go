@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/kinds"
@@ -218,29 +217,11 @@ type lineConcepts struct{ own, filed, kinds map[string]bool }
 // edit is a new line), and finding a line's kinds is most of the stage's
 // cost. Cleared when full, which a store of many agents' profiles reaches
 // only seldom.
-var lineCache struct {
-	sync.Mutex
-	m map[string]lineConcepts
-}
-
-const lineCacheMax = 4096
+var lineCache = memo[string, lineConcepts]{max: 4096}
 
 func conceptsOf(l store.ProfileLine) lineConcepts {
 	key := strings.Join([]string{l.Category, l.Subject, l.Key, l.Value, l.Text}, "\x00")
-	lineCache.Lock()
-	c, ok := lineCache.m[key]
-	lineCache.Unlock()
-	if ok {
-		return c
-	}
-	c = readConcepts(l)
-	lineCache.Lock()
-	if len(lineCache.m) >= lineCacheMax || lineCache.m == nil {
-		lineCache.m = map[string]lineConcepts{}
-	}
-	lineCache.m[key] = c
-	lineCache.Unlock()
-	return c
+	return lineCache.get(key, func() lineConcepts { return readConcepts(l) })
 }
 
 func readConcepts(l store.ProfileLine) lineConcepts {
