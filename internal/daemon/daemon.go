@@ -51,6 +51,7 @@ func StoreOptions(cfg config.Config, log *slog.Logger) store.Options {
 		Location:         cfg.Location(),
 		Logger:           log,
 		Kinds:            kinds.Of,
+		KindsVersion:     kinds.Version(),
 		// What recall pins (the most important memories) enters the
 		// profile at once; the rest waits for the night.
 		ProfileAtCapture:  captureProfile,

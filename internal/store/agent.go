@@ -108,6 +108,10 @@ func openAgent(ctx context.Context, name, path string, o Options, onCorrupt func
 		_ = w.close()
 		return nil, fmt.Errorf("open agent %q: %w", name, err)
 	}
+	if err := restampKinds(ctx, w, o.KindsVersion); err != nil { // later.go
+		_ = w.close()
+		return nil, fmt.Errorf("open agent %q: %w", name, err)
+	}
 	later, err := laterPending(w) // later.go
 	if err != nil {
 		_ = w.close()

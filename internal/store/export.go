@@ -62,6 +62,7 @@ var exported = []struct{ kind, table string }{
 var derived = map[string]string{
 	"memories_fts":       "rebuilt from daily_memories on import",
 	"memory_kinds":       "rebuilt from daily_memories on import",
+	"kinds_version":      "the lexicon memory_kinds was built with: this build's on import",
 	"consolidations_fts": "kept by the insert trigger of consolidated_memories",
 	"facts_fts":          "kept by the insert trigger of facts",
 	"leases":             "a running job's lock: nothing to keep",

@@ -108,6 +108,7 @@ func setBackTo15(b testing.TB, path string) {
 		"DROP TRIGGER IF EXISTS daily_memories_kinds_next_au",
 		"DROP TABLE IF EXISTS memory_kinds_next",
 		"DROP TABLE IF EXISTS schema_later",
+		"DROP TABLE IF EXISTS kinds_version",
 		"PRAGMA user_version = 15",
 		"PRAGMA wal_checkpoint(TRUNCATE)",
 	} {

@@ -35,9 +35,14 @@ var laterSteps = map[int]laterStep{
 	15: {chunk: func(ctx context.Context, c *conn, _ int64) (int64, bool, error) {
 		return 0, true, c.exec(migrations[15]) // the day-keyed probe index: one statement
 	}},
-	16: {chunk: reindexKinds},
-	17: {chunk: reindexKinds},
+	16:        {chunk: reindexKinds},
+	17:        {chunk: reindexKinds},
+	kindsStep: {chunk: reindexKinds},
 }
+
+// kindsStep is the deferred step of a kinds re-index that a new lexicon
+// asks for (restampKinds): it runs after any schema step.
+const kindsStep = 1 << 30
 
 // laterRows is the size (the largest memory id) from which a deferrable
 // step runs after the open; laterChunk is how many memories one
@@ -60,20 +65,72 @@ func deferStep(c *conn, v int) (bool, error) {
 	if _, ok := laterSteps[v]; !ok {
 		return false, nil
 	}
-	var top int64
-	if err := c.query(context.Background(), "SELECT coalesce(max(id), 0) FROM daily_memories", nil, func(s *sqlite3.Stmt) error {
-		top = s.ColumnInt64(0)
-		return nil
-	}); err != nil {
+	if big, err := bigFile(c); err != nil || !big {
 		return false, err
-	}
-	if top < laterRows {
-		return false, nil
 	}
 	if err := c.exec(laterTable); err != nil {
 		return false, err
 	}
 	return true, c.execArgs(context.Background(), "INSERT OR IGNORE INTO schema_later(step) VALUES (?)", v)
+}
+
+// bigFile reports whether the file on c holds laterRows memories or more
+// (by the largest memory id).
+func bigFile(c *conn) (bool, error) {
+	var top int64
+	err := c.query(context.Background(), "SELECT coalesce(max(id), 0) FROM daily_memories", nil, func(s *sqlite3.Stmt) error {
+		top = s.ColumnInt64(0)
+		return nil
+	})
+	return top >= laterRows, err
+}
+
+// restampKinds indexes every memory's kinds afresh when another lexicon
+// than version built the index (kinds_version): at once on a small file,
+// as a deferred step on a big one (from the start if one is under way).
+// An empty version, an opener with no lexicon, changes nothing.
+func restampKinds(ctx context.Context, c *conn, version string) error {
+	if version == "" {
+		return nil
+	}
+	if err := c.exec("BEGIN IMMEDIATE"); err != nil {
+		return fmt.Errorf("re-index kinds: %w", err)
+	}
+	err := restamp(ctx, c, version)
+	if err == nil {
+		err = c.exec("COMMIT")
+	}
+	if err != nil {
+		_ = c.exec("ROLLBACK")
+		return fmt.Errorf("re-index kinds for lexicon %s: %w", version, err)
+	}
+	return nil
+}
+
+// restamp is restampKinds inside its transaction.
+func restamp(ctx context.Context, c *conn, version string) error {
+	stamped := ""
+	if err := c.query(ctx, "SELECT version FROM kinds_version", nil, func(s *sqlite3.Stmt) error {
+		stamped = s.ColumnText(0)
+		return nil
+	}); err != nil || stamped == version {
+		return err
+	}
+	big, err := bigFile(c)
+	switch {
+	case err != nil:
+	case !big:
+		err = c.exec(migrations[16]) // the kinds of every memory, at once
+	default:
+		if err = c.exec(laterTable); err == nil {
+			err = c.execArgs(ctx, `INSERT INTO schema_later(step) VALUES (?)
+				ON CONFLICT(step) DO UPDATE SET cursor = 0`, kindsStep)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return c.execArgs(ctx, "UPDATE kinds_version SET version = ?", version)
 }
 
 // laterPending reports whether the file on c has deferred steps left.
@@ -111,12 +168,20 @@ func laterOnce(ctx context.Context, c *conn) (done bool, err error) {
 	}
 	next, stepDone, err := ls.chunk(ctx, c, cursor)
 	if err != nil {
-		return false, fmt.Errorf("migrate schema to version %d after the open: %w", step+1, err)
+		return false, fmt.Errorf("%s after the open: %w", stepName(step), err)
 	}
 	if stepDone {
 		return false, c.execArgs(ctx, "DELETE FROM schema_later WHERE step = ?", step)
 	}
 	return false, c.execArgs(ctx, "UPDATE schema_later SET cursor = ? WHERE step = ?", next, step)
+}
+
+// stepName says what deferred step step does, for an error.
+func stepName(step int) string {
+	if step == kindsStep {
+		return "re-index kinds for a new lexicon"
+	}
+	return fmt.Sprintf("migrate schema to version %d", step+1)
 }
 
 // reindexKinds indexes afresh the kinds of the next laterChunk memories

@@ -362,6 +362,14 @@ INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM d
 INSERT INTO memory_kinds(memory_kinds) VALUES ('delete-all');
 INSERT INTO memory_kinds(rowid, kinds) SELECT id, dormouse_kinds(content) FROM daily_memories;
 `,
+	// 19: the file names the lexicon its kinds index was built with
+	// (kinds.Version; 18's is stamped here). One that changes indexes the
+	// kinds afresh at the next open (restampKinds, later.go), so the
+	// lexicon's lists change with no migration of their own.
+	`
+CREATE TABLE kinds_version (version TEXT NOT NULL);
+INSERT INTO kinds_version VALUES ('1fba4ddac91d3c88');
+`,
 }
 
 // SchemaVersion is the user_version a fully migrated agent file has.

@@ -51,6 +51,10 @@ type Options struct {
 	// (internal/kinds.Of); the store knows none of its own, and nil
 	// indexes no kinds.
 	Kinds func(text string) string
+	// KindsVersion names Kinds' lexicon (kinds.Version): an agent whose
+	// kinds index another lexicon built is indexed afresh when opened
+	// (after the open on a big file). "" leaves every index as it is.
+	KindsVersion string
 	// ProfileAtCapture builds the profile lines of memories (the
 	// consolidation's builder, extract.ProfileLines): a new memory at
 	// least ProfileImportance important gets its lines as soon as it is
