@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -150,7 +151,8 @@ var topics = []topic{
 var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
 	"get to the office": "commute", "eat out": "restaurant", "do i live": "residence", "do we live": "residence",
-	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings",
+	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings", "put by": "savings",
+	"have we saved": "savings", "have i saved": "savings", "we saved": "savings", "i saved": "savings",
 	"tickets to": "fare", "ticket to": "fare",
 	"kind of home": "residence", "type of home": "residence", "do i drive": "vehicle", "do we drive": "vehicle",
 	"do i support": "supporter", "do we support": "supporter",
@@ -366,7 +368,8 @@ func (r *ranker) withMembers(c *cand, have stemList) stemList {
 // words: "paid" is earning in "I get paid" or "it pays me", not in "paid
 // off the sofa"; "rate" in "my day rate", not in an interest rate. A named
 // member counts before "the" and a name: "I catch the Thames Clipper" is
-// a commute by a named service, "take the bins out" none.
+// a commute by a named service, "I get the 7.42 from Didcot" one by its
+// departure, "take the bins out" none.
 var memberSenses = map[string]struct {
 	before, after []string
 	named         bool
@@ -400,11 +403,31 @@ func inSense(s, m string) bool {
 		case w != m:
 		case i > 0 && (slices.Contains(sense.before, ws[i-1]) || slices.Contains(sense.before, contraction(ws[i-1]))),
 			i+1 < len(ws) && slices.Contains(sense.after, ws[i+1]),
-			sense.named && i+2 < len(ws) && ws[i+1] == "the" && startsUpper(raw[i+2]):
+			sense.named && i+2 < len(ws) && ws[i+1] == "the" && (startsUpper(raw[i+2]) || departure(raw[i+2])):
 			return true
 		}
 	}
 	return false
+}
+
+// departure reports whether w is a clock time, "7.42" or "18:05": the
+// service that leaves then.
+func departure(w string) bool {
+	h, m, ok := strings.Cut(strings.Replace(w, ":", ".", 1), ".")
+	if !ok || len(h) == 0 || len(h) > 2 || len(m) != 2 || !allDigits(h) || !allDigits(m) {
+		return false
+	}
+	hour, _ := strconv.Atoi(h)
+	return hour < 24 && m < "60"
+}
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // contraction is the contracted verb of w ("i'm": "'m"), or "".

@@ -103,7 +103,8 @@ func TestSynonymIsNoSibling(t *testing.T) {
 
 // TestMembersInTheirSense: a member that names its topic only in some uses
 // counts there and nowhere else: pay received, not paid out; a day rate,
-// not an interest rate; a named service taken, not the bins.
+// not an interest rate; a named service or one by its departure taken,
+// not the bins.
 func TestMembersInTheirSense(t *testing.T) {
 	for _, tc := range []struct {
 		s, m string
@@ -119,6 +120,10 @@ func TestMembersInTheirSense(t *testing.T) {
 		{"Most mornings I catch the Thames Clipper from Greenwich.", "catch", true},
 		{"I take the Metrolink into Piccadilly for the office.", "take", true},
 		{"Remember to take the bins out on Tuesday.", "take", false},
+		{"Weekdays I catch the 6.55 out of Ely.", "catch", true},
+		{"I usually get the 18:05 back from Leeds.", "get", true},
+		{"Get the 25.10 form signed.", "get", false},
+		{"Take the 3 bags to the tip.", "take", false},
 		{"I take the dog to the park.", "take", false},
 		{"Our car is a Skoda.", "car", true},
 		{"My take-home is about £2,900 a month.", "home", true},
