@@ -213,8 +213,9 @@ func TestSameRoot(t *testing.T) {
 }
 
 // TestProFormReferent: a correction by a pro-form whose recent context holds
-// no claim takes the newest claim saying when alike, however old, and none
-// when a nearer memory says when otherwise.
+// no claim takes the newest claim saying when alike (a single weekday only
+// within the week), of the session's subject, and none when a nearer
+// memory says when otherwise.
 func TestProFormReferent(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2026, 5, d, 9, 0, 0, 0, time.UTC) }
 	hit := func(id int64, d int, role, text string) store.Hit {
@@ -237,11 +238,21 @@ func TestProFormReferent(t *testing.T) {
 			[]store.Hit{hit(9, 18, "assistant", "Noted for the 3rd."), hit(8, 5, "user", "Dentist on the 9th.")}, 8},
 		{"no value saying when: nothing", "Actually, make it the blue one.",
 			[]store.Hit{hit(10, 5, "user", "The dentist is on the 9th.")}, 0},
+		{"a single weekday a fortnight back is past: nothing", "Actually, make it Thursday instead.",
+			[]store.Hit{hit(11, 14, "user", "Booked the gutter man for Tuesday.")}, 0},
+		{"a single weekday this week", "Actually, make it Thursday instead.",
+			[]store.Hit{hit(12, 25, "user", "Booked the gutter man for Tuesday.")}, 12},
 	}
 	for _, c := range cases {
 		m := store.Hit{Kind: "memory", ID: 100, Timestamp: day(28), Role: "user", Text: c.say}
-		if got, _ := ProFormReferent(m, c.older); got != c.want {
+		if got, _ := ProFormReferent(m, c.older, nil); got != c.want {
 			t.Errorf("%s: ProFormReferent(%q) = %d, want %d", c.name, c.say, got, c.want)
 		}
+	}
+	// The session spoke of the piano tuner: the squash game is another subject.
+	m := store.Hit{Kind: "memory", ID: 100, Timestamp: day(28), Role: "user", Text: "Actually, make it Friday instead."}
+	older := []store.Hit{hit(14, 26, "user", "Squash with Ife on Wednesday."), hit(13, 25, "user", "The piano tuner comes on Tuesday.")}
+	if got, _ := ProFormReferent(m, older, ClaimStems("Can the piano tuner come another day?")); got != 13 {
+		t.Errorf("ProFormReferent in a session about the piano tuner = %d, want 13", got)
 	}
 }
