@@ -135,7 +135,8 @@ func TestMembersInTheirSense(t *testing.T) {
 // TestTripToANamedPlace: the user's own trip to a named place asks what
 // they keep for going abroad, held by the place's word or else the travel
 // word when the question searches one (no word more for an item to hold),
-// else by "abroad"; a month after "in", someone else's trip, or no place
+// else by "abroad"; told without its subject ("Got a flight to Hanoi") it
+// is the user's; a month after "in", someone else's trip, or no place
 // named does not.
 func TestTripToANamedPlace(t *testing.T) {
 	for _, tc := range []struct{ q, place, travel string }{
@@ -143,6 +144,9 @@ func TestTripToANamedPlace(t *testing.T) {
 		{"I'm off to Marrakech on Friday, is there anything I should do first?", "marrakech", "off"},
 		{"Our holiday in Crete starts Saturday, what do I need?", "crete", "holiday"},
 		{"We're heading to Tbilisi soon.", "tbilisi", "heading"},
+		{"Booked a cheap flight to Gdansk for March, what should I sort out?", "gdansk", "flight"},
+		{"Flying to Recife in May, anything to remember?", "recife", "flying"},
+		{"Caroline booked a flight to Quito.", "", ""},
 		{"I'm flying in June, anything to remember?", "", ""},
 		{"When is Caroline going to Sweden?", "", ""},
 		{"I'm going to the dentist on Friday.", "", ""},
