@@ -1,6 +1,7 @@
 package consolidate
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -66,6 +67,45 @@ func TestCorrectionRetiresOnlyItsClaim(t *testing.T) {
 			}
 			if got := m.SupersededBy != nil; got != tc.retired {
 				t.Errorf("%q after %q: retired %v, want %v", tc.before[0].text, tc.said.text, got, tc.retired)
+			}
+		})
+	}
+}
+
+// TestSuccessorAnswersOfItsSubject: a correction that names the person
+// whose claim it corrects otherwise (by a company, not the role) answers a
+// question asking of that person by the role chain the retired claim
+// named.
+func TestSuccessorAnswersOfItsSubject(t *testing.T) {
+	for _, tc := range []struct{ claim, correction, ask, want string }{
+		{"My dad's physio from Kinetic Clinic comes round on Tuesdays at 2pm.",
+			"Kinetic have moved Dad's home session to Thursdays at 11am.", "When does my father's physio come round?", "11am"},
+		{"My son's tutor from Brightsparks does maths with him at 5pm on Mondays.",
+			"Brightsparks pushed Leo's Monday lesson to 6.15 because of staffing.", "What time does my son's tutor come on Mondays?", "6.15"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			ctx := t.Context()
+			st := openStore(t)
+			e := &Engine{Store: st, Consolidator: Offline{}, Location: time.UTC,
+				Now: func() time.Time { return time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC) }}
+			ids := ingest(t, st, "main", []capture.Input{
+				{Content: tc.claim, Role: "user", Timestamp: "2026-05-04T09:00:00Z", SessionID: "a"},
+				{Content: "Cleared the gutters before the rain.", Role: "user", Timestamp: "2026-05-06T09:00:00Z", SessionID: "b"},
+				{Content: tc.correction, Role: "user", Timestamp: "2026-05-12T09:00:00Z", SessionID: "c"},
+			})
+			if _, err := e.RunAll(ctx, "main", false); err != nil {
+				t.Fatal(err)
+			}
+			a, err := st.Acquire(ctx, "main", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Release(a)
+			if m, err := a.Get(ctx, ids[0]); err != nil || m.SupersededBy == nil {
+				t.Fatalf("the claim %q = %+v, %v; want it superseded", tc.claim, m, err)
+			}
+			if got := recallText(t, a, tc.ask, "2026-05-14T09:00:00Z"); !strings.Contains(got, tc.want) {
+				t.Errorf("%q offers no %q:\n%s", tc.ask, tc.want, got)
 			}
 		})
 	}
