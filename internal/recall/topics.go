@@ -87,6 +87,8 @@ var topics = []topic{
 		words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit bonds invested investment investments shares stocks fund funds rainy")},
 	{"routine", words("schedule routine timetable"),
 		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
+	{"", words("walk walks walking walked ramble rambling"), // a walk told by its route
+		words("loop trail trails ridge fell fells summit footpath towpath circuit ramble trek hike hiked")},
 	{"", words("bake baked baking"),
 		words("bread loaf cake cakes biscuit biscuits cookie cookies pastry pie tart muffin bun buns dough oven")},
 	{"", words("visit visited visiting"),
