@@ -88,6 +88,8 @@ var topics = []topic{
 		words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit bonds invested investment investments shares stocks fund funds rainy")},
 	{"routine", words("schedule routine timetable"),
 		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
+	{"", words("walk walks walking walked ramble rambling"), // a walk told by its route
+		words("loop trail trails ridge fell fells summit footpath towpath circuit ramble trek hike hiked")},
 	{"", words("bake baked baking"),
 		words("bread loaf cake cakes biscuit biscuits cookie cookies pastry pie tart muffin bun buns dough oven")},
 	{"", words("visit visited visiting"),
@@ -180,16 +182,24 @@ var tripTo = regexp.MustCompile(`(?i)\b(fly|flying|flight|flights|off|heading|tr
 // month or a day, is away from home, and what the user keeps for going
 // abroad answers for it.
 func tripWords(q string) []string {
-	if !slices.ContainsFunc(toks(q), func(t tok) bool { return firstPerson(t.low) }) {
-		return nil
-	}
-	for _, m := range tripTo.FindAllStringSubmatch(q, -1) {
-		if w := strings.ToLower(m[2]); !calendarWord(w) && !text.IsStopword(w) {
-			return []string{w, strings.ToLower(m[1])}
+	mine := slices.ContainsFunc(toks(q), func(t tok) bool { return firstPerson(t.low) })
+	for _, loc := range tripTo.FindAllStringSubmatchIndex(q, -1) {
+		if !mine && !elidedSubject().MatchString(q[:loc[0]]) {
+			continue
+		}
+		if w := strings.ToLower(q[loc[4]:loc[5]]); !calendarWord(w) && !text.IsStopword(w) {
+			return []string{w, strings.ToLower(q[loc[2]:loc[3]])}
 		}
 	}
 	return nil
 }
+
+// elidedSubject is what may open a question before a trip told without
+// its subject, the speaker's own: "Got a flight to Hanoi", "Booked a
+// cheap trip to Porto", "Flying to Oslo".
+var elidedSubject = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:(?:just\s+)?(?:got|booked|have|grabbed)\s+(?:a|an|the|my|our)(?:\s+\pL+)?\s+)?$`)
+})
 
 // topicByCue is each cue's topic, by the cue's stem, built on first use
 // (the binary's start allocates none of it).
