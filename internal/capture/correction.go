@@ -130,7 +130,8 @@ var correctionRegexps = sync.OnceValue(func() []*regexp.Regexp {
 })
 
 // CorrectionIn returns the first correction a sentence of content makes.
-// A question corrects nothing.
+// A question corrects nothing, unless it asks for the change
+// (changeRequest).
 func CorrectionIn(content string) (Correction, bool) {
 	sents := Sentences(content)
 	for i, s := range sents {
@@ -145,8 +146,16 @@ func CorrectionIn(content string) (Correction, bool) {
 	return Correction{}, false
 }
 
+// changeRequest is a question that asks for a change, which is the
+// change a user means: "can we make that the Friday instead?", "could you
+// move it to 3pm?", "actually, can we do Thursday instead?".
+var changeRequest = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*(?:(?:actually|oh|sorry|so|ok|okay|wait|hmm|erm|um)\W+)*(?:can|could|would|will)\s+(?:we|you|i)\s+` +
+		`(?:please\s+|just\s+)?(?:(?:make|change|move|switch|push|put|bring|shift)\s+(?:it|that|this)\b|[^?]*\binstead\b)`)
+})
+
 func correctionInSentence(s string) (Correction, bool) {
-	if strings.HasSuffix(strings.TrimSpace(s), "?") {
+	if strings.HasSuffix(strings.TrimSpace(s), "?") && !changeRequest().MatchString(s) {
 		return Correction{}, false
 	}
 	lower := strings.ToLower(s)

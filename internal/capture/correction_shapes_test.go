@@ -269,3 +269,24 @@ func TestProFormReferent(t *testing.T) {
 		t.Errorf("ProFormReferent in a session about the piano tuner = %d, want 13", got)
 	}
 }
+
+// TestChangeRequestCorrects: a question that asks for the change corrects
+// as the statement would; any other question corrects nothing.
+func TestChangeRequestCorrects(t *testing.T) {
+	for _, tc := range []struct {
+		say  string
+		want bool
+	}{
+		{"Actually, can we make that the Friday instead?", true},
+		{"Would you make it a double room instead?", true},
+		{"Sorry, could we do the 14th instead?", true},
+		{"Can we go to Italy next year?", false},
+		{"Could you make a note of the gas reading?", false},
+		{"Did you change it to Friday?", false},
+		{"Is the sweep still coming instead of the plumber?", false},
+	} {
+		if _, ok := CorrectionIn(tc.say); ok != tc.want {
+			t.Errorf("CorrectionIn(%q) corrects = %v, want %v", tc.say, ok, tc.want)
+		}
+	}
+}
