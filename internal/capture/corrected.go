@@ -171,6 +171,7 @@ func nameParts(s string) []string {
 // oldStem (any claim, when "").
 func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
 	mine, kinds := ClaimStems(c.subjectText(m)), valueKindsOf(m.Text)
+	context := SessionContext(m, hits)
 	var frames []frame
 	if oldStem == "" && (c.Shape == "back to" || c.Shape == "switched to") {
 		frames = framesIn(m.Text) // once a correction, not per candidate
@@ -230,7 +231,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 			swappedNames(m.Text, h.Text) {
 			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
 		}
-		if !ok && oldStem == "" && recentOfKind(m, h) {
+		if !ok && oldStem == "" && recentOfKind(m, h) && inContext(h, context) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
 		}
 		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
@@ -453,6 +454,31 @@ func recentOfKind(m, h store.Hit) bool {
 		return movedItRe().MatchString(m.Text) && sharesWhen(m.Text, h.Text)
 	}
 	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe().MatchString(m.Text) && choiceRe().MatchString(h.Text)
+}
+
+// SessionContext is the stems of the turns of m's session before it (both
+// speakers'): what a pro-form ("make it Thursday") speaks of.
+func SessionContext(m store.Hit, hits []store.Hit) []string {
+	var out []string
+	for _, h := range hits {
+		if h.ID != m.ID && sameSession(m, h) && h.Timestamp.Before(m.Timestamp) {
+			out = append(out, ClaimStems(h.Text)...)
+		}
+	}
+	return out
+}
+
+// inContext reports whether h may be what a pro-form speaks of, given the
+// stems of its session's earlier turns: a claim of that session, or one
+// sharing a word with them ("about the boiler engineer's visit" then
+// "actually, make it Monday"); any, when the session says nothing before it.
+// "Can you move my haircut?" then "make it Thursday" is not the pottery
+// class said on Wednesday in another chat.
+func inContext(h store.Hit, context []string) bool {
+	if len(context) == 0 || slices.ContainsFunc(ClaimStems(h.Text), func(st string) bool { return slices.Contains(context, st) }) {
+		return true
+	}
+	return false
 }
 
 // oneRe is a choice named by a pro-form: "the velvet ones", "the blue one".
@@ -681,9 +707,11 @@ func LinkedWords(s string) []string {
 // something is, as m does (a weekday, a clock time, a date), however old,
 // if it states it alike (a day every week for a day every week). A nearer
 // memory stating such a value otherwise (a single Tuesday) may be the
-// pro-form's referent, so then nothing is. done is false when no memory
-// of older states such a value: the next older ones may.
-func ProFormReferent(m store.Hit, older []store.Hit) (id int64, done bool) {
+// pro-form's referent, so then nothing is, and so is a single weekday said
+// a week or more before (that day is past). A memory of another subject
+// than the session's context (SessionContext) is not it. done is false
+// when no memory of older states such a value: the next older ones may.
+func ProFormReferent(m store.Hit, older []store.Hit, context []string) (id int64, done bool) {
 	kinds := whenKindsOf(m.Text)
 	if kinds == 0 || !Anaphoric(m.Text) {
 		return 0, true
@@ -693,10 +721,11 @@ func ProFormReferent(m store.Hit, older []store.Hit) (id int64, done bool) {
 			continue
 		}
 		shared := kinds.in(h.Text)
-		if shared == 0 {
+		if shared == 0 || !inContext(h, context) {
 			continue
 		}
-		if shared&(1<<weekdayKind) != 0 && weeklyRe().MatchString(m.Text) != weeklyRe().MatchString(h.Text) {
+		weekly := weeklyRe().MatchString(h.Text)
+		if shared&(1<<weekdayKind) != 0 && (weeklyRe().MatchString(m.Text) != weekly || !weekly && !recent(m, h)) {
 			return 0, true
 		}
 		return h.ID, true

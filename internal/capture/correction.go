@@ -88,11 +88,14 @@ var correctionShapes = []correctionShape{
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
 	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`, []string{"mind"}},
 	// "our window cleaner's changed his round, he comes on the first Monday
-	// now": the times of someone's visits or of a thing changed, the new
-	// ones said with "now"; the claim is found by its subject's words and
-	// the kind of time both state.
-	{"changed times", false, `(?i)\b(?:changed|moved|switched|shifted)\s+(?:his|her|their|its|the|our|my)\s+(?:rounds?|days?|times?|hours|schedule|slots?|rota)\b[^.;!?]*\bnow\b`,
-		[]string{"changed", "moved", "switched", "shifted"}},
+	// now", "the bin men have changed their day to Tuesday", "the gym's
+	// hours changed, it opens at 7am", "swimming has a new time, Sunday at
+	// 9": the times of someone's visits or of a thing changed, the new ones
+	// said after it with "now" or as a day, time or date (newTimeSaid); the
+	// claim is found by its subject's words and the kind of time both state.
+	{"changed times", false, `(?i)\b(?:changed|moved|switched|shifted)\s+(?:(?:his|her|their|its|the|our|my)\s+)?(?:rounds?|days?|times?|hours|nights?|evenings?|mornings?|schedule|slots?|rota|timetable)\b|` +
+		`\b(?:a|the)\s+(?:new|different)\s+(?:days?|times?|nights?|slots?|timetable)\b|\b(?:days?|times?|hours|nights?|slots?|timetable|schedule|rota)\s+(?:has\s+|have\s+)?(?:changed|moved)\b`,
+		[]string{"changed", "moved", "switched", "shifted", "new", "different"}},
 	// "we switched gyms", "I've changed banks; …": a provider of that kind
 	// replaced, the kind (group 1) its subject, though the old claim may
 	// name only the provider ("the van gets serviced at Fairfax Autos").
@@ -127,7 +130,8 @@ var correctionRegexps = sync.OnceValue(func() []*regexp.Regexp {
 })
 
 // CorrectionIn returns the first correction a sentence of content makes.
-// A question corrects nothing.
+// A question corrects nothing, unless it asks for the change
+// (changeRequest).
 func CorrectionIn(content string) (Correction, bool) {
 	sents := Sentences(content)
 	for i, s := range sents {
@@ -142,8 +146,16 @@ func CorrectionIn(content string) (Correction, bool) {
 	return Correction{}, false
 }
 
+// changeRequest is a question that asks for a change, which is the
+// change a user means: "can we make that the Friday instead?", "could you
+// move it to 3pm?", "actually, can we do Thursday instead?".
+var changeRequest = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\W*(?:(?:actually|oh|sorry|so|ok|okay|wait|hmm|erm|um)\W+)*(?:can|could|would|will)\s+(?:we|you|i)\s+` +
+		`(?:please\s+|just\s+)?(?:(?:make|change|move|switch|push|put|bring|shift)\s+(?:it|that|this)\b|[^?]*\binstead\b)`)
+})
+
 func correctionInSentence(s string) (Correction, bool) {
-	if strings.HasSuffix(strings.TrimSpace(s), "?") {
+	if strings.HasSuffix(strings.TrimSpace(s), "?") && !changeRequest().MatchString(s) {
 		return Correction{}, false
 	}
 	lower := strings.ToLower(s)
@@ -171,6 +183,9 @@ func correctionInSentence(s string) (Correction, bool) {
 		}
 		if sh.shape == "left" && leftTrip(m[2]) {
 			continue // "we left Oslo at dawn", "left Tamsin a note": no claim ended
+		}
+		if sh.shape == "changed times" && !newTimeSaid(s[loc[1]:]) {
+			continue // "the clocks changed their time last night", "changed the time on the oven": no new time of a claim
 		}
 		if sh.shape == "switched kind" && (!switchedKind(c.Old) || byOther(s[:loc[0]])) {
 			continue // "changed the sheets", "changed trains", "you're changing lives": no provider of the speaker's replaced
@@ -363,8 +378,8 @@ type valueKind struct {
 var valueKinds = sync.OnceValue(func() []valueKind {
 	return []valueKind{
 		{regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`), true},
-		// a clock time, "9.30" too (after a space: "£2.40" is a price)
-		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b\d{1,2}:\d{2}\b|(?:^|[\s(])(?:[1-9]|1[0-2])\.(?:[0-5]0|15|45)(?:[\s,;!?)]|\.?$|\.\s)`), true},
+		// a clock time, "9.30" too (after a space: "£2.40" is a price), noon
+		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b(?i:noon|midday|midnight)\b|\b\d{1,2}:\d{2}\b|(?:^|[\s(])(?:[1-9]|1[0-2])\.(?:[0-5]0|15|45)(?:[\s,;!?)]|\.?$|\.\s)`), true},
 		{regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`), true},
 		{regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`), false},
 		// how often: "every four weeks", "fortnightly", "every other Friday"
@@ -379,6 +394,14 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th))\b`), true},
 	}
 })
+
+// newTimeSaid reports whether rest, the words after a change of times,
+// says the new one: with "now", or as a day, a time or a date.
+func newTimeSaid(rest string) bool {
+	return nowRe().MatchString(rest) || whenKindsOf(rest) != 0
+}
+
+var nowRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bnow\b`) })
 
 // sharesWhen reports whether a and b both state when something is, as a
 // weekday, a time or a date.

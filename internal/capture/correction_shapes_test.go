@@ -52,6 +52,11 @@ func TestCorrectionShapesUnrestated(t *testing.T) {
 		{"Our window cleaner's changed his round, he comes on the first Monday of the month now.", "changed times", ""},
 		{"The library has changed its hours, it opens at ten on Saturdays now.", "changed times", ""},
 		{"The bin men moved the day, it's Thursdays now.", "changed times", ""},
+		{"The fish van has changed its day, it's Fridays from May.", "changed times", ""},
+		{"Brownies moved their night to Wednesday.", "changed times", ""},
+		{"The pharmacy's opening hours changed, it shuts at 5.30.", "changed times", ""},
+		{"Zumba has a new time, 7.15 on Mondays.", "changed times", ""},
+		{"We changed our evening plans and stayed in.", "", ""},
 		{"I changed the time on the oven clock.", "", ""},
 		{"The clocks changed their time last night.", "", ""},
 		{"I've gone back to semi-skimmed in my coffee.", "back to", ""},
@@ -111,6 +116,14 @@ func TestCorrectedUnrestated(t *testing.T) {
 				hit(14, "b", day(2, 9), "The cat brought in a mouse.")}, []int64{13}},
 		{"a switch of provider leaves another person's claim alone", "We switched vets; the cat goes to Harbour Lane now.", day(20, 9),
 			[]store.Hit{hit(15, "a", day(1, 9), "Tobi's dog goes to Oakfield Veterinary.")}, nil},
+		{"changed times without now: the subject's words and a weekday", "Brownies moved their night to Wednesday.", day(20, 9),
+			[]store.Hit{hit(44, "a", day(1, 9), "Isla's Brownies are on Tuesday evenings at the scout hut."),
+				hit(45, "b", day(2, 9), "Isla has a spelling test on Tuesday.")}, []int64{44}},
+		{"changed times without now: opening hours", "The pharmacy's opening hours changed, it shuts at 5.30.", day(20, 9),
+			[]store.Hit{hit(46, "a", day(1, 9), "The pharmacy on Cole Street shuts at 6pm."),
+				hit(47, "b", day(2, 9), "Picked up Dad's prescription.")}, []int64{46}},
+		{"a slot changed to a time said as noon", "The dog groomer switched her slot to 2pm.", day(20, 9),
+			[]store.Hit{hit(48, "a", day(1, 9), "The dog groomer comes at noon on the first Friday.")}, []int64{48}},
 		{"instead, with the subject's words and a name for a name", "Change of plan for the reunion, we're meeting in Whitby instead.", day(20, 9),
 			[]store.Hit{hit(16, "a", day(15, 9), "The reunion is booked for Scarborough, at the Grand."),
 				hit(17, "b", day(3, 9), "Drove past Whitby on the way back.")}, []int64{16}},
@@ -213,8 +226,9 @@ func TestSameRoot(t *testing.T) {
 }
 
 // TestProFormReferent: a correction by a pro-form whose recent context holds
-// no claim takes the newest claim saying when alike, however old, and none
-// when a nearer memory says when otherwise.
+// no claim takes the newest claim saying when alike (a single weekday only
+// within the week), of the session's subject, and none when a nearer
+// memory says when otherwise.
 func TestProFormReferent(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2026, 5, d, 9, 0, 0, 0, time.UTC) }
 	hit := func(id int64, d int, role, text string) store.Hit {
@@ -237,11 +251,42 @@ func TestProFormReferent(t *testing.T) {
 			[]store.Hit{hit(9, 18, "assistant", "Noted for the 3rd."), hit(8, 5, "user", "Dentist on the 9th.")}, 8},
 		{"no value saying when: nothing", "Actually, make it the blue one.",
 			[]store.Hit{hit(10, 5, "user", "The dentist is on the 9th.")}, 0},
+		{"a single weekday a fortnight back is past: nothing", "Actually, make it Thursday instead.",
+			[]store.Hit{hit(11, 14, "user", "Booked the gutter man for Tuesday.")}, 0},
+		{"a single weekday this week", "Actually, make it Thursday instead.",
+			[]store.Hit{hit(12, 25, "user", "Booked the gutter man for Tuesday.")}, 12},
 	}
 	for _, c := range cases {
 		m := store.Hit{Kind: "memory", ID: 100, Timestamp: day(28), Role: "user", Text: c.say}
-		if got, _ := ProFormReferent(m, c.older); got != c.want {
+		if got, _ := ProFormReferent(m, c.older, nil); got != c.want {
 			t.Errorf("%s: ProFormReferent(%q) = %d, want %d", c.name, c.say, got, c.want)
+		}
+	}
+	// The session spoke of the piano tuner: the squash game is another subject.
+	m := store.Hit{Kind: "memory", ID: 100, Timestamp: day(28), Role: "user", Text: "Actually, make it Friday instead."}
+	older := []store.Hit{hit(14, 26, "user", "Squash with Ife on Wednesday."), hit(13, 25, "user", "The piano tuner comes on Tuesday.")}
+	if got, _ := ProFormReferent(m, older, ClaimStems("Can the piano tuner come another day?")); got != 13 {
+		t.Errorf("ProFormReferent in a session about the piano tuner = %d, want 13", got)
+	}
+}
+
+// TestChangeRequestCorrects: a question that asks for the change corrects
+// as the statement would; any other question corrects nothing.
+func TestChangeRequestCorrects(t *testing.T) {
+	for _, tc := range []struct {
+		say  string
+		want bool
+	}{
+		{"Actually, can we make that the Friday instead?", true},
+		{"Would you make it a double room instead?", true},
+		{"Sorry, could we do the 14th instead?", true},
+		{"Can we go to Italy next year?", false},
+		{"Could you make a note of the gas reading?", false},
+		{"Did you change it to Friday?", false},
+		{"Is the sweep still coming instead of the plumber?", false},
+	} {
+		if _, ok := CorrectionIn(tc.say); ok != tc.want {
+			t.Errorf("CorrectionIn(%q) corrects = %v, want %v", tc.say, ok, tc.want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
+	"github.com/dormouse-dev/dormouse/internal/extract"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -61,6 +62,8 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		if err != nil {
 			return err
 		}
+		said := store.Hit{Kind: "memory", ID: m.ID, SessionID: m.SessionID, Timestamp: m.Timestamp, Role: m.Role, Text: m.Content}
+		topic := capture.SessionContext(said, hitsOf(turns))
 		if capture.Anaphoric(m.Content) {
 			// "changed my mind, the blue one" said next day: the recent
 			// claims are its context, whatever their words.
@@ -75,12 +78,14 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 				hits = append(hits, t)
 			}
 		}
-		said := store.Hit{Kind: "memory", ID: m.ID, SessionID: m.SessionID, Timestamp: m.Timestamp, Role: m.Role, Text: m.Content}
 		old := capture.Corrected(said, c, hitsOf(hits))
 		if len(old) == 0 && capture.Anaphoric(m.Content) {
-			if old, err = proFormReferent(ctx, a, said); err != nil {
+			if old, err = proFormReferent(ctx, a, said, topic); err != nil {
 				return err
 			}
+		}
+		if !c.Ends {
+			old = withoutRepeats(m, old, hits)
 		}
 		if len(old) > 0 {
 			around, err := a.Neighbours(ctx, old, echoSpan, store.SearchOptions{Until: m.Timestamp.Add(-time.Millisecond)})
@@ -104,7 +109,7 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 // its recent context holds none (capture.ProFormReferent): the speaker's
 // older memories are read newest first, a page at a time, back to
 // correctionWindow and at most referentReach of them.
-func proFormReferent(ctx context.Context, a *store.Agent, said store.Hit) ([]int64, error) {
+func proFormReferent(ctx context.Context, a *store.Agent, said store.Hit, topic []string) ([]int64, error) {
 	until := said.Timestamp.Add(-time.Millisecond)
 	since := said.Timestamp.Add(-correctionWindow)
 	for read := 0; read < referentReach && until.After(since); {
@@ -113,7 +118,7 @@ func proFormReferent(ctx context.Context, a *store.Agent, said store.Hit) ([]int
 			return nil, err
 		}
 		hits := hitsOf(page[:min(len(page), referentPage)]) // the newest, in order; the important ones after them come again
-		if id, done := capture.ProFormReferent(said, hits); done {
+		if id, done := capture.ProFormReferent(said, hits, topic); done {
 			if id == 0 {
 				return nil, nil
 			}
@@ -150,6 +155,15 @@ func statedBy(facts []store.Fact, mems []store.Memory) []store.Fact {
 		}
 	}
 	return out
+}
+
+// withoutRepeats is old without the memories among hits whose claims m
+// states again (extract.Restates): a repeat reinforces, it retires nothing.
+func withoutRepeats(m store.Memory, old []int64, hits []store.MemoryHit) []int64 {
+	return slices.DeleteFunc(old, func(id int64) bool {
+		i := slices.IndexFunc(hits, func(h store.MemoryHit) bool { return h.ID == id })
+		return i >= 0 && extract.Restates(m.Content, hits[i].Text, m.Role)
+	})
 }
 
 // hitsOf is the hits of memory hits.

@@ -49,7 +49,8 @@ func (r *ranker) nearMissText(c *cand) bool {
 // none of the thing it asks about (thing.go).
 func (r *ranker) nearMissSaid(s string) bool {
 	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
-		r.lacksAmount(s) || r.lacksTime(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord)
+		r.lacksAmount(s) || r.lacksTime(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
+		anotherThingsFor(s, r.forThings)
 }
 
 // anotherOfCompound reports whether s holds the noun of one of the

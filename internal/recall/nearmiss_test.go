@@ -72,3 +72,33 @@ func TestLightVerbAloneAnswersNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherThingsFor: a memory holding the asked noun only as another
+// thing's ("the PIN for the side gate padlock") answers no question of
+// the noun for the thing asked ("the PIN for the bike lock"); asked of its
+// own thing, it does, and so does a memory holding the noun otherwise.
+func TestAnotherThingsFor(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "The PIN for the side gate padlock is 3391.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The password for our router is taped under the desk.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Bought new gloves for the allotment.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"What's the PIN for the bike lock?", false},
+		{"What's the password for my laptop?", false},
+		{"What's the PIN for the side gate padlock?", true},
+		{"Where is the password for the router?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}

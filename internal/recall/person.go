@@ -308,6 +308,18 @@ func (r *ranker) aboutOthersCand(c *cand, known map[string]bool) bool {
 		r.usersAskedOfRole(c.hit.Text, names)
 }
 
+// inheritsSubject reports whether c replaced a memory about a person the
+// question asks of (a name or a role chain, r.subject): a correction's
+// successor speaks of what its claim did, though it names it otherwise.
+func (r *ranker) inheritsSubject(c *cand, known map[string]bool) bool {
+	for _, old := range c.standsFor {
+		if slices.ContainsFunc(itemKeys(r.toksOf(old), namesIn(old, known)), func(k string) bool { return slices.Contains(r.subject, k) }) {
+			return true
+		}
+	}
+	return false
+}
+
 // usersAskedOfRole reports whether s, naming names, is the user's own
 // (selfMarked) while the question asks of a role.
 func (r *ranker) usersAskedOfRole(s string, names []string) bool {
@@ -403,6 +415,10 @@ func (w *whose) is(c *cand) whoseIs {
 		if is = neither; r.own && r.notOwn(c.hit.Text) {
 			is = aboutOther
 		}
+	case r.inheritsSubject(c, w.known):
+		// the successor of a claim about the question's subject:
+		// "Bluebell have pushed Mum's visit to 9.30" after "Mum's carer from
+		// Bluebell comes at 8am", asked of my mother's carer
 	case speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()):
 		is = owned
 	case r.aboutOthersCand(c, w.known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)):

@@ -155,6 +155,7 @@ type ranker struct {
 	joinedBy           []store.MemoryHit   // the memories that joined the subject's names
 	attrs              []string            // the stems of its words that are not its people (attrStems)
 	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
+	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
 	own                bool                // self, and of the user's things, not a need or a plan (asksOfOwn)
 	wishes             bool                // and of wishes and plans too (asksWishes)
@@ -199,6 +200,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.bound()
 	r.words, r.forms = askedAndFormWords(r.intent.Rest)
 	r.compounds = compoundsOf(r.intent.Rest, r.words)
+	r.forThings = forThingsOf(r.intent.Rest, r.words)
 	r.names = properNames(q.Text)
 	r.people = peopleNamed(r.intent.Rest)
 	r.asked, r.self = questionSubject(r.intent.Rest, r.people)

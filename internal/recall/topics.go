@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -87,6 +88,8 @@ var topics = []topic{
 		words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit bonds invested investment investments shares stocks fund funds rainy")},
 	{"routine", words("schedule routine timetable"),
 		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
+	{"", words("walk walks walking walked ramble rambling"), // a walk told by its route
+		words("loop trail trails ridge fell fells summit footpath towpath circuit ramble trek hike hiked")},
 	{"", words("bake baked baking"),
 		words("bread loaf cake cakes biscuit biscuits cookie cookies pastry pie tart muffin bun buns dough oven")},
 	{"", words("visit visited visiting"),
@@ -150,7 +153,8 @@ var topics = []topic{
 var topicPhrases = map[string]string{
 	"get to work": "commute", "go to work": "commute", "travel to work": "commute",
 	"get to the office": "commute", "eat out": "restaurant", "do i live": "residence", "do we live": "residence",
-	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings",
+	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings", "put by": "savings",
+	"have we saved": "savings", "have i saved": "savings", "we saved": "savings", "i saved": "savings",
 	"tickets to": "fare", "ticket to": "fare",
 	"kind of home": "residence", "type of home": "residence", "do i drive": "vehicle", "do we drive": "vehicle",
 	"do i support": "supporter", "do we support": "supporter",
@@ -178,16 +182,24 @@ var tripTo = regexp.MustCompile(`(?i)\b(fly|flying|flight|flights|off|heading|tr
 // month or a day, is away from home, and what the user keeps for going
 // abroad answers for it.
 func tripWords(q string) []string {
-	if !slices.ContainsFunc(toks(q), func(t tok) bool { return firstPerson(t.low) }) {
-		return nil
-	}
-	for _, m := range tripTo.FindAllStringSubmatch(q, -1) {
-		if w := strings.ToLower(m[2]); !calendarWord(w) && !text.IsStopword(w) {
-			return []string{w, strings.ToLower(m[1])}
+	mine := slices.ContainsFunc(toks(q), func(t tok) bool { return firstPerson(t.low) })
+	for _, loc := range tripTo.FindAllStringSubmatchIndex(q, -1) {
+		if !mine && !elidedSubject().MatchString(q[:loc[0]]) {
+			continue
+		}
+		if w := strings.ToLower(q[loc[4]:loc[5]]); !calendarWord(w) && !text.IsStopword(w) {
+			return []string{w, strings.ToLower(q[loc[2]:loc[3]])}
 		}
 	}
 	return nil
 }
+
+// elidedSubject is what may open a question before a trip told without
+// its subject, the speaker's own: "Got a flight to Hanoi", "Booked a
+// cheap trip to Porto", "Flying to Oslo".
+var elidedSubject = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^\s*(?:(?:just\s+)?(?:got|booked|have|grabbed)\s+(?:a|an|the|my|our)(?:\s+\pL+)?\s+)?$`)
+})
 
 // topicByCue is each cue's topic, by the cue's stem, built on first use
 // (the binary's start allocates none of it).
@@ -366,7 +378,8 @@ func (r *ranker) withMembers(c *cand, have stemList) stemList {
 // words: "paid" is earning in "I get paid" or "it pays me", not in "paid
 // off the sofa"; "rate" in "my day rate", not in an interest rate. A named
 // member counts before "the" and a name: "I catch the Thames Clipper" is
-// a commute by a named service, "take the bins out" none.
+// a commute by a named service, "I get the 7.42 from Didcot" one by its
+// departure, "take the bins out" none.
 var memberSenses = map[string]struct {
 	before, after []string
 	named         bool
@@ -400,11 +413,31 @@ func inSense(s, m string) bool {
 		case w != m:
 		case i > 0 && (slices.Contains(sense.before, ws[i-1]) || slices.Contains(sense.before, contraction(ws[i-1]))),
 			i+1 < len(ws) && slices.Contains(sense.after, ws[i+1]),
-			sense.named && i+2 < len(ws) && ws[i+1] == "the" && startsUpper(raw[i+2]):
+			sense.named && i+2 < len(ws) && ws[i+1] == "the" && (startsUpper(raw[i+2]) || departure(raw[i+2])):
 			return true
 		}
 	}
 	return false
+}
+
+// departure reports whether w is a clock time, "7.42" or "18:05": the
+// service that leaves then.
+func departure(w string) bool {
+	h, m, ok := strings.Cut(strings.Replace(w, ":", ".", 1), ".")
+	if !ok || len(h) == 0 || len(h) > 2 || len(m) != 2 || !allDigits(h) || !allDigits(m) {
+		return false
+	}
+	hour, _ := strconv.Atoi(h)
+	return hour < 24 && m < "60"
+}
+
+func allDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // contraction is the contracted verb of w ("i'm": "'m"), or "".

@@ -12,7 +12,7 @@ import (
 // a trade asked by what it fixes, a condition, a job, a cuisine, a
 // dislike, a bike, a team supported, a seat, a hobby asked as spare time
 // or interests, a medication that is a spray or known by its stem, an
-// allergy told by its reaction) find the memory naming a
+// allergy told by its reaction, a walk told by its route) find the memory naming a
 // member, and without the topics they do not.
 func TestEverydayRolesFindTheirMembers(t *testing.T) {
 	mems := []string{
@@ -33,6 +33,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		"The loft hatch sticks in damp weather.",
 		"Dr Ahn added nebivolol for my blood pressure, one each morning.",
 		"Plasters bring me out in a rash, so I use the fabric ones.",
+		"Did the Ashridge beech loop on Saturday, muddy but lovely.",
 	}
 	for _, tc := range []struct{ ask, want string }{
 		{"What do we drive?", "transit"},
@@ -49,8 +50,9 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		{"What do I do in my spare time?", "maps"},
 		{"Am I on any medication?", "nasal spray"},
 		{"Who does our taxes?", "farah"},
-		{"What tablets am I on?", "nebivolol"},     // a medicine no list names: by its stem
-		{"Am I allergic to anything?", "plasters"}, // an allergy told by what it does
+		{"What tablets am I on?", "nebivolol"},            // a medicine no list names: by its stem
+		{"Am I allergic to anything?", "plasters"},        // an allergy told by what it does
+		{"Where have I been walking lately?", "ashridge"}, // a walk told by its route
 	} {
 		var turns []turn
 		for i, m := range mems {
@@ -103,7 +105,8 @@ func TestSynonymIsNoSibling(t *testing.T) {
 
 // TestMembersInTheirSense: a member that names its topic only in some uses
 // counts there and nowhere else: pay received, not paid out; a day rate,
-// not an interest rate; a named service taken, not the bins.
+// not an interest rate; a named service or one by its departure taken,
+// not the bins.
 func TestMembersInTheirSense(t *testing.T) {
 	for _, tc := range []struct {
 		s, m string
@@ -119,6 +122,10 @@ func TestMembersInTheirSense(t *testing.T) {
 		{"Most mornings I catch the Thames Clipper from Greenwich.", "catch", true},
 		{"I take the Metrolink into Piccadilly for the office.", "take", true},
 		{"Remember to take the bins out on Tuesday.", "take", false},
+		{"Weekdays I catch the 6.55 out of Ely.", "catch", true},
+		{"I usually get the 18:05 back from Leeds.", "get", true},
+		{"Get the 25.10 form signed.", "get", false},
+		{"Take the 3 bags to the tip.", "take", false},
 		{"I take the dog to the park.", "take", false},
 		{"Our car is a Skoda.", "car", true},
 		{"My take-home is about £2,900 a month.", "home", true},
@@ -135,7 +142,8 @@ func TestMembersInTheirSense(t *testing.T) {
 // TestTripToANamedPlace: the user's own trip to a named place asks what
 // they keep for going abroad, held by the place's word or else the travel
 // word when the question searches one (no word more for an item to hold),
-// else by "abroad"; a month after "in", someone else's trip, or no place
+// else by "abroad"; told without its subject ("Got a flight to Hanoi") it
+// is the user's; a month after "in", someone else's trip, or no place
 // named does not.
 func TestTripToANamedPlace(t *testing.T) {
 	for _, tc := range []struct{ q, place, travel string }{
@@ -143,6 +151,9 @@ func TestTripToANamedPlace(t *testing.T) {
 		{"I'm off to Marrakech on Friday, is there anything I should do first?", "marrakech", "off"},
 		{"Our holiday in Crete starts Saturday, what do I need?", "crete", "holiday"},
 		{"We're heading to Tbilisi soon.", "tbilisi", "heading"},
+		{"Booked a cheap flight to Gdansk for March, what should I sort out?", "gdansk", "flight"},
+		{"Flying to Recife in May, anything to remember?", "recife", "flying"},
+		{"Caroline booked a flight to Quito.", "", ""},
 		{"I'm flying in June, anything to remember?", "", ""},
 		{"When is Caroline going to Sweden?", "", ""},
 		{"I'm going to the dentist on Friday.", "", ""},

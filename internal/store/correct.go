@@ -92,7 +92,7 @@ func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string
 		return fmt.Errorf("find the %s memory %d corrects: %w", t.name, by, err)
 	}
 	for _, st := range claims {
-		if restates(said, claim.Normal(st.Value)) {
+		if v := claim.Normal(st.Value); restates(said, v) && !movesDay(said, v) {
 			continue
 		}
 		if naming != "" && !strings.Contains(" "+claim.Normal(st.Value+" "+st.words)+" ", " "+naming+" ") {
@@ -120,6 +120,32 @@ func restates(said, v string) bool {
 		}
 	}
 	return true
+}
+
+// movesDay reports whether said names another weekday than the one
+// value v opens with: "make that the Friday, I'm at work Wednesday" moves
+// the Wednesday booking though it names Wednesday again.
+func movesDay(said, v string) bool {
+	first, _, _ := strings.Cut(v, " ")
+	if !weekday(first) {
+		return false
+	}
+	for w := range strings.FieldsSeq(said) {
+		if w = strings.TrimSuffix(w, "s"); w != first && weekday(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// weekday reports whether w is a weekday's name, lowercase.
+func weekday(w string) bool {
+	for d := time.Sunday; d <= time.Saturday; d++ {
+		if w == strings.ToLower(d.String()) {
+			return true
+		}
+	}
+	return false
 }
 
 // denials are the words that say a value named after them ended.

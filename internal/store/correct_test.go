@@ -108,3 +108,38 @@ func TestRetireCorrectedKeepsARestatedValue(t *testing.T) {
 		}
 	}
 }
+
+// TestRetireCorrectedMovesARestatedDay: a correction that names the old
+// weekday beside a new one ("can we do Thursday instead? Tuesday I'm at
+// the dentist") moves the claim of when; one naming only the old day
+// keeps it.
+func TestRetireCorrectedMovesARestatedDay(t *testing.T) {
+	for _, tc := range []struct {
+		correction string
+		current    bool
+	}{
+		{"Can we do Thursday instead? Tuesday I'm at the dentist.", false},
+		{"Moved it to Fridays, Tuesday clashed with football.", false},
+		{"Actually, make it the afternoon, Tuesday still works.", true},
+	} {
+		ctx := t.Context()
+		a := acquire(t, openTest(t, Options{}), "main")
+		mon := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+		const stated = "The boiler service is booked for Tuesday"
+		ids := insertAt(t, a, map[string]time.Time{stated: mon, tc.correction: mon.Add(time.Hour)}, stated, tc.correction)
+		if _, err := a.PutFact(ctx, Fact{Entity: "boiler service", Attribute: "date", Value: "Tuesday", Content: stated,
+			Confidence: 0.6, SourceMemoryIDs: []int64{ids[stated]}, ValidFrom: mon}); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.RetireCorrected(ctx, []int64{ids[stated]}, ids[tc.correction]); err != nil {
+			t.Fatal(err)
+		}
+		fs, err := a.Facts(ctx, FactFilter{Entity: "boiler service"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(fs) == 1; got != tc.current {
+			t.Errorf("%q: the service's date current = %v, want %v", tc.correction, got, tc.current)
+		}
+	}
+}

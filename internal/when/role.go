@@ -173,6 +173,8 @@ func (p *parser) tenseAt(j int) tense {
 		next == "to" && toFuture[w],
 		fineWords[w] && (prev == "it" || prev == "be" || prev == "all" || prev == "s"):
 		return future
+	case w == "got" && (j == 0 || prev == "ve" || prev == "have" || prev == "has" || prev == "s"):
+		return present // "(I've) got a flight in June": what I have, not what I did
 	case pastWords[w], pastForm(w) && !passive(prev):
 		return past
 	case presentWords[w], w == "s" && contracts[prev]:

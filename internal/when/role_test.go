@@ -53,6 +53,9 @@ func TestRole(t *testing.T) {
 		{"What are we doing in August?", asOf, Plan, d(2026, 8, 1), d(2026, 9, 1)},
 		{"Where are we going this summer?", asOf, Plan, d(2026, 6, 1), d(2026, 9, 1)},
 		{"what should we plant this spring", asOf, Plan, d(2026, 3, 1), d(2026, 6, 1)},
+		{"Got a ferry to Bilbao in February, what do I need?", asOf, Plan, d(2027, 2, 1), d(2027, 3, 1)},
+		{"we've got the Lyon conference in January, any rules?", asOf, Plan, d(2027, 1, 1), d(2027, 2, 1)},
+		{"I got a ferry to Bilbao in February", asOf, Asked, d(2026, 2, 1), d(2026, 3, 1)},
 		{"what is happening in March", asOf, Asked, d(2026, 3, 1), d(2026, 4, 1)},
 		{"where did we go this summer", asOf, Asked, d(2025, 6, 1), d(2025, 9, 1)},
 		// The time asked about: a past verb, or the phrase's own "last", "ago".

@@ -109,6 +109,7 @@ var numberWords = map[string]int{
 type tok struct {
 	w          string // lowercased, ordinal suffix and trailing punctuation removed
 	start, end int    // byte offsets in the question
+	runsOn     bool   // the next word follows with no punctuation between
 }
 
 // toks are a question's words.
@@ -131,7 +132,9 @@ func tokens(q string) toks {
 		}
 		w := strings.ToLower(q[start:i])
 		w = strings.TrimRight(w, ".,")
-		out = append(out, tok{w: w, start: start, end: i})
+		if strings.IndexFunc(w, isWordRune) >= 0 { // a lone "-" is punctuation
+			out = append(out, tok{w: w, start: start, end: i})
+		}
 		start = -1
 	}
 	for i, r := range q {
@@ -144,7 +147,23 @@ func tokens(q string) toks {
 		flush(i)
 	}
 	flush(len(q))
+	for k := 1; k < len(out); k++ {
+		prev := out[k-1]
+		gap := q[prev.end:out[k].start]
+		out[k-1].runsOn = strings.Trim(gap, " '’") == "" && !strings.ContainsAny(q[prev.end-1:prev.end], ".,")
+	}
 	return out
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// next is the word after word i in the same clause: "" when punctuation
+// ends the phrase there ("next month, flights booked" has no "month flights").
+func (ts toks) next(i int) string {
+	if i >= 0 && i < len(ts) && ts[i].runsOn {
+		return ts.at(i + 1)
+	}
+	return ""
 }
 
 // ordinal reads "1", "1st", "22nd", "3rd", "4th" as a day of the month.
@@ -309,6 +328,9 @@ func newParser(q string, asOf time.Time, loc *time.Location) *parser {
 
 func (p *parser) at(i int) string { return p.ts.at(i) }
 
+// next is the word after word i in the same clause.
+func (p *parser) next(i int) string { return p.ts.next(i) }
+
 // spells reports whether the words from i on are words.
 func (p *parser) spells(i int, words ...string) bool {
 	for k, w := range words {
@@ -395,7 +417,7 @@ func weekStart(t time.Time) time.Time {
 func (p *parser) lastPeriod(i int) (Range, bool) {
 	w, unit := p.at(i), p.at(i+1)
 	pd, ok := periods[unit]
-	if !isLast(w) || !ok || isNoun(p.at(i+2)) {
+	if !isLast(w) || !ok || p.nounAfter(i+1) {
 		return Range{}, false
 	}
 	start := pd.start(p.today)
@@ -431,7 +453,7 @@ func (p *parser) thisPeriod(i int) (Range, bool) {
 func (p *parser) nextPeriod(i int) (Range, bool) {
 	unit := p.at(i + 1)
 	pd, ok := periods[unit]
-	if p.at(i) != "next" || !ok || isNoun(p.at(i+2)) && p.at(i+2) != "s" {
+	if p.at(i) != "next" || !ok || p.nounAfter(i+1) {
 		return Range{}, false
 	}
 	if unit == "weekend" {
@@ -576,10 +598,10 @@ func (p *parser) month(i int) (Range, bool) {
 	w, prev := p.at(i), p.at(i-1)
 	m := months[w]
 	cued := m != 0 && (prev == "in" || prev == "last" || prev == "during" || boundWord(prev) || prev == "of" && p.at(i-2) == "as")
-	if !isMonth(w, p.at(i+1)) && !cued {
+	if !isMonth(w, p.next(i)) && !cued {
 		return Range{}, false
 	}
-	if d, ok := ordinal(p.at(i + 1)); ok {
+	if d, ok := ordinal(p.next(i)); ok {
 		if y, ok := year(p.at(i + 2)); ok {
 			return p.oneDay(i, i+3, p.date(y, m, d))
 		}
@@ -601,10 +623,10 @@ func (p *parser) month(i int) (Range, bool) {
 func (p *parser) dayThenMonth(i int) (Range, bool) {
 	d, ok := ordinal(p.at(i))
 	mi := i + 1
-	if p.at(i+1) == "of" {
+	if p.next(i) == "of" {
 		mi = i + 2
 	}
-	if !ok || !isMonth(p.at(mi), p.at(mi+1)) {
+	if !ok || p.next(mi-1) == "" || !isMonth(p.at(mi), p.at(mi+1)) {
 		return Range{}, false
 	}
 	m := months[p.at(mi)]
@@ -620,7 +642,7 @@ func (p *parser) dayThenMonth(i int) (Range, bool) {
 func (p *parser) theOrdinal(i int) (Range, bool) {
 	w := p.at(i)
 	d, ok := ordinal(w)
-	if !ok || p.at(i-1) != "the" || isDigits(w) || p.at(i+1) == "of" || months[p.at(i+1)] != 0 {
+	if !ok || p.at(i-1) != "the" || isDigits(w) || p.next(i) == "of" || months[p.next(i)] != 0 {
 		return Range{}, false
 	}
 	step, t := -1, p.date(p.today.Year(), p.today.Month(), 1)
@@ -668,9 +690,9 @@ func (p *parser) latest(i int) (Range, bool) {
 	w := p.at(i)
 	var s, j int
 	switch {
-	case (w == "last" || w == "latest" || w == "recent" || w == "newest") && p.at(i-1) == "the" && isNoun(p.at(i+1)):
+	case (w == "last" || w == "latest" || w == "recent" || w == "newest") && p.at(i-1) == "the" && isNoun(p.next(i)):
 		s, j = p.ts[i-1].start, i+1
-	case w == "most" && (p.at(i+1) == "recent" && isNoun(p.at(i+2)) || p.at(i+1) == "recently"):
+	case w == "most" && (p.at(i+1) == "recent" && isNoun(p.next(i+1)) || p.at(i+1) == "recently"):
 		s, j = p.ts[i].start, i+2
 	default:
 		return Range{}, false
@@ -1022,16 +1044,32 @@ func isUnit(w string) bool {
 }
 
 // isNoun is a guess that w is the noun of "the last meeting": a word that is
-// not a time unit or a function word.
+// not a time unit or a function word ("last week she went", "next month's
+// trip" start no noun phrase).
 func isNoun(w string) bool {
-	if w == "" || isUnit(w) || w == "night" {
+	return w != "" && !isUnit(w) && w != "night" && !functionWords[w]
+}
+
+// functionWords are pronouns, determiners, auxiliaries, conjunctions and
+// adverbs: words that follow a time phrase in a clause of its own. "before",
+// "after", "since" and "until" are not: "last weekend before 10 April" is
+// one phrase (bound reads it).
+var functionWords = setOf(strings.Fields(`of to and or in on at for with by from about as than
+	i me we us you he him she her it they them my our your his its their one s
+	the a an this that these those some no every all each both
+	am is are was were be been being do does did has have had will would can could should must may might shall
+	so but then when while because if though although again too already also just now only
+	there here not never still`)...)
+
+// nounAfter says whether word i is followed, in its clause, by a noun of
+// its own phrase ("last week meeting"); a capitalised word is a name that
+// starts the next clause ("last month Bob got engaged").
+func (p *parser) nounAfter(i int) bool {
+	w := p.next(i)
+	if w == "" || unicode.IsUpper([]rune(p.q[p.ts[i+1].start:])[0]) {
 		return false
 	}
-	switch w {
-	case "of", "to", "and", "or", "in", "on", "at", "for", "with", "is", "was", "i", "we", "you", "one":
-		return false
-	}
-	return true
+	return isNoun(w)
 }
 
 func back(today time.Time, n int, unit string) time.Time {

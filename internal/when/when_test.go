@@ -255,3 +255,42 @@ func TestCalendar(t *testing.T) {
 		}
 	}
 }
+
+// TestParseEndsAtTheClause: a time phrase followed by punctuation or by a
+// clause of its own is read; the word after it is no noun of its phrase
+// and no day of its month.
+func TestParseEndsAtTheClause(t *testing.T) {
+	cases := []struct {
+		q        string
+		from, to time.Time
+	}{
+		{"cousin's wedding in Porto next month, hotel sorted.", d(2026, 4, 1), d(2026, 5, 1)},
+		{"dentist next week; appointment confirmed", d(2026, 3, 16), d(2026, 3, 23)},
+		{"new boiler last month - engineer was quick", d(2026, 2, 1), d(2026, 3, 1)},
+		{"half marathon last weekend. Legs sore", d(2026, 3, 7), d(2026, 3, 9)},
+		{"a leak last week: plumber came round", d(2026, 3, 2), d(2026, 3, 9)},
+		{"skiing last year (never again)", d(2025, 1, 1), d(2026, 1, 1)},
+		{"next week the kitchen fitters arrive", d(2026, 3, 16), d(2026, 3, 23)},
+		{"last month our landlord raised the rent", d(2026, 2, 1), d(2026, 3, 1)},
+		{"last year Priya ran the London marathon", d(2025, 1, 1), d(2026, 1, 1)},
+		{"last year's tax return", d(2025, 1, 1), d(2026, 1, 1)},
+		{"we are away next weekend so the cat needs feeding", d(2026, 3, 21), d(2026, 3, 23)},
+		{"moved flats in October, 4 of us sharing", d(2025, 10, 1), d(2025, 11, 1)},
+		{"on the 3rd, October was wet", d(2026, 3, 3), d(2026, 3, 4)},
+		{"she flew out on October 4, 2025", d(2025, 10, 4), d(2025, 10, 5)},
+		{"the weekend before 10 April", d(2025, 3, 31), d(2025, 4, 11)},
+	}
+	for _, c := range cases {
+		r := Parse(c.q, asOf, time.UTC)
+		if !r.From.Equal(c.from) || !r.To.Equal(c.to) {
+			t.Errorf("Parse(%q) = [%s, %s) %q, want [%s, %s)", c.q, r.From.Format(time.DateOnly), r.To.Format(time.DateOnly), r.Phrase,
+				c.from.Format(time.DateOnly), c.to.Format(time.DateOnly))
+		}
+	}
+	// A noun of the phrase's own still keeps it from reading as a date.
+	for _, q := range []string{"the last week meeting notes", "next year budget"} {
+		if r := Parse(q, asOf, time.UTC); !r.From.IsZero() {
+			t.Errorf("Parse(%q) read %q as a date", q, r.Phrase)
+		}
+	}
+}
