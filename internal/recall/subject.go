@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Whose is it: a question asks about someone (a name, or a role the user
@@ -164,39 +165,47 @@ type tok struct {
 }
 
 // toks splits s into words keeping the possessive and the clause breaks.
+// A word is a slice of s, not a copy: every candidate's text is split so.
 func toks(s string) []tok {
-	var out []tok
+	out := make([]tok, 0, len(s)/6+1)
 	brk := true
-	var cur []rune
-	flush := func() {
-		if len(cur) == 0 {
-			return
-		}
-		w := string(cur)
-		t := tok{upper: unicode.IsUpper(cur[0]), caps: len(cur) > 1 && !slices.ContainsFunc(cur, unicode.IsLower), brk: brk}
-		for _, suf := range []string{"'s", "’s", "'", "’"} {
-			if strings.HasSuffix(w, suf) && len(w) > len(suf) {
-				w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
-				break
+	start, runes, lower := -1, 0, false // the word being read: its first byte, its runes, whether one is lower case
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || (r == '\'' || r == '’') && start >= 0 {
+			if start < 0 {
+				start, runes, lower = i, 0, false
 			}
+			runes++
+			lower = lower || unicode.IsLower(r)
+			continue
 		}
-		t.low = strings.ToLower(w)
-		out = append(out, t)
-		cur, brk = nil, false
-	}
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || (r == '\'' || r == '’') && len(cur) > 0:
-			cur = append(cur, r)
-		default:
-			flush()
-			if strings.ContainsRune(",;.!?:()—–", r) {
-				brk = true
-			}
+		if start >= 0 {
+			out = append(out, wordTok(s[start:i], runes, lower, brk))
+			start, brk = -1, false
+		}
+		if strings.ContainsRune(",;.!?:()—–", r) {
+			brk = true
 		}
 	}
-	flush()
+	if start >= 0 {
+		out = append(out, wordTok(s[start:], runes, lower, brk))
+	}
 	return joinPairRoles(out)
+}
+
+// wordTok is the tok of the word w of n runes (lower: one is lower case)
+// after a clause break or not.
+func wordTok(w string, n int, lower, brk bool) tok {
+	first, _ := utf8.DecodeRuneInString(w)
+	t := tok{upper: unicode.IsUpper(first), caps: n > 1 && !lower, brk: brk}
+	for _, suf := range []string{"'s", "’s", "'", "’"} {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf) {
+			w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
+			break
+		}
+	}
+	t.low = strings.ToLower(w)
+	return t
 }
 
 // Person keys: a name lowercased ("sunil"), or a role chain ("@partner",
