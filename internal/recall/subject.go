@@ -132,17 +132,26 @@ func roleOfTok(t tok) string {
 // (lexgen's "=role" among its kinds): the osteopath, the optician and the
 // plumber a user has are people, as the roles above are.
 func occupation(w string) bool {
-	ks, ok := wordnet.Kinds.Lookup(w)
-	if !ok {
-		return false
-	}
-	for k := range ks.All() {
-		if k == "=role" {
-			return true
+	_, ok := occupations()[w]
+	return ok
+}
+
+// occupations are the words WordNet marks as occupations, gathered from
+// the lexicon on first use (a few thousand words): a question reads the
+// role of a word in every possessive of its candidates, and a map's
+// lookup is a fraction of the lexicon's.
+var occupations = sync.OnceValue(func() map[string]struct{} {
+	out := map[string]struct{}{}
+	for w, ks := range wordnet.Kinds.All() {
+		for k := range ks.All() {
+			if k == "=role" {
+				out[w] = struct{}{}
+				break
+			}
 		}
 	}
-	return false
-}
+	return out
+})
 
 // roleSynonyms are the words of the role canon.
 func roleSynonyms(canon string) []string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
 
 // A capitalised word is a person only in a person's position: not after
@@ -433,4 +434,28 @@ func toksByRune(s string) []tok {
 	}
 	flush()
 	return out
+}
+
+// occupation's set is every word whose kinds in the lexicon hold the
+// occupation mark, and no other.
+func TestOccupationIsTheLexiconsMark(t *testing.T) {
+	marked := func(w string) bool {
+		ks, _ := wordnet.Kinds.Lookup(w)
+		return slices.Contains(slices.Collect(ks.All()), "=role")
+	}
+	n := 0
+	for w := range wordnet.Kinds.All() {
+		if occupation(w) != marked(w) {
+			t.Errorf("occupation(%q) = %v, the lexicon says %v", w, occupation(w), marked(w))
+		}
+		n++
+	}
+	for _, w := range []string{"osteopath", "plumber", "nurse", "Plumber", "plumbers", "", "=role", "xyzzy"} {
+		if occupation(w) != marked(w) {
+			t.Errorf("occupation(%q) = %v, the lexicon says %v", w, occupation(w), marked(w))
+		}
+	}
+	if !occupation("osteopath") || n < 10000 {
+		t.Errorf("osteopath an occupation: %v; %d words read", occupation("osteopath"), n)
+	}
 }
