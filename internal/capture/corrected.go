@@ -433,11 +433,31 @@ func saysOwn(s, st string) bool {
 // Anaphoric reports whether s corrects by a pro-form, naming neither the
 // subject nor the old value: its claim is found among the recent ones.
 func Anaphoric(s string) bool {
-	lower := strings.ToLower(s)
-	if !slices.ContainsFunc(anaphoricNeeds, func(w string) bool { return strings.Contains(lower, w) }) {
+	if !holdsAnaphoricNeed(s) {
 		return false // the regexps backtrack over a text holding none of their words
 	}
 	return anaphoricRe().MatchString(s) || movedItRe().MatchString(s)
+}
+
+// holdsAnaphoricNeed reports whether s, lowercased, holds one of
+// anaphoricNeeds; in an ASCII text (whose bytes lowercasing keeps in
+// place), one opening a word. In every match each of them follows white
+// space or \b (ASCII word bytes), and most texts hold one only inside a
+// word ("someone", "know", "input").
+func holdsAnaphoricNeed(s string) bool {
+	lower, ascii := strings.ToLower(s), isASCII(s)
+	return slices.ContainsFunc(anaphoricNeeds, func(w string) bool {
+		for off := 0; ; {
+			i := strings.Index(lower[off:], w)
+			if i < 0 {
+				return false
+			}
+			if i += off; !ascii || i == 0 || !isAlnumByte(lower[i-1]) && lower[i-1] != '_' {
+				return true
+			}
+			off = i + 1
+		}
+	})
 }
 
 // anaphoricNeeds are words one of which every match of anaphoricRe or

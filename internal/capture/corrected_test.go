@@ -2,6 +2,7 @@ package capture
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -200,6 +201,34 @@ func TestNameParts(t *testing.T) {
 	} {
 		if got := slices.Contains(nameParts(tc.s), tc.stem); got != tc.want {
 			t.Errorf("nameParts(%q) holds %q: %v, want %v", tc.s, tc.stem, got, tc.want)
+		}
+	}
+}
+
+// The check before Anaphoric's regexps lets through every text they
+// match, whatever comes before a needed word (start, white space,
+// punctuation, a letter that is not ASCII, a capital), and only those of
+// ASCII texts that hold one opening a word.
+func TestAnaphoricNeedsGuardTheRegexps(t *testing.T) {
+	shapes := []string{"make it Friday", "the blue ones", "it's now at 3", "that's actually wrong", "change it to 5",
+		"she's coming on Monday instead", "they are now going to Leeds instead", "it's been moved to Thursday",
+		"that has changed", "it is put back a week", "that's brought forward", "shifted it to June", "pushed that back",
+		"switched it forward", "he will do the school run instead"}
+	var texts []string
+	for _, sh := range shapes {
+		for _, before := range []string{"", "Oh ", "ok,", "(", "é", "\u212a", "x", "_", "no: ", "\n"} {
+			texts = append(texts, before+sh, before+strings.ToUpper(sh), strings.ReplaceAll(before+sh, " ", "\t "))
+		}
+	}
+	for _, s := range texts {
+		if (anaphoricRe().MatchString(s) || movedItRe().MatchString(s)) && !holdsAnaphoricNeed(s) {
+			t.Errorf("holdsAnaphoricNeed(%q) = false, but a regexp matches", s)
+		}
+	}
+	for s, want := range map[string]bool{"someone I know typed the input": false, "Someone knows": false,
+		"someone, now": true, "Zoë knows someone": true, "Make do": true} {
+		if got := holdsAnaphoricNeed(s); got != want {
+			t.Errorf("holdsAnaphoricNeed(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

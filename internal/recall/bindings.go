@@ -63,7 +63,10 @@ func bindingsIn(s string) []binding { return bindingsOf(s, toks(s)) }
 // only on a text that holds what they need: "my" or "our" before a role
 // word, or a nickname's cue; most texts hold neither.
 func bindingsOf(s string, t []tok) []binding {
-	s = hyphenPairRoles(s) // "our au pair Wilhelmina"
+	low := strings.ToLower(s)                 // one lowercasing for the cheap checks before the regexps
+	if h := hyphenPairRoles(s, low); h != s { // "our au pair Wilhelmina"
+		s, low = h, strings.ToLower(h)
+	}
 	var out []binding
 	add := func(a, b string) {
 		a, b = personKey(a), personKey(b)
@@ -91,7 +94,7 @@ func bindingsOf(s string, t []tok) []binding {
 		}
 	}
 	out = append(out, chainBindings(s)...)
-	if !nicknameCue(s) {
+	if !nicknameCue(low) {
 		return out
 	}
 	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.callsHim, j.shortFor} {
@@ -171,12 +174,11 @@ func myRole(t []tok) bool {
 	return false
 }
 
-// nicknameCue reports whether s holds what one of the nickname shapes
+// nicknameCue reports whether low, a text lowercased, holds what one of the nickname shapes
 // needs: the phrase closing a nickname (or its bracket), or the verb of
 // goesBy, callsHim or shortFor. "friends" or "family" alone, common in
 // chat, are no cue.
-func nicknameCue(s string) bool {
-	low := strings.ToLower(s)
+func nicknameCue(low string) bool {
 	for _, cue := range []string{"to everyone", "to everybody", "to all", "to us", "to friends", "to mates",
 		"to her ", "to his ", "to their ", "to our ", "to the ", "for short", ")", "goes by", "known as", "called", "call", "short for"} {
 		if strings.Contains(low, cue) {

@@ -23,5 +23,9 @@ func Quote(s string) string {
 		}
 		return r
 	}, s)
-	return citeToken.ReplaceAllString(oneLine(s), "$1 no. $2")
+	s = oneLine(s)
+	if !strings.ContainsAny(s, "0123456789") {
+		return s // citeToken's number is ASCII digits: most texts hold none, and the regexp costs
+	}
+	return citeToken.ReplaceAllString(s, "$1 no. $2")
 }

@@ -44,27 +44,28 @@ var pairRoleRe = func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:` + strings.Join(alts, "|") + `)\b`)
 }()
 
-// hyphenPairRoles writes each role of two words in s as one: "Our au pair
+// hyphenPairRoles writes each role of two words in s (low: s lowercased,
+// which the caller has for its own checks) as one: "Our au pair
 // Wilhelmina" is "Our au-pair Wilhelmina".
-func hyphenPairRoles(s string) string {
-	if !strings.Contains(s, " ") || !mayHoldPairRole(s) {
+func hyphenPairRoles(s, low string) string {
+	if !strings.Contains(s, " ") || !mayHoldPairRole(s, low) {
 		return s
 	}
 	return pairRoleRe.ReplaceAllStringFunc(s, func(m string) string { return strings.Join(strings.Fields(m), "-") })
 }
 
-// mayHoldPairRole reports whether s holds, in any case, the two words of
-// a role of two words with white space between (pairRoleRe's \s+, without
-// its word boundaries): without them pairRoleRe cannot match, and the check
-// costs a small part of the regexp's run. Lowercasing keeps every ASCII
+// mayHoldPairRole reports whether s (low: s lowercased) holds, in any
+// case, the two words of a role of two words with white space between
+// (pairRoleRe's \s+, without its word boundaries): without them
+// pairRoleRe cannot match, and the check costs a small part of the
+// regexp's run. Lowercasing keeps every ASCII
 // letter and white space of s, and (?i) folds ASCII letters among
 // themselves but for the long s, which folds to s and is not lowered to it:
 // a text holding one is left to the regexp.
-func mayHoldPairRole(s string) bool {
+func mayHoldPairRole(s, low string) bool {
 	if strings.ContainsRune(s, '\u017f') {
 		return true
 	}
-	low := strings.ToLower(s)
 	for _, p := range pairRoleWords {
 		first, last := p[0], p[1]
 		for off := 0; ; {

@@ -38,10 +38,10 @@ func TestHyphenPairRolesPrecheck(t *testing.T) {
 		if strings.Contains(s, " ") {
 			want = pairRoleRe.ReplaceAllStringFunc(s, func(m string) string { return strings.Join(strings.Fields(m), "-") })
 		}
-		if got := hyphenPairRoles(s); got != want {
+		if got := hyphenPairRoles(s, strings.ToLower(s)); got != want {
 			t.Errorf("hyphenPairRoles(%q) = %q, want %q", s, got, want)
 		}
-		if !mayHoldPairRole(s) && pairRoleRe.MatchString(s) {
+		if !mayHoldPairRole(s, strings.ToLower(s)) && pairRoleRe.MatchString(s) {
 			t.Errorf("mayHoldPairRole(%q) = false, but pairRoleRe matches", s)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Whose is it: a question asks about someone (a name, or a role the user
@@ -131,17 +132,26 @@ func roleOfTok(t tok) string {
 // (lexgen's "=role" among its kinds): the osteopath, the optician and the
 // plumber a user has are people, as the roles above are.
 func occupation(w string) bool {
-	ks, ok := wordnet.Kinds.Lookup(w)
-	if !ok {
-		return false
-	}
-	for k := range ks.All() {
-		if k == "=role" {
-			return true
+	_, ok := occupations()[w]
+	return ok
+}
+
+// occupations are the words WordNet marks as occupations, gathered from
+// the lexicon on first use (a few thousand words): a question reads the
+// role of a word in every possessive of its candidates, and a map's
+// lookup is a fraction of the lexicon's.
+var occupations = sync.OnceValue(func() map[string]struct{} {
+	out := map[string]struct{}{}
+	for w, ks := range wordnet.Kinds.All() {
+		for k := range ks.All() {
+			if k == "=role" {
+				out[w] = struct{}{}
+				break
+			}
 		}
 	}
-	return false
-}
+	return out
+})
 
 // roleSynonyms are the words of the role canon.
 func roleSynonyms(canon string) []string {
@@ -164,39 +174,47 @@ type tok struct {
 }
 
 // toks splits s into words keeping the possessive and the clause breaks.
+// A word is a slice of s, not a copy: every candidate's text is split so.
 func toks(s string) []tok {
-	var out []tok
+	out := make([]tok, 0, len(s)/6+1)
 	brk := true
-	var cur []rune
-	flush := func() {
-		if len(cur) == 0 {
-			return
-		}
-		w := string(cur)
-		t := tok{upper: unicode.IsUpper(cur[0]), caps: len(cur) > 1 && !slices.ContainsFunc(cur, unicode.IsLower), brk: brk}
-		for _, suf := range []string{"'s", "’s", "'", "’"} {
-			if strings.HasSuffix(w, suf) && len(w) > len(suf) {
-				w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
-				break
+	start, runes, lower := -1, 0, false // the word being read: its first byte, its runes, whether one is lower case
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || (r == '\'' || r == '’') && start >= 0 {
+			if start < 0 {
+				start, runes, lower = i, 0, false
 			}
+			runes++
+			lower = lower || unicode.IsLower(r)
+			continue
 		}
-		t.low = strings.ToLower(w)
-		out = append(out, t)
-		cur, brk = nil, false
-	}
-	for _, r := range s {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || (r == '\'' || r == '’') && len(cur) > 0:
-			cur = append(cur, r)
-		default:
-			flush()
-			if strings.ContainsRune(",;.!?:()—–", r) {
-				brk = true
-			}
+		if start >= 0 {
+			out = append(out, wordTok(s[start:i], runes, lower, brk))
+			start, brk = -1, false
+		}
+		if strings.ContainsRune(",;.!?:()—–", r) {
+			brk = true
 		}
 	}
-	flush()
+	if start >= 0 {
+		out = append(out, wordTok(s[start:], runes, lower, brk))
+	}
 	return joinPairRoles(out)
+}
+
+// wordTok is the tok of the word w of n runes (lower: one is lower case)
+// after a clause break or not.
+func wordTok(w string, n int, lower, brk bool) tok {
+	first, _ := utf8.DecodeRuneInString(w)
+	t := tok{upper: unicode.IsUpper(first), caps: n > 1 && !lower, brk: brk}
+	for _, suf := range []string{"'s", "’s", "'", "’"} {
+		if strings.HasSuffix(w, suf) && len(w) > len(suf) {
+			w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
+			break
+		}
+	}
+	t.low = strings.ToLower(w)
+	return t
 }
 
 // Person keys: a name lowercased ("sunil"), or a role chain ("@partner",

@@ -3,11 +3,14 @@ package recall
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
 
 // A capitalised word is a person only in a person's position: not after
@@ -380,4 +383,79 @@ func TestOpenedByAFamilyName(t *testing.T) {
 	day := time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC)
 	a := notesWithDay(t, day, "", "Saw Blondie at the Roundhouse, brilliant gig.", "Our Kit went to see Fontaines at the Academy with his mates.")
 	expectContext(t, a, Query{Text: "Which gigs have I been to?", AsOf: day.AddDate(0, 0, 5)}, []string{"Blondie"}, []string{"Fontaines"})
+}
+
+// toks reads each word as a slice of its text; it splits as reading the
+// text rune by rune does (toksByRune): in capitals, lower case, accented,
+// with marks, digits, apostrophes, possessives, breaks and bytes that are
+// not UTF-8.
+func TestToksSplitAsByRune(t *testing.T) {
+	for _, s := range append(slices.Clone(fuzzLife), "", "'s", "’", "Sunil's", "WFH, ok?", "A", "OK", "ÉCOLE école",
+		"Zoë’s café (the one on Rue d’Éte) — 3rd", "e\u0301te\u0301 NAÏVE", "au pair Wilhelmina's; the Dog Walker.",
+		"bad \xff\xfebytes's and \xc3 here", "we're 'quoted' ’s’", "x2 2X 42's ΣΊΣΥΦΟΣ σίσυφος", "İstanbul ǅemal") {
+		got, want := toks(s), joinPairRoles(toksByRune(s))
+		if !slices.Equal(got, want) {
+			t.Errorf("toks(%q) =\n %+v, want\n %+v", s, got, want)
+		}
+	}
+}
+
+// toksByRune is toks as first written: each word gathered rune by rune.
+func toksByRune(s string) []tok {
+	var out []tok
+	brk := true
+	var cur []rune
+	flush := func() {
+		if len(cur) == 0 {
+			return
+		}
+		w := string(cur)
+		t := tok{upper: unicode.IsUpper(cur[0]), caps: len(cur) > 1 && !slices.ContainsFunc(cur, unicode.IsLower), brk: brk}
+		for _, suf := range []string{"'s", "’s", "'", "’"} {
+			if strings.HasSuffix(w, suf) && len(w) > len(suf) {
+				w, t.poss = strings.TrimSuffix(w, suf), suf == "'s" || suf == "’s"
+				break
+			}
+		}
+		t.low = strings.ToLower(w)
+		out = append(out, t)
+		cur, brk = nil, false
+	}
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || (r == '\'' || r == '’') && len(cur) > 0:
+			cur = append(cur, r)
+		default:
+			flush()
+			if strings.ContainsRune(",;.!?:()—–", r) {
+				brk = true
+			}
+		}
+	}
+	flush()
+	return out
+}
+
+// occupation's set is every word whose kinds in the lexicon hold the
+// occupation mark, and no other.
+func TestOccupationIsTheLexiconsMark(t *testing.T) {
+	marked := func(w string) bool {
+		ks, _ := wordnet.Kinds.Lookup(w)
+		return slices.Contains(slices.Collect(ks.All()), "=role")
+	}
+	n := 0
+	for w := range wordnet.Kinds.All() {
+		if occupation(w) != marked(w) {
+			t.Errorf("occupation(%q) = %v, the lexicon says %v", w, occupation(w), marked(w))
+		}
+		n++
+	}
+	for _, w := range []string{"osteopath", "plumber", "nurse", "Plumber", "plumbers", "", "=role", "xyzzy"} {
+		if occupation(w) != marked(w) {
+			t.Errorf("occupation(%q) = %v, the lexicon says %v", w, occupation(w), marked(w))
+		}
+	}
+	if !occupation("osteopath") || n < 10000 {
+		t.Errorf("osteopath an occupation: %v; %d words read", occupation("osteopath"), n)
+	}
 }

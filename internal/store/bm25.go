@@ -34,6 +34,8 @@ type bm25Query struct {
 	idf   []float64
 	avgdl float64
 	freq  []float64
+	count func(column, offset int) bool // counts an instance into n: one closure a query, not one a row and phrase
+	n     float64
 	table string
 	sh    shadow
 	sizes *rowSizes // the table's kept row sizes, nil when none are kept
@@ -100,6 +102,7 @@ func newBM25Query(sh shadow, fts fts5.Context, arg []sqlite3.Value, sizes *docSi
 	}
 	q := &bm25Query{avgdl: float64(tokens) / float64(rows), idf: make([]float64, len(counts)), freq: make([]float64, len(counts)),
 		table: table, sh: sh, sizes: sizes.of(table)}
+	q.count = func(int, int) bool { q.n++; return true }
 	for i, c := range counts {
 		hits, err := strconv.ParseInt(c, 10, 64)
 		if err != nil {
@@ -136,10 +139,9 @@ func (q *bm25Query) phraseCounts(fts fts5.Context) error {
 		if err != nil {
 			return err
 		}
-		q.freq[i] = 0
-		for range hits {
-			q.freq[i]++
-		}
+		q.n = 0
+		hits(q.count)
+		q.freq[i] = q.n
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ncruces/go-sqlite3"
 )
@@ -30,15 +31,86 @@ type EntityTexts struct {
 // Texts are the entities' texts in capture's order.
 func (e *EntityTexts) Texts() []string {
 	if e.raw != "" {
-		var ents []Entity
-		if json.Unmarshal([]byte(e.raw), &ents) == nil {
-			for _, x := range ents {
-				e.texts = append(e.texts, x.Text)
-			}
+		var ok bool
+		if e.texts, ok = columnTexts(e.raw); !ok {
+			e.texts = decodedTexts(e.raw)
 		}
 		e.raw = ""
 	}
 	return e.texts
+}
+
+// decodedTexts are the texts of the entities column raw, decoded as JSON;
+// none when it is not an array of entities.
+func decodedTexts(raw string) []string {
+	var ents []Entity
+	if json.Unmarshal([]byte(raw), &ents) != nil {
+		return nil
+	}
+	var out []string
+	for _, x := range ents {
+		out = append(out, x.Text)
+	}
+	return out
+}
+
+// columnTexts are the texts of the entities column raw read without
+// reflection, as derivedColumns writes it ([{"text":"…","type":"…"},…]),
+// each text a slice of raw; ok is false for anything else (an escape, a
+// byte JSON must escape or that is not UTF-8, other keys, spaces), which
+// decodedTexts reads. Recall reads the column of every candidate of a
+// question naming someone, and json.Unmarshal was a fiftieth of its CPU.
+func columnTexts(raw string) (texts []string, ok bool) {
+	rest, ok := strings.CutPrefix(raw, "[")
+	if !ok {
+		return nil, false
+	}
+	if rest == "]" {
+		return nil, true
+	}
+	for {
+		var text string
+		if text, rest, ok = plainField(rest, `{"text":"`); !ok {
+			return nil, false
+		}
+		if _, rest, ok = plainField(rest, `,"type":"`); !ok {
+			return nil, false
+		}
+		texts = append(texts, text)
+		switch {
+		case rest == "}]":
+			return texts, true
+		case strings.HasPrefix(rest, "},"):
+			rest = rest[2:]
+		default:
+			return nil, false
+		}
+	}
+}
+
+// plainField is the string after key (which ends in its opening quote)
+// at the start of s, up to its closing quote, and what follows that
+// quote; ok is false when s does not start with key or the string holds a
+// backslash, a control byte or a byte that is not UTF-8.
+func plainField(s, key string) (val, rest string, ok bool) {
+	s, ok = strings.CutPrefix(s, key)
+	if !ok {
+		return "", "", false
+	}
+	end := strings.IndexByte(s, '"')
+	if end < 0 {
+		return "", "", false
+	}
+	val = s[:end]
+	for i := 0; i < len(val); i++ {
+		if val[i] == '\\' || val[i] < 0x20 {
+			return "", "", false
+		}
+	}
+	if !utf8.ValidString(val) {
+		return "", "", false
+	}
+	return val, s[end+1:], true
 }
 
 // None reports whether the memory stored no entities (without decoding

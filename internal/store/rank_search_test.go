@@ -342,3 +342,38 @@ func TestMatchesMemoriesAgreesWithSearch(t *testing.T) {
 		t.Errorf("a flagged memory's word: %v %v, want false", ok, err)
 	}
 }
+
+// The entities column read without reflection gives the texts JSON
+// decoding gives, and is used for what derivedColumns writes of plain
+// texts; anything it does not read (escapes, bytes that are not UTF-8,
+// another layout) is left to JSON decoding.
+func TestEntityTextsReadAsDecoded(t *testing.T) {
+	texts := []string{"Caroline", "Zoë Dubois", "Tom & Jerry", "<b>", `say "hi"`, `back\slash`, "tab\there",
+		"bad \xff byte", "", "U+2028 \u2028 and DEL \x7f", "emoji 🦔"}
+	var raws []string
+	for i := range texts {
+		m := &Memory{Entities: []Entity{{Text: texts[i], Type: "person"}, {Text: texts[(i+3)%len(texts)], Type: "place"}}}
+		raw, _, _, err := derivedColumns(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raws = append(raws, raw)
+		plain := !strings.ContainsAny(texts[i]+texts[(i+3)%len(texts)], "\"\\\t<>&\xff\u2028")
+		if _, ok := columnTexts(raw); ok != plain {
+			t.Errorf("columnTexts(%s) read it: %v, want %v", raw, ok, plain)
+		}
+	}
+	raws = append(raws, "[]", "[", "", "null", `[{"text":"A","type":"person"}`, `[{"text":"A","type":"person"},]`,
+		`[{"type":"person","text":"A"}]`, `[{"text": "A", "type": "person"}]`, `[{"text":"A","type":"person","extra":1}]`,
+		`[{"text":"A"}]`, `[{"text":"A","type":"person"}]x`, `[{"Text":"A","Type":"person"}]`, `[{"text":"A","type":"p"},{"text":"B","type":"q"}]`)
+	for _, raw := range raws {
+		want := decodedTexts(raw)
+		if got, ok := columnTexts(raw); ok && !slices.Equal(got, want) {
+			t.Errorf("columnTexts(%q) = %q, want %q", raw, got, want)
+		}
+		e := EntityTexts{raw: raw}
+		if got := e.Texts(); !slices.Equal(got, want) {
+			t.Errorf("Texts of %q = %q, want %q", raw, got, want)
+		}
+	}
+}
