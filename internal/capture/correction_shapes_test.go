@@ -87,6 +87,14 @@ func TestCorrectedUnrestated(t *testing.T) {
 		{"pushed it: the subject and a date", "The physio rang and pushed it to the 30th.", day(12, 9),
 			[]store.Hit{hit(1, "a", day(2, 9), "Physio session is on the 16th at four."),
 				hit(2, "b", day(3, 9), "Lunch with Ayo on the 18th.")}, []int64{1}},
+		// a move in time goes one way: what was put back was before the new
+		// day, what was brought forward after it, whatever is newer
+		{"put back: the claim before the new day, not a newer one after it", "It's been put back to 19 June, the inspector's off sick.", day(10, 9),
+			[]store.Hit{hit(80, "a", day(4, 9), "The gas safety inspection is on Friday 12 June."),
+				hit(81, "b", day(8, 9), "Lena's barbecue is on Saturday 27 June.")}, []int64{80}},
+		{"brought forward: the claim after the new day", "They've brought it forward to the 8th, there was a cancellation.", day(3, 9),
+			[]store.Hit{hit(82, "a", day(1, 9), "Eye test booked for 15 June at the opticians."),
+				hit(83, "b", day(2, 9), "The bike goes in for a service on 5 June.")}, []int64{82}},
 		{"changed my mind about the thing it names, another day", "Changed my mind about the rug, the round one.", day(12, 9),
 			[]store.Hit{hit(3, "a", day(10, 9), "For the hallway I'm ordering the striped rug."),
 				hit(4, "b", day(11, 9), "The hallway light needs a new bulb.")}, []int64{3}},
