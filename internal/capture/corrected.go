@@ -218,7 +218,8 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
 			continue // "our rent is now £1,450" is not where we live, though said in one breath
 		}
-		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
+		booking := c.Shape == "cancelled" && oldStem == "" && bookedWith(m, h)
+		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) && !booking {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
 		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
@@ -229,6 +230,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) {
 			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
+		}
+		if !ok && booking {
+			ok = true // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
 		}
 		if !ok && oldStem == "" && recentOfKind(m, h) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
@@ -540,6 +544,19 @@ func calendarDay(s string, at time.Time) (time.Time, bool) {
 		t = t.AddDate(1, 0, 0)
 	}
 	return t, true
+}
+
+// bookedWith reports whether h books a day still to come when m is said
+// and names someone m names: what m cancels may be that booking, told in
+// other words ("the birthday meal" of "a table for six … for Mariana's
+// 40th").
+func bookedWith(m, h store.Hit) bool {
+	day, ok := calendarDay(h.Text, h.Timestamp)
+	if !ok || day.Before(m.Timestamp.Truncate(24*time.Hour)) {
+		return false
+	}
+	theirs := Names(h.Text)
+	return slices.ContainsFunc(Names(m.Text), func(n string) bool { return slices.Contains(theirs, n) })
 }
 
 func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < RecentContext }
