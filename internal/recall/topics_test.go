@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -266,5 +267,26 @@ func checkTopicMember(t *testing.T, a *store.Agent, q Query, want string, offOmi
 	off.Tuning.NoExpansion = true
 	if res, err := off.Recall(t.Context(), a, q); err != nil || offOmits && strings.Contains(strings.ToLower(res.Context), want) {
 		t.Errorf("%q without topics: context=%q err=%v; want the member not found", q.Text, res.Context, err)
+	}
+}
+
+func TestNamesBefore(t *testing.T) {
+	members := words("nursery mobile vets garage")
+	cases := []struct {
+		s    string
+		want []string
+	}{
+		{"We've moved Esme from Tiddlywinks to Brambles Day Nursery; she loves it.", []string{"brambles"}},
+		{"Ported my number to Tallyho Mobile last week.", []string{"tallyho"}},
+		{"Kemi's little boy is on the list for the school nursery.", nil},           // no name
+		{"Mia's nursery sent the photos.", nil},                                     // a possessive is whose
+		{"Nursery fees went up again.", nil},                                        // the sentence's first word
+		{"The cat's jabs are at Harbour Lane Vets on Monday.", []string{"harbour"}}, // the run's first word
+		{"I took the Fiesta to the Monday garage.", nil},                            // a day is no name
+	}
+	for _, c := range cases {
+		if got := namesBefore(c.s, members); !slices.Equal(got, c.want) {
+			t.Errorf("namesBefore(%q) = %v, want %v", c.s, got, c.want)
+		}
 	}
 }
