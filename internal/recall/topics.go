@@ -80,6 +80,8 @@ var topics = []topic{
 	{"", words("vet vets"), claim.ProviderWork["vet"]},
 	{"", words("electrician electricians"), claim.ProviderWork["electrician"]},
 	{"", words("plumber plumbers"), claim.ProviderWork["plumber"]},
+	{"", words("hairdresser hairdressers barber barbers stylist hairstylist"), claim.ProviderWork["hairdresser"]},
+	{"", words("hair"), words("haircut haircuts fringe highlights balayage perm salon")}, // "who cuts my hair?": "sorted my fringe out"
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
 		words("dentist dental hygienist orthodontist optician optometrist")},
 	{"", words("university universities uni degree graduate graduated alma study studied"),

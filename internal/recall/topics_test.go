@@ -51,6 +51,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"How much are the home loan repayments?", "mortgage"},
 		{"What does childcare cost us?", "nanny share"},
 		{"What do I do to stay active?", "netball"},
+		{"Who's my hairdresser?", "balayage"}, {"Who does my hair?", "balayage"}, // the work, not the trade
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -86,6 +87,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(31 * time.Hour), session: "s31", role: "user", content: "My tax return is due by the 15th."},
 			{at: day0.Add(32 * time.Hour), session: "s32", role: "user", content: "The mortgage goes up to £980 a month in March."},
 			{at: day0.Add(33 * time.Hour), session: "s33", role: "user", content: "The nanny share comes to £600 a month."},
+			{at: day0.Add(34 * time.Hour), session: "s34", role: "user", content: "Roisin at Curl Up did my balayage, booked again for March."},
 		})
 		// "pets" is a category word of the kinds index only through the
 		// topic: without expansion nothing names the role.
