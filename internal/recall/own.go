@@ -213,9 +213,13 @@ func othersPossession(s string, asked func(w string) bool) bool {
 }
 
 // othersBeneficiary reports whether fs holds the thing asked for someone
-// else: "picked up a prescription for Dad" is Dad's medicine; not "a table
-// for Sam and me", nor "a trip for Hannah's wedding".
+// else: "picked up a prescription for Dad" is Dad's medicine, "bought
+// Hattie new school shoes" Hattie's shoes; not "a table for Sam and me",
+// nor "a trip for Hannah's wedding".
 func othersBeneficiary(fs []string, asked func(w string) bool) bool {
+	if givenTo(fs, asked) {
+		return true
+	}
 	for i := 0; i+2 < len(fs); i++ {
 		if !strings.EqualFold(fs[i+1], "for") || !asked(strings.ToLower(bare(fs[i]))) {
 			continue
@@ -228,6 +232,31 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// givingVerbs take whom a thing is for before it: "bought Hattie new
+// shoes", "got Dad a new phone".
+var givingVerbs = words("bought buy buying got get getting ordered order ordering gave give giving made make")
+
+// givenTo reports whether fs gives the thing asked to someone named or by
+// a person word, right after a giving verb: "bought Hattie new school
+// shoes in a size 4" is her size, not mine.
+func givenTo(fs []string, asked func(w string) bool) bool {
+	for i := 0; i+2 < len(fs); i++ {
+		if !slices.Contains(givingVerbs, strings.ToLower(fs[i])) {
+			continue
+		}
+		who := fs[i+1]
+		if _, poss := cutPossessive(who); poss || !personNouns[strings.ToLower(who)] && !isName(who) {
+			continue
+		}
+		for _, f := range fs[i+2 : min(len(fs), i+6)] {
+			if asked(strings.ToLower(bare(f))) {
+				return true
+			}
+		}
 	}
 	return false
 }
