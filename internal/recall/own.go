@@ -99,12 +99,14 @@ func (r *ranker) notOwn(s string) bool {
 
 // othersThing reports whether a memory's text is about someone else or
 // their thing of the kind asked: "Mum is on warfarin" asked what medicine
-// I take, "our neighbour's spaniel" asked what our dog is called.
+// I take, "our neighbour's spaniel" asked what our dog is called. Asked
+// who, someone else opening it is the answer: "who cleans for us?",
+// "Magda comes to do the hoovering".
 func (r *ranker) othersThing(s string) bool {
 	if r.us {
 		s = householdAsOurs(s)
 	}
-	return othersSubject(s, r.asksWord) && !servesUser(s, r.asksWord) || othersPossession(s, r.asksWord)
+	return othersSubject(s, r.asksWord) && !servesUser(s, r.asksWord) && !asksWho(r.q.Text) || othersPossession(s, r.asksWord)
 }
 
 // asksWord reports whether w is one of the question's words or a member of a

@@ -81,6 +81,7 @@ var topics = []topic{
 	{"", words("electrician electricians"), claim.ProviderWork["electrician"]},
 	{"", words("plumber plumbers"), claim.ProviderWork["plumber"]},
 	{"", words("hairdresser hairdressers barber barbers stylist hairstylist"), claim.ProviderWork["hairdresser"]},
+	{"", words("cleaner cleaners cleaning cleans"), claim.ProviderWork["cleaner"]},       // "who cleans for us?": "does the hoovering"
 	{"", words("hair"), words("haircut haircuts fringe highlights balayage perm salon")}, // "who cuts my hair?": "sorted my fringe out"
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
 		words("dentist dental hygienist orthodontist optician optometrist")},

@@ -52,6 +52,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"What does childcare cost us?", "nanny share"},
 		{"What do I do to stay active?", "netball"},
 		{"Who's my hairdresser?", "balayage"}, {"Who does my hair?", "balayage"}, // the work, not the trade
+		{"Who's our cleaner?", "dusting"}, {"Who cleans the house for us?", "dusting"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -88,6 +89,7 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(32 * time.Hour), session: "s32", role: "user", content: "The mortgage goes up to £980 a month in March."},
 			{at: day0.Add(33 * time.Hour), session: "s33", role: "user", content: "The nanny share comes to £600 a month."},
 			{at: day0.Add(34 * time.Hour), session: "s34", role: "user", content: "Roisin at Curl Up did my balayage, booked again for March."},
+			{at: day0.Add(35 * time.Hour), session: "s35", role: "user", content: "Jola does the ironing and the dusting every other Friday."},
 		})
 		// "pets" is a category word of the kinds index only through the
 		// topic: without expansion nothing names the role.
