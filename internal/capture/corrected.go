@@ -219,7 +219,8 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
 			continue // "our rent is now £1,450" is not where we live, though said in one breath
 		}
-		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) {
+		booking := c.Shape == "cancelled" && oldStem == "" && bookedWith(m, h)
+		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) && !booking {
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
 		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
@@ -230,6 +231,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) {
 			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
+		}
+		if !ok && booking {
+			ok = true // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
 		}
 		if !ok && oldStem == "" && recentOfKind(m, h) && inContext(h, context) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
@@ -249,7 +253,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && c.Shape == "went up to" && shared > 0 && kinds.sharedWith(h.Text) > 0 {
 			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 		}
-		if !ok || c.Shape == "pushed to" && !ahead(h.Text) {
+		if !ok || c.Shape == "pushed to" && !(ahead(h.Text) && movedFrom(m, h)) {
 			continue // "my tournament got pushed back" moves none I won last week
 		}
 		if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem)) {
@@ -375,11 +379,11 @@ var anaphoricRe = sync.OnceValue(func() *regexp.Regexp {
 })
 
 // movedItRe is a pro-form moved in time: "it's moved to Thursdays",
-// "they've shifted it to Fridays", "that's been pushed back". What it
-// stands for is a claim of when something is (sharesWhen), never a place
-// ("moved it to the shed").
+// "they've shifted it to Fridays", "that's been pushed back", "brought it
+// forward". What it stands for is a claim of when something is
+// (sharesWhen), never a place ("moved it to the shed").
 var movedItRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:(?:it|that)(?:['’]s|\s+has|\s+is)\s+(?:been\s+)?(?:moved|changed|shifted|switched|pushed|put\s+back|brought\s+forward)|(?:moved|shifted|changed|switched|pushed)\s+(?:it|that)\s+(?:to|back|forward))\b`)
+	return regexp.MustCompile(`(?i)\b(?:(?:it|that)(?:['’]s|\s+has|\s+is)\s+(?:been\s+)?(?:moved|changed|shifted|switched|pushed|put\s+back|brought\s+forward)|(?:moved|shifted|changed|switched|pushed)\s+(?:it|that)\s+(?:to|back|forward)|brought\s+(?:it|that)\s+forward)\b`)
 })
 
 // BaseForms are the base forms a verb's -ing or -ed form may have:
@@ -518,6 +522,88 @@ var aheadRe = sync.OnceValue(func() *regexp.Regexp {
 // ahead reports whether h says when something is (a weekday, a time, a
 // date) or that it is still to come: what a postponement can move.
 func ahead(h string) bool { return whenKindsOf(h) != 0 || aheadRe().MatchString(h) }
+
+// laterRe and earlierRe say which way a move in time goes: a thing
+// postponed goes later, one brought forward earlier ("rescheduled" says
+// neither).
+var (
+	laterRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(?:postponed|delayed|pushed|bumped|put\s+(?:\S+\s+){0,3}?back|later)\b`)
+	})
+	earlierRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\b(?:forward|earlier|sooner)\b`) })
+)
+
+// movedFrom reports whether h's day of the calendar is one m's move in
+// time can come from: "pushed to Friday 23 October" moves what was before
+// the 23rd, never the window cleaner's "next one is 29 October"; "brought
+// forward to the 3rd" what was after it. True when either names no day or
+// m no way.
+func movedFrom(m, h store.Hit) bool {
+	to, ok := calendarDay(m.Text, m.Timestamp)
+	from, known := calendarDay(h.Text, h.Timestamp)
+	if !ok || !known {
+		return true
+	}
+	if earlierRe().MatchString(m.Text) {
+		return from.After(to)
+	}
+	if laterRe().MatchString(m.Text) {
+		return from.Before(to)
+	}
+	return true
+}
+
+// calendarDayRe is a day of the calendar: "23 October", "Oct 23rd", "the
+// 23rd" (groups: day and month, month and day, day).
+var calendarDayRe = sync.OnceValue(func() *regexp.Regexp {
+	const month = `(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*`
+	return regexp.MustCompile(`(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?` + month + `\b|\b` + month + `\s+(\d{1,2})(?:st|nd|rd|th)?\b|\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b`)
+})
+
+// calendarDay is the first day of the calendar s names, said at at: the
+// next such day, or one of the month before (a day just gone).
+func calendarDay(s string, at time.Time) (time.Time, bool) {
+	g := calendarDayRe().FindStringSubmatch(s)
+	if g == nil {
+		return time.Time{}, false
+	}
+	monthOf := func(name string) time.Month {
+		return time.Month(strings.Index("janfebmaraprmayjunjulaugsepoctnovdec", strings.ToLower(name[:3]))/3 + 1)
+	}
+	day, month := 0, at.Month()
+	switch {
+	case g[1] != "":
+		day, month = atoi(g[1]), monthOf(g[2])
+	case g[3] != "":
+		day, month = atoi(g[4]), monthOf(g[3])
+	default:
+		day = atoi(g[5])
+		if day < at.Day() {
+			month++ // "the 3rd" said on the 20th: next month's
+		}
+	}
+	if day < 1 || day > 31 {
+		return time.Time{}, false
+	}
+	t := time.Date(at.Year(), month, day, 0, 0, 0, 0, at.Location())
+	if t.Before(at.AddDate(0, -1, 0)) {
+		t = t.AddDate(1, 0, 0)
+	}
+	return t, true
+}
+
+// bookedWith reports whether h books a day still to come when m is said
+// and names someone m names: what m cancels may be that booking, told in
+// other words ("the birthday meal" of "a table for six … for Mariana's
+// 40th").
+func bookedWith(m, h store.Hit) bool {
+	day, ok := calendarDay(h.Text, h.Timestamp)
+	if !ok || day.Before(m.Timestamp.Truncate(24*time.Hour)) {
+		return false
+	}
+	theirs := Names(h.Text)
+	return slices.ContainsFunc(Names(m.Text), func(n string) bool { return slices.Contains(theirs, n) })
+}
 
 func recent(m, h store.Hit) bool { return m.Timestamp.Sub(h.Timestamp) < RecentContext }
 

@@ -49,6 +49,8 @@ var ProviderWork = map[string][]string{
 	"vet":         {"jab", "jabs", "vaccination", "vaccinations", "booster", "neutered", "spayed", "worming", "flea", "fleas"},
 	"electrician": {"rewired", "rewire", "rewiring", "wiring", "fuse", "fuses", "socket", "sockets", "electrics"},
 	"plumber":     {"leak", "leaks", "leaking", "pipe", "pipes", "boiler", "sink", "tap", "taps", "drain", "drains", "toilet", "radiator", "radiators"},
+	"hairdresser": {"hair", "haircut", "haircuts", "fringe", "highlights", "balayage", "perm", "salon"},
+	"cleaner":     {"hoovering", "hoover", "vacuuming", "hoovers", "dusting", "mopping", "ironing", "bathrooms"},
 }
 
 // Sports and Pastimes are the everyday activities a person does by name:

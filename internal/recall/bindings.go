@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // Two names for one person are joined where the user said so: a role and
@@ -261,8 +262,10 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		}
 	}
 	said := map[int]store.MemoryHit{} // each join a memory states → the memory
+	var texts []string                // what was read, for the forms' pronouns
 	read := func(hits []store.MemoryHit) {
 		for _, h := range hits {
+			texts = append(texts, h.Text)
 			for _, b := range r.bindingsOfText(h.Text) {
 				said[len(joins)] = h
 				joins = append(joins, b)
@@ -291,6 +294,11 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		read(found)
 	}
 	r.join(joins, have)
+	for f := range form {
+		if slices.ContainsFunc(r.subject, func(k string) bool { return otherSexes(k, f, texts) }) {
+			delete(have, f) // "Lou … pick her up" is not "Louis … he gets in"
+		}
+	}
 	if tentative != "" && len(have) == 1 {
 		r.subject = nil // "the doctor" bound to no one: anyone's
 		return nil
@@ -310,6 +318,45 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	slices.Sort(r.subject)
 	r.aliases = aliasWords(r.words, withoutWords(have, form))
 	return nil
+}
+
+// otherSexes reports whether the texts tell of the names a and b (two
+// forms of a first name, lowercase) by pronouns of two sexes, each told of
+// by one only: then they are two people.
+func otherSexes(a, b string, texts []string) bool {
+	sa, sb := sexOf(a, texts), sexOf(b, texts)
+	return sa != 0 && sb != 0 && sa != sb
+}
+
+// sexOf is how the texts tell of the name n by the first personal pronoun
+// after it, in each text naming it: 1 he, 2 she, 0 neither or both.
+func sexOf(n string, texts []string) int {
+	seen := 0
+	for _, s := range texts {
+		ws := text.Words(strings.ToLower(s))
+		i := slices.Index(ws, n)
+		if i < 0 {
+			continue
+		}
+		for _, w := range ws[i+1:] {
+			sex := 0
+			switch w {
+			case "he", "him", "his", "himself":
+				sex = 1
+			case "she", "her", "hers", "herself":
+				sex = 2
+			}
+			if sex == 0 {
+				continue
+			}
+			if seen != 0 && seen != sex {
+				return 0
+			}
+			seen = sex
+			break
+		}
+	}
+	return seen
 }
 
 // theRoleKey is the role chain a question asks of after "the" ("what did

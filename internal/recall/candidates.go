@@ -266,18 +266,16 @@ func (r *ranker) lightOnly(have stemList) bool {
 
 // countCoverage sets the coverage of the candidates that can still rank
 // (the floor drops the rest), best preliminary score first. A word the
-// item names only by kind counts as held.
+// item names only by kind counts as held. Of a question ending in why it
+// is asked, the item's share of the asked words alone counts when it is
+// more (askedWords).
 func (r *ranker) countCoverage() {
+	asked := r.askedWords()
 	for _, c := range bestCands(r.cands, coverageCands, r.t) {
 		have := r.withMembers(c, r.candStems(c))
-		c.ex.Coverage = heldShare(r.words, have, nil)
-		if len(r.defs) > 0 && c.ex.Expansion > 0 {
-			c.ex.Coverage = heldShare(r.words, have, r.defs)
-		}
-		if len(r.relKinds) > 0 && c.ex.ByKind > 0 {
-			// A word the item holds by a related word's kind counts as a
-			// definition does: in part.
-			c.ex.Coverage = max(c.ex.Coverage, heldShare(r.words, have, r.relKinds))
+		c.ex.Coverage = r.heldBy(c, have, r.words)
+		if asked != nil {
+			c.ex.Coverage = max(c.ex.Coverage, r.heldBy(c, have, asked))
 		}
 		if r.lightOnly(have) {
 			c.ex.Coverage = 0 // "which blood thinner am I taking?" is not answered by "started taking vitamin D"
@@ -288,6 +286,19 @@ func (r *ranker) countCoverage() {
 			c.ex.Coverage = min(1, c.ex.Coverage+1/float64(len(r.words)+1))
 		}
 	}
+}
+
+// heldBy is the share of words c holds (have: its stems), a word it holds
+// by a definition or a related word's kind counting in part.
+func (r *ranker) heldBy(c *cand, have stemList, words []string) float64 {
+	held := heldShare(words, have, nil)
+	if len(r.defs) > 0 && c.ex.Expansion > 0 {
+		held = heldShare(words, have, r.defs)
+	}
+	if len(r.relKinds) > 0 && c.ex.ByKind > 0 {
+		held = max(held, heldShare(words, have, r.relKinds))
+	}
+	return held
 }
 
 // candStems is the set of the stems of c's text, with the text of the

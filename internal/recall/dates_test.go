@@ -123,3 +123,25 @@ func TestRangeReachesWhatWasPlannedForIt(t *testing.T) {
 			[]string{"camping", "work trip"}, []string{"coast", "mountains"})
 	}
 }
+
+// TestWeekdayWithPluralDayPart: "Sunday mornings" is every Sunday, not
+// the last one: the memory naming the day is found, whenever it was said,
+// and the last Sunday's other news is not the answer.
+func TestWeekdayWithPluralDayPart(t *testing.T) {
+	day0 := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC) // a Wednesday
+	a := agentWith(t, []turn{
+		{at: day0, session: "s1", role: "user", content: "The Sunday car boot sale at the racecourse is my weekly treat."},
+		{at: day0.Add(24 * time.Hour), session: "s3", role: "user", content: "The loft hatch sticks in the damp."},
+		{at: day0.Add(48 * time.Hour), session: "s4", role: "user", content: "Magda comes on Wednesday mornings now to do the hoovering."},
+		{at: day0.Add(72 * time.Hour), session: "s5", role: "user", content: "Booked a villa in Menorca for July."},
+		{at: day0.Add(96 * time.Hour), session: "s2", role: "user", content: "Repainted the garden bench sage green."},
+		{at: day0.Add(120 * time.Hour), session: "s6", role: "user", content: "The post office queue was out of the door at lunchtime."},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What do I do on Sunday mornings?", AsOf: day0.Add(8 * 24 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || !strings.Contains(res.Context, "car boot") || strings.Contains(res.Context, "bench") {
+		t.Errorf("found=%v context=%q; want the car boot sale alone", res.Found, res.Context)
+	}
+}

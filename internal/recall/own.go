@@ -99,12 +99,14 @@ func (r *ranker) notOwn(s string) bool {
 
 // othersThing reports whether a memory's text is about someone else or
 // their thing of the kind asked: "Mum is on warfarin" asked what medicine
-// I take, "our neighbour's spaniel" asked what our dog is called.
+// I take, "our neighbour's spaniel" asked what our dog is called. Asked
+// who, someone else opening it is the answer: "who cleans for us?",
+// "Magda comes to do the hoovering".
 func (r *ranker) othersThing(s string) bool {
 	if r.us {
 		s = householdAsOurs(s)
 	}
-	return othersSubject(s, r.asksWord) && !servesUser(s, r.asksWord) || othersPossession(s, r.asksWord)
+	return othersSubject(s, r.asksWord) && !servesUser(s, r.asksWord) && !asksWho(r.q.Text) || othersPossession(s, r.asksWord)
 }
 
 // asksWord reports whether w is one of the question's words or a member of a
@@ -213,9 +215,13 @@ func othersPossession(s string, asked func(w string) bool) bool {
 }
 
 // othersBeneficiary reports whether fs holds the thing asked for someone
-// else: "picked up a prescription for Dad" is Dad's medicine; not "a table
-// for Sam and me", nor "a trip for Hannah's wedding".
+// else: "picked up a prescription for Dad" is Dad's medicine, "bought
+// Hattie new school shoes" Hattie's shoes; not "a table for Sam and me",
+// nor "a trip for Hannah's wedding".
 func othersBeneficiary(fs []string, asked func(w string) bool) bool {
+	if givenTo(fs, asked) {
+		return true
+	}
 	for i := 0; i+2 < len(fs); i++ {
 		if !strings.EqualFold(fs[i+1], "for") || !asked(strings.ToLower(bare(fs[i]))) {
 			continue
@@ -228,6 +234,31 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 			continue
 		}
 		return true
+	}
+	return false
+}
+
+// givingVerbs take whom a thing is for before it: "bought Hattie new
+// shoes", "got Dad a new phone".
+var givingVerbs = words("bought buy buying got get getting ordered order ordering gave give giving made make")
+
+// givenTo reports whether fs gives the thing asked to someone named or by
+// a person word, right after a giving verb: "bought Hattie new school
+// shoes in a size 4" is her size, not mine.
+func givenTo(fs []string, asked func(w string) bool) bool {
+	for i := 0; i+2 < len(fs); i++ {
+		if !slices.Contains(givingVerbs, strings.ToLower(fs[i])) {
+			continue
+		}
+		who := fs[i+1]
+		if _, poss := cutPossessive(who); poss || !personNouns[strings.ToLower(who)] && !isName(who) {
+			continue
+		}
+		for _, f := range fs[i+2 : min(len(fs), i+6)] {
+			if asked(strings.ToLower(bare(f))) {
+				return true
+			}
+		}
 	}
 	return false
 }

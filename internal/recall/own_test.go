@@ -122,6 +122,25 @@ func TestOthersThingAloneIsNoAnswer(t *testing.T) {
 	expectContext(t, a, Query{Text: "Who is on statins?", AsOf: asOf}, []string{"Grandad"}, nil)
 }
 
+// TestGivenToIsTheirs: a thing bought or got for someone, named right
+// after the verb ("ordered Ines a cycling helmet"), is theirs: asked of
+// the user's own, recall says it found nothing; the user's own is kept.
+func TestGivenToIsTheirs(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "g1", role: "user", content: "Ordered Ines a cycling helmet in medium, hers cracked."},
+		{at: day0.Add(time.Hour), session: "g2", role: "user", content: "Bought Mum new walking poles, the folding ones."},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	for _, q := range []string{"What size is my cycling helmet?", "Which walking poles do I have?"} {
+		expectNothingFound(t, a, Query{Text: q, AsOf: asOf})
+	}
+	b := agentWith(t, []turn{
+		{at: day0, session: "g3", role: "user", content: "Ordered a cycling helmet in large for my commute."},
+		{at: day0.Add(time.Hour), session: "g1", role: "user", content: "Ordered Ines a cycling helmet in medium, hers cracked."},
+	})
+	expectContext(t, b, Query{Text: "What size is my cycling helmet?", AsOf: asOf}, []string{"large"}, []string{"medium"})
+}
+
 // TestPlacedName: a word opening a text that the words after it place as
 // a person is a name; a place or a thing before the same words is not.
 func TestPlacedName(t *testing.T) {

@@ -229,6 +229,9 @@ func candNames(c *cand, known map[string]bool) []string {
 	}
 	out = append(out, placedName(c.hit.Text)...)
 	out = append(out, knownIn(c.hit.Text, known)...)
+	if len(c.things) > 0 {
+		out = slices.DeleteFunc(out, func(n string) bool { return slices.Contains(c.things, strings.ToLower(n)) })
+	}
 	return unplaced(out, c.hit.Text) // "cleaned at Harbourside": where, not whom (placed.go)
 }
 

@@ -121,8 +121,11 @@ type cand struct {
 	// that this one replaced (replaced): held words count as its own.
 	standsFor []string
 	member    bool // found by a member of a topic the question names (topics.go)
-	toldOf    int8 // said outside the question's range: 1 tells of a time in it, -1 not, 0 not read (toldOfRange)
-	near      int8 // a near-miss of the question: 1 yes, -1 no, 0 not read (nearMiss)
+	// things are the names of members it was found by (namedMembers),
+	// lowercased: "Tallyho take £9 a month" names a provider, no one.
+	things []string
+	toldOf int8 // said outside the question's range: 1 tells of a time in it, -1 not, 0 not read (toldOfRange)
+	near   int8 // a near-miss of the question: 1 yes, -1 no, 0 not read (nearMiss)
 }
 
 // ranker is one question on its way through the full ranker: lexical

@@ -360,6 +360,32 @@ func TestShortFormsOfANameAreOnePerson(t *testing.T) {
 	expectContext(t, a, Query{Text: "What did William say about the allotment?", AsOf: asOf}, []string{"troughs"}, []string{"shed"})
 	b := notesWithDay(t, day, "", "Tony says the residents' barbecue is on the green.", "Tom says the residents' barbecue was rained off last year.")
 	expectContext(t, b, Query{Text: "What did Anthony say about the residents' barbecue?", AsOf: asOf}, []string{"on the green"}, []string{"rained off"})
+	// told of by pronouns of two sexes, the two forms are two people
+	c := notesWithDay(t, day, "", "Sam's coach gets in at 4:10 on Friday, I'll meet her at the bus station.",
+		"Samuel is driving up on Friday, he'll be here by seven.")
+	expectContext(t, c, Query{Text: "When do I meet Sam on Friday?", AsOf: asOf}, []string{"4:10"}, []string{"by seven"})
+	d := notesWithDay(t, day, "", "Sam's coach gets in at 4:10 on Friday, I'll meet him at the bus station.",
+		"Samuel is driving back on Sunday, he'll be home by seven.")
+	expectContext(t, d, Query{Text: "When is Samuel driving back?", AsOf: asOf}, []string{"by seven"}, nil)
+}
+
+// sexOf reads the first pronoun after a name in each text naming it; two
+// sexes told of one name tell nothing.
+func TestSexOf(t *testing.T) {
+	for _, c := range []struct {
+		n     string
+		texts []string
+		want  int
+	}{
+		{"lou", []string{"Lou lands at six, I'll pick her up."}, 2},
+		{"louis", []string{"Louis is coming by train, he gets in at 9."}, 1},
+		{"lou", []string{"Lou lands at six.", "Louis says he is late."}, 0},
+		{"lou", []string{"Lou lands at six, I'll pick her up.", "Lou said he would ring."}, 0},
+	} {
+		if got := sexOf(c.n, c.texts); got != c.want {
+			t.Errorf("sexOf(%q, %q) = %d, want %d", c.n, c.texts, got, c.want)
+		}
+	}
 }
 
 // A text opened by "our" or "my" and a family member's name is theirs:

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -80,6 +81,9 @@ var topics = []topic{
 	{"", words("vet vets"), claim.ProviderWork["vet"]},
 	{"", words("electrician electricians"), claim.ProviderWork["electrician"]},
 	{"", words("plumber plumbers"), claim.ProviderWork["plumber"]},
+	{"", words("hairdresser hairdressers barber barbers stylist hairstylist"), claim.ProviderWork["hairdresser"]},
+	{"", words("cleaner cleaners cleaning cleans"), claim.ProviderWork["cleaner"]},       // "who cleans for us?": "does the hoovering"
+	{"", words("hair"), words("haircut haircuts fringe highlights balayage perm salon")}, // "who cuts my hair?": "sorted my fringe out"
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
 		words("dentist dental hygienist orthodontist optician optometrist")},
 	{"", words("university universities uni degree graduate graduated alma study studied"),
@@ -350,8 +354,80 @@ func (r *ranker) topicMembers(ctx context.Context) error {
 			c.ex.ByKind = max(c.ex.ByKind, rel)
 			c.member = true
 		})
+		if !byKind {
+			if err := r.namedMembers(ctx, hits); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// namedMembers searches, as members too, the names the members' hits give
+// a member noun to: "moved Esme to Brambles Day Nursery" makes Brambles a
+// nursery, so "the Brambles invoice came: £1,040 a month" holds the
+// childcare asked of, though it names no nursery. Only for a question
+// naming no one: "which cities did John visit?" is his, not every trip's.
+func (r *ranker) namedMembers(ctx context.Context, hits []store.MemoryHit) error {
+	if len(r.people) > 0 {
+		return nil
+	}
+	var names []string
+	for w, ms := range r.members {
+		var mine []string
+		for _, h := range hits {
+			for _, n := range namesBefore(h.Text, ms) {
+				if !slices.Contains(mine, n) && !slices.Contains(r.words, n) && !r.namesPerson(n) {
+					mine = append(mine, n)
+				}
+			}
+		}
+		if len(mine) > 0 {
+			r.members[w] = append(slices.Clone(ms), mine...)
+			names = append(names, mine...)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	o := r.narrow(dedupe(names))
+	o.MaxShare = relatedShare
+	found, err := r.s.SearchMemories(ctx, o)
+	if err != nil {
+		return err
+	}
+	r.take(found, func(c *cand, rel float64) {
+		c.ex.ByKind = max(c.ex.ByKind, rel)
+		c.member = true
+		c.things = names
+	})
+	return nil
+}
+
+// namesBefore are the names s gives one of members, lowercased: the first
+// word of a run of capitalised words right before the member ("Brambles
+// Day Nursery", "Tiddlywinks nursery"), no possessive ("Mia's dog" is
+// Mia's), no pronoun, day or month.
+func namesBefore(s string, members []string) []string {
+	fs := strings.Fields(s)
+	var out []string
+	for i := 1; i < len(fs); i++ {
+		w := strings.ToLower(strings.TrimRightFunc(fs[i], func(c rune) bool { return !text.IsWordRune(c) }))
+		if !slices.Contains(members, w) {
+			continue
+		}
+		j := i
+		for j > 0 && startsUpper(fs[j-1]) && strings.IndexFunc(fs[j-1], func(c rune) bool { return !text.IsWordRune(c) }) < 0 {
+			j--
+		}
+		if j == i || j == 0 && i-j == 1 {
+			continue // no name, or only the sentence's first word
+		}
+		if n := strings.ToLower(fs[j]); len(n) >= 3 && !text.IsStopword(n) && !calendarWord(n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // withMembers is have with the stem of each topic word whose member the

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +51,8 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		{"How much are the home loan repayments?", "mortgage"},
 		{"What does childcare cost us?", "nanny share"},
 		{"What do I do to stay active?", "netball"},
+		{"Who's my hairdresser?", "balayage"}, {"Who does my hair?", "balayage"}, // the work, not the trade
+		{"Who's our cleaner?", "dusting"}, {"Who cleans the house for us?", "dusting"},
 	} {
 		a := agentWith(t, []turn{
 			{at: day0, session: "s1", role: "user", content: "Our two cats, Mochi and Pepper, sleep on the radiator."},
@@ -85,6 +88,8 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 			{at: day0.Add(31 * time.Hour), session: "s31", role: "user", content: "My tax return is due by the 15th."},
 			{at: day0.Add(32 * time.Hour), session: "s32", role: "user", content: "The mortgage goes up to £980 a month in March."},
 			{at: day0.Add(33 * time.Hour), session: "s33", role: "user", content: "The nanny share comes to £600 a month."},
+			{at: day0.Add(34 * time.Hour), session: "s34", role: "user", content: "Roisin at Curl Up did my balayage, booked again for March."},
+			{at: day0.Add(35 * time.Hour), session: "s35", role: "user", content: "Jola does the ironing and the dusting every other Friday."},
 		})
 		// "pets" is a category word of the kinds index only through the
 		// topic: without expansion nothing names the role.
@@ -266,5 +271,26 @@ func checkTopicMember(t *testing.T, a *store.Agent, q Query, want string, offOmi
 	off.Tuning.NoExpansion = true
 	if res, err := off.Recall(t.Context(), a, q); err != nil || offOmits && strings.Contains(strings.ToLower(res.Context), want) {
 		t.Errorf("%q without topics: context=%q err=%v; want the member not found", q.Text, res.Context, err)
+	}
+}
+
+func TestNamesBefore(t *testing.T) {
+	members := words("nursery mobile vets garage")
+	cases := []struct {
+		s    string
+		want []string
+	}{
+		{"We've moved Esme from Tiddlywinks to Brambles Day Nursery; she loves it.", []string{"brambles"}},
+		{"Ported my number to Tallyho Mobile last week.", []string{"tallyho"}},
+		{"Kemi's little boy is on the list for the school nursery.", nil},           // no name
+		{"Mia's nursery sent the photos.", nil},                                     // a possessive is whose
+		{"Nursery fees went up again.", nil},                                        // the sentence's first word
+		{"The cat's jabs are at Harbour Lane Vets on Monday.", []string{"harbour"}}, // the run's first word
+		{"I took the Fiesta to the Monday garage.", nil},                            // a day is no name
+	}
+	for _, c := range cases {
+		if got := namesBefore(c.s, members); !slices.Equal(got, c.want) {
+			t.Errorf("namesBefore(%q) = %v, want %v", c.s, got, c.want)
+		}
 	}
 }

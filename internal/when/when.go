@@ -550,6 +550,9 @@ func (p *parser) weekday(i int) (Range, bool) {
 	if r, ok := p.nextWeekday(i); ok {
 		return r, true
 	}
+	if everyDayPart[p.at(i+1)] && !isLast(p.at(i-1)) && p.at(i-1) != "this" {
+		return Range{}, false // "on Thursday nights": every Thursday, no one day
+	}
 	i0, strict := i, false
 	if isLast(p.at(i - 1)) {
 		i0, strict = i-1, true
@@ -566,6 +569,10 @@ func (p *parser) weekday(i int) (Range, bool) {
 	}
 	return p.oneDay(i0, i+1, p.today.AddDate(0, 0, -back))
 }
+
+// everyDayPart are the plural parts of a day: after a weekday, the day of
+// every week ("Sunday mornings", "Thursday nights").
+var everyDayPart = map[string]bool{"mornings": true, "afternoons": true, "evenings": true, "nights": true, "lunchtimes": true}
 
 // nextWeekday reads "next Tuesday" (the Tuesday of next week, as "next
 // week" is the calendar week after this one) and "this coming Tuesday" or

@@ -53,6 +53,10 @@ func TestParse(t *testing.T) {
 		{"last Wednesday", d(2026, 3, 4), d(2026, 3, 5), false, ""},
 		{"on Wednesday", d(2026, 3, 11), d(2026, 3, 12), false, ""},
 		{"on Friday", d(2026, 3, 6), d(2026, 3, 7), false, ""},
+		// a plural part of the day makes the weekday every week's, no one date
+		{"where do we go on Sunday afternoons", time.Time{}, time.Time{}, false, "where do we go on Sunday afternoons"},
+		{"what is on Wednesday evenings?", time.Time{}, time.Time{}, false, "what is on Wednesday evenings?"},
+		{"what did we do last Sunday evenings", d(2026, 3, 8), d(2026, 3, 9), false, "what did we do evenings"},
 		{"3 days ago", d(2026, 3, 8), d(2026, 3, 9), false, ""},
 		{"two days ago", d(2026, 3, 9), d(2026, 3, 10), false, ""},
 		{"a couple of days ago", d(2026, 3, 9), d(2026, 3, 10), false, ""},
