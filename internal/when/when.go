@@ -266,6 +266,7 @@ func firstWord(ts toks, i int, q, phrase string) int {
 func (p *parser) readAt(i int) (Range, bool) {
 	for _, read := range [...]func(p *parser, i int) (Range, bool){
 		(*parser).namedDay,
+		(*parser).holiday,
 		(*parser).lastPeriod,
 		(*parser).thisPeriod,
 		(*parser).nextPeriod,
