@@ -269,7 +269,8 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	}
 	read(r.memHits)
 	for step := 0; step < 2; step++ {
-		r.join(joins, have)
+		joinAll(joins, have)
+		chainThroughOwners(joins, have)
 		var terms []string
 		for k := range have {
 			if !searched[k] {
@@ -288,7 +289,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		}
 		read(found)
 	}
-	r.join(joins, have)
+	joinAll(joins, have)
 	if tentative != "" && len(have) == 1 {
 		r.subject = nil // "the doctor" bound to no one: anyone's
 		return nil
@@ -310,6 +311,26 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	return nil
 }
 
+// chainThroughOwners adds to have, for each chain it holds ("@son>teacher"),
+// the same chain owned by every name its owner is joined to: "my son's
+// teacher" is "Rory's teacher" once "my son Rory" is said (itemKeys reads
+// "@rory>teacher" there).
+func chainThroughOwners(joins []binding, have map[string]bool) {
+	for k := range have {
+		owner, rest, ok := strings.Cut(k, ">")
+		if !ok || !strings.HasPrefix(owner, "@") {
+			continue
+		}
+		alias := map[string]bool{owner: true}
+		joinAll(joins, alias)
+		for o := range alias {
+			if o != owner && !strings.Contains(o, ">") {
+				have["@"+strings.TrimPrefix(o, "@")+">"+rest] = true
+			}
+		}
+	}
+}
+
 // theRoleKey is the role chain a question asks of after "the" ("what did
 // the babysitter ask for?"): asked of no one else, it is a subject when the
 // profile or a memory binds the role to a name ("Our babysitter is
@@ -327,9 +348,9 @@ func theRoleKey(t []tok) string {
 	return ""
 }
 
-// join adds to have every key joins bind to one it holds, until none is
+// joinAll adds to have every key joins bind to one it holds, until none is
 // left to add.
-func (r *ranker) join(joins []binding, have map[string]bool) {
+func joinAll(joins []binding, have map[string]bool) {
 	for grew := true; grew; {
 		grew = false
 		for _, b := range joins {

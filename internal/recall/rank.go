@@ -418,7 +418,7 @@ func (r *ranker) pin(ctx context.Context, res *Result) error {
 			break
 		}
 		id := fmt.Sprintf("memory:%d", h.ID)
-		if have[id] || have[strings.ToLower(oneLine(h.Text))] {
+		if have[id] || have[strings.ToLower(oneLine(h.Text))] || r.othersPinAskedOfUser(h.Text) {
 			continue
 		}
 		have[id] = true
