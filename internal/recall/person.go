@@ -426,9 +426,34 @@ func (w *whose) owned(c *cand) bool { return w.is(c) == owned }
 // wife Sofia lands at six, I'll pick her up"), and the question does not
 // ask who. Asked as "we", a name opening it may be one of us ("Tom thinks
 // the offer is fair" asked what we think of it): only a role is another.
+// What the first clause says of the asked thing is theirs whatever follows
+// ("Tobias takes metformin for his diabetes, so we'll eat early").
 func (r *ranker) othersAlone(c *cand, known map[string]bool) bool {
 	t, names := r.toksOf(statement(c)), lowerAll(candNames(c, known))
-	return !asksWho(r.q.Text) && openedByOther(t, names) && (r.alone || !opensWithName(t, names))
+	alone := openedByOther(t, names) || r.othersClause(firstClause(t), names)
+	return !asksWho(r.q.Text) && alone && (r.alone || !opensWithName(t, names))
+}
+
+// othersClause reports whether a clause opens with someone else and says
+// nothing in the first person, and holds an asked word
+// (by word, topic or kind) that names no one:
+// what it says of the asked thing, not of the person asked about ("my
+// wife Sofia's flight lands at six" asked whether I am married).
+func (r *ranker) othersClause(t []tok, names []string) bool {
+	return openedByOther(t, names) && slices.ContainsFunc(t, func(w tok) bool {
+		asked := r.asksWord(w.low) || slices.ContainsFunc(strings.Fields(kinds.Of(w.low)), r.asksWord) // "metformin": medication
+		return asked && roleOfTok(w) == "" && !slices.Contains(names, w.low) && !personNouns[w.low]
+	})
+}
+
+// firstClause is t up to its first clause break.
+func firstClause(t []tok) []tok {
+	for i := 1; i < len(t); i++ {
+		if t[i].brk {
+			return t[:i]
+		}
+	}
+	return t
 }
 
 // statement is what c says: a fact's statement without its entity label
