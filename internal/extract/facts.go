@@ -26,6 +26,7 @@ var (
 	mineRe       = lazy(`^((?i:my|our|your)) ([a-z][a-z'’ -]{0,30}?) (?:is|are|was|has become|will be)(?: now| still)? (.{1,80})$`)
 	relationRe   = lazy(`^` + subjRE + ` (?:now |just |recently |still )?(work at|works at|work for|works for|joined|live in|lives in|moved to|am based in|is based in|are based in|am married to|is married to|report to|reports to) (.{2,60})$`)
 	preferenceRe = lazy(`^` + subjRE + ` (?:really |also |absolutely |still |just |totally )?(love|loves|like|likes|adore|adores|enjoy|enjoys|prefer|prefers|hate|hates|dislike|dislikes|can't stand|can’t stand) (.{2,80})$`)
+	listClauseRe = lazy(pClause)
 	allergicRe   = lazy(`^` + subjRE + `(?: am| is| are|'m|’m)(?: also| still| very| really| severely| badly| quite| mildly| deathly)* allergic to (.{2,80})$`)
 	habitRe      = lazy(`^` + subjRE + ` (always|never) (.{2,80})$`)
 	isRe         = lazy(`^(` + nameRE + `) (?:is|was) (?:now |still )?((the|our|my|their|his|her|a|an) .{2,60})$`)
@@ -136,7 +137,7 @@ func shapeFacts(s string, m *store.Memory, f llm.KeyFact, clause bool) []llm.Key
 	}
 	if g := allergicRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
-			allergen := strings.ToLower(claimValue(g[2]))
+			allergen := strings.ToLower(claimValue(listPart(g[2])))
 			if vagueObject(allergen) {
 				return nil // "I'm allergic to it"
 			}
@@ -266,6 +267,15 @@ func relationAttr(verb, value string) string {
 	default:
 		return "manager"
 	}
+}
+
+// listPart is s up to where its list of things runs on into a clause
+// (pClause): "peanuts and carries an EpiPen" is "peanuts".
+func listPart(s string) string {
+	if loc := listClauseRe.FindStringIndex(s); loc != nil {
+		return s[:loc[0]]
+	}
+	return s
 }
 
 // allergic reports whether what an attribute is said to be is an allergy

@@ -84,6 +84,8 @@ func TestKeyFacts(t *testing.T) {
 		{"Our plumber is Dave Rees.", "user", nil, []string{"user|plumber|Dave Rees|attribute"}},
 		{"Our garden is a mess.", "user", nil, []string{"we|garden|a mess|attribute"}},
 		{"I'm allergic to latex too.", "user", nil, []string{"user|allergy|latex|attribute"}},
+		{"I'm allergic to kiwi and get hives from it.", "user", nil, []string{"user|allergy|kiwi|attribute"}},
+		{"I'm allergic to cats and dogs.", "user", nil, []string{"user|allergy|cats and dogs|attribute"}},
 		// No shape, but the profile rules read one-valued claims: facts too.
 		{"We switched dentists to Dr Hale at Brookside.", "user", nil, []string{"user|dentist|Dr Hale|attribute"}},
 		{"I take the tram to work now.", "user", nil, []string{"user|commute|tram|attribute"}},

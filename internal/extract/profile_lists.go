@@ -156,7 +156,7 @@ var (
 const pSome = `a little |a bit of |some |basic |fluent |good |decent `
 
 // pHobbyEnd ends a list of pastimes: also a time or a place said after it.
-const pHobbyEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|last|this|in|at|with|on|recently|again|after|during|over|about|around|a few|years|months|weeks)\b|$)`
+const pHobbyEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|last|this|in|at|with|on|recently|again|after|during|over|about|around|a few|years|months|weeks)\b|` + pClause + `|$)`
 
 // languages are the languages a person says they speak: WordNet lacks many
 // (Welsh, German and Polish are a people or a shine there).

@@ -200,6 +200,7 @@ func TestManyValuedRules(t *testing.T) {
 			`preference user/hobby="pottery": One of the user's hobbies is pottery.`}},
 		{"My hobby is bell ringing.", []string{`preference user/hobby="bell ringing": One of the user's hobbies is bell ringing.`}},
 		{"I took up fencing last year.", []string{`preference user/hobby="fencing": One of the user's hobbies is fencing.`}},
+		{"I took up bouldering and love it.", []string{`preference user/hobby="bouldering": One of the user's hobbies is bouldering.`}},
 		// An explicit end retires that value alone.
 		{"We lost Pepper last week.", []string{`pets user/pet="Pepper": Pepper was the user's pet. (until 2026-05-04)`}},
 		{"Sadly Mochi died in May.", []string{`pets user/pet="Mochi": Mochi was the user's pet. (until 2026-05-04)`}},

@@ -19,7 +19,13 @@ const (
 	pThing = `([\p{L}][\p{L}\p{N}' -]{1,40}?)`
 	pEnd   = `(?:[,;:.!]|\s+(?i:and|but|so|since|because|which|who|now|too|as well|for|today|yesterday|tonight|this|last|at|in|on|from|with)\b|$)`
 	// pListEnd ends a list of things: "penicillin and latex" is two.
-	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|after all|any more|anymore)\b|$)`
+	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|after all|any more|anymore)\b|` + pClause + `|$)`
+	// pClause is where a list of things runs on into a clause of its
+	// subject's ("peanuts and carries an EpiPen", "cats and have to take
+	// pills", "penicillin and always carry a card", "bouldering and love
+	// it"): "and", then an auxiliary or an adverb that only follows a
+	// subject, or a word and its object or "to", which no thing's name has.
+	pClause = `\s+(?i:and|or|&)\s+(?i:(?:has|have|had|is|are|was|were|can|can't|can’t|cannot|could|must|will|would|should|get|gets|got|need|needs|always|never|usually|often|sometimes)\b|[\p{L}'’-]+ (?:a|an|the|to|my|our|your|his|her|their|its|it|them|him|me|one)\b)`
 )
 
 var (

@@ -101,6 +101,17 @@ func TestProfileRules(t *testing.T) {
 			`health Maya/allergy="peanuts": Maya is allergic to peanuts.`,
 			`health Maya/allergy="sesame": Maya is allergic to sesame.`}},
 		{"I'm allergic to penicillin, so tell the pharmacy.", []string{`health user/allergy="penicillin": The user is allergic to penicillin.`}},
+		// A list that runs on into a clause of its subject's ends there.
+		{"Marisol is allergic to peanuts and carries an EpiPen everywhere.", []string{`health Marisol/allergy="peanuts": Marisol is allergic to peanuts.`}},
+		{"I'm allergic to cats and have to take antihistamines.", []string{`health user/allergy="cats": The user is allergic to cats.`}},
+		{"I'm allergic to penicillin and latex and always carry a card.", []string{
+			`health user/allergy="penicillin": The user is allergic to penicillin.`,
+			`health user/allergy="latex": The user is allergic to latex.`}},
+		{"I'm allergic to kiwi and get hives.", []string{`health user/allergy="kiwi": The user is allergic to kiwi.`}},
+		{"I'm allergic to bee stings and tree nuts.", []string{
+			`health user/allergy="bee stings": The user is allergic to bee stings.`,
+			`health user/allergy="tree nuts": The user is allergic to tree nuts.`}},
+		{"I'm intolerant to lactose and get bloated.", []string{`health user/intolerance="lactose": The user is intolerant to lactose.`}},
 		{"I hate coriander, keep it off the lunch orders.", []string{`preference user/preference="dislikes coriander": The user dislikes coriander.`}},
 		{"I have football every Tuesday at 6, so no meetings after 5.", []string{`routine user/routine="have football every Tuesday at 6": The user has football every Tuesday at 6.`}},
 		{"My phone number is 07700 900123 if the courier needs it.", []string{`contact user/phone="07700 900123": The user's phone number is 07700 900123.`}},

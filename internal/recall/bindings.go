@@ -274,7 +274,8 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	}
 	read(r.memHits)
 	for step := 0; step < 2; step++ {
-		r.join(joins, have)
+		joinAll(joins, have)
+		chainThroughOwners(joins, have)
 		var terms []string
 		for k := range have {
 			if !searched[k] {
@@ -293,7 +294,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		}
 		read(found)
 	}
-	r.join(joins, have)
+	joinAll(joins, have)
 	for f := range form {
 		if slices.ContainsFunc(r.subject, func(k string) bool { return otherSexes(k, f, texts) }) {
 			delete(have, f) // "Lou … pick her up" is not "Louis … he gets in"
@@ -359,6 +360,26 @@ func sexOf(n string, texts []string) int {
 	return seen
 }
 
+// chainThroughOwners adds to have, for each chain it holds ("@son>teacher"),
+// the same chain owned by every name its owner is joined to: "my son's
+// teacher" is "Rory's teacher" once "my son Rory" is said (itemKeys reads
+// "@rory>teacher" there).
+func chainThroughOwners(joins []binding, have map[string]bool) {
+	for k := range have {
+		owner, rest, ok := strings.Cut(k, ">")
+		if !ok || !strings.HasPrefix(owner, "@") {
+			continue
+		}
+		alias := map[string]bool{owner: true}
+		joinAll(joins, alias)
+		for o := range alias {
+			if o != owner && !strings.Contains(o, ">") {
+				have["@"+strings.TrimPrefix(o, "@")+">"+rest] = true
+			}
+		}
+	}
+}
+
 // theRoleKey is the role chain a question asks of after "the" ("what did
 // the babysitter ask for?"): asked of no one else, it is a subject when the
 // profile or a memory binds the role to a name ("Our babysitter is
@@ -376,9 +397,9 @@ func theRoleKey(t []tok) string {
 	return ""
 }
 
-// join adds to have every key joins bind to one it holds, until none is
+// joinAll adds to have every key joins bind to one it holds, until none is
 // left to add.
-func (r *ranker) join(joins []binding, have map[string]bool) {
+func joinAll(joins []binding, have map[string]bool) {
 	for grew := true; grew; {
 		grew = false
 		for _, b := range joins {

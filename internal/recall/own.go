@@ -291,6 +291,9 @@ func cutPossessive(f string) (string, bool) {
 var wishPhrases = []string{"should go", "we should", "sometime", "some time", "one day", "maybe", "thinking about", "thinking of",
 	"would like to", "'d like to", "want to", "wants to", "hoping to", "plan to", "planning to", "next time", "says it's",
 	"says it is", "recommended", "apparently",
+	// someone else's advice: "Joel keeps telling me to read Wolf Hall" is no book I read
+	"telling me to", "tells me to", "told me to", "recommends", "swears by", "says i should", "said i should",
+	"says we should", "said we should", "suggested i", "suggested we", "suggests i", "suggests we",
 	// a job still to do: "need to sand the back door next weekend"
 	"need to", "needs to", "have to", "has to", "got to", "tomorrow", "next week", "next weekend", "next month"}
 

@@ -38,6 +38,9 @@ func TestNotOwn(t *testing.T) {
 		{"Saw the new Bond film at the Odeon.", false},
 		{"Last week we saw a brass band concert on the pier.", false},
 		{"Sam from work lent me his ladder.", true},
+		{"Priyanka keeps telling me to try her phone's camera app.", true},
+		{"My cousin says I should get a cat from the shelter.", true},
+		{"Dad told me to take the trip insurance with the drill hire.", true},
 		{"Trip to Leeds for Hannah's wedding.", false},
 		{"Naproxen brings me out in hives.", false},
 		{"Ines brings me soup when I'm ill.", true},
@@ -156,4 +159,16 @@ func TestPlacedName(t *testing.T) {
 			t.Errorf("placedName(%q) = %q, want %q", s, got, want)
 		}
 	}
+}
+
+// TestOthersFirstClauseIsTheirs: what a first clause opened by someone else
+// says of the asked thing is theirs, whatever the user adds after it; a
+// clause whose asked word is the person ("my wife") is not read so.
+func TestOthersFirstClauseIsTheirs(t *testing.T) {
+	day := time.Date(2026, 2, 11, 10, 0, 0, 0, time.UTC)
+	a := notesWithDay(t, day, "", "Tobias takes metformin for his diabetes, so we'll eat early when he visits.")
+	expectNothingFound(t, a, Query{Text: "Do I take any medication?", AsOf: day.AddDate(0, 0, 3)})
+	expectContext(t, a, Query{Text: "What does Tobias take for his diabetes?", AsOf: day.AddDate(0, 0, 3)}, []string{"metformin"}, nil)
+	b := notesWithDay(t, day, "", "My husband Kwame's flight lands at nine, I'll collect him from Stansted.")
+	expectContext(t, b, Query{Text: "Am I married?", AsOf: day.AddDate(0, 0, 3)}, []string{"Kwame"}, nil)
 }

@@ -411,7 +411,7 @@ func (w *whose) is(c *cand) whoseIs {
 	}
 	r, is := w.r, answers
 	switch {
-	case r.own && r.othersThing(c.hit.Text) && r.othersAlone(c, w.known):
+	case r.own && r.othersThing(statement(c)) && r.othersAlone(c, w.known):
 		is = owned
 	case c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !w.reaches(c):
 		// a day record is read by its sentences; the floor drops the rest
@@ -428,7 +428,7 @@ func (w *whose) is(c *cand) whoseIs {
 		is = aboutOther
 	case r.own && c.hit.Kind != "fact" && r.notOwn(c.hit.Text):
 		is = aboutOther
-	case r.own && c.fact != nil && r.notOwn(strings.TrimPrefix(c.hit.Text, c.fact.Entity+": ")):
+	case r.own && c.fact != nil && r.notOwn(statement(c)):
 		// a fact is read by what it states: "trip: Ferdie says he saw the falls" is hearsay
 		is = aboutOther
 	}
@@ -445,13 +445,44 @@ func (w *whose) owned(c *cand) bool { return w.is(c) == owned }
 // wife Sofia lands at six, I'll pick her up"), and the question does not
 // ask who. Asked as "we", a name opening it may be one of us ("Tom thinks
 // the offer is fair" asked what we think of it): only a role is another.
+// What the first clause says of the asked thing is theirs whatever follows
+// ("Tobias takes metformin for his diabetes, so we'll eat early").
 func (r *ranker) othersAlone(c *cand, known map[string]bool) bool {
-	said := c.hit.Text
-	if c.fact != nil {
-		said = strings.TrimPrefix(said, c.fact.Entity+": ") // "we: Our neighbour's spaniel…"
+	t, names := r.toksOf(statement(c)), lowerAll(candNames(c, known))
+	alone := openedByOther(t, names) || r.othersClause(firstClause(t), names)
+	return !asksWho(r.q.Text) && alone && (r.alone || !opensWithName(t, names))
+}
+
+// othersClause reports whether a clause opens with someone else and says
+// nothing in the first person, and holds an asked word
+// (by word, topic or kind) that names no one:
+// what it says of the asked thing, not of the person asked about ("my
+// wife Sofia's flight lands at six" asked whether I am married).
+func (r *ranker) othersClause(t []tok, names []string) bool {
+	return openedByOther(t, names) && slices.ContainsFunc(t, func(w tok) bool {
+		asked := r.asksWord(w.low) || slices.ContainsFunc(strings.Fields(kinds.Of(w.low)), r.asksWord) // "metformin": medication
+		return asked && roleOfTok(w) == "" && !slices.Contains(names, w.low) && !personNouns[w.low]
+	})
+}
+
+// firstClause is t up to its first clause break.
+func firstClause(t []tok) []tok {
+	for i := 1; i < len(t); i++ {
+		if t[i].brk {
+			return t[:i]
+		}
 	}
-	t, names := r.toksOf(said), lowerAll(candNames(c, known))
-	return !asksWho(r.q.Text) && openedByOther(t, names) && (r.alone || !opensWithName(t, names))
+	return t
+}
+
+// statement is what c says: a fact's statement without its entity label
+// ("we: Our neighbour's spaniel…", "Kofi: Kofi is allergic…"), so that it
+// opens as the memory it came from does.
+func statement(c *cand) string {
+	if c.fact != nil {
+		return strings.TrimPrefix(c.hit.Text, c.fact.Entity+": ")
+	}
+	return c.hit.Text
 }
 
 // opensWithName reports whether a text (its toks) opens with a name of
@@ -561,6 +592,13 @@ func (r *ranker) lineAboutOthers(l store.ProfileLine) bool {
 func (r *ranker) otherLineAskedOfUser(l store.ProfileLine, names []string) bool {
 	return r.alone && !asksWho(r.q.Text) && !strings.Contains(l.Text, "the user") && !strings.HasPrefix(l.Text, "The user") &&
 		openedByOther(toks(l.Text), lowerAll(names))
+}
+
+// othersPinAskedOfUser is otherLineAskedOfUser for a pinned memory: "Kofi
+// is allergic to shellfish" is no part of the user's profile when the
+// question asks of the user alone ("am I allergic to anything?").
+func (r *ranker) othersPinAskedOfUser(s string) bool {
+	return r.alone && !asksWho(r.q.Text) && openedByOther(r.toksOf(s), lowerAll(capture.Names(s)))
 }
 
 // userLineAskedOfOther reports whether l is about the user alone ("The user

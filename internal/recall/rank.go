@@ -190,6 +190,7 @@ type ranker struct {
 	sibWords           []string             // its words that may have siblings (nearmiss.go)
 	thing              []string             // the nouns of the thing it asks about (thing.go), when read
 	thingOwned         bool                 // the thing is the user's own ("my bus pass"), not a possessor's
+	thingAttrs         *[]askedAttr         // the attributes it asks of a thing (attrowner.go), when read
 	sibMemo            map[string]bool      // kinds.Siblings of a question word and a text's, made once
 	namesOnly          map[string]bool      // the lines matching only whom it asks about (answeringLines)
 }
@@ -423,7 +424,7 @@ func (r *ranker) pin(ctx context.Context, res *Result) error {
 			break
 		}
 		id := fmt.Sprintf("memory:%d", h.ID)
-		if have[id] || have[strings.ToLower(oneLine(h.Text))] {
+		if have[id] || have[strings.ToLower(oneLine(h.Text))] || r.othersPinAskedOfUser(h.Text) {
 			continue
 		}
 		have[id] = true

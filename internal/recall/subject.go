@@ -254,8 +254,7 @@ func questionSubject(q string, names []string) (keys []string, self bool) {
 	t := toks(q)
 	first := false
 	for i := 0; i < len(t); i++ {
-		switch t[i].low {
-		case "i", "me", "my", "our", "we", "us", "mine":
+		if firstPerson(t[i].low) { // "I'm", "we've" too
 			first = true
 		}
 		if t[i].low == "my" || t[i].low == "our" {
@@ -461,21 +460,26 @@ func openedByOther(t []tok, names []string) bool {
 // firstPerson reports whether w, lowercase, speaks in the first person:
 // "I", "our", "I'll", "we've".
 func firstPerson(w string) bool {
-	if i := strings.IndexAny(w, "'’"); i > 0 {
-		w = w[:i] // "i'll", "we've"
-	}
-	switch w {
+	switch contracted(w) {
 	case "i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves":
 		return true
 	}
 	return false
 }
 
+// contracted is w without a contraction's tail: "i'll", "we've" → i, we.
+func contracted(w string) string {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		return w[:i]
+	}
+	return w
+}
+
 // singular reports whether q speaks of the user alone ("book me a room"),
 // not of a group ("what do we think?"), whose members' words are its own.
 func singular(q string) bool {
 	for _, w := range toks(q) {
-		switch w.low {
+		switch contracted(w.low) {
 		case "we", "us", "our", "ours", "ourselves":
 			return false
 		}

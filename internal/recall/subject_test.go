@@ -95,6 +95,8 @@ func TestQuestionSubject(t *testing.T) {
 		{"What did Mum say about the carer?", []string{"@mother"}, false},
 		{"When is my car insurance due?", nil, true},
 		{"When is the bin collection?", nil, false},
+		{"Is there anything I'm allergic to?", nil, true},
+		{"When's the boiler due a service, d'you know? I'd forgotten", nil, true},
 	} {
 		keys, self := questionSubject(c.q, peopleNamed(c.q))
 		if !slices.Equal(keys, c.keys) || self != c.self {
@@ -311,6 +313,28 @@ func TestRoleOfARoleAnswers(t *testing.T) {
 	expectContext(t, a, Query{Text: "What did Dad's nurse ask us to do?", AsOf: day.AddDate(0, 0, 3)}, []string{"blood sugar"}, []string{"recycling"})
 	b := notesWithDay(t, day, "", "My son's coach is Mr Okonjo.", "Mr Okonjo said Ifan's passing has come on well.")
 	expectContext(t, b, Query{Text: "What did my son's coach say?", AsOf: day.AddDate(0, 0, 3)}, []string{"passing"}, nil)
+	// The chain's owner by the name the user gave them: "our daughter
+	// Saoirse", so "Saoirse's tutor" is our daughter's tutor.
+	c := notesWithDay(t, day, "", "Our daughter Saoirse has settled in at the new school.",
+		"Saoirse's tutor this term is Mrs Adeyemi, very strict.", "My yoga teacher Lakshmi moved the class to Thursdays.",
+		"Missed the call from the bank again.")
+	expectContext(t, c, Query{Text: "What's our daughter's tutor called?", AsOf: day.AddDate(0, 0, 3)},
+		[]string{"Adeyemi"}, []string{"Lakshmi"})
+}
+
+// TestNamingVerbIsNoWord: "what is X called?" asks X's name; "called"
+// elsewhere is a word.
+func TestNamingVerbIsNoWord(t *testing.T) {
+	for q, want := range map[string]bool{
+		"What's my son's teacher called?":        false,
+		"what is the new vet named":              false,
+		"Who called me about the boiler?":        true,
+		"When was I called in for the interview": true,
+	} {
+		if got := slices.Contains(askedWords(q), "called") || slices.Contains(askedWords(q), "named"); got != want {
+			t.Errorf("askedWords(%q) holds the naming verb: %v, want %v (%q)", q, got, want, askedWords(q))
+		}
+	}
 }
 
 // A kinship word and the chain it stands for name one person, asked either

@@ -42,6 +42,7 @@ func askedAndFormWords(q string) (asked, forms []string) {
 	for i, w := range words {
 		switch {
 		case w == "time" && i > 0 && (words[i-1] == "what" || words[i-1] == "which"):
+		case namingVerb(words, i):
 		case kindOf(words, i):
 			forms = append(forms, w)
 		case goActivity(words, i):
@@ -56,6 +57,20 @@ func askedAndFormWords(q string) (asked, forms []string) {
 		return terms, forms
 	}
 	return text.TermsOf(append(out, units...)), forms
+}
+
+// namingVerb reports whether words[i] is the verb of "what is X called?"
+// or "what's X named?": the question asks X's name, and a text giving it
+// ("X is Mr Okafor") says no "called"; "a call" is no answer. Only as the
+// question's last word: "what is Nate's project called in the writers
+// group?" (LoCoMo) names its answer with the verb ("a project called …").
+func namingVerb(words []string, i int) bool {
+	switch words[i] {
+	case "called", "named":
+	default:
+		return false
+	}
+	return i > 1 && i == len(words)-1 && (words[0] == "what" || words[0] == "whats")
 }
 
 // goActivity reports whether words[i] is the light verb of "go <activity>"

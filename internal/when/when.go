@@ -285,6 +285,8 @@ func firstWord(ts toks, i int, q, phrase string) int {
 func (p *parser) readAt(i int) (Range, bool) {
 	for _, read := range [...]func(p *parser, i int) (Range, bool){
 		(*parser).namedDay,
+		(*parser).holiday,
+		(*parser).beforeLast,
 		(*parser).lastPeriod,
 		(*parser).thisPeriod,
 		(*parser).nextPeriod,
@@ -429,6 +431,35 @@ func (p *parser) lastPeriod(i int) (Range, bool) {
 		return p.done(i, i+2, pd.step(p.today, -1), p.today.AddDate(0, 0, 1))
 	}
 	return p.done(i, i+2, pd.step(start, -1), start)
+}
+
+// beforeLast reads "the weekend before last", "the week before last", "the
+// month before last", "the year before last" and "the Friday before last":
+// the one before the last one. "The week before last Tuesday" is left to
+// bound, as "last Tuesday" reads as a date.
+func (p *parser) beforeLast(i int) (Range, bool) {
+	w := p.at(i)
+	pd, isPeriod := periods[w]
+	if !isPeriod && !isWeekday(w) || !p.spells(i+1, "before", "last") {
+		return Range{}, false
+	}
+	tail := p.q[p.ts[i+2].start:]
+	if r := p.sub(tail); r.Phrase != "" && strings.HasPrefix(tail, r.Phrase) {
+		return Range{}, false
+	}
+	last := p.sub("last " + w)
+	if last.From.IsZero() {
+		return Range{}, false
+	}
+	from, to := last.From.AddDate(0, 0, -7), last.To.AddDate(0, 0, -7)
+	if isPeriod && pd.step != nil {
+		from, to = pd.step(last.From, -1), last.From
+	}
+	i0 := i
+	if p.at(i-1) == "the" {
+		i0 = i - 1
+	}
+	return p.done(i0, i+3, from, to)
 }
 
 // thisPeriod reads "this week", "this month" and "this year" (up to today;
