@@ -1,8 +1,10 @@
 package recall
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -74,6 +76,9 @@ func (r *ranker) attrWord(w string) bool {
 // only as another thing's: every place it holds it, its owner is read and
 // is not the asked thing.
 func (r *ranker) anotherThingsAttr(s string) bool {
+	if anotherThingsFor(s, r.forThings) {
+		return true // read without WordNet's nouns: "the PIN for the bike lock"
+	}
 	attrs := r.askedAttrs()
 	if len(attrs) == 0 {
 		return false
@@ -257,4 +262,71 @@ func sameThing(a, b []string) bool {
 func thingOfKind(a, b []string) bool {
 	return slices.Contains(strings.Fields(kinds.Of(strings.Join(a, " "))), strings.Join(b, " ")) ||
 		slices.Contains(strings.Fields(kinds.Of(a[len(a)-1])), strings.Join(b, " "))
+}
+
+// forThing is a noun of the question and the thing it is for ("the code
+// for the garage door": code, [garage door]), as stems.
+type forThing struct {
+	head  string
+	thing []string
+}
+
+// forRe is a noun and the thing it is for, after "the", "my" or "our".
+var forRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(\pL+)\s+for\s+(?:the|my|our)\s+((?:\pL+\s+){0,2}\pL+)`)
+})
+
+// forThingsOf are the "N for the M" phrases of q whose noun the question
+// searches (words).
+func forThingsOf(q string, words []string) []forThing {
+	var out []forThing
+	for _, m := range forRe().FindAllStringSubmatch(q, -1) {
+		head := strings.ToLower(m[1])
+		if !slices.Contains(words, head) {
+			continue
+		}
+		f := forThing{head: stem(head)}
+		for _, w := range strings.Fields(strings.ToLower(m[2])) {
+			if slices.Contains(words, w) {
+				f.thing = append(f.thing, stem(w))
+			}
+		}
+		if len(f.thing) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// anotherThingsFor reports whether s holds a noun the question asks for a
+// thing only as another thing's: "the code for the key safe by the back
+// door" asked the code for the garage door. Every "N for the …" of s names
+// none of the question's thing, and s holds N in no other way.
+func anotherThingsFor(s string, asked []forThing) bool {
+	if len(asked) == 0 {
+		return false
+	}
+	said := forRe().FindAllStringSubmatch(s, -1)
+	for _, a := range asked {
+		other, own := false, 0
+		for _, m := range said {
+			if stem(strings.ToLower(m[1])) != a.head {
+				continue
+			}
+			own++
+			if !slices.ContainsFunc(strings.Fields(strings.ToLower(m[2])), func(w string) bool { return slices.Contains(a.thing, stem(w)) }) {
+				other = true
+			}
+		}
+		held := 0
+		for _, w := range text.Words(strings.ToLower(s)) {
+			if stem(w) == a.head {
+				held++
+			}
+		}
+		if other && held == own {
+			return true
+		}
+	}
+	return false
 }
