@@ -247,6 +247,9 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
 			ok = true
 		}
+		if !ok && c.Shape == "switched to" && oldStem == "" && otherKindOfHead(m.Text, h.Text) {
+			ok = true // "switched to oat milk" after "semi-skimmed milk in my tea": another kind of the same thing
+		}
 		if !ok && c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) {
 			ok = true // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
 		}
@@ -644,6 +647,39 @@ func movedAlike(s string, theirs []string) bool {
 		return true
 	}
 	return slices.ContainsFunc(what, has) && slices.ContainsFunc(where, func(st string) bool { return has(st) && !slices.Contains(what, st) })
+}
+
+// switchedToRe is what a switch names: "switched to oat milk", "moved to
+// the fixed tariff" (up to three words, the last the thing's noun).
+var switchedToRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:switched|changed|moved|swapped|gone over)\s+to\s+(?:the\s+|a\s+|an\s+)?((?:[\pL-]+\s+){0,2}[\pL-]+)`)
+})
+
+// otherKindOfHead reports whether h has the noun s switched to after
+// another word of kind: "switched to oat milk" and "I have semi-skimmed
+// milk in my tea", "moved to the fixed tariff" and "we're on the variable
+// tariff"; not "a coffee" or "my milk", which name no kind.
+func otherKindOfHead(s, h string) bool {
+	g := switchedToRe().FindStringSubmatch(s)
+	if g == nil {
+		return false
+	}
+	new := strings.Fields(strings.ToLower(g[1]))
+	if i := slices.IndexFunc(new, text.IsStopword); i >= 0 {
+		new = new[:i] // "the fixed tariff in March": fixed tariff
+	}
+	if len(new) < 2 {
+		return false // "switched to oat": no noun said to compare
+	}
+	head := claimStem(new[len(new)-1])
+	ws := text.Words(strings.ToLower(h))
+	for i := 1; i < len(ws); i++ {
+		mod := ws[i-1]
+		if claimStem(ws[i]) == head && !text.IsStopword(mod) && !slices.Contains(new, mod) {
+			return true
+		}
+	}
+	return false
 }
 
 // sameRoot reports whether stems a and b are one word or two forms of one

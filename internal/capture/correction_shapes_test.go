@@ -305,3 +305,24 @@ func TestChangeRequestCorrects(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitchedToAnotherKindOfHead: a switch to a kind of a thing ("oat
+// milk") corrects a claim of another kind of it, not the thing named
+// without a kind.
+func TestSwitchedToAnotherKindOfHead(t *testing.T) {
+	for _, tc := range []struct {
+		s, h string
+		want bool
+	}{
+		{"I've switched to oat milk, dairy upsets me.", "I have semi-skimmed milk in my tea.", true},
+		{"We moved to the fixed tariff in March.", "We're on the variable tariff with Octopus.", true},
+		{"Switched to decaf coffee after lunch.", "Had a coffee with Sam in town.", false},
+		{"I've switched to oat milk.", "Out of milk again, must get some.", false},
+		{"Switched to the Tuesday class.", "The Thursday class is full.", true},
+		{"We switched to Octopus.", "We're on the variable tariff with Bulb.", false},
+	} {
+		if got := otherKindOfHead(tc.s, tc.h); got != tc.want {
+			t.Errorf("otherKindOfHead(%q, %q) = %v, want %v", tc.s, tc.h, got, tc.want)
+		}
+	}
+}
