@@ -500,20 +500,11 @@ func inSense(s, m string) bool {
 // service that leaves then.
 func departure(w string) bool {
 	h, m, ok := strings.Cut(strings.Replace(w, ":", ".", 1), ".")
-	if !ok || len(h) == 0 || len(h) > 2 || len(m) != 2 || !allDigits(h) || !allDigits(m) {
+	if !ok || len(h) == 0 || len(h) > 2 || len(m) != 2 || !isNumber(h) || !isNumber(m) {
 		return false
 	}
 	hour, _ := strconv.Atoi(h)
 	return hour < 24 && m < "60"
-}
-
-func allDigits(s string) bool {
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // contraction is the contracted verb of w ("i'm": "'m"), or "".
