@@ -69,9 +69,12 @@ var correctionShapes = []correctionShape{
 		`ditched\s+((?:[\pL\pN'’-]+\s+){0,3}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|for)\b))`,
 		[]string{"cut", "ditched"}},
 	// "I've weaned myself off the sleeping pills", "I stopped taking the
-	// iron tablets": a medicine or habit ended, said by what ends it.
-	{"gave up", true, `(?i)\b(?:weaned\s+(?:myself|ourselves|him|her|them)\s+off|(?:stopped|quit|quitting|stopping)\s+(?:taking|using|having))\s+(?:the\s+|my\s+|our\s+)?` + phrase +
-		`\s*(?:[,.;:!?]|$|\s(?:completely|altogether|and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`, []string{"weaned", "taking", "using", "having"}},
+	// iron tablets", "the GP took me off the statins", "she's come off the
+	// pill" (not "we came off the motorway"): a medicine or habit ended,
+	// said by what ends it.
+	{"gave up", true, `(?i)\b(?:weaned\s+(?:myself|ourselves|him|her|them)\s+off|(?:stopped|quit|quitting|stopping)\s+(?:taking|using|having)|` +
+		`(?:took|taken|taking|takes)\s+(?:me|us|him|her|them)\s+off|(?:['’]ve|have|['’]s|has)\s+come\s+off)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?` + phrase +
+		`\s*(?:[,.;:!?]|$|\s(?:completely|altogether|and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`, []string{"weaned", "taking", "using", "having", "off"}},
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
 	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},

@@ -44,6 +44,11 @@ func TestCorrectionShapesUnrestated(t *testing.T) {
 		{"We've called off the barbecue for Sunday.", "cancelled", "barbecue"},
 		{"I've weaned myself off the sleeping pills completely.", "gave up", "sleeping pills"},
 		{"I stopped taking the iron tablets in May.", "gave up", "taking the iron tablets"},
+		{"The consultant took her off the steroids last week.", "gave up", "steroids"},
+		{"The GP has taken me off lansoprazole, my stomach's settled.", "gave up", "lansoprazole"},
+		{"I've come off the pill after ten years.", "gave up", "pill"},
+		{"Took the lid off the paint tin.", "", ""},
+		{"We came off the motorway at junction 9.", "", ""},
 		{"Rohan's going fortnightly from now on, same price.", "from now on", ""},
 		{"We've left Barclays for a building society.", "left", "Barclays"},
 		{"We left Oslo at dawn and drove south.", "", ""},
@@ -65,7 +70,7 @@ func TestCorrectionShapesUnrestated(t *testing.T) {
 	for _, c := range cases {
 		got, ok := CorrectionIn(c.say)
 		if c.shape == "" {
-			if ok && (got.Shape == "switched kind" || got.Shape == "pushed to" || got.Shape == "left" || got.Shape == "changed times" || got.Shape == "back to") {
+			if ok && (got.Shape == "switched kind" || got.Shape == "pushed to" || got.Shape == "left" || got.Shape == "changed times" || got.Shape == "back to" || got.Shape == "gave up") {
 				t.Errorf("CorrectionIn(%q) = %+v; want no correction of this shape", c.say, got)
 			}
 			continue
