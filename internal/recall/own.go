@@ -217,13 +217,15 @@ func othersPossession(s string, asked func(w string) bool) bool {
 // othersBeneficiary reports whether fs holds the thing asked for someone
 // else: "picked up a prescription for Dad" is Dad's medicine, "bought
 // Hattie new school shoes" Hattie's shoes; not "a table for Sam and me",
-// nor "a trip for Hannah's wedding".
+// nor "a trip for Hannah's wedding", nor "we pay for Netflix" (what is
+// paid for is the thing bought).
 func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 	if givenTo(fs, asked) {
 		return true
 	}
 	for i := 0; i+2 < len(fs); i++ {
-		if !strings.EqualFold(fs[i+1], "for") || !asked(strings.ToLower(bare(fs[i]))) {
+		w := strings.ToLower(bare(fs[i]))
+		if !strings.EqualFold(fs[i+1], "for") || !asked(w) || slices.Contains(payVerbs, w) {
 			continue
 		}
 		who := strings.TrimRight(fs[i+2], ",;:.!?")
@@ -237,6 +239,9 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 	}
 	return false
 }
+
+// payVerbs take the thing bought after "for".
+var payVerbs = words("pay pays paid paying")
 
 // givingVerbs take whom a thing is for before it: "bought Hattie new
 // shoes", "got Dad a new phone".

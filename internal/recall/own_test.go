@@ -144,6 +144,22 @@ func TestGivenToIsTheirs(t *testing.T) {
 	expectContext(t, b, Query{Text: "What size is my cycling helmet?", AsOf: asOf}, []string{"large"}, []string{"medium"})
 }
 
+// TestPaidForIsTheThing: "we pay for Crunchyroll" names what is bought, not
+// someone it is bought for: asked what we pay for, it is the answer; a
+// thing bought "for" a person is still theirs.
+func TestPaidForIsTheThing(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "p1", role: "user", content: "I pay for Crunchyroll and Hulu out of my own account."},
+		{at: day0.Add(time.Hour), session: "p2", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	expectContext(t, a, Query{Text: "Which subscriptions am I paying for?", AsOf: asOf}, []string{"Crunchyroll"}, nil)
+	b := agentWith(t, []turn{
+		{at: day0, session: "p3", role: "user", content: "Bought a subscription for Dad to the gardening magazine."},
+	})
+	expectNothingFound(t, b, Query{Text: "Which subscriptions have I bought?", AsOf: asOf})
+}
+
 // TestPlacedName: a word opening a text that the words after it place as
 // a person is a name; a place or a thing before the same words is not.
 func TestPlacedName(t *testing.T) {
