@@ -34,6 +34,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		"Dr Ahn added nebivolol for my blood pressure, one each morning.",
 		"Plasters bring me out in a rash, so I use the fabric ones.",
 		"Did the Ashridge beech loop on Saturday, muddy but lovely.",
+		"Our internet is with Zen now, much more reliable.",
 	}
 	for _, tc := range []struct{ ask, want string }{
 		{"What do we drive?", "transit"},
@@ -53,6 +54,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		{"What tablets am I on?", "nebivolol"},            // a medicine no list names: by its stem
 		{"Am I allergic to anything?", "plasters"},        // an allergy told by what it does
 		{"Where have I been walking lately?", "ashridge"}, // a walk told by its route
+		{"Who is our broadband with?", "zen"},             // the line told as the internet
 	} {
 		var turns []turn
 		for i, m := range mems {
