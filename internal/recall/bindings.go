@@ -29,7 +29,7 @@ const pTitle = `(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?`
 var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, shortFor, profileRel, profileRole, marriedTo *regexp.Regexp }) {
 	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
 	// "my wife Nkechi", "our daughter, Alexandra,"
-	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?:,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
+	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?: (?i:at|from|in) (?:(?i:the|my|our) )?[\pL'’]+(?:,| is| was)|,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
 	j.nameThenRole = regexp.MustCompile(pNm + `(?:,| is| was| has become| became| is now|(?: [a-z]+){1,3} as) (?i:my|our) (?:(?i:new|best|line) )?(?i:(` + roleAlt + `))\b`)
 	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Maximilian, Max to all of us", "Alexandra, known as Sasha"
@@ -435,10 +435,15 @@ func withoutWords(have, form map[string]bool) map[string]bool {
 
 // searchWords are the words the memories that may join k are found by:
 // keyWords, and for an in-law its role and "law" ("brother-in-law" is
-// indexed as brother, in, law), which name no alias of it.
+// indexed as brother, in, law), which name no alias of it; for a chain,
+// its owner's role too ("@partner>father": "my husband Mark" names whose
+// dad "Mark's dad" is).
 func searchWords(k string) []string {
 	if base, ok := strings.CutSuffix(k, "-in-law"); ok && !strings.Contains(k, ">") {
 		return append(roleSynonyms(base[1:]), "law")
+	}
+	if owner, _, ok := strings.Cut(k, ">"); ok && strings.HasPrefix(owner, "@") {
+		return append(roleSynonyms(owner[1:]), keyWords(k)...)
 	}
 	return keyWords(k)
 }

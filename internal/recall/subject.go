@@ -27,6 +27,7 @@ var roleCanon = func() map[string]string {
 		"boss":        {"boss", "manager", "supervisor"},
 		"mother":      {"mum", "mom", "mother", "mam", "mummy", "mommy"},
 		"father":      {"dad", "father", "daddy"},
+		"parents":     {"parents", "folks"},
 		"grandmother": {"gran", "granny", "grandma", "grandmother", "nan", "nana", "nanna"},
 		"grandfather": {"grandad", "granddad", "grandpa", "grandfather"},
 		"colleague":   {"colleague", "coworker", "workmate", "teammate"},
@@ -79,16 +80,24 @@ var kinChains = sync.OnceValue(func() map[string][]string {
 	}
 })
 
+// kinGroups are the kinship words for a group and whom each holds: my
+// in-laws are my partner's parents and my brothers- and sisters-in-law;
+// my father-in-law alone is not my in-laws.
+var kinGroups = map[string][]string{
+	"in-laws": {"partner>parents", "partner>mother", "partner>father", "mother-in-law", "father-in-law", "brother-in-law", "sister-in-law"},
+}
+
 // kinOf are the other keys the role key k stands for: the chains of a
-// kinship word ("@brother-in-law": "@sister>partner") and the word of a
-// chain ("@partner>mother": "@mother-in-law"); none for any other key.
+// kinship word ("@brother-in-law": "@sister>partner"), the members of a
+// group and the word of a chain ("@partner>mother": "@mother-in-law");
+// none for any other key.
 func kinOf(k string) []string {
 	role, ok := strings.CutPrefix(k, "@")
 	if !ok {
 		return nil
 	}
 	var out []string
-	for _, c := range kinChains()[role] {
+	for _, c := range slices.Concat(kinChains()[role], kinGroups[role]) {
 		out = append(out, "@"+c)
 	}
 	for word, chains := range kinChains() {
@@ -228,6 +237,9 @@ func roleChain(t []tok, i int) (string, int) {
 	key := ""
 	for i < len(t) {
 		r := roleOfTok(t[i])
+		if i+1 < len(t) && t[i].low == "in" && (t[i+1].low == "laws" || t[i+1].low == "law") && !t[i+1].brk {
+			r, i = "in-laws", i+1 // "my in-laws": my partner's parents
+		}
 		if r == "" || i > 0 && t[i].brk && key != "" {
 			break
 		}
@@ -398,6 +410,9 @@ func ownerBefore(t []tok, i int) string {
 				return k
 			}
 			if w.upper && (j == 0 || !article(t[j-1].low)) {
+				if k, next := roleChain(t, j+1); k != "" && next <= i {
+					return "@" + w.low + ">" + k[1:] // "Mark's dad lives": his dad's, not Mark's
+				}
 				return w.low
 			}
 			return ""

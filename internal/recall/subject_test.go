@@ -160,6 +160,9 @@ func TestBindingsIn(t *testing.T) {
 		"Mum’s carer is Radhika.":                                       {{"@mother>carer", "radhika"}},
 		"My friends call him Bo.":                                       nil,
 		"Roberto, Bobby to friends, is here.":                           {{"roberto", "bobby"}},
+		"My supervisor at the depot is Kwame.":                          {{"@boss", "kwame"}},
+		"Our GP at the Larches is Dr Mbeki.":                            {{"@doctor", "mbeki"}},
+		"My brother in Leeds rang.":                                     nil,
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
@@ -352,6 +355,7 @@ func TestKinshipChainsAreOnePerson(t *testing.T) {
 		{"@grandmother", []string{"@mother>mother", "@father>mother"}},
 		{"@sister", nil},
 		{"cyprian", nil},
+		{"@in-laws", []string{"@partner>parents", "@partner>mother", "@partner>father", "@mother-in-law", "@father-in-law", "@brother-in-law", "@sister-in-law"}},
 	} {
 		if got := kinOf(c.k); !slices.Equal(got, c.want) {
 			t.Errorf("kinOf(%q) = %q, want %q", c.k, got, c.want)
