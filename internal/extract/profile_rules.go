@@ -37,31 +37,34 @@ var (
 	medicationRe    = lazy(`\b(?i:(i (?:have |'ve |’ve )?(?:stopped taking|stopped|come off|came off) |(?:i'm|i’m|i am) no longer (?:taking|on) )|(?:i'm|i’m|i am) (?:now |still )?(?:taking|on) |i (?:still )?take |i (?:just |have |'ve |’ve )?started (?:taking )?|i was prescribed |prescribed me |put me on )([\p{L}][\p{L}-]+)`)
 	conditionRe     = lazy(`\b(?i:i have|i've got|i’ve got|i've been diagnosed with|i’ve been diagnosed with|i was diagnosed with|i got diagnosed with|i suffer from|i live with) (?i:an? )?((?:[\p{L}\p{N}'-]+ ){0,2}[\p{L}'-]+)`)
 	dietRe          = lazy(`\b(?:` + pIAm + `|(?i:i|we)(?:'ve|’ve| have)? (?i:went|gone|become|became|turned|switched to|going)) (?i:(?:a |now |still |strictly |fully |mostly |also )*(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|gluten-free|dairy-free))\b`)
-	dietEndRe       = lazy(`\b` + pIAm + ` (?i:no longer (?:a )?(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto))\b`)
-	noEatRe         = lazy(`\b(?i:i don't eat|i don’t eat|i do not eat|i never eat|i no longer eat) (?i:(meat|pork|beef|fish|seafood|dairy|eggs|red meat|chicken))\b`)
-	titleAtRe       = lazy(`\b` + pIAm + ` (?i:(?:now )?(?:an?|the)) ([\p{L}-]+(?: [\p{L}-]+){0,3}) (?i:at|for|with) ` + pOrg)
-	worksAtRe       = lazy(`\b(?i:i (?:now |still |currently )?work (?:at|for)|i(?:'ve| have)? (?:just )?joined|i (?:just )?started (?:(?:a|my) (?:new )?job )?at|i'm now at|i’m now at) ` + pOrg)
-	leftForRe       = lazy(`\b(?i:i (?:just )?left) ` + pOrg + ` (?i:for|to join|and (?:have |'ve )?joined|and started at|and moved to) ` + pOrg)
-	worksAsRe       = lazy(`\b(?i:i (?:now )?work as an?|i(?:'ve| have)? (?:just )?(?:been|got|was) promoted to|my (?:job title|title|role|job) is (?:now )?(?:an? )?) ([\p{L}-]+(?: [\p{L}-]+){0,3}?)` + pEnd)
-	managerRe       = lazy(`\b(?:` + pMy + ` (?i:boss|manager|line manager|supervisor|team lead)(?: is| now is|,)?|(?i:i report to)) ` + pName)
-	colleagueRe     = lazy(`\b` + pMy + ` (?i:colleague|coworker|co-worker|teammate|workmate)(?: is|,)? ` + pName)
-	kinRe           = lazy(`\b` + pMy + ` (?i:(wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|son|daughter|stepson|stepdaughter|mum|mom|mother|dad|father|brother|sister|twin|friend|best friend|cousin|aunt|uncle|grandma|grandmother|grandad|grandpa|grandfather|niece|nephew|neighbour|neighbor|flatmate|roommate|mother-in-law|father-in-law|brother-in-law|sister-in-law|godson|goddaughter))(?: is|,)? ` + pName)
-	marriedRe       = lazy(`\b` + pIAm + ` (?i:married to) ` + pName)
-	schoolRunRe     = lazy(`\b(?i:dropped|drop|dropping|picked|pick|picking|collected|collect|took|take|taking) ` + pName + ` (?i:(?:up |off )?(?:at|to|from|off at|up from) (?:the )?(nursery|school|daycare|day care|preschool|pre-school|kindergarten|playgroup|creche|crèche))\b`)
-	petAfterRe      = lazy(`\b` + pMy + ` (?i:(?:little |old |new )?([a-z]+)),? ` + pName)
-	petBeforeRe     = lazy(`\b` + pName + `,? ` + pMy + ` (?i:(?:little |old |new )?([a-z]+))\b`)
-	nameRe          = lazy(`\b(?i:my name is|my name's|call me|i'm called|i am called) ` + pName)
-	birthdayRe      = lazy(`\b(?i:my birthday is(?: on)?|i was born on) ([\p{L}\p{N} ]{3,20}?)` + pEnd)
-	phoneLineRe     = lazy(`(?i:\b(?:my (?:new |mobile |cell |phone )*(?:number|phone|mobile|cell)(?: number)?(?: is| has changed to| changed to)(?: now)?|new (?:phone |mobile )?number(?: is)?)[: ]+)(\+?\d[\d ()-]{5,}\d)`)
-	emailLineRe     = lazy(`(?i:\bmy (?:new |work |personal )?e-?mail(?: address)? is(?: now)?:? )(\S+@\S+\.[A-Za-z]+)`)
-	addressLineRe   = lazy(`(?i:\b(?:my (?:new |home )?address is(?: now)?|i live at|we live at|(?:i|we) (?:just |have |'ve )?moved (?:in)?to))[: ]+(\d+[\p{L}\p{N} ,'-]{3,60}?)(?:[.;!]|$)`)
-	cityLineRe      = lazy(`\b(?i:i live in|we live in|i'm based in|i am based in|i’m based in|(?:i|we)(?:'ve| have)?(?: just)? moved (?:from [A-Z][\p{L}\p{N}&.'’-]*(?: [A-Z][\p{L}\p{N}&.'’-]*)* )?to|(?:i|we)(?:'ve| have) relocated to) ` + pOrg)
-	tzLineRe        = lazy(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
-	rentLineRe      = lazy(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
-	carLineRe       = lazy(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
-	ruleRe          = lazy(`^(?i:(?:(?:from now on|going forward|in future|in the future),? )?(?:please )?(never|always|don't ever|do not ever|don’t ever)) (.{3,120})$`)
-	routineRe       = lazy(`^(?i:i) (?:(?i:usually|normally|always|still|mostly|generally|often) )?([a-z]+) (.{2,80}?\b(?i:every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|morning|evening|night|week|month)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays))\b.{0,40})$`)
-	preferenceRe2   = lazy(`^(?i:i) (?:(?i:really|absolutely|just|totally) )?(?i:(love|adore|hate|detest|can't stand|can’t stand|cannot stand)) ([\p{L}][\p{L}\p{N}' -]{1,50})$`)
+	// "I've started eating fish again, so pescatarian now": a diet said
+	// after a first-person clause, as what that makes the speaker.
+	dietNowRe     = lazy(`(?i)^(?:i|i'm|i’m|i've|i’ve|we|we're|we’re|we've|we’ve)\b[^.!?]*?[,;]\s*(?:so|and)\s+(?:(?:i'm|i’m|we're|we’re)\s+)?(?:a\s+)?(?:now\s+)?(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto)(?:\s+now)?\b`)
+	dietEndRe     = lazy(`\b` + pIAm + ` (?i:no longer (?:a )?(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto))\b`)
+	noEatRe       = lazy(`\b(?i:i don't eat|i don’t eat|i do not eat|i never eat|i no longer eat) (?i:(meat|pork|beef|fish|seafood|dairy|eggs|red meat|chicken))\b`)
+	titleAtRe     = lazy(`\b` + pIAm + ` (?i:(?:now )?(?:an?|the)) ([\p{L}-]+(?: [\p{L}-]+){0,3}) (?i:at|for|with) ` + pOrg)
+	worksAtRe     = lazy(`\b(?i:i (?:now |still |currently )?work (?:at|for)|i(?:'ve| have)? (?:just )?joined|i (?:just )?started (?:(?:a|my) (?:new )?job )?at|i'm now at|i’m now at) ` + pOrg)
+	leftForRe     = lazy(`\b(?i:i (?:just )?left) ` + pOrg + ` (?i:for|to join|and (?:have |'ve )?joined|and started at|and moved to) ` + pOrg)
+	worksAsRe     = lazy(`\b(?i:i (?:now )?work as an?|i(?:'ve| have)? (?:just )?(?:been|got|was) promoted to|my (?:job title|title|role|job) is (?:now )?(?:an? )?) ([\p{L}-]+(?: [\p{L}-]+){0,3}?)` + pEnd)
+	managerRe     = lazy(`\b(?:` + pMy + ` (?i:boss|manager|line manager|supervisor|team lead)(?: is| now is|,)?|(?i:i report to)) ` + pName)
+	colleagueRe   = lazy(`\b` + pMy + ` (?i:colleague|coworker|co-worker|teammate|workmate)(?: is|,)? ` + pName)
+	kinRe         = lazy(`\b` + pMy + ` (?i:(wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|son|daughter|stepson|stepdaughter|mum|mom|mother|dad|father|brother|sister|twin|friend|best friend|cousin|aunt|uncle|grandma|grandmother|grandad|grandpa|grandfather|niece|nephew|neighbour|neighbor|flatmate|roommate|mother-in-law|father-in-law|brother-in-law|sister-in-law|godson|goddaughter))(?: is|,)? ` + pName)
+	marriedRe     = lazy(`\b` + pIAm + ` (?i:married to) ` + pName)
+	schoolRunRe   = lazy(`\b(?i:dropped|drop|dropping|picked|pick|picking|collected|collect|took|take|taking) ` + pName + ` (?i:(?:up |off )?(?:at|to|from|off at|up from) (?:the )?(nursery|school|daycare|day care|preschool|pre-school|kindergarten|playgroup|creche|crèche))\b`)
+	petAfterRe    = lazy(`\b` + pMy + ` (?i:(?:little |old |new )?([a-z]+)),? ` + pName)
+	petBeforeRe   = lazy(`\b` + pName + `,? ` + pMy + ` (?i:(?:little |old |new )?([a-z]+))\b`)
+	nameRe        = lazy(`\b(?i:my name is|my name's|call me|i'm called|i am called) ` + pName)
+	birthdayRe    = lazy(`\b(?i:my birthday is(?: on)?|i was born on) ([\p{L}\p{N} ]{3,20}?)` + pEnd)
+	phoneLineRe   = lazy(`(?i:\b(?:my (?:new |mobile |cell |phone )*(?:number|phone|mobile|cell)(?: number)?(?: is| has changed to| changed to)(?: now)?|new (?:phone |mobile )?number(?: is)?)[: ]+)(\+?\d[\d ()-]{5,}\d)`)
+	emailLineRe   = lazy(`(?i:\bmy (?:new |work |personal )?e-?mail(?: address)? is(?: now)?:? )(\S+@\S+\.[A-Za-z]+)`)
+	addressLineRe = lazy(`(?i:\b(?:my (?:new |home )?address is(?: now)?|i live at|we live at|(?:i|we) (?:just |have |'ve )?moved (?:in)?to))[: ]+(\d+[\p{L}\p{N} ,'-]{3,60}?)(?:[.;!]|$)`)
+	cityLineRe    = lazy(`\b(?i:i live in|we live in|i'm based in|i am based in|i’m based in|(?:i|we)(?:'ve| have)?(?: just)? moved (?:from [A-Z][\p{L}\p{N}&.'’-]*(?: [A-Z][\p{L}\p{N}&.'’-]*)* )?to|(?:i|we)(?:'ve| have) relocated to) ` + pOrg)
+	tzLineRe      = lazy(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
+	rentLineRe    = lazy(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
+	carLineRe     = lazy(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
+	ruleRe        = lazy(`^(?i:(?:(?:from now on|going forward|in future|in the future),? )?(?:please )?(never|always|don't ever|do not ever|don’t ever)) (.{3,120})$`)
+	routineRe     = lazy(`^(?i:i) (?:(?i:usually|normally|always|still|mostly|generally|often) )?([a-z]+) (.{2,80}?\b(?i:every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|morning|evening|night|week|month)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays))\b.{0,40})$`)
+	preferenceRe2 = lazy(`^(?i:i) (?:(?i:really|absolutely|just|totally) )?(?i:(love|adore|hate|detest|can't stand|can’t stand|cannot stand)) ([\p{L}][\p{L}\p{N}' -]{1,50})$`)
 	// notProfileRe marks a sentence that states no standing truth: a
 	// hypothetical, a wish, a plan, the past.
 	notProfileRe = lazy(`(?i)\b(?:if (?:i|we|i'm|i’m)|would|could|might|maybe|perhaps|wish|hope|hoping|wonder|thinking (?:about|of)|considering|planning|plan to|going to|gonna|want to|wanna|used to|pretend|imagine|joke|kidding)\b`)
@@ -234,7 +237,11 @@ var passing = map[string]bool{"cold": true, "flu": true, "fever": true, "cough":
 
 func dietClaims(s string, sw subjectWords) []profileClaim {
 	var out []profileClaim
-	if g := dietRe.FindStringSubmatchIndex(s); g != nil && !denied(s, g[0]) {
+	g := dietRe.FindStringSubmatchIndex(s)
+	if g == nil {
+		g = dietNowRe.FindStringSubmatchIndex(s)
+	}
+	if g != nil && !denied(s, g[0]) {
 		v := strings.ToLower(s[g[2]:g[3]])
 		out = append(out, profileClaim{key: "diet", value: v, text: sw.name + " is " + v + "."})
 	}

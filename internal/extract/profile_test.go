@@ -130,6 +130,9 @@ func TestProfileRules(t *testing.T) {
 		{"I'm no longer vegan.", []string{`diet user/diet="vegan": The user is no longer vegan. (until 2026-05-04)`}},
 		{"I don't eat pork.", []string{`diet user/diet="no pork": The user does not eat pork.`}},
 		{"We've gone vegan since the new year.", []string{`diet user/diet="vegan": The user is vegan.`}},
+		{"I've cut out dairy and eggs as well, so vegan now.", []string{`diet user/diet="vegan": The user is vegan.`}},
+		{"We stopped buying meat in January, so we're vegetarian.", []string{`diet user/diet="vegetarian": The user is vegetarian.`}},
+		{"Tom eats fish, so pescatarian I guess.", nil},
 		{"I became pescatarian and I no longer eat beef.", []string{`diet user/diet="pescatarian": The user is pescatarian.`}},
 		{"I no longer eat fish.", []string{`diet user/diet="no fish": The user does not eat fish.`}},
 		// work, changed
