@@ -96,7 +96,7 @@ var correctionShapes = []correctionShape{
 	// 9": the times of someone's visits or of a thing changed, the new ones
 	// said after it with "now" or as a day, time or date (newTimeSaid); the
 	// claim is found by its subject's words and the kind of time both state.
-	{"changed times", false, `(?i)\b(?:changed|moved|switched|shifted)\s+(?:(?:his|her|their|its|the|our|my)\s+)?(?:rounds?|days?|times?|hours|nights?|evenings?|mornings?|schedule|slots?|rota|timetable)\b|` +
+	{"changed times", false, `(?i)\b(?:changed|moved|switched|shifted)\s+(?:(?:his|her|their|its|the|our|my)\s+)?(?:[\pL'’-]+\s+){0,2}?(?:rounds?|days?|times?|hours|nights?|evenings?|mornings?|schedule|slots?|rota|timetable|collections?|deliveries)\b|` +
 		`\b(?:a|the)\s+(?:new|different)\s+(?:days?|times?|nights?|slots?|timetable)\b|\b(?:days?|times?|hours|nights?|slots?|timetable|schedule|rota)\s+(?:has\s+|have\s+)?(?:changed|moved)\b`,
 		[]string{"changed", "moved", "switched", "shifted", "new", "different"}},
 	// "we switched gyms", "I've changed banks; …": a provider of that kind
@@ -114,12 +114,13 @@ var correctionShapes = []correctionShape{
 		`\bput\s+(?:his|her|their|its|the|our|my)\s+(?:[\pL'’]+\s+){0,2}?(?:up|down)\b|\b(?:price|prices|rate|rates|fee|fees|rent|charge|charges|cost|costs|bill|bills)\s+(?:has\s+|have\s+)?(?:gone|went|goes|going)\s+(?:up|down)\b`,
 		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut", "lowered", "hiked"}},
 	{"back to", false, `(?i)\b(?:gone|going|go|goes|are|is|['’]re|['’]s)\s+back\s+to\b`, []string{"back"}},
-	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu})`, []string{"now"}},
+	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu}|(?i:the)\s+\d)`, []string{"now"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
 	// "Dale's going fortnightly from now on": a standing value replaced.
 	{"from now on", false, `(?i)\b(?:from now on|from here on in|going forward|with immediate effect)\b`, []string{"from now", "from here", "going forward", "effect"}},
-	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*(?:actually|scratch that|change of plans?|correction|on second thoughts?|my mistake|make (?:that|it))\b`,
-		[]string{"actually", "scratch", "change of plan", "correction", "second thought", "mistake", "make"}},
+	{"actually", false, `(?i)^(?:(?:oh|ah|sorry|wait|no|um|hmm|ok|okay|right)[,!.]?\s+)*(?:actually|scratch that|change of plans?|correction|on second thoughts?|my mistake|make (?:that|it))\b|` +
+		`(?i)^(?:oh\s+|ah\s+)?(?:wait|hang on|hold on)\s*[,!—–]`, // "Oh wait, she can only do Saturday"
+		[]string{"actually", "scratch", "change of plan", "correction", "second thought", "mistake", "make", "wait", "hang on", "hold on"}},
 }
 
 // correctionRegexps are the shapes' expressions, compiled on first use:
