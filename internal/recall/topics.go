@@ -116,6 +116,8 @@ var topics = []topic{
 		words("broadband fibre energy electricity gas water network insurance insurer bank mortgage lender")},
 	{"", words("internet"),
 		words("broadband fibre router")},
+	{"", words("bank banks banking"), // "who do I bank with?": the account
+		words("account accounts current savings isa overdraft sort debit")},
 	{"", words("broadband wifi"), // the line asked for by its other names
 		words("internet fibre router")},
 	{"", words("pipe pipes plumbing leak leaks leaking"),

@@ -35,6 +35,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		"Plasters bring me out in a rash, so I use the fabric ones.",
 		"Did the Ashridge beech loop on Saturday, muddy but lovely.",
 		"Our internet is with Zen now, much more reliable.",
+		"My current account is at Nationwide, wages go in on the 28th.",
 	}
 	for _, tc := range []struct{ ask, want string }{
 		{"What do we drive?", "transit"},
@@ -55,6 +56,7 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		{"Am I allergic to anything?", "plasters"},        // an allergy told by what it does
 		{"Where have I been walking lately?", "ashridge"}, // a walk told by its route
 		{"Who is our broadband with?", "zen"},             // the line told as the internet
+		{"Who do I bank with?", "nationwide"},             // a bank told by the account
 	} {
 		var turns []turn
 		for i, m := range mems {
