@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,8 +55,12 @@ func (r *ranker) neighbours(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	turns := passageTurns{parent: parent, best: top[:min(len(top), followUpParents)], nb: make(map[int64]store.Hit, len(nb))}
 	for _, h := range nb {
-		inherit := r.inherited(h, parent)
+		turns.nb[h.ID] = h.Hit
+	}
+	for _, h := range nb {
+		inherit := r.inherited(h, turns)
 		c := r.get(h.Hit)
 		if c.entities.None() {
 			c.entities = h.Entities
@@ -78,13 +83,36 @@ func (r *ranker) neighbours(ctx context.Context) error {
 	return nil
 }
 
+// followUpParents is how many of the best memories lend the answer to a
+// follow-up question about them (followsUp). On LoCoMo's development split
+// the best 5 gave R@10 +0.35, the best 10 +0.25, the best 20 +0.25: each
+// answer lifted is one more turn in the first ten.
+const followUpParents = 5
+
+// passageTurns are the turns the neighbours stage has read: the memories
+// whose neighbours were read (parent), the best of them, and the neighbours.
+type passageTurns struct {
+	parent map[int64]*cand
+	best   []*cand
+	nb     map[int64]store.Hit
+}
+
+// turn is the turn id as read, or a zero Hit.
+func (p passageTurns) turn(id int64) store.Hit {
+	if c := p.parent[id]; c != nil {
+		return c.hit
+	}
+	return p.nb[id]
+}
+
 // inherited is the share of its best parent's score a neighbouring turn h
-// takes: all of it, or more for the reply to a question that matched.
-func (r *ranker) inherited(h store.MemoryHit, parent map[int64]*cand) float64 {
+// takes: all of it, or more for the reply to a question that matched, or
+// for the answer to a question asked about one of the best hits.
+func (r *ranker) inherited(h store.MemoryHit, turns passageTurns) float64 {
 	inherit := 0.0
 	span := int64(r.t.NeighbourSpan)
 	for d := -span; d <= span; d++ {
-		p := parent[h.ID+d]
+		p := turns.parent[h.ID+d]
 		if p == nil || !nearInTime(p.hit.Timestamp, h.Timestamp) {
 			continue
 		}
@@ -93,9 +121,21 @@ func (r *ranker) inherited(h store.MemoryHit, parent map[int64]*cand) float64 {
 			// The reply to a question that matched: often the answer.
 			share = r.t.Reply / r.t.Neighbour
 		}
+		if d == -2 && slices.Contains(turns.best, p) && followsUp(p.hit, turns.turn(h.ID-1), h.Hit) {
+			share = max(share, r.t.FollowUp/r.t.Neighbour)
+		}
 		inherit = max(inherit, share*p.ex.Total)
 	}
 	return inherit
+}
+
+// followsUp reports whether answer answers q, a question the other speaker
+// asked about what answer's speaker had just said: "we went camping" / "How
+// was it? Anything fun?" / "We roasted marshmallows": the answer holds what
+// was asked, said holds the words the question matched.
+func followsUp(said, q, answer store.Hit) bool {
+	return q.ID != 0 && q.SessionID == answer.SessionID && said.SessionID == answer.SessionID &&
+		q.Role != answer.Role && said.Role == answer.Role && strings.HasSuffix(strings.TrimSpace(q.Text), "?")
 }
 
 // neighbourGap bounds how far apart in time two turns of a session may be

@@ -569,3 +569,44 @@ func TestKindOfFindsTheQuestionAsked(t *testing.T) {
 		t.Errorf("askedAndFormWords = %v, %v; want kind a form, not a word", words, forms)
 	}
 }
+
+// TestFollowUpAnswerInherits: the answer to a question the other speaker
+// asked about one of the best hits ("How was it? Anything fun?") inherits
+// FollowUp of the hit's score; the same turn after a remark that asks
+// nothing, or after a question by its own speaker, inherits as any
+// neighbour two turns out.
+func TestFollowUpAnswerInherits(t *testing.T) {
+	at := func(h, m int) time.Time { return day0.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute) }
+	a := agentWith(t, []turn{
+		{at(0, 0), "s1", "Mia", "We went camping at the lake with the kids last weekend.", nil}, // 1
+		{at(0, 1), "s1", "Leo", "Sounds great! How was it? Anything fun?", nil},
+		{at(0, 2), "s1", "Mia", "We roasted marshmallows and told stories all night.", nil}, // 3: answers 2
+		{at(24, 0), "s2", "Mia", "We went camping by the river with the dogs.", nil},        // 4
+		{at(24, 1), "s2", "Leo", "Sounds great, the river is lovely.", nil},
+		{at(24, 2), "s2", "Mia", "We grilled corn and sang songs all evening.", nil}, // 6: no question before
+		{at(48, 0), "s3", "Mia", "We went camping in the hills once more.", nil},     // 7
+		{at(48, 1), "s3", "Mia", "Did I tell you? Would you like to come?", nil},
+		{at(48, 2), "s3", "Mia", "We picked berries and swam in a pond.", nil}, // 9: the question is her own
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What did Mia do while camping?", AsOf: at(72, 0), Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*Explain{}
+	for _, it := range res.Items {
+		byID[it.ID] = it.Explain
+	}
+	share := DefaultTuning.FollowUp / DefaultTuning.Neighbour
+	for _, c := range []struct {
+		answer, hit string
+		share       float64
+	}{{"memory:3", "memory:1", share}, {"memory:6", "memory:4", 1}, {"memory:9", "memory:7", 1}} {
+		ans, hit := byID[c.answer], byID[c.hit]
+		if ans == nil || hit == nil {
+			t.Fatalf("%s or %s not offered: %v", c.answer, c.hit, ids(res.Items))
+		}
+		if want := c.share * hit.Total; math.Abs(ans.Neighbour-want) > 1e-3 {
+			t.Errorf("%s inherits %.4f of %s's %.4f, want %.4f", c.answer, ans.Neighbour, c.hit, hit.Total, want)
+		}
+	}
+}
