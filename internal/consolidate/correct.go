@@ -64,8 +64,9 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		}
 		said := store.Hit{Kind: "memory", ID: m.ID, SessionID: m.SessionID, Timestamp: m.Timestamp, Role: m.Role, Text: m.Content}
 		topic := capture.SessionContext(said, hitsOf(turns))
-		if capture.Anaphoric(m.Content) {
-			// "changed my mind, the blue one" said next day: the recent
+		if capture.Anaphoric(m.Content) || c.SaysSuccessor() {
+			// "changed my mind, the blue one" said next day, "stopped the
+			// running plan, doing aqua aerobics instead": the recent
 			// claims are its context, whatever their words.
 			recent, err := a.RecentMemories(ctx, store.SearchOptions{Since: m.Timestamp.Add(-capture.RecentContext), Until: before, Limit: capture.RecentClaims})
 			if err != nil {
