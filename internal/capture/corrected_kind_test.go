@@ -15,7 +15,7 @@ import (
 // kind or someone else's, it retires nothing.
 func TestEndedByKind(t *testing.T) {
 	makes := map[string][]string{"car": {"peugeot", "yaris", "octavia"}, "bike": {"brompton", "cannondale"},
-		"boat": {"wayfarer"}}
+		"boat": {"wayfarer"}, "dog": {"vizsla"}}
 	ofKind := func(h store.Hit, kind string) bool {
 		return slices.ContainsFunc(makes[kind], func(mk string) bool { return strings.Contains(strings.ToLower(h.Text), mk) })
 	}
@@ -41,6 +41,8 @@ func TestEndedByKind(t *testing.T) {
 			[]store.Hit{hit(7, 2, "Our Peugeot 3008 is due its MOT in October.")}, nil},
 		{"no lexicon, no kind", "Sold my bike at the car boot sale on Sunday.", nil,
 			[]store.Hit{hit(8, 2, "I fold up my Brompton on the train to Leeds.")}, nil},
+		{"rehomed, by kind", "We had to rehome the dog, the flat's too small.", ofKind,
+			[]store.Hit{hit(11, 1, "We have a Vizsla called Bess, she's two.")}, []int64{11}},
 		{"a thing not said as the user's is no sale of theirs", "Sold my bike at the car boot sale on Sunday.", ofKind,
 			[]store.Hit{hit(9, 2, "Brompton bikes are made in London.")}, nil},
 		{"someone else's make is not mine", "I sold my car to Ayesha last week.", ofKind,
@@ -67,6 +69,8 @@ func TestSoldShape(t *testing.T) {
 		{"We got rid of the telly, nobody watched it.", "sold", "telly"},
 		{"Gave away our old sofa to the hospice shop.", "sold", "old sofa"},
 		{"I'm getting rid of the trampoline this weekend.", "sold", "trampoline"},
+		{"We're giving away the cot to Priya's sister.", "sold", "cot"},
+		{"We had to rehome the rabbits, Sol's allergic.", "sold", "rabbits"},
 		{"They sold the house next door for a fortune.", "", ""},
 		{"She sold the idea to the board.", "", ""},
 		{"The bakery sold out of croissants.", "", ""},

@@ -72,10 +72,11 @@ var correctionShapes = []correctionShape{
 	// iron tablets": a medicine or habit ended, said by what ends it.
 	{"gave up", true, `(?i)\b(?:weaned\s+(?:myself|ourselves|him|her|them)\s+off|(?:stopped|quit|quitting|stopping)\s+(?:taking|using|having))\s+(?:the\s+|my\s+|our\s+)?` + phrase +
 		`\s*(?:[,.;:!?]|$|\s(?:completely|altogether|and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`, []string{"weaned", "taking", "using", "having"}},
-	// "sold my bike", "we got rid of the telly", "gave away our sofa": a
-	// thing the user had is gone, named by its kind or its make.
-	{"sold", true, `(?i)\b(?:sold|got rid of|gotten rid of|getting rid of|gave away|given away)\s+(?:my|our|the)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+)\s*(?:[,.;:!?]|$|\s(?:on|to|for|and|but|so|because|since|as|now|last|this|yesterday|today|at|after|in|off|back)\b)`,
-		[]string{"sold", "rid of", "away"}},
+	// "sold my bike", "we got rid of the telly", "gave away our sofa",
+	// "had to rehome the dog": a thing the user had is gone, named by its
+	// kind or its make.
+	{"sold", true, `(?i)\b(?:sold|got rid of|gotten rid of|getting rid of|gave away|given away|give away|giving away|rehomed|rehome|rehoming)\s+(?:my|our|the)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+)\s*(?:[,.;:!?]|$|\s(?:on|to|for|and|but|so|because|since|as|now|last|this|yesterday|today|at|after|in|off|back)\b)`,
+		[]string{"sold", "rid of", "away", "rehom"}},
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
 	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
