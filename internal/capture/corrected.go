@@ -24,14 +24,18 @@ import (
 // Only the speaker's own memories are candidates; nothing scores without
 // a word of the subject in common, nor, when c names the old value,
 // without it.
-func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
-	ids := correctedHolding(m, c, hits, c.OldStem())
+//
+// ofKind, when not nil, lets a negation naming the thing by its kind end a
+// claim naming it by its make ("we haven't got a car any more" ends "I
+// drive a Skoda Fabia").
+func Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind OfKind) []int64 {
+	ids := correctedHolding(m, c, hits, c.OldStem(), ofKind)
 	if head := c.headStem(); len(ids) == 0 && c.Ends && head != "" {
-		ids = correctedHolding(m, c, hits, head)
+		ids = correctedHolding(m, c, hits, head, ofKind)
 	}
 	if (c.Ends || c.namesSubject()) && !holdsOtherStem(c, hits, ids) {
 		for _, st := range c.otherStems() {
-			if alt := correctedHolding(m, c, hits, st); len(alt) > 0 {
+			if alt := correctedHolding(m, c, hits, st, nil); len(alt) > 0 {
 				ids = alt
 				break
 			}
@@ -40,8 +44,93 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 	if len(ids) == 0 && c.Shape == "switched kind" {
 		ids = correctedProvider(m, c, hits)
 	}
+	if len(ids) == 0 && c.SaysSuccessor() {
+		ids = correctedInFrame(m, hits)
+	}
 	return ids
 }
+
+// SaysSuccessor reports whether c ends a claim and says what replaces it
+// ("I've stopped the running plan, … so I'm doing aqua aerobics
+// instead"): the claim may be found among the recent ones by its frame,
+// though it shares no word with c.
+func (c Correction) SaysSuccessor() bool { return c.Ends && insteadRe().MatchString(c.Said) }
+
+// insteadRe is a successor said with the ending: "…, so I'm doing aqua
+// aerobics instead".
+var insteadRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\binstead\b`) })
+
+// correctedInFrame is Corrected for a habit ended by another name than
+// its claim's, its successor said in the claim's frame: "I've stopped the
+// running plan, … so I'm doing aqua aerobics on Tuesdays instead" ends
+// "I'm doing Couch to 5K on Monday, Wednesday and Friday mornings". The
+// claim is the speaker's newest recent one saying it does as m's successor
+// does (habitVerbs), at a kind of time m's states (a weekday, a clock time).
+func correctedInFrame(m store.Hit, hits []store.Hit) []int64 {
+	verbs, when := habitVerbs(m.Text), whenKindsOf(m.Text)
+	if len(verbs) == 0 || when == 0 {
+		return nil
+	}
+	var lead *store.Hit
+	for i, h := range hits {
+		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) || !recent(m, h) ||
+			otherPeople(m.Text, h.Text) || when.in(h.Text) == 0 {
+			continue
+		}
+		if slices.ContainsFunc(habitVerbs(h.Text), func(v string) bool { return slices.Contains(verbs, v) }) &&
+			(lead == nil || h.Timestamp.After(lead.Timestamp)) {
+			lead = &hits[i]
+		}
+	}
+	if lead == nil {
+		return nil
+	}
+	return []int64{lead.ID}
+}
+
+// habitVerbs are the verbs s says the speaker does, as said after "I" or
+// "we" ("I'm doing", "we go", "I usually play"), -s dropped: "doing",
+// "go", "play". Not an auxiliary's: "I've stopped", "I'll go".
+func habitVerbs(s string) []string {
+	ws := text.Words(strings.ToLower(s))
+	var out []string
+	for i := 0; i < len(ws); i++ {
+		if ws[i] != "i" && ws[i] != "we" {
+			continue
+		}
+		j := i + 1
+		if j < len(ws) && (ws[j] == "m" || ws[j] == "am" || ws[j] == "re" || ws[j] == "are") {
+			j++
+		}
+		for j < len(ws) && habitAdverbs[ws[j]] {
+			j++
+		}
+		if j < len(ws) && !notHabitVerbs[ws[j]] && (!text.IsStopword(ws[j]) || doForms[ws[j]]) {
+			out = append(out, strings.TrimSuffix(ws[j], "s"))
+		}
+	}
+	return out
+}
+
+// doForms are "do" as a habit's verb ("I'm doing Couch to 5K", "we do
+// parkrun"), which the stopwords hold.
+var doForms = map[string]bool{"do": true, "does": true, "doing": true}
+
+// habitAdverbs may stand between the speaker and the verb of a habit.
+var habitAdverbs = map[string]bool{"now": true, "still": true, "usually": true, "normally": true, "always": true,
+	"also": true, "currently": true, "mostly": true, "often": true, "just": true}
+
+// notHabitVerbs follow "I" or "we" without saying what they do: an
+// auxiliary or a negation.
+var notHabitVerbs = map[string]bool{"ve": true, "have": true, "had": true, "d": true, "ll": true, "will": true,
+	"was": true, "were": true, "not": true, "never": true, "don": true, "didn": true, "can": true, "could": true,
+	"would": true, "should": true, "might": true, "must": true, "going": true, "gonna": true, "think": true, "guess": true}
+
+// OfKind reports whether memory h names a thing of the kind the stem kind
+// names ("car": "I drive a blue Skoda Fabia"). Capture has no lexicon
+// (internal/deps): recall passes kinds', the night its search of the
+// store's kinds index.
+type OfKind func(h store.Hit, kind string) bool
 
 // subjectText is the text of m the corrected claim's subject is read
 // from: c.Said, or all of m when c was not read from it.
@@ -168,8 +257,9 @@ func nameParts(s string) []string {
 }
 
 // correctedHolding is Corrected where the claim corrected must hold
-// oldStem (any claim, when "").
-func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
+// oldStem (any claim, when ""), or, for a negation, a thing of its kind
+// (ofKind).
+func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string, ofKind OfKind) []int64 {
 	mine, kinds := ClaimStems(c.subjectText(m)), valueKindsOf(m.Text)
 	context := SessionContext(m, hits)
 	var frames []frame
@@ -195,10 +285,17 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		theirs := ClaimStems(h.Text)
 		if oldStem != "" && !slices.Contains(theirs, oldStem) {
 			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(BaseForms(oldStem), st) })
-			if base < 0 {
+			switch {
+			case base >= 0:
+				theirs[base] = oldStem // "I stopped running" ends "I run 5k round the park"
+			case c.Ends && ofKind != nil && ofKind(h, oldStem):
+				theirs = append(theirs, oldStem) // "sold my bike" ends "I ride my Brompton to work"
+			default:
 				continue
 			}
-			theirs[base] = oldStem // "I stopped running" ends "I run 5k round the park"
+		}
+		if c.Shape == "sold" && !saysHad(h.Text) {
+			continue // "sold my first painting" ends no "the painting class starts in May"
 		}
 		shared, besides := 0, 0
 		parts := nameParts(h.Text) // once a claim: this runs for every candidate of a recall
@@ -376,9 +473,10 @@ func swappedNames(a, b string) bool {
 
 // anaphoricRe is a correction that stands for its subject by a pro-form:
 // "make it Friday", "the blue one", "make that the 21st", "he's coming
-// Wednesday instead" (the recent visit of that kind).
+// Wednesday instead" (the recent visit of that kind), "actually it's
+// £8.25", "it's £4 now".
 var anaphoricRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|change\s+(?:it|that)\s+to|(?:he|she|they)(?:['’](?:s|re|ll)|\s+(?:is|are|will|can|could))?\s+(?:now\s+)?(?:coming|come|doing|do|arriving|turning up|popping round|going)\s+[^.;!?]{1,30}?\binstead)\b`)
+	return regexp.MustCompile(`(?i)\b(?:make\s+(?:it|that)|the\s+[\pL-]+\s+ones?|(?:it|that)['’]?s\s+(?:now|actually)|actually,?\s+(?:it|that)(?:['’]s|\s+is)|(?:it|that)(?:['’]s|\s+is)\s+[$€£]\s?\d[\d.,]*\s+now|change\s+(?:it|that)\s+to|(?:he|she|they)(?:['’](?:s|re|ll)|\s+(?:is|are|will|can|could))?\s+(?:now\s+)?(?:coming|come|doing|do|arriving|turning up|popping round|going)\s+[^.;!?]{1,30}?\binstead)\b`)
 })
 
 // movedItRe is a pro-form moved in time: "it's moved to Thursdays",
@@ -427,6 +525,16 @@ func doesHabit(s, verb string) bool {
 	}
 	return false
 }
+
+// hadRe is a thing said as the user's: "my bike", "our Skoda", "we
+// have a piano", "I drive a Corsa".
+var hadRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:my|our)\b|\b(?:i|we)(?:['’]ve)?\s+(?:have|has|own|owned|drive|ride|got|bought|keep)\b`)
+})
+
+// saysHad reports whether s speaks of a thing as the user's: what a sale
+// or "got rid of" can end.
+func saysHad(s string) bool { return hadRe().MatchString(s) }
 
 // saysOwn reports whether s, after "I" or "we", holds a word of stem st:
 // "I have two biscuits with my tea" is what "I've cut biscuits out" ends,

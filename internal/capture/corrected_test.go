@@ -166,7 +166,7 @@ func TestCorrected(t *testing.T) {
 			t.Errorf("%s: %q is not read as a correction", c.name, c.say)
 			continue
 		}
-		if got := Corrected(m, corr, c.hits); !slices.Equal(got, c.want) {
+		if got := Corrected(m, corr, c.hits, nil); !slices.Equal(got, c.want) {
 			t.Errorf("%s: corrected = %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -75,6 +75,11 @@ var correctionShapes = []correctionShape{
 	{"gave up", true, `(?i)\b(?:weaned\s+(?:myself|ourselves|him|her|them)\s+off|(?:stopped|quit|quitting|stopping)\s+(?:taking|using|having)|` +
 		`(?:took|taken|taking|takes)\s+(?:me|us|him|her|them)\s+off|(?:['’]ve|have|['’]s|has)\s+come\s+off)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?` + phrase +
 		`\s*(?:[,.;:!?]|$|\s(?:completely|altogether|and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`, []string{"weaned", "taking", "using", "having", "off"}},
+	// "sold my bike", "we got rid of the telly", "gave away our sofa",
+	// "had to rehome the dog": a thing the user had is gone, named by its
+	// kind or its make.
+	{"sold", true, `(?i)\b(?:sold|got rid of|gotten rid of|getting rid of|gave away|given away|give away|giving away|rehomed|rehome|rehoming)\s+(?:my|our|the)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+)\s*(?:[,.;:!?]|$|\s(?:on|to|for|and|but|so|because|since|as|now|last|this|yesterday|today|at|after|in|off|back)\b)`,
+		[]string{"sold", "rid of", "away", "rehom"}},
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
 	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
@@ -193,6 +198,9 @@ func correctionInSentence(s string) (Correction, bool) {
 		}
 		if sh.shape == "switched kind" && (!switchedKind(c.Old) || byOther(s[:loc[0]])) {
 			continue // "changed the sheets", "changed trains", "you're changing lives": no provider of the speaker's replaced
+		}
+		if sh.shape == "sold" && byOther(s[:loc[0]]) {
+			continue // "she sold the idea to the board": not the speaker's thing gone
 		}
 		if sh.shape == "gave up" && (notGivenUp(firstOf(c.Old)) || strings.Contains(strings.ToLower(m[0]), "quit on")) {
 			continue // "I'm not giving up and trying new things", "never quit on your dreams"

@@ -234,7 +234,7 @@ func TestCorrectedUnrestated(t *testing.T) {
 			}
 			continue
 		}
-		if got := Corrected(m, corr, c.hits); !slices.Equal(got, c.want) {
+		if got := Corrected(m, corr, c.hits, nil); !slices.Equal(got, c.want) {
 			t.Errorf("%s: corrected = %v (%+v), want %v", c.name, got, corr, c.want)
 		}
 	}

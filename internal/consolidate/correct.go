@@ -64,8 +64,9 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		}
 		said := store.Hit{Kind: "memory", ID: m.ID, SessionID: m.SessionID, Timestamp: m.Timestamp, Role: m.Role, Text: m.Content}
 		topic := capture.SessionContext(said, hitsOf(turns))
-		if capture.Anaphoric(m.Content) {
-			// "changed my mind, the blue one" said next day: the recent
+		if capture.Anaphoric(m.Content) || c.SaysSuccessor() {
+			// "changed my mind, the blue one" said next day, "stopped the
+			// running plan, doing aqua aerobics instead": the recent
 			// claims are its context, whatever their words.
 			recent, err := a.RecentMemories(ctx, store.SearchOptions{Since: m.Timestamp.Add(-capture.RecentContext), Until: before, Limit: capture.RecentClaims})
 			if err != nil {
@@ -78,7 +79,16 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 				hits = append(hits, t)
 			}
 		}
-		old := capture.Corrected(said, c, hitsOf(hits))
+		ofKind, byKind, err := kindSearch(ctx, a, c, m.Timestamp.Add(-window), before)
+		if err != nil {
+			return err
+		}
+		for _, k := range byKind {
+			if !slices.ContainsFunc(hits, func(h store.MemoryHit) bool { return h.ID == k.ID }) {
+				hits = append(hits, k)
+			}
+		}
+		old := capture.Corrected(said, c, hitsOf(hits), ofKind)
 		if len(old) == 0 && capture.Anaphoric(m.Content) {
 			if old, err = proFormReferent(ctx, a, said, topic); err != nil {
 				return err
@@ -103,6 +113,25 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		}
 	}
 	return nil
+}
+
+// kindSearch is the memories of since..until whose kinds (the store's
+// kinds index) hold what negation c names, and capture.OfKind of them:
+// "we haven't got a car any more" ends "my runaround is a red Mazda", which
+// never says car. Nil for a correction that ends nothing or names nothing.
+func kindSearch(ctx context.Context, a *store.Agent, c capture.Correction, since, until time.Time) (capture.OfKind, []store.MemoryHit, error) {
+	kind := c.OldStem()
+	if !c.Ends || kind == "" {
+		return nil, nil, nil
+	}
+	hits, err := a.SearchMemories(ctx, store.SearchOptions{Terms: []string{kind}, Kinds: true, Since: since, Until: until, Limit: 20})
+	if err != nil || len(hits) == 0 {
+		return nil, nil, err
+	}
+	ofKind := func(h store.Hit, k string) bool {
+		return k == kind && slices.ContainsFunc(hits, func(m store.MemoryHit) bool { return m.ID == h.ID })
+	}
+	return ofKind, hits, nil
 }
 
 // proFormReferent is the claim a correction by a pro-form corrects when

@@ -148,9 +148,11 @@ func claimFacts(s string, m *store.Memory, f llm.KeyFact) []llm.KeyFact {
 			value := group(s, g, 3)
 			if startsWithTime(s[g[6]:], m) { // "the standup is at 10:30": a time, not the amount 10
 				value = s[g[6]:]
+			} else if d := dateAt(s[g[6]:], m); d != "" {
+				value = d // "the next one is 29 October": a date, not the amount 29
 			}
 			if e, t, a, ok := claimKey(strings.ToLower(group(s, g, 1)), group(s, g, 2), value, m); ok {
-				return set(e, t, a, value, Attribute)
+				return set(e, t, a, value, factTypeOf(a))
 			}
 		}
 	}
@@ -195,12 +197,21 @@ func valueOf(v string, m *store.Memory) string {
 	if a := amountStartRe.FindString(v); a != "" && !phoneRe.MatchString(v) {
 		return a
 	}
+	if d := dateAt(v, m); d != "" {
+		return d
+	}
+	return v
+}
+
+// dateAt is the date capture found in m that v begins with (after "on"),
+// "" when it begins with none.
+func dateAt(v string, m *store.Memory) string {
 	for _, e := range m.Entities {
 		if e.Type == capture.TypeDate && strings.HasPrefix(strings.TrimPrefix(v, "on "), e.Text) {
 			return e.Text
 		}
 	}
-	return v
+	return ""
 }
 
 // claimKey is the entity and attribute a claim about thing (with its
@@ -273,13 +284,10 @@ func valueKind(v string, m *store.Memory) string {
 		return "phone number"
 	case startsWithTime(v, m): // before amounts: the 10 of 10:30 or 10 am is no quantity
 		return "time"
+	case dateAt(v, m) != "": // the 29 of "29 October" is no quantity either
+		return "date"
 	case amountWholeRe.MatchString(v):
 		return "amount"
-	}
-	for _, e := range m.Entities {
-		if e.Type == capture.TypeDate && strings.HasPrefix(strings.TrimPrefix(v, "on "), e.Text) {
-			return "date"
-		}
 	}
 	return ""
 }

@@ -73,12 +73,14 @@ func KeyFacts(s string, m *store.Memory) []llm.KeyFact {
 		if out != nil && vagueEntity(out[0].Entity) {
 			return nil // "it was last week": what was?
 		}
-		if out != nil {
-			out[0].Value = keyValue(out[0].Attribute, out[0].Value)
-			out[0].Content = withoutDenial(s, out[0].Value)
-			if out[0].FactType == Event {
-				out[0].Value = absoluteDate(out[0].Value, m.Timestamp)
+		for j := range out {
+			out[j].Value = keyValue(out[j].Attribute, out[j].Value)
+			out[j].Content = withoutDenial(s, out[j].Value)
+			if out[j].FactType == Event {
+				out[j].Value = absoluteDate(out[j].Value, m.Timestamp)
 			}
+		}
+		if out != nil {
 			return out
 		}
 	}
@@ -137,11 +139,14 @@ func shapeFacts(s string, m *store.Memory, f llm.KeyFact, clause bool) []llm.Key
 	}
 	if g := allergicRe.FindStringSubmatch(s); g != nil {
 		if e, t, ok := subject(g[1], m); ok {
-			allergen := strings.ToLower(claimValue(listPart(g[2])))
-			if vagueObject(allergen) {
-				return nil // "I'm allergic to it"
+			var out []llm.KeyFact
+			for _, allergen := range allergens(g[2]) {
+				if vagueObject(allergen) {
+					return nil // "I'm allergic to it"
+				}
+				out = append(out, set(e, t, "allergy", allergen, Attribute)...) // a key of many values, one fact each, as the profile files it
 			}
-			return set(e, t, "allergy", allergen, Attribute) // a key of many values, as the profile files it
+			return out
 		}
 	}
 	if g := preferenceRe.FindStringSubmatch(s); g != nil {
@@ -276,6 +281,17 @@ func listPart(s string) string {
 		return s[:loc[0]]
 	}
 	return s
+}
+
+// allergens are the things of the list s opens with, as the profile
+// reads them ("penicillin, latex and shellfish, so I carry a card": three).
+func allergens(s string) []string {
+	if g := thingListRe.FindStringSubmatchIndex(s); g != nil {
+		if items := splitList(s[g[2]:listEnd(s, g[3])]); len(items) > 0 {
+			return items
+		}
+	}
+	return []string{strings.ToLower(claimValue(listPart(s)))}
 }
 
 // allergic reports whether what an attribute is said to be is an allergy

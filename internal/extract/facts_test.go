@@ -85,7 +85,16 @@ func TestKeyFacts(t *testing.T) {
 		{"Our garden is a mess.", "user", nil, []string{"we|garden|a mess|attribute"}},
 		{"I'm allergic to latex too.", "user", nil, []string{"user|allergy|latex|attribute"}},
 		{"I'm allergic to kiwi and get hives from it.", "user", nil, []string{"user|allergy|kiwi|attribute"}},
-		{"I'm allergic to cats and dogs.", "user", nil, []string{"user|allergy|cats and dogs|attribute"}},
+		// a list of allergens is one fact each, as the profile files them
+		{"I'm allergic to horses and guinea pigs.", "user", nil, []string{"user|allergy|horses|attribute", "user|allergy|guinea pigs|attribute"}},
+		{"I'm allergic to kiwi, mango and latex.", "user", nil, []string{"user|allergy|kiwi|attribute", "user|allergy|mango|attribute", "user|allergy|latex|attribute"}},
+		{"I'm allergic to aspirin, so I carry a card and a note.", "user", nil, []string{"user|allergy|aspirin|attribute"}},
+		// a day of the calendar is a date, never the amount its number is
+		{"The next bin collection is 14 November.", "user", []store.Entity{{Text: "14 November", Type: "date"}}, []string{"next bin collection|date|14 November|event"}},
+		{"The boiler service is 3 March.", "user", []store.Entity{{Text: "3 March", Type: "date"}}, []string{"boiler service|date|3 March|event"}},
+		{"The fee is 40 a month.", "user", nil, []string{"fee|amount|40 a month|attribute"}},
+		// a clause after the employer is no part of its name
+		{"Since I work at Siemens I'll take the early train.", "user", nil, []string{"user|employer|Siemens|attribute"}},
 		// No shape, but the profile rules read one-valued claims: facts too.
 		{"We switched dentists to Dr Hale at Brookside.", "user", nil, []string{"user|dentist|Dr Hale|attribute"}},
 		{"I take the tram to work now.", "user", nil, []string{"user|commute|tram|attribute"}},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
+	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
 // The rules of the profile builder: each is a shape of first-person
@@ -12,14 +13,21 @@ import (
 // capitalised words (the (?i:...) groups keep the rest case-blind), so
 // "my boss approved it" names no manager.
 const (
-	pName  = `([A-Z][\p{L}-]*(?:['’][A-Z][\p{L}-]+)?(?: [A-Z][\p{L}-]+(?:['’][A-Z][\p{L}-]+)?)?)`
-	pOrg   = `([A-Z][\p{L}\p{N}&.'’-]*(?: (?:of |and |& )?[A-Z][\p{L}\p{N}&.'’-]*)*)`
+	pName = `([A-Z][\p{L}-]*(?:['’][A-Z][\p{L}-]+)?(?: [A-Z][\p{L}-]+(?:['’][A-Z][\p{L}-]+)?)?)`
+	// pOrg's words after its first never are "I", "I'll", "I'm": "since I
+	// work at Arup I'll get the train" names Arup.
+	pOrg   = `([A-Z][\p{L}\p{N}&.'’-]*(?: (?:of |and |& )?(?:[A-HJ-Z][\p{L}\p{N}&.'’-]*|I[\p{L}\p{N}&.-][\p{L}\p{N}&.'’-]*))*)`
 	pMy    = `(?i:my|our)`
 	pIAm   = `(?i:i'm|i’m|i am|im)`
 	pThing = `([\p{L}][\p{L}\p{N}' -]{1,40}?)`
-	pEnd   = `(?:[,;:.!]|\s+(?i:and|but|so|since|because|which|who|now|too|as well|for|today|yesterday|tonight|this|last|at|in|on|from|with)\b|$)`
+	pEnd   = `(?:[,;:.!]|\s+(?i:and|but|so|since|because|which|who|now|too|as well|for|today|yesterday|tonight|this|last|at|in|on|from|with)\b|` + pSubject + `|$)`
+	// pSubject opens the clause after a claim: "since I'm allergic to
+	// peanuts I always check the labels".
+	pSubject = `\s+(?:I|[Ww]e)(?:['’](?:ll|m|ve|d|re))?\b`
+	// pItem is an item of a list of things, up to three words.
+	pItem = `[\p{L}][\p{L}\p{N}'’-]*(?:\s+[\p{L}][\p{L}\p{N}'’-]*){0,2}?`
 	// pListEnd ends a list of things: "penicillin and latex" is two.
-	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|after all|any more|anymore)\b|` + pClause + `|$)`
+	pListEnd = `(?:[,;:.!(]|\s+(?i:but|so|since|because|which|who|now|too|as well|for|ever|as a|when|after all|any more|anymore)\b|` + pClause + `|` + pSubject + `|$)`
 	// pClause is where a list of things runs on into a clause of its
 	// subject's ("peanuts and carries an EpiPen", "cats and have to take
 	// pills", "penicillin and always carry a card", "bouldering and love
@@ -35,6 +43,7 @@ var (
 	intolerantRe    = lazy(`\b` + pIAm + ` (?i:(lactose|gluten|dairy|wheat|fructose|histamine|caffeine)[ -]intolerant)\b`)
 	intolerantToRe  = lazy(`\b` + pIAm + ` (?i:(?:also |very |quite )?intolerant to) ` + pThing + pListEnd)
 	medicationRe    = lazy(`\b(?i:(i (?:have |'ve |’ve )?(?:stopped taking|stopped|come off|came off) |(?:i'm|i’m|i am) no longer (?:taking|on) )|(?:i'm|i’m|i am) (?:now |still )?(?:taking|on) |i (?:still )?take |i (?:just |have |'ve |’ve )?started (?:taking )?|i was prescribed |prescribed me |put me on )([\p{L}][\p{L}-]+)`)
+	conditionAdjRe  = lazy(`\b` + pIAm + ` (?i:(?:also |still |now |a |an |borderline )*((?:type [12] |pre-?)?(?:` + conditionAdjectiveWords + `)))\b`)
 	conditionRe     = lazy(`\b(?i:i have|i've got|i’ve got|i've been diagnosed with|i’ve been diagnosed with|i was diagnosed with|i got diagnosed with|i suffer from|i live with) (?i:an? )?((?:[\p{L}\p{N}'-]+ ){0,2}[\p{L}'-]+)`)
 	dietRe          = lazy(`\b(?:` + pIAm + `|(?i:i|we)(?:'ve|’ve| have)? (?i:went|gone|become|became|turned|switched to|going)) (?i:(?:a |now |still |strictly |fully |mostly |also )*(vegetarian|vegan|pescatarian|pescetarian|plant-based|keto|halal|kosher|gluten-free|dairy-free))\b`)
 	// "I've started eating fish again, so pescatarian now": a diet said
@@ -69,7 +78,13 @@ var (
 	// hypothetical, a wish, a plan, the past.
 	notProfileRe = lazy(`(?i)\b(?:if (?:i|we|i'm|i’m)|would|could|might|maybe|perhaps|wish|hope|hoping|wonder|thinking (?:about|of)|considering|planning|plan to|going to|gonna|want to|wanna|used to|pretend|imagine|joke|kidding)\b`)
 	clauseEndRe  = lazy(`(?:,|;| -| —)\s+(?i:so|but|and|because|since|which|though|keep|please|as|then)\b|;`)
-	listSepRe    = lazy(`,\s*|\s+(?:and|or|&)\s+`)
+	listSepRe    = lazy(`,\s*(?:(?:and|or|&)\s+)?|\s+(?:and|or|&)\s+`)
+	// thingListRe is a list of things a text opens with.
+	thingListRe = lazy(`^` + pThing + pListEnd)
+	// listTailRe is the rest of a list its first item's comma cut short:
+	// ", latex and shellfish", ", eggs, or sesame" (items of up to three
+	// words, the last joined by "and" or "or", then the list's end).
+	listTailRe = lazy(`^((?:,\s*` + pItem + `)*,?\s+(?i:and|or)\s+` + pItem + `)` + pListEnd)
 	// presentRe turns from the past to now: "..., but now", "; these days".
 	presentRe = lazy(`(?i)(?:[,;]\s*|\s)(?:but|and|so)?\s*(?:now|these days|nowadays)\b,?`)
 	// deniedRe ends a clause that denies what follows.
@@ -140,7 +155,7 @@ func healthClaims(s string, sw subjectWords) []profileClaim {
 		if denied(s, g[0]) {
 			continue
 		}
-		for _, v := range splitList(s[g[4]:g[5]]) {
+		for _, v := range splitList(s[g[4]:listEnd(s, g[5])]) {
 			if neg && (notThings[v] || anything[v]) {
 				continue // "not allergic to anything" names no allergy
 			}
@@ -153,7 +168,7 @@ func healthClaims(s string, sw subjectWords) []profileClaim {
 		if denied(s, g[0]) || !isPersonName(n) {
 			continue
 		}
-		for _, v := range splitList(s[g[4]:g[5]]) {
+		for _, v := range splitList(s[g[4]:listEnd(s, g[5])]) {
 			out = append(out, profileClaim{subject: n, key: "allergy", value: v, text: n + " is allergic to " + v + "."})
 		}
 	}
@@ -174,9 +189,41 @@ func healthClaims(s string, sw subjectWords) []profileClaim {
 	}
 	if c, ok := conditionClaim(s, sw); ok {
 		out = append(out, c)
+	} else if c, ok := conditionAdjClaim(s, sw); ok {
+		out = append(out, c)
 	}
 	return out
 }
+
+// conditionAdjClaim: a condition named by its adjective ("I'm coeliac",
+// "since I'm type 1 diabetic"), as the condition's noun.
+func conditionAdjClaim(s string, sw subjectWords) (profileClaim, bool) {
+	g := conditionAdjRe.FindStringSubmatchIndex(s)
+	if g == nil || denied(s, g[0]) {
+		return profileClaim{}, false
+	}
+	adj := strings.ToLower(s[g[2]:g[3]])
+	words := strings.Fields(adj)
+	last := words[len(words)-1]
+	noun, pre := conditionAdjectives[strings.TrimPrefix(strings.TrimPrefix(last, "pre-"), "pre")], ""
+	if strings.HasPrefix(last, "pre") {
+		pre = "pre"
+	}
+	v := strings.Join(append(words[:len(words)-1], pre+noun), " ")
+	return profileClaim{key: "condition", value: v, text: sw.name + " has " + v + "."}, true
+}
+
+// conditionAdjectives are the conditions a person is said to be by an
+// adjective, and the condition's name.
+var conditionAdjectives = map[string]string{
+	"coeliac": "coeliac disease", "celiac": "celiac disease", "diabetic": "diabetes", "asthmatic": "asthma",
+	"epileptic": "epilepsy", "anaemic": "anaemia", "anemic": "anemia", "arthritic": "arthritis",
+	"autistic": "autism", "dyslexic": "dyslexia", "dyspraxic": "dyspraxia", "haemophiliac": "haemophilia",
+	"hemophiliac": "hemophilia", "insomniac": "insomnia", "hypertensive": "hypertension", "hypothyroid": "hypothyroidism",
+}
+
+// conditionAdjectiveWords is conditionAdjectives' adjectives, for a regexp.
+const conditionAdjectiveWords = `coeliac|celiac|diabetic|asthmatic|epileptic|anaemic|anemic|arthritic|autistic|dyslexic|dyspraxic|haemophiliac|hemophiliac|insomniac|hypertensive|hypothyroid`
 
 // anything are the words of no allergy in particular.
 var anything = map[string]bool{"anything": true, "nothing": true, "any": true, "anything else": true, "them": true, "that": true}
@@ -553,6 +600,22 @@ func firstClause(s string) string {
 		return s[:loc[0]]
 	}
 	return s
+}
+
+// listEnd is where the list of things ending at end in s ends: past
+// ", latex and shellfish" when the comma at end goes on with more items,
+// not when it opens a clause (", so I carry a card and an EpiPen").
+func listEnd(s string, end int) int {
+	g := listTailRe.FindStringSubmatchIndex(s[end:])
+	if g == nil || !strings.HasPrefix(s[end:], ",") {
+		return end
+	}
+	for _, w := range text.Words(strings.ToLower(s[end : end+g[3]])) {
+		if w != "and" && w != "or" && text.IsStopword(w) {
+			return end // "penicillin, so I carry a card and an EpiPen": a clause, not items
+		}
+	}
+	return end + g[3]
 }
 
 // splitList splits "penicillin and latex" into its items.

@@ -57,6 +57,8 @@ func TestProfileRules(t *testing.T) {
 		{"I'm a structural engineer at Arup.", []string{
 			`work user/job_title="structural engineer": The user is a structural engineer.`,
 			`work user/employer="Arup": The user works at Arup.`}},
+		{"Since I work at Siemens I'll take the early train.", []string{`work user/employer="Siemens": The user works at Siemens.`}},
+		{"Because I work for Ipsos I'm always on calls.", []string{`work user/employer="Ipsos": The user works at Ipsos.`}},
 		{"I work for Mott MacDonald and love it.", []string{`work user/employer="Mott MacDonald": The user works at Mott MacDonald.`}},
 		{"I just left Arup for Atkins.", []string{
 			`work user/employer="Arup": The user worked at Arup. (until 2026-05-04)`,
@@ -100,6 +102,23 @@ func TestProfileRules(t *testing.T) {
 		{"Maya is allergic to peanuts and sesame.", []string{
 			`health Maya/allergy="peanuts": Maya is allergic to peanuts.`,
 			`health Maya/allergy="sesame": Maya is allergic to sesame.`}},
+		{"Since I'm allergic to sesame I always ask about the bread.", []string{`health user/allergy="sesame": The user is allergic to sesame.`}},
+		{"I'm allergic to plasters, ibuprofen and wasp stings.", []string{
+			`health user/allergy="plasters": The user is allergic to plasters.`,
+			`health user/allergy="ibuprofen": The user is allergic to ibuprofen.`,
+			`health user/allergy="wasp stings": The user is allergic to wasp stings.`}},
+		{"I'm allergic to moulds, feathers, or wool.", []string{
+			`health user/allergy="moulds": The user is allergic to moulds.`,
+			`health user/allergy="feathers": The user is allergic to feathers.`,
+			`health user/allergy="wool": The user is allergic to wool.`}},
+		{"I'm allergic to codeine, which the GP and the dentist both know.", []string{`health user/allergy="codeine": The user is allergic to codeine.`}},
+		// a condition named by its adjective
+		{"I'm epileptic, so no strobe lights please.", []string{`health user/condition="epilepsy": The user has epilepsy.`}},
+		{"Since I'm type 2 diabetic I skip dessert.", []string{`health user/condition="type 2 diabetes": The user has type 2 diabetes.`}},
+		{"I'm asthmatic.", []string{`health user/condition="asthma": The user has asthma.`}},
+		{"I'm celiac these days.", []string{`health user/condition="celiac disease": The user has celiac disease.`}},
+		{"I'm not anaemic any more.", nil},
+		{"Since I'm pescatarian I'll have the cod.", []string{`diet user/diet="pescatarian": The user is pescatarian.`}},
 		{"I'm allergic to penicillin, so tell the pharmacy.", []string{`health user/allergy="penicillin": The user is allergic to penicillin.`}},
 		// A list that runs on into a clause of its subject's ends there.
 		{"Marisol is allergic to peanuts and carries an EpiPen everywhere.", []string{`health Marisol/allergy="peanuts": Marisol is allergic to peanuts.`}},

@@ -404,3 +404,16 @@ func Place(w string) bool {
 	}
 	return false
 }
+
+// Holds reports whether s names a thing of the kind word names, its plural
+// too: "I ride my Brompton to work" a bike, "our Skoda Fabia" a car. What
+// a correction naming a thing by its kind ends ("sold my bike").
+func Holds(s, kind string) bool {
+	kind = strings.ToLower(kind)
+	for k := range strings.FieldsSeq(Of(s)) {
+		if k == kind || k == singular(kind) {
+			return true
+		}
+	}
+	return false
+}

@@ -162,3 +162,22 @@ func TestPlace(t *testing.T) {
 		}
 	}
 }
+
+func TestHolds(t *testing.T) {
+	for _, tc := range []struct {
+		text, kind string
+		want       bool
+	}{
+		{"My runaround is a red Mazda MX-5", "car", true},
+		{"I ride my Cannondale along the canal", "bike", true},
+		{"We did the school run on the Brompton", "bikes", true},
+		{"The Vauxhall Corsa needs new tyres", "car", true},
+		{"I ride my Cannondale along the canal", "car", false},
+		{"My runaround is a red Mazda MX-5", "bike", false},
+		{"We walked along the canal to the pub", "boat", false},
+	} {
+		if got := Holds(tc.text, tc.kind); got != tc.want {
+			t.Errorf("Holds(%q, %q) = %v, want %v (kinds: %s)", tc.text, tc.kind, got, tc.want, Of(tc.text))
+		}
+	}
+}

@@ -30,7 +30,9 @@ func (r *ranker) nearMiss(c *cand) bool {
 
 func (r *ranker) nearMissText(c *cand) bool {
 	if c.hit.Kind != "consolidation" {
-		return r.nearMissSaid(c.hit.Text)
+		// A successor ("actually it's £24 now") speaks of what it
+		// replaced: a near-miss only when read with it too.
+		return r.nearMissSaid(c.hit.Text) && (len(c.standsFor) == 0 || r.nearMissSaid(c.hit.Text+" "+strings.Join(c.standsFor, " ")))
 	}
 	near := false
 	for _, s := range splitSentences(c.hit.Text) {

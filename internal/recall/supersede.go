@@ -11,6 +11,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -202,7 +203,7 @@ func (r *ranker) correctedToday(items []Item, extra []store.Hit) []Item {
 			continue
 		}
 		if corr, ok := correctionOf(h); ok {
-			old := capture.Corrected(h, corr, hits)
+			old := capture.Corrected(h, corr, hits, holdsKind)
 			for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
 				retired[id] = true
 			}
@@ -533,3 +534,7 @@ func splitSentences(s string) []string {
 	}
 	return out
 }
+
+// holdsKind is capture.OfKind by the kinds lexicon: "sold my bike" ends
+// "I ride my Brompton to work".
+func holdsKind(h store.Hit, kind string) bool { return kinds.Holds(h.Text, kind) }

@@ -139,8 +139,9 @@ func asking(q string) string {
 }
 
 // lacksThing reports whether s holds none of the asked thing's nouns, nor
-// its head (the last) by kind ("spaniel": dog) or topic member: "last
-// winter" holds no season ticket.
+// its head (the last) by kind ("spaniel": dog), topic member or related
+// word ("kids" for "the children's"): "last winter" holds no season
+// ticket.
 func (r *ranker) lacksThing(s string) bool {
 	thing := r.askedThing()
 	if len(thing) == 0 {
@@ -151,8 +152,9 @@ func (r *ranker) lacksThing(s string) bool {
 	if !r.thingOwned && len(thing) > 1 && pricedAsk(asking(r.intent.Rest)) && !have.has(r.stem(head)) && !r.heldByKindOrTopic(s, head) {
 		return true // "a wasp got into the kitchen" holds no kitchen splashback's quote
 	}
-	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, head) {
-		return false
+	if slices.ContainsFunc(thing, func(w string) bool { return have.has(r.stem(w)) }) || r.heldByKindOrTopic(s, head) ||
+		slices.ContainsFunc(Expand([]string{head}), func(w string) bool { return have.has(r.stem(w)) }) {
+		return false // "the kids' swimming lessons" are the children's
 	}
 	return !r.thingOwned || ownsAnother(s) // "a Vodafone deal that ends in August" may be my phone contract
 }
