@@ -366,10 +366,13 @@ func startsUpper(s string) bool {
 // when the question asks of the user's own or of a role; asked of a name,
 // it is about someone else. Asked of the user's own (asksOfOwn), a wish, a
 // plan or hearsay is left out when anything else answers, and someone
-// else's thing of the kind asked (othersThing) always.
-func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool {
+// else's thing of the kind asked (othersThing) always. Asked of the user
+// alone ("which inhaler am I meant to take?"), an item opened by someone
+// else and not the user's ("Kemi's on a brown preventer inhaler") is never
+// the answer (notAnswer): offered beside one, it makes recall find nothing.
+func (r *ranker) othersOut(kept, reaches func(c *cand) bool) (out, notAnswer func(c *cand) bool) {
 	if len(r.subject) == 0 && !r.self {
-		return nil
+		return nil, func(*cand) bool { return false }
 	}
 	w := &whose{r: r, known: r.knownNames(), reaches: reaches, of: map[*cand]whoseIs{}}
 	answered := r.strictSubject()
@@ -379,9 +382,12 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 		}
 		answered = kept(c) && reaches(c) && w.is(c) == answers
 	}
-	return func(c *cand) bool {
+	out = func(c *cand) bool {
 		is := w.is(c)
 		return is == owned || answered && is == aboutOther || c.ex.Neighbour > 0 && !reaches(c) && r.besideOut(c, w.owned)
+	}
+	return out, func(c *cand) bool {
+		return r.alone && w.is(c) == aboutOther && speakerName(c) == "" && openedBySomeone(r.toksOf(c.hit.Text), lowerAll(candNames(c, w.known)))
 	}
 }
 

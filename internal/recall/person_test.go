@@ -144,3 +144,34 @@ func TestTheRoleBound(t *testing.T) {
 	})
 	expectContext(t, b, Query{Text: "What did the au pair ask for?", AsOf: asOf}, []string{"Sunday evenings off"}, []string{"borrow the car"})
 }
+
+// Asked of the user alone, an item opened by someone else and not the
+// user's is no answer: with nothing of the user's stored, recall finds
+// nothing; with the user's own stored, that is found.
+func TestAnotherOpensNoAnswerOfMine(t *testing.T) {
+	others := []turn{
+		{at: day0, session: "a", role: "user", content: "Tariq's on amlodipine now, one tablet every morning.", ents: []string{"Tariq"}},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Joanna's got a season ticket too, in the Kop.", ents: []string{"Joanna"}},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+	}
+	for _, tc := range []struct{ q, mine, want string }{
+		{"which tablet am I meant to take in the morning?", "I take one ramipril tablet every morning.", "ramipril"},
+		{"Where's my season ticket?", "My season ticket is in the Main Stand, seat 40.", "main stand"},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), agentWith(t, others), Query{Text: tc.q, AsOf: day0.AddDate(0, 0, 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found {
+			t.Errorf("%q with only another's stored: found %q; want nothing found", tc.q, res.Context)
+		}
+		mine := append(slices.Clone(others), turn{at: day0.Add(3 * time.Hour), session: "d", role: "user", content: tc.mine})
+		res, err = (&Engine{}).Recall(t.Context(), agentWith(t, mine), Query{Text: tc.q, AsOf: day0.AddDate(0, 0, 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || !strings.Contains(strings.ToLower(res.Context), tc.want) {
+			t.Errorf("%q with the user's own stored: found=%v %q; want %q", tc.q, res.Found, res.Context, tc.want)
+		}
+	}
+}
