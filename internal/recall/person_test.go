@@ -175,3 +175,47 @@ func TestAnotherOpensNoAnswerOfMine(t *testing.T) {
 		}
 	}
 }
+
+// A thing opening a text with "'s" for "is" or "has" is no name, nor is
+// the provider a thing is with.
+func TestThingsAndProvidersAreNobody(t *testing.T) {
+	for _, tc := range []struct {
+		s, opener, provider string
+		held                bool
+	}{
+		{"Energy's with Octopus, fixed till March.", "Energy", "Octopus", true},
+		{"Boiler's gone again, the engineer comes Friday.", "Boiler", "", false},
+		{"Netflix's been cancelled.", "Netflix", "", false},
+		{"The car insurance is with Admiral, renews in June.", "", "Admiral", true},
+		{"Kemi's with her mum this week.", "", "", false},                  // a name, not a word
+		{"Bob's at the allotment.", "", "", false},                         // a first name, though a word
+		{"Sister's with Jonah at the match.", "", "Jonah", false},          // a role
+		{"Lunch with Beatrix at the garden centre.", "", "Beatrix", false}, // no thing is with her
+		{"Jess's car is with Halfords.", "", "Halfords", true},
+		{"Jess's car is with Halfords, and Halfords's van is with Ravi.", "", "Halfords", false}, // named otherwise too
+	} {
+		if got := thingOpener(tc.s); got != tc.opener {
+			t.Errorf("thingOpener(%q) = %q; want %q", tc.s, got, tc.opener)
+		}
+		if tc.provider != "" && heldWith(tc.s, tc.provider) != tc.held {
+			t.Errorf("heldWith(%q, %q) = %v; want %v", tc.s, tc.provider, !tc.held, tc.held)
+		}
+	}
+}
+
+// Asked of the user's own, a text that tells of it by a thing and its
+// provider ("Energy's with Octopus") is the user's, not about two people.
+func TestProviderTextIsTheUsers(t *testing.T) {
+	turns := []turn{
+		{at: day0, session: "a", role: "user", content: "Energy's with Octopus, the fixed deal ends in March.", ents: []string{"Energy", "Octopus"}},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Finished a jigsaw of the Lake District, all 1000 pieces."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+	}
+	res, err := (&Engine{}).Recall(t.Context(), agentWith(t, turns), Query{Text: "when does my energy deal finish?", AsOf: day0.AddDate(0, 0, 3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || !strings.Contains(res.Context, "Octopus") {
+		t.Errorf("found=%v %q; want the Octopus deal", res.Found, res.Context)
+	}
+}
