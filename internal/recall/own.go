@@ -223,7 +223,7 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 		return true
 	}
 	for i := 0; i+2 < len(fs); i++ {
-		if !strings.EqualFold(fs[i+1], "for") || !asked(strings.ToLower(bare(fs[i]))) {
+		if !strings.EqualFold(fs[i+1], "for") || !asked(strings.ToLower(bare(fs[i]))) || doneFor(fs, i) {
 			continue
 		}
 		who := strings.TrimRight(fs[i+2], ",;:.!?")
@@ -237,6 +237,21 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 	}
 	return false
 }
+
+// doneFor reports whether fs[i], before "for", is the user's doing, not
+// a thing: a verb of work or an -ing form after no determiner ("driving
+// for Uber", "I work for Arup", "volunteering for Oxfam"): whom it is for
+// is an employer or a cause, and the doing is the user's.
+func doneFor(fs []string, i int) bool {
+	w := strings.ToLower(bare(fs[i]))
+	if slices.Contains(workVerbs, w) {
+		return true
+	}
+	return strings.HasSuffix(w, "ing") && len(w) > 4 && (i == 0 || !isDeterminer(fs[i-1]) && !ownsPhrase(fs[i-1]) && !opensNounPhrase(fs[i-1]))
+}
+
+// workVerbs say whom the user works for, "for" their employer.
+var workVerbs = words("work works worked drive drives drove volunteer volunteers volunteered play plays played")
 
 // givingVerbs take whom a thing is for before it: "bought Hattie new
 // shoes", "got Dad a new phone".

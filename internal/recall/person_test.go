@@ -219,3 +219,39 @@ func TestProviderTextIsTheUsers(t *testing.T) {
 		t.Errorf("found=%v %q; want the Octopus deal", res.Found, res.Context)
 	}
 }
+
+// A doing "for" an employer or a cause is the user's own ("driving for
+// Uber"), though a thing "for" someone is theirs ("a prescription for Dad").
+func TestDoneForIsMine(t *testing.T) {
+	for _, tc := range []struct{ mem, q, want string }{
+		{"Delivering for Deliveroo most evenings now, about twenty hours a week.", "How many hours am I delivering?", "deliveroo"},
+		{"Coaching for Tynedale on Sunday mornings, the under-nines.", "when am I coaching?", "tynedale"},
+	} {
+		turns := []turn{
+			{at: day0, session: "a", role: "user", content: tc.mem},
+			{at: day0.Add(time.Hour), session: "b", role: "user", content: "Picked up a prescription for Dad, he's on statins now.", ents: []string{"Dad"}},
+			{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+		}
+		res, err := (&Engine{}).Recall(t.Context(), agentWith(t, turns), Query{Text: tc.q, AsOf: day0.AddDate(0, 0, 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || !strings.Contains(strings.ToLower(res.Context), tc.want) {
+			t.Errorf("%q: found=%v %q; want %q", tc.q, res.Found, res.Context, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		s    string
+		i    int
+		want bool
+	}{
+		{"Driving for Uber full time now.", 0, true},
+		{"I work for Arup.", 1, true},
+		{"Got a painting for Mum.", 2, false},
+		{"Picked up a prescription for Dad.", 4, false},
+	} {
+		if got := doneFor(strings.Fields(tc.s), tc.i); got != tc.want {
+			t.Errorf("doneFor(%q, %d) = %v; want %v", tc.s, tc.i, got, tc.want)
+		}
+	}
+}
