@@ -94,6 +94,10 @@ var correctionShapes = []correctionShape{
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
+	// "moved out of Hyde Park Road into a flat share", "we've moved the
+	// kids out of Pebbles into the school nursery": the old place left for
+	// a new one, said with "out of … into".
+	{"moved from", false, `(?i)\b(?:moved|moving|switched|transferred)\b(?:\s+[\pL\pN'’-]+){0,3}?\s+out\s+of\s+` + phrase + `\s+(?:in)?to\b`, []string{"out of"}},
 	{"changed my mind", false, `(?i)\bchanged\s+(?:my|our|his|her|their)\s+minds?(?:\s+(?:about|on)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|we|i|let's)\b))?`, []string{"mind"}},
 	// "our window cleaner's changed his round, he comes on the first Monday
 	// now", "the bin men have changed their day to Tuesday", "the gym's

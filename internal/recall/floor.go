@@ -29,14 +29,14 @@ func (r *ranker) floor() (items []Item, found bool) {
 	selects := r.wordsSelect()
 	kept := func(c *cand) bool { return strict == nil || strict(c) }
 	reaches := func(c *cand) bool { return r.reaches(c, selects) }
-	others := r.othersOut(kept, reaches)
+	others, notAnswer := r.othersOut(kept, reaches)
 	items = make([]Item, 0, len(r.cands))
 	for id, c := range r.cands {
 		// Whose an item is, asked last: of the few the other tests keep.
 		if !kept(c) || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) || others != nil && others(c) {
 			continue
 		}
-		found = found || reaches(c) && !r.nearMiss(c) // a near-miss is offered beside an answer, never as one
+		found = found || reaches(c) && !r.nearMiss(c) && !notAnswer(c) // a near-miss is offered beside an answer, never as one
 		items = append(items, r.item(id, c))
 	}
 	sortItems(items)

@@ -224,8 +224,7 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 		return true
 	}
 	for i := 0; i+2 < len(fs); i++ {
-		w := strings.ToLower(bare(fs[i]))
-		if !strings.EqualFold(fs[i+1], "for") || !asked(w) || slices.Contains(payVerbs, w) {
+		if !strings.EqualFold(fs[i+1], "for") || !asked(strings.ToLower(bare(fs[i]))) || doneFor(fs, i) {
 			continue
 		}
 		who := strings.TrimRight(fs[i+2], ",;:.!?")
@@ -240,8 +239,21 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 	return false
 }
 
-// payVerbs take the thing bought after "for".
-var payVerbs = words("pay pays paid paying")
+// doneFor reports whether fs[i], before "for", is the user's doing, not
+// a thing: a verb of work or paying, or an -ing form after no determiner
+// ("driving for Uber", "I work for Arup", "volunteering for Oxfam", "we
+// pay for Netflix"): what it is for is an employer, a cause or the thing
+// bought, and the doing is the user's.
+func doneFor(fs []string, i int) bool {
+	w := strings.ToLower(bare(fs[i]))
+	if slices.Contains(doneForVerbs, w) {
+		return true
+	}
+	return strings.HasSuffix(w, "ing") && len(w) > 4 && (i == 0 || !isDeterminer(fs[i-1]) && !ownsPhrase(fs[i-1]) && !opensNounPhrase(fs[i-1]))
+}
+
+// doneForVerbs say whom the user works for or what they pay for.
+var doneForVerbs = words("work works worked drive drives drove volunteer volunteers volunteered play plays played pay pays paid")
 
 // givingVerbs take whom a thing is for before it: "bought Hattie new
 // shoes", "got Dad a new phone".

@@ -219,11 +219,7 @@ func candNames(c *cand, known map[string]bool) []string {
 		return namesIn(c.hit.Text, known)
 	}
 	var out []string
-	for _, e := range c.entities.Texts() {
-		if nameLike(e) {
-			out = append(out, e)
-		}
-	}
+	out = append(out, entityNames(c)...)
 	for _, old := range c.standsFor { // the successor of what named them: "actually, make it Friday"
 		out = append(out, namesIn(old, known)...)
 	}
@@ -234,6 +230,74 @@ func candNames(c *cand, known map[string]bool) []string {
 	}
 	return unplaced(out, c.hit.Text) // "cleaned at Harbourside": where, not whom (placed.go)
 }
+
+// entityNames are the entities capture found in c that may name people:
+// those like a name, but a thing opening the text (thingOpener) and a
+// provider a thing is with (heldWith).
+func entityNames(c *cand) []string {
+	var out []string
+	opener := ""
+	for _, e := range c.entities.Texts() {
+		if !nameLike(e) {
+			continue
+		}
+		if opener == "" {
+			opener = thingOpener(c.hit.Text) + " " // once a candidate, and never a name
+		}
+		if e+" " != opener && !heldWith(c.hit.Text, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// thingOpener is the word opening s when it is a thing said with "'s"
+// for "is" or "has" ("Broadband's with Plusnet", "Choir's switched to
+// Mondays"), which capture reads as a name: an everyday word (everydayWord), no first name
+// nor role, before a word no possessive is followed by. "" otherwise.
+func thingOpener(s string) string {
+	fs := strings.Fields(s)
+	if len(fs) < 2 {
+		return ""
+	}
+	base, poss := cutPossessive(fs[0])
+	low, next := strings.ToLower(base), strings.ToLower(bare(fs[1]))
+	if !poss || !startsUpper(base) || !everydayWord(low) || len(otherForms(low)) > 0 || roleOf(low) != "" {
+		return ""
+	}
+	if text.IsStopword(next) && next != "own" || strings.HasSuffix(next, "ed") || slices.Contains(contractedParticiples, next) {
+		return base
+	}
+	return ""
+}
+
+// heldWith reports whether s names n only as who a thing of the user's is
+// with: "Broadband's with Plusnet", "our energy is with Octopus", "the
+// car insurance is with Aviva". A provider is no person.
+func heldWith(s, n string) bool {
+	fs := strings.Fields(s)
+	held := 0
+	for i := 2; i < len(fs); i++ {
+		if bare(fs[i]) != n || strings.ToLower(fs[i-1]) != "with" {
+			continue
+		}
+		thing, verb := fs[i-2], strings.ToLower(fs[i-2])
+		if v, poss := cutPossessive(thing); poss {
+			thing, verb = v, "is" // "Broadband's with": is
+		} else if i >= 3 {
+			thing = fs[i-3]
+		}
+		t := strings.ToLower(bare(thing))
+		if (verb == "is" || verb == "are") && everydayWord(t) && roleOf(t) == "" && len(otherForms(t)) == 0 {
+			held++
+		}
+	}
+	return held > 0 && held == strings.Count(s, n)
+}
+
+// contractedParticiples follow "'s" for "has" and no possessive: "the
+// boiler's gone again", "rent's been paid".
+var contractedParticiples = words("gone been got done broken run sent taken given")
 
 // placedName is the word opening s that the words after it place as a
 // person ("Hamish next door asked…", which capture reads as no name).
@@ -275,11 +339,9 @@ func (r *ranker) knownNames() map[string]bool {
 		}
 	}
 	for _, c := range r.cands {
-		for _, e := range c.entities.Texts() {
-			if nameLike(e) {
-				for _, w := range text.Words(e) {
-					known[w] = !text.IsStopword(w)
-				}
+		for _, e := range entityNames(c) {
+			for _, w := range text.Words(e) {
+				known[w] = !text.IsStopword(w)
 			}
 		}
 	}
@@ -366,10 +428,13 @@ func startsUpper(s string) bool {
 // when the question asks of the user's own or of a role; asked of a name,
 // it is about someone else. Asked of the user's own (asksOfOwn), a wish, a
 // plan or hearsay is left out when anything else answers, and someone
-// else's thing of the kind asked (othersThing) always.
-func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool {
+// else's thing of the kind asked (othersThing) always. Asked of the user
+// alone ("which inhaler am I meant to take?"), an item opened by someone
+// else and not the user's ("Kemi's on a brown preventer inhaler") is never
+// the answer (notAnswer): offered beside one, it makes recall find nothing.
+func (r *ranker) othersOut(kept, reaches func(c *cand) bool) (out, notAnswer func(c *cand) bool) {
 	if len(r.subject) == 0 && !r.self {
-		return nil
+		return nil, func(*cand) bool { return false }
 	}
 	w := &whose{r: r, known: r.knownNames(), reaches: reaches, of: map[*cand]whoseIs{}}
 	answered := r.strictSubject()
@@ -379,9 +444,12 @@ func (r *ranker) othersOut(kept, reaches func(c *cand) bool) func(c *cand) bool 
 		}
 		answered = kept(c) && reaches(c) && w.is(c) == answers
 	}
-	return func(c *cand) bool {
+	out = func(c *cand) bool {
 		is := w.is(c)
 		return is == owned || answered && is == aboutOther || c.ex.Neighbour > 0 && !reaches(c) && r.besideOut(c, w.owned)
+	}
+	return out, func(c *cand) bool {
+		return r.alone && w.is(c) == aboutOther && speakerName(c) == "" && openedBySomeone(r.toksOf(c.hit.Text), lowerAll(candNames(c, w.known)))
 	}
 }
 

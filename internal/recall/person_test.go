@@ -144,3 +144,114 @@ func TestTheRoleBound(t *testing.T) {
 	})
 	expectContext(t, b, Query{Text: "What did the au pair ask for?", AsOf: asOf}, []string{"Sunday evenings off"}, []string{"borrow the car"})
 }
+
+// Asked of the user alone, an item opened by someone else and not the
+// user's is no answer: with nothing of the user's stored, recall finds
+// nothing; with the user's own stored, that is found.
+func TestAnotherOpensNoAnswerOfMine(t *testing.T) {
+	others := []turn{
+		{at: day0, session: "a", role: "user", content: "Tariq's on amlodipine now, one tablet every morning.", ents: []string{"Tariq"}},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Joanna's got a season ticket too, in the Kop.", ents: []string{"Joanna"}},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+	}
+	for _, tc := range []struct{ q, mine, want string }{
+		{"which tablet am I meant to take in the morning?", "I take one ramipril tablet every morning.", "ramipril"},
+		{"Where's my season ticket?", "My season ticket is in the Main Stand, seat 40.", "main stand"},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), agentWith(t, others), Query{Text: tc.q, AsOf: day0.AddDate(0, 0, 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found {
+			t.Errorf("%q with only another's stored: found %q; want nothing found", tc.q, res.Context)
+		}
+		mine := append(slices.Clone(others), turn{at: day0.Add(3 * time.Hour), session: "d", role: "user", content: tc.mine})
+		res, err = (&Engine{}).Recall(t.Context(), agentWith(t, mine), Query{Text: tc.q, AsOf: day0.AddDate(0, 0, 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || !strings.Contains(strings.ToLower(res.Context), tc.want) {
+			t.Errorf("%q with the user's own stored: found=%v %q; want %q", tc.q, res.Found, res.Context, tc.want)
+		}
+	}
+}
+
+// A thing opening a text with "'s" for "is" or "has" is no name, nor is
+// the provider a thing is with.
+func TestThingsAndProvidersAreNobody(t *testing.T) {
+	for _, tc := range []struct {
+		s, opener, provider string
+		held                bool
+	}{
+		{"Energy's with Octopus, fixed till March.", "Energy", "Octopus", true},
+		{"Boiler's gone again, the engineer comes Friday.", "Boiler", "", false},
+		{"Netflix's been cancelled.", "Netflix", "", false},
+		{"The car insurance is with Admiral, renews in June.", "", "Admiral", true},
+		{"Kemi's with her mum this week.", "", "", false},                  // a name, not a word
+		{"Bob's at the allotment.", "", "", false},                         // a first name, though a word
+		{"Sister's with Jonah at the match.", "", "Jonah", false},          // a role
+		{"Lunch with Beatrix at the garden centre.", "", "Beatrix", false}, // no thing is with her
+		{"Jess's car is with Halfords.", "", "Halfords", true},
+		{"Jess's car is with Halfords, and Halfords's van is with Ravi.", "", "Halfords", false}, // named otherwise too
+	} {
+		if got := thingOpener(tc.s); got != tc.opener {
+			t.Errorf("thingOpener(%q) = %q; want %q", tc.s, got, tc.opener)
+		}
+		if tc.provider != "" && heldWith(tc.s, tc.provider) != tc.held {
+			t.Errorf("heldWith(%q, %q) = %v; want %v", tc.s, tc.provider, !tc.held, tc.held)
+		}
+	}
+}
+
+// Asked of the user's own, a text that tells of it by a thing and its
+// provider ("Energy's with Octopus") is the user's, not about two people.
+func TestProviderTextIsTheUsers(t *testing.T) {
+	turns := []turn{
+		{at: day0, session: "a", role: "user", content: "Energy's with Octopus, the fixed deal ends in March.", ents: []string{"Energy", "Octopus"}},
+		{at: day0.Add(time.Hour), session: "b", role: "user", content: "Finished a jigsaw of the Lake District, all 1000 pieces."},
+		{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+	}
+	res, err := (&Engine{}).Recall(t.Context(), agentWith(t, turns), Query{Text: "when does my energy deal finish?", AsOf: day0.AddDate(0, 0, 3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || !strings.Contains(res.Context, "Octopus") {
+		t.Errorf("found=%v %q; want the Octopus deal", res.Found, res.Context)
+	}
+}
+
+// A doing "for" an employer or a cause is the user's own ("driving for
+// Uber"), though a thing "for" someone is theirs ("a prescription for Dad").
+func TestDoneForIsMine(t *testing.T) {
+	for _, tc := range []struct{ mem, q, want string }{
+		{"Delivering for Deliveroo most evenings now, about twenty hours a week.", "How many hours am I delivering?", "deliveroo"},
+		{"Coaching for Tynedale on Sunday mornings, the under-nines.", "when am I coaching?", "tynedale"},
+	} {
+		turns := []turn{
+			{at: day0, session: "a", role: "user", content: tc.mem},
+			{at: day0.Add(time.Hour), session: "b", role: "user", content: "Picked up a prescription for Dad, he's on statins now.", ents: []string{"Dad"}},
+			{at: day0.Add(2 * time.Hour), session: "c", role: "user", content: "The loft hatch sticks in damp weather."},
+		}
+		res, err := (&Engine{}).Recall(t.Context(), agentWith(t, turns), Query{Text: tc.q, AsOf: day0.AddDate(0, 0, 3)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || !strings.Contains(strings.ToLower(res.Context), tc.want) {
+			t.Errorf("%q: found=%v %q; want %q", tc.q, res.Found, res.Context, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		s    string
+		i    int
+		want bool
+	}{
+		{"Driving for Uber full time now.", 0, true},
+		{"I work for Arup.", 1, true},
+		{"Got a painting for Mum.", 2, false},
+		{"Picked up a prescription for Dad.", 4, false},
+	} {
+		if got := doneFor(strings.Fields(tc.s), tc.i); got != tc.want {
+			t.Errorf("doneFor(%q, %d) = %v; want %v", tc.s, tc.i, got, tc.want)
+		}
+	}
+}

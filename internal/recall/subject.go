@@ -472,6 +472,24 @@ func openedByOther(t []tok, names []string) bool {
 	return true
 }
 
+// openedBySomeone reports whether a text (its toks) is someone else's
+// doing and not the user's: it opens with a name of names or a role
+// written as one, as its subject ("Kemi's on a brown inhaler", "Dad takes
+// statins"), and says nothing in the first person. "Brilliant, three
+// weeks smoke-free" opens with no subject.
+func openedBySomeone(t []tok, names []string) bool {
+	if len(t) < 2 || !t[0].upper || !slices.Contains(names, t[0].low) && roleOf(t[0].low) == "" {
+		return false
+	}
+	if !t[0].poss && !slices.Contains(subjectVerbs, t[1].low) {
+		return false
+	}
+	return !slices.ContainsFunc(t[1:], func(w tok) bool { return firstPerson(w.low) })
+}
+
+// subjectVerbs follow a person opening a text as its subject.
+var subjectVerbs = words("is was has had takes took uses used gets got needs needed")
+
 // firstPerson reports whether w, lowercase, speaks in the first person:
 // "I", "our", "I'll", "we've".
 func firstPerson(w string) bool {

@@ -221,6 +221,22 @@ var topicByCue = sync.OnceValue(func() map[string]*topic {
 	return m
 })
 
+// topicVocabulary is every cue and member of the topics: everyday words,
+// some WordNet lacks ("broadband", "netflix").
+var topicVocabulary = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, t := range topics {
+		for _, w := range slices.Concat(t.cues, t.members) {
+			m[w] = true
+		}
+	}
+	return m
+})
+
+// everydayWord reports whether w, lowercase, is a word of the dictionary
+// or of the topics' vocabulary, not a name.
+func everydayWord(w string) bool { return isWord(w) || topicVocabulary()[w] }
+
 // topicOf is the topic the question's word w names, or nil: w is one of
 // its cues or a cue's regular inflection ("pet", "visited"), not another
 // word of a cue's stem ("support" is no "supporter").
