@@ -160,6 +160,10 @@ func TestBindingsIn(t *testing.T) {
 		"Mum’s carer is Radhika.":                                       {{"@mother>carer", "radhika"}},
 		"My friends call him Bo.":                                       nil,
 		"Roberto, Bobby to friends, is here.":                           {{"roberto", "bobby"}},
+		"Chukwuemeka Obi, he says everyone calls him Emeka, fixed it.":  {{"chukwuemeka", "emeka"}, {"obi", "emeka"}},
+		"Anastasia Volkova goes by Stasia.":                             {{"anastasia", "stasia"}, {"volkova", "stasia"}},
+		"Yesterday Bartholomew, everyone calls him Bart, came by.":      {{"bartholomew", "bart"}},
+		"Ingrid, who goes by Inge, sings alto.":                         {{"ingrid", "inge"}},
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
