@@ -102,3 +102,33 @@ func TestAnotherThingsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestDreamIsNoAnswer: asked of the user's own as what is or will be, a
+// wish only ("we'd love to … one day") answers nothing; asked of wishes,
+// it does, and a booking answers beside it.
+func TestDreamIsNoAnswer(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "We'd really love to see Patagonia one day, when the kids are grown.", nil},
+		{day0.Add(time.Hour), "s2", "user", "It would be brilliant to learn the cello properly.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Booked the night ferry to Bergen for 3 August.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"When do we go to Patagonia?", false},
+		{"When are my cello lessons?", false},
+		{"Where would we love to travel one day?", true},
+		{"What would I like to learn?", true},
+		{"When is our ferry to Bergen?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}
