@@ -144,3 +144,19 @@ func TestTheRoleBound(t *testing.T) {
 	})
 	expectContext(t, b, Query{Text: "What did the au pair ask for?", AsOf: asOf}, []string{"Sunday evenings off"}, []string{"borrow the car"})
 }
+
+// TestUsersThingWithSomeone: asked of my thing with someone ("my
+// inspection with my landlady", "the inspection with Salome"), what the
+// user calls theirs answers, though the question asks of her; another
+// person's inspection does not.
+func TestUsersThingWithSomeone(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Our landlady is Salome Petrosyan, she lives in the flat downstairs.", []string{"Salome Petrosyan"}},
+		{day0.Add(24 * time.Hour), "s2", "user", "Salome has moved my inspection to Friday morning.", []string{"Salome"}},
+		{day0.Add(25 * time.Hour), "s3", "user", "Caspar from the letting agency wants his gas inspection done on Monday.", []string{"Caspar"}},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	for _, q := range []string{"When is my inspection with our landlady?", "When is the inspection with Salome?"} {
+		expectContext(t, a, Query{Text: q, AsOf: asOf}, []string{"Friday"}, []string{"Monday"})
+	}
+}

@@ -157,6 +157,7 @@ type ranker struct {
 	aliases            map[string][]string // its words naming the subject → the other words for it
 	joinedBy           []store.MemoryHit   // the memories that joined the subject's names
 	attrs              []string            // the stems of its words that are not its people (attrStems)
+	usersAttr          int8                // 1 when it calls what it asks of the user's, -1 not, 0 unread (asksUsersAttr)
 	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
 	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
