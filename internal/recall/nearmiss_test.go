@@ -132,3 +132,15 @@ func TestDreamIsNoAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighbourNamingAnotherThing: asked as "I" of a thing by its name (a
+// shop), the turn beside the answer that names another shop, and not the
+// one asked of, is another errand and is not offered with it.
+func TestNeighbourNamingAnotherThing(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Collected the blackout curtains from Dunelm, they need hemming.", nil},
+		{day0.Add(time.Minute), "s1", "user", "The Argos parcel of lightbulbs comes on Wednesday.", nil},
+	})
+	expectContext(t, a, Query{Text: "What did I collect from Dunelm?", AsOf: day0.Add(48 * time.Hour)},
+		[]string{"curtains"}, []string{"Argos"})
+}
