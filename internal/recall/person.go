@@ -185,7 +185,7 @@ func (r *ranker) asksUsersAttr() bool {
 }
 
 // withPerson reports whether t holds "with" before a person: one of names
-// or a role ("with Henrike", "with my boss").
+// or a role ("with Henrike", "with my boss"), not their thing.
 func withPerson(t []tok, names []string) bool {
 	for i := 0; i+1 < len(t); i++ {
 		if t[i].low != "with" {
@@ -195,7 +195,7 @@ func withPerson(t []tok, names []string) bool {
 		if j+1 < len(t) && (isDeterminer(t[j].low) || t[j].low == "our") {
 			j++
 		}
-		if slices.Contains(names, t[j].low) || roleOfTok(t[j]) != "" {
+		if !t[j].poss && (slices.Contains(names, t[j].low) || roleOfTok(t[j]) != "") { // not "wrong with my son's bike"
 			return true
 		}
 	}

@@ -160,3 +160,18 @@ func TestUsersThingWithSomeone(t *testing.T) {
 		expectContext(t, a, Query{Text: q, AsOf: asOf}, []string{"Friday"}, []string{"Monday"})
 	}
 }
+
+// TestWithPerson: "with" before a person, not before their thing.
+func TestWithPerson(t *testing.T) {
+	for q, want := range map[string]bool{
+		"When is the review with Henrike?":        true,
+		"Where is my lunch with my sister?":       true,
+		"What's wrong with my son's bike?":        false,
+		"What did I do with the old car?":         false,
+		"Who did I go to the quiz with on Friday": false,
+	} {
+		if got := withPerson(toks(q), properNames(q)); got != want {
+			t.Errorf("withPerson(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
