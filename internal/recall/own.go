@@ -296,7 +296,7 @@ func cutPossessive(f string) (string, bool) {
 // dreamPhrases say that something is only wished for, neither done nor
 // arranged: "we'd love to take the kids to Japan one day".
 var dreamPhrases = []string{"one day", "someday", "some day", "one year", "one of these days", "would love to", "'d love to",
-	"would like to", "'d like to", "dream of", "dreaming of", "bucket list"}
+	"would like to", "'d like to", "dream of", "dreaming of", "bucket list", "wish list", "wishlist", "if we ever", "if i ever"}
 
 // wishPhrases say that something is planned or told by someone else
 // rather than done (dreamPhrases: wished).

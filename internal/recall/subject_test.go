@@ -164,6 +164,8 @@ func TestBindingsIn(t *testing.T) {
 		"Anastasia Volkova goes by Stasia.":                             {{"anastasia", "stasia"}, {"volkova", "stasia"}},
 		"Yesterday Bartholomew, everyone calls him Bart, came by.":      {{"bartholomew", "bart"}},
 		"Ingrid, who goes by Inge, sings alto.":                         {{"ingrid", "inge"}},
+		"The new cleaner is Agnieszka. We all call her Aga.":            {{"agnieszka", "aga"}},
+		"Our lodger is Thandiwe; she goes by Thandi.":                   {{"@lodger", "thandiwe"}, {"thandiwe", "thandi"}},
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
