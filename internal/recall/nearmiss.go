@@ -32,14 +32,14 @@ func (r *ranker) nearMiss(c *cand) bool {
 
 func (r *ranker) nearMissText(c *cand) bool {
 	if c.hit.Kind != "consolidation" {
-		return r.nearMissSaid(c.hit.Text)
+		return r.nearMissSaid(c.hit.Text) || r.lacksName(c.hit.Text) && !r.nameBeside(c)
 	}
 	near := false
 	for _, s := range splitSentences(c.hit.Text) {
 		if r.coverage(s) == 0 {
 			continue
 		}
-		if !r.nearMissSaid(s) {
+		if !r.nearMissSaid(s) && !r.lacksName(s) {
 			return false
 		}
 		near = true

@@ -144,3 +144,39 @@ func TestNeighbourNamingAnotherThing(t *testing.T) {
 	expectContext(t, a, Query{Text: "What did I collect from Dunelm?", AsOf: day0.Add(48 * time.Hour)},
 		[]string{"curtains"}, []string{"Argos"})
 }
+
+// TestNameAskedNeedsAName: asked what something of the user's is called, a
+// text naming nothing ("a new collar for the hamster") is no answer; one
+// giving the name is.
+func TestNameAskedNeedsAName(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Bought a new wheel for the hamster cage.", nil},
+		{day0.Add(time.Hour), "s2", "user", "My osteopath appointment moved to 3pm on Thursday.", nil},
+	})
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "Bought a new wheel for the hamster cage.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Our hamster is called Nibbles, the kids chose it.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "My osteopath is Ruairi at the Elm Road clinic.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		a     Searcher
+		q     string
+		found bool
+	}{
+		{a, "What's our hamster called?", false},
+		{a, "What's the name of my osteopath?", false},
+		{b, "What's our hamster called?", true},
+		{b, "What's the name of my osteopath?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), c.a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+	expectContext(t, b, Query{Text: "What's our hamster called?", AsOf: asOf}, []string{"Nibbles"}, nil)
+	expectContext(t, b, Query{Text: "What's the name of my osteopath?", AsOf: asOf}, []string{"Ruairi"}, nil)
+}

@@ -165,6 +165,7 @@ type ranker struct {
 	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)
 	amount             bool                // it asks how much something cost (asksAmount)
+	naming             bool                // of the user's own or a role of theirs, it asks what something is called (asksName)
 	defs               map[string][]string // the gap words' definitions
 	relKinds           map[string][]string // words' related words that name kinds
 	members            map[string][]string // the question's topic words and their members (topics.go)
@@ -214,6 +215,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.own, r.wishes, r.us = r.asksOfOwn(), r.asksWishes(), asksOfUs(r.q.Text)
 	r.suits = asksSuitability(q.Text)
 	r.amount = asksAmount(r.intent.Rest)
+	r.naming = len(r.people) == 0 && (r.self || len(r.asked) > 0) && asksName(r.intent.Rest)
 	r.when = r.self && asksWhen(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
