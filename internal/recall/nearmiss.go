@@ -13,9 +13,9 @@ import (
 // quoted, "Luca has football on Tuesdays" asked when he has swimming) is
 // about the other thing of that kind, however many other words it shares
 // with the question. It does not reach the floor; nothing else answering,
-// recall says it found nothing. So is a wish asked of the user's own as
-// what is or will be ("we'd love to go to Japan one day" asked when we fly
-// to Japan).
+// recall says it found nothing. So is a wish asked of the user's own (or
+// a role of theirs) as what is or will be ("we'd love to go to Japan one
+// day" asked when we fly to Japan).
 
 // nearMiss reports whether c is a near-miss of the question (above),
 // remembered on c: a day record is one when each of its sentences that
@@ -52,7 +52,7 @@ func (r *ranker) nearMissText(c *cand) bool {
 func (r *ranker) nearMissSaid(s string) bool {
 	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.anotherThingsAttr(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
 		r.lacksAmount(s) || r.lacksTime(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
-		r.self && !r.wishes && dreamt(s)
+		r.ofUserOrRole() && !r.wishes && dreamt(s)
 }
 
 // anotherOfCompound reports whether s holds the noun of one of the

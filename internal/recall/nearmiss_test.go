@@ -111,6 +111,7 @@ func TestDreamIsNoAnswer(t *testing.T) {
 		{day0, "s1", "user", "We'd really love to see Patagonia one day, when the kids are grown.", nil},
 		{day0.Add(time.Hour), "s2", "user", "It would be brilliant to learn the cello properly.", nil},
 		{day0.Add(2 * time.Hour), "s3", "user", "Booked the night ferry to Bergen for 3 August.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "My son would love to do a season in Whistler one day.", nil},
 	})
 	asOf := day0.Add(48 * time.Hour)
 	for _, c := range []struct {
@@ -122,6 +123,8 @@ func TestDreamIsNoAnswer(t *testing.T) {
 		{"Where would we love to travel one day?", true},
 		{"What would I like to learn?", true},
 		{"When is our ferry to Bergen?", true},
+		{"When does my son leave for Whistler?", false},
+		{"Where would my son like to spend a season?", true},
 	} {
 		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
 		if err != nil {

@@ -215,13 +215,20 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.own, r.wishes, r.us = r.asksOfOwn(), r.asksWishes(), asksOfUs(r.q.Text)
 	r.suits = asksSuitability(q.Text)
 	r.amount = asksAmount(r.intent.Rest)
-	r.naming = len(r.people) == 0 && (r.self || len(r.asked) > 0) && asksName(r.intent.Rest)
+	r.naming = r.ofUserOrRole() && asksName(r.intent.Rest)
 	r.when = r.self && asksWhen(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote
 	}
 	return r.run(ctx)
+}
+
+// ofUserOrRole reports whether the question asks of the user's own or of
+// a role of theirs ("my son"), naming no one: LoCoMo's questions, which
+// name the speakers, are read otherwise.
+func (r *ranker) ofUserOrRole() bool {
+	return len(r.people) == 0 && (r.self || len(r.asked) > 0)
 }
 
 // tuning is the engine's Tuning, with the defaults where it gives none.
