@@ -116,3 +116,30 @@ func (r *ranker) lacksTime(s string) bool {
 	}
 	return true
 }
+
+// What it is called: a question of the user's own asking a name ("what's
+// our bird called?", "what's the name of my physio?") is not answered by a
+// text that names nothing ("cleaned the bird feeder in the garden"): a
+// near-miss, as a text without an amount is for what it cost.
+
+// asksName reports whether q asks what something is called.
+func asksName(q string) bool {
+	ws := text.Words(strings.ToLower(q))
+	if len(ws) == 0 || ws[0] != "what" && ws[0] != "whats" {
+		return false
+	}
+	return namingVerb(ws, len(ws)-1) || slices.Contains(ws, "name")
+}
+
+// lacksName reports whether the question asks a name (asksName) and s
+// holds none: no name (a day or a month is none), nor anything in double
+// quotes.
+func (r *ranker) lacksName(s string) bool {
+	return r.naming && !strings.ContainsAny(s, "\"“") && !slices.ContainsFunc(capture.Names(s), nameLike)
+}
+
+// nameBeside reports whether a turn of c's session beside it gives a name:
+// "Miso it is!" after "we need to name the new kitten".
+func (r *ranker) nameBeside(c *cand) bool {
+	return r.besideOut(c, func(o *cand) bool { return o != c && !r.lacksName(o.hit.Text) })
+}

@@ -25,6 +25,9 @@ const pNm = `([A-Z][\p{L}'’-]+)`
 // pTitle is an optional title before a name: "Dr Hale", "Mrs Abara".
 const pTitle = `(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?`
 
+// pFirst is an optional first name before a surname, its own group.
+const pFirst = `(?:([A-Z][\p{L}'’-]+) )?`
+
 // joinRes are the shapes of a join, compiled on first use.
 var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, shortFor, profileRel, profileRole, marriedTo *regexp.Regexp }) {
 	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
@@ -35,10 +38,14 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Maximilian, Max to all of us", "Alexandra, known as Sasha"
 	j.nickname = regexp.MustCompile(pNm + `(?:, | \(| - | — )(?:(?i:known as|aka|called|or|who goes by|who we call) )?` + pNm +
 		`(?: (?i:to (?:everyone|everybody|all of us|us all|us|friends|mates|(?:her|his|their|our|the) (?:whole )?(?:friends|mates|family|kids))|for short)|\))`)
-	j.goesBy = regexp.MustCompile(pNm + ` (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
+	// goesBy and callsHim open with an optional first name before the
+	// name: "Katarzyna Nowak goes by Kasia" is Katarzyna's nickname too.
+	j.goesBy = regexp.MustCompile(pFirst + pNm + `(?:[,;.]? (?i:who|he|she|they))? (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
 	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)",
-	// "Peregrine, though everyone calls him Perry"
-	j.callsHim = regexp.MustCompile(pNm + `(?:,| \(| -| —) (?:(?i:though|but|although|and) )?(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
+	// "Peregrine, though everyone calls him Perry", "Oluwaseun Adeyemi, he
+	// says everyone calls him Seun", "… is Agnieszka. We all call her Aga."
+	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.]| \(| -| —) (?:(?i:though|but|although|and) )?(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
+		`(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
 	// "Mum's carer is Radhika", "my dad's nurse, Olu,"
 	j.chainThenName = regexp.MustCompile(`\b([\p{L}-]+)['’]s ([\p{L}-]+)(?:,| is| was|:)? ` + pTitle + pNm)
@@ -100,9 +107,17 @@ func bindingsOf(s string, t []tok) []binding {
 	}
 	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.callsHim, j.shortFor} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
-			if !titleWord(strings.ToLower(m[1])) && !titleWord(strings.ToLower(m[2])) && roleOf(strings.ToLower(m[1])) == "" {
-				add(m[1], m[2])
+			first := ""
+			if len(m) == 4 { // goesBy, callsHim: the first name, if any, then the name
+				first, m = m[1], m[1:]
 			}
+			if titleWord(strings.ToLower(m[1])) || titleWord(strings.ToLower(m[2])) || roleOf(strings.ToLower(m[1])) != "" {
+				continue
+			}
+			if isName(first) && roleOf(strings.ToLower(first)) == "" {
+				add(first, m[2])
+			}
+			add(m[1], m[2])
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 )
 
@@ -33,7 +34,8 @@ func (r *ranker) floor() (items []Item, found bool) {
 	items = make([]Item, 0, len(r.cands))
 	for id, c := range r.cands {
 		// Whose an item is, asked last: of the few the other tests keep.
-		if !kept(c) || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) || others != nil && others(c) {
+		if !kept(c) || r.lexical() && c.ex.Neighbour == 0 && !reaches(c) || others != nil && others(c) ||
+			r.self && c.ex.Neighbour > 0 && !reaches(c) && r.namesAnotherThing(c.hit.Text) {
 			continue
 		}
 		found = found || reaches(c) && !r.nearMiss(c) && !notAnswer(c) // a near-miss is offered beside an answer, never as one
@@ -79,4 +81,20 @@ func (r *ranker) item(id string, c *cand) Item {
 		it.Explain = &ex
 	}
 	return it
+}
+
+// namesAnotherThing reports whether s names a thing (a shop, a brand, a
+// place: no person, no day) by another name than the question's and not
+// the question's own: "the Wickes delivery is booked for Monday", the turn
+// after the Toolstation order asked of, is another shop's. Only the user's
+// own are read so: in a chat between two people the next turn is the reply.
+func (r *ranker) namesAnotherThing(s string) bool {
+	things := slices.DeleteFunc(slices.Clone(r.names), func(n string) bool { return slices.Contains(r.people, n) })
+	if len(things) == 0 || namesAny(s, things) {
+		return false
+	}
+	people := peopleNamed(s)
+	return slices.ContainsFunc(properNames(s), func(n string) bool {
+		return !slices.Contains(r.names, n) && !slices.Contains(people, n) && !calendarWord(n)
+	})
 }

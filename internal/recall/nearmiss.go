@@ -13,7 +13,9 @@ import (
 // quoted, "Luca has football on Tuesdays" asked when he has swimming) is
 // about the other thing of that kind, however many other words it shares
 // with the question. It does not reach the floor; nothing else answering,
-// recall says it found nothing.
+// recall says it found nothing. So is a wish asked of the user's own (or
+// a role of theirs) as what is or will be ("we'd love to go to Japan one
+// day" asked when we fly to Japan).
 
 // nearMiss reports whether c is a near-miss of the question (above),
 // remembered on c: a day record is one when each of its sentences that
@@ -32,14 +34,15 @@ func (r *ranker) nearMissText(c *cand) bool {
 	if c.hit.Kind != "consolidation" {
 		// A successor ("actually it's £24 now") speaks of what it
 		// replaced: a near-miss only when read with it too.
-		return r.nearMissSaid(c.hit.Text) && (len(c.standsFor) == 0 || r.nearMissSaid(c.hit.Text+" "+strings.Join(c.standsFor, " ")))
+		near := r.nearMissSaid(c.hit.Text) && (len(c.standsFor) == 0 || r.nearMissSaid(c.hit.Text+" "+strings.Join(c.standsFor, " ")))
+		return near || r.lacksName(c.hit.Text) && !r.nameBeside(c)
 	}
 	near := false
 	for _, s := range splitSentences(c.hit.Text) {
 		if r.coverage(s) == 0 {
 			continue
 		}
-		if !r.nearMissSaid(s) {
+		if !r.nearMissSaid(s) && !r.lacksName(s) {
 			return false
 		}
 		near = true
@@ -51,7 +54,8 @@ func (r *ranker) nearMissText(c *cand) bool {
 // none of the thing it asks about (thing.go).
 func (r *ranker) nearMissSaid(s string) bool {
 	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.anotherThingsAttr(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
-		r.lacksAmount(s) || r.lacksTime(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord)
+		r.lacksAmount(s) || r.lacksTime(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
+		r.ofUserOrRole() && !r.wishes && dreamt(s)
 }
 
 // anotherOfCompound reports whether s holds the noun of one of the

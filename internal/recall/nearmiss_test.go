@@ -102,3 +102,84 @@ func TestAnotherThingsFor(t *testing.T) {
 		}
 	}
 }
+
+// TestDreamIsNoAnswer: asked of the user's own as what is or will be, a
+// wish only ("we'd love to … one day") answers nothing; asked of wishes,
+// it does, and a booking answers beside it.
+func TestDreamIsNoAnswer(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "We'd really love to see Patagonia one day, when the kids are grown.", nil},
+		{day0.Add(time.Hour), "s2", "user", "It would be brilliant to learn the cello properly.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Booked the night ferry to Bergen for 3 August.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "My son would love to do a season in Whistler one day.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"When do we go to Patagonia?", false},
+		{"When are my cello lessons?", false},
+		{"Where would we love to travel one day?", true},
+		{"What would I like to learn?", true},
+		{"When is our ferry to Bergen?", true},
+		{"When does my son leave for Whistler?", false},
+		{"Where would my son like to spend a season?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}
+
+// TestNeighbourNamingAnotherThing: asked as "I" of a thing by its name (a
+// shop), the turn beside the answer that names another shop, and not the
+// one asked of, is another errand and is not offered with it.
+func TestNeighbourNamingAnotherThing(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Collected the blackout curtains from Dunelm, they need hemming.", nil},
+		{day0.Add(time.Minute), "s1", "user", "The Argos parcel of lightbulbs comes on Wednesday.", nil},
+	})
+	expectContext(t, a, Query{Text: "What did I collect from Dunelm?", AsOf: day0.Add(48 * time.Hour)},
+		[]string{"curtains"}, []string{"Argos"})
+}
+
+// TestNameAskedNeedsAName: asked what something of the user's is called, a
+// text naming nothing ("a new collar for the hamster") is no answer; one
+// giving the name is.
+func TestNameAskedNeedsAName(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Bought a new wheel for the hamster cage.", nil},
+		{day0.Add(time.Hour), "s2", "user", "My osteopath appointment moved to 3pm on Thursday.", nil},
+	})
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "Bought a new wheel for the hamster cage.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Our hamster is called Nibbles, the kids chose it.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "My osteopath is Ruairi at the Elm Road clinic.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		a     Searcher
+		q     string
+		found bool
+	}{
+		{a, "What's our hamster called?", false},
+		{a, "What's the name of my osteopath?", false},
+		{b, "What's our hamster called?", true},
+		{b, "What's the name of my osteopath?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), c.a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+	expectContext(t, b, Query{Text: "What's our hamster called?", AsOf: asOf}, []string{"Nibbles"}, nil)
+	expectContext(t, b, Query{Text: "What's the name of my osteopath?", AsOf: asOf}, []string{"Ruairi"}, nil)
+}

@@ -71,7 +71,7 @@ func householdAsOurs(s string) string {
 // wishWords ask about wishes and plans: such a question keeps them ("where
 // should we go next?": "we should go to the Wardrobe sometime").
 var wishWords = words(`should plan plans planning want wanted wants wish hope hoping next going recommend recommended
-	suggest suggested idea ideas can could would will`)
+	suggest suggested idea ideas can could would will dream dreams dreaming someday`)
 
 // asksOfOwn reports whether the question asks of the user's own things
 // (self: "I", "my" or "we", nobody named or by role) and not of a need, a
@@ -184,7 +184,7 @@ func placedAsPerson(fs []string, i int) bool {
 // othersPossession reports whether s speaks of someone else's thing of
 // the kind asked about (asked: a question word or topic member): a person
 // word or a name with "'s" before it ("Mum's new iPhone", "Sam's bike"),
-// not "a trip to Leeds for Hannah's wedding" asked of trips, nor a place
+// "Priya's U13s have entered", not "a trip to Leeds for Hannah's wedding" asked of trips, nor a place
 // after "at", "to" or "from" ("at McDonald's today"); or the thing for
 // someone (othersBeneficiary).
 func othersPossession(s string, asked func(w string) bool) bool {
@@ -194,7 +194,7 @@ func othersPossession(s string, asked func(w string) bool) bool {
 	}
 	for i, f := range fs {
 		base, ok := cutPossessive(strings.TrimRight(f, ",;:."))
-		if !ok || base == "" || i+1 >= len(fs) || !startsLower(fs[i+1]) {
+		if !ok || base == "" || i+1 >= len(fs) || !startsLower(fs[i+1]) && !modelName(fs[i+1]) {
 			continue
 		}
 		if i > 0 && slices.Contains([]string{"at", "to", "from", "in"}, strings.ToLower(fs[i-1])) {
@@ -212,6 +212,13 @@ func othersPossession(s string, asked func(w string) bool) bool {
 		}
 	}
 	return false
+}
+
+// modelName reports whether f is a capitalised word with a digit, a
+// thing's code ("Priya's U13s", "Dad's X5"), not a shop's name ("Sainsbury's
+// Local").
+func modelName(f string) bool {
+	return startsUpper(f) && strings.ContainsFunc(f, unicode.IsDigit)
 }
 
 // othersBeneficiary reports whether fs holds the thing asked for someone
@@ -303,10 +310,15 @@ func cutPossessive(f string) (string, bool) {
 	return f, false
 }
 
-// wishPhrases say that something is wished, planned or told by someone
-// else rather than done.
-var wishPhrases = []string{"should go", "we should", "sometime", "some time", "one day", "maybe", "thinking about", "thinking of",
-	"would like to", "'d like to", "want to", "wants to", "hoping to", "plan to", "planning to", "next time", "says it's",
+// dreamPhrases say that something is only wished for, neither done nor
+// arranged: "we'd love to take the kids to Japan one day".
+var dreamPhrases = []string{"one day", "someday", "some day", "one year", "one of these days", "would love to", "'d love to",
+	"would like to", "'d like to", "dream of", "dreaming of", "bucket list", "wish list", "wishlist", "if we ever", "if i ever"}
+
+// wishPhrases say that something is planned or told by someone else
+// rather than done (dreamPhrases: wished).
+var wishPhrases = []string{"should go", "we should", "sometime", "some time", "maybe", "thinking about", "thinking of",
+	"want to", "wants to", "hoping to", "plan to", "planning to", "next time", "says it's",
 	"says it is", "recommended", "apparently",
 	// someone else's advice: "Joel keeps telling me to read Wolf Hall" is no book I read
 	"telling me to", "tells me to", "told me to", "recommends", "swears by", "says i should", "said i should",
@@ -316,12 +328,36 @@ var wishPhrases = []string{"should go", "we should", "sometime", "some time", "o
 
 func wished(s string) bool {
 	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
-	for _, p := range wishPhrases {
+	return dreamt(s) || holdsPhrase(low, wishPhrases) || goingToDo(low)
+}
+
+// dreamt reports whether s only wishes for something (dreamPhrases, or
+// "would be brilliant to", "it'd be nice to").
+func dreamt(s string) bool {
+	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
+	return holdsPhrase(low, dreamPhrases) || wouldBeTo(low)
+}
+
+// holdsPhrase reports whether low holds one of ps from a word's start.
+func holdsPhrase(low string, ps []string) bool {
+	for _, p := range ps {
 		if i := strings.Index(low, p); i >= 0 && (i == 0 || !isLetter(low[i-1])) {
 			return true
 		}
 	}
-	return goingToDo(low)
+	return false
+}
+
+// wouldBeTo reports whether low says it "would be" some way to do a thing:
+// "would be brilliant to take the boys", "it'd be lovely to see".
+func wouldBeTo(low string) bool {
+	ws := text.Words(low)
+	for i := 0; i+3 < len(ws); i++ {
+		if (ws[i] == "would" || ws[i] == "d") && ws[i+1] == "be" && ws[i+3] == "to" && !text.IsStopword(ws[i+2]) {
+			return true
+		}
+	}
+	return false
 }
 
 // goingToDo reports whether low says something is going to be done ("going

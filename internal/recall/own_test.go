@@ -55,9 +55,15 @@ func TestNotOwn(t *testing.T) {
 		{"Need to sand and varnish the back door next weekend.", true},             // a job still to do
 		{"Going to put up the new curtain pole tomorrow.", true},
 		{"Going to the tip with the old drill.", false},
-		{"Picked up a new phone for Dad from the shop.", true}, // the phone is Dad's
-		{"Booked a trip for Sam and me in May.", false},        // ours too
-		{"Bought a drill for Priya's birthday.", false},        // for an occasion, not a person
+		{"Picked up a new phone for Dad from the shop.", true},           // the phone is Dad's
+		{"Booked a trip for Sam and me in May.", false},                  // ours too
+		{"Bought a drill for Priya's birthday.", false},                  // for an occasion, not a person
+		{"Would be lovely to take a trip up the fjords one year.", true}, // a wish
+		{"It'd be nice to have a cat when we move.", true},
+		{"Aoife's U16s trip to Cork is in May.", true}, // her team's trip
+		{"Sainsbury's Local had no phone chargers left.", false},
+		{"A new cordless drill is on my wish list.", true},
+		{"If we ever get a cat it'll be a Maine Coon.", true}, // a shop
 	} {
 		if got := r.notOwn(tc.s); got != tc.want {
 			t.Errorf("notOwn(%q) = %v, want %v (subject %v, possession %v, wished %v)", tc.s, got, tc.want,

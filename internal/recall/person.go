@@ -158,7 +158,7 @@ func (r *ranker) ownersOther(s string, by saidBy) bool {
 	mine, others := false, false
 	for _, o := range owners(r.toksOf(s), r.attrStems(), r.stem) {
 		switch {
-		case o == selfKey && r.self || slices.Contains(r.subject, o):
+		case o == selfKey && (r.self || r.asksUsersAttr()) || slices.Contains(r.subject, o):
 			mine = true
 		case o == selfKey && !r.strictSubject() && by != saidByUser:
 			// "my" in a question about a name may be that person's own
@@ -168,6 +168,38 @@ func (r *ranker) ownersOther(s string, by saidBy) bool {
 		}
 	}
 	return others && !mine
+}
+
+// asksUsersAttr reports whether the question calls what it asks of the
+// user's, or of the user with someone: "when is my review with my boss?",
+// "when is the review with Henrike?" are my review, though they ask of her.
+func (r *ranker) asksUsersAttr() bool {
+	if r.usersAttr == 0 {
+		r.usersAttr = -1
+		t := r.toksOf(r.intent.Rest)
+		if slices.Contains(owners(t, r.attrStems(), r.stem), selfKey) || withPerson(t, r.names) {
+			r.usersAttr = 1
+		}
+	}
+	return r.usersAttr > 0
+}
+
+// withPerson reports whether t holds "with" before a person: one of names
+// or a role ("with Henrike", "with my boss"), not their thing.
+func withPerson(t []tok, names []string) bool {
+	for i := 0; i+1 < len(t); i++ {
+		if t[i].low != "with" {
+			continue
+		}
+		j := i + 1
+		if j+1 < len(t) && (isDeterminer(t[j].low) || t[j].low == "our") {
+			j++
+		}
+		if !t[j].poss && (slices.Contains(names, t[j].low) || roleOfTok(t[j]) != "") { // not "wrong with my son's bike"
+			return true
+		}
+	}
+	return false
 }
 
 // attrStems are the stems of the question's words that are not its

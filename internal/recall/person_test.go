@@ -255,3 +255,34 @@ func TestDoneForIsMine(t *testing.T) {
 		}
 	}
 }
+
+// TestUsersThingWithSomeone: asked of my thing with someone ("my
+// inspection with my landlady", "the inspection with Salome"), what the
+// user calls theirs answers, though the question asks of her; another
+// person's inspection does not.
+func TestUsersThingWithSomeone(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Our landlady is Salome Petrosyan, she lives in the flat downstairs.", []string{"Salome Petrosyan"}},
+		{day0.Add(24 * time.Hour), "s2", "user", "Salome has moved my inspection to Friday morning.", []string{"Salome"}},
+		{day0.Add(25 * time.Hour), "s3", "user", "Caspar from the letting agency wants his gas inspection done on Monday.", []string{"Caspar"}},
+	})
+	asOf := day0.Add(72 * time.Hour)
+	for _, q := range []string{"When is my inspection with our landlady?", "When is the inspection with Salome?"} {
+		expectContext(t, a, Query{Text: q, AsOf: asOf}, []string{"Friday"}, []string{"Monday"})
+	}
+}
+
+// TestWithPerson: "with" before a person, not before their thing.
+func TestWithPerson(t *testing.T) {
+	for q, want := range map[string]bool{
+		"When is the review with Henrike?":        true,
+		"Where is my lunch with my sister?":       true,
+		"What's wrong with my son's bike?":        false,
+		"What did I do with the old car?":         false,
+		"Who did I go to the quiz with on Friday": false,
+	} {
+		if got := withPerson(toks(q), properNames(q)); got != want {
+			t.Errorf("withPerson(%q) = %v, want %v", q, got, want)
+		}
+	}
+}

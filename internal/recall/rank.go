@@ -158,6 +158,7 @@ type ranker struct {
 	aliases            map[string][]string // its words naming the subject → the other words for it
 	joinedBy           []store.MemoryHit   // the memories that joined the subject's names
 	attrs              []string            // the stems of its words that are not its people (attrStems)
+	usersAttr          int8                // 1 when it calls what it asks of the user's, -1 not, 0 unread (asksUsersAttr)
 	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
 	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
@@ -165,6 +166,7 @@ type ranker struct {
 	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)
 	amount             bool                // it asks how much something cost (asksAmount)
+	naming             bool                // of the user's own or a role of theirs, it asks what something is called (asksName)
 	defs               map[string][]string // the gap words' definitions
 	relKinds           map[string][]string // words' related words that name kinds
 	members            map[string][]string // the question's topic words and their members (topics.go)
@@ -214,12 +216,20 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.own, r.wishes, r.us = r.asksOfOwn(), r.asksWishes(), asksOfUs(r.q.Text)
 	r.suits = asksSuitability(q.Text)
 	r.amount = asksAmount(r.intent.Rest)
+	r.naming = r.ofUserOrRole() && asksName(r.intent.Rest)
 	r.when = r.self && asksWhen(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote
 	}
 	return r.run(ctx)
+}
+
+// ofUserOrRole reports whether the question asks of the user's own or of
+// a role of theirs ("my son"), naming no one: LoCoMo's questions, which
+// name the speakers, are read otherwise.
+func (r *ranker) ofUserOrRole() bool {
+	return len(r.people) == 0 && (r.self || len(r.asked) > 0)
 }
 
 // tuning is the engine's Tuning, with the defaults where it gives none.

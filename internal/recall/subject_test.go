@@ -163,6 +163,12 @@ func TestBindingsIn(t *testing.T) {
 		"My supervisor at the depot is Kwame.":                          {{"@boss", "kwame"}},
 		"Our GP at the Larches is Dr Mbeki.":                            {{"@doctor", "mbeki"}},
 		"My brother in Leeds rang.":                                     nil,
+		"Chukwuemeka Obi, he says everyone calls him Emeka, fixed it.":  {{"chukwuemeka", "emeka"}, {"obi", "emeka"}},
+		"Anastasia Volkova goes by Stasia.":                             {{"anastasia", "stasia"}, {"volkova", "stasia"}},
+		"Yesterday Bartholomew, everyone calls him Bart, came by.":      {{"bartholomew", "bart"}},
+		"Ingrid, who goes by Inge, sings alto.":                         {{"ingrid", "inge"}},
+		"The new cleaner is Agnieszka. We all call her Aga.":            {{"agnieszka", "aga"}},
+		"Our lodger is Thandiwe; she goes by Thandi.":                   {{"@lodger", "thandiwe"}, {"thandiwe", "thandi"}},
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
