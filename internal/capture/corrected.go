@@ -25,13 +25,76 @@ import (
 // a word of the subject in common, nor, when c names the old value,
 // without it.
 func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
-	ids := correctedHolding(m, c, hits, c.OldStem())
+	return new(Claims).Corrected(m, c, hits)
+}
+
+// Claims keeps what Corrected reads of each claim's text (its stems, the
+// parts of its names, its words beside numbers), made once a text for all
+// the corrections asked of one set of hits rather than once a correction
+// and claim. It holds the texts it was asked of until it is dropped: make
+// one for a recall, not one for a process. The zero value is ready.
+type Claims struct{ texts map[string]*claimText }
+
+// claimText is what Claims keeps of one text; a nil field is not made yet.
+type claimText struct{ stems, parts, words []string }
+
+// of is what cl keeps of s.
+func (cl *Claims) of(s string) *claimText {
+	if cl.texts == nil {
+		cl.texts = map[string]*claimText{}
+	}
+	t := cl.texts[s]
+	if t == nil {
+		t = &claimText{}
+		cl.texts[s] = t
+	}
+	return t
+}
+
+// stems are ClaimStems(s), shared: the caller must not change them.
+func (cl *Claims) stems(s string) []string {
+	t := cl.of(s)
+	if t.stems == nil {
+		t.stems = orEmpty(ClaimStems(s))
+	}
+	return t.stems
+}
+
+// parts are nameParts(s), shared.
+func (cl *Claims) parts(s string) []string {
+	t := cl.of(s)
+	if t.parts == nil {
+		t.parts = orEmpty(nameParts(s))
+	}
+	return t.parts
+}
+
+// words are wordsBesideNumbers(s), shared.
+func (cl *Claims) words(s string) []string {
+	t := cl.of(s)
+	if t.words == nil {
+		t.words = orEmpty(wordsBesideNumbers(s))
+	}
+	return t.words
+}
+
+// orEmpty is xs, or an empty slice for nil: what Claims keeps for "made, none".
+func orEmpty(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// Corrected is the package's Corrected, reading each text once for cl.
+func (cl *Claims) Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
+	ids := cl.correctedHolding(m, c, hits, c.OldStem())
 	if head := c.headStem(); len(ids) == 0 && c.Ends && head != "" {
-		ids = correctedHolding(m, c, hits, head)
+		ids = cl.correctedHolding(m, c, hits, head)
 	}
 	if (c.Ends || c.namesSubject()) && !holdsOtherStem(c, hits, ids) {
 		for _, st := range c.otherStems() {
-			if alt := correctedHolding(m, c, hits, st); len(alt) > 0 {
+			if alt := cl.correctedHolding(m, c, hits, st); len(alt) > 0 {
 				ids = alt
 				break
 			}
@@ -169,7 +232,7 @@ func nameParts(s string) []string {
 
 // correctedHolding is Corrected where the claim corrected must hold
 // oldStem (any claim, when "").
-func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
+func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
 	mine, kinds := ClaimStems(c.subjectText(m)), valueKindsOf(m.Text)
 	context := SessionContext(m, hits)
 	var frames []frame
@@ -182,26 +245,29 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 	}
 	var best []scored
 	top := 0
+	bases := BaseForms(oldStem)
 	for _, h := range hits {
 		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
 			continue // a speaker corrects their own claims (the agent's echo of one goes with it: echoes)
 		}
-		if sameButNumbers(m.Text, h.Text) {
+		// The old value first: most claims lack it, and it is the cheapest test.
+		theirs := cl.stems(h.Text)
+		if oldStem != "" && !slices.Contains(theirs, oldStem) {
+			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(bases, st) })
+			if base < 0 {
+				continue
+			}
+			theirs = slices.Clone(theirs) // cl's are shared
+			theirs[base] = oldStem        // "I stopped running" ends "I run 5k round the park"
+		}
+		if slices.Equal(cl.words(m.Text), cl.words(h.Text)) {
 			continue // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
 		}
 		if otherPeople(m.Text, h.Text) {
 			continue // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
 		}
-		theirs := ClaimStems(h.Text)
-		if oldStem != "" && !slices.Contains(theirs, oldStem) {
-			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(BaseForms(oldStem), st) })
-			if base < 0 {
-				continue
-			}
-			theirs[base] = oldStem // "I stopped running" ends "I run 5k round the park"
-		}
 		shared, besides := 0, 0
-		parts := nameParts(h.Text) // once a claim: this runs for every candidate of a recall
+		parts := cl.parts(h.Text)
 		for _, st := range mine {
 			if slices.Contains(theirs, st) || slices.Contains(parts, st) {
 				shared++
@@ -235,7 +301,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && booking {
 			ok = true // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
 		}
-		if !ok && oldStem == "" && recentOfKind(m, h) && inContext(h, context) {
+		if !ok && oldStem == "" && recentOfKind(m, h) && stemsInContext(cl.stems(h.Text), context) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
 		}
 		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
@@ -502,10 +568,12 @@ func SessionContext(m store.Hit, hits []store.Hit) []string {
 // "Can you move my haircut?" then "make it Thursday" is not the pottery
 // class said on Wednesday in another chat.
 func inContext(h store.Hit, context []string) bool {
-	if len(context) == 0 || slices.ContainsFunc(ClaimStems(h.Text), func(st string) bool { return slices.Contains(context, st) }) {
-		return true
-	}
-	return false
+	return stemsInContext(ClaimStems(h.Text), context)
+}
+
+// stemsInContext is inContext of a claim with stems.
+func stemsInContext(stems, context []string) bool {
+	return len(context) == 0 || slices.ContainsFunc(stems, func(st string) bool { return slices.Contains(context, st) })
 }
 
 // oneRe is a choice named by a pro-form: "the velvet ones", "the blue one".
@@ -743,10 +811,15 @@ func sameSession(m, h store.Hit) bool {
 // piano lesson is on Tuesday at 4pm" goes with it, though it shares no word
 // with the correction.
 func Echoes(hits []store.Hit, old []int64, around []store.Hit) []int64 {
+	if len(old) == 0 {
+		return nil // no claim, nothing to echo
+	}
 	var stems []string
-	for _, h := range slices.Concat(hits, around) {
-		if slices.Contains(old, h.ID) {
-			stems = append(stems, ClaimStems(h.Text)...)
+	for _, some := range [][]store.Hit{hits, around} {
+		for _, h := range some {
+			if slices.Contains(old, h.ID) {
+				stems = append(stems, ClaimStems(h.Text)...)
+			}
 		}
 	}
 	var out []int64
@@ -773,11 +846,9 @@ func texts(hits []store.Hit, ids []int64) []string {
 	return out
 }
 
-// sameButNumbers reports whether a and b say the same words but for their
-// numbers.
-func sameButNumbers(a, b string) bool {
-	return slices.Equal(slices.DeleteFunc(text.Words(a), hasDigit), slices.DeleteFunc(text.Words(b), hasDigit))
-}
+// wordsBesideNumbers are the words of s but those holding a digit: two
+// claims with the same say the same words but for their numbers.
+func wordsBesideNumbers(s string) []string { return slices.DeleteFunc(text.Words(s), hasDigit) }
 
 // kindLinks are kinds of place or provider and what one does or keeps
 // there, which WordNet does not link: a pool is where one swims, a bank

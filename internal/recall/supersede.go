@@ -197,14 +197,16 @@ func (r *ranker) correctedToday(items []Item, extra []store.Hit) []Item {
 		}
 	}
 	retired := map[int64]bool{}
-	for _, h := range slices.Concat(hits, extra) {
-		if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
-			continue
-		}
-		if corr, ok := correctionOf(h); ok {
-			old := capture.Corrected(h, corr, hits)
-			for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
-				retired[id] = true
+	for _, some := range [][]store.Hit{hits, extra} {
+		for _, h := range some {
+			if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
+				continue
+			}
+			if corr, ok := correctionOf(h); ok {
+				old := r.claims.Corrected(h, corr, hits)
+				for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
+					retired[id] = true
+				}
 			}
 		}
 	}
