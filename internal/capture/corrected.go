@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -36,7 +37,22 @@ func Corrected(m store.Hit, c Correction, hits []store.Hit) []int64 {
 type Claims struct{ texts map[string]*claimText }
 
 // claimText is what Claims keeps of one text; a nil field is not made yet.
-type claimText struct{ stems, parts, words []string }
+type claimText struct {
+	stems, parts, words []string
+	tested, kinds       kindSet // the value kinds tested, and those of them the text states
+	read, holds         uint8   // bit i: claimRes[i] was run over the text, and matched
+}
+
+// claimRes are the expressions recentOfKind runs over a correction and a
+// claim, by their bit in claimText's read and holds.
+var claimRes = [...]func() *regexp.Regexp{anaphoricRe, movedItRe, oneRe, choiceRe}
+
+const (
+	anaphoric = iota
+	movedIt
+	oneChoice
+	choice
+)
 
 // of is what cl keeps of s.
 func (cl *Claims) of(s string) *claimText {
@@ -76,6 +92,33 @@ func (cl *Claims) words(s string) []string {
 		t.words = orEmpty(wordsBesideNumbers(s))
 	}
 	return t.words
+}
+
+// kindsIn is ks.in(s), each kind tested once a text.
+func (cl *Claims) kindsIn(ks kindSet, s string) kindSet {
+	t := cl.of(s)
+	if untested := ks &^ t.tested; untested != 0 {
+		t.kinds |= untested.in(s)
+		t.tested |= untested
+	}
+	return t.kinds & ks
+}
+
+// shared is ks.sharedWith(s), each kind tested once a text.
+func (cl *Claims) shared(ks kindSet, s string) int {
+	return bits.OnesCount32(uint32(cl.kindsIn(ks, s)))
+}
+
+// matches is claimRes[i]().MatchString(s), run once a text.
+func (cl *Claims) matches(i int, s string) bool {
+	t := cl.of(s)
+	if t.read&(1<<i) == 0 {
+		if claimRes[i]().MatchString(s) {
+			t.holds |= 1 << i
+		}
+		t.read |= 1 << i
+	}
+	return t.holds&(1<<i) != 0
 }
 
 // orEmpty is xs, or an empty slice for nil: what Claims keeps for "made, none".
@@ -233,7 +276,7 @@ func nameParts(s string) []string {
 // correctedHolding is Corrected where the claim corrected must hold
 // oldStem (any claim, when "").
 func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string) []int64 {
-	mine, kinds := ClaimStems(c.subjectText(m)), valueKindsOf(m.Text)
+	mine, kinds := ClaimStems(c.subjectText(m)), cl.kindsIn(allKinds, m.Text)
 	context := SessionContext(m, hits)
 	var frames []frame
 	if oldStem == "" && (c.Shape == "back to" || c.Shape == "switched to") {
@@ -278,8 +321,8 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		}
 		linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
 		if besides == 0 && !linked && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
-			!(oldStem == "" && (sameSession(m, h) || kinds.sharedWith(h.Text) >= 3 || recentOfKind(m, h))) &&
-			!(c.Shape == "moved from" && kinds.sharedWith(h.Text) > 0) {
+			!(oldStem == "" && (sameSession(m, h) || cl.shared(kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
+			!(c.Shape == "moved from" && cl.shared(kinds, h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
 		}
 		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
@@ -290,7 +333,7 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
 		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
-		score, ok := claimScore(m, h, kinds.sharedWith(h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
+		score, ok := claimScore(m, h, cl.shared(kinds, h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
 		if !ok && c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 {
 			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
 		}
@@ -301,7 +344,7 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		if !ok && booking {
 			ok = true // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
 		}
-		if !ok && oldStem == "" && recentOfKind(m, h) && stemsInContext(cl.stems(h.Text), context) {
+		if !ok && oldStem == "" && cl.recentOfKind(m, h) && stemsInContext(cl.stems(h.Text), context) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
 		}
 		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
@@ -319,7 +362,7 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		if !ok && c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) {
 			ok = true // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
 		}
-		if !ok && c.Shape == "went up to" && shared > 0 && kinds.sharedWith(h.Text) > 0 {
+		if !ok && c.Shape == "went up to" && shared > 0 && cl.shared(kinds, h.Text) > 0 {
 			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 		}
 		if !ok || c.Shape == "pushed to" && !(ahead(h.Text) && movedFrom(m, h)) {
@@ -539,14 +582,15 @@ var anaphoricNeeds = []string{"make", "one", "now", "actually", "chang", "instea
 
 // recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
 // is a recent claim stating a value of a kind m states.
-func recentOfKind(m, h store.Hit) bool {
+func (cl *Claims) recentOfKind(m, h store.Hit) bool {
 	if !recent(m, h) {
 		return false
 	}
-	if !anaphoricRe().MatchString(m.Text) {
-		return movedItRe().MatchString(m.Text) && sharesWhen(m.Text, h.Text)
+	if !cl.matches(anaphoric, m.Text) { // sharesWhen(m.Text, h.Text):
+		return cl.matches(movedIt, m.Text) && cl.kindsIn(whenKinds(), m.Text)&cl.kindsIn(whenKinds(), h.Text) != 0
 	}
-	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe().MatchString(m.Text) && choiceRe().MatchString(h.Text)
+	// SharedValueKinds(m.Text, h.Text) > 0:
+	return cl.kindsIn(allKinds, m.Text)&cl.kindsIn(allKinds, h.Text) != 0 || cl.matches(oneChoice, m.Text) && cl.matches(choice, h.Text)
 }
 
 // SessionContext is the stems of the turns of m's session before it (both
