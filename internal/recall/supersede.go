@@ -190,7 +190,7 @@ func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) (stale [
 // (proFormCorrections: "changed my mind, the blue one" shares no word
 // with the question): they retire too, and are not offered.
 func (r *ranker) correctedToday(items []Item, extra []store.Hit) []Item {
-	var hits []store.Hit
+	hits := make([]store.Hit, 0, len(items))
 	for _, it := range items {
 		if c := r.cands[it.ID]; c != nil && it.Kind == "memory" {
 			hits = append(hits, c.hit)
