@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,13 +30,118 @@ import (
 // claim naming it by its make ("we haven't got a car any more" ends "I
 // drive a Skoda Fabia").
 func Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind OfKind) []int64 {
-	ids := correctedHolding(m, c, hits, c.OldStem(), ofKind)
+	return new(Claims).Corrected(m, c, hits, ofKind)
+}
+
+// Claims keeps what Corrected reads of each claim's text (its stems, the
+// parts of its names, its words beside numbers), made once a text for all
+// the corrections asked of one set of hits rather than once a correction
+// and claim. It holds the texts it was asked of until it is dropped: make
+// one for a recall, not one for a process. The zero value is ready.
+type Claims struct{ texts map[string]*claimText }
+
+// claimText is what Claims keeps of one text; a nil field is not made yet.
+type claimText struct {
+	stems, parts, words []string
+	tested, kinds       kindSet // the value kinds tested, and those of them the text states
+	read, holds         uint8   // bit i: claimRes[i] was run over the text, and matched
+}
+
+// claimRes are the expressions recentOfKind runs over a correction and a
+// claim, by their bit in claimText's read and holds.
+var claimRes = [...]func() *regexp.Regexp{anaphoricRe, movedItRe, oneRe, choiceRe}
+
+const (
+	anaphoric = iota
+	movedIt
+	oneChoice
+	choice
+)
+
+// of is what cl keeps of s.
+func (cl *Claims) of(s string) *claimText {
+	if cl.texts == nil {
+		cl.texts = map[string]*claimText{}
+	}
+	t := cl.texts[s]
+	if t == nil {
+		t = &claimText{}
+		cl.texts[s] = t
+	}
+	return t
+}
+
+// stems are ClaimStems(s), shared: the caller must not change them.
+func (cl *Claims) stems(s string) []string {
+	t := cl.of(s)
+	if t.stems == nil {
+		t.stems = orEmpty(ClaimStems(s))
+	}
+	return t.stems
+}
+
+// parts are nameParts(s), shared.
+func (cl *Claims) parts(s string) []string {
+	t := cl.of(s)
+	if t.parts == nil {
+		t.parts = orEmpty(nameParts(s))
+	}
+	return t.parts
+}
+
+// words are wordsBesideNumbers(s), shared.
+func (cl *Claims) words(s string) []string {
+	t := cl.of(s)
+	if t.words == nil {
+		t.words = orEmpty(wordsBesideNumbers(s))
+	}
+	return t.words
+}
+
+// kindsIn is ks.in(s), each kind tested once a text.
+func (cl *Claims) kindsIn(ks kindSet, s string) kindSet {
+	t := cl.of(s)
+	if untested := ks &^ t.tested; untested != 0 {
+		t.kinds |= untested.in(s)
+		t.tested |= untested
+	}
+	return t.kinds & ks
+}
+
+// shared is ks.sharedWith(s), each kind tested once a text.
+func (cl *Claims) shared(ks kindSet, s string) int {
+	return bits.OnesCount32(uint32(cl.kindsIn(ks, s)))
+}
+
+// matches is claimRes[i]().MatchString(s), run once a text.
+func (cl *Claims) matches(i int, s string) bool {
+	t := cl.of(s)
+	if t.read&(1<<i) == 0 {
+		if claimRes[i]().MatchString(s) {
+			t.holds |= 1 << i
+		}
+		t.read |= 1 << i
+	}
+	return t.holds&(1<<i) != 0
+}
+
+// orEmpty is xs, or an empty slice for nil: what Claims keeps for "made, none".
+func orEmpty(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// Corrected is the package's Corrected, reading each text once for cl.
+func (cl *Claims) Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind OfKind) []int64 {
+	ids := cl.correctedHolding(m, c, hits, c.OldStem(), ofKind)
 	if head := c.headStem(); len(ids) == 0 && c.Ends && head != "" {
-		ids = correctedHolding(m, c, hits, head, ofKind)
+		ids = cl.correctedHolding(m, c, hits, head, ofKind)
 	}
 	if (c.Ends || c.namesSubject()) && !holdsOtherStem(c, hits, ids) {
 		for _, st := range c.otherStems() {
-			if alt := correctedHolding(m, c, hits, st, nil); len(alt) > 0 {
+			if alt := cl.correctedHolding(m, c, hits, st, nil); len(alt) > 0 {
 				ids = alt
 				break
 			}
@@ -259,8 +365,8 @@ func nameParts(s string) []string {
 // correctedHolding is Corrected where the claim corrected must hold
 // oldStem (any claim, when ""), or, for a negation, a thing of its kind
 // (ofKind).
-func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string, ofKind OfKind) []int64 {
-	mine, kinds := ClaimStems(c.subjectText(m)), valueKindsOf(m.Text)
+func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string, ofKind OfKind) []int64 {
+	mine, kinds := ClaimStems(c.subjectText(m)), cl.kindsIn(allKinds, m.Text)
 	context := SessionContext(m, hits)
 	var frames []frame
 	if oldStem == "" && (c.Shape == "back to" || c.Shape == "switched to") {
@@ -272,33 +378,36 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 	}
 	var best []scored
 	top := 0
+	bases := BaseForms(oldStem)
 	for _, h := range hits {
 		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
 			continue // a speaker corrects their own claims (the agent's echo of one goes with it: echoes)
 		}
-		if sameButNumbers(m.Text, h.Text) {
+		// The old value first: most claims lack it, and it is the cheapest test.
+		theirs := cl.stems(h.Text)
+		if oldStem != "" && !slices.Contains(theirs, oldStem) {
+			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(bases, st) })
+			switch {
+			case base >= 0:
+				theirs = slices.Clone(theirs) // cl's are shared
+				theirs[base] = oldStem        // "I stopped running" ends "I run 5k round the park"
+			case c.Ends && ofKind != nil && ofKind(h, oldStem):
+				theirs = append(slices.Clone(theirs), oldStem) // "sold my bike" ends "I ride my Brompton to work"
+			default:
+				continue
+			}
+		}
+		if slices.Equal(cl.words(m.Text), cl.words(h.Text)) {
 			continue // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
 		}
 		if otherPeople(m.Text, h.Text) {
 			continue // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
 		}
-		theirs := ClaimStems(h.Text)
-		if oldStem != "" && !slices.Contains(theirs, oldStem) {
-			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(BaseForms(oldStem), st) })
-			switch {
-			case base >= 0:
-				theirs[base] = oldStem // "I stopped running" ends "I run 5k round the park"
-			case c.Ends && ofKind != nil && ofKind(h, oldStem):
-				theirs = append(theirs, oldStem) // "sold my bike" ends "I ride my Brompton to work"
-			default:
-				continue
-			}
-		}
 		if c.Shape == "sold" && !saysHad(h.Text) {
 			continue // "sold my first painting" ends no "the painting class starts in May"
 		}
 		shared, besides := 0, 0
-		parts := nameParts(h.Text) // once a claim: this runs for every candidate of a recall
+		parts := cl.parts(h.Text)
 		for _, st := range mine {
 			if slices.Contains(theirs, st) || slices.Contains(parts, st) {
 				shared++
@@ -309,8 +418,8 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		}
 		linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
 		if besides == 0 && !linked && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
-			!(oldStem == "" && (sameSession(m, h) || kinds.sharedWith(h.Text) >= 3 || recentOfKind(m, h))) &&
-			!(c.Shape == "moved from" && kinds.sharedWith(h.Text) > 0) {
+			!(oldStem == "" && (sameSession(m, h) || cl.shared(kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
+			!(c.Shape == "moved from" && cl.shared(kinds, h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
 		}
 		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
@@ -321,7 +430,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 			continue // "cancelled my gym membership" does not end every word of the gym
 		}
 		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
-		score, ok := claimScore(m, h, kinds.sharedWith(h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
+		score, ok := claimScore(m, h, cl.shared(kinds, h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
 		if !ok && c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 {
 			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
 		}
@@ -332,7 +441,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && booking {
 			ok = true // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
 		}
-		if !ok && oldStem == "" && recentOfKind(m, h) && inContext(h, context) {
+		if !ok && oldStem == "" && cl.recentOfKind(m, h) && stemsInContext(cl.stems(h.Text), context) {
 			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
 		}
 		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
@@ -350,7 +459,7 @@ func correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem strin
 		if !ok && c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) {
 			ok = true // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
 		}
-		if !ok && c.Shape == "went up to" && shared > 0 && kinds.sharedWith(h.Text) > 0 {
+		if !ok && c.Shape == "went up to" && shared > 0 && cl.shared(kinds, h.Text) > 0 {
 			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 		}
 		if !ok || c.Shape == "pushed to" && !(ahead(h.Text) && movedFrom(m, h)) {
@@ -581,14 +690,15 @@ var anaphoricNeeds = []string{"make", "one", "now", "actually", "chang", "instea
 
 // recentOfKind reports whether m corrects by a pro-form (anaphoricRe) and h
 // is a recent claim stating a value of a kind m states.
-func recentOfKind(m, h store.Hit) bool {
+func (cl *Claims) recentOfKind(m, h store.Hit) bool {
 	if !recent(m, h) {
 		return false
 	}
-	if !anaphoricRe().MatchString(m.Text) {
-		return movedItRe().MatchString(m.Text) && sharesWhen(m.Text, h.Text)
+	if !cl.matches(anaphoric, m.Text) { // sharesWhen(m.Text, h.Text):
+		return cl.matches(movedIt, m.Text) && cl.kindsIn(whenKinds(), m.Text)&cl.kindsIn(whenKinds(), h.Text) != 0
 	}
-	return SharedValueKinds(m.Text, h.Text) > 0 || oneRe().MatchString(m.Text) && choiceRe().MatchString(h.Text)
+	// SharedValueKinds(m.Text, h.Text) > 0:
+	return cl.kindsIn(allKinds, m.Text)&cl.kindsIn(allKinds, h.Text) != 0 || cl.matches(oneChoice, m.Text) && cl.matches(choice, h.Text)
 }
 
 // SessionContext is the stems of the turns of m's session before it (both
@@ -610,10 +720,12 @@ func SessionContext(m store.Hit, hits []store.Hit) []string {
 // "Can you move my haircut?" then "make it Thursday" is not the pottery
 // class said on Wednesday in another chat.
 func inContext(h store.Hit, context []string) bool {
-	if len(context) == 0 || slices.ContainsFunc(ClaimStems(h.Text), func(st string) bool { return slices.Contains(context, st) }) {
-		return true
-	}
-	return false
+	return stemsInContext(ClaimStems(h.Text), context)
+}
+
+// stemsInContext is inContext of a claim with stems.
+func stemsInContext(stems, context []string) bool {
+	return len(context) == 0 || slices.ContainsFunc(stems, func(st string) bool { return slices.Contains(context, st) })
 }
 
 // oneRe is a choice named by a pro-form: "the velvet ones", "the blue one".
@@ -851,10 +963,15 @@ func sameSession(m, h store.Hit) bool {
 // piano lesson is on Tuesday at 4pm" goes with it, though it shares no word
 // with the correction.
 func Echoes(hits []store.Hit, old []int64, around []store.Hit) []int64 {
+	if len(old) == 0 {
+		return nil // no claim, nothing to echo
+	}
 	var stems []string
-	for _, h := range slices.Concat(hits, around) {
-		if slices.Contains(old, h.ID) {
-			stems = append(stems, ClaimStems(h.Text)...)
+	for _, some := range [][]store.Hit{hits, around} {
+		for _, h := range some {
+			if slices.Contains(old, h.ID) {
+				stems = append(stems, ClaimStems(h.Text)...)
+			}
 		}
 	}
 	var out []int64
@@ -881,11 +998,9 @@ func texts(hits []store.Hit, ids []int64) []string {
 	return out
 }
 
-// sameButNumbers reports whether a and b say the same words but for their
-// numbers.
-func sameButNumbers(a, b string) bool {
-	return slices.Equal(slices.DeleteFunc(text.Words(a), hasDigit), slices.DeleteFunc(text.Words(b), hasDigit))
-}
+// wordsBesideNumbers are the words of s but those holding a digit: two
+// claims with the same say the same words but for their numbers.
+func wordsBesideNumbers(s string) []string { return slices.DeleteFunc(text.Words(s), hasDigit) }
 
 // kindLinks are kinds of place or provider and what one does or keeps
 // there, which WordNet does not link: a pool is where one swims, a bank

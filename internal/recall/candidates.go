@@ -110,7 +110,7 @@ func (r *ranker) relatedWords(ctx context.Context) error {
 	var related []string
 	if !r.t.NoExpansion {
 		related = append(related, Expand(r.words)...)
-		r.defs = gapDefinitions(r.words, append(slices.Clone(r.memHits), r.kindHits...))
+		r.defs = gapDefinitions(r.words, r.gapCands())
 		for _, d := range r.defs {
 			related = append(related, d...)
 		}
@@ -181,12 +181,20 @@ func (r *ranker) byKind(ctx context.Context) error {
 	if r.t.NoExpansion {
 		return nil
 	}
-	r.relKinds = relatedKinds(gapWords(words, append(slices.Clone(r.memHits), r.kindHits...)))
+	r.relKinds = relatedKinds(gapWords(words, r.gapCands()))
 	var kw []string
 	for _, k := range r.relKinds {
 		kw = append(kw, k...)
 	}
 	return r.searchKinds(ctx, kw)
+}
+
+// gapCands are the hits gapWords reads: the first gapHits of the hits by
+// word, then by kind. Not a copy of them all: a recall has hundreds.
+func (r *ranker) gapCands() []store.MemoryHit {
+	n := min(len(r.memHits), gapHits)
+	first := r.memHits[:n:n] // appending copies, never writes into memHits
+	return append(first, r.kindHits[:min(len(r.kindHits), gapHits-n)]...)
 }
 
 // searchKinds searches kw against the memories' kinds.

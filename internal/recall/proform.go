@@ -69,7 +69,7 @@ func (r *ranker) proFormsCorrecting(items []Item, extra []store.Hit) []store.Hit
 	}
 	var out []store.Hit
 	for _, h := range extra {
-		if corr, ok := correctionOf(h); ok && len(capture.Corrected(h, corr, hits, holdsKind)) > 0 {
+		if corr, ok := correctionOf(h); ok && len(r.claims.Corrected(h, corr, hits, holdsKind)) > 0 {
 			out = append(out, h)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/dormouse-dev/dormouse/client"
+	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/when"
@@ -180,6 +181,7 @@ type ranker struct {
 	lineSources        map[string][]string          // each line's memories ("profile:2" → "memory:4"), which pin leaves out
 	lineData           map[string]store.ProfileLine // each offered line as stored, by its id
 	retiredToday       map[int64]bool               // memories a correction no night has read retires (correctedToday)
+	claims             capture.Claims               // the candidates' texts as Corrected reads them, once a recall
 	told               []store.MemoryHit            // the newest memories no night has read (toldSince)
 	toldRead           bool
 	successors         map[int64]store.Hit     // told memories that retired an item or a line, offered in their place

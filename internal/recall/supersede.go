@@ -191,21 +191,23 @@ func (r *ranker) recordedStaleValues(ctx context.Context, items []Item) (stale [
 // (proFormCorrections: "changed my mind, the blue one" shares no word
 // with the question): they retire too, and are not offered.
 func (r *ranker) correctedToday(items []Item, extra []store.Hit) []Item {
-	var hits []store.Hit
+	hits := make([]store.Hit, 0, len(items))
 	for _, it := range items {
 		if c := r.cands[it.ID]; c != nil && it.Kind == "memory" {
 			hits = append(hits, c.hit)
 		}
 	}
 	retired := map[int64]bool{}
-	for _, h := range slices.Concat(hits, extra) {
-		if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
-			continue
-		}
-		if corr, ok := correctionOf(h); ok {
-			old := capture.Corrected(h, corr, hits, holdsKind)
-			for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
-				retired[id] = true
+	for _, some := range [][]store.Hit{hits, extra} {
+		for _, h := range some {
+			if h.Consolidated || strings.EqualFold(h.Role, "assistant") {
+				continue
+			}
+			if corr, ok := correctionOf(h); ok {
+				old := r.claims.Corrected(h, corr, hits, holdsKind)
+				for _, id := range append(old, capture.Echoes(hits, old, hits)...) {
+					retired[id] = true
+				}
 			}
 		}
 	}

@@ -110,7 +110,7 @@ func searchRows[T any](ctx context.Context, a *Agent, what, content string,
 		if err != nil || sql == "" {
 			return err
 		}
-		out, err = scanRows(ctx, c, sql, args, scan)
+		out, err = scanSized(ctx, c, sql, args, scan)
 		return err
 	})
 	if err != nil {
