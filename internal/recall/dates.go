@@ -162,7 +162,7 @@ func (r *ranker) strictRange() func(c *cand) bool {
 		if !ts.Before(reach) {
 			return false
 		}
-		return !ts.Before(from) && ts.Before(to) || r.toldOfRange(c)
+		return !ts.Before(from) && ts.Before(to) && !r.plansLater(c) || r.toldOfRange(c)
 	}
 	for _, c := range r.cands {
 		if c.hit.Kind == "memory" && inside(c) && (!r.lexical() || c.ex.Relevance > 0 || c.ex.Expansion > 0 || c.ex.ByKind > 0) {
@@ -182,15 +182,38 @@ func (r *ranker) strictRange() func(c *cand) bool {
 // ("planning a trip there next month" said in August is September's).
 // Read once a candidate: the floor asks it of each candidate more than once.
 func (r *ranker) toldOfRange(c *cand) bool {
-	if c.toldOf == 0 {
-		told := when.Parse(c.hit.Text, c.hit.Timestamp, r.asOf.Location())
-		before := c.hit.Timestamp.Before(r.intent.From)
-		c.toldOf = -1
-		if !told.From.IsZero() && (before || told.Role != when.Plan) && told.From.Before(r.intent.To) && told.To.After(r.intent.From) {
-			c.toldOf = 1
-		}
+	r.readTold(c)
+	return c.toldOf == 1
+}
+
+// plansLater reports whether c, said within the question's range, plans
+// for a time after it, asked of the user's own doings: "got tickets for
+// Wet Leg in May", said in March, is no gig I went to in March. Asked of a
+// named person, what they were getting ready for then is kept.
+func (r *ranker) plansLater(c *cand) bool {
+	if !r.self {
+		return false
 	}
-	return c.toldOf > 0
+	r.readTold(c)
+	return c.toldOf == 2
+}
+
+// readTold reads, once a candidate, the time c's own date phrase tells of
+// against the question's range (toldOf).
+func (r *ranker) readTold(c *cand) {
+	if c.toldOf != 0 {
+		return
+	}
+	told := when.Parse(c.hit.Text, c.hit.Timestamp, r.asOf.Location())
+	before := c.hit.Timestamp.Before(r.intent.From)
+	c.toldOf = -1
+	switch {
+	case told.From.IsZero():
+	case (before || told.Role != when.Plan) && told.From.Before(r.intent.To) && told.To.After(r.intent.From):
+		c.toldOf = 1
+	case told.Role == when.Plan && !told.From.Before(r.intent.To) && !before:
+		c.toldOf = 2
+	}
 }
 
 func maxTime(a, b time.Time) time.Time {

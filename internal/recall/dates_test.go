@@ -145,3 +145,21 @@ func TestWeekdayWithPluralDayPart(t *testing.T) {
 		t.Errorf("found=%v context=%q; want the car boot sale alone", res.Found, res.Context)
 	}
 }
+
+// TestPlanForLaterIsNotThatMonths: asked what I did in a month, a plan
+// made that month for a later one ("booked tickets for … in June") is no
+// answer; asked of a named person, what they were getting ready for then
+// is kept.
+func TestPlanForLaterIsNotThatMonths(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "c1", role: "user", content: "Saw Idles at the Roundhouse, loud and brilliant concert."},
+		{at: day0.Add(7 * 24 * time.Hour), session: "c2", role: "user", content: "Got tickets to see Sleaford Mods in concert in June."},
+		{at: day0.Add(40 * 24 * time.Hour), session: "c3", role: "user", content: "Cleared the gutters before the rain."},
+	})
+	asOf := day0.Add(50 * 24 * time.Hour)
+	expectContext(t, a, Query{Text: "Which concerts did I go to in March?", AsOf: asOf}, []string{"Idles"}, []string{"Sleaford"})
+	b := agentWith(t, []turn{
+		{at: day0.Add(7 * 24 * time.Hour), session: "c4", role: "Ola", content: "Got tickets to see Sleaford Mods in concert in June."},
+	})
+	expectContext(t, b, Query{Text: "What concert was Ola getting tickets for in March?", AsOf: asOf}, []string{"Sleaford"}, nil)
+}

@@ -241,10 +241,32 @@ func othersBeneficiary(fs []string, asked func(w string) bool) bool {
 		if i+4 < len(fs) && strings.EqualFold(fs[i+3], "and") && firstPerson(strings.ToLower(bare(fs[i+4]))) {
 			continue
 		}
+		if admissionFor(fs, i) {
+			continue
+		}
 		return true
 	}
 	return false
 }
+
+// admissionFor reports whether fs[i] is a ticket or seat "for" a name
+// that is the event, not a person: the name is followed by when or where
+// it is on ("tickets for Fontaines D.C. in October", "seats for Hamilton
+// at the Victoria Palace"); "tickets for Priya for her birthday" are hers.
+func admissionFor(fs []string, i int) bool {
+	if !slices.Contains(admissions, strings.ToLower(bare(fs[i]))) {
+		return false
+	}
+	j := i + 3 // after the name's first word, its other capitalised words ("D.C.")
+	for j < len(fs) && startsUpper(fs[j]) && !strings.ContainsAny(fs[j-1], ",;:!?") {
+		j++
+	}
+	return j < len(fs) && !strings.ContainsAny(fs[j-1], ",;:!?") && slices.Contains(eventPreps, strings.ToLower(fs[j]))
+}
+
+// admissions are what is bought to go to an event; eventPreps say when or
+// where one is on.
+var admissions, eventPreps = words("ticket tickets seat seats"), words("in at on next this tonight tomorrow")
 
 // doneFor reports whether fs[i], before "for", is the user's doing, not
 // a thing: a verb of work or paying, or an -ing form after no determiner

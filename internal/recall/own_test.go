@@ -194,3 +194,20 @@ func TestOthersFirstClauseIsTheirs(t *testing.T) {
 	b := notesWithDay(t, day, "", "My husband Kwame's flight lands at nine, I'll collect him from Stansted.")
 	expectContext(t, b, Query{Text: "Am I married?", AsOf: day.AddDate(0, 0, 3)}, []string{"Kwame"}, nil)
 }
+
+// TestTicketsForAnEvent: tickets or seats "for" a name followed by when or
+// where it is on are for the event, the user's; "for" a name followed by
+// anything else are the person's.
+func TestTicketsForAnEvent(t *testing.T) {
+	asked := func(w string) bool { return w == "tickets" || w == "seats" }
+	for s, want := range map[string]bool{
+		"Got tickets for Sleaford Mods at the Barrowland!": false,
+		"Booked seats for Hamilton on the 14th.":           false,
+		"Bought tickets for Nkechi, her birthday treat.":   true,
+		"Bought tickets for Nkechi for her birthday.":      true,
+	} {
+		if got := othersBeneficiary(strings.Fields(s), asked); got != want {
+			t.Errorf("othersBeneficiary(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

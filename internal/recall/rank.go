@@ -126,7 +126,7 @@ type cand struct {
 	// things are the names of members it was found by (namedMembers),
 	// lowercased: "Tallyho take £9 a month" names a provider, no one.
 	things []string
-	toldOf int8 // said outside the question's range: 1 tells of a time in it, -1 not, 0 not read (toldOfRange)
+	toldOf int8 // 1 tells of a time in the question's range, 2 plans for one after it, -1 neither, 0 not read (toldOfRange)
 	near   int8 // a near-miss of the question: 1 yes, -1 no, 0 not read (nearMiss)
 }
 
