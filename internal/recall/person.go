@@ -265,9 +265,19 @@ func candNames(c *cand, known map[string]bool) []string {
 
 // entityNames are the entities capture found in c that may name people:
 // those like a name, but a thing opening the text (thingOpener) and a
-// provider a thing is with (heldWith).
+// provider a thing is with (heldWith). Read once a candidate: knownNames
+// asks it of every candidate, twice a recall, and candNames of a few again.
+// The caller must not change them.
 func entityNames(c *cand) []string {
-	var out []string
+	if c.entNames == nil {
+		c.entNames = readEntityNames(c)
+	}
+	return c.entNames
+}
+
+// readEntityNames is entityNames, read; never nil.
+func readEntityNames(c *cand) []string {
+	out := []string{}
 	opener := ""
 	for _, e := range c.entities.Texts() {
 		if !nameLike(e) {

@@ -125,9 +125,10 @@ type cand struct {
 	member    bool // found by a member of a topic the question names (topics.go)
 	// things are the names of members it was found by (namedMembers),
 	// lowercased: "Tallyho take £9 a month" names a provider, no one.
-	things []string
-	toldOf int8 // 1 tells of a time in the question's range, 2 plans for one after it, -1 neither, 0 not read (toldOfRange)
-	near   int8 // a near-miss of the question: 1 yes, -1 no, 0 not read (nearMiss)
+	things   []string
+	entNames []string // the entities that may name people, nil when not read (entityNames)
+	toldOf   int8     // 1 tells of a time in the question's range, 2 plans for one after it, -1 neither, 0 not read (toldOfRange)
+	near     int8     // a near-miss of the question: 1 yes, -1 no, 0 not read (nearMiss)
 }
 
 // ranker is one question on its way through the full ranker: lexical
