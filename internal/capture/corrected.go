@@ -160,11 +160,9 @@ func (cl *Claims) Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind 
 // ("I've stopped the running plan, … so I'm doing aqua aerobics
 // instead"): the claim may be found among the recent ones by its frame,
 // though it shares no word with c.
-func (c Correction) SaysSuccessor() bool { return c.Ends && insteadRe().MatchString(c.Said) }
-
-// insteadRe is a successor said with the ending: "…, so I'm doing aqua
-// aerobics instead".
-var insteadRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\binstead\b`) })
+func (c Correction) SaysSuccessor() bool {
+	return c.Ends && slices.Contains(text.Words(strings.ToLower(c.Said)), "instead")
+}
 
 // correctedInFrame is Corrected for a habit ended by another name than
 // its claim's, its successor said in the claim's frame: "I've stopped the
