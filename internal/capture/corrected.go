@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
 	"github.com/dormouse-dev/dormouse/internal/store"
@@ -401,6 +402,9 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		if otherPeople(m.Text, h.Text) {
 			continue // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
 		}
+		if c.Shape == "retired" && !servesUs(h.Text, oldStem) {
+			continue // "Dad's retired" ends "Dad works at the depot", not "Dad's coming for lunch"
+		}
 		if c.Shape == "sold" && !saysHad(h.Text) {
 			continue // "sold my first painting" ends no "the painting class starts in May"
 		}
@@ -415,7 +419,8 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 			}
 		}
 		linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
-		if besides == 0 && !linked && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
+		home := c.Shape == "switched to" && movedHome(m.Text, h.Text)
+		if besides == 0 && !linked && !home && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
 			!(oldStem == "" && (sameSession(m, h) || cl.shared(kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
 			!(c.Shape == "moved from" && cl.shared(kinds, h.Text) > 0) {
 			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
@@ -445,7 +450,7 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
 			ok = true // "gone back to semi-skimmed in my coffee" after "coconut milk in my coffee": another value in its place
 		}
-		if !ok && linked {
+		if !ok && (linked || home) {
 			ok = true // "switched to the outdoor pool at Penrose Park" days after "I swim at the Aquadrome"
 		}
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
@@ -1105,3 +1110,82 @@ var weeklyRe = sync.OnceValue(func() *regexp.Regexp {
 	const day = `(?:mon|tues|wednes|thurs|fri|satur|sun)day`
 	return regexp.MustCompile(`(?i)\b` + day + `s\b|\bevery\s+` + day + `\b|\b` + day + `\s+(?:mornings|afternoons|evenings|nights|lunchtimes)\b`)
 })
+
+// movedHomeRe is a move of home to a named place, said as done: "Ruth's
+// moved down to Bristol", "we relocated to Glasgow", "I moved back to
+// Cork" (group 1 the place).
+var movedHomeRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:[Mm]oved|[Rr]elocated)\s+(?:(?:down|up|over|back|out|across|away|home)\s+)?(?:to|into)\s+(\p{Lu}[\pL'’-]+)`)
+})
+
+// livesInRe is where someone lives: "my sister Ruth lives in Leeds", "I'm
+// based in Manchester", "we live near Ely" (group 1 the place).
+var livesInRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:[Ll]ive|[Ll]ives|[Ll]iving|[Bb]ased)\s+(?:in|at|near)\s+(\p{Lu}[\pL'’-]+)`)
+})
+
+// movedHome reports whether m moves someone's home to a place other than
+// the one h says they live in, the one who moved the one who lives there:
+// "Ruth's moved down to Bristol" corrects "my sister Ruth lives in Leeds",
+// not "my friend Ana lives in Cork"; "we moved to Bristol" corrects "I
+// live in Leeds".
+func movedHome(m, h string) bool {
+	to, at := movedHomeRe().FindStringSubmatchIndex(m), livesInRe().FindStringSubmatchIndex(h)
+	if to == nil || at == nil || strings.EqualFold(m[to[2]:to[3]], h[at[2]:at[3]]) {
+		return false
+	}
+	mover, dweller := m[:to[0]], h[:at[0]]
+	if firstPersonSubject(mover) {
+		return firstPersonSubject(dweller)
+	}
+	name := lastCapitalised(mover)
+	return name != "" && slices.Contains(text.Words(dweller), name)
+}
+
+// lastCapitalised is the last capitalised word of s that is not a
+// function word, lowercased: "Ruth's " gives ruth.
+func lastCapitalised(s string) string {
+	last := ""
+	for w, rest := text.NextWord(s); w != ""; w, rest = text.NextWord(rest) {
+		if r, _ := utf8.DecodeRuneInString(w); unicode.IsUpper(r) && len(w) > 1 && !text.IsStopword(strings.ToLower(w)) {
+			last = strings.ToLower(w)
+		}
+	}
+	return last
+}
+
+// firstPersonSubject reports whether the words before a verb end with the
+// speaker or the speaker's household: "I've", "we", "I'm".
+func firstPersonSubject(before string) bool {
+	ws := strings.Fields(strings.ToLower(before))
+	if len(ws) == 0 {
+		return false
+	}
+	last := ws[len(ws)-1]
+	if i := strings.IndexAny(last, "'’"); i > 0 {
+		last = last[:i] // "we've": we
+	}
+	return last == "i" || last == "we"
+}
+
+// servesUs reports whether s tells what the one named by stem does or is
+// used for: the name followed by a verb of the present ("Dave does our
+// windows", "Sue cuts my hair") or named after from, at or with ("we get
+// our bread from Hollis Bakery", "my account's with Brightside").
+func servesUs(s, stem string) bool {
+	ws := text.Words(strings.ToLower(s))
+	for i, w := range ws {
+		if claimStem(w) != stem && w != stem {
+			continue
+		}
+		if next := ws[min(i+1, len(ws)-1)]; i+1 < len(ws) && len(next) > 3 && strings.HasSuffix(next, "s") && !strings.ContainsAny(next, "'’") {
+			return true
+		}
+		if slices.ContainsFunc(ws[max(0, i-3):i], func(w string) bool { return slices.Contains(servedBy, w) }) {
+			return true
+		}
+	}
+	return false
+}
+
+var servedBy = []string{"from", "at", "with", "by"}

@@ -80,6 +80,12 @@ var correctionShapes = []correctionShape{
 	// kind or its make.
 	{"sold", true, `(?i)\b(?:sold|got rid of|gotten rid of|getting rid of|gave away|given away|give away|giving away|rehomed|rehome|rehoming)\s+(?:my|our|the)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+)\s*(?:[,.;:!?]|$|\s(?:on|to|for|and|but|so|because|since|as|now|last|this|yesterday|today|at|after|in|off|back)\b)`,
 		[]string{"sold", "rid of", "away", "rehom"}},
+	// "Dave's retired", "our window cleaner has packed it in", "the Spar has
+	// closed down": someone who did a thing for the speaker stops, and the
+	// claims of what they do end with it (servesUs).
+	{"retired", true, `\b(?:(\p{Lu}[\pL'’-]*(?:\s+\p{Lu}[\pL'’-]*){0,2}?)|(?i:my|our|the)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+))(?:['’]s|\s+has|\s+have)\s+` +
+		`(?i:(?:now|just|finally|officially)\s+)?(?i:retired|packed\s+(?:it\s+)?in|packed\s+up|gone\s+bust|closed\s+down|shut\s+down|(?:ceased|stopped)\s+trading)\b`,
+		[]string{"retired", "packed", "bust", "closed", "shut", "trading"}},
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
 	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
@@ -113,7 +119,7 @@ var correctionShapes = []correctionShape{
 	// name only the provider ("the van gets serviced at Fairfax Autos").
 	{"switched kind", false, `(?i)\b(?:switched|swapped|changed|switching|swapping|changing)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+s)(?:\s*(?:[,.;:!?—–]|$)|\s+(?:now|again|last|this|recently|and|so|because)\b)`,
 		[]string{"switch", "swap", "chang"}},
-	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted"}},
+	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted|relocated)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted", "relocated"}},
 	// "pushed it to the 23rd", "put the meeting back a week": the thing moved
 	// may sit between the verb and its particle.
 	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|(?:put|brought|moved|pushed|bumped)(?:\s+(?:it|that|this|them|(?:the|my|our|his|her)\s+[\pL'’-]+|[\pL'’-]+['’]s(?:\s+[\pL-]+){1,2}?))?\s+(?:back|forward)|delayed(?:\s+(?:it|that|this|them))?\s+(?:to|until|till)|(?:pushed|bumped)(?:\s+(?:it|that|this|them))?\s+(?:out|to|until|till)|` +
@@ -202,6 +208,9 @@ func correctionInSentence(s string) (Correction, bool) {
 		}
 		if sh.shape == "switched kind" && (!switchedKind(c.Old) || byOther(s[:loc[0]])) {
 			continue // "changed the sheets", "changed trains", "you're changing lives": no provider of the speaker's replaced
+		}
+		if sh.shape == "retired" && text.IsStopword(strings.ToLower(c.Old)) {
+			continue // "He's retired", "It's packed in": no one named
 		}
 		if sh.shape == "sold" && byOther(s[:loc[0]]) {
 			continue // "she sold the idea to the board": not the speaker's thing gone
@@ -408,6 +417,8 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		{regexp.MustCompile(`(?i)\b\d[\d.,]*\s?(?:mg|mcg|g|kg|ml|l|iu|units?|puffs?|tablets?|pills?|drops?|km|miles?|lbs?|litres?|liters?)\b`), false},
 		{regexp.MustCompile(`(?i)\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|navy|teal|beige|cream|silver|gold|mustard|turquoise|burgundy)\b`), false},
 		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th))\b`), true},
+		// a month said as when: "the first week of August", "in March", "till June"
+		{regexp.MustCompile(`(?i)\b(?:in|for|of|until|till|by|from|since|next|last|this|early|late|mid|end\s+of|start\s+of)[\s-]+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b`), true},
 	}
 })
 

@@ -1,0 +1,60 @@
+package capture
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/dormouse-dev/dormouse/internal/store"
+)
+
+// TestMovesRetirementsAndMonths: a move of home to another named place
+// ends where the same person lived; someone who did a thing for the
+// speaker retiring or a shop closing ends the claim of what they did; a
+// month said as when ("the first week of August") is a booking's time, so
+// cancelling the thing booked ends it weeks later. Look-alikes end nothing.
+func TestMovesRetirementsAndMonths(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 10, 0, 0, 0, time.UTC) }
+	old := func(id int64, text string) store.Hit {
+		return store.Hit{Kind: "memory", ID: id, SessionID: "o", Timestamp: day(1), Text: text, Role: "user"}
+	}
+	cases := []struct {
+		name, say string
+		hits      []store.Hit
+		want      []int64
+	}{
+		{"a named person moved up to another city", "Jonas moved back to Hamburg last spring.",
+			[]store.Hit{old(1, "My cousin Jonas lives in Munich."), old(2, "Munich was lovely in the snow.")}, []int64{1}},
+		{"the household relocated", "We relocated to Norwich over the summer.",
+			[]store.Hit{old(3, "We live in Colchester, near the station.")}, []int64{3}},
+		{"I moved, where I was based", "I've moved down to Exeter for the new job.",
+			[]store.Hit{old(4, "I'm based in Leicester these days.")}, []int64{4}},
+		{"another person's home is not moved", "Tomasz has moved over to Gdansk now.",
+			[]store.Hit{old(5, "My friend Ines lives in Porto.")}, nil},
+		{"someone else's move is not mine", "Tomasz has moved over to Gdansk now.",
+			[]store.Hit{old(6, "I live in Swindon.")}, nil},
+		{"a named tradesman retired", "Keith's retired, so we need a new gardener.",
+			[]store.Hit{old(7, "Keith cuts our hedges twice a year."), old(8, "The hedges look tidy.")}, []int64{7}},
+		{"a shop closed down", "Hollis Bakery has closed down, such a shame.",
+			[]store.Hit{old(9, "We get our bread from Hollis Bakery on Saturdays.")}, []int64{9}},
+		{"a retired person's other news is not ended", "Dad's retired at last!",
+			[]store.Hit{old(10, "Dad's coming for lunch on Sunday with the dog.")}, nil},
+		{"a pronoun names no one", "He's retired now, lovely man.",
+			[]store.Hit{old(11, "Keith cuts our hedges twice a year.")}, nil},
+		{"a thing booked for a month is cancelled", "We've cancelled the caravan, the car's broken down.",
+			[]store.Hit{old(12, "We've booked a caravan in Tenby for the end of July."), old(13, "The car needs new tyres.")}, []int64{12}},
+	}
+	for _, c := range cases {
+		corr, ok := CorrectionIn(c.say)
+		if !ok {
+			if c.want != nil {
+				t.Errorf("%s: %q is not read as a correction", c.name, c.say)
+			}
+			continue
+		}
+		m := store.Hit{Kind: "memory", ID: 100, SessionID: "n", Timestamp: day(25), Role: "user", Text: c.say}
+		if got := Corrected(m, corr, c.hits, nil); !slices.Equal(got, c.want) {
+			t.Errorf("%s: corrected = %v (%+v), want %v", c.name, got, corr, c.want)
+		}
+	}
+}
