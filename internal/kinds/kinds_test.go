@@ -33,6 +33,7 @@ func TestOf(t *testing.T) {
 		{"We drive a grey Polestar 2 now", []string{"car", "star"}, nil},
 		{"My Ducati is back from the garage", []string{"motorcycle", "vehicle"}, nil},
 		{"I take levothyroxine every morning", []string{"medication", "drug"}, nil},
+		{"A standing order to the RNLI and a tenner to Oxfam", []string{"charity", "organization"}, nil},
 		// a medicine no list names, known by its stem
 		{"Started on rosuvastatin and esomeprazole", []string{"medication", "drug"}, nil},
 		{"Dr Ahn switched me to nebivolol", []string{"medication"}, nil},

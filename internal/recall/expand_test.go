@@ -58,7 +58,8 @@ func BenchmarkExpand(b *testing.B) {
 // "Sundays" holds "Sunday" and "plays" holds "play".
 func TestStemJoinsPluralAndSingular(t *testing.T) {
 	for _, p := range [][2]string{{"sunday", "sundays"}, {"play", "plays"}, {"name", "names"}, {"box", "boxes"},
-		{"city", "cities"}, {"cat", "cats"}, {"class", "classes"}, {"holiday", "holidays"}, {"key", "keys"}} {
+		{"city", "cities"}, {"cat", "cats"}, {"class", "classes"}, {"holiday", "holidays"}, {"key", "keys"},
+		{"charity", "charities"}, {"university", "universities"}, {"activity", "activities"}, {"community", "communities"}} {
 		if stem(p[0]) != stem(p[1]) {
 			t.Errorf("stem(%q) = %q, stem(%q) = %q; want one stem", p[0], stem(p[0]), p[1], stem(p[1]))
 		}

@@ -84,6 +84,12 @@ var topics = []topic{
 	{"", words("hairdresser hairdressers barber barbers stylist hairstylist"), claim.ProviderWork["hairdresser"]},
 	{"", words("cleaner cleaners cleaning cleans"), claim.ProviderWork["cleaner"]},       // "who cleans for us?": "does the hoovering"
 	{"", words("hair"), words("haircut haircuts fringe highlights balayage perm salon")}, // "who cuts my hair?": "sorted my fringe out"
+	// a limb asked of by its name, the memory naming the part that hurts:
+	// "what's wrong with my arm?" after "tendonitis in my elbow"
+	{"health", words("arm arms"), words("elbow elbows wrist wrists forearm forearms shoulder shoulders bicep biceps tricep triceps")},
+	{"health", words("leg legs"), words("knee knees kneecap ankle ankles shin shins calf calves thigh thighs hamstring hamstrings hip hips achilles groin")},
+	{"health", words("hand hands"), words("finger fingers thumb thumbs knuckle knuckles palm palms wrist wrists")},
+	{"health", words("foot feet"), words("toe toes heel heels ankle ankles bunion bunions verruca arch plantar")},
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
 		words("dentist dental hygienist orthodontist optician optometrist")},
 	{"", words("university universities uni degree graduate graduated alma study studied"),

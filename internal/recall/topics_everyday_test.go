@@ -36,6 +36,8 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		"Did the Ashridge beech loop on Saturday, muddy but lovely.",
 		"Our internet is with Zen now, much more reliable.",
 		"My current account is at Nationwide, wages go in on the 28th.",
+		"The osteopath says the pain in my knee is a torn meniscus.",
+		"Trapped my thumb in the car door, it's gone purple.",
 	}
 	for _, tc := range []struct{ ask, want string }{
 		{"What do we drive?", "transit"},
@@ -57,6 +59,8 @@ func TestEverydayRolesFindTheirMembers(t *testing.T) {
 		{"Where have I been walking lately?", "ashridge"}, // a walk told by its route
 		{"Who is our broadband with?", "zen"},             // the line told as the internet
 		{"Who do I bank with?", "nationwide"},             // a bank told by the account
+		{"What's wrong with my leg?", "meniscus"},         // a limb told by its part
+		{"Did I hurt my hand?", "thumb"},
 	} {
 		var turns []turn
 		for i, m := range mems {

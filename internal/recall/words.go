@@ -322,7 +322,7 @@ func undouble(base, suf string) string {
 	return base
 }
 
-var stemSuffixes = []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities",
+var stemSuffixes = []string{"ational", "ization", "iveness", "fulness", "ousness", "ations", "ation", "ities", "ity",
 	"ments", "ment", "ness", "ings", "ing", "ied", "ies", "ers", "er", "ed", "es", "ly", "s", "e", "y", "i"}
 
 // feedback picks words that recur among the best hits (pseudo-relevance
