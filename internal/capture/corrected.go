@@ -420,6 +420,7 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		}
 		linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
 		home := c.Shape == "switched to" && movedHome(m.Text, h.Text)
+		onto := c.Shape == "switched to" && shared > 0 && putOnto(m.Text, h.Text)
 		if besides == 0 && !linked && !home && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
 			!(oldStem == "" && (sameSession(m, h) || cl.shared(kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
 			!(c.Shape == "moved from" && cl.shared(kinds, h.Text) > 0) {
@@ -434,8 +435,8 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		}
 		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
 		score, ok := claimScore(m, h, cl.shared(kinds, h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
-		if !ok && c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 {
-			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
+		if !ok && c.Shape == "cancelled" && oldStem != "" && (whenKindsOf(h.Text) != 0 || servesUs(h.Text, oldStem)) {
+			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd"; "got rid of TalkTalk" after "broadband is with TalkTalk"
 		}
 		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) {
@@ -450,7 +451,7 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
 			ok = true // "gone back to semi-skimmed in my coffee" after "coconut milk in my coffee": another value in its place
 		}
-		if !ok && (linked || home) {
+		if !ok && (linked || home || onto) {
 			ok = true // "switched to the outdoor pool at Penrose Park" days after "I swim at the Aquadrome"
 		}
 		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
@@ -1189,3 +1190,23 @@ func servesUs(s, stem string) bool {
 }
 
 var servedBy = []string{"from", "at", "with", "by"}
+
+// putOntoRe is the speaker assigned to something: "they've put me on
+// nights", "moved us onto the fixed rota".
+var putOntoRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:put|moved|switched|changed|transferred|taken)\s+(?:me|us)\s+(?:on|onto)\b`)
+})
+
+// onRe is what the speaker says they are on: "I'm on the 8 till 4 shift",
+// "we're on the standard rota".
+var onRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:now\s+|still\s+|currently\s+)?on\b`)
+})
+
+// putOnto reports whether m assigns the speaker another value of what h
+// says they are on: "they've put me on nights at the warehouse" after
+// "I'm on the 8 till 4 shift at the warehouse" (the caller asks that the
+// two share a word).
+func putOnto(m, h string) bool {
+	return putOntoRe().MatchString(m) && onRe().MatchString(h)
+}

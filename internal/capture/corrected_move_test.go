@@ -12,7 +12,9 @@ import (
 // ends where the same person lived; someone who did a thing for the
 // speaker retiring or a shop closing ends the claim of what they did; a
 // month said as when ("the first week of August") is a booking's time, so
-// cancelling the thing booked ends it weeks later. Look-alikes end nothing.
+// cancelling the thing booked ends it weeks later; being put on another
+// shift ends the one I was on; a provider ditched by name ends the claim
+// of being with it. Look-alikes end nothing.
 func TestMovesRetirementsAndMonths(t *testing.T) {
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 10, 0, 0, 0, time.UTC) }
 	old := func(id int64, text string) store.Hit {
@@ -43,6 +45,12 @@ func TestMovesRetirementsAndMonths(t *testing.T) {
 			[]store.Hit{old(11, "Keith cuts our hedges twice a year.")}, nil},
 		{"a thing booked for a month is cancelled", "We've cancelled the caravan, the car's broken down.",
 			[]store.Hit{old(12, "We've booked a caravan in Tenby for the end of July."), old(13, "The car needs new tyres.")}, []int64{12}},
+		{"put on another value of what I'm on", "They've put me on earlies at the bakery from next month.",
+			[]store.Hit{old(14, "I'm on the late shift at the bakery, 2 till 10."), old(15, "The bakery sells out of sourdough by noon.")}, []int64{14}},
+		{"put on, nothing shared", "The GP has put me on statins.",
+			[]store.Hit{old(16, "I'm on the late shift at the bakery, 2 till 10.")}, nil},
+		{"a provider ditched by name", "Ditched Vodafone, we're with Lebara now.",
+			[]store.Hit{old(17, "My phone contract is with Vodafone."), old(18, "Vodafone's shop in town has shut.")}, []int64{17}},
 	}
 	for _, c := range cases {
 		corr, ok := CorrectionIn(c.say)

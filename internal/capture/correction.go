@@ -89,9 +89,9 @@ var correctionShapes = []correctionShape{
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
 	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
-	// "we've cancelled Dagny", "cancelled Netflix": a named provider ends,
-	// the claims naming it with it.
-	{"cancelled", true, `\b(?:[Cc]ancel+ed|[Cc]ancel+ing)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){0,2})`, []string{"cancel"}},
+	// "we've cancelled Dagny", "cancelled Netflix", "got rid of Sky": a
+	// named provider ends, the claims naming it with it.
+	{"cancelled", true, `\b(?:[Cc]ancel+ed|[Cc]ancel+ing|[Gg]ot(?:ten)? rid of|[Dd]itched)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){0,2})`, []string{"cancel", "rid of", "ditched"}},
 	// "had to cancel the sweep", "we've called off the barbecue": the thing
 	// cancelled is the subject, though the claim said more of it ("booked a
 	// chimney sweep for the 3rd").
@@ -120,6 +120,9 @@ var correctionShapes = []correctionShape{
 	{"switched kind", false, `(?i)\b(?:switched|swapped|changed|switching|swapping|changing)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+s)(?:\s*(?:[,.;:!?—–]|$)|\s+(?:now|again|last|this|recently|and|so|because)\b)`,
 		[]string{"switch", "swap", "chang"}},
 	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted|relocated)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted", "relocated"}},
+	// "they've put me on nights", "moved us onto the new rota": the
+	// speaker assigned another value of what they are on (putOnto).
+	{"switched to", false, `(?i)\b(?:put|moved|switched|changed|transferred|taken)\s+(?:me|us)\s+(?:on|onto)\b`, []string{"me on", "us on"}},
 	// "pushed it to the 23rd", "put the meeting back a week": the thing moved
 	// may sit between the verb and its particle.
 	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|(?:put|brought|moved|pushed|bumped)(?:\s+(?:it|that|this|them|(?:the|my|our|his|her)\s+[\pL'’-]+|[\pL'’-]+['’]s(?:\s+[\pL-]+){1,2}?))?\s+(?:back|forward)|delayed(?:\s+(?:it|that|this|them))?\s+(?:to|until|till)|(?:pushed|bumped)(?:\s+(?:it|that|this|them))?\s+(?:out|to|until|till)|` +
