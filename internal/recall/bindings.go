@@ -35,9 +35,10 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?: (?i:at|from|in) (?:(?i:the|my|our) )?[\pL'’]+(?:,| is| was)|,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
 	j.nameThenRole = regexp.MustCompile(pNm + `(?:,| is| was| has become| became| is now|(?: [a-z]+){1,3} as) (?i:my|our) (?:(?i:new|best|line) )?(?i:(` + roleAlt + `))\b`)
-	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Maximilian, Max to all of us", "Alexandra, known as Sasha"
-	j.nickname = regexp.MustCompile(pNm + `(?:, | \(| - | — )(?:(?i:known as|aka|called|or|who goes by|who we call) )?` + pNm +
-		`(?: (?i:to (?:everyone|everybody|all of us|us all|us|friends|mates|(?:her|his|their|our|the) (?:whole )?(?:friends|mates|family|kids))|for short)|\))`)
+	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Maximilian, Max to all of us", "Alexandra, known as Sasha",
+	// "Gaz (Gareth really)", "Bex (real name Rebecca)"
+	j.nickname = regexp.MustCompile(pNm + `(?:, | \(| - | — )(?:(?i:known as|aka|called|or|who goes by|who we call|real name|full name|properly) )?` + pNm +
+		`(?: (?i:to (?:everyone|everybody|all of us|us all|us|friends|mates|(?:her|his|their|our|the) (?:whole )?(?:friends|mates|family|kids))|for short)|(?:,? (?i:really|properly|officially|on paper))?\))`)
 	// goesBy and callsHim open with an optional first name before the
 	// name: "Katarzyna Nowak goes by Kasia" is Katarzyna's nickname too.
 	j.goesBy = regexp.MustCompile(pFirst + pNm + `(?:[,;.]? (?i:who|he|she|they))? (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)

@@ -346,11 +346,48 @@ var wishPhrases = []string{"should go", "we should", "sometime", "some time", "m
 	"telling me to", "tells me to", "told me to", "recommends", "swears by", "says i should", "said i should",
 	"says we should", "said we should", "suggested i", "suggested we", "suggests i", "suggests we",
 	// a job still to do: "need to sand the back door next weekend"
-	"need to", "needs to", "have to", "has to", "got to", "tomorrow", "next week", "next weekend", "next month"}
+	"need to", "needs to", "have to", "has to", "got to", "tomorrow", "next week", "next weekend", "next month",
+	// not begun: "I haven't started it yet"
+	"haven't started", "have not started", "not started", "yet to start"}
 
 func wished(s string) bool {
 	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
-	return dreamt(s) || holdsPhrase(low, wishPhrases) || goingToDo(low)
+	return dreamt(s) || holdsPhrase(withoutStarts(low), wishPhrases) || goingToDo(low) || nextUp(low)
+}
+
+// nextUp reports whether low says a thing comes next, ending a clause
+// with it: "my book club is reading Demon Copperhead next, …", "Portugal
+// next!": still to come, not done.
+func nextUp(low string) bool {
+	for i := strings.Index(low, " next"); i >= 0; {
+		rest := low[i+len(" next"):]
+		if rest == "" || strings.ContainsRune(",.;!?", rune(rest[0])) {
+			return true
+		}
+		j := strings.Index(rest, " next")
+		if j < 0 {
+			break
+		}
+		i += len(" next") + j
+	}
+	return false
+}
+
+// startsFrom is when a standing change takes effect: "they've put me on
+// nights from next week" is a new value, not a job still to do.
+var startsFrom = []string{"from ", "starting ", "as of ", "as from "}
+
+// withoutStarts is low without the times a change starts from.
+func withoutStarts(low string) string {
+	if !strings.Contains(low, "next ") && !strings.Contains(low, "tomorrow") {
+		return low
+	}
+	for _, from := range startsFrom {
+		for _, when := range []string{"tomorrow", "next week", "next month"} {
+			low = strings.ReplaceAll(low, from+when, "")
+		}
+	}
+	return low
 }
 
 // dreamt reports whether s only wishes for something (dreamPhrases, or

@@ -280,7 +280,7 @@ func (r *ranker) dropUnstoredNames(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if unknown != "" {
+		if unknown != "" && topicOf(strings.ToLower(n)) == nil { // "TV" asks of a topic, stored or not
 			r.words = slices.DeleteFunc(r.words, func(w string) bool { return strings.EqualFold(w, n) })
 		}
 	}

@@ -169,6 +169,9 @@ func TestBindingsIn(t *testing.T) {
 		"Ingrid, who goes by Inge, sings alto.":                         {{"ingrid", "inge"}},
 		"The new cleaner is Agnieszka. We all call her Aga.":            {{"agnieszka", "aga"}},
 		"Our lodger is Thandiwe; she goes by Thandi.":                   {{"@lodger", "thandiwe"}, {"thandiwe", "thandi"}},
+		"Our old mate Baz (Barry really) is back from Spain.":           {{"@mate", "baz"}, {"baz", "barry"}},
+		"Bex (real name Rebecca) runs the quiz.":                        {{"bex", "rebecca"}},
+		"We met Gianluca (Luca) at the pub.":                            {{"gianluca", "luca"}},
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)

@@ -93,7 +93,7 @@ var topics = []topic{
 	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
 		words("dentist dental hygienist orthodontist optician optometrist")},
 	{"", words("university universities uni degree graduate graduated alma study studied"),
-		words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied")},
+		words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied discipline")}, // discipline: "a 2:1 in Geography" by its kind
 	{"", words("money savings budget spending"),
 		words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit bonds invested investment investments shares stocks fund funds rainy")},
 	{"routine", words("schedule routine timetable"),
@@ -154,10 +154,14 @@ var topics = []topic{
 		words("seat seats")},
 	{"home", words("veg vegetable vegetables patch"), // "the veg patch", "my patch": the allotment
 		words("allotment allotments plot plots polytunnel")},
+	{"", words("tv telly television"), // a TV package told by its provider
+		words("freeview freesat sky virgin youview netflix iplayer channels package satellite aerial subscription")},
 	{"", words("streaming"),
 		words("spotify netflix deezer iplayer youtube disney hulu nowtv")},
 	{"", words("music"), // the music services, which WordNet does not know
 		words("spotify deezer tidal soundcloud bandcamp pandora")},
+	{"home", words("conveyancing conveyancer"), // who handles a house sale or purchase
+		words("solicitor solicitors sale purchase buying selling completion exchange")},
 	{"home", words("completion"),
 		words("completion completing exchange exchanged conveyancing solicitors")},
 }
