@@ -211,3 +211,23 @@ func TestTicketsForAnEvent(t *testing.T) {
 		}
 	}
 }
+
+// TestWishedPlansAndStarts: a thing said to come next or not yet begun is
+// no thing done; a standing change said to start from a later time is a
+// value, not a job still to do.
+func TestWishedPlansAndStarts(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Our book group is doing Middlemarch next, I haven't started it.": true,
+		"Portugal next!": true,
+		"Still haven't started the Duolingo course.":       true,
+		"Need to sand the back door next weekend.":         true,
+		"They've moved me onto days from next month.":      false,
+		"Starting tomorrow I'm on the 7.15 bus.":           false,
+		"The next bus was packed, stood all the way.":      false,
+		"Finished Middlemarch, the next one is Adam Bede.": false,
+	} {
+		if got := wished(s); got != want {
+			t.Errorf("wished(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
