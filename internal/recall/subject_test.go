@@ -169,6 +169,10 @@ func TestBindingsIn(t *testing.T) {
 		"Ingrid, who goes by Inge, sings alto.":                         {{"ingrid", "inge"}},
 		"The new cleaner is Agnieszka. We all call her Aga.":            {{"agnieszka", "aga"}},
 		"Our lodger is Thandiwe; she goes by Thandi.":                   {{"@lodger", "thandiwe"}, {"thandiwe", "thandi"}},
+		// the name the subject of the clause before: a verb, a place
+		"My cousin Oluwadamilare works at the depot, we all call him Dami.": {{"@cousin", "oluwadamilare"}, {"oluwadamilare", "dami"}},
+		"Siobhan sings with us in Galway, everyone calls her Shiv.":         {{"siobhan", "shiv"}},
+		"Dad's mate drives a cab, we all call him Tiny.":                    nil, // no name before: a possessive is none
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
