@@ -26,6 +26,7 @@ type compound struct {
 	headWord  string   // head as the question writes it
 	heads     stemList // head and its topic's members: "cover" is an insurance
 	modTopic  bool     // mod names a topic: its members say which of head's are meant
+	days      stemList // the days a part of the week (mod) names: they say which too
 }
 
 // compoundsOf are the compounds of q's noun phrases whose words are all
@@ -46,7 +47,8 @@ func compoundsOf(q string, words []string) []compound {
 				break
 			}
 			if asked(mod) && isNoun(mod) && isNoun(head) {
-				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil})
+				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil,
+					days: daysOf(mod)})
 			}
 		}
 	}
@@ -108,6 +110,24 @@ func alikeStems(mod string) stemList {
 	return alike
 }
 
+// weekPartDays are the days a part of the week names: "my weekend job" is
+// the one on "Friday and Saturday nights".
+var weekPartDays = map[string][]string{
+	"weekend": words("saturday saturdays sunday sundays"),
+	"weekday": words("monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays"),
+}
+
+// daysOf is the stems of the days mod, a part of the week, names; nil
+// for another word. Only otherKind reads them: a text naming Saturday
+// alone holds no weekend job asked of, but "a second job on Saturdays" is it.
+func daysOf(mod string) stemList {
+	var out stemList
+	for _, d := range weekPartDays[strings.TrimSuffix(mod, "s")] {
+		out = append(out, stem(d))
+	}
+	return out
+}
+
 // opensNounPhrase reports whether f is a determiner or possessive pronoun.
 func opensNounPhrase(f string) bool {
 	switch strings.ToLower(f) {
@@ -147,7 +167,7 @@ func headStems(head string) stemList {
 // time after a plain word that says something else than c's modifier (by
 // word, related word or kind), and c's modifier nowhere.
 func (c compound) otherKind(s string, have stemList) bool {
-	if !slices.ContainsFunc(c.heads, have.has) || slices.ContainsFunc(c.alike, have.has) {
+	if !slices.ContainsFunc(c.heads, have.has) || slices.ContainsFunc(c.alike, have.has) || slices.ContainsFunc(c.days, have.has) {
 		return false
 	}
 	fs := strings.Fields(s)

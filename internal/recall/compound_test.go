@@ -38,6 +38,9 @@ func TestOtherKind(t *testing.T) {
 		{"How much does our music streaming cost?", "The Spotify family plan is 19.99.", false},
 		{"How much does our music streaming cost?", "Netflix streaming is 12.99 now.", false}, // the noun itself
 		{"How much is our streaming bill?", "Netflix went up to 12.99 a month.", false},       // no topic says which
+		// a part of the week says which by its days
+		{"What's my weekend job now?", "I do Saturday mornings at the farm shop as a second job.", false},
+		{"What's my weekend job now?", "My day job is at the council.", true},
 	} {
 		r := &ranker{words: askedWords(tc.ask)}
 		r.compounds = compoundsOf(tc.ask, r.words)
