@@ -88,7 +88,10 @@ var correctionShapes = []correctionShape{
 		[]string{"retired", "packed", "bust", "closed", "shut", "trading"}},
 	// "I left St Aidan's, I'm at the Riverside now", "we've left Barclays":
 	// a named employer, club or provider left (not a trip: leftTrip).
-	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?`, []string{"left"}},
+	// "handed my notice in at the Fox", "I've handed in my notice to
+	// Tesco": the same, said by the notice given.
+	{"left", true, `\b(?:I|[Ww]e)(?:['’]ve|\s+have)?\s+(?:just\s+|finally\s+)?left\s+(\p{Lu}[\pL'’]*(?:\s+\p{Lu}[\pL'’]*){0,3})(\s+\pL+)?|` +
+		`(?i:\bhanded\s+(?:in\s+)?(?:my|our)\s+notice\s+(?:in\s+)?(?:at|to)\s+(?:the\s+)?)(\p{Lu}[\pL'’]*(?:\s+(?:&\s+)?\p{Lu}[\pL'’]*){0,3})`, []string{"left", "notice"}},
 	// "we've cancelled Dagny", "cancelled Netflix", "got rid of Sky": a
 	// named provider ends, the claims naming it with it.
 	{"cancelled", true, `\b(?:[Cc]ancel+ed|[Cc]ancel+ing|[Gg]ot(?:ten)? rid of|[Dd]itched)\s+(\p{Lu}[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]+){0,2})`, []string{"cancel", "rid of", "ditched"}},

@@ -21,6 +21,8 @@ func TestOf(t *testing.T) {
 		{"Just learning the guitar and violin", []string{"instrument"}, nil},
 		// Chat words WordNet lacks (informal.txt), two letters included.
 		{"Went camping with my fam", []string{"family", "social"}, nil},
+		{"Fitted a Potterton combi for the Garcias", []string{"boiler"}, nil}, // a boiler told by its make or type
+		{"The Viessmann needs a new diverter valve", []string{"boiler"}, nil},
 		{"My gf got a new pup!", []string{"girlfriend", "friend", "puppy", "dog"}, nil},
 		{"The biz is doing well", []string{"business"}, nil},
 		// World knowledge WordNet lacks (world.txt), added to WordNet's

@@ -29,7 +29,7 @@ const pTitle = `(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr)\.? )?`
 const pFirst = `(?:([A-Z][\p{L}'’-]+) )?`
 
 // joinRes are the shapes of a join, compiled on first use.
-var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, shortFor, profileRel, profileRole, marriedTo *regexp.Regexp }) {
+var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, callsHimAfter, shortFor, profileRel, profileRole, marriedTo *regexp.Regexp }) {
 	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
 	// "my wife Nkechi", "our daughter, Alexandra,"
 	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?: (?i:at|from|in) (?:(?i:the|my|our) )?[\pL'’]+(?:,| is| was)|,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
@@ -46,6 +46,11 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	// "Peregrine, though everyone calls him Perry", "Oluwaseun Adeyemi, he
 	// says everyone calls him Seun", "… is Agnieszka. We all call her Aga."
 	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.]| \(| -| —) (?:(?i:though|but|although|and) )?(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
+		`(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
+	// "Gurpreet lives in Hounslow, we all call him Bittu": the name is the
+	// subject of the clause before, a place at most named in it; a
+	// possessive ("Mum's brother") is no subject.
+	j.callsHimAfter = regexp.MustCompile(`\b([A-Z][\p{L}-]+)(?:(?: (?:in|at|from|near|on|to) [A-Z][\p{L}'’-]+| [a-z][\p{L}'’-]*){1,6})[,;.] (?:(?i:and|but|though) )?` +
 		`(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
 	// "Mum's carer is Radhika", "my dad's nurse, Olu,"
@@ -106,8 +111,14 @@ func bindingsOf(s string, t []tok) []binding {
 	if !nicknameCue(low) {
 		return out
 	}
-	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.callsHim, j.shortFor} {
+	named := map[string]bool{} // nicknames callsHimAfter gave the clause's subject
+	for _, re := range []*regexp.Regexp{j.nickname, j.goesBy, j.callsHimAfter, j.callsHim, j.shortFor} {
 		for _, m := range re.FindAllStringSubmatch(s, -1) {
+			if re == j.callsHimAfter {
+				named[m[2]] = true
+			} else if re == j.callsHim && named[m[len(m)-1]] {
+				continue // "Siobhan sings in Galway, everyone calls her Shiv": not Galway's
+			}
 			first := ""
 			if len(m) == 4 { // goesBy, callsHim: the first name, if any, then the name
 				first, m = m[1], m[1:]

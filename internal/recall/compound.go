@@ -26,6 +26,7 @@ type compound struct {
 	headWord  string   // head as the question writes it
 	heads     stemList // head and its topic's members: "cover" is an insurance
 	modTopic  bool     // mod names a topic: its members say which of head's are meant
+	days      stemList // the days a part of the week (mod) names: they say which too
 }
 
 // compoundsOf are the compounds of q's noun phrases whose words are all
@@ -42,15 +43,44 @@ func compoundsOf(q string, words []string) []compound {
 		}
 		for j := i + 1; j+1 < len(fs) && plainWord(fs[j]); j++ {
 			mod, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
-			if !plainWord(bare(fs[j+1])) || !asked(head) {
+			if !plainWord(bare(fs[j+1])) || !asked(head) || clauseVerb(fs, i, j+1) {
 				break
 			}
 			if asked(mod) && isNoun(mod) && isNoun(head) {
-				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil})
+				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil,
+					days: daysOf(mod)})
 			}
 		}
 	}
 	return out
+}
+
+// clauseVerb reports whether fs[k], in the noun phrase opened at fs[i], is
+// the verb its phrase is the subject of: after an auxiliary, the phrase's
+// last word ("how much does my horse cost?", "did the yoga class move?"),
+// or a word an object pronoun follows ("my horse costs me £340").
+func clauseVerb(fs []string, i, k int) bool {
+	if k+1 < len(fs) && objectPronoun(bare(fs[k+1])) {
+		return true
+	}
+	last := k+1 == len(fs) || !plainWord(bare(fs[k+1])) || bare(fs[k]) != fs[k]
+	return last && i > 0 && auxiliary(fs[i-1])
+}
+
+func objectPronoun(w string) bool {
+	switch strings.ToLower(w) {
+	case "me", "us", "him", "them", "you":
+		return true
+	}
+	return false
+}
+
+func auxiliary(w string) bool {
+	switch strings.ToLower(w) {
+	case "do", "does", "did", "will", "would", "can", "could", "should", "shall", "might", "may", "must":
+		return true
+	}
+	return false
 }
 
 // isNoun reports whether WordNet holds w, or its base form, as a noun
@@ -78,6 +108,24 @@ func alikeStems(mod string) stemList {
 		}
 	}
 	return alike
+}
+
+// weekPartDays are the days a part of the week names: "my weekend job" is
+// the one on "Friday and Saturday nights".
+var weekPartDays = map[string][]string{
+	"weekend": words("saturday saturdays sunday sundays"),
+	"weekday": words("monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays"),
+}
+
+// daysOf is the stems of the days mod, a part of the week, names; nil
+// for another word. Only otherKind reads them: a text naming Saturday
+// alone holds no weekend job asked of, but "a second job on Saturdays" is it.
+func daysOf(mod string) stemList {
+	var out stemList
+	for _, d := range weekPartDays[strings.TrimSuffix(mod, "s")] {
+		out = append(out, stem(d))
+	}
+	return out
 }
 
 // opensNounPhrase reports whether f is a determiner or possessive pronoun.
@@ -119,7 +167,7 @@ func headStems(head string) stemList {
 // time after a plain word that says something else than c's modifier (by
 // word, related word or kind), and c's modifier nowhere.
 func (c compound) otherKind(s string, have stemList) bool {
-	if !slices.ContainsFunc(c.heads, have.has) || slices.ContainsFunc(c.alike, have.has) {
+	if !slices.ContainsFunc(c.heads, have.has) || slices.ContainsFunc(c.alike, have.has) || slices.ContainsFunc(c.days, have.has) {
 		return false
 	}
 	fs := strings.Fields(s)

@@ -38,6 +38,9 @@ func TestOtherKind(t *testing.T) {
 		{"How much does our music streaming cost?", "The Spotify family plan is 19.99.", false},
 		{"How much does our music streaming cost?", "Netflix streaming is 12.99 now.", false}, // the noun itself
 		{"How much is our streaming bill?", "Netflix went up to 12.99 a month.", false},       // no topic says which
+		// a part of the week says which by its days
+		{"What's my weekend job now?", "I do Saturday mornings at the farm shop as a second job.", false},
+		{"What's my weekend job now?", "My day job is at the council.", true},
 	} {
 		r := &ranker{words: askedWords(tc.ask)}
 		r.compounds = compoundsOf(tc.ask, r.words)
@@ -50,6 +53,33 @@ func TestOtherKind(t *testing.T) {
 		}
 		if other != tc.other {
 			t.Errorf("%q / %q: other kind %v, want %v (compounds %v)", tc.ask, tc.text, other, tc.other, r.compounds)
+		}
+	}
+}
+
+// TestCompoundStopsAtItsVerb: the noun phrase a question's verb follows
+// ("how much does my pony cost?", "did the yoga class move?", "my van
+// costs me") ends before the verb, which is no noun of it, though WordNet
+// knows "cost" and "move" as nouns.
+func TestCompoundStopsAtItsVerb(t *testing.T) {
+	for _, tc := range []struct {
+		ask  string
+		want []string // each compound as mod+" "+head
+	}{
+		{"How much does my pony cost?", nil},
+		{"How much does my pony cost me a week?", nil},
+		{"Did the yoga class move?", []string{"yoga class"}},
+		{"How much does our music streaming cost?", []string{"music streaming"}},
+		{"What does the van insurance cover?", []string{"van insurance"}},
+		{"How much is my phone bill?", []string{"phone bill"}},
+		{"When does the car service start?", []string{"car service"}},
+	} {
+		var got []string
+		for _, c := range compoundsOf(tc.ask, askedWords(tc.ask)) {
+			got = append(got, c.modWord+" "+c.headWord)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("compoundsOf(%q) = %q, want %q", tc.ask, got, tc.want)
 		}
 	}
 }

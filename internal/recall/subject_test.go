@@ -172,6 +172,10 @@ func TestBindingsIn(t *testing.T) {
 		"Our old mate Baz (Barry really) is back from Spain.":           {{"@mate", "baz"}, {"baz", "barry"}},
 		"Bex (real name Rebecca) runs the quiz.":                        {{"bex", "rebecca"}},
 		"We met Gianluca (Luca) at the pub.":                            {{"gianluca", "luca"}},
+		// the name the subject of the clause before: a verb, a place
+		"My cousin Oluwadamilare works at the depot, we all call him Dami.": {{"@cousin", "oluwadamilare"}, {"oluwadamilare", "dami"}},
+		"Siobhan sings with us in Galway, everyone calls her Shiv.":         {{"siobhan", "shiv"}},
+		"Dad's mate drives a cab, we all call him Tiny.":                    nil, // no name before: a possessive is none
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -42,6 +43,8 @@ var topics = []topic{
 		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac ibs crohn crohns colitis diverticulitis fodmap reflux gout diabetic diabetes halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
 	{"preference", words("sport sports exercise exercises exercising workout workouts fitness"),
 		slices.Concat(words("5k 10k"), claim.Sports, words("training trainer weights"))},
+	{"work", words("nights earlies lates"), // "when am I on nights?": the rota line gives the hours
+		words("rota rotas shift shifts")},
 	{"work", words("shift shifts hours"),
 		words("shift shifts rota earlies lates nights afternoons mornings starts start finish finishes overtime part full")},
 	{"health", words("allergic allergy allergies"),
@@ -64,7 +67,7 @@ var topics = []topic{
 	{"", words("gig gigs concert concerts"),
 		words("saw band bands live tour ticket tickets festival stage venue encore setlist support")},
 	{"home", words("residence"),
-		words("rent rented renting house flat apartment terrace bungalow cottage street road avenue lane moved postcode mortgage landlord")},
+		words("rent rented renting house flat apartment terrace bungalow cottage street road avenue lane moved postcode mortgage landlord mooring moorings moored berth marina houseboat narrowboat lodgings digs")},
 	{"", words("holiday holidays vacation trip trips getaway"),
 		words("flight flights flying fly booked hotel villa resort cruise airbnb hostel campsite camping abroad airport beach")},
 	{"home", words("rent rented renting"),
@@ -156,6 +159,12 @@ var topics = []topic{
 		words("allotment allotments plot plots polytunnel")},
 	{"", words("tv telly television"), // a TV package told by its provider
 		words("freeview freesat sky virgin youview netflix iplayer channels package satellite aerial subscription")},
+	{"pets", words("horse horses pony ponies"), // what keeping one is told by, where the horse is named only by its name
+		words("livery stable stables stabled mare gelding foal filly colt farrier paddock saddle bridle tack hay")},
+	{"vehicle", words("fuel"),
+		words("diesel petrol unleaded")},
+	{"", words("volunteer volunteers volunteering voluntary"), // what is given time, never called volunteering
+		words("volunteer volunteers volunteered help helps helping charity charities trustee trustees governor governors steward stewards marshal marshals befriender befriending fundraising fundraiser foodbank")},
 	{"", words("streaming"),
 		words("spotify netflix deezer iplayer youtube disney hulu nowtv")},
 	{"", words("music"), // the music services, which WordNet does not know
@@ -174,6 +183,7 @@ var topicPhrases = map[string]string{
 	"put aside": "savings", "put away": "savings", "set aside": "savings", "save up": "savings", "put by": "savings",
 	"have we saved": "savings", "have i saved": "savings", "we saved": "savings", "i saved": "savings",
 	"tickets to": "fare", "ticket to": "fare",
+	"are we living": "residence", "am i living": "residence",
 	"kind of home": "residence", "type of home": "residence", "do i drive": "vehicle", "do we drive": "vehicle",
 	"do i support": "supporter", "do we support": "supporter",
 	"spare time": "hobby", "free time": "hobby", "for fun": "hobby",
@@ -319,6 +329,14 @@ var doneTo = sync.OnceValue(func() map[*topic]bool {
 	return map[*topic]bool{topicOf("visit"): true, topicOf("bake"): true, topicOf("buy"): true}
 })
 
+// ownTopics are the topics whose members find only what the user tells of
+// their own: "what volunteering do I do?" is answered by "I help run the
+// food bank", but a chat's "what shelters does Maria volunteer at?" names
+// its own words.
+var ownTopics = sync.OnceValue(func() map[*topic]bool {
+	return map[*topic]bool{topicOf("volunteering"): true}
+})
+
 // objectNamed reports whether q names, right after its word w, what w is
 // done to: a determiner, a name or another word that is no function or
 // time word ("visiting the orphanage", "visit Universal Studios", "visit art
@@ -364,6 +382,9 @@ func (r *ranker) topicMembers(ctx context.Context) error {
 	}
 	var extra []string
 	r.members, extra = topicWords(r.q.Text, r.words)
+	if !r.self {
+		maps.DeleteFunc(r.members, func(w string, _ []string) bool { return ownTopics()[topicOf(w)] })
+	}
 	r.words = append(r.words, extra...)
 	var ms []string
 	for _, m := range r.members {
@@ -490,15 +511,20 @@ var memberSenses = map[string]struct {
 	before, after []string
 	named         bool
 }{
-	"paid":  {before: words("get gets got getting am 'm is are was were be been being"), after: words("me us")},
-	"pay":   {before: words("my our his her their home the"), after: words("me us rise review slip packet")},
-	"home":  {before: words("take takes took taking")}, // take-home pay
-	"pays":  {after: words("me us")},
-	"rate":  {before: words("day daily hourly hour weekly")},
-	"take":  {named: true},
-	"catch": {named: true},
-	"ride":  {named: true},
-	"get":   {named: true},
+	"paid": {before: words("get gets got getting am 'm is are was were be been being"), after: words("me us")},
+	"pay":  {before: words("my our his her their home the"), after: words("me us rise review slip packet")},
+	"home": {before: words("take takes took taking")}, // take-home pay
+	"pays": {after: words("me us")},
+	"rate": {before: words("day daily hourly hour weekly")},
+	// "I help run the food bank", "helping out at the Scouts": a thing
+	// run for others, not "helped me move house"
+	"help":    {after: words("run out organise organize")},
+	"helps":   {after: words("run out organise organize")},
+	"helping": {after: words("run out organise organize")},
+	"take":    {named: true},
+	"catch":   {named: true},
+	"ride":    {named: true},
+	"get":     {named: true},
 }
 
 // inSense reports whether s holds the member m in its topic's sense: any

@@ -234,3 +234,55 @@ func TestGroceriesFindTheShop(t *testing.T) {
 		checkTopicMember(t, a, Query{Text: "Where do I get my groceries?", AsOf: day0.Add(48 * time.Hour)}, c.want, false)
 	}
 }
+
+// TestRolesOfOtherLives: roles of lives the first lists missed find the
+// memory naming a member: the user's volunteering told by what they help
+// run, a home that is a mooring, nights or earlies told by the rota's
+// hours, a horse told by its livery, fuel told as diesel.
+func TestRolesOfOtherLives(t *testing.T) {
+	mems := []string{
+		"I help out with the Beavers at the scout hut on Monday evenings.",
+		"We're moored at Apsley marina on our boat till the spring.",
+		"New rota: 06:00-14:00 Tuesday to Friday next week, then 22:00-06:00 at the weekend.",
+		"Pickle is on grass livery at Lower Barn, £55 a week.",
+		"Filled the Berlingo up with diesel at the Tesco garage.",
+		"The loft hatch sticks in damp weather.",
+	}
+	var turns []turn
+	for i, m := range mems {
+		turns = append(turns, turn{at: day0.Add(time.Duration(i) * time.Hour), session: "s" + string(rune('a'+i)), role: "user", content: m})
+	}
+	a := agentWith(t, turns)
+	for _, tc := range []struct{ ask, want string }{
+		{"Do I do any volunteering?", "beavers"},
+		{"Where are we living at the moment?", "apsley"},
+		{"Am I on earlies next week?", "06:00"},
+		{"What does the pony's keep cost?", "lower barn"},
+		{"Where did I last get fuel?", "tesco"},
+	} {
+		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)}, tc.want, true)
+	}
+}
+
+// TestOwnTopicOnlyForTheUser: volunteering's members find only the
+// user's own: asked what Maria does, her own words answer, and the
+// user's "I help run the toddler group" is no candidate.
+func TestOwnTopicOnlyForTheUser(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "s1", role: "user", content: "I help run the toddler group at church on Tuesdays."},
+		{at: day0.Add(time.Hour), session: "s2", role: "user", content: "Maria is volunteering at the animal shelter on Sundays."},
+		{at: day0.Add(2 * time.Hour), session: "s3", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	for _, tc := range []struct{ ask, want, not string }{
+		{"What volunteering does Maria do?", "shelter", "toddler"},
+		{"What volunteering do I do?", "toddler", ""},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Context, tc.want) || tc.not != "" && strings.Contains(res.Context, tc.not) {
+			t.Errorf("%q: context %q, want %q and not %q", tc.ask, res.Context, tc.want, tc.not)
+		}
+	}
+}
