@@ -365,116 +365,157 @@ func nameParts(s string) []string {
 // oldStem (any claim, when ""), or, for a negation, a thing of its kind
 // (ofKind).
 func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, oldStem string, ofKind OfKind) []int64 {
-	mine, kinds := ClaimStems(c.subjectText(m)), cl.kindsIn(allKinds, m.Text)
-	context := SessionContext(m, hits)
-	var frames []frame
+	k := &correcting{cl: cl, m: m, c: c, oldStem: oldStem, ofKind: ofKind,
+		mine: ClaimStems(c.subjectText(m)), bases: BaseForms(oldStem), kinds: cl.kindsIn(allKinds, m.Text),
+		context: SessionContext(m, hits)}
 	if oldStem == "" && (c.Shape == "back to" || c.Shape == "switched to") {
-		frames = framesIn(m.Text) // once a correction, not per candidate
+		k.frames = framesIn(m.Text) // once a correction, not per candidate
 	}
-	type scored struct {
-		h     store.Hit
-		score int
-	}
-	var best []scored
+	var best []scoredClaim
 	top := 0
-	bases := BaseForms(oldStem)
 	for _, h := range hits {
-		if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
-			continue // a speaker corrects their own claims (the agent's echo of one goes with it: echoes)
+		if score, ok := k.score(h); ok {
+			best = append(best, scoredClaim{h, score})
+			top = max(top, score)
 		}
-		// The old value first: most claims lack it, and it is the cheapest test.
-		theirs := cl.stems(h.Text)
-		if oldStem != "" && !slices.Contains(theirs, oldStem) {
-			base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(bases, st) })
-			switch {
-			case base >= 0:
-				theirs = slices.Clone(theirs) // cl's are shared
-				theirs[base] = oldStem        // "I stopped running" ends "I run 5k round the park"
-			case c.Ends && ofKind != nil && ofKind(h, oldStem):
-				theirs = append(slices.Clone(theirs), oldStem) // "sold my bike" ends "I ride my Brompton to work"
-			default:
-				continue
-			}
-		}
-		if slices.Equal(cl.words(m.Text), cl.words(h.Text)) {
-			continue // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
-		}
-		if otherPeople(m.Text, h.Text) {
-			continue // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
-		}
-		if c.Shape == "retired" && !servesUs(h.Text, oldStem) {
-			continue // "Dad's retired" ends "Dad works at the depot", not "Dad's coming for lunch"
-		}
-		if c.Shape == "sold" && !saysHad(h.Text) {
-			continue // "sold my first painting" ends no "the painting class starts in May"
-		}
-		shared, besides := 0, 0
-		parts := cl.parts(h.Text)
-		for _, st := range mine {
-			if slices.Contains(theirs, st) || slices.Contains(parts, st) {
-				shared++
-				if st != oldStem {
-					besides++
-				}
-			}
-		}
-		linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
-		home := c.Shape == "switched to" && movedHome(m.Text, h.Text)
-		onto := c.Shape == "switched to" && shared > 0 && putOnto(m.Text, h.Text)
-		if besides == 0 && !linked && !home && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
-			!(oldStem == "" && (sameSession(m, h) || cl.shared(kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
-			!(c.Shape == "moved from" && cl.shared(kinds, h.Text) > 0) {
-			continue // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
-		}
-		if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
-			continue // "our rent is now £1,450" is not where we live, though said in one breath
-		}
-		booking := c.Shape == "cancelled" && oldStem == "" && bookedWith(m, h)
-		if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) && !booking {
-			continue // "cancelled my gym membership" does not end every word of the gym
-		}
-		habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
-		score, ok := claimScore(m, h, cl.shared(kinds, h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
-		if !ok && c.Shape == "cancelled" && oldStem != "" && (whenKindsOf(h.Text) != 0 || servesUs(h.Text, oldStem)) {
-			ok = true // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd"; "got rid of TalkTalk" after "broadband is with TalkTalk"
-		}
-		if !ok && (c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
-			swappedNames(m.Text, h.Text) {
-			ok = true // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
-		}
-		if !ok && booking {
-			ok = true // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
-		}
-		if !ok && oldStem == "" && cl.recentOfKind(m, h) && stemsInContext(cl.stems(h.Text), context) {
-			ok = true // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
-		}
-		if !ok && len(frames) > 0 && sharesFrame(frames, h.Text) {
-			ok = true // "gone back to semi-skimmed in my coffee" after "coconut milk in my coffee": another value in its place
-		}
-		if !ok && (linked || home || onto) {
-			ok = true // "switched to the outdoor pool at Penrose Park" days after "I swim at the Aquadrome"
-		}
-		if !ok && c.Shape == "switched to" && movedAlike(m.Text, theirs) {
-			ok = true
-		}
-		if !ok && c.Shape == "switched to" && oldStem == "" && otherKindOfHead(m.Text, h.Text) {
-			ok = true // "switched to oat milk" after "semi-skimmed milk in my tea": another kind of the same thing
-		}
-		if !ok && c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) {
-			ok = true // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
-		}
-		if !ok && c.Shape == "went up to" && shared > 0 && cl.shared(kinds, h.Text) > 0 {
-			ok = true // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
-		}
-		if !ok || c.Shape == "pushed to" && !(ahead(h.Text) && movedFrom(m, h)) {
-			continue // "my tournament got pushed back" moves none I won last week
-		}
-		if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem)) {
-			score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
-		}
-		best = append(best, scored{h, score})
-		top = max(top, score)
 	}
+	return leadSession(best, top)
+}
+
+// correcting is what correctedHolding reads once a correction: m, said
+// as c, corrects a claim holding oldStem.
+type correcting struct {
+	cl      *Claims
+	m       store.Hit
+	c       Correction
+	oldStem string
+	ofKind  OfKind
+	mine    []string // the stems of what c says of its subject
+	bases   []string // oldStem's base forms
+	kinds   kindSet  // the kinds of value m states
+	context []string // the stems of m's session before it
+	frames  []frame  // m's frames, for a "back to" or "switched to" naming no old value
+}
+
+// scoredClaim is a claim a correction may end, with its score.
+type scoredClaim struct {
+	h     store.Hit
+	score int
+}
+
+// score is how well h is the claim k corrects, and whether it is one.
+func (k *correcting) score(h store.Hit) (int, bool) {
+	m, c, oldStem, cl := k.m, k.c, k.oldStem, k.cl
+	if h.ID == m.ID || !h.Timestamp.Before(m.Timestamp) || !strings.EqualFold(h.Role, m.Role) {
+		return 0, false // a speaker corrects their own claims (the agent's echo of one goes with it: echoes)
+	}
+	theirs, ok := k.holdingOld(h)
+	if !ok || k.anotherThing(h) {
+		return 0, false
+	}
+	shared, besides := k.sharedStems(h, theirs)
+	linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
+	if besides == 0 && !linked && !k.movedHome(h) && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
+		!(oldStem == "" && (sameSession(m, h) || cl.shared(k.kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
+		!(c.Shape == "moved from" && cl.shared(k.kinds, h.Text) > 0) {
+		return 0, false // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
+	}
+	if shared == 0 && (c.Shape == "is now" || c.Shape == "back to") {
+		return 0, false // "our rent is now £1,450" is not where we live, though said in one breath
+	}
+	booking := c.Shape == "cancelled" && oldStem == "" && bookedWith(m, h)
+	if c.Ends && oldStem == "" && shared < 2 && (h.SessionID == "" || h.SessionID != m.SessionID) && !booking {
+		return 0, false // "cancelled my gym membership" does not end every word of the gym
+	}
+	habit := (c.Ends && c.Shape != "cancelled" || c.Shape == "switched kind") && oldStem != ""
+	score, ok := claimScore(m, h, cl.shared(k.kinds, h.Text), shared, oldStem != "" && !habit || c.Ends && oldStem == "", habit)
+	if !ok {
+		ok = k.takenAnyway(h, theirs, shared, linked, booking)
+	}
+	if !ok || c.Shape == "pushed to" && !(ahead(h.Text) && movedFrom(m, h)) {
+		return 0, false // "my tournament got pushed back" moves none I won last week
+	}
+	if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem)) {
+		score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
+	}
+	return score, true
+}
+
+// holdingOld is h's stems holding the old value, and whether h holds it:
+// as a stem, as a base form of it read as it, or, for an ending, as a
+// thing of its kind. The old value first: most claims lack it, and it is
+// the cheapest test.
+func (k *correcting) holdingOld(h store.Hit) ([]string, bool) {
+	theirs := k.cl.stems(h.Text)
+	if k.oldStem == "" || slices.Contains(theirs, k.oldStem) {
+		return theirs, true
+	}
+	if base := slices.IndexFunc(theirs, func(st string) bool { return slices.Contains(k.bases, st) }); base >= 0 {
+		theirs = slices.Clone(theirs) // cl's are shared
+		theirs[base] = k.oldStem      // "I stopped running" ends "I run 5k round the park"
+		return theirs, true
+	}
+	if k.c.Ends && k.ofKind != nil && k.ofKind(h, k.oldStem) {
+		return append(slices.Clone(theirs), k.oldStem), true // "sold my bike" ends "I ride my Brompton to work"
+	}
+	return nil, false
+}
+
+// anotherThing reports whether h, though it holds the old value, speaks of
+// another thing than the correction.
+func (k *correcting) anotherThing(h store.Hit) bool {
+	m := k.m
+	switch {
+	case slices.Equal(k.cl.words(m.Text), k.cl.words(h.Text)):
+		return true // "ticket 8 moved to review" after "ticket 7 moved to review": another event, not a correction
+	case otherPeople(m.Text, h.Text):
+		return true // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
+	case k.c.Shape == "sold" && !saysHad(h.Text):
+		return true // "sold my first painting" ends no "the painting class starts in May"
+	case k.c.Shape == "retired" && !servesUs(h.Text, k.oldStem):
+		return true // "Dad's retired" ends "Dad works at the depot", not "Dad's coming for lunch"
+	}
+	return false
+}
+
+// sharedStems counts the correction's subject stems h holds (as a stem or
+// a name's part), and those of them that are not the old value.
+func (k *correcting) sharedStems(h store.Hit, theirs []string) (shared, besides int) {
+	parts := k.cl.parts(h.Text)
+	for _, st := range k.mine {
+		if slices.Contains(theirs, st) || slices.Contains(parts, st) {
+			shared++
+			if st != k.oldStem {
+				besides++
+			}
+		}
+	}
+	return shared, besides
+}
+
+// takenAnyway reports whether h, which claimScore does not take, is the
+// claim corrected all the same, by one of the shapes' own tests.
+func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linked, booking bool) bool {
+	m, c, oldStem, cl := k.m, k.c, k.oldStem, k.cl
+	return c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 || // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
+		c.Shape == "cancelled" && oldStem != "" && servesUs(h.Text, oldStem) || // "got rid of TalkTalk" after "our broadband is with TalkTalk"
+		(c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
+			swappedNames(m.Text, h.Text) || // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
+		booking || // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
+		oldStem == "" && cl.recentOfKind(m, h) && stemsInContext(cl.stems(h.Text), k.context) || // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
+		len(k.frames) > 0 && sharesFrame(k.frames, h.Text) || // "gone back to semi-skimmed in my coffee" after "coconut milk in my coffee": another value in its place
+		linked || // "switched to the outdoor pool at Penrose Park" days after "I swim at the Aquadrome"
+		k.movedHome(h) || // "Ruth's moved down to Bristol" after "my sister Ruth lives in Leeds"
+		c.Shape == "switched to" && shared > 0 && putOnto(m.Text, h.Text) || // "they've put me on nights" after "I'm on the 8 till 4 shift"
+		c.Shape == "switched to" && movedAlike(m.Text, theirs) ||
+		c.Shape == "switched to" && oldStem == "" && otherKindOfHead(m.Text, h.Text) || // "switched to oat milk" after "semi-skimmed milk in my tea": another kind of the same thing
+		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) || // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
+		c.Shape == "went up to" && shared > 0 && cl.shared(k.kinds, h.Text) > 0 // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
+}
+
+// leadSession are the ids of the lead of best (the newest of those scored
+// top) and of the others said in its session.
+func leadSession(best []scoredClaim, top int) []int64 {
 	if len(best) == 0 {
 		return nil
 	}
@@ -623,11 +664,15 @@ func BaseForms(w string) []string {
 
 // doesHabit reports whether s says the user does what verb (a -ing form,
 // or a base) names: "I smoke", "we bake", "I'm running", "I usually cycle".
+// It reads either of the two words after "I" or "we" whatever the first
+// is, which habitVerbs does not: "I've cut out dairy", "I only eat halal",
+// "I play badminton" (verb "badminton") say verbs habitVerbs does not find,
+// "I'm also allergic" one it finds and this does not.
 func doesHabit(s, verb string) bool {
 	forms := append([]string{verb}, BaseForms(verb)...)
 	ws := text.Words(strings.ToLower(s))
 	for i, w := range ws {
-		if w != "i" && w != "we" && w != "i'm" && w != "we're" {
+		if w != "i" && w != "we" { // "I'm" is two words: i, m
 			continue
 		}
 		for _, next := range ws[i+1 : min(len(ws), i+3)] { // "I usually smoke"
@@ -1124,6 +1169,12 @@ var movedHomeRe = sync.OnceValue(func() *regexp.Regexp {
 var livesInRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:[Ll]ive|[Ll]ives|[Ll]iving|[Bb]ased)\s+(?:in|at|near)\s+(\p{Lu}[\pL'’-]+)`)
 })
+
+// movedHome reports whether k's correction moves the home of one h says
+// lives somewhere (movedHome).
+func (k *correcting) movedHome(h store.Hit) bool {
+	return k.c.Shape == "switched to" && movedHome(k.m.Text, h.Text)
+}
 
 // movedHome reports whether m moves someone's home to a place other than
 // the one h says they live in, the one who moved the one who lives there:

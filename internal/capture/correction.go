@@ -422,7 +422,7 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		// a dose or a measure: "50mg", "2 puffs", "10 miles"
 		{regexp.MustCompile(`(?i)\b\d[\d.,]*\s?(?:mg|mcg|g|kg|ml|l|iu|units?|puffs?|tablets?|pills?|drops?|km|miles?|lbs?|litres?|liters?)\b`), false},
 		{regexp.MustCompile(`(?i)\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|navy|teal|beige|cream|silver|gold|mustard|turquoise|burgundy)\b`), false},
-		{regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(?:st|nd|rd|th)?|the\s+\d{1,2}(?:st|nd|rd|th))\b`), true},
+		{calendarDayRe(), true},
 		// a month said as when: "the first week of August", "in March", "till June"
 		{regexp.MustCompile(`(?i)\b(?:in|for|of|until|till|by|from|since|next|last|this|early|late|mid|end\s+of|start\s+of)[\s-]+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b`), true},
 	}
@@ -431,10 +431,8 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 // newTimeSaid reports whether rest, the words after a change of times,
 // says the new one: with "now", or as a day, a time or a date.
 func newTimeSaid(rest string) bool {
-	return nowRe().MatchString(rest) || whenKindsOf(rest) != 0
+	return slices.Contains(text.Words(strings.ToLower(rest)), "now") || whenKindsOf(rest) != 0
 }
-
-var nowRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)\bnow\b`) })
 
 // sharesWhen reports whether a and b both state when something is, as a
 // weekday, a time or a date.

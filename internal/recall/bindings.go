@@ -265,44 +265,82 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		}
 		r.subject = []string{tentative}
 	}
-	var joins []binding
+	j := &joinsRead{said: map[int]store.MemoryHit{}}
 	if r.t.ProfileTokens > 0 {
 		lines, err := r.profileAt(ctx)
 		if err != nil {
 			return err
 		}
-		joins = profileBindings(lines)
+		j.joins = profileBindings(lines)
 	}
-	have, searched, form := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	have, searched, form := r.subjectKeys(tentative == "")
+	j.read(r, r.memHits)
+	if err := r.searchJoins(ctx, j, have, searched); err != nil {
+		return err
+	}
+	joinAll(j.joins, have)
+	dropOtherSexes(have, form, r.subject, j.texts)
+	if tentative != "" {
+		if len(have) == 1 {
+			r.subject = nil // "the doctor" bound to no one: anyone's
+			return nil
+		}
+		r.asked, r.self, r.own, r.alone = []string{tentative}, false, false, false
+	}
+	r.takeSubject(have, form, j)
+	return nil
+}
+
+// joinsRead are the joins bindSubject has read: the profile's, then the
+// memories'.
+type joinsRead struct {
+	joins []binding
+	said  map[int]store.MemoryHit // each join a memory states → the memory
+	texts []string                // what was read, for the forms' pronouns
+}
+
+// read adds the joins the memories hits state.
+func (j *joinsRead) read(r *ranker, hits []store.MemoryHit) {
+	for _, h := range hits {
+		j.texts = append(j.texts, h.Text)
+		for _, b := range r.bindingsOfText(h.Text) {
+			j.said[len(j.joins)] = h
+			j.joins = append(j.joins, b)
+		}
+	}
+}
+
+// subjectKeys are the keys bindSubject starts from: the subject's (have),
+// whether each is searched already (searched), and its names' other forms
+// (form, in have too). withKin takes in a kinship word's chains and a
+// name's other forms, which a tentative role ("the doctor") goes without.
+func (r *ranker) subjectKeys(withKin bool) (have, searched, form map[string]bool) {
+	have, searched, form = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, k := range r.subject {
 		have[k] = true
 		// A name the question searched is in the hits of its words; a
 		// speaker's name is known by their turns.
 		searched[k] = !strings.HasPrefix(k, "@") && (slices.Contains(r.words, k) || slices.Contains(r.speakers, k))
-		if tentative == "" {
-			for _, kin := range kinOf(k) { // "my father-in-law" is "my husband's dad, Frederick"
-				have[kin] = true
-			}
-			for _, f := range otherForms(k) { // "Elizabeth" is "Betty"
-				have[f], form[f] = true, true
-			}
+		if !withKin {
+			continue
+		}
+		for _, kin := range kinOf(k) { // "my father-in-law" is "my husband's dad, Frederick"
+			have[kin] = true
+		}
+		for _, f := range otherForms(k) { // "Elizabeth" is "Betty"
+			have[f], form[f] = true, true
 		}
 	}
-	said := map[int]store.MemoryHit{} // each join a memory states → the memory
-	var texts []string                // what was read, for the forms' pronouns
-	read := func(hits []store.MemoryHit) {
-		for _, h := range hits {
-			texts = append(texts, h.Text)
-			for _, b := range r.bindingsOfText(h.Text) {
-				said[len(joins)] = h
-				joins = append(joins, b)
-			}
-		}
-	}
-	read(r.memHits)
+	return have, searched, form
+}
+
+// searchJoins takes into have, in two steps, the keys joined to it, and
+// reads into j the joins of the memories holding a key of it not yet
+// searched.
+func (r *ranker) searchJoins(ctx context.Context, j *joinsRead, have, searched map[string]bool) error {
 	for step := 0; step < 2; step++ {
-		joinAll(joins, have)
-		chainThroughOwners(joins, have)
+		joinAll(j.joins, have)
+		chainThroughOwners(j.joins, have)
 		var terms []string
 		for k := range have {
 			if !searched[k] {
@@ -311,7 +349,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 			}
 		}
 		if len(terms) == 0 {
-			break
+			return nil
 		}
 		o := r.base
 		o.Terms, o.Limit = terms, bindingCands
@@ -319,23 +357,27 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		read(found)
+		j.read(r, found)
 	}
-	joinAll(joins, have)
+	return nil
+}
+
+// dropOtherSexes takes out of have each other form of a name (form) the
+// texts tell of by a pronoun of another sex than a subject's: "Lou … pick
+// her up" is not "Louis … he gets in".
+func dropOtherSexes(have, form map[string]bool, subject, texts []string) {
 	for f := range form {
-		if slices.ContainsFunc(r.subject, func(k string) bool { return otherSexes(k, f, texts) }) {
-			delete(have, f) // "Lou … pick her up" is not "Louis … he gets in"
+		if slices.ContainsFunc(subject, func(k string) bool { return otherSexes(k, f, texts) }) {
+			delete(have, f)
 		}
 	}
-	if tentative != "" && len(have) == 1 {
-		r.subject = nil // "the doctor" bound to no one: anyone's
-		return nil
-	}
-	if tentative != "" {
-		r.asked, r.self, r.own, r.alone = []string{tentative}, false, false, false
-	}
-	for i, h := range said {
-		if have[joins[i].a] {
+}
+
+// takeSubject makes have the question's subject, with the memories that
+// joined a key of it and the other words it goes by (aliasWords).
+func (r *ranker) takeSubject(have, form map[string]bool, j *joinsRead) {
+	for i, h := range j.said {
+		if have[j.joins[i].a] {
 			r.joinedBy = append(r.joinedBy, h)
 		}
 	}
@@ -345,7 +387,6 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	}
 	slices.Sort(r.subject)
 	r.aliases = aliasWords(r.words, withoutWords(have, form))
-	return nil
 }
 
 // otherSexes reports whether the texts tell of the names a and b (two

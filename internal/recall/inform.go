@@ -17,61 +17,75 @@ func informative(s string) float64 {
 	if len(s) > informBytes {
 		s = s[:informBytes] // the opening says what kind of text it is
 	}
-	s = strings.TrimSpace(s)
-	z := -2.63
-	if strings.HasSuffix(s, "?") {
-		z -= 0.84
-	}
-	var (
-		when, did, nums, chat bool
-		names, words          int
-		prev                  string
-		sentenceStart         = true
-	)
+	return informSignsOf(strings.TrimSpace(s)).probability()
+}
+
+// informSigns are what informative reads of a text.
+type informSigns struct {
+	question         bool // it ends with "?"
+	when, did        bool // a time word ("yesterday", "last week"); a deed after "I" or "we"
+	nums, chat       bool // a digit; an opening of chat ("thanks", "that's great")
+	names, wordCount int  // capitalised words not opening a sentence; words
+}
+
+// informSignsOf reads the signs of s, trimmed.
+func informSignsOf(s string) informSigns {
+	g := informSigns{question: strings.HasSuffix(s, "?")}
+	prev, sentenceStart := "", true
 	for f := range strings.FieldsSeq(s) {
-		words++
+		g.wordCount++
 		w := trimToWord(f)
 		if w == "" {
 			sentenceStart = strings.ContainsAny(f, ".!?")
 			continue
 		}
 		if !sentenceStart && len(w) > 1 && isUpper(w[0]) && isLower(w[1]) {
-			names++
+			g.names++
 		}
-		if !nums && hasDigit(w) {
-			nums = true
+		if !g.nums && hasDigit(w) {
+			g.nums = true
 		}
 		low := strings.ToLower(w)
 		switch {
 		case informWhen[low], prev == "last" && informLast[low]:
-			when = true
+			g.when = true
 		case (prev == "i" || prev == "we") && (informDid[low] || strings.HasSuffix(low, "ed") && len(low) > 3):
-			did = true
+			g.did = true
 		}
-		if words == 1 {
-			chat = informChat[low] || strings.HasPrefix(low, "aw")
-		} else if words == 2 && prev == "that's" && informPraise[low] {
-			chat = true
-		} else if words == 2 && prev == "thank" && low == "you" {
-			chat = true
+		if g.wordCount == 1 {
+			g.chat = informChat[low] || strings.HasPrefix(low, "aw")
+		} else if g.wordCount == 2 && prev == "that's" && informPraise[low] {
+			g.chat = true
+		} else if g.wordCount == 2 && prev == "thank" && low == "you" {
+			g.chat = true
 		}
 		prev = low
 		sentenceStart = endsSentence(f[len(f)-1])
 	}
-	if when {
+	return g
+}
+
+// probability is the fitted regression's probability that a text of
+// signs g is some question's evidence.
+func (g informSigns) probability() float64 {
+	z := -2.63
+	if g.question {
+		z -= 0.84
+	}
+	if g.when {
 		z += 0.92
 	}
-	if did {
+	if g.did {
 		z += 0.90
 	}
-	z += 1.34 * float64(min(names, 3)) / 3
-	if nums {
+	z += 1.34 * float64(min(g.names, 3)) / 3
+	if g.nums {
 		z += 1.21
 	}
-	if chat {
+	if g.chat {
 		z -= 0.47
 	}
-	z += 2.06 * float64(min(words, 40)) / 40
+	z += 2.06 * float64(min(g.wordCount, 40)) / 40
 	return 1 / (1 + math.Exp(-z))
 }
 

@@ -289,17 +289,7 @@ func (r *ranker) dropUnstoredNames(ctx context.Context) error {
 
 // run puts the stages in order.
 func (r *ranker) run(ctx context.Context) (Result, error) {
-	// A question about someone (peopleNamed) that no memory or fact names
-	// ("When is Bob's birthday?" with only Alice's stored) has no answer
-	// here: saying so beats offering someone else's. One known name is
-	// enough to go on, as in unknownName: a place or a thing stored.
-	name, err := unknownName(ctx, r.s, r.people, r.until)
-	if others := without(properNames(r.intent.Rest), r.people); name != "" && err == nil && len(others) > 0 {
-		var other string
-		if other, err = unknownName(ctx, r.s, others, r.until); other == "" {
-			name = ""
-		}
-	}
+	name, err := r.unstoredName(ctx)
 	if err != nil {
 		return Result{}, err
 	}
@@ -327,17 +317,8 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	if !found {
 		return r.nothingMatches(ctx)
 	}
-	items, dropped, err := r.staleValues(ctx, items)
+	items, dropped, err := r.currentItems(ctx, items)
 	if err != nil {
-		return Result{}, err
-	}
-	extra, err := r.proFormCorrections(ctx, items)
-	if err != nil {
-		return Result{}, err
-	}
-	extra = r.proFormsCorrecting(items, extra)
-	items = r.withProForms(r.correctedToday(items, extra), extra)
-	if items, err = r.withoutRetiredSentences(ctx, items); err != nil {
 		return Result{}, err
 	}
 	res, err := r.offer(ctx, items, "")
@@ -351,6 +332,40 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 		res.Note = noMatch
 	}
 	return res, nil
+}
+
+// unstoredName is a person the question asks about (peopleNamed) that no
+// memory or fact names, or "": "When is Bob's birthday?" with only
+// Alice's stored has no answer here, and saying so beats offering someone
+// else's. One other name stored is enough to go on, as in unknownName: a
+// place or a thing.
+func (r *ranker) unstoredName(ctx context.Context) (string, error) {
+	name, err := unknownName(ctx, r.s, r.people, r.until)
+	if others := without(properNames(r.intent.Rest), r.people); name != "" && err == nil && len(others) > 0 {
+		var other string
+		if other, err = unknownName(ctx, r.s, others, r.until); other == "" {
+			name = ""
+		}
+	}
+	return name, err
+}
+
+// currentItems are the floor's items as they stand now: without those
+// holding a superseded value (dropped: how many), with the corrections
+// of pro-forms and of the day, and without retired sentences.
+func (r *ranker) currentItems(ctx context.Context, items []Item) (current []Item, dropped int, err error) {
+	items, dropped, err = r.staleValues(ctx, items)
+	if err != nil {
+		return nil, 0, err
+	}
+	extra, err := r.proFormCorrections(ctx, items)
+	if err != nil {
+		return nil, 0, err
+	}
+	extra = r.proFormsCorrecting(items, extra)
+	items = r.withProForms(r.correctedToday(items, extra), extra)
+	items, err = r.withoutRetiredSentences(ctx, items)
+	return items, dropped, err
 }
 
 // lexical reports whether the question has words to search for.

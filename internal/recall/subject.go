@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
 	"github.com/dormouse-dev/dormouse/internal/wordnet"
 	"slices"
@@ -440,55 +439,10 @@ func roleChainBack(t []tok, j int) (string, int) {
 
 func article(w string) bool { return w == "the" || w == "a" || w == "an" }
 
-// openedByOther reports whether a text (its toks) is about someone other than the user:
-// it opens with a person ("Ellie prefers", "My brother Chidi is", "our Jack went", "Mum's
-// licence") of names, the names s holds, and says nothing more in the first
-// person.
-func openedByOther(t []tok, names []string) bool {
-	i := 0
-	if len(t) > 0 && (t[0].low == "my" || t[0].low == "our") {
-		k, next := roleChain(t, 1)
-		switch {
-		case k != "":
-			i = next
-			if i < len(t) && t[i].upper && !t[i].brk && slices.Contains(names, t[i].low) {
-				i++
-			}
-		case len(t) > 1 && t[1].upper && !t[1].caps && slices.Contains(names, t[1].low) && !kinds.Listed(t[1].low) && !kinds.Place(t[1].low):
-			i = 2 // "our Jack went to see…": one of the family, not the user; "our Tesla" is a car, "my WFH days" mine
-		default:
-			return false
-		}
-	} else if len(t) > 0 && (roleOf(t[0].low) != "" && t[0].upper || slices.Contains(names, t[0].low)) {
-		i = 1
-	} else {
-		return false
-	}
-	for _, w := range t[i:] {
-		if firstPerson(w.low) {
-			return false
-		}
-	}
-	return true
+// inFirstPerson reports whether a word of t speaks in the first person.
+func inFirstPerson(t []tok) bool {
+	return slices.ContainsFunc(t, func(w tok) bool { return firstPerson(w.low) })
 }
-
-// openedBySomeone reports whether a text (its toks) is someone else's
-// doing and not the user's: it opens with a name of names or a role
-// written as one, as its subject ("Kemi's on a brown inhaler", "Dad takes
-// statins"), and says nothing in the first person. "Brilliant, three
-// weeks smoke-free" opens with no subject.
-func openedBySomeone(t []tok, names []string) bool {
-	if len(t) < 2 || !t[0].upper || !slices.Contains(names, t[0].low) && roleOf(t[0].low) == "" {
-		return false
-	}
-	if !t[0].poss && !slices.Contains(subjectVerbs, t[1].low) {
-		return false
-	}
-	return !slices.ContainsFunc(t[1:], func(w tok) bool { return firstPerson(w.low) })
-}
-
-// subjectVerbs follow a person opening a text as its subject.
-var subjectVerbs = words("is was has had takes took uses used gets got needs needed")
 
 // firstPerson reports whether w, lowercase, speaks in the first person:
 // "I", "our", "I'll", "we've".

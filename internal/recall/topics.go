@@ -210,7 +210,7 @@ var tripTo = regexp.MustCompile(`(?i)\b(fly|flying|flight|flights|off|heading|tr
 // month or a day, is away from home, and what the user keeps for going
 // abroad answers for it.
 func tripWords(q string) []string {
-	mine := slices.ContainsFunc(toks(q), func(t tok) bool { return firstPerson(t.low) })
+	mine := inFirstPerson(toks(q))
 	for _, loc := range tripTo.FindAllStringSubmatchIndex(q, -1) {
 		if !mine && !elidedSubject().MatchString(q[:loc[0]]) {
 			continue

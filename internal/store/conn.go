@@ -237,22 +237,18 @@ func appendRows[T any](ctx context.Context, c *conn, out []T, sql string, args [
 	return out, err
 }
 
-// scanSized is scanRows with the rows read into the connection's buffer
-// for T, when it has one (memory hits), and copied out at their number:
-// grown row by row, a search of 150 memories allocated three times their
-// size (a tenth of recall's bytes).
-func scanSized[T any](ctx context.Context, c *conn, sql string, args []any, scan func(*sqlite3.Stmt) (T, error)) ([]T, error) {
-	buf, ok := any(&c.hits).(*[]T)
-	if !ok {
-		return scanRows(ctx, c, sql, args, scan)
-	}
-	rows, err := appendRows(ctx, c, (*buf)[:0], sql, args, scan)
-	var out []T
+// memoryHits is the rowReader of memory hits: read into the connection's
+// buffer and copied out at their number, where grown row by row a search
+// of 150 memories allocated three times their size (a tenth of recall's
+// bytes).
+func memoryHits(ctx context.Context, c *conn, sql string, args []any) ([]MemoryHit, error) {
+	rows, err := appendRows(ctx, c, c.hits[:0], sql, args, scanMemoryHit)
+	var out []MemoryHit
 	if len(rows) > 0 {
 		out = slices.Clone(rows)
 	}
 	clear(rows) // keep no row's text alive
-	*buf = rows[:0]
+	c.hits = rows[:0]
 	return out, err
 }
 

@@ -132,7 +132,7 @@ func (a *Agent) SearchMemories(ctx context.Context, o SearchOptions) ([]MemoryHi
 	}
 	return searchRows(ctx, a, "search memories", "daily_memories", func(c *conn, st *searchState) (string, []any, error) {
 		return a.memorySearch(ctx, c, st, o)
-	}, scanMemoryHit)
+	}, memoryHits)
 }
 
 // memorySearch is the SQL of SearchMemories and its arguments, "" when
@@ -203,7 +203,7 @@ func (a *Agent) MatchesMemories(ctx context.Context, o SearchOptions) (bool, err
 		}
 		inner, args := memoryMatches(st, o, table, terms, "", nil)
 		return `SELECT 1 FROM (` + inner + `) LIMIT 1`, args, nil
-	}, func(*sqlite3.Stmt) (bool, error) { return true, nil })
+	}, scanning(func(*sqlite3.Stmt) (bool, error) { return true, nil }))
 	return len(found) > 0, err
 }
 
@@ -365,7 +365,7 @@ type ConsolidationHit struct {
 func (a *Agent) SearchDayRecords(ctx context.Context, o SearchOptions) ([]ConsolidationHit, error) {
 	return searchRows(ctx, a, "search day records", "consolidated_memories", func(c *conn, st *searchState) (string, []any, error) {
 		return a.dayRecordSearch(ctx, c, st, o)
-	}, a.scanDayRecord)
+	}, scanning(a.scanDayRecord))
 }
 
 // dayRecordSearch is the SQL of SearchDayRecords and its arguments.
@@ -431,7 +431,7 @@ func (a *Agent) SearchCurrentFacts(ctx context.Context, o SearchOptions) ([]Fact
 func (a *Agent) factHits(ctx context.Context, o SearchOptions) ([]FactHit, error) {
 	return searchRows(ctx, a, "search facts", "facts", func(c *conn, st *searchState) (string, []any, error) {
 		return a.factSearch(ctx, c, st, o)
-	}, scanFactHit)
+	}, scanning(scanFactHit))
 }
 
 // factSearch is the SQL of factHits and its arguments.

@@ -94,12 +94,12 @@ func (c *conn) searchState(ctx context.Context) (*searchState, error) {
 	return st, nil
 }
 
-// searchRows reads on one read connection the rows of the search build
-// makes with the connection's search state, scanned by scan; none when the
+// searchRows reads on one read connection, with read, the rows of the
+// search build makes with the connection's search state; none when the
 // content table is empty (nothing of it can match), and none when build
 // makes no SQL (no term left to search).
 func searchRows[T any](ctx context.Context, a *Agent, what, content string,
-	build func(c *conn, st *searchState) (string, []any, error), scan func(*sqlite3.Stmt) (T, error)) ([]T, error) {
+	build func(c *conn, st *searchState) (string, []any, error), read rowReader[T]) ([]T, error) {
 	var out []T
 	err := a.read(ctx, func(c *conn) error {
 		st, err := c.searchState(ctx)
@@ -110,11 +110,21 @@ func searchRows[T any](ctx context.Context, a *Agent, what, content string,
 		if err != nil || sql == "" {
 			return err
 		}
-		out, err = scanSized(ctx, c, sql, args, scan)
+		out, err = read(ctx, c, sql, args)
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
+}
+
+// rowReader reads the rows of sql on a connection.
+type rowReader[T any] func(ctx context.Context, c *conn, sql string, args []any) ([]T, error)
+
+// scanning is the rowReader scanning each row with scan.
+func scanning[T any](scan func(*sqlite3.Stmt) (T, error)) rowReader[T] {
+	return func(ctx context.Context, c *conn, sql string, args []any) ([]T, error) {
+		return scanRows(ctx, c, sql, args, scan)
+	}
 }
