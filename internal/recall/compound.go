@@ -43,7 +43,7 @@ func compoundsOf(q string, words []string) []compound {
 		}
 		for j := i + 1; j+1 < len(fs) && plainWord(fs[j]); j++ {
 			mod, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
-			if !plainWord(bare(fs[j+1])) || !asked(head) || clauseVerb(fs, i, j+1) {
+			if !plainWord(bare(fs[j+1])) || !asked(head) {
 				break
 			}
 			if asked(mod) && isNoun(mod) && isNoun(head) {
@@ -53,34 +53,6 @@ func compoundsOf(q string, words []string) []compound {
 		}
 	}
 	return out
-}
-
-// clauseVerb reports whether fs[k], in the noun phrase opened at fs[i], is
-// the verb its phrase is the subject of: after an auxiliary, the phrase's
-// last word ("how much does my horse cost?", "did the yoga class move?"),
-// or a word an object pronoun follows ("my horse costs me £340").
-func clauseVerb(fs []string, i, k int) bool {
-	if k+1 < len(fs) && objectPronoun(bare(fs[k+1])) {
-		return true
-	}
-	last := k+1 == len(fs) || !plainWord(bare(fs[k+1])) || bare(fs[k]) != fs[k]
-	return last && i > 0 && auxiliary(fs[i-1])
-}
-
-func objectPronoun(w string) bool {
-	switch strings.ToLower(w) {
-	case "me", "us", "him", "them", "you":
-		return true
-	}
-	return false
-}
-
-func auxiliary(w string) bool {
-	switch strings.ToLower(w) {
-	case "do", "does", "did", "will", "would", "can", "could", "should", "shall", "might", "may", "must":
-		return true
-	}
-	return false
 }
 
 // isNoun reports whether WordNet holds w, or its base form, as a noun
