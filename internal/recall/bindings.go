@@ -267,15 +267,18 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		// A name the question searched is in the hits of its words; a
 		// speaker's name is known by their turns.
 		searched[k] = !strings.HasPrefix(k, "@") && (slices.Contains(r.words, k) || slices.Contains(r.speakers, k))
-		if tentative == "" {
-			for _, kin := range kinOf(k) { // "my father-in-law" is "my husband's dad, Frederick"
+		if tentative == "" || isKinGroup(k) {
+			for _, kin := range kinOf(k) { // "my father-in-law" is "my husband's dad, Frederick"; "the kids" my son and daughter
 				have[kin] = true
 			}
+		}
+		if tentative == "" {
 			for _, f := range otherForms(k) { // "Elizabeth" is "Betty"
 				have[f], form[f] = true, true
 			}
 		}
 	}
+	asked := len(have)                // the question's own keys: a tentative role bound to none of them is anyone's
 	said := map[int]store.MemoryHit{} // each join a memory states → the memory
 	var texts []string                // what was read, for the forms' pronouns
 	read := func(hits []store.MemoryHit) {
@@ -315,7 +318,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 			delete(have, f) // "Lou … pick her up" is not "Louis … he gets in"
 		}
 	}
-	if tentative != "" && len(have) == 1 {
+	if tentative != "" && len(have) == asked {
 		r.subject = nil // "the doctor" bound to no one: anyone's
 		return nil
 	}
@@ -393,6 +396,14 @@ func chainThroughOwners(joins []binding, have map[string]bool) {
 			}
 		}
 	}
+}
+
+// isKinGroup reports whether k is the key of a group of kin ("@children":
+// the kids are my son and my daughter), whose members bind it whether or
+// not "my" says so.
+func isKinGroup(k string) bool {
+	role, ok := strings.CutPrefix(k, "@")
+	return ok && kinGroups()[role] != nil
 }
 
 // theRoleKey is the role chain a question asks of after "the" ("what did
