@@ -988,7 +988,9 @@ const (
 // needs a kind of value and 3 (or its session: "actually, make it Thursday
 // instead" after "book the roofer for Tuesday"; or a word of the subject
 // and a day or time both state: "we've switched Dorota to Mondays" after
-// "Dorota comes on Wednesdays"), or 3 words in common.
+// "Dorota comes on Wednesdays"; or a word of the subject and a provider
+// both state: "moved my phone contract over to Giffgaff" after "my mobile
+// is with EE"), or 3 words in common.
 func claimScore(m, h store.Hit, kinds, shared int, named, habit bool) (int, bool) {
 	score := shared + kinds
 	if sameSession(m, h) || m.Timestamp.Sub(h.Timestamp) < RecentContext {
@@ -1000,7 +1002,7 @@ func claimScore(m, h store.Hit, kinds, shared int, named, habit bool) (int, bool
 	if habit {
 		return score, true // "I don't drink coffee any more": coffee is the subject
 	}
-	return score, kinds > 0 && (score >= 3 || sameSession(m, h) || shared > 0 && sharesWhen(m.Text, h.Text)) || shared >= 3
+	return score, kinds > 0 && (score >= 3 || sameSession(m, h) || shared > 0 && (sharesWhen(m.Text, h.Text) || sharesProvider(m.Text, h.Text))) || shared >= 3
 }
 
 func sameSession(m, h store.Hit) bool {

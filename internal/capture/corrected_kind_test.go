@@ -14,7 +14,8 @@ import (
 // by its make, given an OfKind; without one, or for a thing of another
 // kind or someone else's, it retires nothing.
 func TestEndedByKind(t *testing.T) {
-	makes := map[string][]string{"car": {"peugeot", "yaris", "octavia"}, "bike": {"brompton", "cannondale"},
+	// by the kind's one name (kinds.Variant): a bike is a bicycle
+	makes := map[string][]string{"car": {"peugeot", "yaris", "octavia"}, "bicycle": {"brompton", "cannondale"},
 		"boat": {"wayfarer"}, "dog": {"vizsla"}}
 	ofKind := func(h store.Hit, kind string) bool {
 		return slices.ContainsFunc(makes[kind], func(mk string) bool { return strings.Contains(strings.ToLower(h.Text), mk) })

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
 
@@ -374,6 +375,21 @@ func ClaimStems(s string) []string {
 	return out
 }
 
+// SearchStems are ClaimStems(s) and the other everyday words for each
+// (kinds.Variants: phone, mobile): the words to search for the claims s
+// may correct, which may say the thing in another word.
+func SearchStems(s string) []string {
+	stems := ClaimStems(s)
+	for _, st := range stems {
+		for _, v := range kinds.Variants(st) {
+			if !slices.Contains(stems, v) {
+				stems = append(stems, v)
+			}
+		}
+	}
+	return stems
+}
+
 // isChatFiller reports whether w is a filler that is not a time: "yeah",
 // "like", "tried", but not "weekend".
 func isChatFiller(w string) bool {
@@ -381,9 +397,14 @@ func isChatFiller(w string) bool {
 }
 
 // claimStem is a light suffix stripper: "fridays" and "friday", "meetings"
-// and "meeting", "Fern's" and "Fern" are one stem.
+// and "meeting", "Fern's" and "Fern" are one stem; and an everyday variant
+// is its thing's one name (kinds.Variant): "mobile" is phone, "telly"
+// television, so a correction in the one word retires a claim in the other.
 func claimStem(w string) string {
 	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	if v := kinds.Variant(w); v != w {
+		return v
+	}
 	switch {
 	case len(w) <= 3:
 		return w
@@ -398,33 +419,36 @@ func claimStem(w string) string {
 }
 
 // valueKind is one kind of value a claim may have; when marks those that
-// say when (a weekday, a clock time, a span of hours, a date).
+// say when (a weekday, a clock time, a span of hours, a date), provider the
+// one saying who provides a service.
 type valueKind struct {
-	re   *regexp.Regexp
-	when bool
+	re       *regexp.Regexp
+	when     bool
+	provider bool // who provides a service
 }
 
 // Value kinds a claim's value may have: two claims about one subject with a
 // value of the same kind ("on Tuesday", "Thursday instead") are one claim.
 var valueKinds = sync.OnceValue(func() []valueKind {
 	return []valueKind{
-		{regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`), true},
+		{regexp.MustCompile(`(?i)\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b`), true, false},
 		// a clock time, "9.30" too (after a space: "£2.40" is a price), noon
-		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b(?i:noon|midday|midnight)\b|\b\d{1,2}:\d{2}\b|(?:^|[\s(])(?:[1-9]|1[0-2])\.(?:[0-5]0|15|45)(?:[\s,;!?)]|\.?$|\.\s)`), true},
-		{regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`), true},
-		{regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`), false},
+		{regexp.MustCompile(`\b\d{1,2}(?::\d{2})?\s*(?i:am|pm)\b|\b(?i:noon|midday|midnight)\b|\b\d{1,2}:\d{2}\b|(?:^|[\s(])(?:[1-9]|1[0-2])\.(?:[0-5]0|15|45)(?:[\s,;!?)]|\.?$|\.\s)`), true, false},
+		{regexp.MustCompile(`(?i)\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:till|until|to|-|–)\s*\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\b`), true, false},
+		{regexp.MustCompile(`(?i)\b(?:a|per|each)\s+(?:month|week|year|night)\b|\b(?:monthly|weekly|yearly|annually)\b`), false, false},
 		// how often: "every four weeks", "fortnightly", "every other Friday"
-		{regexp.MustCompile(`(?i)\bevery\s+(?:other|second|third|\d+|two|three|four|five|six|eight|few)\s+(?:\pL+\s+)?(?:days?|weeks?|months?|fortnight|mon|tues|wednes|thurs|fri|satur|sun)(?:days?)?\b|\bevery\s+fortnight\b|\bfortnightly\b|\bbiweekly\b`), true},
-		{regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank)\b[^.;]{0,20}\bwith\s+\S|\b(?:switched|moved|changed)\b[^.;]{0,20}\bto\s+\S`), false},
-		{regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`), false},
-		{regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`), false},
-		{regexp.MustCompile(`\b\d[\d.,]*\s?(?:%|(?i:per\s?cent)\b)`), false},
+		{regexp.MustCompile(`(?i)\bevery\s+(?:other|second|third|\d+|two|three|four|five|six|eight|few)\s+(?:\pL+\s+)?(?:days?|weeks?|months?|fortnight|mon|tues|wednes|thurs|fri|satur|sun)(?:days?)?\b|\bevery\s+fortnight\b|\bfortnightly\b|\bbiweekly\b`), true, false},
+		// who provides a service: "my mobile is with EE", "my phone's on Vodafone", "moved my phone contract over to Giffgaff"
+		{regexp.MustCompile(`(?i)\b(?:contract|plan|account|deal|tariff|supplier|provider|network|energy|broadband|insurance|mortgage|bank|phone|mobile|sim|gas|electricity|internet|wifi)\b[^.;]{0,20}\b(?:with\s+\S|on\s+(?-i:\p{Lu}))|\b(?:switched|moved|changed|swapped|transferred)\b[^.;]{0,30}\bto\s+\S`), false, true},
+		{regexp.MustCompile(`(?i)\b(?:live|lives|living|lived|moved|move|flat|house|home|address|apartment|street|rent|renting)\b`), false, false},
+		{regexp.MustCompile(`[$€£]\s?\d|\b\d[\d.,]*\s*(?i:pounds|dollars|euros|quid|bucks|p|pence|cents)\b`), false, false},
+		{regexp.MustCompile(`\b\d[\d.,]*\s?(?:%|(?i:per\s?cent)\b)`), false, false},
 		// a dose or a measure: "50mg", "2 puffs", "10 miles"
-		{regexp.MustCompile(`(?i)\b\d[\d.,]*\s?(?:mg|mcg|g|kg|ml|l|iu|units?|puffs?|tablets?|pills?|drops?|km|miles?|lbs?|litres?|liters?)\b`), false},
-		{regexp.MustCompile(`(?i)\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|navy|teal|beige|cream|silver|gold|mustard|turquoise|burgundy)\b`), false},
-		{calendarDayRe(), true},
+		{regexp.MustCompile(`(?i)\b\d[\d.,]*\s?(?:mg|mcg|g|kg|ml|l|iu|units?|puffs?|tablets?|pills?|drops?|km|miles?|lbs?|litres?|liters?)\b`), false, false},
+		{regexp.MustCompile(`(?i)\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|navy|teal|beige|cream|silver|gold|mustard|turquoise|burgundy)\b`), false, false},
+		{calendarDayRe(), true, false},
 		// a month said as when: "the first week of August", "in March", "till June"
-		{regexp.MustCompile(`(?i)\b(?:in|for|of|until|till|by|from|since|next|last|this|early|late|mid|end\s+of|start\s+of)[\s-]+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b`), true},
+		{regexp.MustCompile(`(?i)\b(?:in|for|of|until|till|by|from|since|next|last|this|early|late|mid|end\s+of|start\s+of)[\s-]+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b`), true, false},
 	}
 })
 
@@ -437,6 +461,21 @@ func newTimeSaid(rest string) bool {
 // sharesWhen reports whether a and b both state when something is, as a
 // weekday, a time or a date.
 func sharesWhen(a, b string) bool { return whenKindsOf(a).in(b) != 0 }
+
+// sharesProvider reports whether a and b both state who provides a
+// service: "moved my phone contract over to Giffgaff", "my mobile is with EE".
+func sharesProvider(a, b string) bool { return providerKinds().in(a).in(b) != 0 }
+
+// providerKinds is the kind of value saying who provides a service.
+var providerKinds = sync.OnceValue(func() kindSet {
+	var ks kindSet
+	for i, k := range valueKinds() {
+		if k.provider {
+			ks |= 1 << i
+		}
+	}
+	return ks
+})
 
 // SharedValueKinds counts the kinds of value both a and b state.
 func SharedValueKinds(a, b string) int { return valueKindsOf(a).sharedWith(b) }

@@ -37,7 +37,7 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		if !ok {
 			continue
 		}
-		terms := append(capture.ClaimStems(m.Content), capture.UnitsIn(m.Content)...)
+		terms := append(capture.SearchStems(m.Content), capture.UnitsIn(m.Content)...)
 		if c.Shape == "switched to" || c.Shape == "switched kind" {
 			terms = append(terms, capture.LinkedWords(m.Content)...) // "switched to the pool": the claim may say "swim"
 		}

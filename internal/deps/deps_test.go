@@ -54,8 +54,9 @@ var mayImport = map[string][]string{
 	"internal/llm": {"internal/backoff", "internal/claim", "internal/exif", "internal/text"},
 	// Kinds are recall's concept: the store gets the kinds SQL function
 	// through its options (store.Options.Kinds).
-	"internal/store":       {"internal/backoff", "internal/claim", "internal/durable", "internal/text"},
-	"internal/capture":     {"internal/claim", "internal/config", "internal/store", "internal/text", "internal/when"},
+	"internal/store": {"internal/backoff", "internal/claim", "internal/durable", "internal/text"},
+	// Capture compares a correction and a claim by their words' one name (kinds.Variant).
+	"internal/capture":     {"internal/claim", "internal/config", "internal/kinds", "internal/store", "internal/text", "internal/when"},
 	"internal/backup":      {"internal/durable", "internal/store"},
 	"internal/replicate":   {"internal/durable", "internal/store"}, // Litestream, run beside the daemon
 	"internal/health":      {"client", "internal/store"},

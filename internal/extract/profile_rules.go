@@ -70,7 +70,10 @@ var (
 	cityLineRe    = lazy(`\b(?i:i live in|we live in|i'm based in|i am based in|i’m based in|(?:i|we)(?:'ve| have)?(?: just)? moved (?:from [A-Z][\p{L}\p{N}&.'’-]*(?: [A-Z][\p{L}\p{N}&.'’-]*)* )?to|(?:i|we)(?:'ve| have) relocated to) ` + pOrg)
 	tzLineRe      = lazy(`\b(?i:my time ?zone is(?: now)?|i'm on|i am on|i’m on) ([A-Z]{2,5}(?:[+-]\d{1,2})?|[A-Z][a-z]+/[A-Z][A-Za-z_]+)(?: time)?\b`)
 	rentLineRe    = lazy(`\b(?i:(?:my|our) rent is(?: now)?|(?:i|we) (?:now )?pay) ([$€£]?\d[\d,.]*(?: ?[kK])?(?: (?i:a|per) (?i:month|week))?)`)
-	carLineRe     = lazy(`\b(?i:i drive an?|my car is an?|(?:picked up|collected|bought|got) (?:the|my|a) new) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
+	// carLineRe: "I drive a Golf", "I ride a matt black Ducati Monster", "we've got a 2019 Vauxhall
+	// Zafira", "my car's a little blue Fiat 500"; the make after up to four words saying which one.
+	carLineRe = lazy(`\b(?i:(i|we) (?:drive|ride) an?|my car is an?|my car['’]s an?|(?:i|we)(?:['’]ve| have)? got an?|(?:picked up|collected|bought|got) (?:the|my|a) new)` +
+		`((?: (?:[a-z][a-z-]*|\d{4})){0,4}?) ([A-Z][\p{L}\p{N}-]*(?: [A-Z0-9][\p{L}\p{N}-]*){0,2})`)
 	ruleRe        = lazy(`^(?i:(?:(?:from now on|going forward|in future|in the future),? )?(?:please )?(never|always|don't ever|do not ever|don’t ever)) (.{3,120})$`)
 	routineRe     = lazy(`^(?i:i) (?:(?i:usually|normally|always|still|mostly|generally|often) )?([a-z]+) (.{2,80}?\b(?i:every (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend|morning|evening|night|week|month)|on (?:mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends|weekdays))\b.{0,40})$`)
 	preferenceRe2 = lazy(`^(?i:i) (?:(?i:really|absolutely|just|totally) )?(?i:(love|adore|hate|detest|can't stand|can’t stand|cannot stand)) ([\p{L}][\p{L}\p{N}' -]{1,50})$`)
@@ -465,16 +468,26 @@ func homeClaims(s string, sw subjectWords) []profileClaim {
 
 func carClaims(s string, sw subjectWords) []profileClaim {
 	g := carLineRe.FindStringSubmatchIndex(s)
-	if g == nil || denied(s, g[0]) || !isOrg(s[g[2]:g[3]]) {
+	if g == nil || denied(s, g[0]) || !isOrg(s[g[6]:g[7]]) {
 		return nil
 	}
-	low := strings.ToLower(s)
-	if !strings.HasPrefix(strings.ToLower(s[g[0]:]), "i drive") && !strings.HasPrefix(strings.ToLower(s[g[0]:]), "my car") &&
+	v, low, said := s[g[6]:g[7]], strings.ToLower(s), strings.ToLower(s[g[0]:])
+	vehicle := kinds.Holds(v, "vehicle")
+	if !vehicle && g[5] > g[4] {
+		return nil // "I drive a lot for Deliveroo": words before a name that is no vehicle
+	}
+	if !vehicle && !strings.HasPrefix(said, "i drive") && !strings.HasPrefix(said, "my car") &&
 		!strings.Contains(low, "car") && !strings.Contains(low, "dealer") && !strings.Contains(low, "garage") {
 		return nil // "bought a new Dyson" is no car
 	}
-	v := s[g[2]:g[3]]
-	return []profileClaim{{key: "car", value: v, text: sw.name + " drives " + article(v) + " " + v + "."}}
+	if !vehicle && (strings.Contains(said, " ride") || strings.Contains(said, " got")) {
+		return nil // "I ride a horse called Biscuit", "we've got a new Dyson": what is ridden or had must be a vehicle
+	}
+	verb := " drives "
+	if kinds.Holds(v, "motorcycle") || kinds.Holds(v, "bicycle") {
+		verb = " rides "
+	}
+	return []profileClaim{{key: "car", value: v, text: sw.name + verb + article(v) + " " + v + "."}}
 }
 
 // ruleClaim is a standing instruction: "Never book me on flights before 9",

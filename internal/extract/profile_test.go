@@ -160,6 +160,14 @@ func TestProfileRules(t *testing.T) {
 		{"Picked up the new Skoda Octavia from the dealer.", []string{`vehicle user/car="Skoda Octavia": The user drives a Skoda Octavia.`}},
 		{"I drive a Golf.", []string{`vehicle user/car="Golf": The user drives a Golf.`}},
 		{"Bought a new Dyson today.", nil},
+		// an ownership said with a colour, a year or a size before the make
+		{"I drive a battered old grey Kia Picanto.", []string{`vehicle user/car="Kia Picanto": The user drives a Kia Picanto.`}},
+		{"I ride a matt black Ducati Monster to work.", []string{`vehicle user/car="Ducati Monster": The user rides a Ducati Monster.`}},
+		{"We've got a 2019 Vauxhall Zafira for the school run.", []string{`vehicle user/car="Vauxhall Zafira": The user drives a Vauxhall Zafira.`}},
+		{"My car's a little blue Fiat 500.", []string{`vehicle user/car="Fiat 500": The user drives a Fiat 500.`}},
+		{"We've got a new Dyson hoover.", nil},
+		{"I ride a horse called Biscuit.", nil},
+		{"I drive a lot for Deliveroo.", nil},
 		// preferences and standing rules
 		{"Never book me on flights before 9am.", []string{`preference user/rule="never book the user on flights before 9am": The user's standing rule: never book the user on flights before 9am.`}},
 		{"Please always copy Priya on invoices.", []string{`preference user/rule="always copy Priya on invoices": The user's standing rule: always copy Priya on invoices.`}},

@@ -165,6 +165,9 @@ func countBreadth() map[string]int {
 			breadth[r] += breadth[roleMark]
 		}
 		delete(breadth, roleMark)
+		for w, vs := range variants().others {
+			breadth[w] += len(vs)
+		}
 		for _, list := range []string{informalText, worldText} {
 			for line := range strings.SplitSeq(list, "\n") {
 				_, rest, _ := strings.Cut(line, " ")
@@ -225,10 +228,16 @@ func Of(s string) string {
 		if !ok || !seenWords.add(key) {
 			continue
 		}
+		for _, v := range variantsOf(key) {
+			addKind(&b, &seenKinds, v) // "tv" also as telly: a question in either word finds it
+		}
 		for kind := range k.all() {
 			switch {
 			case kind != roleMark:
 				addKind(&b, &seenKinds, kind)
+				for _, v := range variantsOf(kind) {
+					addKind(&b, &seenKinds, v) // a Bonneville is a motorcycle: a motorbike
+				}
 			case sinceA <= roleReach:
 				for _, r := range roleKinds {
 					addKind(&b, &seenKinds, r)
@@ -416,4 +425,64 @@ func Holds(s, kind string) bool {
 		}
 	}
 	return false
+}
+
+// Variants. informal.txt's word and the word it stands for, the first it
+// lists ("telly television", "mum mother", "mobile phone"), are one thing
+// said two ways: Of indexes a text under the other words of its word's
+// group, so a question in either word finds it, and Variant gives the one
+// name a correction and the claim it corrects are compared by.
+type variantGroups struct {
+	head   map[string]string   // a listed word → its group's head, the word that stands for no other
+	others map[string][]string // each word of a group → the group's other words
+}
+
+var variants = sync.OnceValue(func() variantGroups {
+	v := variantGroups{head: map[string]string{}, others: map[string][]string{}}
+	for line := range strings.SplitSeq(informalText, "\n") {
+		if f := strings.Fields(line); len(f) > 1 {
+			v.head[f[0]] = f[1]
+		}
+	}
+	for w := range v.head {
+		h := w
+		for range len(v.head) { // "bikes bicycle": a head may itself be listed
+			next, ok := v.head[h]
+			if !ok {
+				break
+			}
+			h = next
+		}
+		v.head[w] = h
+	}
+	groups := map[string][]string{}
+	for w, h := range v.head {
+		groups[h] = append(groups[h], w)
+	}
+	for h, ws := range groups {
+		slices.Sort(ws)
+		all := append([]string{h}, ws...)
+		for _, w := range all {
+			v.others[w] = slices.DeleteFunc(slices.Clone(all), func(x string) bool { return x == w })
+		}
+	}
+	return v
+})
+
+// variantsOf is the other words of w's group, lowercase, nil for none.
+func variantsOf(w string) []string { return variants().others[w] }
+
+// Variants is the other everyday words for the thing w, a lowercase word,
+// names ("mobile": phone, mobiles), nil for none; the caller must not
+// change them.
+func Variants(w string) []string { return variantsOf(w) }
+
+// Variant is the one name of the thing w, a lowercase word, names:
+// "telly" and "tv" are television, "mum" mother; a word of no group is
+// itself.
+func Variant(w string) string {
+	if h, ok := variants().head[w]; ok {
+		return h
+	}
+	return w
 }

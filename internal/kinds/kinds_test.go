@@ -2,6 +2,7 @@ package kinds
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -182,5 +183,38 @@ func TestHolds(t *testing.T) {
 		if got := Holds(tc.text, tc.kind); got != tc.want {
 			t.Errorf("Holds(%q, %q) = %v, want %v (kinds: %s)", tc.text, tc.kind, got, tc.want, Of(tc.text))
 		}
+	}
+}
+
+// TestVariants: an everyday word and its variant (informal.txt: the
+// British or chat word and the one it stands for) name one thing, each
+// way round: a text is indexed under the other word too, so a question
+// in either finds it, and Variant gives the one name a claim compares.
+func TestVariants(t *testing.T) {
+	for _, tc := range []struct{ text, kind string }{
+		{"The telly in the lounge keeps freezing", "television"},
+		{"The TV in the lounge keeps freezing", "telly"},
+		{"Grandad's hearing aid needs new batteries", "grandfather"},
+		{"My grandfather still drives to the allotment", "grandad"},
+		{"Our apartment is above a launderette", "flat"},
+		{"Left my mobile on the bus", "phone"},
+		{"My phone screen cracked again", "mobile"},
+		{"My mother rings every Sunday", "mum"},
+		{"Nan makes the best trifle", "grandmother"},
+		{"The lorry blocked our drive", "truck"},
+	} {
+		if got := Of(tc.text); !slices.Contains(strings.Fields(got), tc.kind) {
+			t.Errorf("Of(%q) = %q, want %q among them", tc.text, got, tc.kind)
+		}
+	}
+	for w, want := range map[string]string{"mobile": "phone", "phone": "phone", "telly": "television", "tv": "television",
+		"mum": "mother", "mam": "mother", "grandad": "grandfather", "flat": "apartment", "motorbike": "motorcycle",
+		"kettle": "kettle", "jumper": "sweater"} {
+		if got := Variant(w); got != want {
+			t.Errorf("Variant(%q) = %q, want %q", w, got, want)
+		}
+	}
+	if got := Named([]string{"telly", "mum", "grandad"}); len(got) != 3 {
+		t.Errorf("Named(telly mum grandad) = %v: a variant is a word to search the kinds for", got)
 	}
 }

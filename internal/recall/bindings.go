@@ -274,6 +274,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 		j.joins = profileBindings(lines)
 	}
 	have, searched, form := r.subjectKeys(tentative == "")
+	asked := len(have) // the question's own keys: a tentative role bound to none of them is anyone's
 	j.read(r, r.memHits)
 	if err := r.searchJoins(ctx, j, have, searched); err != nil {
 		return err
@@ -281,7 +282,7 @@ func (r *ranker) bindSubject(ctx context.Context) error {
 	joinAll(j.joins, have)
 	dropOtherSexes(have, form, r.subject, j.texts)
 	if tentative != "" {
-		if len(have) == 1 {
+		if len(have) == asked {
 			r.subject = nil // "the doctor" bound to no one: anyone's
 			return nil
 		}
@@ -321,11 +322,13 @@ func (r *ranker) subjectKeys(withKin bool) (have, searched, form map[string]bool
 		// A name the question searched is in the hits of its words; a
 		// speaker's name is known by their turns.
 		searched[k] = !strings.HasPrefix(k, "@") && (slices.Contains(r.words, k) || slices.Contains(r.speakers, k))
+		if withKin || isKinGroup(k) {
+			for _, kin := range kinOf(k) { // "my father-in-law" is "my husband's dad, Frederick"; "the kids" my son and daughter
+				have[kin] = true
+			}
+		}
 		if !withKin {
 			continue
-		}
-		for _, kin := range kinOf(k) { // "my father-in-law" is "my husband's dad, Frederick"
-			have[kin] = true
 		}
 		for _, f := range otherForms(k) { // "Elizabeth" is "Betty"
 			have[f], form[f] = true, true
@@ -446,6 +449,14 @@ func chainThroughOwners(joins []binding, have map[string]bool) {
 			}
 		}
 	}
+}
+
+// isKinGroup reports whether k is the key of a group of kin ("@children":
+// the kids are my son and my daughter), whose members bind it whether or
+// not "my" says so.
+func isKinGroup(k string) bool {
+	role, ok := strings.CutPrefix(k, "@")
+	return ok && kinGroups()[role] != nil
 }
 
 // theRoleKey is the role chain a question asks of after "the" ("what did

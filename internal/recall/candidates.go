@@ -174,7 +174,8 @@ func (r *ranker) byKind(ctx context.Context) error {
 	if r.t.Kind <= 0 {
 		return nil
 	}
-	words := without(r.words, lowerAll(r.names))
+	names := slices.DeleteFunc(lowerAll(r.names), kinds.Listed) // "the TV" is a thing: telly
+	words := without(r.words, names)
 	if err := r.searchKinds(ctx, kinds.Named(words)); err != nil {
 		return err
 	}

@@ -115,7 +115,7 @@ func othersSubject(s string, asked func(w string) bool) bool {
 		return false
 	}
 	if names := capture.Names(s); len(names) > 0 && names[0] == w {
-		return !asked(strings.ToLower(w))
+		return !asked(strings.ToLower(w)) && !kinds.Listed(strings.ToLower(w)) // "EDF sent…": a brand, no one
 	}
 	return placedAsPerson(fs, i)
 }

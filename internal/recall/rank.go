@@ -12,6 +12,7 @@ import (
 	"github.com/dormouse-dev/dormouse/client"
 	"github.com/dormouse-dev/dormouse/internal/capture"
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
@@ -273,9 +274,10 @@ func (r *ranker) bound() {
 // covered by the capitalised words that name no person and that nothing
 // stored holds ("the Brooks Ghost trainers", "a flight to Tromsø"): no item
 // holds them, so they tell no item from another, and counted they would
-// sink the one that answers below the floor.
+// sink the one that answers below the floor. A word of the hand-written
+// lists ("TV", "GP") is a thing's word, held by kind where not by word.
 func (r *ranker) dropUnstoredNames(ctx context.Context) error {
-	for _, n := range without(properNames(r.intent.Rest), r.people) {
+	for _, n := range slices.DeleteFunc(without(properNames(r.intent.Rest), r.people), kinds.Listed) {
 		unknown, err := unknownName(ctx, r.s, []string{n}, r.until)
 		if err != nil {
 			return err

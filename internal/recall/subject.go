@@ -22,22 +22,25 @@ import (
 var roleCanon = func() map[string]string {
 	m := map[string]string{}
 	for canon, words := range map[string][]string{
-		"partner":     {"partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "fiancé", "fiancée"},
-		"boss":        {"boss", "manager", "supervisor"},
-		"mother":      {"mum", "mom", "mother", "mam", "mummy", "mommy"},
-		"father":      {"dad", "father", "daddy"},
-		"parents":     {"parents", "folks"},
-		"grandmother": {"gran", "granny", "grandma", "grandmother", "nan", "nana", "nanna"},
-		"grandfather": {"grandad", "granddad", "grandpa", "grandfather"},
-		"colleague":   {"colleague", "coworker", "workmate", "teammate"},
-		"neighbour":   {"neighbour", "neighbor"},
-		"flatmate":    {"flatmate", "roommate", "housemate"},
-		"landlord":    {"landlord", "landlady"},
-		"physio":      {"physio", "physiotherapist"},
-		"doctor":      {"doctor", "gp", "physician"},
-		"vet":         {"vet", "veterinarian", "veterinary"},
-		"optician":    {"optician", "optometrist"},
-		"solicitor":   {"solicitor", "lawyer"},
+		"partner":       {"partner", "wife", "husband", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "fiancé", "fiancée"},
+		"boss":          {"boss", "manager", "supervisor"},
+		"mother":        {"mum", "mom", "mother", "mam", "mummy", "mommy"},
+		"father":        {"dad", "father", "daddy"},
+		"parents":       {"parents", "folks"},
+		"children":      {"kids", "children", "kid", "child"},
+		"grandchildren": {"grandchildren", "grandkids"},
+		"grandparents":  {"grandparents"},
+		"grandmother":   {"gran", "granny", "grandma", "grandmother", "nan", "nana", "nanna"},
+		"grandfather":   {"grandad", "granddad", "grandpa", "grandfather"},
+		"colleague":     {"colleague", "coworker", "workmate", "teammate"},
+		"neighbour":     {"neighbour", "neighbor"},
+		"flatmate":      {"flatmate", "roommate", "housemate"},
+		"landlord":      {"landlord", "landlady"},
+		"physio":        {"physio", "physiotherapist"},
+		"doctor":        {"doctor", "gp", "physician"},
+		"vet":           {"vet", "veterinarian", "veterinary"},
+		"optician":      {"optician", "optometrist"},
+		"solicitor":     {"solicitor", "lawyer"},
 	} {
 		for _, w := range words {
 			m[w] = canon
@@ -82,9 +85,15 @@ var kinChains = sync.OnceValue(func() map[string][]string {
 // kinGroups are the kinship words for a group and whom each holds: my
 // in-laws are my partner's parents and my brothers- and sisters-in-law;
 // my father-in-law alone is not my in-laws.
-var kinGroups = map[string][]string{
-	"in-laws": {"partner>parents", "partner>mother", "partner>father", "mother-in-law", "father-in-law", "brother-in-law", "sister-in-law"},
-}
+var kinGroups = sync.OnceValue(func() map[string][]string { // on first use: the binary's start does not pay for it
+	return map[string][]string{
+		"in-laws":       {"partner>parents", "partner>mother", "partner>father", "mother-in-law", "father-in-law", "brother-in-law", "sister-in-law"},
+		"children":      {"son", "daughter", "stepson", "stepdaughter"},
+		"grandchildren": {"grandson", "granddaughter", "son>son", "son>daughter", "daughter>son", "daughter>daughter"},
+		"parents":       {"mother", "father", "stepmother", "stepfather"},
+		"grandparents":  {"grandmother", "grandfather"},
+	}
+})
 
 // kinOf are the other keys the role key k stands for: the chains of a
 // kinship word ("@brother-in-law": "@sister>partner"), the members of a
@@ -96,7 +105,7 @@ func kinOf(k string) []string {
 		return nil
 	}
 	var out []string
-	for _, c := range slices.Concat(kinChains()[role], kinGroups[role]) {
+	for _, c := range slices.Concat(kinChains()[role], kinGroups()[role]) {
 		out = append(out, "@"+c)
 	}
 	for word, chains := range kinChains() {

@@ -369,6 +369,9 @@ func TestKinshipChainsAreOnePerson(t *testing.T) {
 		{"@sister", nil},
 		{"cyprian", nil},
 		{"@in-laws", []string{"@partner>parents", "@partner>mother", "@partner>father", "@mother-in-law", "@father-in-law", "@brother-in-law", "@sister-in-law"}},
+		{"@children", []string{"@son", "@daughter", "@stepson", "@stepdaughter"}},
+		{"@parents", []string{"@mother", "@father", "@stepmother", "@stepfather"}},
+		{"@grandparents", []string{"@grandmother", "@grandfather"}},
 	} {
 		if got := kinOf(c.k); !slices.Equal(got, c.want) {
 			t.Errorf("kinOf(%q) = %q, want %q", c.k, got, c.want)

@@ -393,7 +393,7 @@ func (r *ranker) topicMembers(ctx context.Context) error {
 	if len(ms) == 0 {
 		return nil
 	}
-	ms = without(dedupe(ms), r.words)
+	ms = withoutSpelt(dedupe(ms), r.words)
 	for _, byKind := range []bool{false, true} {
 		o := r.narrow(ms)
 		o.Kinds, o.MaxShare = byKind, relatedShare // "got" in a dense log is a stop word there

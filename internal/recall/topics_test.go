@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/when"
 )
@@ -93,7 +94,9 @@ func TestTopicMembersAnswerTheRole(t *testing.T) {
 		})
 		// "pets" is a category word of the kinds index only through the
 		// topic: without expansion nothing names the role.
-		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}, tc.want, tc.ask != "What pets do we have?")
+		// A brand world.txt lists (Deezer: streaming) is found by its kind too.
+		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour), Explain: true}, tc.want,
+			tc.ask != "What pets do we have?" && !kinds.Listed(tc.want))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -174,7 +175,15 @@ func firstWord(s string) string {
 	return s
 }
 
-func without(words, drop []string) []string {
+func without(words, drop []string) []string { return withoutBy(words, drop, stem) }
+
+// withoutSpelt is without by the words as spelt, a variant not dropped
+// for its other word: a topic's member "mobile" is searched as a member
+// though the question says "phone", for the names the members' hits give
+// it (namedMembers: "Tallyho Mobile").
+func withoutSpelt(words, drop []string) []string { return withoutBy(words, drop, plainStem) }
+
+func withoutBy(words, drop []string, stem func(string) string) []string {
 	var out []string
 	for _, w := range words {
 		keep := true
@@ -291,8 +300,13 @@ func heldShare(words []string, have stemList, defs map[string][]string) float64 
 // stem is a light English suffix stripper: close enough to the index's
 // Porter stemmer to tell whether a word occurs in a text. A plural's "s"
 // goes first, and then the word is stripped as its singular is, so both
-// forms have one stem ("sundays" and "sunday", "plays" and "play").
-func stem(w string) string {
+// forms have one stem ("sundays" and "sunday", "plays" and "play"). An
+// everyday variant is stemmed as its thing's one name (kinds.Variant): a
+// text saying "telly" holds the question's "TV".
+func stem(w string) string { return plainStem(kinds.Variant(w)) }
+
+// plainStem is stem of w as spelt.
+func plainStem(w string) string {
 	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "ies") &&
 		!strings.HasSuffix(w, "es") {
 		w = w[:len(w)-1]

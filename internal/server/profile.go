@@ -39,24 +39,24 @@ func (s *Server) listProfile(w http.ResponseWriter, r *http.Request, a *store.Ag
 	writeJSON(w, http.StatusOK, map[string]any{"profile": wire.ProfileLines(nonNilSlice(lines))})
 }
 
-// withHistory adds to the current lines every earlier line of their
-// subjects and keys, each once, after the current ones.
+// withHistory adds to the current lines every other line there has been,
+// each once, after the current ones: those they replaced, and those ended
+// with no successor ("I'm no longer allergic to penicillin"), whose key has
+// no current line.
 func withHistory(r *http.Request, a *store.Agent, current []store.ProfileLine) ([]store.ProfileLine, error) {
 	seen := map[int64]bool{}
 	for _, l := range current {
 		seen[l.ID] = true
 	}
+	ever, err := a.ProfileEver(r.Context())
+	if err != nil {
+		return nil, err
+	}
 	out := current
-	for _, l := range current {
-		past, err := a.ProfileHistory(r.Context(), l.Subject, l.Key)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range past {
-			if !seen[p.ID] {
-				seen[p.ID] = true
-				out = append(out, p)
-			}
+	for _, p := range ever {
+		if !seen[p.ID] {
+			seen[p.ID] = true
+			out = append(out, p)
 		}
 	}
 	return out, nil

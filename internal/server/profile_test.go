@@ -169,3 +169,38 @@ func idOf(l client.ProfileLine) int64 {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestProfileHistoryKeepsEndedLines: a line ended with no successor (a
+// claim retired by a correction: "I'm no longer allergic to penicillin")
+// is in the history though no current line has its key, also when no
+// line is current at all.
+func TestProfileHistoryKeepsEndedLines(t *testing.T) {
+	f, cl, lines := profileFixture(t)
+	ctx := t.Context()
+	a, err := f.store.Acquire(ctx, "main", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.store.Release(a)
+	source := func(value string) int64 {
+		l, err := a.ProfileLine(ctx, lines[value])
+		if err != nil || len(l.SourceMemoryIDs) == 0 {
+			t.Fatalf("ProfileLine(%s) = %+v, %v", value, l, err)
+		}
+		return l.SourceMemoryIDs[0]
+	}
+	if err := a.RetireCorrected(ctx, []int64{source("penicillin")}, source("Atkins")); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := cl.Profile(ctx, "main", client.ProfileOptions{History: true})
+	if got := profileTexts(hist); err != nil || !strings.Contains(got, "penicillin") || !strings.Contains(got, "Atkins") {
+		t.Errorf("profile with history after the allergy ended = %q, %v: want the ended allergy line and Atkins", got, err)
+	}
+	if err := cl.RemoveProfileLine(ctx, "main", lines["Atkins"]); err != nil {
+		t.Fatal(err)
+	}
+	hist, err = cl.Profile(ctx, "main", client.ProfileOptions{History: true})
+	if got := profileTexts(hist); err != nil || !strings.Contains(got, "penicillin") || !strings.Contains(got, "Arup") {
+		t.Errorf("profile with history, no line current = %q, %v: want every line ever", got, err)
+	}
+}

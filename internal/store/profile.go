@@ -132,6 +132,18 @@ func (a *Agent) ProfileHistory(ctx context.Context, subject, key string) ([]Prof
 		ORDER BY valid_from DESC, id DESC`, []any{subject, key}, scanProfileLine)
 }
 
+// ProfileEver returns every line there has been, ended, superseded and
+// removed ones too, in Profile's order, the newest first within a key.
+func (a *Agent) ProfileEver(ctx context.Context) ([]ProfileLine, error) {
+	lines, err := readRows(ctx, a, "read every profile line", `SELECT `+profileColumns+` FROM profile_lines
+		ORDER BY valid_from DESC, id DESC`, nil, scanProfileLine)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(lines, compareProfileLines)
+	return lines, nil
+}
+
 // ProfileLineError is a line PutProfileLines refuses as given.
 type ProfileLineError struct{ Msg string }
 

@@ -1,0 +1,35 @@
+package recall
+
+import (
+	"testing"
+	"time"
+)
+
+// TestBrandAnswersItsCategory: a question asking for a household's
+// provider by its category (energy supplier, bank, broadband, mobile
+// network, streaming, airline, insurer) finds the memory naming only the
+// brand (world.txt: a brand is a kind of its category), and a memory
+// naming another category's brand does not answer it.
+func TestBrandAnswersItsCategory(t *testing.T) {
+	for _, tc := range []struct{ ask, memory, other string }{
+		{"Which energy supplier are we with?", "EDF sent another estimated bill, it has gone up to 160 a month.", "Plusnet engineer is coming on Tuesday morning."},
+		{"Who do I bank with?", "Starling's app flagged a payment I didn't make.", "Vodafone texted to say my bill is ready."},
+		{"Who's our broadband provider?", "Plusnet engineer is coming on Tuesday morning.", "EDF sent another estimated bill, it has gone up to 160 a month."},
+		{"What mobile network am I on?", "Vodafone texted to say my bill is ready.", "Starling's app flagged a payment I didn't make."},
+		{"Which airline are we flying with?", "Booked the Ryanair flights to Porto, seats 14A and 14B.", "Spotify put the family plan up again."},
+		{"Who is the car insured with?", "Aviva renewal for the car came through at 480.", "Booked the Ryanair flights to Porto, seats 14A and 14B."},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, role: "user", content: tc.memory},
+			{at: day0.Add(time.Hour), role: "user", content: tc.other},
+			{at: day0.Add(2 * time.Hour), role: "user", content: "The bins go out on Thursday night."},
+		})
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || len(res.Items) == 0 || res.Items[0].Text != tc.memory {
+			t.Errorf("%q: found=%v items=%v; want %q first", tc.ask, res.Found, texts(res.Items), tc.memory)
+		}
+	}
+}
