@@ -45,9 +45,10 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	// name: "Katarzyna Nowak goes by Kasia" is Katarzyna's nickname too.
 	j.goesBy = regexp.MustCompile(pFirst + pNm + `(?:[,;.]? (?i:who|he|she|they))? (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
 	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)",
+	// "Bartholomew (everyone calls him Barty)",
 	// "Peregrine, though everyone calls him Perry", "Oluwaseun Adeyemi, he
 	// says everyone calls him Seun", "… is Agnieszka. We all call her Aga."
-	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.]| \(| -| —) (?:(?i:though|but|although|and) )?(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
+	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.] | \(| - | — )(?:(?i:though|but|although|and) )?(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
 		`(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	j.shortFor = regexp.MustCompile(pNm + ` (?i:is short for|short for) ` + pNm)
 	// "Mum's carer is Radhika", "my dad's nurse, Olu,"

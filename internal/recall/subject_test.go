@@ -174,6 +174,7 @@ func TestBindingsIn(t *testing.T) {
 		"My visiting nurse is Ngozi Eze.":                                     {{"@nurse", "ngozi"}, {"@nurse", "eze"}},
 		"My regular cleaner with the agency is Dorota.":                       {{"@cleaner", "dorota"}},
 		"My former boss Trevor retired.":                                      nil,
+		"Our neighbour Radomir (the kids call him Rado) fixed the fence.":     {{"@neighbour", "radomir"}, {"radomir", "rado"}},
 		"My wedding ring is in the safe.":                                     nil,
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
