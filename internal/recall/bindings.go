@@ -31,8 +31,11 @@ const pFirst = `(?:([A-Z][\p{L}'’-]+) )?`
 // joinRes are the shapes of a join, compiled on first use.
 var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chainThenName, nickname, goesBy, callsHim, callsHimAfter, shortFor, profileRel, profileRole, marriedTo *regexp.Regexp }) {
 	roleAlt := `[\p{L}-]+` // any word: bindingsOf keeps those that are roles (roleOf)
-	// "my wife Nkechi", "our daughter, Alexandra,"
-	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old) )?(?i:(` + roleAlt + `))(?: (?i:at|from|in) (?:(?i:the|my|our) )?[\pL'’]+(?:,| is| was)|,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
+	// "my wife Nkechi", "our daughter, Alexandra,", "my supervising social
+	// worker from the fostering agency is Bernadette": a word of a kind
+	// (an -ing or -ed word: allocated, visiting) or of time before the
+	// role, and a place of up to three words after it.
+	j.roleThenName = regexp.MustCompile(`\b(?i:my|our) (?:(?:(?i:new|little|big|older|younger|eldest|youngest|best|personal|old|current|usual|regular|local|main)|\p{Ll}{3,}(?:ing|ed)) )?(?i:(` + roleAlt + `))(?: (?i:at|from|in|with) (?:(?i:the|my|our) )?(?:[\pL'’]+ ){0,2}[\pL'’]+(?:,| is| was)|,| is| was|:)? ` + pTitle + pNm + `(?: ` + pNm + `)?`)
 	// "Oksana took over as my manager", "Nkechi, my wife", "Dev is my flatmate"
 	j.nameThenRole = regexp.MustCompile(pNm + `(?:,| is| was| has become| became| is now|(?: [a-z]+){1,3} as) (?i:my|our) (?:(?i:new|best|line) )?(?i:(` + roleAlt + `))\b`)
 	// "Alexandra, Sasha to everyone", "Roberto (Bobby to his friends)", "Maximilian, Max to all of us", "Alexandra, known as Sasha",
@@ -43,9 +46,10 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	// name: "Katarzyna Nowak goes by Kasia" is Katarzyna's nickname too.
 	j.goesBy = regexp.MustCompile(pFirst + pNm + `(?:[,;.]? (?i:who|he|she|they))? (?i:goes by|is known as|is called|prefers to be called|likes to be called) ` + pNm)
 	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)",
+	// "Bartholomew (everyone calls him Barty)",
 	// "Peregrine, though everyone calls him Perry", "Oluwaseun Adeyemi, he
 	// says everyone calls him Seun", "… is Agnieszka. We all call her Aga."
-	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.]| \(| -| —) (?:(?i:though|but|although|and) )?(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
+	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.] | \(| - | — )(?:(?i:though|but|although|and) )?(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
 		`(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
 	// "Gurpreet lives in Hounslow, we all call him Bittu": the name is the
 	// subject of the clause before, a place at most named in it; a

@@ -54,7 +54,7 @@ func (r *ranker) nearMissText(c *cand) bool {
 // none of the thing it asks about (thing.go).
 func (r *ranker) nearMissSaid(s string) bool {
 	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.anotherThingsAttr(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
-		r.lacksAmount(s) || r.lacksTime(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
+		r.lacksAmount(s) || r.lacksTime(s) || r.lacksNamedAttr(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
 		r.ofUserOrRole() && !r.wishes && dreamt(s)
 }
 

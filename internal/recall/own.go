@@ -89,6 +89,27 @@ func (r *ranker) asksWishes() bool {
 	return slices.ContainsFunc(text.Words(strings.ToLower(r.q.Text)), func(w string) bool { return slices.Contains(wishWords, w) })
 }
 
+// ofNamedNonSpeaker reports whether the question names people and no
+// candidate is a turn of a named speaker: someone of the user's life told
+// of in the user's words ("which dance classes does Tomiwa go to?"), not
+// a conversation between named speakers, as LoCoMo's are, whose turns are
+// read otherwise (its dog Oliver is named by its speakers' turns).
+func (r *ranker) ofNamedNonSpeaker() bool {
+	if !slices.ContainsFunc(r.people, func(p string) bool { return roleOf(p) == "" }) {
+		return false // "Dad's": a role, read as one
+	}
+	if r.talk == 0 {
+		r.talk = -1
+		for _, c := range r.cands {
+			if speakerName(c) != "" {
+				r.talk = 1
+				break
+			}
+		}
+	}
+	return r.talk < 0
+}
+
 // notOwn reports whether a memory's text is about someone else or their
 // thing of the kind asked (othersThing), or a wish, a plan or hearsay
 // rather than what happened.
@@ -158,6 +179,18 @@ var wishPhrases = []string{"should go", "we should", "sometime", "some time", "m
 	"need to", "needs to", "have to", "has to", "got to", "tomorrow", "next week", "next weekend", "next month",
 	// not begun: "I haven't started it yet"
 	"haven't started", "have not started", "not started", "yet to start"}
+
+// desirePhrases say that someone only wants something, neither done nor
+// arranged nor told: "she keeps asking to try contemporary".
+var desirePhrases = []string{"want to", "wants to", "wanted to", "hoping to", "hopes to", "keen to", "asking to", "begging to",
+	"thinking about", "thinking of"}
+
+// desired reports whether s only wishes or wants something (dreamt,
+// desirePhrases): no plan, job or hearsay, which say when or what.
+func desired(s string) bool {
+	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
+	return dreamt(s) || holdsPhrase(low, desirePhrases)
+}
 
 func wished(s string) bool {
 	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))

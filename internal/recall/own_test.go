@@ -231,3 +231,18 @@ func TestWishedPlansAndStarts(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedPersonsWishIsNoneOfTheirs: asked what someone of the user's
+// life does, a wish of theirs is left out beside what they do, as a wish
+// of the user's own is; asked of wishes, it is kept.
+func TestNamedPersonsWishIsNoneOfTheirs(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Ines plays the cello in the school orchestra.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Ines has started piano lessons on Wednesdays.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Ines keeps begging to learn the drums next year.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "The loft hatch sticks in damp weather.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectContext(t, a, Query{Text: "Which instruments does Ines play?", AsOf: asOf}, []string{"cello", "piano"}, []string{"drums"})
+	expectContext(t, a, Query{Text: "Which instruments would Ines like to learn?", AsOf: asOf}, []string{"drums"}, nil)
+}

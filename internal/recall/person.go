@@ -541,6 +541,9 @@ func (w *whose) is(c *cand) whoseIs {
 	case r.own && c.fact != nil && r.notOwn(statement(c)):
 		// a fact is read by what it states: "trip: Ferdie says he saw the falls" is hearsay
 		is = aboutOther
+	case r.ofNamedNonSpeaker() && !r.wishes && desired(statement(c)):
+		// asked of Tomiwa, her wish to try contemporary is no class she goes to
+		is = aboutOther
 	}
 	w.of[c] = is
 	return is
@@ -616,6 +619,9 @@ func (r *ranker) daySentences(summary string, known map[string]bool) string {
 	sents := r.ownSentences(capture.Sentences(summary), known)
 	if r.own {
 		sents = r.usersOwn(sents)
+	}
+	if r.ofNamedNonSpeaker() && !r.wishes {
+		sents = slices.DeleteFunc(sents, desired) // as whose.is reads a memory
 	}
 	var hold []string
 	for _, s := range sents {

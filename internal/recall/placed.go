@@ -9,10 +9,16 @@ import (
 // by capture as a name, stands as a place after "at", "in" or "near" ("my
 // teeth cleaned at Harbourside", "the jabs at Westgate Animal Hospital",
 // "a week in Matera"). Such a name keeps no memory from a question asked of
-// the user or of a role ("who's my dentist?"): it is where, not whom.
+// the user or of a role ("who's my dentist?"): it is where, not whom. So is
+// a name the text holds only as a means, after "use", "via" or "through"
+// ("always use Wise", "booked via Trainline"): what, not whom.
 
 // placePrepositions are the words before a name that place it.
 var placePrepositions = []string{"at", "in", "near"}
+
+// meansWords are the words before a name that make it a means: a service,
+// a shop, an app. Nobody is "used" in everyday speech.
+var meansWords = []string{"use", "uses", "used", "using", "via", "through"}
 
 // unplaced are names but those s holds only as a place (above): each
 // occurrence of the name follows a place preposition and is no possessive
@@ -48,7 +54,7 @@ func withinPlaces(s, n string, places []string) bool {
 }
 
 // onlyPlaced reports whether s holds the name n, and each time after a
-// place preposition and not as a possessive. A longer word holding n
+// place preposition or a means word and not as a possessive. A longer word holding n
 // ("Sam" in "Samuel") counts as an occurrence not placed, which keeps n.
 func onlyPlaced(s, n string) bool {
 	all := strings.Count(s, n)
@@ -57,6 +63,9 @@ func onlyPlaced(s, n string) bool {
 	}
 	placed := 0
 	for _, p := range placePrepositions {
+		placed += strings.Count(s, " "+p+" "+n)
+	}
+	for _, p := range meansWords {
 		placed += strings.Count(s, " "+p+" "+n)
 	}
 	return placed == all

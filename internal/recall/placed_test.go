@@ -21,6 +21,9 @@ func TestUnplaced(t *testing.T) {
 		{"Met Oisin at the pub; Oisin was late.", []string{"Oisin"}, []string{"Oisin"}},
 		{"Dinner at Oisin, then Oisin drove us home.", []string{"Oisin"}, []string{"Oisin"}},
 		{"Lunch near Holborn.", []string{"Holborn"}, nil},
+		{"For parcels abroad always use Parcelforce, never the Royal Mail.", []string{"Parcelforce", "Royal Mail"}, []string{"Royal Mail"}},
+		{"Booked the coach via Megabus and paid through Klarna.", []string{"Megabus", "Klarna"}, nil},
+		{"We used Dervla's van; Dervla drove.", []string{"Dervla"}, []string{"Dervla"}},
 		{"Her jabs at Westgate Animal Hospital.", []string{"Westgate Animal Hospital", "Westgate", "Hospital"}, nil},
 		{"Westgate rang; the jabs at Westgate Animal Hospital.", []string{"Westgate Animal Hospital", "Westgate"}, []string{"Westgate"}},
 	} {
@@ -60,4 +63,21 @@ func TestAnotherPlaceIsNoAnswer(t *testing.T) {
 	expectNothingFound(t, a, Query{Text: "Which hotel are we staying at in Ghent?", AsOf: asOf})
 	expectContext(t, a, Query{Text: "Which hotel are we staying at in Bruges?", AsOf: asOf}, []string{"Adornes"}, nil)
 	expectContext(t, a, Query{Text: "Which hotel are we staying at?", AsOf: asOf}, []string{"Adornes"}, nil)
+}
+
+// TestMeansNameKeepsTheRule: asked of a role ("my aunt"), a standing rule
+// naming the service the user uses, a name capture reads as a person,
+// answers; the same name as someone who does something does not.
+func TestMeansNameKeepsTheRule(t *testing.T) {
+	a := agentWith(t, []turn{
+		{at: day0, session: "s1", role: "user", content: "When I order flowers for the family, always use Petalpost; supermarket bouquets die in a day.", ents: []string{"Petalpost"}},
+		{at: day0.Add(time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectContext(t, a, Query{Text: "My aunt's birthday is on Friday, how should I order her flowers?", AsOf: asOf}, []string{"Petalpost"}, nil)
+	b := agentWith(t, []turn{
+		{at: day0, session: "s1", role: "user", content: "Petalpost always orders flowers from the market stall.", ents: []string{"Petalpost"}},
+		{at: day0.Add(time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+	})
+	expectNothingFound(t, b, Query{Text: "How does my aunt order her flowers?", AsOf: asOf})
 }

@@ -165,6 +165,7 @@ type ranker struct {
 	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
 	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
+	talk               int8                // 1 when a candidate is a turn of a named speaker, -1 not, 0 unread (ofNamedNonSpeaker)
 	own                bool                // self, and of the user's things, not a need or a plan (asksOfOwn)
 	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)

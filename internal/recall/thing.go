@@ -83,23 +83,42 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 }
 
 // pricedThing reports whether the noun phrase opened at fs[i] is the thing
-// a price is asked of: "the quote for the skylight", "the cost of the
-// tyres", "the estimate on the loft": a quote for another job does not
-// answer it, as another thing's possessive does not.
+// a price, a warranty or a code is asked of: "the quote for the skylight",
+// "the cost of the tyres", "the estimate on the loft", "the warranty on
+// the Velux windows": a quote for another job does not answer it, as
+// another thing's possessive does not.
 func pricedThing(fs []string, i int) bool {
+	return thingsAttr(fs, i) != ""
+}
+
+// thingsAttr is the attribute word (lowercase) asked of the noun phrase
+// opened at fs[i] (pricedThing), or "".
+func thingsAttr(fs []string, i int) string {
 	if i < 2 {
-		return false
+		return ""
 	}
 	switch strings.ToLower(fs[i-1]) {
 	case "for", "of", "on":
 	default:
-		return false
+		return ""
 	}
-	switch strings.ToLower(strings.TrimRight(fs[i-2], ",;:.?!")) {
+	w := strings.ToLower(strings.TrimRight(fs[i-2], ",;:.?!"))
+	switch w {
 	case "quote", "quotes", "quoted", "price", "prices", "priced", "cost", "costs", "estimate", "estimates", "charge", "charged", "fee", "fees", "bill", "invoice":
-		return true
+		return w
 	}
-	return false
+	if namedAttrs[w] != "" {
+		return w
+	}
+	return ""
+}
+
+// namedAttrs are the attributes of a thing a text gives by name, each to
+// its canon: a warranty is said as a warranty or a guarantee, a code as a
+// code, a PIN or a combination; no text gives one in other words.
+var namedAttrs = map[string]string{
+	"warranty": "warranty", "warranties": "warranty", "guarantee": "warranty", "guarantees": "warranty",
+	"code": "code", "codes": "code", "pin": "code", "combination": "code", "passcode": "code", "password": "code",
 }
 
 // pricedAsk reports whether q asks the price of a thing (pricedThing).
@@ -109,6 +128,27 @@ func pricedAsk(q string) bool {
 		if opensNounPhrase(fs[i]) && pricedThing(fs, i) {
 			return true
 		}
+	}
+	return false
+}
+
+// lacksNamedAttr reports whether the question asks a named attribute of a
+// thing ("how long is the warranty on the Velux windows?") and s gives no
+// such attribute of anything: "the skylights are in" names the windows,
+// not their warranty.
+func (r *ranker) lacksNamedAttr(s string) bool {
+	fs := strings.Fields(asking(r.intent.Rest))
+	for i := range fs {
+		if !opensNounPhrase(fs[i]) {
+			continue
+		}
+		canon := namedAttrs[thingsAttr(fs, i)]
+		if canon == "" {
+			continue
+		}
+		return !slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool {
+			return namedAttrs[w] == canon || namedAttrs[baseForm(w)] == canon
+		})
 	}
 	return false
 }

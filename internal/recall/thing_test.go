@@ -73,3 +73,18 @@ func expectNothingFound(t *testing.T, a Searcher, q Query) {
 		t.Errorf("%q: found what does not answer it:\n%s", q.Text, res.Context)
 	}
 }
+
+// TestNamedAttrOfAThing: asked a warranty or a code of a thing named with
+// its make, a text naming the thing but no such attribute, or the
+// attribute of another thing, answers nothing; the thing's own does.
+func TestNamedAttrOfAThing(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Fitted the new Abus lock on my bike today, very solid.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The alarm code for the office is 2219.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "The Bosch dishwasher is guaranteed for five years.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "The loft hatch sticks in damp weather.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	expectNothingFound(t, a, Query{Text: "What's the combination for the Abus lock?", AsOf: asOf})
+	expectContext(t, a, Query{Text: "What's the guarantee on the Bosch dishwasher?", AsOf: asOf}, []string{"five years"}, []string{"Abus"})
+}
