@@ -48,6 +48,7 @@ type Tuning struct {
 	Speaker, Entity, InRange, Neighbour       float64
 	DayRecord, Coverage, Reply, Context       float64
 	FollowUp                                  float64 // share of a best hit's score the answer to a follow-up question about it inherits
+	Asking                                    float64 // weight of a turn that asks, of another than whom the question asks about (askingTurns; negative)
 	Context2                                  float64 // share of Context two turns away
 	NeighbourSpan, NeighbourFrom              int     // around the best max(k, NeighbourFrom) memories
 	FeedbackDocs, FeedbackTerms               int
@@ -91,7 +92,7 @@ type Tuning struct {
 // DefaultTuning is the ranker's defaults.
 var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
-	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, FollowUp: 0.4, DayRecord: 0.1, Context: 0.5,
+	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, FollowUp: 0.4, Asking: -0.4, DayRecord: 0.1, Context: 0.5,
 	NeighbourSpan: 2, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
 	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, ProfileTokens: 200, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05, Informative: 0.25,
 	LatestRecency: 0.5, DateImportance: 0.3, DateRecency: 0.1, WordlessImportance: 0.5, WordlessRecency: 0.5,
@@ -317,7 +318,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	}
 	for _, stage := range []func(context.Context) error{
 		r.wordCandidates, r.bindSubject, r.replaced, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
-		r.markEntities, r.passages, r.score, r.neighbours, r.latest, r.profile,
+		r.markEntities, r.passages, r.score, r.neighbours, r.askingTurns, r.latest, r.profile,
 	} {
 		if err := stage(ctx); err != nil {
 			return Result{}, err
