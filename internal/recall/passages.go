@@ -72,7 +72,7 @@ func (r *ranker) neighbours(ctx context.Context) error {
 			r.baseParts(c)
 			c.ex.Coverage = r.coverage(c.hit.Text)
 		}
-		for _, n := range r.names {
+		for _, n := range r.voices {
 			if !t.NoSpeaker && strings.EqualFold(firstWord(h.Role), n) {
 				c.ex.Speaker = 1
 			}

@@ -165,6 +165,7 @@ type ranker struct {
 	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
 	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
+	voices             []string            // the names whose turns are speaker matches (voices)
 	own                bool                // self, and of the user's things, not a need or a plan (asksOfOwn)
 	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)
@@ -213,6 +214,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.compounds = compoundsOf(r.intent.Rest, r.words)
 	r.forThings = forThingsOf(r.intent.Rest, r.words)
 	r.names = properNames(q.Text)
+	r.voices = r.names
 	r.people = peopleNamed(r.intent.Rest)
 	r.asked, r.self = questionSubject(r.intent.Rest, r.people)
 	r.alone = r.self && singular(r.intent.Rest)

@@ -650,3 +650,40 @@ func TestAskingTurnSinks(t *testing.T) {
 		t.Errorf("asked of no speaker, Leo's question should be offered and not sink: %+v", nobody)
 	}
 }
+
+func TestVoicesAreWhomItAsks(t *testing.T) {
+	both := []string{"jon", "gina"}
+	for _, c := range []struct {
+		q             string
+		names, speaks []string
+		want          []string
+	}{
+		{"What did Jon say about Gina's store?", both, both, []string{"jon"}},
+		{"What book did Gina recommend to Jon?", []string{"gina", "jon"}, []string{"gina", "jon"}, []string{"gina"}},
+		{"What did Jon tell Paris about Gina?", []string{"jon", "paris", "gina"}, both, []string{"jon", "paris"}},
+		{"What do Jon and Gina both have in common?", both, both, both},
+		{"Who is Jon and Gina's favourite dancer?", both, both, both},
+		{"Did both Jon or Gina go?", both, both, both},
+		{"What did Jon say about Gina's store?", both, []string{"jon"}, both}, // Gina never speaks
+	} {
+		if got := voices(c.q, c.names, c.speaks); !slices.Equal(got, c.want) {
+			t.Errorf("voices(%q, %v, %v) = %v, want %v", c.q, c.names, c.speaks, got, c.want)
+		}
+	}
+	a := agentWith(t, []turn{
+		{day0, "s1", "Gina", "My store finally opened downtown, Jon!", nil},
+		{day0.Add(time.Minute), "s1", "Jon", "Your store looks amazing, Gina, the hard work paid off.", nil},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What did Jon say about Gina's store?", AsOf: day0.Add(time.Hour), Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range res.Items {
+		if want := map[string]float64{"memory:1": 0, "memory:2": 1}[it.ID]; it.Kind == "memory" && it.Explain.Speaker != want {
+			t.Errorf("%s (%s): speaker %v, want %v", it.ID, it.Role, it.Explain.Speaker, want)
+		}
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "memory:2" {
+		t.Errorf("Jon's turn should come first: %v", ids(res.Items))
+	}
+}
