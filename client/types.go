@@ -184,6 +184,7 @@ type Explain struct {
 	Context     float64 `json:"context,omitempty"`     // relevance of the turns beside it
 	Semantic    float64 `json:"semantic,omitempty"`    // similarity of its embedding to the question's (optional arm)
 	Informative float64 `json:"informative,omitempty"` // how likely its text states something rather than chats (memories)
+	Asks        float64 `json:"asks,omitempty"`        // 1: a turn of someone the question does not ask about that ends by asking
 	Pinned      bool    `json:"pinned,omitempty"`      // offered as a critical memory
 	Total       float64 `json:"total"`
 }

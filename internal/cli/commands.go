@@ -452,6 +452,7 @@ func explainParts(x *client.Explain) string {
 		{"recency", x.Recency, true}, {"informative", x.Informative, false}, {"speaker", x.Speaker, false},
 		{"entity", x.Entity, false}, {"in_range", x.InRange, false}, {"neighbour", x.Neighbour, false},
 		{"day_record", x.DayRecord, false}, {"context", x.Context, false}, {"semantic", x.Semantic, false},
+		{"asks", x.Asks, false},
 	} {
 		if p.always || p.v != 0 {
 			fmt.Fprintf(&b, " %s %.2f", p.name, p.v)

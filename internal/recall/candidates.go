@@ -31,6 +31,7 @@ func (r *ranker) wordCandidates(ctx context.Context) error {
 		return err
 	}
 	r.speakers = speakerNames(r.names, hits)
+	r.voices = voices(r.q.Text, r.names, r.speakers)
 	if len(r.speakers) > 0 && !r.t.NoSpeaker {
 		if rest := without(r.words, r.speakers); len(rest) > 0 {
 			o.Terms = slices.Concat(rest, without(r.forms, rest))
@@ -43,7 +44,7 @@ func (r *ranker) wordCandidates(ctx context.Context) error {
 	r.memHits = hits
 	r.take(hits, func(c *cand, rel float64) { c.ex.Relevance = max(c.ex.Relevance, rel) })
 	if !r.t.NoSpeaker {
-		markSpeakers(r.cands, r.names)
+		markSpeakers(r.cands, r.voices)
 	}
 	return nil
 }

@@ -86,7 +86,7 @@ func (r *ranker) dateCandidates(ctx context.Context) error {
 // and those inside its date range.
 func (r *ranker) markSpeakersAndRange(context.Context) error {
 	if !r.t.NoSpeaker {
-		markSpeakers(r.cands, r.names)
+		markSpeakers(r.cands, r.voices)
 	}
 	if !r.hasRange() {
 		return nil

@@ -72,7 +72,7 @@ func (r *ranker) neighbours(ctx context.Context) error {
 			r.baseParts(c)
 			c.ex.Coverage = r.coverage(c.hit.Text)
 		}
-		for _, n := range r.names {
+		for _, n := range r.voices {
 			if !t.NoSpeaker && strings.EqualFold(firstWord(h.Role), n) {
 				c.ex.Speaker = 1
 			}
@@ -146,4 +146,22 @@ const neighbourGap = 6 * time.Hour
 func nearInTime(a, b time.Time) bool {
 	d := a.Sub(b)
 	return d <= neighbourGap && d >= -neighbourGap
+}
+
+// askingTurns: asked of a speaker, a turn of another speaker that ends by
+// asking ("What made you try pottery?") holds the question's words but
+// tells nothing; the reply answers, and has inherited from it already. On
+// LoCoMo's development split such turns filled 7% of the first ten places
+// and were evidence in 2.5% of them, against 11% for the rest.
+func (r *ranker) askingTurns(context.Context) error {
+	if len(r.speakers) == 0 || r.t.Asking == 0 {
+		return nil
+	}
+	for _, c := range r.cands {
+		if c.hit.Kind == "memory" && c.ex.Speaker == 0 && strings.HasSuffix(strings.TrimSpace(c.hit.Text), "?") {
+			c.ex.Asks = 1
+			c.ex.Total = r.total(c.ex)
+		}
+	}
+	return nil
 }

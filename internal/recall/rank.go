@@ -49,6 +49,7 @@ type Tuning struct {
 	Speaker, Entity, InRange, Neighbour       float64
 	DayRecord, Coverage, Reply, Context       float64
 	FollowUp                                  float64 // share of a best hit's score the answer to a follow-up question about it inherits
+	Asking                                    float64 // weight of a turn that asks, of another than whom the question asks about (askingTurns; negative)
 	Context2                                  float64 // share of Context two turns away
 	NeighbourSpan, NeighbourFrom              int     // around the best max(k, NeighbourFrom) memories
 	FeedbackDocs, FeedbackTerms               int
@@ -92,7 +93,7 @@ type Tuning struct {
 // DefaultTuning is the ranker's defaults.
 var DefaultTuning = Tuning{
 	Relevance: 1.0, Expansion: 0.25, Importance: 0.08, Recency: 0.04,
-	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, FollowUp: 0.4, DayRecord: 0.1, Context: 0.5,
+	Speaker: 0.25, Entity: 0.1, InRange: 0.5, Neighbour: 0.2, Reply: 0.8, FollowUp: 0.4, Asking: -0.4, DayRecord: 0.1, Context: 0.5,
 	NeighbourSpan: 2, Context2: 0.5, FeedbackDocs: 5, FeedbackTerms: 6,
 	MinCoverage: 0.2, PinImportance: 0.9, PinMax: 2, ProfileTokens: 200, DayRecords: true, Coverage: 0.4, Kind: 0.4, Use: 0.05, Informative: 0.25,
 	LatestRecency: 0.5, DateImportance: 0.3, DateRecency: 0.1, WordlessImportance: 0.5, WordlessRecency: 0.5,
@@ -166,6 +167,7 @@ type ranker struct {
 	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
 	talk               int8                // 1 when a candidate is a turn of a named speaker, -1 not, 0 unread (ofNamedNonSpeaker)
+	voices             []string            // the names whose turns are speaker matches (voices)
 	own                bool                // self, and of the user's things, not a need or a plan (asksOfOwn)
 	wishes             bool                // and of wishes and plans too (asksWishes)
 	suits              bool                // it asks whether something suits the user (asksSuitability)
@@ -214,6 +216,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.compounds = compoundsOf(r.intent.Rest, r.words)
 	r.forThings = forThingsOf(r.intent.Rest, r.words)
 	r.names = properNames(q.Text)
+	r.voices = r.names
 	r.people = peopleNamed(r.intent.Rest)
 	r.asked, r.self = questionSubject(r.intent.Rest, r.people)
 	r.alone = r.self && singular(r.intent.Rest)
@@ -310,7 +313,7 @@ func (r *ranker) run(ctx context.Context) (Result, error) {
 	}
 	for _, stage := range []func(context.Context) error{
 		r.wordCandidates, r.bindSubject, r.replaced, r.expansion, r.layers, r.markSpeakersAndRange, r.semanticArm,
-		r.markEntities, r.passages, r.score, r.neighbours, r.latest, r.profile,
+		r.markEntities, r.passages, r.score, r.neighbours, r.askingTurns, r.latest, r.profile,
 	} {
 		if err := stage(ctx); err != nil {
 			return Result{}, err

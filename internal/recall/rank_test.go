@@ -107,7 +107,7 @@ func TestExplainAddsUp(t *testing.T) {
 		lex := max(w.Relevance*x.Relevance+w.Expansion*x.Expansion+w.Kind*x.ByKind, w.Neighbour*x.Neighbour)
 		return lex + w.Informative*x.Informative + w.Context*x.Context + w.Coverage*x.Coverage +
 			w.Importance*x.Importance + w.Use*x.Use + w.Recency*x.Recency + w.Speaker*x.Speaker +
-			w.Entity*x.Entity + w.InRange*x.InRange + w.DayRecord*x.DayRecord + w.Semantic*x.Semantic
+			w.Entity*x.Entity + w.InRange*x.InRange + w.DayRecord*x.DayRecord + w.Semantic*x.Semantic + w.Asking*x.Asks
 	}
 	dateOnly := func(x Explain) float64 {
 		return w.InRange*x.InRange + w.DateImportance*x.Importance + w.DateRecency*x.Recency + w.Entity*x.Entity
@@ -608,5 +608,82 @@ func TestFollowUpAnswerInherits(t *testing.T) {
 		if want := c.share * hit.Total; math.Abs(ans.Neighbour-want) > 1e-3 {
 			t.Errorf("%s inherits %.4f of %s's %.4f, want %.4f", c.answer, ans.Neighbour, c.hit, hit.Total, want)
 		}
+	}
+}
+
+func TestAskingTurnSinks(t *testing.T) {
+	at := func(h, m int) time.Time { return day0.Add(time.Duration(h)*time.Hour + time.Duration(m)*time.Minute) }
+	a := agentWith(t, []turn{
+		{at(0, 0), "s1", "Mia", "I signed up for a pottery class on Monday.", nil},     // 1
+		{at(0, 1), "s1", "Leo", "Nice! What made you try pottery, Mia?", nil},          // 2: asks, and holds the words
+		{at(0, 2), "s1", "Mia", "A friend showed me her bowls and I was hooked.", nil}, // 3: the reply answers
+		{at(24, 0), "s2", "Mia", "Want to try pottery with me? I love it.", nil},       // 4: Mia's own question
+		{at(24, 1), "s2", "Leo", "Sure, sounds fun.", nil},
+	})
+	ask := func(q string) map[string]*Explain {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: q, AsOf: at(48, 0), Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]*Explain{}
+		for _, it := range res.Items {
+			byID[it.ID] = it.Explain
+		}
+		return byID
+	}
+	got := ask("What made Mia try pottery?")
+	leo, reply, own := got["memory:2"], got["memory:3"], got["memory:4"]
+	if leo == nil || reply == nil || own == nil {
+		t.Fatalf("memories 2, 3 and 4 should be offered: %v", got)
+	}
+	if leo.Asks != 1 || own.Asks != 0 || reply.Asks != 0 {
+		t.Errorf("asks: Leo's question %v, Mia's reply %v, Mia's own question %v; want 1, 0, 0", leo.Asks, reply.Asks, own.Asks)
+	}
+	if told := got["memory:1"]; told == nil || leo.Total >= told.Total {
+		t.Errorf("Leo's question (%.4f) should rank below what Mia told: %+v", leo.Total, told)
+	}
+	// The reply inherits from the question as it was before it sank.
+	if want := DefaultTuning.Reply / DefaultTuning.Neighbour * (leo.Total - DefaultTuning.Asking); math.Abs(reply.Neighbour-want) > 1e-3 {
+		t.Errorf("the reply inherits %.4f, want %.4f", reply.Neighbour, want)
+	}
+	if nobody := ask("what made someone try pottery?")["memory:2"]; nobody == nil || nobody.Asks != 0 {
+		t.Errorf("asked of no speaker, Leo's question should be offered and not sink: %+v", nobody)
+	}
+}
+
+func TestVoicesAreWhomItAsks(t *testing.T) {
+	both := []string{"jon", "gina"}
+	for _, c := range []struct {
+		q             string
+		names, speaks []string
+		want          []string
+	}{
+		{"What did Jon say about Gina's store?", both, both, []string{"jon"}},
+		{"What book did Gina recommend to Jon?", []string{"gina", "jon"}, []string{"gina", "jon"}, []string{"gina"}},
+		{"What did Jon tell Paris about Gina?", []string{"jon", "paris", "gina"}, both, []string{"jon", "paris"}},
+		{"What do Jon and Gina both have in common?", both, both, both},
+		{"Who is Jon and Gina's favourite dancer?", both, both, both},
+		{"Did both Jon or Gina go?", both, both, both},
+		{"What did Jon say about Gina's store?", both, []string{"jon"}, both}, // Gina never speaks
+	} {
+		if got := voices(c.q, c.names, c.speaks); !slices.Equal(got, c.want) {
+			t.Errorf("voices(%q, %v, %v) = %v, want %v", c.q, c.names, c.speaks, got, c.want)
+		}
+	}
+	a := agentWith(t, []turn{
+		{day0, "s1", "Gina", "My store finally opened downtown, Jon!", nil},
+		{day0.Add(time.Minute), "s1", "Jon", "Your store looks amazing, Gina, the hard work paid off.", nil},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "What did Jon say about Gina's store?", AsOf: day0.Add(time.Hour), Explain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range res.Items {
+		if want := map[string]float64{"memory:1": 0, "memory:2": 1}[it.ID]; it.Kind == "memory" && it.Explain.Speaker != want {
+			t.Errorf("%s (%s): speaker %v, want %v", it.ID, it.Role, it.Explain.Speaker, want)
+		}
+	}
+	if len(res.Items) == 0 || res.Items[0].ID != "memory:2" {
+		t.Errorf("Jon's turn should come first: %v", ids(res.Items))
 	}
 }

@@ -40,7 +40,7 @@ func (r *ranker) total(ex Explain) float64 {
 	lex = max(lex, t.Neighbour*ex.Neighbour)
 	return lex + t.Informative*ex.Informative + t.Context*ex.Context + t.Coverage*ex.Coverage +
 		t.Importance*ex.Importance + t.Use*ex.Use + t.Recency*ex.Recency + t.Speaker*ex.Speaker +
-		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord + t.Semantic*ex.Semantic
+		t.Entity*ex.Entity + t.InRange*ex.InRange + t.DayRecord*ex.DayRecord + t.Semantic*ex.Semantic + t.Asking*ex.Asks
 }
 
 // recency is 1 for what happened at asOf, halving every half before it.
@@ -52,7 +52,7 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 func roundExplain(x *Explain) {
 	for _, p := range []*float64{&x.Relevance, &x.Expansion, &x.ByKind, &x.Coverage, &x.Informative, &x.Importance, &x.Use, &x.Recency,
-		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Semantic, &x.Total} {
+		&x.Speaker, &x.Entity, &x.InRange, &x.Neighbour, &x.DayRecord, &x.Context, &x.Semantic, &x.Asks, &x.Total} {
 		*p = round4(*p)
 	}
 }

@@ -154,6 +154,35 @@ func markSpeakers(cands map[string]*cand, names []string) {
 	}
 }
 
+// voices are the names whose turns answer a question: every name it uses,
+// but of two speakers not joined by "and" or "or" only the first, the one
+// it asks about ("what did Jon say about Gina's store?", "what book did
+// Tim recommend to John?"): what the other said mostly answers nothing.
+// On LoCoMo's development split 42 of such questions' 47 evidence turns
+// are the first speaker's.
+func voices(q string, names, speakers []string) []string {
+	if len(speakers) < 2 {
+		return names
+	}
+	first, joined := "", true
+	for _, f := range strings.FieldsFunc(q, func(r rune) bool { return !text.IsWordRune(r) && r != '\'' && r != '’' }) {
+		w := strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(f, "'s"), "’s"))
+		switch {
+		case first == "" && slices.Contains(speakers, w):
+			first = w
+		case first == "":
+		case slices.Contains(speakers, w):
+			if joined {
+				return names
+			}
+			return slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n != first && slices.Contains(speakers, n) })
+		case w != "and" && w != "or" && w != "both":
+			joined = false
+		}
+	}
+	return names
+}
+
 // speakerNames are the names that are the first word of a hit's role.
 func speakerNames(names []string, hits []store.MemoryHit) []string {
 	var out []string

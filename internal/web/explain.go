@@ -36,6 +36,7 @@ var scorePartsKnown = []scorePart{
 	{"use", "Used before", "how often the fact was offered before"},
 	{"recency", "Recency", "1 now, ½ one half-life ago (recall.recency_half_life)"},
 	{"pinned", "Pinned", "offered whatever the words: a memory important enough to be part of the profile"},
+	{"asks", "Only asks", "a turn of someone the query does not ask about that ends with a question: it counts against"},
 }
 
 // shownPart is a part of one item's score as the page shows it.
