@@ -458,7 +458,7 @@ func (r *ranker) namedMembers(ctx context.Context, hits []store.MemoryHit) error
 // namesBefore are the names s gives one of members, lowercased: the first
 // word of a run of capitalised words right before the member ("Brambles
 // Day Nursery", "Tiddlywinks nursery"), no possessive ("Mia's dog" is
-// Mia's), no pronoun, day or month.
+// Mia's), no pronoun, day or month, nor a sentence's first word alone.
 func namesBefore(s string, members []string) []string {
 	fs := strings.Fields(s)
 	var out []string
@@ -471,8 +471,8 @@ func namesBefore(s string, members []string) []string {
 		for j > 0 && startsUpper(fs[j-1]) && strings.IndexFunc(fs[j-1], func(c rune) bool { return !text.IsWordRune(c) }) < 0 {
 			j--
 		}
-		if j == i || j == 0 && i-j == 1 {
-			continue // no name, or only the sentence's first word
+		if j == i || i-j == 1 && (j == 0 || endsSentence(fs[j-1][len(fs[j-1])-1])) {
+			continue // no name, or only a sentence's first word ("… again. Going swimming")
 		}
 		if n := strings.ToLower(fs[j]); len(n) >= 3 && !text.IsStopword(n) && !calendarWord(n) {
 			out = append(out, n)

@@ -285,9 +285,12 @@ func TestNamesBefore(t *testing.T) {
 	}{
 		{"We've moved Esme from Tiddlywinks to Brambles Day Nursery; she loves it.", []string{"brambles"}},
 		{"Ported my number to Tallyho Mobile last week.", []string{"tallyho"}},
-		{"Kemi's little boy is on the list for the school nursery.", nil},           // no name
-		{"Mia's nursery sent the photos.", nil},                                     // a possessive is whose
-		{"Nursery fees went up again.", nil},                                        // the sentence's first word
+		{"Kemi's little boy is on the list for the school nursery.", nil}, // no name
+		{"Mia's nursery sent the photos.", nil},                           // a possessive is whose
+		{"Nursery fees went up again.", nil},                              // the sentence's first word
+		{"Busy week. Village nursery has a place.", nil},                  // a later sentence's first word
+		{"Great day! Upgraded mobile at last.", nil},
+		{"Sorted. Brambles Day Nursery has a place.", []string{"brambles"}},         // a run of two is a name anywhere
 		{"The cat's jabs are at Harbour Lane Vets on Monday.", []string{"harbour"}}, // the run's first word
 		{"I took the Fiesta to the Monday garage.", nil},                            // a day is no name
 	}
