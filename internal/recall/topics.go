@@ -35,145 +35,148 @@ type topic struct {
 	members  []string
 }
 
-// topics are general everyday vocabulary, never the words of one scenario.
-var topics = []topic{
-	{"pets", words("pet pets animal animals"),
-		words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet hen hens chicken chickens duck ducks fish coop hutch cage tank aquarium kennel")},
-	{"diet", words("diet dietary eat eating food foods"),
-		words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac ibs crohn crohns colitis diverticulitis fodmap reflux gout diabetic diabetes halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
-	{"preference", words("sport sports exercise exercises exercising workout workouts fitness"),
-		slices.Concat(words("5k 10k"), claim.Sports, words("training trainer weights"))},
-	{"work", words("nights earlies lates"), // "when am I on nights?": the rota line gives the hours
-		words("rota rotas shift shifts")},
-	{"work", words("shift shifts hours"),
-		words("shift shifts rota earlies lates nights afternoons mornings starts start finish finishes overtime part full")},
-	{"health", words("allergic allergy allergies"),
-		words("hives rash rashes swelling swollen anaphylaxis anaphylactic epipen reaction reactions itchy itching wheezy wheezing sneezing intolerant intolerance")},
-	{"health", words("painkiller painkillers"),
-		words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
-	{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
-		words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines drug drugs")},
-	{"work", words("earn earns earning income salary wage wages"),
-		words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate home")},
-	{"vehicle", words("commute commuting"),
-		words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool lift lifts motorbike take catch ride get")},
-	{"contact", words("phone mobile smartphone"),
-		words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
-	{"preference", words("hobby hobbies pastime pastimes interests"),
-		slices.Concat(words("class classes club lessons lesson learning collect collecting course"), claim.Pastimes,
-			words("joined practice practise rehearsal group society team league binoculars birdwatching birding twitching angling fishing woodwork woodworking carpentry embroidery quilting geocaching"))},
-	{"diet", words("restaurant restaurants eatery"),
-		words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
-	{"", words("gig gigs concert concerts"),
-		words("saw band bands live tour ticket tickets festival stage venue encore setlist support")},
-	{"home", words("residence"),
-		words("rent rented renting house flat apartment terrace bungalow cottage street road avenue lane moved postcode mortgage landlord mooring moorings moored berth marina houseboat narrowboat lodgings digs")},
-	{"", words("holiday holidays vacation trip trips getaway"),
-		words("flight flights flying fly booked hotel villa resort cruise airbnb hostel campsite camping abroad airport beach")},
-	{"home", words("rent rented renting"),
-		words("let letting lettings tenancy lease leased landlord landlady")},
-	{"", words("match matches fixture fixtures"),
-		words("play played playing beat beaten won lost drew draw score derby kickoff stadium league cup")},
-	{"home", words("garden gardening"),
-		words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
-	{"health", words("doctor gp"),
-		words("dr surgery clinic practice checkup")},
-	{"", words("dentist dentists"), claim.ProviderWork["dentist"]},
-	{"", words("optician opticians optometrist"), claim.ProviderWork["optician"]},
-	{"", words("physio physiotherapist"), claim.ProviderWork["physio"]},
-	{"", words("vet vets"), claim.ProviderWork["vet"]},
-	{"", words("electrician electricians"), claim.ProviderWork["electrician"]},
-	{"", words("plumber plumbers"), claim.ProviderWork["plumber"]},
-	{"", words("hairdresser hairdressers barber barbers stylist hairstylist"), claim.ProviderWork["hairdresser"]},
-	{"", words("cleaner cleaners cleaning cleans"), claim.ProviderWork["cleaner"]},       // "who cleans for us?": "does the hoovering"
-	{"", words("hair"), words("haircut haircuts fringe highlights balayage perm salon")}, // "who cuts my hair?": "sorted my fringe out"
-	// a limb asked of by its name, the memory naming the part that hurts:
-	// "what's wrong with my arm?" after "tendonitis in my elbow"
-	{"health", words("arm arms"), words("elbow elbows wrist wrists forearm forearms shoulder shoulders bicep biceps tricep triceps")},
-	{"health", words("leg legs"), words("knee knees kneecap ankle ankles shin shins calf calves thigh thighs hamstring hamstrings hip hips achilles groin")},
-	{"health", words("hand hands"), words("finger fingers thumb thumbs knuckle knuckles palm palms wrist wrists")},
-	{"health", words("foot feet"), words("toe toes heel heels ankle ankles bunion bunions verruca arch plantar")},
-	{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
-		words("dentist dental hygienist orthodontist optician optometrist")},
-	{"", words("university universities uni degree graduate graduated alma study studied"),
-		words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied discipline")}, // discipline: "a 2:1 in Geography" by its kind
-	{"", words("money savings budget spending"),
-		words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit bonds invested investment investments shares stocks fund funds rainy")},
-	{"routine", words("schedule routine timetable"),
-		words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
-	{"", words("walk walks walking walked ramble rambling"), // a walk told by its route
-		words("loop trail trails ridge fell fells summit footpath towpath circuit ramble trek hike hiked")},
-	{"", words("bake baked baking"),
-		words("bread loaf cake cakes biscuit biscuits cookie cookies pastry pie tart muffin bun buns dough oven")},
-	{"", words("visit visited visiting"),
-		words("went popped toured trip day spent")},
-	{"", words("fare fares"),
-		words("train trains rail railcard flight flights fly coach bus ferry seat platform station airport")},
-	{"", words("groceries grocery"),
-		words("supermarket shop delivery")},
-	{"", words("buy bought purchase purchased shopping"),
-		words("bought got ordered picked purchased paid")},
-	{"vehicle", words("vehicle vehicles"),
-		words("car cars van vans motorbike motorcycle scooter moped campervan motorhome caravan hatchback estate suv pickup truck")},
-	{"diet", words("cuisine cuisines"),
-		words("thai italian indian chinese mexican japanese korean vietnamese greek turkish lebanese french spanish ethiopian caribbean curry sushi ramen noodles pizza pasta tacos")},
-	{"preference", words("dislike dislikes hate hates loathe"),
-		words("hate hates loathe detest stand bear fan keen dislike")},
-	{"", words("insurer insurers insure insures insured insurance"),
-		words("insurance insured insurer insurers policy premium cover renewal")},
-	{"", words("supplier suppliers provider providers"),
-		words("broadband fibre energy electricity gas water network insurance insurer bank mortgage lender")},
-	{"", words("internet"),
-		words("broadband fibre router")},
-	{"", words("bank banks banking"), // "who do I bank with?": the account
-		words("account accounts current savings isa overdraft sort debit")},
-	{"", words("broadband wifi"), // the line asked for by its other names
-		words("internet fibre router")},
-	{"", words("pipe pipes plumbing leak leaks leaking"),
-		words("plumber plumbers")},
-	{"", words("wiring electrics fuse fuses"),
-		words("electrician electricians sparky")},
-	{"", words("tax taxes bookkeeping"),
-		words("accountant accountants bookkeeper")},
-	{"", words("hmrc irs"), // the tax offices, named by their acronyms
-		words("tax taxes return returns assessment vat")},
-	{"", words("loan loans repayment repayments"), // "home loan repayments": the mortgage
-		words("mortgage mortgages remortgage lender")},
-	{"", words("childcare"), // who minds the children: "the after-school club"
-		words("nursery nurseries childminder childminders nanny nannies creche babysitter babysitters babysitting wraparound school")},
-	{"", words("deadline deadlines"),
-		words("due")},
-	{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
-		words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea ibs crohn crohns colitis")},
-	{"work", words("job jobs occupation profession"),
-		words("employed freelance freelancer self-employed contractor shift shifts teach teaches teaching")},
-	{"vehicle", words("bike bikes bicycle bicycles"),
-		words("ride rides riding cycle cycles cycling")},
-	{"preference", words("supporter"),
-		words("fan fans supporter supporters")},
-	{"vehicle", words("registration numberplate"),
-		words("reg plate plates numberplate")},
-	{"preference", words("sit sitting"),
-		words("seat seats")},
-	{"home", words("veg vegetable vegetables patch"), // "the veg patch", "my patch": the allotment
-		words("allotment allotments plot plots polytunnel")},
-	{"", words("tv telly television"), // a TV package told by its provider
-		words("freeview freesat sky virgin youview netflix iplayer channels package satellite aerial subscription")},
-	{"pets", words("horse horses pony ponies"), // what keeping one is told by, where the horse is named only by its name
-		words("livery stable stables stabled mare gelding foal filly colt farrier paddock saddle bridle tack hay")},
-	{"vehicle", words("fuel"),
-		words("diesel petrol unleaded")},
-	{"", words("volunteer volunteers volunteering voluntary"), // what is given time, never called volunteering
-		words("volunteer volunteers volunteered help helps helping charity charities trustee trustees governor governors steward stewards marshal marshals befriender befriending fundraising fundraiser foodbank")},
-	{"", words("streaming"),
-		words("spotify netflix deezer iplayer youtube disney hulu nowtv")},
-	{"", words("music"), // the music services, which WordNet does not know
-		words("spotify deezer tidal soundcloud bandcamp pandora")},
-	{"home", words("conveyancing conveyancer"), // who handles a house sale or purchase
-		words("solicitor solicitors sale purchase buying selling completion exchange")},
-	{"home", words("completion"),
-		words("completion completing exchange exchanged conveyancing solicitors")},
-}
+// topics are general everyday vocabulary, never the words of one scenario,
+// built on first use (the binary's start allocates none of them).
+var topics = sync.OnceValue(func() []topic {
+	return []topic{
+		{"pets", words("pet pets animal animals"),
+			words("dog dogs puppy cat cats kitten hamster rabbit bunny guinea gerbil budgie parrot goldfish tortoise ferret pony horse lizard snake vet hen hens chicken chickens duck ducks fish coop hutch cage tank aquarium kennel")},
+		{"diet", words("diet dietary eat eating food foods"),
+			words("vegetarian vegan pescatarian intolerant intolerance allergic allergy gluten dairy lactose coeliac celiac ibs crohn crohns colitis diverticulitis fodmap reflux gout diabetic diabetes halal kosher spicy mild keto teetotal sugar low free rash hives bloated bloating indigestion heartburn reaction queasy")},
+		{"preference", words("sport sports exercise exercises exercising workout workouts fitness"),
+			slices.Concat(words("5k 10k"), claim.Sports, words("training trainer weights"))},
+		{"work", words("nights earlies lates"), // "when am I on nights?": the rota line gives the hours
+			words("rota rotas shift shifts")},
+		{"work", words("shift shifts hours"),
+			words("shift shifts rota earlies lates nights afternoons mornings starts start finish finishes overtime part full")},
+		{"health", words("allergic allergy allergies"),
+			words("hives rash rashes swelling swollen anaphylaxis anaphylactic epipen reaction reactions itchy itching wheezy wheezing sneezing intolerant intolerance")},
+		{"health", words("painkiller painkillers"),
+			words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
+		{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
+			words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines drug drugs")},
+		{"work", words("earn earns earning income salary wage wages"),
+			words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate home")},
+		{"vehicle", words("commute commuting"),
+			words("tram bus train bike cycle cycling drive car walk tube metro ferry scooter carpool lift lifts motorbike take catch ride get")},
+		{"contact", words("phone mobile smartphone"),
+			words("phone mobile iphone pixel galaxy android samsung nokia motorola oneplus huawei xiaomi")},
+		{"preference", words("hobby hobbies pastime pastimes interests"),
+			slices.Concat(words("class classes club lessons lesson learning collect collecting course"), claim.Pastimes,
+				words("joined practice practise rehearsal group society team league binoculars birdwatching birding twitching angling fishing woodwork woodworking carpentry embroidery quilting geocaching"))},
+		{"diet", words("restaurant restaurants eatery"),
+			words("dinner lunch brunch breakfast gastropub pub cafe bistro canteen diner takeaway tapas pizzeria trattoria osteria steakhouse brasserie ate")},
+		{"", words("gig gigs concert concerts"),
+			words("saw band bands live tour ticket tickets festival stage venue encore setlist support")},
+		{"home", words("residence"),
+			words("rent rented renting house flat apartment terrace bungalow cottage street road avenue lane moved postcode mortgage landlord mooring moorings moored berth marina houseboat narrowboat lodgings digs")},
+		{"", words("holiday holidays vacation trip trips getaway"),
+			words("flight flights flying fly booked hotel villa resort cruise airbnb hostel campsite camping abroad airport beach")},
+		{"home", words("rent rented renting"),
+			words("let letting lettings tenancy lease leased landlord landlady")},
+		{"", words("match matches fixture fixtures"),
+			words("play played playing beat beaten won lost drew draw score derby kickoff stadium league cup")},
+		{"home", words("garden gardening"),
+			words("lawn grass seed seeds plant plants shed pergola hedge flower flowers compost patio fence bulbs greenhouse mower hose shrub pond decking planter")},
+		{"health", words("doctor gp"),
+			words("dr surgery clinic practice checkup")},
+		{"", words("dentist dentists"), claim.ProviderWork["dentist"]},
+		{"", words("optician opticians optometrist"), claim.ProviderWork["optician"]},
+		{"", words("physio physiotherapist"), claim.ProviderWork["physio"]},
+		{"", words("vet vets"), claim.ProviderWork["vet"]},
+		{"", words("electrician electricians"), claim.ProviderWork["electrician"]},
+		{"", words("plumber plumbers"), claim.ProviderWork["plumber"]},
+		{"", words("hairdresser hairdressers barber barbers stylist hairstylist"), claim.ProviderWork["hairdresser"]},
+		{"", words("cleaner cleaners cleaning cleans"), claim.ProviderWork["cleaner"]},       // "who cleans for us?": "does the hoovering"
+		{"", words("hair"), words("haircut haircuts fringe highlights balayage perm salon")}, // "who cuts my hair?": "sorted my fringe out"
+		// a limb asked of by its name, the memory naming the part that hurts:
+		// "what's wrong with my arm?" after "tendonitis in my elbow"
+		{"health", words("arm arms"), words("elbow elbows wrist wrists forearm forearms shoulder shoulders bicep biceps tricep triceps")},
+		{"health", words("leg legs"), words("knee knees kneecap ankle ankles shin shins calf calves thigh thighs hamstring hamstrings hip hips achilles groin")},
+		{"health", words("hand hands"), words("finger fingers thumb thumbs knuckle knuckles palm palms wrist wrists")},
+		{"health", words("foot feet"), words("toe toes heel heels ankle ankles bunion bunions verruca arch plantar")},
+		{"health", words("teeth tooth toothache gums eyes eyesight glasses"),
+			words("dentist dental hygienist orthodontist optician optometrist")},
+		{"", words("university universities uni degree graduate graduated alma study studied"),
+			words("degree graduated graduation undergraduate postgraduate alumni alumnus bachelor bachelors masters phd doctorate dissertation thesis fresher freshers campus uni university studied discipline")}, // discipline: "a 2:1 in Geography" by its kind
+		{"", words("money savings budget spending"),
+			words("bank savings saving save saved isa pension account budget bills debt loan mortgage deposit bonds invested investment investments shares stocks fund funds rainy")},
+		{"routine", words("schedule routine timetable"),
+			words("weekly daily mondays tuesdays wednesdays thursdays fridays saturdays sundays mornings evenings")},
+		{"", words("walk walks walking walked ramble rambling"), // a walk told by its route
+			words("loop trail trails ridge fell fells summit footpath towpath circuit ramble trek hike hiked")},
+		{"", words("bake baked baking"),
+			words("bread loaf cake cakes biscuit biscuits cookie cookies pastry pie tart muffin bun buns dough oven")},
+		{"", words("visit visited visiting"),
+			words("went popped toured trip day spent")},
+		{"", words("fare fares"),
+			words("train trains rail railcard flight flights fly coach bus ferry seat platform station airport")},
+		{"", words("groceries grocery"),
+			words("supermarket shop delivery")},
+		{"", words("buy bought purchase purchased shopping"),
+			words("bought got ordered picked purchased paid")},
+		{"vehicle", words("vehicle vehicles"),
+			words("car cars van vans motorbike motorcycle scooter moped campervan motorhome caravan hatchback estate suv pickup truck")},
+		{"diet", words("cuisine cuisines"),
+			words("thai italian indian chinese mexican japanese korean vietnamese greek turkish lebanese french spanish ethiopian caribbean curry sushi ramen noodles pizza pasta tacos")},
+		{"preference", words("dislike dislikes hate hates loathe"),
+			words("hate hates loathe detest stand bear fan keen dislike")},
+		{"", words("insurer insurers insure insures insured insurance"),
+			words("insurance insured insurer insurers policy premium cover renewal")},
+		{"", words("supplier suppliers provider providers"),
+			words("broadband fibre energy electricity gas water network insurance insurer bank mortgage lender")},
+		{"", words("internet"),
+			words("broadband fibre router")},
+		{"", words("bank banks banking"), // "who do I bank with?": the account
+			words("account accounts current savings isa overdraft sort debit")},
+		{"", words("broadband wifi"), // the line asked for by its other names
+			words("internet fibre router")},
+		{"", words("pipe pipes plumbing leak leaks leaking"),
+			words("plumber plumbers")},
+		{"", words("wiring electrics fuse fuses"),
+			words("electrician electricians sparky")},
+		{"", words("tax taxes bookkeeping"),
+			words("accountant accountants bookkeeper")},
+		{"", words("hmrc irs"), // the tax offices, named by their acronyms
+			words("tax taxes return returns assessment vat")},
+		{"", words("loan loans repayment repayments"), // "home loan repayments": the mortgage
+			words("mortgage mortgages remortgage lender")},
+		{"", words("childcare"), // who minds the children: "the after-school club"
+			words("nursery nurseries childminder childminders nanny nannies creche babysitter babysitters babysitting wraparound school")},
+		{"", words("deadline deadlines"),
+			words("due")},
+		{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
+			words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea ibs crohn crohns colitis")},
+		{"work", words("job jobs occupation profession"),
+			words("employed freelance freelancer self-employed contractor shift shifts teach teaches teaching")},
+		{"vehicle", words("bike bikes bicycle bicycles"),
+			words("ride rides riding cycle cycles cycling")},
+		{"preference", words("supporter"),
+			words("fan fans supporter supporters")},
+		{"vehicle", words("registration numberplate"),
+			words("reg plate plates numberplate")},
+		{"preference", words("sit sitting"),
+			words("seat seats")},
+		{"home", words("veg vegetable vegetables patch"), // "the veg patch", "my patch": the allotment
+			words("allotment allotments plot plots polytunnel")},
+		{"", words("tv telly television"), // a TV package told by its provider
+			words("freeview freesat sky virgin youview netflix iplayer channels package satellite aerial subscription")},
+		{"pets", words("horse horses pony ponies"), // what keeping one is told by, where the horse is named only by its name
+			words("livery stable stables stabled mare gelding foal filly colt farrier paddock saddle bridle tack hay")},
+		{"vehicle", words("fuel"),
+			words("diesel petrol unleaded")},
+		{"", words("volunteer volunteers volunteering voluntary"), // what is given time, never called volunteering
+			words("volunteer volunteers volunteered help helps helping charity charities trustee trustees governor governors steward stewards marshal marshals befriender befriending fundraising fundraiser foodbank")},
+		{"", words("streaming"),
+			words("spotify netflix deezer iplayer youtube disney hulu nowtv")},
+		{"", words("music"), // the music services, which WordNet does not know
+			words("spotify deezer tidal soundcloud bandcamp pandora")},
+		{"home", words("conveyancing conveyancer"), // who handles a house sale or purchase
+			words("solicitor solicitors sale purchase buying selling completion exchange")},
+		{"home", words("completion"),
+			words("completion completing exchange exchanged conveyancing solicitors")},
+	}
+})
 
 // topicPhrases are cues of more than one word: "how do I get to work?"
 // asks of the commute, though neither word does alone.
@@ -233,9 +236,10 @@ var elidedSubject = sync.OnceValue(func() *regexp.Regexp {
 // (the binary's start allocates none of it).
 var topicByCue = sync.OnceValue(func() map[string]*topic {
 	m := map[string]*topic{}
-	for i := range topics {
-		for _, c := range topics[i].cues {
-			m[stem(c)] = &topics[i]
+	ts := topics()
+	for i := range ts {
+		for _, c := range ts[i].cues {
+			m[stem(c)] = &ts[i]
 		}
 	}
 	return m
@@ -245,7 +249,7 @@ var topicByCue = sync.OnceValue(func() map[string]*topic {
 // some WordNet lacks ("broadband", "netflix").
 var topicVocabulary = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
-	for _, t := range topics {
+	for _, t := range topics() {
 		for _, w := range slices.Concat(t.cues, t.members) {
 			m[w] = true
 		}

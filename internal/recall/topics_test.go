@@ -132,7 +132,7 @@ func TestTopicWords(t *testing.T) {
 			t.Errorf("topicWords(%q) = %v, want %q", q, got, want)
 		}
 	}
-	for _, tp := range topics {
+	for _, tp := range topics() {
 		if len(tp.cues) == 0 || len(tp.members) == 0 {
 			t.Errorf("topic %v has no cue or no member", tp)
 		}
