@@ -371,6 +371,10 @@ func (cl *Claims) correctedHolding(m store.Hit, c Correction, hits []store.Hit, 
 	if oldStem == "" && (c.Shape == "back to" || c.Shape == "switched to") {
 		k.frames = framesIn(m.Text) // once a correction, not per candidate
 	}
+	if c.Shape == "switched to" {
+		k.home = homeMoveIn(m.Text)
+		k.putOn = putOntoRe().MatchString(m.Text)
+	}
 	var best []scoredClaim
 	top := 0
 	for _, h := range hits {
@@ -390,11 +394,13 @@ type correcting struct {
 	c       Correction
 	oldStem string
 	ofKind  OfKind
-	mine    []string // the stems of what c says of its subject
-	bases   []string // oldStem's base forms
-	kinds   kindSet  // the kinds of value m states
-	context []string // the stems of m's session before it
-	frames  []frame  // m's frames, for a "back to" or "switched to" naming no old value
+	mine    []string  // the stems of what c says of its subject
+	bases   []string  // oldStem's base forms
+	kinds   kindSet   // the kinds of value m states
+	context []string  // the stems of m's session before it
+	frames  []frame   // m's frames, for a "back to" or "switched to" naming no old value
+	home    *homeMove // the move of home m tells, for a "switched to"; nil for none
+	putOn   bool      // m puts the speaker on something ("they've put me on nights")
 }
 
 // scoredClaim is a claim a correction may end, with its score.
@@ -415,7 +421,7 @@ func (k *correcting) score(h store.Hit) (int, bool) {
 	}
 	shared, besides := k.sharedStems(h, theirs)
 	linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
-	if besides == 0 && !linked && !k.movedHome(h) && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
+	if besides == 0 && !linked && !k.home.moves(h.Text) && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
 		!(oldStem == "" && (sameSession(m, h) || cl.shared(k.kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
 		!(c.Shape == "moved from" && cl.shared(k.kinds, h.Text) > 0) {
 		return 0, false // the old value alone is not the subject: "instead of March" is not every March, but "moved from Leeds" is where I live
@@ -505,8 +511,8 @@ func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linke
 		oldStem == "" && cl.recentOfKind(m, h) && stemsInContext(cl.stems(h.Text), k.context) || // "changed my mind, the blue one", "actually, make it Friday": the recent claim of that kind
 		len(k.frames) > 0 && sharesFrame(k.frames, h.Text) || // "gone back to semi-skimmed in my coffee" after "coconut milk in my coffee": another value in its place
 		linked || // "switched to the outdoor pool at Penrose Park" days after "I swim at the Aquadrome"
-		k.movedHome(h) || // "Ruth's moved down to Bristol" after "my sister Ruth lives in Leeds"
-		c.Shape == "switched to" && shared > 0 && putOnto(m.Text, h.Text) || // "they've put me on nights" after "I'm on the 8 till 4 shift"
+		k.home.moves(h.Text) || // "Ruth's moved down to Bristol" after "my sister Ruth lives in Leeds"
+		k.putOn && shared > 0 && onRe().MatchString(h.Text) || // "they've put me on nights" after "I'm on the 8 till 4 shift"
 		c.Shape == "switched to" && movedAlike(m.Text, theirs) ||
 		c.Shape == "switched to" && oldStem == "" && otherKindOfHead(m.Text, h.Text) || // "switched to oat milk" after "semi-skimmed milk in my tea": another kind of the same thing
 		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) || // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
@@ -1172,28 +1178,42 @@ var livesInRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:[Ll]ive|[Ll]ives|[Ll]iving|[Bb]ased)\s+(?:in|at|near)\s+(\p{Lu}[\pL'’-]+)`)
 })
 
-// movedHome reports whether k's correction moves the home of one h says
-// lives somewhere (movedHome).
-func (k *correcting) movedHome(h store.Hit) bool {
-	return k.c.Shape == "switched to" && movedHome(k.m.Text, h.Text)
+// homeMove is a move of home a correction tells: the place moved to, and
+// who moved, lowercase ("" the speaker).
+type homeMove struct{ place, mover string }
+
+// homeMoveIn is the move of home m tells, nil for none.
+func homeMoveIn(m string) *homeMove {
+	to := movedHomeRe().FindStringSubmatchIndex(m)
+	if to == nil {
+		return nil
+	}
+	mv := &homeMove{place: m[to[2]:to[3]]}
+	if before := m[:to[0]]; !firstPersonSubject(before) {
+		if mv.mover = lastCapitalised(before); mv.mover == "" {
+			return nil
+		}
+	}
+	return mv
 }
 
-// movedHome reports whether m moves someone's home to a place other than
-// the one h says they live in, the one who moved the one who lives there:
-// "Ruth's moved down to Bristol" corrects "my sister Ruth lives in Leeds",
-// not "my friend Ana lives in Cork"; "we moved to Bristol" corrects "I
-// live in Leeds".
-func movedHome(m, h string) bool {
-	to, at := movedHomeRe().FindStringSubmatchIndex(m), livesInRe().FindStringSubmatchIndex(h)
-	if to == nil || at == nil || strings.EqualFold(m[to[2]:to[3]], h[at[2]:at[3]]) {
+// moves reports whether mv moves the home of the one h says lives in
+// another place: "Ruth's moved down to Bristol" corrects "my sister Ruth
+// lives in Leeds", not "my friend Ana lives in Cork"; "we moved to
+// Bristol" corrects "I live in Leeds". A nil mv moves no one.
+func (mv *homeMove) moves(h string) bool {
+	if mv == nil {
 		return false
 	}
-	mover, dweller := m[:to[0]], h[:at[0]]
-	if firstPersonSubject(mover) {
+	at := livesInRe().FindStringSubmatchIndex(h)
+	if at == nil || strings.EqualFold(mv.place, h[at[2]:at[3]]) {
+		return false
+	}
+	dweller := h[:at[0]]
+	if mv.mover == "" {
 		return firstPersonSubject(dweller)
 	}
-	name := lastCapitalised(mover)
-	return name != "" && slices.Contains(text.Words(dweller), name)
+	return slices.Contains(text.Words(dweller), mv.mover)
 }
 
 // lastCapitalised is the last capitalised word of s that is not a
@@ -1232,7 +1252,7 @@ func servesUs(s, stem string) bool {
 		if claimStem(w) != stem && w != stem {
 			continue
 		}
-		if next := ws[min(i+1, len(ws)-1)]; i+1 < len(ws) && len(next) > 3 && strings.HasSuffix(next, "s") && !strings.ContainsAny(next, "'’") {
+		if i+1 < len(ws) && len(ws[i+1]) > 3 && strings.HasSuffix(ws[i+1], "s") { // Words splits off an 's
 			return true
 		}
 		if slices.ContainsFunc(ws[max(0, i-3):i], func(w string) bool { return slices.Contains(servedBy, w) }) {
@@ -1244,22 +1264,14 @@ func servesUs(s, stem string) bool {
 
 var servedBy = []string{"from", "at", "with", "by"}
 
-// putOntoRe is the speaker assigned to something: "they've put me on
-// nights", "moved us onto the fixed rota".
-var putOntoRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:put|moved|switched|changed|transferred|taken)\s+(?:me|us)\s+(?:on|onto)\b`)
-})
+// putOnPattern is the speaker assigned to something: "they've put me on
+// nights", "moved us onto the fixed rota" (a correction shape too).
+const putOnPattern = `(?i)\b(?:put|moved|switched|changed|transferred|taken)\s+(?:me|us)\s+(?:on|onto)\b`
+
+var putOntoRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(putOnPattern) })
 
 // onRe is what the speaker says they are on: "I'm on the 8 till 4 shift",
 // "we're on the standard rota".
 var onRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(?:i|we)(?:['’]m|['’]re|\s+am|\s+are)\s+(?:now\s+|still\s+|currently\s+)?on\b`)
 })
-
-// putOnto reports whether m assigns the speaker another value of what h
-// says they are on: "they've put me on nights at the warehouse" after
-// "I'm on the 8 till 4 shift at the warehouse" (the caller asks that the
-// two share a word).
-func putOnto(m, h string) bool {
-	return putOntoRe().MatchString(m) && onRe().MatchString(h)
-}

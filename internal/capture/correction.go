@@ -125,8 +125,8 @@ var correctionShapes = []correctionShape{
 		[]string{"switch", "swap", "chang"}},
 	{"switched to", false, `(?i)\b(?:switched|swapped|switching|swapping|changed|changing|moved|moving|transferred|shifted|relocated)\b(?:\s+(?:over|across|back))?(?:\s+[\pL\pN'’-]+){0,4}?\s+(?:over\s+)?to\b`, []string{"switch", "swap", "chang", "mov", "transferred", "shifted", "relocated"}},
 	// "they've put me on nights", "moved us onto the new rota": the
-	// speaker assigned another value of what they are on (putOnto).
-	{"switched to", false, `(?i)\b(?:put|moved|switched|changed|transferred|taken)\s+(?:me|us)\s+(?:on|onto)\b`, []string{"me on", "us on"}},
+	// speaker assigned another value of what they are on (onRe).
+	{"switched to", false, putOnPattern, []string{"me on", "us on"}},
 	// "pushed it to the 23rd", "put the meeting back a week": the thing moved
 	// may sit between the verb and its particle.
 	{"pushed to", false, `(?i)\b(?:postponed|rescheduled|(?:put|brought|moved|pushed|bumped)(?:\s+(?:it|that|this|them|(?:the|my|our|his|her)\s+[\pL'’-]+|[\pL'’-]+['’]s(?:\s+[\pL-]+){1,2}?))?\s+(?:back|forward)|delayed(?:\s+(?:it|that|this|them))?\s+(?:to|until|till)|(?:pushed|bumped)(?:\s+(?:it|that|this|them))?\s+(?:out|to|until|till)|` +
@@ -467,15 +467,7 @@ func sharesWhen(a, b string) bool { return whenKindsOf(a).in(b) != 0 }
 func sharesProvider(a, b string) bool { return providerKinds().in(a).in(b) != 0 }
 
 // providerKinds is the kind of value saying who provides a service.
-var providerKinds = sync.OnceValue(func() kindSet {
-	var ks kindSet
-	for i, k := range valueKinds() {
-		if k.provider {
-			ks |= 1 << i
-		}
-	}
-	return ks
-})
+var providerKinds = sync.OnceValue(func() kindSet { return kindsWhere(func(k valueKind) bool { return k.provider }) })
 
 // SharedValueKinds counts the kinds of value both a and b state.
 func SharedValueKinds(a, b string) int { return valueKindsOf(a).sharedWith(b) }
@@ -506,15 +498,18 @@ func (ks kindSet) in(s string) kindSet {
 func (ks kindSet) sharedWith(s string) int { return bits.OnesCount32(uint32(ks.in(s))) }
 
 // whenKinds is the kinds of value saying when.
-var whenKinds = sync.OnceValue(func() kindSet {
+var whenKinds = sync.OnceValue(func() kindSet { return kindsWhere(func(k valueKind) bool { return k.when }) })
+
+// kindsWhere is the set of the value kinds for which keep holds.
+func kindsWhere(keep func(valueKind) bool) kindSet {
 	var ks kindSet
 	for i, k := range valueKinds() {
-		if k.when {
+		if keep(k) {
 			ks |= 1 << i
 		}
 	}
 	return ks
-})
+}
 
 // OldStem is the stem a memory must hold to be the claim c names as ended
 // ("eat meat": meat; "work Fridays": friday), "" when c names none.
