@@ -228,14 +228,14 @@ func Of(s string) string {
 		if !ok || !seenWords.add(key) {
 			continue
 		}
-		for _, v := range variantsOf(key) {
+		for _, v := range Variants(key) {
 			addKind(&b, &seenKinds, v) // "tv" also as telly: a question in either word finds it
 		}
 		for kind := range k.all() {
 			switch {
 			case kind != roleMark:
 				addKind(&b, &seenKinds, kind)
-				for _, v := range variantsOf(kind) {
+				for _, v := range Variants(kind) {
 					addKind(&b, &seenKinds, v) // a Bonneville is a motorcycle: a motorbike
 				}
 			case sinceA <= roleReach:
@@ -469,13 +469,10 @@ var variants = sync.OnceValue(func() variantGroups {
 	return v
 })
 
-// variantsOf is the other words of w's group, lowercase, nil for none.
-func variantsOf(w string) []string { return variants().others[w] }
-
 // Variants is the other everyday words for the thing w, a lowercase word,
 // names ("mobile": phone, mobiles), nil for none; the caller must not
 // change them.
-func Variants(w string) []string { return variantsOf(w) }
+func Variants(w string) []string { return variants().others[w] }
 
 // Variant is the one name of the thing w, a lowercase word, names:
 // "telly" and "tv" are television, "mum" mother; a word of no group is
