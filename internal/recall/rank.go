@@ -278,20 +278,25 @@ func (r *ranker) bound() {
 // covered by the capitalised words that name no person and that nothing
 // stored holds ("the Brooks Ghost trainers", "a flight to Tromsø"): no item
 // holds them, so they tell no item from another, and counted they would
-// sink the one that answers below the floor. A word of the hand-written
-// lists ("TV", "GP") is a thing's word, held by kind where not by word.
+// sink the one that answers below the floor. A thing's word (thingWord)
+// stays, stored or not.
 func (r *ranker) dropUnstoredNames(ctx context.Context) error {
-	for _, n := range slices.DeleteFunc(without(properNames(r.intent.Rest), r.people), kinds.Listed) {
+	for _, n := range slices.DeleteFunc(without(properNames(r.intent.Rest), r.people), thingWord) {
 		unknown, err := unknownName(ctx, r.s, []string{n}, r.until)
 		if err != nil {
 			return err
 		}
-		if unknown != "" && topicOf(strings.ToLower(n)) == nil { // "TV" asks of a topic, stored or not
+		if unknown != "" {
 			r.words = slices.DeleteFunc(r.words, func(w string) bool { return strings.EqualFold(w, n) })
 		}
 	}
 	return nil
 }
+
+// thingWord reports whether n, a name of the question (lowercase), is a
+// thing's word: one of the hand-written lists' ("GP") or a topic's cue
+// ("TV"), held by kind or by the topic's members where not by itself.
+func thingWord(n string) bool { return kinds.Listed(n) || topicOf(n) != nil }
 
 // run puts the stages in order.
 func (r *ranker) run(ctx context.Context) (Result, error) {
