@@ -1172,10 +1172,11 @@ var movedHomeRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`\b(?:[Mm]oved|[Rr]elocated)\s+(?:(?:down|up|over|back|out|across|away|home)\s+)?(?:to|into)\s+(\p{Lu}[\pL'’-]+)`)
 })
 
-// livesInRe is where someone lives: "my sister Ruth lives in Leeds", "I'm
-// based in Manchester", "we live near Ely" (group 1 the place).
+// livesInRe is where someone lives or stays: "my sister Ruth lives in
+// Leeds", "I'm based in Manchester", "we live near Ely", "Mum's in Ward 7
+// at St James's" (group 1 the place, a name).
 var livesInRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(?:[Ll]ive|[Ll]ives|[Ll]iving|[Bb]ased)\s+(?:in|at|near)\s+(\p{Lu}[\pL'’-]+)`)
+	return regexp.MustCompile(`(?:\b(?:[Ll]ive|[Ll]ives|[Ll]iving|[Bb]ased)\s+(?:in|at|near)|(?:['’]s|['’]re|\bis|\bare)\s+(?:staying\s+|still\s+)?(?:in|at))\s+(\p{Lu}[\pL'’-]+)`)
 })
 
 // homeMove is a move of home a correction tells: the place moved to, and
@@ -1244,8 +1245,9 @@ func firstPersonSubject(before string) bool {
 
 // servesUs reports whether s tells what the one named by stem does or is
 // used for: the name followed by a verb of the present ("Dave does our
-// windows", "Sue cuts my hair") or named after from, at or with ("we get
-// our bread from Hollis Bakery", "my account's with Brightside").
+// windows", "Sue cuts my hair"), named after from, at or with ("we get
+// our bread from Hollis Bakery", "my account's with Brightside"), or
+// held in a role that serves us (heldInRole).
 func servesUs(s, stem string) bool {
 	ws := text.Words(strings.ToLower(s))
 	for i, w := range ws {
@@ -1255,7 +1257,8 @@ func servesUs(s, stem string) bool {
 		if i+1 < len(ws) && len(ws[i+1]) > 3 && strings.HasSuffix(ws[i+1], "s") { // Words splits off an 's
 			return true
 		}
-		if slices.ContainsFunc(ws[max(0, i-3):i], func(w string) bool { return slices.Contains(servedBy, w) }) {
+		if slices.ContainsFunc(ws[max(0, i-3):i], func(w string) bool { return slices.Contains(servedBy, w) }) ||
+			heldInRole(ws, i) {
 			return true
 		}
 	}
@@ -1263,6 +1266,34 @@ func servesUs(s, stem string) bool {
 }
 
 var servedBy = []string{"from", "at", "with", "by"}
+
+// heldInRole reports whether ws[i], a name, is said to hold one of the
+// speaker's roles: "my piano teacher is Mrs Achterberg", "Dr Lindqvist is
+// our GP". Kin and friends hold no role one retires from.
+func heldInRole(ws []string, i int) bool {
+	var clause []string
+	switch {
+	case i+2 < len(ws) && ws[i+1] == "is" && isMine(ws[i+2]):
+		clause = ws[i+2 : min(len(ws), i+6)]
+	case i > 0 && slices.Contains(ws[max(0, i-2):i], "is"):
+		from := max(0, i-7)
+		at := slices.IndexFunc(ws[from:i], isMine)
+		if at < 0 {
+			return false
+		}
+		clause = ws[from+at : i]
+	default:
+		return false
+	}
+	return !slices.ContainsFunc(clause, func(w string) bool { return slices.Contains(notRoles, w) })
+}
+
+func isMine(w string) bool { return w == "my" || w == "our" }
+
+// notRoles are the people a speaker has who do not serve them.
+var notRoles = strings.Fields(`friend friends mate pal neighbour neighbor partner wife husband girlfriend boyfriend
+	mum mom mother dad father son daughter brother sister aunt auntie uncle cousin niece nephew gran grandma grandad
+	grandson granddaughter nan`)
 
 // putOnPattern is the speaker assigned to something: "they've put me on
 // nights", "moved us onto the fixed rota" (a correction shape too).

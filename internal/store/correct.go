@@ -107,7 +107,7 @@ func retireStatedOnlyByRetired(ctx context.Context, c *conn, t table, ids string
 
 // restates reports whether said (normal words, space-padded) says value
 // v again and not as what ended: "switched Dorota to Mondays" restates
-// Dorota, "we don't use Dorota any more" does not.
+// Dorota, "we don't use Dorota any more" and "Dorota has retired" do not.
 func restates(said, v string) bool {
 	i := strings.Index(said, " "+v+" ")
 	if v == "" || i < 0 {
@@ -119,8 +119,19 @@ func restates(said, v string) bool {
 			return false
 		}
 	}
+	after := strings.Fields(said[i+len(v)+1:])
+	for _, w := range after[:min(len(after), 2)] {
+		if endedBy[w] {
+			return false
+		}
+	}
 	return true
 }
+
+// endedBy are the words that say a value named before them ended, as its
+// verb: "Dorota has retired", "the Spar's closed down".
+var endedBy = map[string]bool{"retired": true, "retiring": true, "retires": true, "closed": true, "closing": true,
+	"shut": true, "died": true}
 
 // movesDay reports whether said names another weekday than the one
 // value v opens with: "make that the Friday, I'm at work Wednesday" moves

@@ -86,6 +86,9 @@ func TestRetireCorrectedKeepsARestatedValue(t *testing.T) {
 		{"We stopped Dorota, the hedges are done", false},
 		{"We switched from Dorota to a firm", false},
 		{"Actually, make it Mondays", false},
+		{"Dorota has retired, so we need someone new", false},
+		{"Dorota's retiring at Easter", false},
+		{"Dorota says the hedges have died back", true},
 	} {
 		ctx := t.Context()
 		a := acquire(t, openTest(t, Options{}), "main")
