@@ -397,13 +397,23 @@ func hasStem(words []string, st string) bool {
 }
 
 // ownerBefore is the owner of t[i]: the possessive within the two words
-// before it, in its clause ("Mum's driving licence", "my car insurance").
+// before it, in its clause ("Mum's driving licence", "my car insurance"),
+// or before the thing a place it names is of ("Tom's check-up at the
+// dentist").
 func ownerBefore(t []tok, i int) string {
-	for j := i - 1; j >= 0 && j >= i-3; j-- {
+	reach := 3
+	if i >= 3 && article(t[i-1].low) && (t[i-2].low == "at" || t[i-2].low == "with") && !t[i].brk && !t[i-1].brk && !t[i-2].brk {
+		i -= 2
+	}
+	for j := i - 1; j >= 0 && j >= i-reach; j-- {
 		if t[j+1].brk {
 			return ""
 		}
 		w := t[j]
+		if (w.low == "up" || w.low == "off") && j > 0 && !text.IsStopword(t[j-1].low) {
+			reach++ // a noun with its particle: "check-up", "drop-off"
+			continue
+		}
 		switch w.low {
 		case "my", "our":
 			if k, next := roleChain(t, j+1); k != "" && next <= i {

@@ -121,6 +121,10 @@ func TestOwners(t *testing.T) {
 		{"My manager Ines wants the figures by Friday.", "want", []string{"@boss"}},
 		{"My brother Teo's van failed its MOT.", "van", []string{"teo"}},
 		{"My brother-in-law's van failed its MOT.", "van", []string{"@brother-in-law"}},
+		{"Priya's appointment with the optician is Monday.", "optician", []string{"priya"}},
+		{"Dad's follow-up at the hospital got moved.", "hospital", []string{"@father"}},
+		{"My check-up at the dentist is at 3.", "dentist", []string{selfKey}},
+		{"Priya is at the optician with me.", "optician", nil},
 	} {
 		if got := owners(toks(c.s), []string{stem(c.word)}, stem); !slices.Equal(got, c.want) {
 			t.Errorf("owners(%q, %q) = %q, want %q", c.s, c.word, got, c.want)
