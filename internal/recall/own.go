@@ -138,14 +138,7 @@ func (r *ranker) asksWord(w string) bool {
 			return true
 		}
 	}
-	for _, ms := range r.members {
-		for _, m := range ms {
-			if stem(m) == st {
-				return true
-			}
-		}
-	}
-	return false
+	return r.topicMember(w)
 }
 
 // cutPossessive is f without its possessive ending ("Mum's", "the

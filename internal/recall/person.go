@@ -410,9 +410,21 @@ func (r *ranker) aboutOthersCand(c *cand, known map[string]bool) bool {
 	if speakerName(c) != "" {
 		return false
 	}
-	names := candNames(c, known)
+	names := slices.DeleteFunc(candNames(c, known), r.topicMember)
 	return r.aboutOthers(c.hit.Text, names) || r.alone && openedByOther(r.toksOf(c.hit.Text), lowerAll(names)) ||
 		r.usersAskedOfRole(c.hit.Text, names)
+}
+
+// topicMember reports whether name is a member of a topic the question
+// names: "My Crohn's is flaring up" asked of my health is no person's.
+func (r *ranker) topicMember(name string) bool {
+	st := stem(strings.ToLower(name))
+	for _, ms := range r.members {
+		if slices.ContainsFunc(ms, func(m string) bool { return stem(m) == st }) {
+			return true
+		}
+	}
+	return false
 }
 
 // inheritsSubject reports whether c replaced a memory about a person the

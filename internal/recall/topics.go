@@ -145,7 +145,7 @@ var topics = sync.OnceValue(func() []topic {
 			words("nursery nurseries childminder childminders nanny nannies creche babysitter babysitters babysitting wraparound school")},
 		{"", words("deadline deadlines"),
 			words("due")},
-		{"health", words("condition conditions illness illnesses diagnosis diagnosed"),
+		{"health", words("condition conditions illness illnesses diagnosis diagnosed health medical"),
 			words("disease illness disorder syndrome diagnosed diabetic diabetes asthma asthmatic epilepsy epileptic arthritis eczema migraine migraines hypertension coeliac celiac apnoea apnea ibs crohn crohns colitis")},
 		{"work", words("job jobs occupation profession"),
 			words("employed freelance freelancer self-employed contractor shift shifts teach teaches teaching")},
