@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dormouse-dev/dormouse/internal/claim"
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 	"github.com/dormouse-dev/dormouse/internal/text"
 )
@@ -420,7 +421,8 @@ func (k *correcting) score(h store.Hit) (int, bool) {
 		return 0, false
 	}
 	shared, besides := k.sharedStems(h, theirs)
-	linked := c.Shape == "switched to" && oldStem == "" && recent(m, h) && KindLinked(m.Text, h.Text)
+	linked := c.Shape == "switched to" && oldStem == "" && (recent(m, h) && KindLinked(m.Text, h.Text) ||
+		rivalServes(m.Text, h.Text)) // "switched the energy over to Octopus" after "we're with EDF for gas and electric"
 	if besides == 0 && !linked && !k.home.moves(h.Text) && !(c.Ends && oldStem != "") && !(c.namesSubject() && oldStem != "") &&
 		!(oldStem == "" && (sameSession(m, h) || cl.shared(k.kinds, h.Text) >= 3 || cl.recentOfKind(m, h))) &&
 		!(c.Shape == "moved from" && cl.shared(k.kinds, h.Text) > 0) {
@@ -1266,6 +1268,41 @@ func servesUs(s, stem string) bool {
 }
 
 var servedBy = []string{"from", "at", "with", "by"}
+
+// RivalKinds are the kinds of the listed names m gives (kinds.ListedAs,
+// its last word): where a switch's rival is indexed ("supplier" for
+// "switched to Octopus").
+func RivalKinds(m string) []string {
+	var out []string
+	for _, w := range text.Words(strings.ToLower(m)) {
+		if as := kinds.ListedAs(w); as != "" {
+			if k := as[strings.LastIndexByte(as, ' ')+1:]; !slices.Contains(out, k) {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// rivalServes reports whether h tells of a rival serving us of one m
+// names (kinds.ListedAs alike, not named in m): "we bank with Barclays"
+// for "moved my account to Monzo", "I take bisoprolol" for "switched to
+// amlodipine".
+func rivalServes(m, h string) bool {
+	mine := text.Words(strings.ToLower(m))
+	for _, w := range mine {
+		as := kinds.ListedAs(w)
+		if as == "" {
+			continue
+		}
+		for _, v := range text.Words(strings.ToLower(h)) {
+			if v != w && kinds.ListedAs(v) == as && !slices.Contains(mine, v) && (servesUs(h, v) || doesHabit(h, "take")) {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // heldInRole reports whether ws[i], a name, is said to hold one of the
 // speaker's roles: "my piano teacher is Mrs Achterberg", "Dr Lindqvist is

@@ -83,6 +83,14 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 		if err != nil {
 			return err
 		}
+		if rk := capture.RivalKinds(m.Content); c.Shape == "switched to" && len(rk) > 0 {
+			rivals, err := a.SearchMemories(ctx, store.SearchOptions{Terms: rk, Kinds: true,
+				Since: m.Timestamp.Add(-window), Until: before, Limit: 20})
+			if err != nil {
+				return err
+			}
+			byKind = append(byKind, rivals...) // "switched to Octopus": the claim may name only EDF
+		}
 		for _, k := range byKind {
 			if !slices.ContainsFunc(hits, func(h store.MemoryHit) bool { return h.ID == k.ID }) {
 				hits = append(hits, k)

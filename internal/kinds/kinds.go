@@ -45,6 +45,7 @@ var worldText string
 var (
 	once        sync.Once
 	listedKinds map[string]string // informal.txt's and world.txt's words → their kinds
+	listedAs    map[string]string // world.txt's words → their kinds as written ("octopus": "energy supplier")
 	drugKinds   string            // a drugShaped word's kinds: a medication's, as world.txt lists one
 
 	breadthOnce sync.Once
@@ -55,9 +56,14 @@ var (
 // shares them.
 func load() {
 	once.Do(func() {
-		listedKinds = map[string]string{}
+		listedKinds, listedAs = map[string]string{}, map[string]string{}
 		addListed(informalText, false)
 		addListed(worldText, true)
+		for line := range strings.SplitSeq(worldText, "\n") {
+			if w, kinds, ok := strings.Cut(line, " "); ok {
+				listedAs[w] = kinds
+			}
+		}
 		drugKinds = "medication " + lookupText("medication")
 	})
 }
@@ -313,6 +319,14 @@ func (s *set) spill() {
 func Listed(w string) bool {
 	load()
 	return isListed(w)
+}
+
+// ListedAs is what world.txt says w, lowercase, is, as written ("ovo":
+// "energy supplier", "skoda": "car"); "" when it lists no w. Two words
+// listed alike are rivals: one switched to replaces the other.
+func ListedAs(w string) string {
+	load()
+	return listedAs[w]
 }
 
 // isListed reports whether w is one of informal.txt's or world.txt's words.

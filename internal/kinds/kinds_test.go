@@ -218,3 +218,14 @@ func TestVariants(t *testing.T) {
 		t.Errorf("Named(telly mum grandad) = %v: a variant is a word to search the kinds for", got)
 	}
 }
+
+// TestListedAs: a listed word gives what world.txt calls it, as written;
+// an unlisted or chat word gives "".
+func TestListedAs(t *testing.T) {
+	for w, want := range map[string]string{"octopus": "energy supplier", "edf": "energy supplier", "monzo": "bank",
+		"skoda": "car", "fam": "", "table": ""} {
+		if got := ListedAs(w); got != want {
+			t.Errorf("ListedAs(%q) = %q, want %q", w, got, want)
+		}
+	}
+}
