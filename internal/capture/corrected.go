@@ -279,7 +279,7 @@ func holdsOtherStem(c Correction, hits []store.Hit, ids []int64) bool {
 // armchair", "we switched gyms". A claim holding it is the one corrected,
 // though it shares no other word.
 func (c Correction) namesSubject() bool {
-	return c.Old != "" && (c.Shape == "changed my mind" || c.Shape == "switched kind")
+	return c.Old != "" && (c.Shape == "changed my mind" || c.Shape == "switched kind" || c.Shape == "again")
 }
 
 // correctedProvider is Corrected for a switch of provider whose kind no
@@ -480,6 +480,8 @@ func (k *correcting) anotherThing(h store.Hit) bool {
 		return true // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
 	case k.c.Shape == "sold" && !saysHad(h.Text):
 		return true // "sold my first painting" ends no "the painting class starts in May"
+	case k.c.Shape == "again" && !negatedIn(h.Text, k.oldStem):
+		return true // "started eating fish again" ends "no meat or fish", not "fish and chips on Friday"
 	case k.c.Shape == "retired" && !servesUs(h.Text, k.oldStem):
 		return true // "Dad's retired" ends "Dad works at the depot", not "Dad's coming for lunch"
 	}
@@ -517,7 +519,8 @@ func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linke
 		k.putOn && shared > 0 && onRe().MatchString(h.Text) || // "they've put me on nights" after "I'm on the 8 till 4 shift"
 		c.Shape == "switched to" && movedAlike(m.Text, theirs) ||
 		c.Shape == "switched to" && oldStem == "" && otherKindOfHead(m.Text, h.Text) || // "switched to oat milk" after "semi-skimmed milk in my tea": another kind of the same thing
-		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) || // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
+		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) ||
+		c.Shape == "again" || // what anotherThing let through denied the thing done again // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
 		c.Shape == "went up to" && shared > 0 && cl.shared(k.kinds, h.Text) > 0 // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 }
 
@@ -1283,6 +1286,24 @@ func RivalKinds(m string) []string {
 	}
 	return out
 }
+
+// negatedIn reports whether s denies the thing stem names: a denial
+// within the four words before it ("no meat or fish", "I don't drink
+// wine", "gave up the cigarettes").
+func negatedIn(s, stem string) bool {
+	ws := text.Words(strings.ToLower(s))
+	for i, w := range ws {
+		if claimStem(w) != stem && w != stem {
+			continue
+		}
+		if slices.ContainsFunc(ws[max(0, i-4):i], func(w string) bool { return slices.Contains(denialWords, w) }) {
+			return true
+		}
+	}
+	return false
+}
+
+var denialWords = []string{"no", "not", "never", "t", "don", "dont", "stopped", "quit", "gave", "given", "off", "without", "nor"}
 
 // rivalServes reports whether h tells of a rival serving us of one m
 // names (kinds.ListedAs alike, not named in m): "we bank with Barclays"

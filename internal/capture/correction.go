@@ -135,6 +135,11 @@ var correctionShapes = []correctionShape{
 	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut|upped|lowered|hiked)\s+(?:[\pL'’]+\s+){0,4}?to\s+[$€£]?\d|` +
 		`\bput\s+(?:his|her|their|its|the|our|my)\s+(?:[\pL'’]+\s+){0,2}?(?:up|down)\b|\b(?:price|prices|rate|rates|fee|fees|rent|charge|charges|cost|costs|bill|bills)\s+(?:has\s+|have\s+)?(?:gone|went|goes|going)\s+(?:up|down)\b`,
 		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut", "lowered", "hiked"}},
+	// "I've started eating fish again", "we're back on the red meat
+	// again": a thing said before as given up or not done is done again;
+	// the claim that denied it ends (negatedIn).
+	{"again", false, `(?i)\b(?:i|we)(?:['’]ve|\s+have|['’]m|\s+am|['’]re|\s+are)?\s+(?:just\s+|now\s+)?(?:started|starting|begun|back\s+on)\s+` +
+		`((?:[\pL'’-]+ing\s+)?(?:the\s+)?[\pL'’-]+(?:\s+[\pL'’-]+)?)\s+again\b`, []string{"again"}},
 	{"back to", false, `(?i)\b(?:gone|going|go|goes|are|is|['’]re|['’]s)\s+back\s+to\b`, []string{"back"}},
 	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu}|(?i:the)\s+\d)`, []string{"now"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
