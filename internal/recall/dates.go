@@ -2,6 +2,9 @@ package recall
 
 import (
 	"context"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dormouse-dev/dormouse/internal/text"
@@ -92,7 +95,7 @@ func (r *ranker) markSpeakersAndRange(context.Context) error {
 		return nil
 	}
 	for _, c := range r.cands {
-		if r.inRange(c) {
+		if r.inRange(c) || r.echoesPhrase(c) {
 			c.ex.InRange = 1
 		}
 	}
@@ -162,7 +165,8 @@ func (r *ranker) strictRange() func(c *cand) bool {
 		if !ts.Before(reach) {
 			return false
 		}
-		return !ts.Before(from) && ts.Before(to) && !r.plansLater(c) || r.toldOfRange(c)
+		return !ts.Before(from) && ts.Before(to) && !r.plansLater(c) || r.toldOfRange(c) || r.echoesPhrase(c) ||
+			r.answersToldOfRange(c)
 	}
 	for _, c := range r.cands {
 		if c.hit.Kind == "memory" && inside(c) && (!r.lexical() || c.ex.Relevance > 0 || c.ex.Expansion > 0 || c.ex.ByKind > 0) {
@@ -184,6 +188,48 @@ func (r *ranker) strictRange() func(c *cand) bool {
 func (r *ranker) toldOfRange(c *cand) bool {
 	r.readTold(c)
 	return c.toldOf == 1
+}
+
+// answersToldOfRange reports whether c replies to a turn that tells of
+// the question's range, or answers the other speaker's question about one
+// ("a road trip we took last year" / "Where did you go?" / "the coast"):
+// it tells of the same time, though it names none.
+func (r *ranker) answersToldOfRange(c *cand) bool {
+	if c.hit.Kind != "memory" {
+		return false
+	}
+	told := func(p *cand) bool { return r.toldOfRange(p) || r.echoesPhrase(p) }
+	q, said := r.cands[memoryKey(c.hit.ID-1)], r.cands[memoryKey(c.hit.ID-2)]
+	if q == nil || q.hit.SessionID != c.hit.SessionID || !nearInTime(q.hit.Timestamp, c.hit.Timestamp) {
+		return false
+	}
+	if strings.HasSuffix(strings.TrimSpace(q.hit.Text), "?") && told(q) {
+		return true
+	}
+	return said != nil && followsUp(said.hit, q.hit, c.hit) && told(said)
+}
+
+// memoryKey is a memory's key among the candidates.
+func memoryKey(id int64) string { return "memory:" + strconv.FormatInt(id, 10) }
+
+// echoesPhrase reports whether c, said before the question's range, holds
+// its relative date phrase word for word, asked of people who speak in the
+// store: a question about what someone told ("what did Joanna write
+// yesterday?") repeats their own "yesterday", which meant the day before
+// they said it, not before the question. Never of the user's own; a phrase
+// with a number or a month names its time outright.
+func (r *ranker) echoesPhrase(c *cand) bool {
+	if len(r.speakers) == 0 || r.self || c.hit.Kind != "memory" || !c.hit.Timestamp.Before(r.intent.From) ||
+		r.intent.Calendar() || strings.ContainsAny(r.intent.Phrase, "0123456789") {
+		return false
+	}
+	phrase, words := text.Words(r.intent.Phrase), r.analysed(c.hit.Text).words
+	for i := 0; len(phrase) > 0 && i+len(phrase) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(phrase)], phrase) {
+			return true
+		}
+	}
+	return false
 }
 
 // plansLater reports whether c, said within the question's range, plans

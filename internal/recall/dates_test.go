@@ -163,3 +163,32 @@ func TestPlanForLaterIsNotThatMonths(t *testing.T) {
 	})
 	expectContext(t, b, Query{Text: "What concert was Ola getting tickets for in March?", AsOf: asOf}, []string{"Sleaford"}, nil)
 }
+
+// A question about what someone told may repeat their own relative time:
+// "what did Priya finish yesterday?" asks of the day before she said
+// "yesterday I finished…", so her turn holding the phrase is inside the
+// range, and so is her answer to the other speaker's question about such
+// a turn. Asked of the user's own, "yesterday" is the day before the
+// question, whatever an old memory says.
+func TestSpeakersOwnRelativeTimeIsInside(t *testing.T) {
+	at := func(s string) time.Time { tm, _ := time.Parse(time.DateTime, s); return tm }
+	a := agentWith(t, []turn{
+		{at("2026-03-10 19:00:00"), "s1", "Priya", "Yesterday I finally finished the pottery course and fired a vase!", nil},
+		{at("2026-03-10 19:01:00"), "s1", "Tomasz", "Nice one! I got my bike back from the shop.", nil},
+		{at("2026-03-10 19:02:00"), "s1", "Priya", "Last summer we drove a camper van around the Highlands on a trip.", nil},
+		{at("2026-03-10 19:03:00"), "s1", "Tomasz", "Where did you stop on the way?", nil},
+		{at("2026-03-10 19:04:00"), "s1", "Priya", "Skye, the Cairngorms and a week in Applecross.", nil},
+		{at("2026-07-14 19:00:00"), "s2", "Priya", "A short work trip to Leeds, nothing to report.", nil},
+		{at("2026-11-09 19:00:00"), "s3", "Priya", "I finished the quarterly report at work, what a relief.", nil},
+		{at("2026-11-09 19:01:00"), "s3", "Tomasz", "Well done, time for a holiday.", nil},
+	})
+	asOf := at("2026-11-10 09:00:00")
+	expectContext(t, a, Query{Text: "What did Priya finish yesterday?", AsOf: asOf}, []string{"pottery"}, nil)
+	expectContext(t, a, Query{Text: "Where did Priya stop on a trip last summer?", AsOf: asOf}, []string{"Applecross"}, nil)
+
+	own := agentWith(t, []turn{
+		{at("2026-03-10 19:00:00"), "s1", "user", "Yesterday I finally finished the pottery course and fired a vase!", nil},
+		{at("2026-11-09 19:00:00"), "s3", "user", "I finished the quarterly report at work, what a relief.", nil},
+	})
+	expectContext(t, own, Query{Text: "What did I finish yesterday?", AsOf: asOf}, []string{"quarterly"}, []string{"pottery"})
+}
