@@ -135,6 +135,12 @@ var correctionShapes = []correctionShape{
 	{"went up to", false, `(?i)\b(?:went|gone|goes|going|put\s+(?:[\pL'’]+\s+){0,3}?)\s*(?:up|down)\s+to\s+[$€£]?\d|\b(?:raised|increased|reduced|dropped|rose|risen|fell|fallen|cut|upped|lowered|hiked)\s+(?:[\pL'’]+\s+){0,4}?to\s+[$€£]?\d|` +
 		`\bput\s+(?:his|her|their|its|the|our|my)\s+(?:[\pL'’]+\s+){0,2}?(?:up|down)\b|\b(?:price|prices|rate|rates|fee|fees|rent|charge|charges|cost|costs|bill|bills)\s+(?:has\s+|have\s+)?(?:gone|went|goes|going)\s+(?:up|down)\b`,
 		[]string{"up", "down", "raised", "increased", "reduced", "dropped", "rose", "risen", "fell", "fallen", "cut", "lowered", "hiked"}},
+	// "Harjit asked if we could swap, so I'm doing the third Sunday", "swapped
+	// shifts with Bea, I'm on Tuesday nights now": a swap with someone of
+	// what the speaker does, the new time said after it (newTimeSaid); not a
+	// thing swapped ("swapped the duvet for the winter one").
+	{"changed times", false, `(?i)\bswap(?:ped|ping)?(?:\s+(?:shifts|days|nights|weekends|slots|rotas|turns|weeks|places))?(?:\s+with\s+[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]*)?)?(?:\s*[,;:—–]|\s+(?:because|as|since|so|and|but|from|now)\b)`,
+		[]string{"swap"}},
 	{"back to", false, `(?i)\b(?:gone|going|go|goes|are|is|['’]re|['’]s)\s+back\s+to\b`, []string{"back"}},
 	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu}|(?i:the)\s+\d)`, []string{"now"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
