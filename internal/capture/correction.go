@@ -76,6 +76,13 @@ var correctionShapes = []correctionShape{
 	{"gave up", true, `(?i)\b(?:weaned\s+(?:myself|ourselves|him|her|them)\s+off|(?:stopped|quit|quitting|stopping)\s+(?:taking|using|having)|` +
 		`(?:took|taken|taking|takes)\s+(?:me|us|him|her|them)\s+off|(?:['’]ve|have|['’]s|has)\s+come\s+off)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?` + phrase +
 		`\s*(?:[,.;:!?]|$|\s(?:completely|altogether|and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`, []string{"weaned", "taking", "using", "having", "off"}},
+	// "Vet says stop the Burns", "the GP told me to stop the naproxen",
+	// "Stop the milk from next week": an instruction to stop a thing, told
+	// the speaker or given by them, opening a sentence or after who said it
+	// (not "we had to stop the car", "couldn't stop the leak").
+	{"gave up", true, `(?i)(?:^|\b(?:says?|said|told\s+(?:me|us|him|her|them)|wants?\s+(?:me|us|him|her|them)|advised(?:\s+(?:me|us|him|her|them))?|asked\s+(?:me|us))(?:\s+to)?\s+)` +
+		`(?:please\s+|just\s+)?stop\s+(?:(?:giving|taking|using|feeding|having)\s+(?:(?:him|her|them|it)\s+)?)?(?:the|my|our|his|her|their)\s+((?:[\pL\pN'’-]+\s+){0,2}?[\pL\pN'’-]+)` +
+		`\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|for|completely|altogether)\b)`, []string{"stop "}},
 	// "sold my bike", "we got rid of the telly", "gave away our sofa",
 	// "had to rehome the dog": a thing the user had is gone, named by its
 	// kind or its make.
