@@ -503,7 +503,7 @@ func (k *correcting) sharedStems(h store.Hit, theirs []string) (shared, besides 
 // claim corrected all the same, by one of the shapes' own tests.
 func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linked, booking bool) bool {
 	m, c, oldStem, cl := k.m, k.c, k.oldStem, k.cl
-	return c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 || // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
+	return c.Shape == "cancelled" && oldStem != "" && ahead(h.Text) || // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd", "scrapped the Coniston trip" after "booked a cottage near Coniston": a thing cancelled was booked, or said for a time
 		c.Shape == "cancelled" && oldStem != "" && servesUs(h.Text, oldStem) || // "got rid of TalkTalk" after "our broadband is with TalkTalk"
 		(c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) || // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
