@@ -441,8 +441,8 @@ func (k *correcting) score(h store.Hit) (int, bool) {
 	if !ok || c.Shape == "pushed to" && !(ahead(h.Text) && movedFrom(m, h)) {
 		return 0, false // "my tournament got pushed back" moves none I won last week
 	}
-	if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem)) {
-		score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
+	if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem) || namesStem(h.Text, oldStem)) {
+		score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"; "our cat Biscuit", not "the good biscuits", with "Biscuit is no longer with us"
 	}
 	return score, true
 }
@@ -707,6 +707,12 @@ func saysOwn(s, st string) bool {
 	ws := text.Words(strings.ToLower(s))
 	i := slices.IndexFunc(ws, func(w string) bool { return w == "i" || w == "we" })
 	return i >= 0 && slices.ContainsFunc(ws[i+1:], func(w string) bool { return slices.Contains(ClaimStems(w), st) })
+}
+
+// namesStem reports whether s holds a name whose word is stem st: "our
+// cat Biscuit" for biscuit, not "the good biscuits".
+func namesStem(s, st string) bool {
+	return slices.ContainsFunc(Names(s), func(n string) bool { return claimStem(strings.ToLower(n)) == st })
 }
 
 // Anaphoric reports whether s corrects by a pro-form, naming neither the

@@ -217,6 +217,11 @@ func correctionInSentence(s string) (Correction, bool) {
 				break
 			}
 		}
+		if (sh.shape == "no longer" || sh.shape == "not any more") && c.OldStem() == "" {
+			if subj := negatedSubject(s[:loc[0]]); subj != "" {
+				c.Old = subj // "the boys are no longer with us": the boys
+			}
+		}
 		if sh.shape == "instead of" && strings.HasSuffix(strings.ToLower(firstOf(c.Old)), "ing") {
 			return Correction{}, false // "instead of giving up, I …" is what was done, not a value
 		}
@@ -241,6 +246,39 @@ func correctionInSentence(s string) (Correction, bool) {
 		return c, true
 	}
 	return Correction{}, false
+}
+
+// negatedSubject is the subject of a negation whose old value names only
+// where it was ("Biscuit is no longer with us", "our lodger isn't here any
+// more"), read from before, the words before its cue: up to three words of
+// the clause before its verb, not a pronoun. "" when there is none.
+func negatedSubject(before string) string {
+	clause := before[strings.LastIndexAny(before, ",;:—–(")+1:]
+	ws := strings.Fields(clause)
+	for len(ws) > 0 && beVerb(ws[len(ws)-1]) {
+		ws = ws[:len(ws)-1]
+	}
+	if n := len(ws); n > 0 {
+		if w, ok := strings.CutSuffix(ws[n-1], "'s"); ok {
+			ws[n-1] = w // "Biscuit's no longer with us"
+		} else if w, ok := strings.CutSuffix(ws[n-1], "’s"); ok {
+			ws[n-1] = w
+		}
+	}
+	if len(ws) == 0 || len(ws) > 3 || len(ClaimStems(strings.Join(ws, " "))) == 0 {
+		return "" // "I'm no longer here", "it's no longer with us"
+	}
+	return strings.Join(ws, " ")
+}
+
+// beVerb reports whether w, as written, is a form of "be" before a
+// negation: "are", "is", "isn't" (its "n't" is the cue's).
+func beVerb(w string) bool {
+	switch strings.ToLower(w) {
+	case "is", "are", "was", "were", "isn", "aren", "wasn", "weren":
+		return true
+	}
+	return false
 }
 
 // submatches are the texts of a FindStringSubmatchIndex's groups.
