@@ -443,8 +443,8 @@ func (k *correcting) score(h store.Hit) (int, bool) {
 	if !ok || c.Shape == "pushed to" && !(ahead(h.Text) && movedFrom(m, h)) {
 		return 0, false // "my tournament got pushed back" moves none I won last week
 	}
-	if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem)) {
-		score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"
+	if c.Ends && oldStem != "" && (doesHabit(h.Text, oldStem) || saysOwn(h.Text, oldStem) || namesStem(h.Text, oldStem)) {
+		score += 2 // "I smoke five roll-ups a day", not "the washing smells of smoke", ends with "given up smoking"; "our cat Biscuit", not "the good biscuits", with "Biscuit is no longer with us"
 	}
 	return score, true
 }
@@ -507,7 +507,7 @@ func (k *correcting) sharedStems(h store.Hit, theirs []string) (shared, besides 
 // claim corrected all the same, by one of the shapes' own tests.
 func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linked, booking bool) bool {
 	m, c, oldStem, cl := k.m, k.c, k.oldStem, k.cl
-	return c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 || // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
+	return c.Shape == "cancelled" && oldStem != "" && ahead(h.Text) || // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd", "scrapped the Coniston trip" after "booked a cottage near Coniston": a thing cancelled was booked, or said for a time
 		c.Shape == "cancelled" && oldStem != "" && servesUs(h.Text, oldStem) || // "got rid of TalkTalk" after "our broadband is with TalkTalk"
 		(c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) || // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
@@ -712,6 +712,12 @@ func saysOwn(s, st string) bool {
 	ws := text.Words(strings.ToLower(s))
 	i := slices.IndexFunc(ws, func(w string) bool { return w == "i" || w == "we" })
 	return i >= 0 && slices.ContainsFunc(ws[i+1:], func(w string) bool { return slices.Contains(ClaimStems(w), st) })
+}
+
+// namesStem reports whether s holds a name whose word is stem st: "our
+// cat Biscuit" for biscuit, not "the good biscuits".
+func namesStem(s, st string) bool {
+	return slices.ContainsFunc(Names(s), func(n string) bool { return claimStem(strings.ToLower(n)) == st })
 }
 
 // Anaphoric reports whether s corrects by a pro-form, naming neither the

@@ -76,6 +76,13 @@ var correctionShapes = []correctionShape{
 	{"gave up", true, `(?i)\b(?:weaned\s+(?:myself|ourselves|him|her|them)\s+off|(?:stopped|quit|quitting|stopping)\s+(?:taking|using|having)|` +
 		`(?:took|taken|taking|takes)\s+(?:me|us|him|her|them)\s+off|(?:['’]ve|have|['’]s|has)\s+come\s+off)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?` + phrase +
 		`\s*(?:[,.;:!?]|$|\s(?:completely|altogether|and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`, []string{"weaned", "taking", "using", "having", "off"}},
+	// "Vet says stop the Burns", "the GP told me to stop the naproxen",
+	// "Stop the milk from next week": an instruction to stop a thing, told
+	// the speaker or given by them, opening a sentence or after who said it
+	// (not "we had to stop the car", "couldn't stop the leak").
+	{"gave up", true, `(?i)(?:^|\b(?:says?|said|told\s+(?:me|us|him|her|them)|wants?\s+(?:me|us|him|her|them)|advised(?:\s+(?:me|us|him|her|them))?|asked\s+(?:me|us))(?:\s+to)?\s+)` +
+		`(?:please\s+|just\s+)?stop\s+(?:(?:giving|taking|using|feeding|having)\s+(?:(?:him|her|them|it)\s+)?)?(?:the|my|our|his|her|their)\s+((?:[\pL\pN'’-]+\s+){0,2}?[\pL\pN'’-]+)` +
+		`\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|from|after|for|completely|altogether)\b)`, []string{"stop "}},
 	// "sold my bike", "we got rid of the telly", "gave away our sofa",
 	// "had to rehome the dog": a thing the user had is gone, named by its
 	// kind or its make.
@@ -140,6 +147,12 @@ var correctionShapes = []correctionShape{
 	// the claim that denied it ends (negatedIn).
 	{"again", false, `(?i)\b(?:i|we)(?:['’]ve|\s+have|['’]m|\s+am|['’]re|\s+are)?\s+(?:just\s+|now\s+)?(?:started|starting|begun|back\s+on)\s+` +
 		`((?:[\pL'’-]+ing\s+)?(?:the\s+)?[\pL'’-]+(?:\s+[\pL'’-]+)?)\s+again\b`, []string{"again"}},
+	// "Harjit asked if we could swap, so I'm doing the third Sunday", "swapped
+	// shifts with Bea, I'm on Tuesday nights now": a swap with someone of
+	// what the speaker does, the new time said after it (newTimeSaid); not a
+	// thing swapped ("swapped the duvet for the winter one").
+	{"changed times", false, `(?i)\bswap(?:ped|ping)?(?:\s+(?:shifts|days|nights|weekends|slots|rotas|turns|weeks|places))?(?:\s+with\s+[\pL'’-]+(?:\s+\p{Lu}[\pL'’-]*)?)?(?:\s*[,;:—–]|\s+(?:because|as|since|so|and|but|from|now)\b)`,
+		[]string{"swap"}},
 	{"back to", false, `(?i)\b(?:gone|going|go|goes|are|is|['’]re|['’]s)\s+back\s+to\b`, []string{"back"}},
 	{"is now", false, `\b(?i:is|are|['’]s)\s+(?i:now)(?:\s+(?i:on|at|with|in|every|just|only|called|down|up|to))?\s+(?:[$€£]?\d|\p{Lu}|(?i:the)\s+\d)`, []string{"now"}},
 	{"instead", false, `(?i)\binstead\b`, []string{"instead"}},
@@ -209,6 +222,11 @@ func correctionInSentence(s string) (Correction, bool) {
 				break
 			}
 		}
+		if (sh.shape == "no longer" || sh.shape == "not any more") && c.OldStem() == "" {
+			if subj := negatedSubject(s[:loc[0]]); subj != "" {
+				c.Old = subj // "the boys are no longer with us": the boys
+			}
+		}
 		if sh.shape == "instead of" && strings.HasSuffix(strings.ToLower(firstOf(c.Old)), "ing") {
 			return Correction{}, false // "instead of giving up, I …" is what was done, not a value
 		}
@@ -233,6 +251,39 @@ func correctionInSentence(s string) (Correction, bool) {
 		return c, true
 	}
 	return Correction{}, false
+}
+
+// negatedSubject is the subject of a negation whose old value names only
+// where it was ("Biscuit is no longer with us", "our lodger isn't here any
+// more"), read from before, the words before its cue: up to three words of
+// the clause before its verb, not a pronoun. "" when there is none.
+func negatedSubject(before string) string {
+	clause := before[strings.LastIndexAny(before, ",;:—–(")+1:]
+	ws := strings.Fields(clause)
+	for len(ws) > 0 && beVerb(ws[len(ws)-1]) {
+		ws = ws[:len(ws)-1]
+	}
+	if n := len(ws); n > 0 {
+		if w, ok := strings.CutSuffix(ws[n-1], "'s"); ok {
+			ws[n-1] = w // "Biscuit's no longer with us"
+		} else if w, ok := strings.CutSuffix(ws[n-1], "’s"); ok {
+			ws[n-1] = w
+		}
+	}
+	if len(ws) == 0 || len(ws) > 3 || len(ClaimStems(strings.Join(ws, " "))) == 0 {
+		return "" // "I'm no longer here", "it's no longer with us"
+	}
+	return strings.Join(ws, " ")
+}
+
+// beVerb reports whether w, as written, is a form of "be" before a
+// negation: "are", "is", "isn't" (its "n't" is the cue's).
+func beVerb(w string) bool {
+	switch strings.ToLower(w) {
+	case "is", "are", "was", "were", "isn", "aren", "wasn", "weren":
+		return true
+	}
+	return false
 }
 
 // submatches are the texts of a FindStringSubmatchIndex's groups.

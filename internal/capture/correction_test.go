@@ -30,6 +30,12 @@ func TestCorrectionIn(t *testing.T) {
 		{"We no longer have the allotment, so don't remind me about it.", "no longer", true, "have the allotment"},
 		{"The 52 bus no longer stops at Elm Road.", "no longer", true, "stops at Elm Road"},
 		{"I'm no longer vegan.", "no longer", true, "vegan"},
+		// a negation naming only where its subject was: the subject ended
+		{"Biscuit is no longer with us, the vet was very kind.", "no longer", true, "Biscuit"},
+		{"Our lodger isn't with us any more, he's moved to Leeds.", "not any more", true, "Our lodger"},
+		{"The twins are no longer here, they went back to their mum's.", "no longer", true, "The twins"},
+		{"We're no longer with Barclays.", "no longer", true, "with Barclays"},
+		{"Sadly it's no longer with us.", "no longer", true, "with us"},
 		// not … any more
 		{"I don't cycle to work any more.", "not any more", true, "cycle to work"},
 		{"We don't get the Sunday paper anymore.", "not any more", true, "get the Sunday paper"},

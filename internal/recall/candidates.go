@@ -75,12 +75,50 @@ func (r *ranker) replaced(ctx context.Context) error {
 		return err
 	}
 	for _, rep := range reps {
-		c := r.get(rep.New.Hit)
-		c.entities = rep.New.Entities
-		c.standsFor = append(c.standsFor, rep.Old.Text)
+		c := r.stoodFor(rep)
 		c.ex.Relevance = max(c.ex.Relevance, r.coverage(rep.Old.Text))
 	}
+	return r.replacedByKind(ctx)
+}
+
+// replacedByKind is replaced for the superseded memories naming a thing of
+// a kind the question's words name: "what food is the dog on?" finds the
+// food that replaced "Pip, our greyhound, is on Burns kibble".
+func (r *ranker) replacedByKind(ctx context.Context) error {
+	if r.t.Kind <= 0 {
+		return nil
+	}
+	o := r.base
+	o.Terms, o.Kinds = kinds.Named(r.thingWords()), true
+	if len(o.Terms) == 0 {
+		return nil
+	}
+	reps, err := r.s.ReplacedMatching(ctx, o)
+	if err != nil {
+		return err
+	}
+	for _, rep := range reps {
+		c := r.stoodFor(rep)
+		c.ex.ByKind = max(c.ex.ByKind, r.coverage(rep.Old.Text+" "+r.kindsOf(rep.Old.Text)))
+	}
 	return nil
+}
+
+// stoodFor is the candidate of what replaced rep.Old, standing for it.
+func (r *ranker) stoodFor(rep store.Replaced) *cand {
+	c := r.get(rep.New.Hit)
+	c.entities = rep.New.Entities
+	if !slices.Contains(c.standsFor, rep.Old.Text) {
+		c.standsFor = append(c.standsFor, rep.Old.Text)
+	}
+	return c
+}
+
+// thingWords are the question's words but its names: what the kinds
+// search looks for ("the TV" is a thing: telly).
+func (r *ranker) thingWords() []string {
+	names := slices.DeleteFunc(lowerAll(r.names), kinds.Listed)
+	return without(r.words, names)
 }
 
 // expansion searches words related to the question's and the kinds of
@@ -175,8 +213,7 @@ func (r *ranker) byKind(ctx context.Context) error {
 	if r.t.Kind <= 0 {
 		return nil
 	}
-	names := slices.DeleteFunc(lowerAll(r.names), kinds.Listed) // "the TV" is a thing: telly
-	words := without(r.words, names)
+	words := r.thingWords()
 	if err := r.searchKinds(ctx, kinds.Named(words)); err != nil {
 		return err
 	}

@@ -37,7 +37,8 @@ func peopleNamed(q string) []string {
 		// "Amira's barbecue" is a person's, whatever comes before it.
 		word := strings.TrimSuffix(strings.TrimSuffix(raw, "'s"), "’s")
 		place := (placeBefore(prev) || prev == "for" && owned || kinds.Place(name)) && word == raw // "flights for Marrakech": a city is nobody
-		person := !thingBefore(prev) && !place && !calendarWord(name) && !titleWord(name) && !brandShaped(word)
+		dated := calendarWord(name) && !when.OwnerNotMonth(raw)                                    // "Jan's husband" is a person's
+		person := !thingBefore(prev) && !place && !dated && !titleWord(name) && !brandShaped(word)
 		if prev != "" && prev == last && !lastPerson && !titleWord(last) {
 			person = false // "the Brooks Ghost trainers": a name goes on as it began
 		}

@@ -37,6 +37,8 @@ func TestPeopleNamedPositions(t *testing.T) {
 		"What do I sort out before the flights for Marrakech?": nil,
 		"Is Bristol worth a weekend?":                          nil,
 		"What should I get for Maria?":                         {"maria"},
+		"What's Dec's new number?":                             {"dec"},
+		"How much was the gas in Dec?":                         nil,
 	} {
 		if got := peopleNamed(q); !slices.Equal(got, want) {
 			t.Errorf("peopleNamed(%q) = %q, want %q", q, got, want)

@@ -191,6 +191,48 @@ func TestReplacedMemoryStandsForTheOld(t *testing.T) {
 	}
 }
 
+// TestReplacedMemoryStandsForTheOldByKind: a question whose word only
+// names the kind of a thing the superseded memory names ("dentist": the
+// orthodontist) is answered by the memory that replaced it, which names
+// neither.
+func TestReplacedMemoryStandsForTheOldByKind(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	a := agentWith(t, []turn{
+		{jan, "s1", "user", "My mobile is 0612 448 731, the orthodontist has it on file.", nil},
+		{may, "s2", "user", "Got a new SIM: 0687 220 915.", nil},
+	})
+	for i, d := range []struct {
+		at    time.Time
+		value string
+	}{{jan, "0612 448 731"}, {may, "0687 220 915"}} {
+		date := d.at.Format(time.DateOnly)
+		id := int64(i + 1)
+		if _, err := a.CommitConsolidation(t.Context(), store.Commit{
+			Record: store.Consolidation{Date: date, Summary: "phone " + d.value, SourceIDs: []int64{id}, Model: "offline"},
+			Facts: []store.Fact{{Entity: "user", Attribute: "phone", Value: d.value, Content: "phone " + d.value,
+				SourceMemoryIDs: []int64{id}, ValidFrom: d.at}},
+			Run: store.Run{Day: date, Provider: "offline", Status: store.RunOK}, Now: d.at.Add(12 * time.Hour),
+			Retires: func(attr string) bool { return attr == "phone" },
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "Does the dentist have my details?", AsOf: may.Add(72 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mems []string
+	for _, it := range res.Items {
+		if it.Kind == "memory" {
+			mems = append(mems, it.Text)
+		}
+	}
+	if got := strings.Join(mems, " | "); !strings.Contains(got, "0687 220 915") || strings.Contains(got, "0612") {
+		t.Errorf("memories %q, want the new SIM standing for the orthodontist's number, not the old one", got)
+	}
+}
+
 // TestWithoutSentencesOf: a day record loses the sentences a retired
 // memory said, and is not offered when what is left misses the question.
 func TestWithoutSentencesOf(t *testing.T) {

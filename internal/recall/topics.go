@@ -135,6 +135,8 @@ var topics = sync.OnceValue(func() []topic {
 			words("plumber plumbers")},
 		{"", words("wiring electrics fuse fuses"),
 			words("electrician electricians sparky")},
+		{"", words("benefits"), // a state benefit told by its name: "Universal Credit went in"
+			words("allowance allowances credit credits pip esa jsa dla jobseeker jobseekers")},
 		{"", words("tax taxes bookkeeping"),
 			words("accountant accountants bookkeeper")},
 		{"", words("hmrc irs"), // the tax offices, named by their acronyms
@@ -525,6 +527,9 @@ var memberSenses = map[string]struct {
 	"help":    {after: words("run out organise organize")},
 	"helps":   {after: words("run out organise organize")},
 	"helping": {after: words("run out organise organize")},
+	// a state benefit's credit, not a credit card's
+	"credit":  {before: words("universal pension tax")},
+	"credits": {before: words("universal pension tax")},
 	"take":    {named: true},
 	"catch":   {named: true},
 	"ride":    {named: true},

@@ -288,3 +288,25 @@ func TestOwnTopicOnlyForTheUser(t *testing.T) {
 		}
 	}
 }
+
+// TestBenefitsAreTheirMembers: a state benefit is told by its name, never
+// called a benefit ("Universal Credit went in", "Pension Credit came
+// through"); a credit card or a pension pot is none.
+func TestBenefitsAreTheirMembers(t *testing.T) {
+	for _, tc := range []struct{ said, want string }{
+		{"My Universal Credit went in today, £612 this month.", "universal credit"},
+		{"Attendance Allowance was approved, backdated to June.", "attendance allowance"},
+		{"Pension Credit came through, £218 a week.", "pension credit"},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, session: "s1", role: "user", content: tc.said},
+			{at: day0.Add(time.Hour), session: "s2", role: "user", content: "Put the credit card bill on direct debit."},
+			{at: day0.Add(2 * time.Hour), session: "s3", role: "user", content: "The loft hatch sticks in damp weather."},
+		})
+		q := Query{Text: "Which benefits do we get?", AsOf: day0.Add(48 * time.Hour)}
+		checkTopicMember(t, a, q, tc.want, true)
+		if res, err := (&Engine{}).Recall(t.Context(), a, q); err != nil || strings.Contains(res.Context, "direct debit") {
+			t.Errorf("%q: context=%q err=%v; a credit card is no benefit", q.Text, res.Context, err)
+		}
+	}
+}

@@ -216,12 +216,42 @@ func TestReplacedMatching(t *testing.T) {
 	}
 }
 
+// TestReplacedMatchingByKind: with Kinds, a superseded memory naming a
+// thing of the kind searched ("the dentist": a medical practitioner) finds
+// what replaced it, which names neither.
+func TestReplacedMatchingByKind(t *testing.T) {
+	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
+	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
+	old, cur := "my phone is 0612, give it to the dentist", "new phone: 0687"
+	a := acquire(t, openTest(t, Options{}), "main")
+	ids := insertAt(t, a, map[string]time.Time{old: jan, cur: may}, old, cur)
+	onePhone := func(attr string) bool { return attr == "phone" }
+	supersedeDay(t, a, jan, ids[old], "0612", onePhone)
+	supersedeDay(t, a, may, ids[cur], "0687", onePhone)
+	for _, kind := range []bool{false, true} {
+		got, err := a.ReplacedMatching(t.Context(), SearchOptions{Terms: []string{"practitioner"}, Kinds: kind})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 0; kind {
+			want = 1
+			if len(got) != want || got[0].Old.ID != ids[old] || got[0].New.ID != ids[cur] {
+				t.Errorf("by kind: %+v, want the dentist memory replaced by %d", got, ids[cur])
+			}
+		} else if len(got) != want {
+			t.Errorf("by word: %+v, want none (no memory says practitioner)", got)
+		}
+	}
+}
+
 // TestReplacedMatchingReadsOnlyTheSuperseded: the search starts from the
 // superseded memories' partial index, never from every memory.
 func TestReplacedMatchingReadsOnlyTheSuperseded(t *testing.T) {
 	a := acquire(t, openTest(t, Options{}), "main")
-	plan := strings.Join(queryPlan(t, a, replacedSQL, int64(0), "x", 20), " | ")
-	if !strings.Contains(plan, "USING INDEX daily_memories_superseded") {
-		t.Errorf("plan %q, want it to start from daily_memories_superseded", plan)
+	for _, q := range []string{replacedSQL, replacedKindsSQL} {
+		plan := strings.Join(queryPlan(t, a, q, int64(0), "x", 20), " | ")
+		if !strings.Contains(plan, "USING INDEX daily_memories_superseded") {
+			t.Errorf("plan %q, want it to start from daily_memories_superseded", plan)
+		}
 	}
 }

@@ -636,7 +636,7 @@ func (p *parser) month(i int) (Range, bool) {
 	w, prev := p.at(i), p.at(i-1)
 	m := months[w]
 	cued := m != 0 && (prev == "in" || prev == "last" || prev == "during" || boundWord(prev) || prev == "of" && p.at(i-2) == "as")
-	if !isMonth(w, p.next(i)) && !cued {
+	if !isMonth(w, p.next(i)) && !cued || !cued && p.shortNameOwns(i) {
 		return Range{}, false
 	}
 	if d, ok := ordinal(p.next(i)); ok {
@@ -655,6 +655,24 @@ func (p *parser) month(i int) (Range, bool) {
 	}
 	f := p.lastMonthNamed(m, strict)
 	return p.done(i0, i+1, f, f.AddDate(0, 1, 0))
+}
+
+// shortNameOwns reports whether word i is a month's short form with a
+// possessive (OwnerNotMonth).
+func (p *parser) shortNameOwns(i int) bool {
+	return OwnerNotMonth(p.q[p.ts[i].start:])
+}
+
+// OwnerNotMonth reports whether s opens with a month's short form and a
+// possessive: a name ("Jan's husband", "Dec's leaving do"), as a time is
+// not said so ("January's bill" is).
+func OwnerNotMonth(s string) bool {
+	i := strings.IndexAny(s, "'’")
+	if i < 0 {
+		return false
+	}
+	_, short := monthAbbreviations[strings.ToLower(s[:i])]
+	return short && (strings.HasPrefix(s[i:], "'s") || strings.HasPrefix(s[i:], "’s"))
 }
 
 // dayThenMonth reads "1 February" and "1st of February 2026".

@@ -120,6 +120,10 @@ func TestParse(t *testing.T) {
 		{"what did I eat most recently", time.Time{}, time.Time{}, true, "what did I eat"},
 		{"what may I eat", time.Time{}, time.Time{}, false, "what may I eat"},
 		{"I march on", time.Time{}, time.Time{}, false, "I march on"},
+		// a month's short form with a possessive is a name: Jan, Dec (short for Declan)
+		{"what did Jan's husband make for the party?", time.Time{}, time.Time{}, false, "what did Jan's husband make for the party?"},
+		{"where is Dec’s leaving do", time.Time{}, time.Time{}, false, "where is Dec’s leaving do"},
+		{"what did we spend in Jan", d(2026, 1, 1), d(2026, 2, 1), false, "what did we spend"},
 		{"what is my blood type", time.Time{}, time.Time{}, false, "what is my blood type"},
 		{"", time.Time{}, time.Time{}, false, ""},
 	}
