@@ -614,9 +614,13 @@ func asksWho(q string) bool {
 // namesIn): the sentences
 // that hold a word of the question (all, for a question that is only a
 // date, or when none does and the date named the record), but those about
-// someone else; "" when none is left, and the record is not offered.
+// someone else; "" when none is left, and the record is not offered. A
+// record whose only sentences holding a word were left out is not offered
+// by the rest: asked which rides I did in April, the day of Gwen's ride
+// is not answered by its bakery.
 func (r *ranker) daySentences(summary string, known map[string]bool) string {
-	sents := r.ownSentences(capture.Sentences(summary), known)
+	all := capture.Sentences(summary)
+	sents := r.ownSentences(all, known)
 	if r.own {
 		sents = r.usersOwn(sents)
 	}
@@ -629,7 +633,7 @@ func (r *ranker) daySentences(summary string, known map[string]bool) string {
 			hold = append(hold, s)
 		}
 	}
-	if len(hold) == 0 && r.intent.AsksTime() {
+	if len(hold) == 0 && r.intent.AsksTime() && !slices.ContainsFunc(all, func(s string) bool { return coverage(r.words, s) > 0 }) {
 		hold = sents
 	}
 	return strings.Join(hold, " ")

@@ -286,3 +286,22 @@ func TestWithPerson(t *testing.T) {
 		}
 	}
 }
+
+// A day record whose only sentences holding the question's words are
+// someone else's is not offered by its other sentences, though its day is
+// inside the range asked: "which races did I do in March?" is not answered
+// by the oven cleaned the day of Hamza's race.
+func TestDayRecordNotOfferedByTheRest(t *testing.T) {
+	other, own := offerDay, offerDay.AddDate(0, 0, 9)
+	a := agentWith(t, []turn{
+		{other, "s1", "user", "Hamza did the Bath half marathon race on Sunday, well done him.", []string{"Hamza"}},
+		{other.Add(time.Hour), "s2", "user", "Cleaned the oven racks with bicarb.", nil},
+		{own, "s3", "user", "Did the Frome 10k race this morning, 52 minutes.", nil},
+	})
+	rec := store.Consolidation{Date: other.Format(time.DateOnly), SourceIDs: []int64{1, 2},
+		Summary: "Hamza did the Bath half marathon race on Sunday, well done him. Cleaned the oven racks with bicarb."}
+	if _, err := a.PutConsolidation(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	expectContext(t, a, Query{Text: "Which races did I do in March?", AsOf: own.AddDate(0, 1, 0)}, []string{"Frome"}, []string{"oven"})
+}
