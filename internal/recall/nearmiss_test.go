@@ -112,6 +112,7 @@ func TestDreamIsNoAnswer(t *testing.T) {
 		{day0.Add(time.Hour), "s2", "user", "It would be brilliant to learn the cello properly.", nil},
 		{day0.Add(2 * time.Hour), "s3", "user", "Booked the night ferry to Bergen for 3 August.", nil},
 		{day0.Add(3 * time.Hour), "s4", "user", "My son would love to do a season in Whistler one day.", nil},
+		{day0.Add(4 * time.Hour), "s5", "user", "I'd like to walk the Pembrokeshire coast path with the lads.", nil},
 	})
 	asOf := day0.Add(48 * time.Hour)
 	for _, c := range []struct {
@@ -125,6 +126,9 @@ func TestDreamIsNoAnswer(t *testing.T) {
 		{"When is our ferry to Bergen?", true},
 		{"When does my son leave for Whistler?", false},
 		{"Where would my son like to spend a season?", true},
+		{"When are we walking the coast path?", false},
+		{"Which coast path am I doing with the lads?", false},
+		{"What would I like to walk?", true},
 	} {
 		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
 		if err != nil {
@@ -182,4 +186,34 @@ func TestNameAskedNeedsAName(t *testing.T) {
 	}
 	expectContext(t, b, Query{Text: "What's our hamster called?", AsOf: asOf}, []string{"Nibbles"}, nil)
 	expectContext(t, b, Query{Text: "What's the name of my osteopath?", AsOf: asOf}, []string{"Ruairi"}, nil)
+}
+
+// TestWantIsNoPastAnswer: asked of the user's own as what happened, a want
+// only ("keen to try", "thinking of") answers nothing; asked of wants, it
+// does, and what was done answers beside it.
+func TestWantIsNoPastAnswer(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Keen to try the bouldering wall at Rockworks after Easter.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Thinking of a henna pattern on my ankle for the festival.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Had my nose pierced at Silver Lotus, it stung for a day.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"Which bouldering wall did I go to?", false},
+		{"What henna pattern did I get on my ankle?", false},
+		{"Where did I get my nose pierced?", true},
+		{"Which bouldering wall do I want to try?", true},
+		{"What henna pattern am I thinking of?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
 }

@@ -239,10 +239,11 @@ func dreamt(s string) bool {
 	return holdsPhrase(low, dreamPhrases) || wouldBeTo(low)
 }
 
-// holdsPhrase reports whether low holds one of ps from a word's start.
+// holdsPhrase reports whether low holds one of ps from a word's start; a
+// phrase opening with a contraction ("'d love to") follows its pronoun.
 func holdsPhrase(low string, ps []string) bool {
 	for _, p := range ps {
-		if i := strings.Index(low, p); i >= 0 && (i == 0 || !isLetter(low[i-1])) {
+		if i := strings.Index(low, p); i >= 0 && (i == 0 || p[0] == '\'' || !isLetter(low[i-1])) {
 			return true
 		}
 	}
