@@ -196,6 +196,7 @@ func TestWantIsNoPastAnswer(t *testing.T) {
 		{day0, "s1", "user", "Keen to try the bouldering wall at Rockworks after Easter.", nil},
 		{day0.Add(time.Hour), "s2", "user", "Thinking of a henna pattern on my ankle for the festival.", nil},
 		{day0.Add(2 * time.Hour), "s3", "user", "Had my nose pierced at Silver Lotus, it stung for a day.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "Brunch with Imke at the canal café; she's thinking of moving to Leipzig.", nil},
 	})
 	asOf := day0.Add(48 * time.Hour)
 	for _, c := range []struct {
@@ -207,6 +208,39 @@ func TestWantIsNoPastAnswer(t *testing.T) {
 		{"Where did I get my nose pierced?", true},
 		{"Which bouldering wall do I want to try?", true},
 		{"What henna pattern am I thinking of?", true},
+		{"Who did I have brunch with?", true}, // her want is not what I did
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}
+
+// TestAnotherHiresPrice: "how much" asks the price of the thing its noun
+// phrase names, a compound even when the lexicon holds its noun only as a
+// verb ("hire"): another noun before that noun ("skip hire") is another
+// thing's price, and a price of something else for the same occasion is
+// none; the thing's own price answers, and "annual" says no other thing.
+func TestAnotherHiresPrice(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "The skip hire for the garden clearance was £260.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Scaffold hire came to £480 for the fortnight.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "The removal men charge £90 an hour for the move.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "Paid £95 for the annual service on the boiler.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"How much was the van hire for the move?", false},
+		{"How much is the marquee hire costing us?", false},
+		{"How much was the skip hire?", true},
+		{"How much did the boiler service cost?", true},
 	} {
 		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
 		if err != nil {
