@@ -415,6 +415,15 @@ func (r *ranker) aboutOthersCand(c *cand, known map[string]bool) bool {
 		r.usersAskedOfRole(c.hit.Text, names)
 }
 
+// kindOnlyBesideNamed reports whether c, asked of someone by name, names
+// no one and holds none of the question's words but by their kinds: "I'm
+// still on Tuesday afternoons" or "put the bins out on Wednesday night",
+// asked which shift Leo is on, say nothing of him.
+func (r *ranker) kindOnlyBesideNamed(c *cand, known map[string]bool) bool {
+	return len(r.people) > 0 && !r.self && c.hit.Kind == "memory" && speakerName(c) == "" &&
+		c.ex.Relevance == 0 && c.ex.Expansion == 0 && len(c.standsFor) == 0 && len(candNames(c, known)) == 0
+}
+
 // inheritsSubject reports whether c replaced a memory about a person the
 // question asks of (a name or a role chain, r.subject): a correction's
 // successor speaks of what its claim did, though it names it otherwise.
@@ -535,6 +544,8 @@ func (w *whose) is(c *cand) whoseIs {
 	case speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()):
 		is = owned
 	case r.aboutOthersCand(c, w.known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)):
+		is = aboutOther
+	case r.kindOnlyBesideNamed(c, w.known):
 		is = aboutOther
 	case r.own && c.hit.Kind != "fact" && r.notOwn(c.hit.Text):
 		is = aboutOther

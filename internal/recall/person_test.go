@@ -305,3 +305,16 @@ func TestDayRecordNotOfferedByTheRest(t *testing.T) {
 	}
 	expectContext(t, a, Query{Text: "Which races did I do in March?", AsOf: own.AddDate(0, 1, 0)}, []string{"Frome"}, []string{"oven"})
 }
+
+// Asked of someone by name, an item that names no one and holds the
+// question's words only by their kinds ("afternoons" is a time of day, as a
+// shift is a period) says nothing of them: left out beside one naming them.
+func TestKindOnlyIsNotTheNamedOnes(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Olamide is on earlies at the sorting depot, six till two.", []string{"Olamide"}},
+		{day0.Add(time.Hour), "s2", "user", "I'm on afternoons all this month at the call centre.", nil},
+		{day0.Add(2 * time.Hour), "s3", "assistant", "Reminder set: recycling goes out on Thursday night.", nil},
+	})
+	expectContext(t, a, Query{Text: "What shift does Olamide work?", AsOf: day0.AddDate(0, 0, 3)}, []string{"earlies"},
+		[]string{"afternoons", "Thursday"})
+}
