@@ -48,9 +48,10 @@ var joinRes = sync.OnceValue(func() (j struct{ roleThenName, nameThenRole, chain
 	// "Albert, everyone calls him Bertie", "Margaret (we all call her Peggy)",
 	// "Bartholomew (everyone calls him Barty)",
 	// "Peregrine, though everyone calls him Perry", "Oluwaseun Adeyemi, he
-	// says everyone calls him Seun", "… is Agnieszka. We all call her Aga."
-	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.] | \(| - | — )(?:(?i:though|but|although|and) )?(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
-		`(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called) (?i:him|her|them) ` + pNm)
+	// says everyone calls him Seun", "… is Agnieszka. We all call her Aga.",
+	// "… is Bernadette Quinn; she told us to call her Bernie."
+	j.callsHim = regexp.MustCompile(pFirst + pNm + `(?:[,;.] | \(| - | — )(?:(?i:though|but|although|and) )?(?:(?:(?i:he|she|they) (?i:says|said|tells me|told me|tells us|told us) (?:(?i:that) )?)?` +
+		`(?i:everyone|everybody|we|we all|they|the family|friends|the kids|people) (?i:all )?(?i:calls?|called)|(?i:he|she|they) (?i:told|tells|asked|asks) (?i:us|me|everyone|everybody|people) to call) (?i:him|her|them) ` + pNm)
 	// "Gurpreet lives in Hounslow, we all call him Bittu": the name is the
 	// subject of the clause before, a place at most named in it; a
 	// possessive ("Mum's brother") is no subject.
@@ -262,6 +263,12 @@ func profileBindings(lines []store.ProfileLine) []binding {
 // memory joins to one of its keys (two steps: daughter, Alexandra, Sasha),
 // and keeps the memories that joined them.
 func (r *ranker) bindSubject(ctx context.Context) error {
+	if !slices.ContainsFunc(r.memHits, func(h store.MemoryHit) bool { return startsUpper(firstWord(h.Role)) }) {
+		// a chat between named speakers reads its voices instead (voices)
+		narrowed := speakerAsked(r.intent.Rest, r.asked, r.people)
+		r.subject = slices.DeleteFunc(r.subject, func(k string) bool { return slices.Contains(r.asked, k) && !slices.Contains(narrowed, k) })
+		r.asked = narrowed
+	}
 	tentative := ""
 	if len(r.subject) == 0 {
 		if tentative = theRoleKey(r.toksOf(r.intent.Rest)); tentative == "" {

@@ -33,6 +33,8 @@ type compound struct {
 // among words: two terms in a row after a determiner or a possessive
 // pronoun ("the 8am yoga class", "my phone bill"), both nouns: an
 // adjective ("the big game") or a time ("8am") says which only loosely.
+// The phrase "how much" asks the price of ends in a noun whatever the
+// lexicon holds: "how much was the skip hire?".
 func compoundsOf(q string, words []string) []compound {
 	asked := func(w string) bool { return slices.Contains(words, w) }
 	fs := strings.Fields(q)
@@ -41,12 +43,13 @@ func compoundsOf(q string, words []string) []compound {
 		if !opensNounPhrase(fs[i]) {
 			continue
 		}
+		priced := howMuchOf(fs, i)
 		for j := i + 1; j+1 < len(fs) && plainWord(fs[j]); j++ {
 			mod, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
 			if !plainWord(bare(fs[j+1])) || !asked(head) {
 				break
 			}
-			if asked(mod) && isNoun(mod) && isNoun(head) {
+			if asked(mod) && isNoun(mod) && (isNoun(head) || priced && !costingVerb(head)) {
 				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil,
 					days: daysOf(mod)})
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/text"
+	"github.com/dormouse-dev/dormouse/internal/wordnet"
 )
 
 // Near-misses: a memory that names the sibling of a question's word and
@@ -15,7 +16,8 @@ import (
 // with the question. It does not reach the floor; nothing else answering,
 // recall says it found nothing. So is a wish asked of the user's own (or
 // a role of theirs) as what is or will be ("we'd love to go to Japan one
-// day" asked when we fly to Japan).
+// day" asked when we fly to Japan), and a want asked as what happened
+// ("thinking of a henna design for my ankle" asked what I had done there).
 
 // nearMiss reports whether c is a near-miss of the question (above),
 // remembered on c: a day record is one when each of its sentences that
@@ -55,7 +57,7 @@ func (r *ranker) nearMissText(c *cand) bool {
 func (r *ranker) nearMissSaid(s string) bool {
 	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.anotherThingsAttr(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
 		r.lacksAmount(s) || r.lacksTime(s) || r.lacksNamedAttr(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
-		r.ofUserOrRole() && !r.wishes && dreamt(s)
+		r.ofUserOrRole() && !r.wishes && (dreamt(s) || r.past && opensWithWant(s))
 }
 
 // anotherOfCompound reports whether s holds the noun of one of the
@@ -79,14 +81,26 @@ func (r *ranker) anotherOfCompound(s string) bool {
 			if !heads.has(stem(strings.ToLower(bare(f)))) {
 				continue
 			}
-			prev := fs[i]
+			prev, plain := fs[i], fs[i]
+			if i == 0 {
+				plain = strings.ToLower(plain) // "Scaffold hire came to £480"
+			}
 			if base, poss := cutPossessive(prev); poss && thingPossessor(prev) != "" && !kindOfModifier(base, c) ||
-				!poss && plainWord(prev) && r.siblings(c.modWord, prev) {
+				!poss && plainWord(plain) && (r.siblings(c.modWord, plain) || r.amount && r.anotherNounMod(plain, c)) {
 				return true
 			}
 		}
 		return false
 	})
+}
+
+// anotherNounMod reports whether prev, said before c's noun, is a noun
+// that says another one, as a price asks it: "costume hire" asked what
+// the lighting hire costs, "the roof repair" asked of the gutter repair.
+// Only a noun with kinds counts: "the annual service" may be the boiler's.
+func (r *ranker) anotherNounMod(prev string, c compound) bool {
+	w := strings.ToLower(bare(prev))
+	return wordnet.Kinds.Has(w) && !r.asksWord(w) && !kindOfModifier(w, c) && !text.IsStopword(w)
 }
 
 // kindOfModifier reports whether w is a kind of c's modifier ("dog" of

@@ -112,6 +112,7 @@ func TestDreamIsNoAnswer(t *testing.T) {
 		{day0.Add(time.Hour), "s2", "user", "It would be brilliant to learn the cello properly.", nil},
 		{day0.Add(2 * time.Hour), "s3", "user", "Booked the night ferry to Bergen for 3 August.", nil},
 		{day0.Add(3 * time.Hour), "s4", "user", "My son would love to do a season in Whistler one day.", nil},
+		{day0.Add(4 * time.Hour), "s5", "user", "I'd like to walk the Pembrokeshire coast path with the lads.", nil},
 	})
 	asOf := day0.Add(48 * time.Hour)
 	for _, c := range []struct {
@@ -125,6 +126,9 @@ func TestDreamIsNoAnswer(t *testing.T) {
 		{"When is our ferry to Bergen?", true},
 		{"When does my son leave for Whistler?", false},
 		{"Where would my son like to spend a season?", true},
+		{"When are we walking the coast path?", false},
+		{"Which coast path am I doing with the lads?", false},
+		{"What would I like to walk?", true},
 	} {
 		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
 		if err != nil {
@@ -182,4 +186,68 @@ func TestNameAskedNeedsAName(t *testing.T) {
 	}
 	expectContext(t, b, Query{Text: "What's our hamster called?", AsOf: asOf}, []string{"Nibbles"}, nil)
 	expectContext(t, b, Query{Text: "What's the name of my osteopath?", AsOf: asOf}, []string{"Ruairi"}, nil)
+}
+
+// TestWantIsNoPastAnswer: asked of the user's own as what happened, a want
+// only ("keen to try", "thinking of") answers nothing; asked of wants, it
+// does, and what was done answers beside it.
+func TestWantIsNoPastAnswer(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Keen to try the bouldering wall at Rockworks after Easter.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Thinking of a henna pattern on my ankle for the festival.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Had my nose pierced at Silver Lotus, it stung for a day.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "Brunch with Imke at the canal café; she's thinking of moving to Leipzig.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"Which bouldering wall did I go to?", false},
+		{"What henna pattern did I get on my ankle?", false},
+		{"Where did I get my nose pierced?", true},
+		{"Which bouldering wall do I want to try?", true},
+		{"What henna pattern am I thinking of?", true},
+		{"Who did I have brunch with?", true}, // her want is not what I did
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}
+
+// TestAnotherHiresPrice: "how much" asks the price of the thing its noun
+// phrase names, a compound even when the lexicon holds its noun only as a
+// verb ("hire"): another noun before that noun ("skip hire") is another
+// thing's price, and a price of something else for the same occasion is
+// none; the thing's own price answers, and "annual" says no other thing.
+func TestAnotherHiresPrice(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "The skip hire for the garden clearance was £260.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Scaffold hire came to £480 for the fortnight.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "The removal men charge £90 an hour for the move.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "Paid £95 for the annual service on the boiler.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"How much was the van hire for the move?", false},
+		{"How much is the marquee hire costing us?", false},
+		{"How much was the skip hire?", true},
+		{"How much did the boiler service cost?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
 }

@@ -185,6 +185,20 @@ func desired(s string) bool {
 	return dreamt(s) || holdsPhrase(low, desirePhrases)
 }
 
+// opensWithWant reports whether s opens with the user's want (desired):
+// "Thinking of a swallow on my wrist", "I'm keen to try bouldering"; not
+// "Lunch with Bea; she's thinking of going freelance", another's.
+func opensWithWant(s string) bool {
+	low := strings.ToLower(strings.ReplaceAll(strings.TrimSpace(s), "’", "'"))
+	for _, subj := range []string{"i'm ", "i am ", "we're ", "we are ", "i ", "we ", "i'd ", "we'd ", "i've been ", "we've been "} {
+		if rest, ok := strings.CutPrefix(low, subj); ok {
+			low = strings.TrimPrefix(rest, "really ")
+			break
+		}
+	}
+	return slices.ContainsFunc(desirePhrases, func(p string) bool { return strings.HasPrefix(low, p) })
+}
+
 func wished(s string) bool {
 	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
 	return dreamt(s) || holdsPhrase(withoutStarts(low), wishPhrases) || goingToDo(low) || nextUp(low)
@@ -232,10 +246,11 @@ func dreamt(s string) bool {
 	return holdsPhrase(low, dreamPhrases) || wouldBeTo(low)
 }
 
-// holdsPhrase reports whether low holds one of ps from a word's start.
+// holdsPhrase reports whether low holds one of ps from a word's start; a
+// phrase opening with a contraction ("'d love to") follows its pronoun.
 func holdsPhrase(low string, ps []string) bool {
 	for _, p := range ps {
-		if i := strings.Index(low, p); i >= 0 && (i == 0 || !isLetter(low[i-1])) {
+		if i := strings.Index(low, p); i >= 0 && (i == 0 || p[0] == '\'' || !isLetter(low[i-1])) {
 			return true
 		}
 	}

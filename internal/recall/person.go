@@ -428,6 +428,15 @@ func (r *ranker) topicMember(name string) bool {
 	return false
 }
 
+// kindOnlyBesideNamed reports whether c, asked of someone by name, names
+// no one and holds none of the question's words but by their kinds: "I'm
+// still on Tuesday afternoons" or "put the bins out on Wednesday night",
+// asked which shift Leo is on, say nothing of him.
+func (r *ranker) kindOnlyBesideNamed(c *cand, known map[string]bool) bool {
+	return len(r.people) > 0 && !r.self && c.hit.Kind == "memory" && speakerName(c) == "" &&
+		c.ex.Relevance == 0 && c.ex.Expansion == 0 && len(c.standsFor) == 0 && len(candNames(c, known)) == 0
+}
+
 // inheritsSubject reports whether c replaced a memory about a person the
 // question asks of (a name or a role chain, r.subject): a correction's
 // successor speaks of what its claim did, though it names it otherwise.
@@ -549,6 +558,8 @@ func (w *whose) is(c *cand) whoseIs {
 		is = owned
 	case r.aboutOthersCand(c, w.known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)):
 		is = aboutOther
+	case r.kindOnlyBesideNamed(c, w.known):
+		is = aboutOther
 	case r.own && c.hit.Kind != "fact" && r.notOwn(c.hit.Text):
 		is = aboutOther
 	case r.own && c.fact != nil && r.notOwn(statement(c)):
@@ -627,9 +638,13 @@ func asksWho(q string) bool {
 // namesIn): the sentences
 // that hold a word of the question (all, for a question that is only a
 // date, or when none does and the date named the record), but those about
-// someone else; "" when none is left, and the record is not offered.
+// someone else; "" when none is left, and the record is not offered. A
+// record whose only sentences holding a word were left out is not offered
+// by the rest: asked which rides I did in April, the day of Gwen's ride
+// is not answered by its bakery.
 func (r *ranker) daySentences(summary string, known map[string]bool) string {
-	sents := r.ownSentences(capture.Sentences(summary), known)
+	all := capture.Sentences(summary)
+	sents := r.ownSentences(all, known)
 	if r.own {
 		sents = r.usersOwn(sents)
 	}
@@ -642,7 +657,7 @@ func (r *ranker) daySentences(summary string, known map[string]bool) string {
 			hold = append(hold, s)
 		}
 	}
-	if len(hold) == 0 && r.intent.AsksTime() {
+	if len(hold) == 0 && r.intent.AsksTime() && !slices.ContainsFunc(all, func(s string) bool { return coverage(r.words, s) > 0 }) {
 		hold = sents
 	}
 	return strings.Join(hold, " ")

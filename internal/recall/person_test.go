@@ -286,3 +286,35 @@ func TestWithPerson(t *testing.T) {
 		}
 	}
 }
+
+// A day record whose only sentences holding the question's words are
+// someone else's is not offered by its other sentences, though its day is
+// inside the range asked: "which races did I do in March?" is not answered
+// by the oven cleaned the day of Hamza's race.
+func TestDayRecordNotOfferedByTheRest(t *testing.T) {
+	other, own := offerDay, offerDay.AddDate(0, 0, 9)
+	a := agentWith(t, []turn{
+		{other, "s1", "user", "Hamza did the Bath half marathon race on Sunday, well done him.", []string{"Hamza"}},
+		{other.Add(time.Hour), "s2", "user", "Cleaned the oven racks with bicarb.", nil},
+		{own, "s3", "user", "Did the Frome 10k race this morning, 52 minutes.", nil},
+	})
+	rec := store.Consolidation{Date: other.Format(time.DateOnly), SourceIDs: []int64{1, 2},
+		Summary: "Hamza did the Bath half marathon race on Sunday, well done him. Cleaned the oven racks with bicarb."}
+	if _, err := a.PutConsolidation(t.Context(), rec); err != nil {
+		t.Fatal(err)
+	}
+	expectContext(t, a, Query{Text: "Which races did I do in March?", AsOf: own.AddDate(0, 1, 0)}, []string{"Frome"}, []string{"oven"})
+}
+
+// Asked of someone by name, an item that names no one and holds the
+// question's words only by their kinds ("afternoons" is a time of day, as a
+// shift is a period) says nothing of them: left out beside one naming them.
+func TestKindOnlyIsNotTheNamedOnes(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Olamide is on earlies at the sorting depot, six till two.", []string{"Olamide"}},
+		{day0.Add(time.Hour), "s2", "user", "I'm on afternoons all this month at the call centre.", nil},
+		{day0.Add(2 * time.Hour), "s3", "assistant", "Reminder set: recycling goes out on Thursday night.", nil},
+	})
+	expectContext(t, a, Query{Text: "What shift does Olamide work?", AsOf: day0.AddDate(0, 0, 3)}, []string{"earlies"},
+		[]string{"afternoons", "Thursday"})
+}

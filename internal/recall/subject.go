@@ -299,6 +299,27 @@ func questionSubject(q string, names []string) (keys []string, self bool) {
 	return keys, len(keys) == 0 && first
 }
 
+// speechVerbs are what a person asked of says or thinks: "what did
+// Bernadette say Rosa weighed?" asks of Bernadette's words, not of Rosa.
+var speechVerbs = words(`say said tell told think thought reckon reckoned recommend recommended suggest suggested
+	advise advised mention mentioned`)
+
+// speakerAsked is the keys without the other people named when q asks
+// what one of them said ("what did Bernadette say Rosa weighed?",
+// "what does Kwame think of Zara's car?"): the speaker is whom it asks of.
+func speakerAsked(q string, keys, people []string) []string {
+	if len(people) < 2 {
+		return keys
+	}
+	t := toks(q)
+	for i := 0; i+2 < len(t); i++ {
+		if doWord(t[i].low) && slices.Contains(people, t[i+1].low) && !t[i+1].poss && slices.Contains(speechVerbs, t[i+2].low) {
+			return slices.DeleteFunc(slices.Clone(keys), func(k string) bool { return k != t[i+1].low && slices.Contains(people, k) })
+		}
+	}
+	return keys
+}
+
 // itemKeys are the people a text (its toks) speaks of: its names (lowercased; a role word
 // written as a name, "Mum", is the role) and the role chains after a
 // possessive or standing as one ("a friend's cat").

@@ -189,6 +189,9 @@ func TestBindingsIn(t *testing.T) {
 		"My cousin Oluwadamilare works at the depot, we all call him Dami.": {{"@cousin", "oluwadamilare"}, {"oluwadamilare", "dami"}},
 		"Siobhan sings with us in Galway, everyone calls her Shiv.":         {{"siobhan", "shiv"}},
 		"Dad's mate drives a cab, we all call him Tiny.":                    nil, // no name before: a possessive is none
+		// the nickname its bearer asks for
+		"The new physio is Oyelaran Bakare; he told us to call him Laran.": {{"oyelaran", "laran"}, {"bakare", "laran"}},
+		"Our childminder is Margarethe. She asked me to call her Grete.":   {{"@childminder", "margarethe"}, {"margarethe", "grete"}},
 	} {
 		if got := bindingsIn(s); !slices.Equal(got, want) {
 			t.Errorf("bindingsIn(%q) = %v, want %v", s, got, want)
@@ -541,4 +544,26 @@ func TestOccupationIsTheLexiconsMark(t *testing.T) {
 	if !occupation("osteopath") || n < 10000 {
 		t.Errorf("osteopath an occupation: %v; %d words read", occupation("osteopath"), n)
 	}
+}
+
+// Asked what one of two people said, the speaker is whom it asks of: the
+// other one's other news is not the answer.
+func TestSpeakerAsked(t *testing.T) {
+	people := []string{"fenella", "oscar"}
+	for q, want := range map[string][]string{
+		"What did Fenella say Oscar needs for school?": {"fenella"},
+		"What does Fenella think of Oscar's new coat?": {"fenella"},
+		"What did Fenella and Oscar buy?":              {"fenella", "oscar"},
+		"What did Fenella's son Oscar say?":            {"fenella", "oscar"},
+		"When did Fenella take Oscar to the dentist?":  {"fenella", "oscar"},
+	} {
+		if got := speakerAsked(q, people, people); !slices.Equal(got, want) {
+			t.Errorf("speakerAsked(%q) = %v, want %v", q, got, want)
+		}
+	}
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "Fenella says Oscar needs new PE shoes, size 2.", []string{"Fenella", "Oscar"}},
+		{day0.Add(time.Hour), "s2", "user", "Mrs Hart, Oscar's teacher, said he needs a recorder for music.", []string{"Hart", "Oscar"}},
+	})
+	expectContext(t, a, Query{Text: "What did Fenella say Oscar needs?", AsOf: day0.AddDate(0, 0, 2)}, []string{"PE shoes"}, []string{"recorder"})
 }

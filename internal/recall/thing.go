@@ -55,6 +55,9 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 			base, isPoss := cutPossessive(strings.TrimRight(fs[j], ",;:.?!"))
 			w, upper := strings.ToLower(bare(base)), startsUpper(base)
 			ends := fs[j] != strings.TrimRight(fs[j], ",;:.?!")
+			if len(phrase) > 0 && costingVerb(w) {
+				break
+			}
 			switch {
 			case inverted && ends && !isPoss:
 				// the verb: "does my bus pass expire?"; before a particle, the
@@ -88,7 +91,53 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 // the Velux windows": a quote for another job does not answer it, as
 // another thing's possessive does not.
 func pricedThing(fs []string, i int) bool {
-	return thingsAttr(fs, i) != ""
+	return thingsAttr(fs, i) != "" || howMuchOf(fs, i)
+}
+
+// howMuchOf reports whether the noun phrase opened at fs[i] is what "how
+// much" asks the price of: "how much was the skip hire?", "how much is the
+// lighting hire costing us?", "how much did the loft ladder cost?". The
+// user's own ("my vegetables") is read as theirs, and "the quote for the
+// skylight" asks of the skylight (thingsAttr).
+func howMuchOf(fs []string, i int) bool {
+	if i < 3 || i+1 >= len(fs) || !strings.EqualFold(fs[i-3], "how") || !strings.EqualFold(fs[i-2], "much") ||
+		ownsPhrase(fs[i]) || priceWord(strings.ToLower(bare(fs[i+1]))) {
+		return false
+	}
+	if costsBe(strings.ToLower(fs[i-1])) {
+		return true
+	}
+	// "how much did the loft ladder cost?", not "how much did the vet
+	// charge for the cat's teeth?" (the vet is who charged)
+	for _, f := range fs[i+1:] {
+		switch strings.ToLower(bare(f)) {
+		case "cost", "come", "set", "run", "total":
+			return doWord(fs[i-1])
+		}
+		if !plainWord(bare(f)) && !startsUpper(f) {
+			return false
+		}
+	}
+	return false
+}
+
+// priceWord reports whether w names a price: "the quote", "the cost".
+func priceWord(w string) bool {
+	switch w {
+	case "quote", "quotes", "quoted", "price", "prices", "priced", "cost", "costs", "estimate", "estimates", "charge", "charged", "fee", "fees", "bill", "invoice":
+		return true
+	}
+	return false
+}
+
+// costingVerb is a verb of what a thing comes to, said after it: "the
+// lighting hire costing us", "the flights coming to".
+func costingVerb(w string) bool {
+	switch w {
+	case "costing", "coming", "setting", "running", "totalling", "totaling":
+		return true
+	}
+	return false
 }
 
 // thingsAttr is the attribute word (lowercase) asked of the noun phrase
@@ -103,8 +152,7 @@ func thingsAttr(fs []string, i int) string {
 		return ""
 	}
 	w := strings.ToLower(strings.TrimRight(fs[i-2], ",;:.?!"))
-	switch w {
-	case "quote", "quotes", "quoted", "price", "prices", "priced", "cost", "costs", "estimate", "estimates", "charge", "charged", "fee", "fees", "bill", "invoice":
+	if priceWord(w) {
 		return w
 	}
 	if namedAttrs[w] != "" {

@@ -243,3 +243,9 @@ func setOf(words ...string) map[string]bool {
 	}
 	return m
 }
+
+// AsksPast reports whether q's verbs ask of what happened ("what tattoo
+// did I get?"), not of a plan nor of what is.
+func AsksPast(q string) bool {
+	return newParser(q, time.Time{}, nil).questionTense(-1, -1) == past
+}

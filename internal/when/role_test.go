@@ -108,3 +108,20 @@ func TestRole(t *testing.T) {
 		})
 	}
 }
+
+func TestAsksPast(t *testing.T) {
+	for q, want := range map[string]bool{
+		"What tattoo did I get done on my wrist?":  true,
+		"Which climbing wall have I been to?":      true,
+		"Where was the wedding fair held?":         true,
+		"Who painted the hallway?":                 true,
+		"What tattoo do I want next?":              false,
+		"Which climbing wall should I try?":        false,
+		"Where is the wedding fair?":               false,
+		"Can you tell me what I bought yesterday?": true,
+	} {
+		if got := AsksPast(q); got != want {
+			t.Errorf("AsksPast(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
