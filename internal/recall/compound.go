@@ -34,25 +34,45 @@ type compound struct {
 // pronoun ("the 8am yoga class", "my phone bill"), both nouns: an
 // adjective ("the big game") or a time ("8am") says which only loosely.
 func compoundsOf(q string, words []string) []compound {
+	return compoundsAfter(q, words, opensNounPhrase, isNoun)
+}
+
+// compoundsAfter are the compounds of q's noun phrases (compoundsOf)
+// opened by a word opens reports, their modifiers words mod reports.
+func compoundsAfter(q string, words []string, opens, mod func(w string) bool) []compound {
 	asked := func(w string) bool { return slices.Contains(words, w) }
 	fs := strings.Fields(q)
 	var out []compound
 	for i := 0; i < len(fs); i++ {
-		if !opensNounPhrase(fs[i]) {
+		if !opens(fs[i]) {
 			continue
 		}
 		for j := i + 1; j+1 < len(fs) && plainWord(fs[j]); j++ {
-			mod, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
+			m, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
 			if !plainWord(bare(fs[j+1])) || !asked(head) {
 				break
 			}
-			if asked(mod) && isNoun(mod) && isNoun(head) {
-				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil,
-					days: daysOf(mod)})
+			if asked(m) && mod(m) && isNoun(head) {
+				out = append(out, compound{head: stem(head), mod: stem(m), alike: alikeStems(m), modWord: m, headWord: head, heads: headStems(head), modTopic: topicOf(m) != nil,
+					days: daysOf(m)})
 			}
 		}
 	}
 	return out
+}
+
+// rolePossessive reports whether f is a role's possessive, which opens a
+// noun phrase as "my" does: "Dad's memory clinic appointment".
+func rolePossessive(f string) bool {
+	base, poss := cutPossessive(f)
+	return poss && roleOf(strings.ToLower(base)) != ""
+}
+
+// whDeterminer reports whether f asks which one of the noun phrase after
+// it: "what shoe size", "which swimming club".
+func whDeterminer(f string) bool {
+	f = strings.ToLower(f)
+	return f == "what" || f == "which"
 }
 
 // isNoun reports whether WordNet holds w, or its base form, as a noun

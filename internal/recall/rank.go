@@ -164,6 +164,7 @@ type ranker struct {
 	attrs              []string            // the stems of its words that are not its people (attrStems)
 	usersAttr          int8                // 1 when it calls what it asks of the user's, -1 not, 0 unread (asksUsersAttr)
 	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
+	ofWhom             []compound          // those, after a role's possessive too and those it asks which one of, when read (lacksCompound)
 	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
 	talk               int8                // 1 when a candidate is a turn of a named speaker, -1 not, 0 unread (ofNamedNonSpeaker)

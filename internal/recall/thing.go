@@ -139,7 +139,7 @@ func pricedAsk(q string) bool {
 func (r *ranker) lacksNamedAttr(s string) bool {
 	fs := strings.Fields(asking(r.intent.Rest))
 	for i := range fs {
-		if !opensNounPhrase(fs[i]) {
+		if !opensNounPhrase(fs[i]) && !rolePossessive(fs[i]) { // "the code for Gran's key safe"
 			continue
 		}
 		canon := namedAttrs[thingsAttr(fs, i)]
