@@ -15,7 +15,9 @@ import (
 // with the question. It does not reach the floor; nothing else answering,
 // recall says it found nothing. So is a wish asked of the user's own (or
 // a role of theirs) as what is or will be ("we'd love to go to Japan one
-// day" asked when we fly to Japan).
+// day" asked when we fly to Japan), and a plan or a wish asked of the
+// user's own as done ("we should get the chimney swept" asked when we last
+// had it swept).
 
 // nearMiss reports whether c is a near-miss of the question (above),
 // remembered on c: a day record is one when each of its sentences that
@@ -55,7 +57,7 @@ func (r *ranker) nearMissText(c *cand) bool {
 func (r *ranker) nearMissSaid(s string) bool {
 	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.anotherThingsAttr(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
 		r.lacksAmount(s) || r.lacksTime(s) || r.lacksNamedAttr(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
-		r.ofUserOrRole() && !r.wishes && dreamt(s)
+		r.ofUserOrRole() && !r.wishes && (dreamt(s) || r.own && r.whenDone && undone(s))
 }
 
 // anotherOfCompound reports whether s holds the noun of one of the

@@ -223,3 +223,32 @@ func TestHoldsOnlyWhomAbstains(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanIsNoWhenDone: asked when the user last did something, a plan,
+// a job still to do or a thought of doing it tells no such time; a done
+// thing does, and the plan answers when it is to be done.
+func TestPlanIsNoWhenDone(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "We need to get the gutters cleared before the autumn storms.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Thinking about getting the piano tuned, it sounds awful.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Had the carpets shampooed by a man with a van, they look new.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"When did we last get the gutters cleared?", false},
+		{"When did I last have the piano tuned?", false},
+		{"When did we last have the carpets shampooed?", true},
+		{"When do we need to get the gutters cleared?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}
