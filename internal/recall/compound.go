@@ -49,7 +49,7 @@ func compoundsAfter(q string, words []string, opens, mod func(w string) bool) []
 		}
 		for j := i + 1; j+1 < len(fs) && plainWord(fs[j]); j++ {
 			m, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
-			if !plainWord(bare(fs[j+1])) || !asked(head) {
+			if !plainWord(bare(fs[j+1])) || !asked(head) || clauseVerb(fs, i, j+1) {
 				break
 			}
 			if asked(m) && mod(m) && isNoun(head) {
@@ -59,6 +59,26 @@ func compoundsAfter(q string, words []string, opens, mod func(w string) bool) []
 		}
 	}
 	return out
+}
+
+// clauseVerb reports whether fs[k], in the noun phrase opened at fs[i], is
+// the verb its phrase is the subject of: after an auxiliary, the phrase's
+// last word ("how much does my horse cost?", "did the yoga class move?"),
+// or a word an object pronoun follows ("my horse costs me £340").
+func clauseVerb(fs []string, i, k int) bool {
+	if k+1 < len(fs) && objectPronoun(bare(fs[k+1])) {
+		return true
+	}
+	last := k+1 == len(fs) || !plainWord(bare(fs[k+1])) || bare(fs[k]) != fs[k]
+	return last && i > 0 && doWord(fs[i-1])
+}
+
+func objectPronoun(w string) bool {
+	switch strings.ToLower(w) {
+	case "me", "us", "him", "them", "you":
+		return true
+	}
+	return false
 }
 
 // rolePossessive reports whether f is a role's possessive, which opens a
