@@ -96,6 +96,13 @@ func asksWhen(q string) bool {
 	return ws[0] == "when's"
 }
 
+// asksWhenDone reports whether q asks when something was done: "when did
+// we last have the chimney swept?". A plan or a wish tells no such time.
+func asksWhenDone(q string) bool {
+	ws := text.Words(strings.ToLower(q))
+	return len(ws) > 1 && ws[0] == "when" && ws[1] == "did"
+}
+
 // lacksTime reports whether the question asks when of the user's own
 // (asksWhen) and s holds no time: no clock time or date, no day, month or
 // part of one but as a rate's period ("£38 a month"), no word that tells a

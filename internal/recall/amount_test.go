@@ -105,3 +105,32 @@ func TestTimelessTextIsNoWhen(t *testing.T) {
 	expectContext(t, b, Query{Text: "When does my car insurance renew?", AsOf: asOf}, []string{"June"}, nil)
 	expectContext(t, b, Query{Text: "When does my climbing wall membership run out?", AsOf: asOf}, []string{"end of March"}, nil)
 }
+
+// TestAnotherJobsCostAbstains: asked what a job cost ("how much did the
+// tyre fitting cost?", "how much was the drain unblocking?"), a price of
+// another job ("the MOT on the van cost £54.85") is no answer; asked of
+// that job, it is.
+func TestAnotherJobsCostAbstains(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "The MOT on the van cost £54.85 this year.", nil},
+		{day0.Add(time.Hour), "s2", "user", "The window cleaning came to £90 for the quarter.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"How much did the tyre fitting cost?", false},
+		{"How much was the drain unblocking?", false},
+		{"How much did the window cleaning cost?", true},
+		{"How much did the MOT cost?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}

@@ -36,26 +36,66 @@ type compound struct {
 // The phrase "how much" asks the price of ends in a noun whatever the
 // lexicon holds: "how much was the skip hire?".
 func compoundsOf(q string, words []string) []compound {
+	return compoundsAfter(q, words, opensNounPhrase, isNoun)
+}
+
+// compoundsAfter are the compounds of q's noun phrases (compoundsOf)
+// opened by a word opens reports, their modifiers words mod reports.
+func compoundsAfter(q string, words []string, opens, mod func(w string) bool) []compound {
 	asked := func(w string) bool { return slices.Contains(words, w) }
 	fs := strings.Fields(q)
 	var out []compound
 	for i := 0; i < len(fs); i++ {
-		if !opensNounPhrase(fs[i]) {
+		if !opens(fs[i]) {
 			continue
 		}
 		priced := howMuchOf(fs, i)
 		for j := i + 1; j+1 < len(fs) && plainWord(fs[j]); j++ {
-			mod, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
-			if !plainWord(bare(fs[j+1])) || !asked(head) {
+			m, head := strings.ToLower(fs[j]), strings.ToLower(bare(fs[j+1]))
+			if !plainWord(bare(fs[j+1])) || !asked(head) || clauseVerb(fs, i, j+1) {
 				break
 			}
-			if asked(mod) && isNoun(mod) && (isNoun(head) || priced && !costingVerb(head)) {
-				out = append(out, compound{head: stem(head), mod: stem(mod), alike: alikeStems(mod), modWord: mod, headWord: head, heads: headStems(head), modTopic: topicOf(mod) != nil,
-					days: daysOf(mod)})
+			if asked(m) && mod(m) && (isNoun(head) || priced && !costingVerb(head)) {
+				out = append(out, compound{head: stem(head), mod: stem(m), alike: alikeStems(m), modWord: m, headWord: head, heads: headStems(head), modTopic: topicOf(m) != nil,
+					days: daysOf(m)})
 			}
 		}
 	}
 	return out
+}
+
+// clauseVerb reports whether fs[k], in the noun phrase opened at fs[i], is
+// the verb its phrase is the subject of: after an auxiliary, the phrase's
+// last word ("how much does my horse cost?", "did the yoga class move?"),
+// or a word an object pronoun follows ("my horse costs me £340").
+func clauseVerb(fs []string, i, k int) bool {
+	if k+1 < len(fs) && objectPronoun(bare(fs[k+1])) {
+		return true
+	}
+	last := k+1 == len(fs) || !plainWord(bare(fs[k+1])) || bare(fs[k]) != fs[k]
+	return last && i > 0 && doWord(fs[i-1])
+}
+
+func objectPronoun(w string) bool {
+	switch strings.ToLower(w) {
+	case "me", "us", "him", "them", "you":
+		return true
+	}
+	return false
+}
+
+// rolePossessive reports whether f is a role's possessive, which opens a
+// noun phrase as "my" does: "Dad's memory clinic appointment".
+func rolePossessive(f string) bool {
+	base, poss := cutPossessive(f)
+	return poss && roleOf(strings.ToLower(base)) != ""
+}
+
+// whDeterminer reports whether f asks which one of the noun phrase after
+// it: "what shoe size", "which swimming club".
+func whDeterminer(f string) bool {
+	f = strings.ToLower(f)
+	return f == "what" || f == "which"
 }
 
 // isNoun reports whether WordNet holds w, or its base form, as a noun

@@ -56,3 +56,30 @@ func TestOtherKind(t *testing.T) {
 		}
 	}
 }
+
+// TestCompoundStopsAtItsVerb: the noun phrase a question's verb follows
+// ("how much does my pony cost?", "did the yoga class move?", "my van
+// costs me") ends before the verb, which is no noun of it, though WordNet
+// knows "cost" and "move" as nouns.
+func TestCompoundStopsAtItsVerb(t *testing.T) {
+	for _, tc := range []struct {
+		ask  string
+		want []string // each compound as mod+" "+head
+	}{
+		{"How much does my pony cost?", nil},
+		{"How much does my pony cost me a week?", nil},
+		{"Did the yoga class move?", []string{"yoga class"}},
+		{"How much does our music streaming cost?", []string{"music streaming"}},
+		{"What does the van insurance cover?", []string{"van insurance"}},
+		{"How much is my phone bill?", []string{"phone bill"}},
+		{"When does the car service start?", []string{"car service"}},
+	} {
+		var got []string
+		for _, c := range compoundsOf(tc.ask, askedWords(tc.ask)) {
+			got = append(got, c.modWord+" "+c.headWord)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("compoundsOf(%q) = %q, want %q", tc.ask, got, tc.want)
+		}
+	}
+}

@@ -16,8 +16,10 @@ import (
 // with the question. It does not reach the floor; nothing else answering,
 // recall says it found nothing. So is a wish asked of the user's own (or
 // a role of theirs) as what is or will be ("we'd love to go to Japan one
-// day" asked when we fly to Japan), and a want asked as what happened
-// ("thinking of a henna design for my ankle" asked what I had done there).
+// day" asked when we fly to Japan), a want asked as what happened
+// ("thinking of a henna design for my ankle" asked what I had done there),
+// and a plan or a wish asked of the user's own as done ("we should get the
+// chimney swept" asked when we last had it swept).
 
 // nearMiss reports whether c is a near-miss of the question (above),
 // remembered on c: a day record is one when each of its sentences that
@@ -57,7 +59,7 @@ func (r *ranker) nearMissText(c *cand) bool {
 func (r *ranker) nearMissSaid(s string) bool {
 	return r.namesSibling(s) || r.lacksThing(s) || r.holdsOnlyWhom(s) || r.anotherOfCompound(s) || r.anotherThingsAttr(s) || r.kinOfModifierOnly(s) || r.headByRelatedOnly(s) ||
 		r.lacksAmount(s) || r.lacksTime(s) || r.lacksNamedAttr(s) || r.sharesOnlyWeak(s) || r.anotherPlace(s) || r.own && othersBeneficiary(strings.Fields(s), r.asksWord) ||
-		r.ofUserOrRole() && !r.wishes && (dreamt(s) || r.past && opensWithWant(s))
+		r.ofUserOrRole() && !r.wishes && (dreamt(s) || r.past && opensWithWant(s) || r.own && r.whenDone && undone(s))
 }
 
 // anotherOfCompound reports whether s holds the noun of one of the
@@ -159,10 +161,19 @@ func (r *ranker) headByRelatedOnly(s string) bool {
 // related word, kind or topic, and names another thing of a near kind
 // (kindmate): "my son Lachlan has hockey on Wednesdays" is about him and
 // another sport, not his rowing. "My trainer wants a food diary" asked
-// what my trainer asked for names no other thing of asking's kind.
+// what my trainer asked for names no other thing of asking's kind. Asked
+// of a role or of someone the user's own notes name, an item holding
+// nothing of a thing the question names of them is about them alone
+// (lacksCompound).
 func (r *ranker) holdsOnlyWhom(s string) bool {
 	attrs := r.siblingWords()
-	if !r.strictSubject() || len(attrs) == 0 {
+	if len(attrs) == 0 {
+		return false
+	}
+	if (r.strictSubject() || r.ofNamedNonSpeaker()) && r.lacksCompound(s) {
+		return true
+	}
+	if !r.strictSubject() {
 		return false
 	}
 	have := r.stems(s)
@@ -173,6 +184,32 @@ func (r *ranker) holdsOnlyWhom(s string) bool {
 	}
 	theirs := strings.Fields(r.kindsOf(s))
 	return slices.ContainsFunc(attrs, func(w string) bool { return kindmate(w, theirs) })
+}
+
+// lacksCompound reports whether s holds nothing of one of the question's
+// compounds, those after a role's possessive ("Dad's memory clinic
+// appointment") and those it asks which one of ("what shoe size") among them:
+// neither its modifier nor its noun, by word, related word, kind, topic
+// or definition. "Bramble had her flea treatment" holds nothing of "her
+// worming tablet", "Grandson Alfie started Year 3" nothing of "what shoe
+// size"; "Isolde's flute lesson" holds the music lesson's lesson.
+func (r *ranker) lacksCompound(s string) bool {
+	if r.ofWhom == nil {
+		// a modifier need not be a noun WordNet lists ("what ring size"),
+		// but a word saying only which one makes none ("the new job")
+		r.ofWhom = compoundsAfter(r.intent.Rest, r.words, func(f string) bool {
+			return opensNounPhrase(f) || rolePossessive(f) || whDeterminer(f)
+		}, func(w string) bool { return !slices.Contains(weakWords, w) })
+	}
+	if len(r.ofWhom) == 0 {
+		return false
+	}
+	have, kinds := r.withAliases(stemsOfWords(r.analysed(s).words, r.stem)), r.stems(r.kindsOf(s))
+	holds := func(w string) bool {
+		return slices.ContainsFunc(alikeStems(w), func(st string) bool { return have.has(st) || kinds.has(st) }) || r.heldByKindOrTopic(s, w) ||
+			slices.ContainsFunc(r.defs[w], func(d string) bool { return have.has(r.stem(d)) })
+	}
+	return slices.ContainsFunc(r.ofWhom, func(c compound) bool { return !holds(c.modWord) && !holds(c.headWord) })
 }
 
 // kindmate reports whether one of w's nearest kinds (its first three, but

@@ -251,3 +251,72 @@ func TestAnotherHiresPrice(t *testing.T) {
 		}
 	}
 }
+
+// TestHoldsOnlyWhomAbstains: asked a thing of a role or of someone named
+// in the user's own notes ("what glove size is my nephew?", "when is
+// Shelly due her vitamin injection?", "when's Grandpa's hearing test?", "the
+// PIN for Nana's front door"), an item about them holding nothing of that
+// thing, or no code where a code is asked, is no answer; one holding part
+// of it is.
+func TestHoldsOnlyWhomAbstains(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "My nephew Rory is obsessed with dinosaurs at the moment.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Our tortoise Shelly had her claws clipped at the vet; the next nail trim is due in August.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Grandpa came round for Sunday lunch and fell asleep in the armchair.", nil},
+		{day0.Add(3 * time.Hour), "s4", "user", "Nana's been poorly, took her some soup on Sunday.", nil},
+	})
+	b := agentWith(t, []turn{
+		{day0, "s1", "user", "Grandpa's hearing aid appointment is on 3 October at the Eye and Ear.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		a     Searcher
+		q     string
+		found bool
+	}{
+		{a, "What glove size is my nephew?", false},
+		{a, "When is Shelly due her vitamin injection?", false},
+		{a, "When's Grandpa's hearing test?", false},
+		{a, "What's the PIN for Nana's front door?", false},
+		{a, "What is my nephew obsessed with?", true},
+		{a, "When is Shelly due her nail trim?", true},
+		{b, "When's Grandpa's hearing test?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), c.a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}
+
+// TestPlanIsNoWhenDone: asked when the user last did something, a plan,
+// a job still to do or a thought of doing it tells no such time; a done
+// thing does, and the plan answers when it is to be done.
+func TestPlanIsNoWhenDone(t *testing.T) {
+	a := agentWith(t, []turn{
+		{day0, "s1", "user", "We need to get the gutters cleared before the autumn storms.", nil},
+		{day0.Add(time.Hour), "s2", "user", "Thinking about getting the piano tuned, it sounds awful.", nil},
+		{day0.Add(2 * time.Hour), "s3", "user", "Had the carpets shampooed by a man with a van, they look new.", nil},
+	})
+	asOf := day0.Add(48 * time.Hour)
+	for _, c := range []struct {
+		q     string
+		found bool
+	}{
+		{"When did we last get the gutters cleared?", false},
+		{"When did I last have the piano tuned?", false},
+		{"When did we last have the carpets shampooed?", true},
+		{"When do we need to get the gutters cleared?", true},
+	} {
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: c.q, AsOf: asOf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Found != c.found || !c.found && len(res.Items) > 0 {
+			t.Errorf("%q: found %v with %d items (%q), want found %v", c.q, res.Found, len(res.Items), res.Context, c.found)
+		}
+	}
+}

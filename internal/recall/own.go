@@ -162,16 +162,22 @@ var dreamPhrases = []string{"one day", "someday", "some day", "one year", "one o
 
 // wishPhrases say that something is planned or told by someone else
 // rather than done (dreamPhrases: wished).
-var wishPhrases = []string{"should go", "we should", "sometime", "some time", "maybe", "thinking about", "thinking of",
-	"want to", "wants to", "hoping to", "plan to", "planning to", "next time", "says it's",
-	"says it is", "recommended", "apparently",
-	// someone else's advice: "Joel keeps telling me to read Wolf Hall" is no book I read
-	"telling me to", "tells me to", "told me to", "recommends", "swears by", "says i should", "said i should",
-	"says we should", "said we should", "suggested i", "suggested we", "suggests i", "suggests we",
+var wishPhrases = append(slices.Clone(planPhrases), hearsayPhrases...)
+
+// planPhrases say that something is still to do: planned, thought of, or
+// a job not begun.
+var planPhrases = []string{"should go", "we should", "sometime", "some time", "maybe", "thinking about", "thinking of",
+	"want to", "wants to", "hoping to", "plan to", "planning to", "next time",
 	// a job still to do: "need to sand the back door next weekend"
 	"need to", "needs to", "have to", "has to", "got to", "tomorrow", "next week", "next weekend", "next month",
 	// not begun: "I haven't started it yet"
 	"haven't started", "have not started", "not started", "yet to start"}
+
+// hearsayPhrases say that something is told or advised by someone else:
+// "Joel keeps telling me to read Wolf Hall" is no book I read.
+var hearsayPhrases = []string{"says it's", "says it is", "recommended", "apparently",
+	"telling me to", "tells me to", "told me to", "recommends", "swears by", "says i should", "said i should",
+	"says we should", "said we should", "suggested i", "suggested we", "suggests i", "suggests we"}
 
 // desirePhrases say that someone only wants something, neither done nor
 // arranged nor told: "she keeps asking to try contemporary".
@@ -200,8 +206,15 @@ func opensWithWant(s string) bool {
 }
 
 func wished(s string) bool {
+	return undone(s) || holdsPhrase(strings.ToLower(strings.ReplaceAll(s, "’", "'")), hearsayPhrases)
+}
+
+// undone reports whether s only wishes, plans or thinks of doing
+// something, or says it is still to do: no hearsay, which may tell of a
+// thing done ("got the boiler serviced, the engineer says it's fine").
+func undone(s string) bool {
 	low := strings.ToLower(strings.ReplaceAll(s, "’", "'"))
-	return dreamt(s) || holdsPhrase(withoutStarts(low), wishPhrases) || goingToDo(low) || nextUp(low)
+	return dreamt(s) || holdsPhrase(withoutStarts(low), planPhrases) || goingToDo(low) || nextUp(low)
 }
 
 // nextUp reports whether low says a thing comes next, ending a clause

@@ -157,6 +157,7 @@ type ranker struct {
 	subject            []string            // asked, with every key bound to them (bindSubject)
 	self               bool                // it asks of the user's own ("my car insurance")
 	when               bool                // self, and it asks when something is or will be (asksWhen)
+	whenDone           bool                // it asks when something was done (asksWhenDone)
 	us                 bool                // it asks as "we" or "our" (householdAsOurs)
 	alone              bool                // of the user alone ("book me a room"), not of "we" (singular)
 	aliases            map[string][]string // its words naming the subject → the other words for it
@@ -164,6 +165,7 @@ type ranker struct {
 	attrs              []string            // the stems of its words that are not its people (attrStems)
 	usersAttr          int8                // 1 when it calls what it asks of the user's, -1 not, 0 unread (asksUsersAttr)
 	compounds          []compound          // its nouns said with which one ("the yoga class"; compound.go)
+	ofWhom             []compound          // those, after a role's possessive too and those it asks which one of, when read (lacksCompound)
 	forThings          []forThing          // its nouns said with the thing they are for ("the code for the garage door")
 	speakers           []string            // those of names that speak in the hits
 	talk               int8                // 1 when a candidate is a turn of a named speaker, -1 not, 0 unread (ofNamedNonSpeaker)
@@ -228,6 +230,7 @@ func (e *Engine) rankRecall(ctx context.Context, s Searcher, q Query, asOf time.
 	r.amount = asksAmount(r.intent.Rest)
 	r.naming = r.ofUserOrRole() && asksName(r.intent.Rest)
 	r.when = r.self && asksWhen(q.Text)
+	r.whenDone = asksWhenDone(q.Text)
 	r.base = store.SearchOptions{Since: r.since, Until: r.until, Session: q.Session,
 		Role: q.Role, Source: q.Source, Entity: q.Entity,
 		Window: maxCand, // see windowNote

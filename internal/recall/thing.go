@@ -48,15 +48,18 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 			continue
 		}
 		inverted := i > 0 && doWord(fs[i-1])
-		priced := pricedThing(fs, i) // "the quote for the splashback": its words are the thing's, known nouns or not
+		// "the quote for the splashback": its words are the thing's, known
+		// nouns or not; "how much does my horse cost me?" asks of my own
+		costed := costedPhrase(fs, i) && !ownsPhrase(fs[i])
+		priced := pricedThing(fs, i) || costed
 		var phrase []string
 		poss := false
 		for j := i + 1; j < len(fs); j++ {
 			base, isPoss := cutPossessive(strings.TrimRight(fs[j], ",;:.?!"))
 			w, upper := strings.ToLower(bare(base)), startsUpper(base)
 			ends := fs[j] != strings.TrimRight(fs[j], ",;:.?!")
-			if len(phrase) > 0 && costingVerb(w) {
-				break
+			if len(phrase) > 0 && (costingVerb(w) || !isPoss && clauseVerb(fs, i, j) && !(inverted && ends)) {
+				break // "how much does my horse cost me a month?": the horse
 			}
 			switch {
 			case inverted && ends && !isPoss:
@@ -75,8 +78,11 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 				break
 			}
 		}
-		if (poss || priced) && len(phrase) > 0 {
-			return phrase, false
+		if costed && slices.Contains(priceWords, phrase[len(phrase)-1]) {
+			priced = false // "how much are the parking fees?" asks the fees, which "parking is £4 a day" gives
+		}
+		if (poss || priced && (len(phrase) > 1 || !costed)) && len(phrase) > 0 {
+			return phrase, false // "how much did the plumber charge?" may be answered by his name
 		}
 		if len(phrase) > 0 && ownsPhrase(fs[i]) {
 			last = phrase
@@ -169,11 +175,23 @@ var namedAttrs = map[string]string{
 	"code": "code", "codes": "code", "pin": "code", "combination": "code", "passcode": "code", "password": "code",
 }
 
-// pricedAsk reports whether q asks the price of a thing (pricedThing).
+// costedPhrase reports whether the noun phrase opened at fs[i] is what
+// "how much" asks the cost of: "how much did the boiler service cost?",
+// "how much was the car service?"; a service or a check of another thing
+// does not answer it.
+func costedPhrase(fs []string, i int) bool {
+	if i < 3 || !strings.EqualFold(fs[i-3], "how") || !strings.EqualFold(fs[i-2], "much") {
+		return false
+	}
+	return doWord(fs[i-1]) || costsBe(strings.ToLower(fs[i-1]))
+}
+
+// pricedAsk reports whether q asks the price of a thing (pricedThing,
+// costedPhrase).
 func pricedAsk(q string) bool {
 	fs := strings.Fields(q)
 	for i := range fs {
-		if opensNounPhrase(fs[i]) && pricedThing(fs, i) {
+		if opensNounPhrase(fs[i]) && (pricedThing(fs, i) || costedPhrase(fs, i)) {
 			return true
 		}
 	}
@@ -187,7 +205,7 @@ func pricedAsk(q string) bool {
 func (r *ranker) lacksNamedAttr(s string) bool {
 	fs := strings.Fields(asking(r.intent.Rest))
 	for i := range fs {
-		if !opensNounPhrase(fs[i]) {
+		if !opensNounPhrase(fs[i]) && !rolePossessive(fs[i]) { // "the code for Gran's key safe"
 			continue
 		}
 		canon := namedAttrs[thingsAttr(fs, i)]
