@@ -16,6 +16,7 @@ import (
 	_ "embed"
 	"hash/maphash"
 	"iter"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -245,7 +246,23 @@ func Of(s string) string {
 			}
 		}
 	}
+	if saysPay(s) {
+		addKind(&b, &seenKinds, "salary")
+	}
 	return b.String()
+}
+
+// payOn is an amount someone is on, their pay: "I'm on 38k", "she's on
+// £12 an hour", "we're still on 52 grand"; not "spent £40 on the shop".
+var payOn = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:['’]m|['’]s|['’]re|\b(?:am|is|are|was|were|be|been))\s+(?:(?:now|still|only|just)\s+)?on\s+` +
+		`(?:(?:about|around|roughly|nearly|almost|over|under)\s+)?[£$€]?\d[\d,.]*\s?(?:k\b|grand\b|(?:quid|pounds|dollars|euros)?\s*(?:a|an|per)\s+(?:year|hour|week|month|annum)\b)`)
+})
+
+// saysPay reports whether s tells an amount someone is paid by "on"; the
+// cheap test first, since Of reads every memory.
+func saysPay(s string) bool {
+	return strings.Contains(s, "on ") && strings.ContainsAny(s, "0123456789") && payOn().MatchString(s)
 }
 
 // addKind writes kind to b unless seen holds it.
