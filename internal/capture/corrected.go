@@ -278,7 +278,7 @@ func holdsOtherStem(c Correction, hits []store.Hit, ids []int64) bool {
 // armchair", "we switched gyms". A claim holding it is the one corrected,
 // though it shares no other word.
 func (c Correction) namesSubject() bool {
-	return c.Old != "" && (c.Shape == "changed my mind" || c.Shape == "switched kind")
+	return c.Old != "" && (c.Shape == "changed my mind" || c.Shape == "switched kind" || c.Shape == "cover")
 }
 
 // correctedProvider is Corrected for a switch of provider whose kind no
@@ -515,7 +515,8 @@ func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linke
 		k.putOn && shared > 0 && onRe().MatchString(h.Text) || // "they've put me on nights" after "I'm on the 8 till 4 shift"
 		c.Shape == "switched to" && movedAlike(m.Text, theirs) ||
 		c.Shape == "switched to" && oldStem == "" && otherKindOfHead(m.Text, h.Text) || // "switched to oat milk" after "semi-skimmed milk in my tea": another kind of the same thing
-		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) || // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
+		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) ||
+		c.Shape == "cover" && oldStem != "" && usersOwnWith(h.Text) || // "my PT is Gemma" gives way to "Gemma's off … I'm with Callum for now" // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
 		c.Shape == "went up to" && shared > 0 && cl.shared(k.kinds, h.Text) > 0 // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 }
 
@@ -1240,6 +1241,12 @@ func firstPersonSubject(before string) bool {
 		last = last[:i] // "we've": we
 	}
 	return last == "i" || last == "we"
+}
+
+// usersOwnWith reports whether s is the user's own claim of someone: it
+// says "my", "me" or "I" ("my PT is Gemma", "Gemma trains me").
+func usersOwnWith(s string) bool {
+	return slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool { return w == "my" || w == "me" || w == "i" })
 }
 
 // servesUs reports whether s tells what the one named by stem does or is
