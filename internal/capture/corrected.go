@@ -505,6 +505,7 @@ func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linke
 	m, c, oldStem, cl := k.m, k.c, k.oldStem, k.cl
 	return c.Shape == "cancelled" && oldStem != "" && whenKindsOf(h.Text) != 0 || // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd": a thing cancelled was booked for a time
 		c.Shape == "cancelled" && oldStem != "" && servesUs(h.Text, oldStem) || // "got rid of TalkTalk" after "our broadband is with TalkTalk"
+		c.Shape == "cancelled" && oldStem != "" && k.ofKind != nil && k.ofKind(h, oldStem) && usersOwnWith(h.Text) || // "cancelled the paper" after "we get the Guardian delivered"
 		(c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) || // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
 		booking || // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
@@ -1243,10 +1244,17 @@ func firstPersonSubject(before string) bool {
 	return last == "i" || last == "we"
 }
 
-// usersOwnWith reports whether s is the user's own claim of someone: it
-// says "my", "me" or "I" ("my PT is Gemma", "Gemma trains me").
+// usersOwnWith reports whether s is the user's own claim: it speaks in
+// the first person ("my PT is Gemma", "Gemma trains me", "we get the
+// Guardian delivered").
 func usersOwnWith(s string) bool {
-	return slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool { return w == "my" || w == "me" || w == "i" })
+	return slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool {
+		switch w {
+		case "i", "me", "my", "we", "us", "our":
+			return true
+		}
+		return false
+	})
 }
 
 // servesUs reports whether s tells what the one named by stem does or is

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -387,6 +388,36 @@ func TestSwitchedToAnotherKindOfHead(t *testing.T) {
 	} {
 		if got := otherKindOfHead(tc.s, tc.h); got != tc.want {
 			t.Errorf("otherKindOfHead(%q, %q) = %v, want %v", tc.s, tc.h, got, tc.want)
+		}
+	}
+}
+
+// TestCancelledKindEndsItsTitle: cancelling a thing named by its kind ("the
+// paper", "the magazine") ends the user's claim naming it by its title,
+// not someone else's nor a claim of another kind.
+func TestCancelledKindEndsItsTitle(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 9, 0, 0, 0, time.UTC) }
+	ofKind := func(h store.Hit, kind string) bool { return kinds.Holds(h.Text, kind) }
+	for _, tc := range []struct {
+		say  string
+		hits []store.Hit
+		want []int64
+	}{
+		{"Cancelled the paper this week, we read it all online.", []store.Hit{
+			{Kind: "memory", ID: 1, Timestamp: day(1), Role: "user", Text: "We get the Guardian delivered, Saturdays too."},
+			{Kind: "memory", ID: 2, Timestamp: day(2), Role: "user", Text: "Wrapped the plates in newspaper for the move."}}, []int64{1}},
+		{"I've cancelled the magazine, never read it.", []store.Hit{
+			{Kind: "memory", ID: 3, Timestamp: day(1), Role: "user", Text: "The Spectator comes for me every Thursday."}}, []int64{3}},
+		{"Cancelled the paper this week, we read it all online.", []store.Hit{
+			{Kind: "memory", ID: 4, Timestamp: day(1), Role: "user", Text: "Auntie Jo reads the Telegraph cover to cover."}}, nil},
+	} {
+		m := store.Hit{Kind: "memory", ID: 100, Timestamp: day(20), Role: "user", Text: tc.say}
+		c, ok := CorrectionIn(tc.say)
+		if !ok {
+			t.Fatalf("%q is not read as a correction", tc.say)
+		}
+		if got := Corrected(m, c, tc.hits, ofKind); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: corrected = %v, want %v", tc.say, got, tc.want)
 		}
 	}
 }

@@ -46,6 +46,7 @@ var worldText string
 var (
 	once        sync.Once
 	listedKinds map[string]string // informal.txt's and world.txt's words → their kinds
+	titleKinds  map[string]string // world.txt's titles (titleMark) → their kinds
 	drugKinds   string            // a drugShaped word's kinds: a medication's, as world.txt lists one
 
 	breadthOnce sync.Once
@@ -56,7 +57,7 @@ var (
 // shares them.
 func load() {
 	once.Do(func() {
-		listedKinds = map[string]string{}
+		listedKinds, titleKinds = map[string]string{}, map[string]string{}
 		addListed(informalText, false)
 		addListed(worldText, true)
 		drugKinds = "medication " + lookupText("medication")
@@ -138,6 +139,11 @@ func addListed(list string, keep bool) {
 		if !ok {
 			continue
 		}
+		if kinds, ok := strings.CutPrefix(rest, titleMark+" "); ok {
+			first, _, _ := strings.Cut(kinds, " ")
+			titleKinds[w] = kinds + " " + lookupText(first)
+			continue
+		}
 		all := rest
 		for x := range strings.FieldsSeq(rest) {
 			if k := lookupText(x); k != "" {
@@ -173,7 +179,7 @@ func countBreadth() map[string]int {
 			for line := range strings.SplitSeq(list, "\n") {
 				_, rest, _ := strings.Cut(line, " ")
 				for x := range strings.FieldsSeq(rest) {
-					if x != roleMark {
+					if x != roleMark && x != titleMark {
 						breadth[x]++
 					}
 				}
@@ -182,6 +188,12 @@ func countBreadth() map[string]int {
 	})
 	return breadth
 }
+
+// titleMark opens the kinds of a title world.txt lists ("guardian =the
+// newspaper paper"): a paper or magazine named by a word that is also an
+// everyday one is of its kinds only as "the" and the capitalised word
+// ("we get the Guardian delivered"; not "her legal guardian", "hard times").
+const titleMark = "=the"
 
 // roleMark is what lexgen writes among an occupation's kinds (its
 // occupationMark); it stands for roleKinds, the words a question about
@@ -205,9 +217,13 @@ func Of(s string) string {
 	var seenWords, seenKinds set
 	var lower []byte
 	sinceA := roleReach + 1 // words since "a", "an" or "as"
+	afterThe := false
 	for w := range words(s) {
 		lower = appendLower(lower[:0], w)
 		sinceA++
+		first, _ := utf8.DecodeRuneInString(w)
+		titled := afterThe && unicode.IsUpper(first)
+		afterThe = string(lower) == "the"
 		switch string(lower) {
 		case "a", "an", "as":
 			sinceA = 0
@@ -221,6 +237,12 @@ func Of(s string) string {
 		}
 		if len(w) < 2 || len(w) == 2 && !isListed(key) || text.IsStopword(key) {
 			continue // "gf" and "gp" are words; "it" and "us" are not nouns
+		}
+		if t := titleKinds[key]; titled && t != "" && seenWords.add(key) {
+			for kind := range strings.FieldsSeq(t) {
+				addKind(&b, &seenKinds, kind) // "the Guardian": a newspaper, whatever else the word is
+			}
+			continue
 		}
 		k, ok := lookup(key)
 		if !ok {
