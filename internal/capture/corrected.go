@@ -142,7 +142,7 @@ func (cl *Claims) Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind 
 	}
 	if (c.Ends || c.namesSubject()) && !holdsOtherStem(c, hits, ids) {
 		for _, st := range c.otherStems() {
-			if alt := cl.correctedHolding(m, c, hits, st, nil); len(alt) > 0 {
+			if alt := cl.correctedHolding(m, c, hits, st, cancelledKind(c, ofKind)); len(alt) > 0 {
 				ids = alt
 				break
 			}
@@ -155,6 +155,17 @@ func (cl *Claims) Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind 
 		ids = correctedInFrame(m, hits)
 	}
 	return ids
+}
+
+// cancelledKind is ofKind for a cancellation's other words, nil for the
+// other shapes: "cancelled the newspaper delivery" ends "the Observer
+// comes on Sundays" by its kind, but "not doing the bookshop shifts any
+// more" ends no other shifts by theirs.
+func cancelledKind(c Correction, ofKind OfKind) OfKind {
+	if c.Shape != "cancelled" {
+		return nil
+	}
+	return ofKind
 }
 
 // SaysSuccessor reports whether c ends a claim and says what replaces it

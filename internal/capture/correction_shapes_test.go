@@ -408,6 +408,8 @@ func TestCancelledKindEndsItsTitle(t *testing.T) {
 			{Kind: "memory", ID: 2, Timestamp: day(2), Role: "user", Text: "Wrapped the plates in newspaper for the move."}}, []int64{1}},
 		{"I've cancelled the magazine, never read it.", []store.Hit{
 			{Kind: "memory", ID: 3, Timestamp: day(1), Role: "user", Text: "The Spectator comes for me every Thursday."}}, []int64{3}},
+		{"We've cancelled the newspaper delivery, the lad kept missing us.", []store.Hit{
+			{Kind: "memory", ID: 5, Timestamp: day(1), Role: "user", Text: "The Observer comes through our door on Sundays."}}, []int64{5}},
 		{"Cancelled the paper this week, we read it all online.", []store.Hit{
 			{Kind: "memory", ID: 4, Timestamp: day(1), Role: "user", Text: "Auntie Jo reads the Telegraph cover to cover."}}, nil},
 	} {
