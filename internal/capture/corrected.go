@@ -143,7 +143,7 @@ func (cl *Claims) Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind 
 	}
 	if (c.Ends || c.namesSubject()) && !holdsOtherStem(c, hits, ids) {
 		for _, st := range c.otherStems() {
-			if alt := cl.correctedHolding(m, c, hits, st, nil); len(alt) > 0 {
+			if alt := cl.correctedHolding(m, c, hits, st, cancelledKind(c, ofKind)); len(alt) > 0 {
 				ids = alt
 				break
 			}
@@ -156,6 +156,17 @@ func (cl *Claims) Corrected(m store.Hit, c Correction, hits []store.Hit, ofKind 
 		ids = correctedInFrame(m, hits)
 	}
 	return ids
+}
+
+// cancelledKind is ofKind for a cancellation's other words, nil for the
+// other shapes: "cancelled the newspaper delivery" ends "the Observer
+// comes on Sundays" by its kind, but "not doing the bookshop shifts any
+// more" ends no other shifts by theirs.
+func cancelledKind(c Correction, ofKind OfKind) OfKind {
+	if c.Shape != "cancelled" {
+		return nil
+	}
+	return ofKind
 }
 
 // SaysSuccessor reports whether c ends a claim and says what replaces it
@@ -279,7 +290,7 @@ func holdsOtherStem(c Correction, hits []store.Hit, ids []int64) bool {
 // armchair", "we switched gyms". A claim holding it is the one corrected,
 // though it shares no other word.
 func (c Correction) namesSubject() bool {
-	return c.Old != "" && (c.Shape == "changed my mind" || c.Shape == "switched kind" || c.Shape == "again")
+	return c.Old != "" && (c.Shape == "changed my mind" || c.Shape == "switched kind" || c.Shape == "again" || c.Shape == "cover")
 }
 
 // correctedProvider is Corrected for a switch of provider whose kind no
@@ -509,6 +520,7 @@ func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linke
 	m, c, oldStem, cl := k.m, k.c, k.oldStem, k.cl
 	return c.Shape == "cancelled" && oldStem != "" && ahead(h.Text) || // "had to cancel the sweep" weeks after "booked a chimney sweep for the 3rd", "scrapped the Coniston trip" after "booked a cottage near Coniston": a thing cancelled was booked, or said for a time
 		c.Shape == "cancelled" && oldStem != "" && servesUs(h.Text, oldStem) || // "got rid of TalkTalk" after "our broadband is with TalkTalk"
+		c.Shape == "cancelled" && oldStem != "" && k.ofKind != nil && k.ofKind(h, oldStem) && usersOwnWith(h.Text) || // "cancelled the paper" after "we get the Guardian delivered"
 		(c.Shape == "instead" || c.Shape == "actually" || c.Shape == "switched to") && (shared >= 2 || shared > 0 && recent(m, h)) &&
 			swappedNames(m.Text, h.Text) || // "change of plan for the bank holiday, we're doing Trieste instead" after "… booked: Ghent"; "the quiz team moved to the Drovers"
 		booking || // "Mariana's birthday meal is cancelled" a week after "booked a table … for Mariana's 40th"
@@ -519,8 +531,9 @@ func (k *correcting) takenAnyway(h store.Hit, theirs []string, shared int, linke
 		k.putOn && shared > 0 && onRe().MatchString(h.Text) || // "they've put me on nights" after "I'm on the 8 till 4 shift"
 		c.Shape == "switched to" && movedAlike(m.Text, theirs) ||
 		c.Shape == "switched to" && oldStem == "" && otherKindOfHead(m.Text, h.Text) || // "switched to oat milk" after "semi-skimmed milk in my tea": another kind of the same thing
-		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) ||
-		c.Shape == "again" || // what anotherThing let through denied the thing done again // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
+		c.Shape == "changed my mind" && oldStem != "" && swappedNames(m.Text, h.Text) || // "changed our minds about the reception, the Old Mill now" weeks after the deposit on Hollins Barn for it
+		c.Shape == "again" || // what anotherThing let through denied the thing done again
+		c.Shape == "cover" && oldStem != "" && usersOwnWith(h.Text) || // "my PT is Gemma" gives way to "Gemma's off … I'm with Callum for now"
 		c.Shape == "went up to" && shared > 0 && cl.shared(k.kinds, h.Text) > 0 // "raised my pension contribution to 8%" after "I pay 5% into my pension", months apart
 }
 
@@ -1252,6 +1265,19 @@ func firstPersonSubject(before string) bool {
 		last = last[:i] // "we've": we
 	}
 	return last == "i" || last == "we"
+}
+
+// usersOwnWith reports whether s is the user's own claim: it speaks in
+// the first person ("my PT is Gemma", "Gemma trains me", "we get the
+// Guardian delivered").
+func usersOwnWith(s string) bool {
+	return slices.ContainsFunc(text.Words(strings.ToLower(s)), func(w string) bool {
+		switch w {
+		case "i", "me", "my", "we", "us", "our":
+			return true
+		}
+		return false
+	})
 }
 
 // servesUs reports whether s tells what the one named by stem does or is

@@ -110,6 +110,25 @@ var correctionShapes = []correctionShape{
 		[]string{"cancel", "call", "scrapped"}},
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
+	// "Oskar can't do Tuesdays now so Portuguese is Thursdays", "the coach
+	// isn't free on Mondays now, training is Wednesday": a day someone can
+	// no longer do (group 1), the new one said after it (newTimeSaid);
+	// "I can't do Tuesdays, I've got choir" changes nothing.
+	{"can't do", false, `(?i)\b(?:can(?:no|['’])?t|can\s+not|(?:isn['’]t|aren['’]t|is\s+not|are\s+not|['’]s\s+not|['’]re\s+not)\s+(?:free|available))\s+` +
+		`(?:(?:do|make|manage|teach|take|run|coach|host|come|play)\s+(?:us\s+|it\s+|me\s+|them\s+)?)?(?:on\s+)?((?:mon|tues|wednes|thurs|fri|satur|sun)days?)\b`,
+		[]string{"can", "free", "available"}},
+	// "Gemma's off on maternity leave, so I'm with Callum for now", "Dr Shah
+	// is away until March, I'm seeing Dr Lowe in the meantime": someone the
+	// user sees (group 1) is away and another covers (coverSaid); the
+	// user's claims naming the one away give way to the cover.
+	{"cover", false, `\b(\p{Lu}[\pL-]+)(?:['’]s|\s+is|\s+has\s+gone|\s+has\s+been|\s+went)?\s+(?i:off|away|out)\s+(?i:on\s+(?:maternity|paternity|parental|sick|long[- ]term\s+sick|compassionate|study)\s+leave|on\s+leave|sick|ill|poorly|on\s+holiday|having\s+(?:her|his|their)\s+\pL+\s+done|until\s+\pL+|for\s+(?:a|two|three|four|six|\d+)\s+(?:weeks?|months?))\b`,
+		[]string{"off", "away", "out"}},
+	// "Tomasz has gone up to Year 3", "Lily started fifth grade", "she's
+	// in the sixth form now": a child's school year moved up; the claim is
+	// found by the child and the kind of value (schoolYear).
+	{"moved up", false, `(?i)\b(?:(?:moved|gone|went|going|goes|go|been\s+put|put)\s+up\s+(?:in)?to|started|starting|starts|began|begun)\s+` + schoolYear +
+		`|(?i)\b(?:is|are|['’]s|['’]re)\s+(?:now\s+)?in\s+` + schoolYear + `\s+now\b`,
+		[]string{"up", "start", "began", "begun", "now"}},
 	{"moved from", false, `(?i)\b(?:moved|changed|switched|swapped|went|gone|shifted|rescheduled)\b(?:\s+[\pL\pN'’-]+){0,4}?\s+from\s+` + phrase + `\s+to\b`, []string{"from"}},
 	// "moved out of Hyde Park Road into a flat share", "we've moved the
 	// kids out of Pebbles into the school nursery": the old place left for
@@ -162,6 +181,17 @@ var correctionShapes = []correctionShape{
 		`(?i)^(?:oh\s+|ah\s+)?(?:wait|hang on|hold on)\s*[,!—–]`, // "Oh wait, she can only do Saturday"
 		[]string{"actually", "scratch", "change of plan", "correction", "second thought", "mistake", "make", "wait", "hang on", "hold on"}},
 }
+
+// coverSaid is another who covers, said after someone is away: "I'm with
+// Callum for now", "Lidia is covering", "Jade is standing in", "I'm seeing
+// Dr Lowe in the meantime".
+var coverSaid = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(?:covering|covers|standing\s+in|stands\s+in|filling\s+in|fills\s+in|for\s+now|in\s+the\s+meantime|for\s+the\s+time\s+being|till\s+(?:she|he|they)|until\s+(?:she|he|they))\b`)
+})
+
+// schoolYear is a year, grade or form of school: "Year 3", "P5", "fifth
+// grade", "the sixth form", "secondary".
+const schoolYear = `(?:(?:year|yr|grade|form|primary|p)\s?\d{1,2}\b|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))\s+(?:grade|year|form|class)\b|(?:the\s+)?(?:sixth\s+form|reception|secondary|high\s+school|middle\s+school|juniors|big\s+school)\b)`
 
 // correctionRegexps are the shapes' expressions, compiled on first use:
 // the binary's start does not pay for them.
@@ -232,6 +262,12 @@ func correctionInSentence(s string) (Correction, bool) {
 		}
 		if sh.shape == "left" && leftTrip(m[2]) {
 			continue // "we left Oslo at dawn", "left Tamsin a note": no claim ended
+		}
+		if sh.shape == "cover" && !coverSaid().MatchString(s[loc[1]:]) {
+			continue // "Tom is off sick again": no one covers
+		}
+		if sh.shape == "can't do" && whenKindsOf(s[loc[1]:]) == 0 {
+			continue // "I can't do Tuesdays, I've got choir": no other time said
 		}
 		if sh.shape == "changed times" && !newTimeSaid(s[loc[1]:]) {
 			continue // "the clocks changed their time last night", "changed the time on the oven": no new time of a claim
@@ -503,6 +539,7 @@ var valueKinds = sync.OnceValue(func() []valueKind {
 		{regexp.MustCompile(`(?i)\b\d[\d.,]*\s?(?:mg|mcg|g|kg|ml|l|iu|units?|puffs?|tablets?|pills?|drops?|km|miles?|lbs?|litres?|liters?)\b`), false, false},
 		{regexp.MustCompile(`(?i)\b(?:red|blue|green|yellow|black|white|grey|gray|pink|purple|orange|brown|navy|teal|beige|cream|silver|gold|mustard|turquoise|burgundy)\b`), false, false},
 		{calendarDayRe(), true, false},
+		{regexp.MustCompile(`(?i)\b` + schoolYear), false, false},
 		// a month said as when: "the first week of August", "in March", "till June"
 		{regexp.MustCompile(`(?i)\b(?:in|for|of|until|till|by|from|since|next|last|this|early|late|mid|end\s+of|start\s+of)[\s-]+(?:january|february|march|april|may|june|july|august|september|october|november|december)\b`), true, false},
 	}

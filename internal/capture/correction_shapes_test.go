@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dormouse-dev/dormouse/internal/kinds"
 	"github.com/dormouse-dev/dormouse/internal/store"
 )
 
@@ -90,6 +91,29 @@ func TestCorrectionShapesUnrestated(t *testing.T) {
 		{"We changed our evening plans and stayed in.", "", ""},
 		{"I changed the time on the oven clock.", "", ""},
 		{"The clocks changed their time last night.", "", ""},
+		// a day someone can no longer do, and the new one said after it
+		{"Oskar can't do Tuesdays now so Portuguese is Thursday evenings.", "can't do", "Tuesdays"},
+		{"Kemal can't make Wednesdays any longer, so five-a-side is on Mondays.", "can't do", "Wednesdays"},
+		{"Mrs Ito can't manage Friday mornings now, we're on Saturdays at ten.", "can't do", "Friday"},
+		{"The coach isn't free on Thursdays now, training is Tuesday at six.", "can't do", "Thursdays"},
+		{"Bea cannot do Sunday any more, it's Saturday afternoons from next week.", "can't do", "Sunday"},
+		{"I can't do Tuesdays, I've got choir.", "", ""},
+		// someone the user sees is away, another covers for now
+		{"Gemma's off on maternity leave, so I'm with Callum for now.", "cover", "Gemma"},
+		{"Rosa's off having her knee done, so her cousin Lidia is covering.", "cover", "Rosa"},
+		{"Dr Shah is away until March, I'm seeing Dr Lowe in the meantime.", "cover", "Shah"},
+		{"Marcus is off sick this week, Jade is standing in.", "cover", "Marcus"},
+		{"Gemma's off on maternity leave from June.", "", ""},
+		{"Tom is off sick again.", "", ""},
+		// a child moved up a school year
+		{"Tomasz has gone up to Year 3, his teacher this year is Mr Brennan.", "moved up", ""},
+		{"Lily started fifth grade this week, her teacher is Mr Dunleavy.", "moved up", ""},
+		{"Aoife's moved up into P5 with Mrs Doyle.", "moved up", ""},
+		{"Our eldest is in the sixth form now, doing chemistry.", "moved up", ""},
+		{"Kit's gone up to secondary, she loves it.", "moved up", ""},
+		{"The prices went up to silly levels.", "", ""},
+		{"Started the year with a cold.", "", ""},
+		{"She can't make Friday, she's away.", "", ""},
 		{"I've gone back to semi-skimmed in my coffee.", "back to", ""},
 		{"I went back to painting in my free time.", "", ""},
 	}
@@ -175,6 +199,25 @@ func TestCorrectedUnrestated(t *testing.T) {
 				hit(93, "b", day(3, 9), "Ayesha lent me her slow cooker.")}, []int64{92}},
 		{"a swap of what the speaker owns sets no new day", "Swapped the summer duvet for the winter one on Sunday.", day(20, 9),
 			[]store.Hit{hit(94, "a", day(1, 9), "Book club is at Jo's on the first Sunday of the month.")}, nil},
+		{"a day someone can't do now: the claim on that day with their name", "Oskar can't do Tuesdays now so Portuguese is Thursday evenings.", day(20, 9),
+			[]store.Hit{hit(110, "a", day(1, 9), "Oskar teaches me Portuguese on Tuesday evenings at his flat."),
+				hit(111, "b", day(3, 9), "Bins go out on Tuesday night.")}, []int64{110}},
+		{"a day someone can't make now: the claim by its subject, not another on that day", "Kemal can't make Wednesdays any longer, so five-a-side is on Mondays.", day(20, 9),
+			[]store.Hit{hit(112, "a", day(1, 9), "Five-a-side with Kemal's lot is Wednesday nights at the leisure centre."),
+				hit(113, "b", day(3, 9), "Book club is on Wednesday this month.")}, []int64{112}},
+		{"a cover: the user's claim naming who is away", "Gemma's off on maternity leave, so I'm with Callum for now.", day(20, 9),
+			[]store.Hit{hit(130, "a", day(1, 9), "My PT is Gemma, Mondays and Thursdays at the gym."),
+				hit(131, "b", day(3, 9), "Gemma from the gym posted a new class timetable."),
+				hit(132, "c", day(4, 9), "Callum Reid plays five-a-side with Dev.")}, []int64{130}},
+		{"a cover: another person's claim naming who is away is not the user's", "Gemma's off on maternity leave, so I'm with Callum for now.", day(20, 9),
+			[]store.Hit{hit(133, "a", day(1, 9), "Gemma is Tara's trainer at the gym.")}, nil},
+		{"a school year moved up: the child's year and teacher", "Tomasz has gone up to Year 3, his teacher this year is Mr Brennan.", day(20, 9),
+			[]store.Hit{hit(120, "a", time.Date(2025, 9, 10, 9, 0, 0, 0, time.UTC), "Tomasz is in Year 2 and his teacher is Mrs Okafor."),
+				hit(121, "b", day(3, 9), "Tomasz has a dentist appointment on Friday."),
+				hit(122, "c", day(4, 9), "Maja is in Year 5 with Mr Pike.")}, []int64{120}},
+		{"a grade started: the child's old grade", "Lily started fifth grade this week, her teacher is Mr Dunleavy.", day(20, 9),
+			[]store.Hit{hit(123, "a", time.Date(2025, 9, 10, 9, 0, 0, 0, time.UTC), "Lily is in fourth grade with Ms Carver."),
+				hit(124, "b", day(3, 9), "Lily's fourth tooth came out.")}, []int64{123}},
 		{"changed times without now: opening hours", "The pharmacy's opening hours changed, it shuts at 5.30.", day(20, 9),
 			[]store.Hit{hit(46, "a", day(1, 9), "The pharmacy on Cole Street shuts at 6pm."),
 				hit(47, "b", day(2, 9), "Picked up Dad's prescription.")}, []int64{46}},
@@ -380,6 +423,38 @@ func TestSwitchedToAnotherKindOfHead(t *testing.T) {
 	} {
 		if got := otherKindOfHead(tc.s, tc.h); got != tc.want {
 			t.Errorf("otherKindOfHead(%q, %q) = %v, want %v", tc.s, tc.h, got, tc.want)
+		}
+	}
+}
+
+// TestCancelledKindEndsItsTitle: cancelling a thing named by its kind ("the
+// paper", "the magazine") ends the user's claim naming it by its title,
+// not someone else's nor a claim of another kind.
+func TestCancelledKindEndsItsTitle(t *testing.T) {
+	day := func(d int) time.Time { return time.Date(2026, 3, d, 9, 0, 0, 0, time.UTC) }
+	ofKind := func(h store.Hit, kind string) bool { return kinds.Holds(h.Text, kind) }
+	for _, tc := range []struct {
+		say  string
+		hits []store.Hit
+		want []int64
+	}{
+		{"Cancelled the paper this week, we read it all online.", []store.Hit{
+			{Kind: "memory", ID: 1, Timestamp: day(1), Role: "user", Text: "We get the Guardian delivered, Saturdays too."},
+			{Kind: "memory", ID: 2, Timestamp: day(2), Role: "user", Text: "Wrapped the plates in newspaper for the move."}}, []int64{1}},
+		{"I've cancelled the magazine, never read it.", []store.Hit{
+			{Kind: "memory", ID: 3, Timestamp: day(1), Role: "user", Text: "The Spectator comes for me every Thursday."}}, []int64{3}},
+		{"We've cancelled the newspaper delivery, the lad kept missing us.", []store.Hit{
+			{Kind: "memory", ID: 5, Timestamp: day(1), Role: "user", Text: "The Observer comes through our door on Sundays."}}, []int64{5}},
+		{"Cancelled the paper this week, we read it all online.", []store.Hit{
+			{Kind: "memory", ID: 4, Timestamp: day(1), Role: "user", Text: "Auntie Jo reads the Telegraph cover to cover."}}, nil},
+	} {
+		m := store.Hit{Kind: "memory", ID: 100, Timestamp: day(20), Role: "user", Text: tc.say}
+		c, ok := CorrectionIn(tc.say)
+		if !ok {
+			t.Fatalf("%q is not read as a correction", tc.say)
+		}
+		if got := Corrected(m, c, tc.hits, ofKind); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: corrected = %v, want %v", tc.say, got, tc.want)
 		}
 	}
 }

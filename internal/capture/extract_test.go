@@ -78,6 +78,11 @@ func TestExtractEntities(t *testing.T) {
 			want: []Entity{{"Bob", "name"}},
 		},
 		{
+			name: "pay words opening a sentence are not names",
+			in:   "Payday is the 28th. Salary goes in on Friday. Wages are paid weekly.",
+			want: []Entity{{"Friday", "date"}},
+		},
+		{
 			name: "sentence-initial name with a verb after it",
 			in:   "Alice prefers tea. Priya's flight lands late.",
 			want: []Entity{{"Alice", "name"}, {"Priya", "name"}},

@@ -192,7 +192,7 @@ var commonNouns = []string{
 	"issues", "error", "errors", "warning", "warnings", "feature", "release",
 	"deploy", "deployment", "build", "test", "tests", "server", "database",
 	"code", "report", "invoice", "order", "payment", "price", "cost", "rent",
-	"bill", "contract", "client", "customer", "manager", "boss", "mom", "mum",
+	"bill", "payday", "salary", "wages", "pay", "contract", "client", "customer", "manager", "boss", "mom", "mum",
 	"dad", "kids", "family", "friend", "friends", "wife", "husband", "sister",
 	"brother", "daughter", "son", "baby", "dog", "cat", "car", "house",
 	"phone", "laptop", "movie", "music", "game", "gym", "run", "walk",

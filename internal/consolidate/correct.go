@@ -127,19 +127,39 @@ func retireCorrected(ctx context.Context, a *store.Agent, mems []store.Memory) e
 // kinds index) hold what negation c names, and capture.OfKind of them:
 // "we haven't got a car any more" ends "my runaround is a red Mazda", which
 // never says car. Nil for a correction that ends nothing or names nothing.
+// A cancellation's other words are kinds too ("cancelled the magazine
+// subscription" ends "the Economist comes on Fridays").
 func kindSearch(ctx context.Context, a *store.Agent, c capture.Correction, since, until time.Time) (capture.OfKind, []store.MemoryHit, error) {
-	kind := c.OldStem()
-	if !c.Ends || kind == "" {
+	kinds := []string{c.OldStem()}
+	if !c.Ends || kinds[0] == "" {
 		return nil, nil, nil
 	}
-	hits, err := a.SearchMemories(ctx, store.SearchOptions{Terms: []string{kind}, Kinds: true, Since: since, Until: until, Limit: 20})
-	if err != nil || len(hits) == 0 {
-		return nil, nil, err
+	if c.Shape == "cancelled" {
+		for _, st := range capture.ClaimStems(c.Old) {
+			if !slices.Contains(kinds, st) {
+				kinds = append(kinds, st)
+			}
+		}
 	}
-	ofKind := func(h store.Hit, k string) bool {
-		return k == kind && slices.ContainsFunc(hits, func(m store.MemoryHit) bool { return m.ID == h.ID })
+	byKind := map[string][]int64{}
+	var all []store.MemoryHit
+	for _, kind := range kinds {
+		hits, err := a.SearchMemories(ctx, store.SearchOptions{Terms: []string{kind}, Kinds: true, Since: since, Until: until, Limit: 20})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, h := range hits {
+			byKind[kind] = append(byKind[kind], h.ID)
+			if !slices.ContainsFunc(all, func(m store.MemoryHit) bool { return m.ID == h.ID }) {
+				all = append(all, h)
+			}
+		}
 	}
-	return ofKind, hits, nil
+	if len(all) == 0 {
+		return nil, nil, nil
+	}
+	ofKind := func(h store.Hit, k string) bool { return slices.Contains(byKind[k], h.ID) }
+	return ofKind, all, nil
 }
 
 // proFormReferent is the claim a correction by a pro-form corrects when

@@ -516,7 +516,7 @@ var changeShapes = []changeShape{
 	{re: lazy(`\b(?i:left|quit) (\p{Lu}.{1,40}?) (?i:for|to join) (\p{Lu}.{1,60})$`), key: "employer"},
 	{re: lazy(startRe + `(?i:started (?:at|with)|start (?:at|with)|joined|am joining|i'm joining) (?:the )?(\p{Lu}.{1,60})$`), key: "employer",
 		ok: func(_, v string) bool { return !strings.Contains(v, " for ") }},
-	{re: lazy(`\b(?i:promoted to|promotion to|new role as|new job as|started as|now working as|took a job as|hired as)(?: an?| the)? (.{2,60})$`), key: "job_title"},
+	{re: lazy(`\b(?i:promoted to|promotion to|made up to|bumped up to|stepped up to|stepped up as|new role as|new job as|started as|now working as|took a job as|hired as)(?: an?| the)? (.{2,60})$`), key: "job_title"},
 	{re: lazy(`\b(?i:now pay|now paying|pay|paying)(?: now)? (` + amountText + `),? (?i:for the (?:flat|apartment|house|place|room)|in rent|for rent|rent)\b`), key: "rent"},
 	// "Paid the rent, 1,150 euros as usual", "landlord put the rent up, it's
 	// 1,290 euros a month now": the last sum said after the rent is the rent.

@@ -63,6 +63,8 @@ func TestClaims(t *testing.T) {
 		{"I joined Quill Labs in the data team.", "user", []string{"user|employer|Quill Labs"}},
 		{"I joined Maya for lunch.", "user", nil},
 		{"I got promoted to senior analyst this afternoon!", "user", []string{"user|job_title|senior analyst|I got promoted to senior analyst this afternoon"}},
+		{"I've been made up to duty manager, starting Monday.", "user", []string{"user|job_title|duty manager"}},
+		{"Got bumped up to shift lead this week.", "user", []string{"user|job_title|shift lead"}},
 		{"My job title is junior analyst, put that on the conference badge.", "user", []string{"user|job_title|junior analyst"}},
 		{"My new role is head of analytics.", "user", []string{"user|job_title|head of analytics"}},
 		{"New lease signed: we now pay 1,265 a month for the flat.", "user", []string{"user|rent|1,265 a month"}},

@@ -54,7 +54,7 @@ var (
 	titleAtRe     = lazy(`\b` + pIAm + ` (?i:(?:now )?(?:an?|the)) ([\p{L}-]+(?: [\p{L}-]+){0,3}) (?i:at|for|with) ` + pOrg)
 	worksAtRe     = lazy(`\b(?i:i (?:now |still |currently )?work (?:at|for)|i(?:'ve| have)? (?:just )?joined|i (?:just )?started (?:(?:a|my) (?:new )?job )?at|i'm now at|i’m now at) ` + pOrg)
 	leftForRe     = lazy(`\b(?i:i (?:just )?left) ` + pOrg + ` (?i:for|to join|and (?:have |'ve )?joined|and started at|and moved to) ` + pOrg)
-	worksAsRe     = lazy(`\b(?i:i (?:now )?work as an?|i(?:'ve| have)? (?:just )?(?:been|got|was) promoted to|my (?:job title|title|role|job) is (?:now )?(?:an? )?) ([\p{L}-]+(?: [\p{L}-]+){0,3}?)` + pEnd)
+	worksAsRe     = lazy(`\b(?i:i (?:now )?work as an?|i(?:'ve| have)? (?:just )?(?:been|got|was) (?:promoted|made up|bumped up) to|i(?:'ve| have)? (?:just )?stepped up (?:to|as)(?: an?| the)?|my (?:job title|title|role|job) is (?:now )?(?:an? )?) ([\p{L}-]+(?: [\p{L}-]+){0,3}?)` + pEnd)
 	managerRe     = lazy(`\b(?:` + pMy + ` (?i:boss|manager|line manager|supervisor|team lead)(?: is| now is|,)?|(?i:i report to)) ` + pName)
 	colleagueRe   = lazy(`\b` + pMy + ` (?i:colleague|coworker|co-worker|teammate|workmate)(?: is|,)? ` + pName)
 	kinRe         = lazy(`\b` + pMy + ` (?i:(wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|son|daughter|stepson|stepdaughter|mum|mom|mother|dad|father|brother|sister|twin|friend|best friend|cousin|aunt|uncle|grandma|grandmother|grandad|grandpa|grandfather|niece|nephew|neighbour|neighbor|flatmate|roommate|mother-in-law|father-in-law|brother-in-law|sister-in-law|godson|goddaughter))(?: is|,)? ` + pName)

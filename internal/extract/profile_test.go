@@ -67,6 +67,8 @@ func TestProfileRules(t *testing.T) {
 			`work user/employer="Dunmore Bank": The user worked at Dunmore Bank. (until 2026-05-04)`,
 			`work user/employer="Pellow Labs": The user works at Pellow Labs.`}},
 		{"I got promoted to senior engineer today!", []string{`work user/job_title="senior engineer": The user works as a senior engineer.`}},
+		{"I've been made up to team leader, eight people under me.", []string{`work user/job_title="team leader": The user works as a team leader.`}},
+		{"I've just stepped up to store manager this month.", []string{`work user/job_title="store manager": The user works as a store manager.`}},
 		{"My boss Priya signed off the plan.", []string{`work user/manager="Priya": Priya is the user's manager.`}},
 		{"I report to Hannah Okafor now.", []string{`work user/manager="Hannah Okafor": Hannah Okafor is the user's manager.`}},
 		{"my boss approved it", nil},

@@ -16,6 +16,7 @@ import (
 	_ "embed"
 	"hash/maphash"
 	"iter"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -46,6 +47,7 @@ var (
 	once        sync.Once
 	listedKinds map[string]string // informal.txt's and world.txt's words → their kinds
 	listedAs    map[string]string // world.txt's words → their kinds as written ("octopus": "energy supplier")
+	titleKinds  map[string]string // world.txt's titles (titleMark) → their kinds
 	drugKinds   string            // a drugShaped word's kinds: a medication's, as world.txt lists one
 
 	breadthOnce sync.Once
@@ -56,7 +58,7 @@ var (
 // shares them.
 func load() {
 	once.Do(func() {
-		listedKinds, listedAs = map[string]string{}, map[string]string{}
+		listedKinds, listedAs, titleKinds = map[string]string{}, map[string]string{}, map[string]string{}
 		addListed(informalText, false)
 		addListed(worldText, true)
 		for line := range strings.SplitSeq(worldText, "\n") {
@@ -143,6 +145,11 @@ func addListed(list string, keep bool) {
 		if !ok {
 			continue
 		}
+		if kinds, ok := strings.CutPrefix(rest, titleMark+" "); ok {
+			first, _, _ := strings.Cut(kinds, " ")
+			titleKinds[w] = kinds + " " + lookupText(first)
+			continue
+		}
 		all := rest
 		for x := range strings.FieldsSeq(rest) {
 			if k := lookupText(x); k != "" {
@@ -178,7 +185,7 @@ func countBreadth() map[string]int {
 			for line := range strings.SplitSeq(list, "\n") {
 				_, rest, _ := strings.Cut(line, " ")
 				for x := range strings.FieldsSeq(rest) {
-					if x != roleMark {
+					if x != roleMark && x != titleMark {
 						breadth[x]++
 					}
 				}
@@ -187,6 +194,12 @@ func countBreadth() map[string]int {
 	})
 	return breadth
 }
+
+// titleMark opens the kinds of a title world.txt lists ("guardian =the
+// newspaper paper"): a paper or magazine named by a word that is also an
+// everyday one is of its kinds only as "the" and the capitalised word
+// ("we get the Guardian delivered"; not "her legal guardian", "hard times").
+const titleMark = "=the"
 
 // roleMark is what lexgen writes among an occupation's kinds (its
 // occupationMark); it stands for roleKinds, the words a question about
@@ -210,9 +223,13 @@ func Of(s string) string {
 	var seenWords, seenKinds set
 	var lower []byte
 	sinceA := roleReach + 1 // words since "a", "an" or "as"
+	afterThe := false
 	for w := range words(s) {
 		lower = appendLower(lower[:0], w)
 		sinceA++
+		first, _ := utf8.DecodeRuneInString(w)
+		titled := afterThe && unicode.IsUpper(first)
+		afterThe = string(lower) == "the"
 		switch string(lower) {
 		case "a", "an", "as":
 			sinceA = 0
@@ -226,6 +243,12 @@ func Of(s string) string {
 		}
 		if len(w) < 2 || len(w) == 2 && !isListed(key) || text.IsStopword(key) {
 			continue // "gf" and "gp" are words; "it" and "us" are not nouns
+		}
+		if t := titleKinds[key]; titled && t != "" && seenWords.add(key) {
+			for kind := range strings.FieldsSeq(t) {
+				addKind(&b, &seenKinds, kind) // "the Guardian": a newspaper, whatever else the word is
+			}
+			continue
 		}
 		k, ok := lookup(key)
 		if !ok {
@@ -251,7 +274,23 @@ func Of(s string) string {
 			}
 		}
 	}
+	if saysPay(s) {
+		addKind(&b, &seenKinds, "salary")
+	}
 	return b.String()
+}
+
+// payOn is an amount someone is on, their pay: "I'm on 38k", "she's on
+// £12 an hour", "we're still on 52 grand"; not "spent £40 on the shop".
+var payOn = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:['’]m|['’]s|['’]re|\b(?:am|is|are|was|were|be|been))\s+(?:(?:now|still|only|just)\s+)?on\s+` +
+		`(?:(?:about|around|roughly|nearly|almost|over|under)\s+)?[£$€]?\d[\d,.]*\s?(?:k\b|grand\b|(?:quid|pounds|dollars|euros)?\s*(?:a|an|per)\s+(?:year|hour|week|month|annum)\b)`)
+})
+
+// saysPay reports whether s tells an amount someone is paid by "on"; the
+// cheap test first, since Of reads every memory.
+func saysPay(s string) bool {
+	return strings.Contains(s, "on ") && strings.ContainsAny(s, "0123456789") && payOn().MatchString(s)
 }
 
 // addKind writes kind to b unless seen holds it.

@@ -53,6 +53,21 @@ func TestOf(t *testing.T) {
 		{"Saw the nurse about my ankle", []string{"health"}, []string{"occupation", "job", "living"}},
 		{"The plumber is coming on Thursday", []string{"craftsman"}, []string{"occupation", "job"}},
 		{"Dropped Maya at nursery", []string{"child", "kid"}, nil},
+		// an amount someone is "on" is their pay
+		{"I'm on 38k since the restructure", []string{"salary"}, nil},
+		{"Dev's now on £41,500 a year", []string{"salary"}, nil},
+		{"She's on about 12 quid an hour", []string{"salary"}, nil},
+		{"We're still on 52 grand between us", []string{"salary"}, nil},
+		{"Ran 5k on Sunday", []string{}, []string{"salary"}},
+		{"Spent £40 on the shopping", []string{"buying"}, []string{"salary"}},
+		{"The train was on platform 4", []string{"surface"}, []string{"salary"}},
+		// a title after "the", capitalised: a paper or a magazine
+		{"We get the Guardian delivered on Saturdays", []string{"newspaper", "paper", "press"}, nil},
+		{"The Economist arrives every Friday", []string{"magazine", "publication"}, nil},
+		{"Read it in the Times this morning", []string{"newspaper"}, nil},
+		{"Her legal guardian signed the form", []string{"animate"}, []string{"newspaper"}},
+		{"Times are hard for everyone", []string{}, []string{"newspaper"}},
+		{"Sat out in the sun all afternoon", []string{"star"}, []string{"newspaper"}},
 		{"Is it us or them?", nil, nil},
 		{"ok thanks, see you", nil, nil},
 		{"", nil, nil},
@@ -149,6 +164,12 @@ func TestEveryLineIsLookedUp(t *testing.T) {
 	for _, list := range []string{informalText, worldText} {
 		for line := range strings.SplitSeq(strings.TrimSpace(list), "\n") {
 			w, rest, _ := strings.Cut(line, " ")
+			if title, ok := strings.CutPrefix(rest, titleMark+" "); ok {
+				if got := titleKinds[w]; !strings.HasPrefix(got, title) {
+					t.Errorf("titleKinds[%q] = %q; want it to open with %q", w, got, title)
+				}
+				continue // a title's kinds are its only after "the" (TestOf)
+			}
 			if got := lookupText(w); !strings.Contains(got, rest) {
 				t.Errorf("lookup(%q) = %q; want it to hold %q", w, got, rest)
 			}

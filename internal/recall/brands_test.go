@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -30,6 +31,33 @@ func TestBrandAnswersItsCategory(t *testing.T) {
 		}
 		if !res.Found || len(res.Items) == 0 || res.Items[0].Text != tc.memory {
 			t.Errorf("%q: found=%v items=%v; want %q first", tc.ask, res.Found, texts(res.Items), tc.memory)
+		}
+	}
+}
+
+// TestTitleAnswersItsKind: a paper or magazine named by its title ("the
+// Guardian", "the Spectator") is found asked by its kind; the everyday
+// word a title also is ("hard times", "her guardian") is not.
+func TestTitleAnswersItsKind(t *testing.T) {
+	for _, tc := range []struct{ ask, memory, other string }{
+		{"Which paper do we get?", "We get the Guardian delivered, Saturdays too.", "Her guardian signed the school form."},
+		{"Which newspaper do I read?", "Always do the crossword in the Times on the train.", "Times are hard at the moment."},
+		{"What magazine do I subscribe to?", "The Spectator comes every Thursday.", "The garden centre has a new cafe."},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, role: "user", content: tc.memory},
+			{at: day0.Add(time.Hour), role: "user", content: tc.other},
+			{at: day0.Add(2 * time.Hour), role: "user", content: "The bins go out on Thursday night."},
+		})
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Found || len(res.Items) == 0 || res.Items[0].Text != tc.memory {
+			t.Errorf("%q: found=%v items=%v; want %q first", tc.ask, res.Found, texts(res.Items), tc.memory)
+		}
+		if strings.Contains(res.Context, tc.other) {
+			t.Errorf("%q: offered %q", tc.ask, tc.other)
 		}
 	}
 }

@@ -69,7 +69,7 @@ func (r *ranker) replaced(ctx context.Context) error {
 		return nil
 	}
 	o := r.base
-	o.Terms = r.words
+	o.Terms = withVariants(r.words) // "my PT is Gemma", asked of my personal trainer
 	reps, err := r.s.ReplacedMatching(ctx, o)
 	if err != nil {
 		return err
@@ -119,6 +119,20 @@ func (r *ranker) stoodFor(rep store.Replaced) *cand {
 func (r *ranker) thingWords() []string {
 	names := slices.DeleteFunc(lowerAll(r.names), kinds.Listed)
 	return without(r.words, names)
+}
+
+// withVariants is words and the other everyday words for each
+// (kinds.Variants: trainer, pt).
+func withVariants(words []string) []string {
+	out := words
+	for _, w := range words {
+		for _, v := range kinds.Variants(w) {
+			if !slices.Contains(out, v) {
+				out = append(slices.Clip(out), v)
+			}
+		}
+	}
+	return out
 }
 
 // expansion searches words related to the question's and the kinds of

@@ -246,3 +246,50 @@ func TestNamedPersonsWishIsNoneOfTheirs(t *testing.T) {
 	expectContext(t, a, Query{Text: "Which instruments does Ines play?", AsOf: asOf}, []string{"cello", "piano"}, []string{"drums"})
 	expectContext(t, a, Query{Text: "Which instruments would Ines like to learn?", AsOf: asOf}, []string{"drums"}, nil)
 }
+
+// TestSuccessorOfOwnClaimIsOwn: a correction opened by someone else that
+// replaced the user's own claim ("Oskar can't do Tuesdays now…" after
+// "Oskar teaches me Portuguese on Tuesdays") is the user's own, asked of
+// the user's; someone else's correction of their own claim is not.
+func TestSuccessorOfOwnClaimIsOwn(t *testing.T) {
+	for _, tc := range []struct{ old, now, ask, want string }{
+		{"Oskar teaches me Portuguese on Tuesday evenings.", "Oskar can't do Tuesdays now so Portuguese is Thursday evenings.",
+			"When's my Portuguese lesson?", "thursday"},
+		{"Mrs Dale gives me piano lessons at 4 on Mondays.", "Mrs Dale has moved piano to Wednesdays at 5.",
+			"When is my piano lesson?", "wednesdays"},
+		// the old claim said in an everyday variant of the question's word
+		{"My PT is Gemma, Mondays at the gym.", "Gemma's off on maternity leave, so I'm with Callum for now.",
+			"Who's my personal trainer?", "callum"},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, session: "s1", role: "user", content: tc.old},
+			{at: day0.Add(24 * time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+			{at: day0.Add(10 * 24 * time.Hour), session: "s3", role: "user", content: tc.now},
+		})
+		if err := a.RetireCorrected(t.Context(), []int64{1}, 3); err != nil {
+			t.Fatal(err)
+		}
+		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: tc.ask, AsOf: day0.Add(12 * 24 * time.Hour)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.ToLower(res.Context), tc.want) {
+			t.Errorf("%q: context %q, want the successor (%q)", tc.ask, res.Context, tc.want)
+		}
+	}
+	// Tobi's own claim, corrected by Tobi: still his, not the user's
+	a := agentWith(t, []turn{
+		{at: day0, session: "s1", role: "user", content: "Tobi has swimming on Tuesdays."},
+		{at: day0.Add(10 * 24 * time.Hour), session: "s3", role: "user", content: "Tobi can't do Tuesdays now so swimming is Fridays."},
+	})
+	if err := a.RetireCorrected(t.Context(), []int64{1}, 2); err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "When do I go swimming?", AsOf: day0.Add(12 * 24 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Context, "Fridays") {
+		t.Errorf("Tobi's swimming offered as mine: %q", res.Context)
+	}
+}

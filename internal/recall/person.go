@@ -449,6 +449,14 @@ func (r *ranker) inheritsSubject(c *cand, known map[string]bool) bool {
 	return false
 }
 
+// inheritsOwn reports whether c, asked of the user's own, replaced a
+// memory that is the user's: "Oskar can't do Tuesdays now so Portuguese
+// is Thursdays" after "Oskar teaches me Portuguese on Tuesdays" is when my
+// lesson is, though Oskar opens it.
+func (r *ranker) inheritsOwn(c *cand) bool {
+	return r.own && slices.ContainsFunc(c.standsFor, func(old string) bool { return inFirstPerson(r.toksOf(old)) && !r.notOwn(old) })
+}
+
 // usersAskedOfRole reports whether s, naming names, is the user's own
 // (selfMarked) while the question asks of a role.
 func (r *ranker) usersAskedOfRole(s string, names []string) bool {
@@ -543,6 +551,8 @@ func (w *whose) is(c *cand) whoseIs {
 	}
 	r, is := w.r, answers
 	switch {
+	case r.inheritsOwn(c):
+		// the successor of the user's own claim
 	case r.own && r.othersThing(statement(c)) && r.othersAlone(c, w.known):
 		is = owned
 	case c.hit.Kind == "consolidation" || r.lexical() && c.ex.Neighbour == 0 && !w.reaches(c):

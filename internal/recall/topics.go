@@ -55,6 +55,8 @@ var topics = sync.OnceValue(func() []topic {
 			words("ibuprofen paracetamol aspirin codeine naproxen acetaminophen tylenol advil nurofen")},
 		{"health", words("medication medications medicine medicines meds tablets pills prescription prescriptions"),
 			words("medication tablet tablets pill pills prescribed prescription dose inhaler capsule capsules mg spray drops cream ointment injection injections steroid steroids antibiotics antihistamine antihistamines drug drugs")},
+		{"work", words("payday paydays"), // "when do I get paid?": the day, however it is called
+			words("payday paid pay wages wage salary payslip")},
 		{"work", words("earn earns earning income salary wage wages"),
 			words("salary wage wages pay pays paid payslip income earn earnings raise bonus hourly stipend rate home")},
 		{"vehicle", words("commute commuting"),
@@ -153,8 +155,8 @@ var topics = sync.OnceValue(func() []topic {
 			words("employed freelance freelancer self-employed contractor shift shifts teach teaches teaching")},
 		{"vehicle", words("bike bikes bicycle bicycles"),
 			words("ride rides riding cycle cycles cycling")},
-		{"preference", words("supporter"),
-			words("fan fans supporter supporters")},
+		{"preference", words("supporter"), // a fan tells of the games, the club named only by its name
+			words("fan fans supporter supporters season game games end match through stadium terraces matchday derby kickoff")},
 		{"vehicle", words("registration numberplate"),
 			words("reg plate plates numberplate")},
 		{"preference", words("sit sitting"),
@@ -195,6 +197,8 @@ var topicPhrases = map[string]string{
 	"line of work": "job", "for work": "job", "for a living": "job",
 	"keep fit": "fitness", "stay active": "fitness", "keep active": "fitness", "stay fit": "fitness", "get fit": "fitness", "stay in shape": "fitness", "keep in shape": "fitness",
 	"get the keys": "completion", "move in": "completion", "moving day": "completion",
+	"when do i get paid": "payday", "when do we get paid": "payday", "day do i get paid": "payday", "date do i get paid": "payday",
+	"when am i paid": "payday", "when are we paid": "payday", "when do my wages": "payday", "when does my salary": "payday",
 	"much do i make": "earn", "much do we make": "earn", "money do i make": "earn", "money do we make": "earn", "much do i get paid": "earn", "much do i take home": "earn",
 }
 
@@ -391,6 +395,7 @@ func (r *ranker) topicMembers(ctx context.Context) error {
 	if !r.self {
 		maps.DeleteFunc(r.members, func(w string, _ []string) bool { return ownTopics()[topicOf(w)] })
 	}
+	asked := r.words // a phrase's cue is no word the question spelt: "when do I get paid?" still searches payday
 	r.words = append(r.words, extra...)
 	var ms []string
 	for _, m := range r.members {
@@ -399,7 +404,7 @@ func (r *ranker) topicMembers(ctx context.Context) error {
 	if len(ms) == 0 {
 		return nil
 	}
-	ms = withoutSpelt(dedupe(ms), r.words)
+	ms = withoutSpelt(dedupe(ms), asked)
 	for _, byKind := range []bool{false, true} {
 		o := r.narrow(ms)
 		o.Kinds, o.MaxShare = byKind, relatedShare // "got" in a dense log is a stop word there
@@ -518,10 +523,18 @@ var memberSenses = map[string]struct {
 	named         bool
 }{
 	"paid": {before: words("get gets got getting am 'm is are was were be been being"), after: words("me us")},
-	"pay":  {before: words("my our his her their home the"), after: words("me us rise review slip packet")},
+	"pay":  {before: words("my our his her their home the"), after: words("me us rise review slip packet day")},
 	"home": {before: words("take takes took taking")}, // take-home pay
 	"pays": {after: words("me us")},
 	"rate": {before: words("day daily hourly hour weekly")},
+	// a fan's: "my season ticket", "the home game", "the away end", "Leeds
+	// through and through"; not a ticket to the ballet, the end of the day
+	"ticket":  {before: words("season")},
+	"game":    {before: words("home away")},
+	"games":   {before: words("home away")},
+	"end":     {before: words("away home")},
+	"match":   {before: words("the")},
+	"through": {before: words("and")},
 	// "I help run the food bank", "helping out at the Scouts": a thing
 	// run for others, not "helped me move house"
 	"help":    {after: words("run out organise organize")},

@@ -310,3 +310,47 @@ func TestBenefitsAreTheirMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestPayFoundByItsWords: when and how much the user is paid, asked in the
+// question's own words, finds what tells it in others: a payday, a salary,
+// a wage, an hourly rate, "I'm on 38k".
+func TestPayFoundByItsWords(t *testing.T) {
+	for _, tc := range []struct{ mem, ask, want string }{
+		{"Payday's the 28th, so money is tight the week before.", "When do I get paid?", "28th"},
+		{"Pay day is the last Friday of the month.", "When do we get paid?", "last friday"},
+		{"Wages go in on the 15th at work.", "When do I get paid?", "15th"},
+		{"I'm on 38k since the restructure.", "How much do I earn?", "38k"},
+		{"I'm on 38k since the restructure.", "What do I earn?", "38k"},
+		{"I'm on £27,500 after the pay review.", "How much do I get paid?", "27,500"},
+		{"They pay me £13.20 an hour at the garden centre.", "What do I earn?", "13.20"},
+		{"My hourly rate went up to £16 in January.", "How much do I get paid?", "£16"},
+		{"My salary is 52 grand before tax.", "What's my income?", "52 grand"},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, session: "s1", role: "user", content: tc.mem},
+			{at: day0.Add(time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+			{at: day0.Add(2 * time.Hour), session: "s3", role: "user", content: "Ran 5k round the park in 31 minutes."},
+		})
+		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)}, tc.want, false)
+	}
+}
+
+// TestTeamSupportedByWhatAFanDoes: the team the user supports, asked as
+// such, is found by what a fan tells of (a season ticket, a home game, the
+// away end, "through and through"), the club or ground named only by name.
+func TestTeamSupportedByWhatAFanDoes(t *testing.T) {
+	for _, tc := range []struct{ mem, ask, want string }{
+		{"Renewed my season ticket at Hillsborough, same seat as last year.", "Which team do I support?", "hillsborough"},
+		{"We're Leeds through and through, always have been.", "Which football team do we support?", "leeds"},
+		{"Off to the home game on Saturday, Villa against Spurs.", "What team do I support?", "villa"},
+		{"Got a seat in the away end at Portman Road again.", "Which club do I support?", "portman road"},
+		{"Watching the match at the Crown with Dad, Wolves need a point.", "Who do I support?", "wolves"},
+	} {
+		a := agentWith(t, []turn{
+			{at: day0, session: "s1", role: "user", content: tc.mem},
+			{at: day0.Add(time.Hour), session: "s2", role: "user", content: "The loft hatch sticks in damp weather."},
+			{at: day0.Add(2 * time.Hour), session: "s3", role: "user", content: "Ran 5k round the park in 31 minutes."},
+		})
+		checkTopicMember(t, a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)}, tc.want, false)
+	}
+}
