@@ -75,12 +75,44 @@ func (r *ranker) replaced(ctx context.Context) error {
 		return err
 	}
 	for _, rep := range reps {
-		c := r.get(rep.New.Hit)
-		c.entities = rep.New.Entities
-		c.standsFor = append(c.standsFor, rep.Old.Text)
+		c := r.standIn(rep)
 		c.ex.Relevance = max(c.ex.Relevance, r.coverage(rep.Old.Text))
 	}
+	return r.replacedByKind(ctx)
+}
+
+// replacedByKind is replaced for a superseded memory that names a thing
+// the question names by its kind: "start haemo Mon Wed Fri at 7am", then
+// "I'm switched to twilights, 5pm", asked what time my dialysis is.
+func (r *ranker) replacedByKind(ctx context.Context) error {
+	if r.t.Kind <= 0 {
+		return nil
+	}
+	o := r.base
+	o.Terms = kinds.Named(without(r.words, slices.DeleteFunc(lowerAll(r.names), kinds.Listed)))
+	o.Kinds = true
+	if len(o.Terms) == 0 {
+		return nil
+	}
+	reps, err := r.s.ReplacedMatching(ctx, o)
+	if err != nil {
+		return err
+	}
+	for _, rep := range reps {
+		c := r.standIn(rep)
+		c.ex.ByKind = max(c.ex.ByKind, r.coverage(rep.Old.Text+" "+r.kindsOf(rep.Old.Text)))
+	}
 	return nil
+}
+
+// standIn is the candidate of rep's successor, standing for what it replaced.
+func (r *ranker) standIn(rep store.Replaced) *cand {
+	c := r.get(rep.New.Hit)
+	c.entities = rep.New.Entities
+	if !slices.Contains(c.standsFor, rep.Old.Text) {
+		c.standsFor = append(c.standsFor, rep.Old.Text)
+	}
+	return c
 }
 
 // expansion searches words related to the question's and the kinds of

@@ -191,18 +191,25 @@ const maxReplaced, successorHops = 20, 8
 // was said by ?1, newest first. INDEXED BY: without it the planner walked
 // every memory newest first to spare a sort, matching each by rowid (five
 // times the cost of a whole recall at 100,000 memories).
-const replacedSQL = `SELECT ` + memoryHitColumns + `, 0, m.superseded_by
+// The kinds index (o.Kinds) is matched instead of the words by
+// replacedKindsSQL.
+const (
+	replacedSQL      = replacedHead + `memories_fts WHERE memories_fts MATCH ?2 AND memories_fts.rowid = m.id)` + replacedTail
+	replacedKindsSQL = replacedHead + `memory_kinds WHERE memory_kinds MATCH ?2 AND memory_kinds.rowid = m.id)` + replacedTail
+	replacedHead     = `SELECT ` + memoryHitColumns + `, 0, m.superseded_by
 		FROM daily_memories m INDEXED BY daily_memories_superseded
 		WHERE m.superseded_by IS NOT NULL AND m.flagged = 0 AND m.retired_at IS NULL
 		AND EXISTS (SELECT 1 FROM daily_memories n WHERE n.id = m.superseded_by AND n.ts <= ?1)
-		AND EXISTS (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ?2 AND memories_fts.rowid = m.id)
+		AND EXISTS (SELECT 1 FROM `
+	replacedTail = `
 		ORDER BY m.ts DESC LIMIT ?3`
+)
 
 // ReplacedMatching returns the superseded memories holding any of o.Terms
-// whose successor was said by o.Until, each with what replaced it then (the
-// end of its chain), within o's filters: "use it for the grocery
-// deliveries" said with the old address finds the new address, which names
-// no groceries. The superseded are few (a partial index), so each is
+// (with o.Kinds, indexed under any of them as kinds) whose successor was
+// said by o.Until, each with what replaced it then (the end of its chain),
+// within o's filters: "use it for the grocery deliveries" said with the old
+// address finds the new address, which names no groceries. The superseded are few (a partial index), so each is
 // matched by its rowid rather than the terms' whole posting lists.
 func (a *Agent) ReplacedMatching(ctx context.Context, o SearchOptions) ([]Replaced, error) {
 	if len(o.Terms) == 0 {
@@ -213,7 +220,11 @@ func (a *Agent) ReplacedMatching(ctx context.Context, o SearchOptions) ([]Replac
 		hit MemoryHit
 		by  int64
 	}
-	olds, err := readRows(ctx, a, "superseded memories matching", replacedSQL, []any{at, matchAny(o.Terms), maxReplaced},
+	sql := replacedSQL
+	if o.Kinds {
+		sql = replacedKindsSQL
+	}
+	olds, err := readRows(ctx, a, "superseded memories matching", sql, []any{at, matchAny(o.Terms), maxReplaced},
 		func(s *sqlite3.Stmt) (old, error) {
 			h, err := scanMemoryHit(s)
 			return old{h, s.ColumnInt64(memoryHitScore + 1)}, err
