@@ -739,7 +739,38 @@ func Anaphoric(s string) bool {
 	if !holdsAnaphoricNeed(s) {
 		return false // the regexps backtrack over a text holding none of their words
 	}
-	return anaphoricRe().MatchString(s) || movedItRe().MatchString(s)
+	return proForm(s) || movedItRe().MatchString(s)
+}
+
+// proForm reports whether s holds a match of anaphoricRe that stands for
+// something said before: "the chewable ones" after "changed my phosphate
+// binder to" stands for the binder its own sentence names (ownNoun).
+func proForm(s string) bool {
+	for _, loc := range anaphoricRe().FindAllStringIndex(s, -1) {
+		if !oneRe().MatchString(s[loc[0]:loc[1]]) || !ownNoun(s[:loc[0]]) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownNoun reports whether the sentence ending in before names a thing of
+// someone's ("my phosphate binder", "our old sofa"), other than a mind
+// ("changed my mind, the blue one" speaks of a recent choice).
+func ownNoun(before string) bool {
+	if i := strings.LastIndexAny(before, ".!?"); i >= 0 {
+		before = before[i+1:]
+	}
+	ws := text.Words(strings.ToLower(before))
+	for i, w := range ws[:max(0, len(ws)-1)] {
+		switch w {
+		case "my", "our", "his", "her", "their":
+			if next := ws[i+1]; next != "mind" && next != "minds" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // holdsAnaphoricNeed reports whether s, lowercased, holds one of
@@ -773,7 +804,7 @@ func (cl *Claims) recentOfKind(m, h store.Hit) bool {
 	if !recent(m, h) {
 		return false
 	}
-	if !cl.matches(anaphoric, m.Text) { // sharesWhen(m.Text, h.Text):
+	if !cl.matches(anaphoric, m.Text) || !proForm(m.Text) { // sharesWhen(m.Text, h.Text):
 		return cl.matches(movedIt, m.Text) && cl.kindsIn(whenKinds(), m.Text)&cl.kindsIn(whenKinds(), h.Text) != 0
 	}
 	// SharedValueKinds(m.Text, h.Text) > 0:

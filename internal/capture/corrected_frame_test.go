@@ -80,3 +80,39 @@ func TestActuallyItsAValue(t *testing.T) {
 		t.Errorf("corrected = %v (%+v), want [1]", got, corr)
 	}
 }
+
+// TestOnesOfItsOwnNoun: "the X ones" stands for a recent choice only when
+// its sentence names no thing of someone's: "swapped my running shoes for
+// the wide ones" speaks of the shoes, and retires no recent claim that
+// shares nothing with it, while "changed my mind, the green one" and
+// "actually, the blue ones" still speak of the recent choice.
+func TestOnesOfItsOwnNoun(t *testing.T) {
+	for _, c := range []struct {
+		say  string
+		want bool
+	}{
+		{"Nurse switched my insulin pen to the pre-filled ones.", false},
+		{"Swapped our kitchen bin for the pedal ones.", false},
+		{"The optician changed his lenses to the daily ones.", false},
+		{"Changed my mind, the green one.", true},
+		{"Actually, the blue ones please.", true},
+		{"We changed our minds, the oak one.", true},
+		{"Dad's lenses are fine. Actually, make it the daily ones.", true},
+	} {
+		if got := Anaphoric(c.say); got != c.want {
+			t.Errorf("Anaphoric(%q) = %v, want %v", c.say, got, c.want)
+		}
+	}
+	day := func(d int) time.Time { return time.Date(2026, 5, d, 10, 0, 0, 0, time.UTC) }
+	recentClaim := store.Hit{Kind: "memory", ID: 1, SessionID: "a", Timestamp: day(2), Role: "user",
+		Text: "The allotment committee moved the work party to Sunday 10am, same place."}
+	said := store.Hit{Kind: "memory", ID: 2, SessionID: "b", Timestamp: day(5), Role: "user",
+		Text: "Nurse switched my insulin pen to the pre-filled ones."}
+	corr, ok := CorrectionIn(said.Text)
+	if !ok {
+		t.Fatalf("%q is not read as a correction", said.Text)
+	}
+	if got := Corrected(said, corr, []store.Hit{recentClaim}, nil); len(got) != 0 {
+		t.Errorf("corrected = %v: the pen's change retires the work party's day", got)
+	}
+}

@@ -51,6 +51,7 @@ var ProviderWork = map[string][]string{
 	"plumber":     {"leak", "leaks", "leaking", "pipe", "pipes", "boiler", "sink", "tap", "taps", "drain", "drains", "toilet", "radiator", "radiators"},
 	"hairdresser": {"hair", "haircut", "haircuts", "fringe", "highlights", "balayage", "perm", "salon"},
 	"cleaner":     {"hoovering", "hoover", "vacuuming", "hoovers", "dusting", "mopping", "ironing", "bathrooms"},
+	"accountant":  {"self-assessment", "tax", "vat", "bookkeeping", "payroll", "receipts", "invoices"},
 }
 
 // Sports and Pastimes are the everyday activities a person does by name:

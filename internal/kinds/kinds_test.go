@@ -223,6 +223,7 @@ func TestVariants(t *testing.T) {
 		{"My mother rings every Sunday", "mum"},
 		{"Nan makes the best trifle", "grandmother"},
 		{"The lorry blocked our drive", "truck"},
+		{"Hemo three times a week at the unit", "dialysis"}, // the ward's short form: its thing's kinds too
 	} {
 		if got := Of(tc.text); !slices.Contains(strings.Fields(got), tc.kind) {
 			t.Errorf("Of(%q) = %q, want %q among them", tc.text, got, tc.kind)

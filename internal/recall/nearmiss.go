@@ -267,7 +267,12 @@ func (r *ranker) heldByKindOrTopic(s, q string) bool {
 	if slices.Contains(strings.Fields(r.kindsOf(s)), q) {
 		return true
 	}
-	have := r.stems(s)
+	return r.heldByMember(r.stems(s), q)
+}
+
+// heldByMember reports whether have holds a member of the topic the
+// question's word q names.
+func (r *ranker) heldByMember(have stemList, q string) bool {
 	return slices.ContainsFunc(r.members[q], func(m string) bool { return have.has(r.stem(m)) })
 }
 

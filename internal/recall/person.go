@@ -566,6 +566,9 @@ func (w *whose) is(c *cand) whoseIs {
 		// Bluebell comes at 8am", asked of my mother's carer
 	case speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)) && (r.self || r.strictSubject()):
 		is = owned
+	case r.doesRolesWork(c):
+		// "dropped my receipts at Priya's so she can do my
+		// self-assessment", asked who my accountant is
 	case r.aboutOthersCand(c, w.known) || speakerName(c) == "" && r.ownersOther(c.hit.Text, saidByOf(c)):
 		is = aboutOther
 	case r.kindOnlyBesideNamed(c, w.known):
@@ -581,6 +584,21 @@ func (w *whose) is(c *cand) whoseIs {
 	}
 	w.of[c] = is
 	return is
+}
+
+// doesRolesWork reports whether c, asked of one role of the user's that
+// no name is bound to ("who's my accountant?"), is the user's own and
+// holds a member of the role's topic, the work it is known by: whoever it
+// names does that work for the user.
+func (r *ranker) doesRolesWork(c *cand) bool {
+	if len(r.subject) != 1 {
+		return false
+	}
+	role, ok := strings.CutPrefix(r.subject[0], "@")
+	if !ok || strings.Contains(role, ">") || len(r.members[role]) == 0 {
+		return false
+	}
+	return slices.ContainsFunc(r.toksOf(c.hit.Text), func(w tok) bool { return ownsPhrase(w.low) }) && r.heldByMember(r.stems(c.hit.Text), role)
 }
 
 // owned reports whether c is another's (whose.is).

@@ -346,6 +346,8 @@ func itemKeys(t []tok, names []string) []string {
 		if k, next := roleChain(t, i); k != "" {
 			if i > 0 && t[i-1].poss {
 				k = "@" + t[i-1].low + ">" + k[1:] // "my colleague Anwen's daughter": Anwen's, not mine
+			} else if n := pronounsOwner(t, i); n != "" {
+				k = "@" + n + ">" + k[1:] // "Dom says his accountant": Dom's
 			}
 			out = append(out, k)
 			i = next - 1
@@ -441,7 +443,12 @@ func ownerBefore(t []tok, i int) string {
 				return k // "my manager Priti wants": the manager's, not mine
 			}
 			return selfKey
-		case "his", "her", "their", "everyone", "everybody", "someone", "somebody":
+		case "his", "her":
+			if n := clauseOpener(t, j); n != "" {
+				return n // "Dom says his accountant charged him £400": Dom's
+			}
+			return "@other"
+		case "their", "everyone", "everybody", "someone", "somebody":
 			return "@other"
 		}
 		if w.poss {
@@ -461,6 +468,34 @@ func ownerBefore(t []tok, i int) string {
 		}
 	}
 	return ""
+}
+
+// pronounsOwner is the name whose "his" or "her" comes right before t[i]
+// (clauseOpener), or "".
+func pronounsOwner(t []tok, i int) string {
+	if i == 0 || t[i-1].low != "his" && t[i-1].low != "her" {
+		return ""
+	}
+	return clauseOpener(t, i-1)
+}
+
+// clauseOpener is the name (lowercase) that opens the clause of t[j], a
+// word or two before it, whose "his" or "her" t[j] is ("Dom says his
+// accountant", "Aisha and her sister"), or "": a capitalised word, no
+// possessive, role, time or function word, followed by a lowercase one.
+func clauseOpener(t []tok, j int) string {
+	k := j
+	for k > 0 && !t[k].brk {
+		k--
+	}
+	if j-k < 1 || j-k > 3 {
+		return ""
+	}
+	o := t[k]
+	if !o.upper || o.caps || o.poss || t[k+1].upper || text.IsStopword(o.low) || timeWord(o.low) || calendarWord(o.low) || roleOfTok(o) != "" {
+		return ""
+	}
+	return o.low
 }
 
 // roleChainBack is the role chain ending at the possessive t[j] ("my

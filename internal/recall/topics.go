@@ -90,6 +90,7 @@ var topics = sync.OnceValue(func() []topic {
 		{"", words("plumber plumbers"), claim.ProviderWork["plumber"]},
 		{"", words("hairdresser hairdressers barber barbers stylist hairstylist"), claim.ProviderWork["hairdresser"]},
 		{"", words("cleaner cleaners cleaning cleans"), claim.ProviderWork["cleaner"]},       // "who cleans for us?": "does the hoovering"
+		{"", words("accountant accountants bookkeeper"), claim.ProviderWork["accountant"]},   // "who's my accountant?": "sent her my receipts for the tax return"
 		{"", words("hair"), words("haircut haircuts fringe highlights balayage perm salon")}, // "who cuts my hair?": "sorted my fringe out"
 		// a limb asked of by its name, the memory naming the part that hurts:
 		// "what's wrong with my arm?" after "tendonitis in my elbow"
