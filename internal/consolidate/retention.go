@@ -115,12 +115,33 @@ func (r Retention) Apply(ctx context.Context, st *store.Store, agent string, now
 }
 
 // tidy is an agent's housekeeping after its nights: the forgets of shared
-// copies it still owes (store.SettleShares), then the retention.
+// copies it still owes (store.SettleShares), the retention, then the merge
+// of its memory indexes' segments.
 func (e *Engine) tidy(ctx context.Context, agent string) (*RetentionResult, error) {
 	if err := e.Store.SettleShares(ctx, agent); err != nil {
 		e.log().Warn("forget shared copies", "agent", agent, "err", err)
 	}
-	return e.retain(ctx, agent)
+	res, err := e.retain(ctx, agent)
+	if err == nil {
+		e.mergeIndexes(ctx, agent)
+	}
+	return res, err
+}
+
+// mergeIndexes merges agent's memory indexes (store.Agent.MergeIndexes):
+// the day's segments, which every search reads, become one. A failure
+// costs only search speed: it is logged, never the night's error.
+func (e *Engine) mergeIndexes(ctx context.Context, agent string) {
+	err := e.Store.With(ctx, agent, false, func(a *store.Agent) error {
+		before, after, err := a.MergeIndexes(ctx)
+		if err == nil && after != before {
+			e.log().Info("merged memory indexes", "agent", agent, "segments_before", before, "segments_after", after)
+		}
+		return err
+	})
+	if err != nil && ctx.Err() == nil {
+		e.log().Warn("merge memory indexes", "agent", agent, "err", err)
+	}
 }
 
 // retain applies the engine's retention to agent after its consolidation,

@@ -67,3 +67,28 @@ func TestRetentionAfterTheNight(t *testing.T) {
 		t.Errorf("Do without retention = %+v, %v", res, err)
 	}
 }
+
+// TestNightMergesTheMemoryIndexes: three captures leave three segments in
+// the memory index (FTS5's automerge waits for four); after the night
+// there is nothing left to merge, retention off.
+func TestNightMergesTheMemoryIndexes(t *testing.T) {
+	ctx := t.Context()
+	st := openStore(t)
+	day := time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)
+	for i, s := range []string{"Alice lives in Paris.", "We adopted a beagle called Rufus.", "Bob prefers green tea."} {
+		ingest(t, st, "main", []capture.Input{say(s, day.Add(time.Duration(i)*time.Hour))})
+	}
+	if _, err := engine(st, Offline{}).Do(ctx, "main", Request{}); err != nil {
+		t.Fatal(err)
+	}
+	err := st.With(ctx, "main", false, func(a *store.Agent) error {
+		before, after, err := a.MergeIndexes(ctx)
+		if err == nil && (before != after || after > 2) {
+			t.Errorf("after the night the merge still finds %d segments → %d; want at most 2 and nothing to merge", before, after)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

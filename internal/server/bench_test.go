@@ -251,13 +251,18 @@ func BenchmarkRecallDense20k(b *testing.B) {
 	recallLatency(b, &recall.Engine{Now: func() time.Time { return benchEnd }}, a, benchdata.DenseQueries(200))
 }
 
-// recallAgent is an agent holding mems, captured in batches of 5,000.
+// recallAgent is an agent holding mems, captured in batches of 5,000, its
+// memory indexes then merged as the nightly cycle leaves them (the days
+// before benchEnd are past, so an appliance would have run its nights).
 func recallAgent(b *testing.B, mems []benchdata.Memory) *store.Agent {
 	_, a := benchAgent(b, b.TempDir())
 	for i := 0; i < len(mems); i += 5000 {
 		if _, err := capture.Ingest(b.Context(), a, inputs(mems[i:min(i+5000, len(mems))]), capture.Limits{MaxContent: 64 << 10}, benchEnd); err != nil {
 			b.Fatal(err)
 		}
+	}
+	if _, _, err := a.MergeIndexes(b.Context()); err != nil {
+		b.Fatal(err)
 	}
 	return a
 }

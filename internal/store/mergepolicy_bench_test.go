@@ -108,18 +108,9 @@ func mergePolicy(b *testing.B, mems []Memory, queries []string, automerge, pages
 // mergeIndexes merges both memory indexes' segments, pages a background
 // write, until a merge does no work.
 func mergeIndexes(ctx context.Context, a *Agent, pages int) error {
-	for _, t := range []string{"memories_fts", "memory_kinds"} {
-		for worked := true; worked; {
-			if err := a.writeBackground(ctx, func(_ context.Context, c *conn) error {
-				before := c.db.TotalChanges()
-				if err := c.exec("INSERT INTO " + t + "(" + t + ", rank) VALUES ('merge', " + strconv.Itoa(pages) + ")"); err != nil {
-					return err
-				}
-				worked = c.db.TotalChanges()-before > 1
-				return nil
-			}); err != nil {
-				return err
-			}
+	for _, t := range memoryIndexes {
+		if err := mergeSteps(ctx, a, t, pages); err != nil {
+			return err
 		}
 	}
 	return nil
