@@ -491,6 +491,8 @@ func (k *correcting) anotherThing(h store.Hit) bool {
 		return true // "my brother Benedikt is moving to Dundee" does not move my wife's brother Caspian
 	case k.c.Shape == "sold" && !saysHad(h.Text):
 		return true // "sold my first painting" ends no "the painting class starts in May"
+	case k.c.Shape == "can't come" && !namesComer(m.Text, h.Text):
+		return true // "Femi can't make Christmas now" ends "Femi is coming for Christmas", not the Christmas plans
 	case k.c.Shape == "again" && !negatedIn(h.Text, k.oldStem):
 		return true // "started eating fish again" ends "no meat or fish", not "fish and chips on Friday"
 	case k.c.Shape == "retired" && !servesUs(h.Text, k.oldStem):
@@ -1348,6 +1350,17 @@ func RivalKinds(m string) []string {
 		}
 	}
 	return out
+}
+
+// comerRe is who no longer comes, in a "can't come" correction (group 1).
+var comerRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(\p{Lu}[\pL'’-]+)\s+(?i:can(?:no|['’])?t|can\s+not|won['’]t)\b`)
+})
+
+// namesComer reports whether h names the one m says can no longer come.
+func namesComer(m, h string) bool {
+	at := comerRe().FindStringSubmatch(m)
+	return at != nil && slices.Contains(text.Words(strings.ToLower(h)), strings.ToLower(at[1]))
 }
 
 // negatedIn reports whether s denies the thing stem names: a denial

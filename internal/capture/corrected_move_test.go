@@ -20,6 +20,11 @@ func TestMovesRetirementsAndMonths(t *testing.T) {
 	old := func(id int64, text string) store.Hit {
 		return store.Hit{Kind: "memory", ID: id, SessionID: "o", Timestamp: day(1), Text: text, Role: "user"}
 	}
+	elsewhere := func(id int64, text string) store.Hit { // said in another session than old's
+		h := old(id, text)
+		h.SessionID = "e"
+		return h
+	}
 	cases := []struct {
 		name, say string
 		hits      []store.Hit
@@ -51,6 +56,12 @@ func TestMovesRetirementsAndMonths(t *testing.T) {
 			[]store.Hit{old(32, "We've given up cider for Lent.")}, []int64{32}},
 		{"done again, nothing denied", "I've started swimming again.",
 			[]store.Hit{old(33, "Swimming at the lido with Kemi on Sundays.")}, nil},
+		{"someone named can't come now", "Bogdan can't make the barbecue now, his flight's been moved.",
+			[]store.Hit{old(34, "Bogdan is coming to the barbecue on Saturday."), elsewhere(35, "We're doing a barbecue for Ellie's 30th on Saturday.")}, []int64{34}},
+		{"can't make it, nothing changed", "Bogdan can't make the barbecue.",
+			[]store.Hit{old(36, "Bogdan is coming to the barbecue on Saturday.")}, nil},
+		{"had to give up a habit", "Doctor's orders, I've had to give up cycling.",
+			[]store.Hit{old(37, "I cycle 40 miles every Sunday with the club."), elsewhere(38, "The cycling club has a new kit.")}, []int64{37}},
 		{"a named tradesman retired", "Keith's retired, so we need a new gardener.",
 			[]store.Hit{old(7, "Keith cuts our hedges twice a year."), old(8, "The hedges look tidy.")}, []int64{7}},
 		{"a shop closed down", "Hollis Bakery has closed down, such a shame.",

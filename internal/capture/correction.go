@@ -57,10 +57,10 @@ var correctionShapes = []correctionShape{
 	{"no more", true, `(?i)(?:^|[,;:—–]\s*)(?:so\s+|and\s+)?no more\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:for|and|but|so|because|since|as|now|from|after|at all)\b)|` +
 		`\bno more\s+` + phrase + `\s+for\s+(?:me|us|him|her|them)\b`, []string{"no more"}},
 	{"not any more", true, `(?i)(?:\bnot|n[’']t|\bnever)\s+` + phrase + `\s+any\s?more\b`, []string{"more"}},
-	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)|` +
+	{"gave up", true, `(?i)\b(?:gave up|given up|giving up|had to give up|quit|stopped|have stopped|packed in)\s+((?:[\pL'’-]+ing)(?:\s+[\pL\pN'’-]+){0,3}?|the\s+[\pL\pN'’-]+(?:\s+[\pL\pN'’-]+)?)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in)\b)|` +
 		// "I gave up golden syrup on my porridge", "quit my job": any thing given up
-		`(?i)\b(?:gave up|given up|giving up|quit|packed in)\s+(?:on\s+)?((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`,
-		[]string{"gave up", "given up", "giving up", "quit", "stopped", "packed in"}},
+		`(?i)\b(?:gave up|given up|giving up|had to give up|quit|packed in)\s+(?:on\s+)?((?:[\pL\pN'’-]+\s+){0,5}?[\pL\pN'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|after|last|this|in|at|for)\b)`,
+		[]string{"gave up", "given up", "giving up", "give up", "quit", "stopped", "packed in"}},
 	// "I've cut sugar out", "we cut out takeaways", "ditched the gym": a
 	// thing the user or we gave up, said with a phrasal verb; "the engine
 	// cut out", "cut out the coupon" end nothing.
@@ -109,6 +109,11 @@ var correctionShapes = []correctionShape{
 	{"cancelled", true, `(?i)\b(?:cancel+(?:ed|ing)?|call(?:ed|ing)? off|scrapped)\s+(?:the|my|our)\s+((?:[\pL'’-]+\s+)?[\pL'’-]+)\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|since|as|now|for|this|next|today|tomorrow|after)\b)`,
 		[]string{"cancel", "call", "scrapped"}},
 	{"cancelled", true, `(?i)\b(?:cancel+ed|cancel+ing|called off|calling off|scrapped)\b`, []string{"cancel", "called off", "calling off", "scrapped"}},
+	// "Femi can't make Christmas now", "Priya won't be able to come to the
+	// barbecue after all": someone named no longer comes to a thing (group
+	// 1); the claim that they come ends.
+	{"can't come", true, `\b\p{Lu}[\pL'’-]+\s+(?i:can(?:no|['’])?t|can\s+not|won['’]t\s+be\s+able\s+to)\s+(?i:make|come\s+to|come\s+for)\s+(?i:the\s+|our\s+|my\s+)?` +
+		`([\pL'’-]+)\s+(?i:now|after\s+all|any\s?more|this\s+year)\b`, []string{"can", "won"}},
 	{"instead of", false, `(?i)\b(?:instead of|rather than)\s+` + phrase + `\s*(?:[,.;:!?]|$|\s(?:and|but|so|because|as|now|on|at|in|from)\b)`, []string{"instead of", "rather than"}},
 	// "Oskar can't do Tuesdays now so Portuguese is Thursdays", "the coach
 	// isn't free on Mondays now, training is Wednesday": a day someone can
