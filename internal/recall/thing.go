@@ -51,7 +51,7 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 		// "the quote for the splashback": its words are the thing's, known
 		// nouns or not; "how much does my horse cost me?" asks of my own
 		costed := costedPhrase(fs, i) && !ownsPhrase(fs[i])
-		priced := pricedThing(fs, i) || costed
+		priced := thingsAttr(fs, i) != "" || costed
 		var phrase []string
 		poss := false
 		for j := i + 1; j < len(fs); j++ {
@@ -91,20 +91,11 @@ func thingOf(q string, asked func(w string) bool) (thing []string, owned bool) {
 	return last, len(last) > 0
 }
 
-// pricedThing reports whether the noun phrase opened at fs[i] is the thing
-// a price, a warranty or a code is asked of: "the quote for the skylight",
-// "the cost of the tyres", "the estimate on the loft", "the warranty on
-// the Velux windows": a quote for another job does not answer it, as
-// another thing's possessive does not.
-func pricedThing(fs []string, i int) bool {
-	return thingsAttr(fs, i) != "" || howMuchOf(fs, i)
-}
-
 // howMuchOf reports whether the noun phrase opened at fs[i] is what "how
-// much" asks the price of: "how much was the skip hire?", "how much is the
-// lighting hire costing us?", "how much did the loft ladder cost?". The
-// user's own ("my vegetables") is read as theirs, and "the quote for the
-// skylight" asks of the skylight (thingsAttr).
+// much" asks the price of, for its compound (compoundsAfter): "how much was
+// the skip hire?", "how much is the lighting hire costing us?", "how much
+// did the loft ladder cost?". The user's own ("my vegetables") is read as
+// theirs. As the thing asked, costedPhrase reads a wider set.
 func howMuchOf(fs []string, i int) bool {
 	if i < 3 || i+1 >= len(fs) || !strings.EqualFold(fs[i-3], "how") || !strings.EqualFold(fs[i-2], "much") ||
 		ownsPhrase(fs[i]) || priceWord(strings.ToLower(bare(fs[i+1]))) {
@@ -147,7 +138,10 @@ func costingVerb(w string) bool {
 }
 
 // thingsAttr is the attribute word (lowercase) asked of the noun phrase
-// opened at fs[i] (pricedThing), or "".
+// opened at fs[i], or "": the thing a price, a warranty or a code is asked
+// of ("the quote for the skylight", "the cost of the tyres", "the warranty
+// on the Velux windows"); a quote for another job does not answer it, as
+// another thing's possessive does not.
 func thingsAttr(fs []string, i int) string {
 	if i < 2 {
 		return ""
@@ -186,12 +180,12 @@ func costedPhrase(fs []string, i int) bool {
 	return doWord(fs[i-1]) || costsBe(strings.ToLower(fs[i-1]))
 }
 
-// pricedAsk reports whether q asks the price of a thing (pricedThing,
+// pricedAsk reports whether q asks the price of a thing (thingsAttr,
 // costedPhrase).
 func pricedAsk(q string) bool {
 	fs := strings.Fields(q)
 	for i := range fs {
-		if opensNounPhrase(fs[i]) && (pricedThing(fs, i) || costedPhrase(fs, i)) {
+		if opensNounPhrase(fs[i]) && (thingsAttr(fs, i) != "" || costedPhrase(fs, i)) {
 			return true
 		}
 	}
