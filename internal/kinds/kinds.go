@@ -61,11 +61,6 @@ func load() {
 		listedKinds, listedAs, titleKinds = map[string]string{}, map[string]string{}, map[string]string{}
 		addListed(informalText, false)
 		addListed(worldText, true)
-		for line := range strings.SplitSeq(worldText, "\n") {
-			if w, kinds, ok := strings.Cut(line, " "); ok {
-				listedAs[w] = kinds
-			}
-		}
 		drugKinds = "medication " + lookupText("medication")
 	})
 }
@@ -137,13 +132,17 @@ func lookupText(w string) string {
 }
 
 // addListed adds a hand-written list's words to the lexicon, each under
-// its listed kinds and their kinds; keep adds them to the word's WordNet
-// kinds instead of replacing those.
+// its listed kinds and their kinds; keep (world.txt) adds them to the
+// word's WordNet kinds instead of replacing those, and keeps the kinds as
+// written (ListedAs).
 func addListed(list string, keep bool) {
 	for line := range strings.SplitSeq(list, "\n") {
 		w, rest, ok := strings.Cut(line, " ")
 		if !ok {
 			continue
+		}
+		if keep {
+			listedAs[w] = rest
 		}
 		if kinds, ok := strings.CutPrefix(rest, titleMark+" "); ok {
 			first, _, _ := strings.Cut(kinds, " ")
