@@ -145,14 +145,14 @@ func TestConsolidatedMemoriesAreNotReadForClaims(t *testing.T) {
 	}
 }
 
-// TestReplacedMemoryStandsForTheOld: a question whose words only the
-// superseded memory holds ("the dentist") is answered by the memory that
-// replaced it, which names no dentist; asked before the change, by the old.
-func TestReplacedMemoryStandsForTheOld(t *testing.T) {
+// agentWithNewSIM is an agent that said first (in January, its number
+// 0612 448 731) and in May "Got a new SIM: 0687 220 915", each day
+// consolidated, the May fact retiring January's; and May's time.
+func agentWithNewSIM(t *testing.T, first string) (*store.Agent, time.Time) {
 	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
 	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
 	a := agentWith(t, []turn{
-		{jan, "s1", "user", "My mobile is 0612 448 731, the dentist texts reminders to it.", nil},
+		{jan, "s1", "user", first, nil},
 		{may, "s2", "user", "Got a new SIM: 0687 220 915.", nil},
 	})
 	for i, d := range []struct {
@@ -171,6 +171,14 @@ func TestReplacedMemoryStandsForTheOld(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return a, may
+}
+
+// TestReplacedMemoryStandsForTheOld: a question whose words only the
+// superseded memory holds ("the dentist") is answered by the memory that
+// replaced it, which names no dentist; asked before the change, by the old.
+func TestReplacedMemoryStandsForTheOld(t *testing.T) {
+	a, may := agentWithNewSIM(t, "My mobile is 0612 448 731, the dentist texts reminders to it.")
 	for _, q := range []struct {
 		asOf      time.Time
 		want, not string
@@ -196,28 +204,7 @@ func TestReplacedMemoryStandsForTheOld(t *testing.T) {
 // orthodontist) is answered by the memory that replaced it, which names
 // neither.
 func TestReplacedMemoryStandsForTheOldByKind(t *testing.T) {
-	jan := time.Date(2026, 1, 14, 10, 0, 0, 0, time.UTC)
-	may := time.Date(2026, 5, 3, 8, 0, 0, 0, time.UTC)
-	a := agentWith(t, []turn{
-		{jan, "s1", "user", "My mobile is 0612 448 731, the orthodontist has it on file.", nil},
-		{may, "s2", "user", "Got a new SIM: 0687 220 915.", nil},
-	})
-	for i, d := range []struct {
-		at    time.Time
-		value string
-	}{{jan, "0612 448 731"}, {may, "0687 220 915"}} {
-		date := d.at.Format(time.DateOnly)
-		id := int64(i + 1)
-		if _, err := a.CommitConsolidation(t.Context(), store.Commit{
-			Record: store.Consolidation{Date: date, Summary: "phone " + d.value, SourceIDs: []int64{id}, Model: "offline"},
-			Facts: []store.Fact{{Entity: "user", Attribute: "phone", Value: d.value, Content: "phone " + d.value,
-				SourceMemoryIDs: []int64{id}, ValidFrom: d.at}},
-			Run: store.Run{Day: date, Provider: "offline", Status: store.RunOK}, Now: d.at.Add(12 * time.Hour),
-			Retires: func(attr string) bool { return attr == "phone" },
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	a, may := agentWithNewSIM(t, "My mobile is 0612 448 731, the orthodontist has it on file.")
 	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: "Does the dentist have my details?", AsOf: may.Add(72 * time.Hour)})
 	if err != nil {
 		t.Fatal(err)
