@@ -20,18 +20,7 @@ func TestBrandAnswersItsCategory(t *testing.T) {
 		{"Which airline are we flying with?", "Booked the Ryanair flights to Porto, seats 14A and 14B.", "Spotify put the family plan up again."},
 		{"Who is the car insured with?", "Aviva renewal for the car came through at 480.", "Booked the Ryanair flights to Porto, seats 14A and 14B."},
 	} {
-		a := agentWith(t, []turn{
-			{at: day0, role: "user", content: tc.memory},
-			{at: day0.Add(time.Hour), role: "user", content: tc.other},
-			{at: day0.Add(2 * time.Hour), role: "user", content: "The bins go out on Thursday night."},
-		})
-		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.Found || len(res.Items) == 0 || res.Items[0].Text != tc.memory {
-			t.Errorf("%q: found=%v items=%v; want %q first", tc.ask, res.Found, texts(res.Items), tc.memory)
-		}
+		recallFirst(t, tc.ask, tc.memory, tc.other)
 	}
 }
 
@@ -44,20 +33,28 @@ func TestTitleAnswersItsKind(t *testing.T) {
 		{"Which newspaper do I read?", "Always do the crossword in the Times on the train.", "Times are hard at the moment."},
 		{"What magazine do I subscribe to?", "The Spectator comes every Thursday.", "The garden centre has a new cafe."},
 	} {
-		a := agentWith(t, []turn{
-			{at: day0, role: "user", content: tc.memory},
-			{at: day0.Add(time.Hour), role: "user", content: tc.other},
-			{at: day0.Add(2 * time.Hour), role: "user", content: "The bins go out on Thursday night."},
-		})
-		res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: tc.ask, AsOf: day0.Add(48 * time.Hour)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.Found || len(res.Items) == 0 || res.Items[0].Text != tc.memory {
-			t.Errorf("%q: found=%v items=%v; want %q first", tc.ask, res.Found, texts(res.Items), tc.memory)
-		}
+		res := recallFirst(t, tc.ask, tc.memory, tc.other)
 		if strings.Contains(res.Context, tc.other) {
 			t.Errorf("%q: offered %q", tc.ask, tc.other)
 		}
 	}
+}
+
+// recallFirst recalls ask of an agent holding memory, other and a filler,
+// and fails t unless memory comes first.
+func recallFirst(t *testing.T, ask, memory, other string) Result {
+	t.Helper()
+	a := agentWith(t, []turn{
+		{at: day0, role: "user", content: memory},
+		{at: day0.Add(time.Hour), role: "user", content: other},
+		{at: day0.Add(2 * time.Hour), role: "user", content: "The bins go out on Thursday night."},
+	})
+	res, err := (&Engine{}).Recall(t.Context(), a, Query{Text: ask, AsOf: day0.Add(48 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Found || len(res.Items) == 0 || res.Items[0].Text != memory {
+		t.Errorf("%q: found=%v items=%v; want %q first", ask, res.Found, texts(res.Items), memory)
+	}
+	return res
 }
